@@ -1,0 +1,7 @@
+"""micrograd: a scalar autograd engine and a tiny neural-network library."""
+
+from micrograd.engine import Value
+from micrograd.nn import MLP, Layer, Module, Neuron
+
+__all__ = ["MLP", "Layer", "Module", "Neuron", "Value", "__version__"]
+__version__ = "0.2.0"
