@@ -1,0 +1,367 @@
+"""Tests for micrograd.draw: graph and network drawings."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+
+import pytest
+from _dot import dot_on_path
+
+from micrograd import MLP, Neuron, Value
+from micrograd.draw import DEFAULT_MAX_NODES, draw_dot, draw_mlp
+from micrograd.engine import topological_order
+
+
+@pytest.fixture(scope="module")
+def dot_program(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A working ``dot`` on PATH (Graphviz, or graphviz-pure behind a shim)."""
+    with dot_on_path(tmp_path_factory.mktemp("dot")) as program:
+        yield program
+
+
+def neuron() -> Value:
+    """The docs' tanh neuron, after backward."""
+    x1, w1 = Value(2.0, label="x1"), Value(-3.0, label="w1")
+    x2, w2 = Value(0.0, label="x2"), Value(1.0, label="w2")
+    b = Value(6.8813735870195432, label="b")
+    x1w1 = x1 * w1
+    x1w1.label = "x1*w1"
+    x2w2 = x2 * w2
+    x2w2.label = "x2*w2"
+    sum12 = x1w1 + x2w2
+    sum12.label = "x1*w1 + x2*w2"
+    n = sum12 + b
+    n.label = "n"
+    o = n.tanh()
+    o.label = "o"
+    o.backward()
+    return o
+
+
+def records(source: str) -> dict[str, str]:
+    """Node name -> record label, from DOT source."""
+    return dict(re.findall(r'^\s*(n\d+) \[label="\{ (.*?) \}"', source, flags=re.M))
+
+
+def svg_texts(svg: str) -> list[str]:
+    return re.findall(r"<text[^>]*>([^<]*)</text>", svg)
+
+
+def test_each_value_is_a_record_with_label_data_and_grad() -> None:
+    source = draw_dot(neuron()).source
+    labels = set(records(source).values())
+    assert labels == {
+        "x1 | data 2.0000 | grad -1.5000",
+        "w1 | data -3.0000 | grad 1.0000",
+        "x2 | data 0.0000 | grad 0.5000",
+        "w2 | data 1.0000 | grad 0.0000",
+        "b | data 6.8814 | grad 0.5000",
+        "x1*w1 | data -6.0000 | grad 0.5000",
+        "x2*w2 | data 0.0000 | grad 0.5000",
+        "x1*w1 + x2*w2 | data -6.0000 | grad 0.5000",
+        "n | data 0.8814 | grad 0.5000",
+        "o | data 0.7071 | grad 1.0000",
+    }
+    assert source.count("shape=record") == 10
+
+
+def test_node_names_follow_topological_order() -> None:
+    root = neuron()
+    order = topological_order(root)
+    recs = records(draw_dot(root).source)
+    assert list(recs) == [f"n{i}" for i in range(len(order))]
+    for i, node in enumerate(order):
+        assert recs[f"n{i}"].startswith(node.label + " | ")
+
+
+def test_each_operation_is_an_op_node_between_inputs_and_result() -> None:
+    root = neuron()
+    order = topological_order(root)
+    source = draw_dot(root).source
+    ops = dict(re.findall(r"^\s*(n\d+)_op \[label=\"?([^\" ]+)\"?", source, flags=re.M))
+    assert ops == {f"n{i}": node._op for i, node in enumerate(order) if node._op}
+    edges = re.findall(r"^\s*(\w+) -> (\w+)", source, flags=re.M)
+    expected = set()
+    for i, node in enumerate(order):
+        if node._op:
+            expected.add((f"n{i}_op", f"n{i}"))
+            for child in node._prev:
+                expected.add((f"n{order.index(child)}", f"n{i}_op"))
+    assert set(edges) == expected
+    assert len(edges) == len(expected)
+
+
+def test_same_graph_gives_identical_source_every_time() -> None:
+    assert draw_dot(neuron()).source == draw_dot(neuron()).source
+
+
+def test_source_is_identical_in_a_fresh_interpreter() -> None:
+    code = (
+        "import sys; sys.path.insert(0, 'tests'); import test_draw; "
+        "from micrograd.draw import draw_dot; print(draw_dot(test_draw.neuron()).source, end='')"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out == draw_dot(neuron()).source
+
+
+def test_show_grad_false_leaves_the_grad_out() -> None:
+    source = draw_dot(neuron(), show_grad=False).source
+    assert "grad" not in source
+    assert "o | data 0.7071" in records(source).values()
+
+
+@pytest.mark.parametrize("rankdir", ["LR", "TB", "RL", "BT"])
+def test_rankdir_sets_the_direction(rankdir: str) -> None:
+    assert f"rankdir={rankdir}" in draw_dot(neuron(), rankdir=rankdir).source
+
+
+def test_colours_read_on_light_and_dark_pages() -> None:
+    source = draw_dot(neuron()).source
+    assert "bgcolor=transparent" in source
+    assert 'fillcolor="#ffffff"' in source
+    assert "style=filled" in source
+
+
+def test_record_special_characters_in_labels_are_escaped(dot_program: str) -> None:
+    a = Value(1.0, label='a{b}|<c>"d\\e')
+    source = draw_dot(a).source
+    assert r"a\{b\}\|\<c\>\"d\\e | data 1.0000" in source
+    svg = draw_dot(a).pipe(format="svg", encoding="utf-8")
+    assert "a{b}|&lt;c&gt;&quot;d\\e" in svg_texts(svg)
+
+
+def test_svg_renders_identically_twice_and_shows_the_numbers(dot_program: str) -> None:
+    first = draw_dot(neuron()).pipe(format="svg", encoding="utf-8")
+    second = draw_dot(neuron()).pipe(format="svg", encoding="utf-8")
+    assert first == second
+    texts = svg_texts(first)
+    for text in ["x1", "data 2.0000", "grad &#45;1.5000", "tanh", "o", "data 0.7071"]:
+        assert text in texts
+
+
+def test_big_graph_is_summarised_with_a_visible_note() -> None:
+    random.seed(1337)
+    model = MLP(2, [16, 16, 1])
+    out = model([1.0, -2.0])
+    assert isinstance(out, Value)
+    total = len(topological_order(out))
+    assert total > DEFAULT_MAX_NODES
+    source = draw_dot(out).source
+    assert len(records(source)) == DEFAULT_MAX_NODES
+    omitted = total - DEFAULT_MAX_NODES
+    assert f'more [label="... {omitted} more nodes"' in source
+    assert f"of {total}; {omitted} more not drawn (max_nodes={DEFAULT_MAX_NODES})" in source
+    # The output is always drawn, and its name is still its topological index.
+    assert f"n{total - 1}" in records(source)
+
+
+def test_summary_keeps_the_nodes_nearest_the_output() -> None:
+    root = neuron()  # o <- n <- (x1*w1 + x2*w2, b) <- ...
+    source = draw_dot(root, max_nodes=4).source
+    assert sorted(label.split(" | ")[0] for label in records(source).values()) == sorted(
+        ["o", "n", "x1*w1 + x2*w2", "b"]
+    )
+    assert 'more [label="... 6 more nodes"' in source
+    # The one kept node whose inputs were dropped gets a dashed arrow from the note.
+    assert re.findall(r"more -> (\w+) \[style=dashed\]", source) == ["n6_op"]
+
+
+def test_graph_within_the_cap_has_no_note() -> None:
+    source = draw_dot(neuron(), max_nodes=10).source
+    assert "more" not in source
+    assert "Summarised" not in source
+
+
+def test_summarised_graph_renders(dot_program: str) -> None:
+    svg = draw_dot(neuron(), max_nodes=3).pipe(format="svg", encoding="utf-8")
+    texts = svg_texts(svg)
+    assert "... 7 more nodes" in texts
+    assert any(t.startswith("Summarised: the 3 nodes nearest the output of 10") for t in texts)
+
+
+def test_a_leaf_alone_is_one_node() -> None:
+    source = draw_dot(Value(3.0, label="x")).source
+    assert records(source) == {"n0": "x | data 3.0000 | grad 0.0000"}
+    assert "->" not in source
+
+
+def test_repeated_operand_draws_both_arrows() -> None:
+    a = Value(3.0, label="a")
+    b = a * a
+    source = draw_dot(b).source
+    assert re.findall(r"n0 -> n1_op", source) == ["n0 -> n1_op", "n0 -> n1_op"]
+
+
+def test_node_with_children_but_no_op_name_gets_direct_arrows() -> None:
+    a, b = Value(1.0, label="a"), Value(2.0, label="b")
+    c = Value(3.0, (a, b), label="c")
+    source = draw_dot(c).source
+    assert "n2_op" not in source
+    assert set(re.findall(r"(n\d) -> (n\d)", source)) == {("n0", "n2"), ("n1", "n2")}
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"root": 3.0}, TypeError, "draw_dot needs a Value"),
+        ({"rankdir": "XY"}, ValueError, "rankdir must be one of"),
+        ({"max_nodes": 0}, ValueError, "max_nodes must be at least 1"),
+        ({"max_nodes": 2.5}, TypeError, "max_nodes must be an int"),
+        ({"max_nodes": True}, TypeError, "max_nodes must be an int"),
+    ],
+)
+def test_draw_dot_rejects_bad_arguments(
+    kwargs: dict[str, object], error: type[Exception], message: str
+) -> None:
+    args: dict[str, object] = {"root": Value(1.0)}
+    args.update(kwargs)
+    with pytest.raises(error, match=message):
+        draw_dot(**args)  # type: ignore[arg-type]
+
+
+def test_missing_graphviz_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "graphviz", None)
+    with pytest.raises(ImportError, match=r'pip install "micrograd-book\[draw\]"'):
+        draw_dot(Value(1.0))
+    with pytest.raises(ImportError, match=r'pip install "micrograd-book\[draw\]"'):
+        draw_mlp(MLP(2, [1]))
+
+
+def test_importing_micrograd_does_not_import_the_optional_packages() -> None:
+    code = (
+        "import sys, micrograd, micrograd.engine, micrograd.nn; "
+        "print(sorted(m for m in ('graphviz', 'matplotlib', 'numpy', 'sklearn') "
+        "if m in sys.modules))"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout
+    assert out.strip() == "[]"
+
+
+# -- draw_mlp -------------------------------------------------------------------
+
+
+def mlp_edges(source: str) -> list[tuple[str, str, str, float]]:
+    """(from, to, colour, penwidth) of each weight arrow."""
+    return [
+        (a, b, colour, float(width))
+        for a, b, colour, width in re.findall(
+            r'(\w+) -> (\w+) \[arrowhead=none color="(#\w+)" penwidth=([\d.]+)', source
+        )
+    ]
+
+
+def test_draw_mlp_has_a_column_per_layer_with_labelled_inputs_and_output() -> None:
+    random.seed(1337)
+    model = MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh")
+    source = draw_mlp(model).source
+    for i in range(3):
+        assert f"in{i} [label=x{i + 1}" in source
+    for i, size in enumerate([4, 4, 1]):
+        for j in range(size):
+            assert f"L{i}_{j} [label=" in source
+        assert f"L{i}_{size} " not in source
+    assert "out0 [label=out" in source
+    assert "label=input" in source
+    assert 'label="hidden 1 (4, tanh)"' in source
+    assert 'label="hidden 2 (4, tanh)"' in source
+    assert 'label="output (1, tanh)"' in source
+    assert "L2_0 -> out0" in source
+
+
+def test_draw_mlp_has_one_arrow_per_weight_coloured_by_sign() -> None:
+    random.seed(1337)
+    model = MLP(3, [4, 4, 1])
+    edges = mlp_edges(draw_mlp(model).source)
+    assert len(edges) == 3 * 4 + 4 * 4 + 4 * 1
+    weights = [w.data for layer in model.layers for n in layer.neurons for w in n.w]
+    assert len(weights) == len(edges)
+    for (_, _, colour, width), w in zip(edges, weights, strict=True):
+        assert colour == ("#1f77b4" if w >= 0 else "#d62728")
+        assert width == pytest.approx(min(6.0, 0.3 + 1.5 * abs(w)), abs=0.006)
+    assert edges[0][:2] == ("in0", "L0_0")
+    assert edges[1][:2] == ("in1", "L0_0")
+
+
+def test_bigger_weights_draw_thicker_arrows() -> None:
+    random.seed(0)
+    model = MLP(2, [1])
+    neuron_ = model.layers[0].neurons[0]
+    neuron_.w[0].data = 0.1
+    neuron_.w[1].data = -4.0
+    (_, _, c0, w0), (_, _, c1, w1) = mlp_edges(draw_mlp(model).source)
+    assert (c0, c1) == ("#1f77b4", "#d62728")
+    assert w0 < w1
+    (_, _, _, capped), _ = mlp_edges(draw_mlp(model, max_penwidth=2.0).source)[::-1]
+    assert capped == 2.0
+
+
+def test_trained_network_looks_different_from_untrained() -> None:
+    random.seed(1337)
+    model = MLP(2, [4, 1])
+    before = draw_mlp(model).source
+    for p in model.parameters():
+        p.data *= 3.0
+    after = draw_mlp(model).source
+    assert before != after
+    widths_before = [e[3] for e in mlp_edges(before)]
+    widths_after = [e[3] for e in mlp_edges(after)]
+    assert sum(widths_after) > sum(widths_before)
+
+
+def test_draw_mlp_input_names_and_values() -> None:
+    random.seed(1337)
+    model = MLP(2, [3, 2])
+    source = draw_mlp(model, inputs=["x", Value(2.0)], outputs=["p", "q"]).source
+    assert "in0 [label=x " in source
+    assert 'in1 [label="x2 = 2.0000"' in source
+    assert "out0 [label=p " in source
+    assert "out1 [label=q " in source
+    assert "out1 [label=out2" in draw_mlp(model).source
+
+
+def test_draw_mlp_draws_a_single_neuron() -> None:
+    random.seed(1337)
+    source = draw_mlp(Neuron(2, activation="tanh")).source
+    assert 'label="output (1, tanh)"' in source
+    assert len(mlp_edges(source)) == 2
+
+
+def test_draw_mlp_is_deterministic(dot_program: str) -> None:
+    random.seed(1337)
+    model = MLP(2, [3, 1])
+    assert draw_mlp(model).source == draw_mlp(model).source
+    svg1 = draw_mlp(model).pipe(format="svg", encoding="utf-8")
+    svg2 = draw_mlp(model).pipe(format="svg", encoding="utf-8")
+    assert svg1 == svg2
+    assert "w = " in svg1  # the weights are in the tooltips
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"model": [1, 2]}, TypeError, "draw_mlp needs an MLP, Layer or Neuron"),
+        ({"inputs": ["a"]}, ValueError, "the network has 2 inputs but inputs has 1"),
+        ({"inputs": "ab"}, TypeError, "inputs must be a list"),
+        ({"inputs": ["a", None]}, TypeError, "item 1 is NoneType"),
+        ({"outputs": ["a", "b"]}, ValueError, "the network has 1 outputs"),
+        ({"outputs": [3]}, TypeError, "outputs must hold str names"),
+        ({"rankdir": "up"}, ValueError, "rankdir must be one of"),
+        ({"max_penwidth": 0}, ValueError, "max_penwidth must be a number above 0.3"),
+    ],
+)
+def test_draw_mlp_rejects_bad_arguments(
+    kwargs: dict[str, object], error: type[Exception], message: str
+) -> None:
+    random.seed(0)
+    args: dict[str, object] = {"model": MLP(2, [1])}
+    args.update(kwargs)
+    with pytest.raises(error, match=message):
+        draw_mlp(**args)  # type: ignore[arg-type]
