@@ -25,8 +25,12 @@ from __future__ import annotations
 
 import itertools
 import numbers
+import shutil
+import subprocess
+import sys
 from collections import deque
 from collections.abc import Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from micrograd.engine import Value, topological_order
@@ -35,7 +39,7 @@ from micrograd.nn import MLP, Layer, Neuron
 if TYPE_CHECKING:  # pragma: no cover - only for the type checker
     import graphviz
 
-__all__ = ["DEFAULT_MAX_NODES", "draw_dot", "draw_mlp"]
+__all__ = ["DEFAULT_MAX_NODES", "draw_dot", "draw_mlp", "render_svg"]
 
 #: How many Value nodes :func:`draw_dot` draws before it summarises the rest.
 DEFAULT_MAX_NODES = 200
@@ -426,3 +430,59 @@ def draw_mlp(
     for src, name in zip(columns[-2][1], columns[-1][1], strict=True):
         dot.edge(src, name)
     return dot
+
+
+def _graphviz_pure() -> str | None:
+    """The ``graphviz-pure`` program (PyPI), next to this Python or on PATH."""
+    beside = Path(sys.executable).parent / "graphviz-pure"
+    if beside.is_file():
+        return str(beside)
+    return shutil.which("graphviz-pure")
+
+
+def render_svg(graph: graphviz.Digraph, path: str | Path | None = None) -> str:
+    """Lay out ``graph`` and return (and optionally save) it as SVG text.
+
+    Uses Graphviz's ``dot`` program if it is on ``PATH``, else the
+    dot-compatible ``graphviz-pure`` program from PyPI (in the ``examples``
+    and ``test`` extras), so a machine with only Python can draw too.
+
+    Parameters
+    ----------
+    graph : graphviz.Digraph
+        E.g. the result of :func:`draw_dot` or :func:`draw_mlp`.
+    path : str or path-like, optional
+        Also write the SVG to this file (its folder is created).
+
+    Returns
+    -------
+    str
+        The SVG document.
+
+    Raises
+    ------
+    RuntimeError
+        If neither ``dot`` nor ``graphviz-pure`` is installed, or the layout fails.
+    """
+    source: str = graph.source
+    program = shutil.which("dot") or _graphviz_pure()
+    if program is None:
+        raise RuntimeError(
+            "drawing needs Graphviz's `dot` program or its PyPI port: "
+            'pip install graphviz-pure (or "micrograd-book[examples]"), '
+            "or install Graphviz"
+        )
+    proc = subprocess.run(
+        [program, "-Tsvg"], input=source.encode("utf-8"), capture_output=True, check=False
+    )
+    if proc.returncode != 0:
+        raise RuntimeError(
+            f"{program} failed with exit code {proc.returncode}: "
+            f"{proc.stderr.decode('utf-8', 'replace').strip()}"
+        )
+    svg = proc.stdout.decode("utf-8")
+    if path is not None:
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(svg, encoding="utf-8")
+    return svg

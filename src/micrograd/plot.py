@@ -1,0 +1,185 @@
+"""Plots of two-dimensional classification data and a classifier's regions.
+
+:func:`plot_moons` scatters the points of :func:`micrograd.datasets.make_moons`
+coloured by label; :func:`plot_decision_boundary` shades the plane by what a
+trained model predicts at each point of a grid (as the original micrograd
+demo does) and draws the data on top.
+
+This module needs matplotlib and NumPy: ``pip install "micrograd-book[plot]"``.
+Importing :mod:`micrograd` does not import them.
+"""
+
+from __future__ import annotations
+
+import numbers
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from micrograd.engine import Value
+
+if TYPE_CHECKING:  # pragma: no cover - only for the type checker
+    from matplotlib.axes import Axes
+
+__all__ = ["MAX_GRID_POINTS", "plot_decision_boundary", "plot_moons"]
+
+#: The most grid points :func:`plot_decision_boundary` evaluates the model at.
+MAX_GRID_POINTS = 250_000
+
+_CMAP = "Spectral"
+
+
+def _imports() -> tuple[Any, Any]:
+    """NumPy and matplotlib.pyplot, or an ImportError naming the extra."""
+    try:
+        import matplotlib.pyplot as plt
+        import numpy
+    except ImportError as error:
+        raise ImportError(
+            'micrograd.plot needs matplotlib and numpy: pip install "micrograd-book[plot]"'
+        ) from error
+    return numpy, plt
+
+
+def _check_data(np_: Any, X: Any, y: Any) -> tuple[Any, Any]:
+    """``X`` as an (n, 2) float array and ``y`` as an (n,) array, or a ValueError."""
+    try:
+        X_arr = np_.asarray(X, dtype=float)
+        y_arr = np_.asarray(y, dtype=float)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"X and y must be arrays of numbers: {error}") from error
+    if X_arr.ndim != 2 or X_arr.shape[1] != 2 or X_arr.shape[0] == 0:
+        raise ValueError(f"X must have shape (n, 2) with n >= 1, got shape {X_arr.shape}")
+    if y_arr.shape != (X_arr.shape[0],):
+        raise ValueError(
+            f"y must have one label per row of X, shape ({X_arr.shape[0]},); got {y_arr.shape}"
+        )
+    return X_arr, y_arr
+
+
+def _new_axes(plt: Any, ax: Axes | None) -> Axes:
+    if ax is not None:
+        return ax
+    _, new = plt.subplots(figsize=(5.0, 4.0))
+    return new  # type: ignore[no-any-return]
+
+
+def plot_moons(X: Any, y: Any, ax: Axes | None = None) -> Axes:
+    """Scatter two-dimensional points coloured by their label.
+
+    Parameters
+    ----------
+    X : array of shape (n, 2)
+        The points.
+    y : array of shape (n,)
+        Their labels (e.g. -1 and +1).
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure (via pyplot) if not given.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+
+    Raises
+    ------
+    ValueError
+        If ``X`` is not of shape (n, 2) or ``y`` not of shape (n,).
+    ImportError
+        If matplotlib or NumPy is missing (``pip install "micrograd-book[plot]"``).
+    """
+    np_, plt = _imports()
+    X_arr, y_arr = _check_data(np_, X, y)
+    ax = _new_axes(plt, ax)
+    ax.scatter(
+        X_arr[:, 0], X_arr[:, 1], c=y_arr, s=40, cmap=_CMAP, edgecolors="#1f2328", linewidths=0.5
+    )
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
+    return ax
+
+
+def _score(model: Callable[[list[Value]], Any], point: list[float]) -> float:
+    out = model([Value(point[0]), Value(point[1])])
+    if isinstance(out, Value):
+        return out.data
+    if isinstance(out, numbers.Real) and not isinstance(out, bool):
+        return float(out)
+    raise TypeError(
+        "the model must return one Value (a single score) for a 2-number input, "
+        f"got {type(out).__name__}"
+    )
+
+
+def plot_decision_boundary(
+    model: Callable[[list[Value]], Any],
+    X: Any,
+    y: Any,
+    ax: Axes | None = None,
+    resolution: float = 0.25,
+) -> Axes:
+    """Shade the plane by the model's prediction, with the data on top.
+
+    As in the original micrograd demo: a grid with spacing ``resolution``
+    covers the data with a margin of 1 on each side, the model scores every
+    grid point (a forward pass of :class:`~micrograd.engine.Value` objects),
+    and the regions with score > 0 and score <= 0 are filled in two colours.
+
+    Parameters
+    ----------
+    model : callable
+        Takes a list of two Values and returns one Value (e.g.
+        ``MLP(2, [16, 16, 1])``).
+    X : array of shape (n, 2)
+        The points.
+    y : array of shape (n,)
+        Their labels (e.g. -1 and +1).
+    ax : matplotlib Axes, optional
+        Where to draw; a new figure (via pyplot) if not given.
+    resolution : float, default 0.25
+        The grid spacing (the demo's ``h``).  Smaller is smoother and slower:
+        the number of forward passes grows as ``1 / resolution**2``.
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        With the filled regions (a contour set) and the scattered points.
+
+    Raises
+    ------
+    TypeError
+        If ``model`` is not callable or does not return one number, or
+        ``resolution`` is not a number.
+    ValueError
+        If the data have the wrong shape, ``resolution`` is not positive,
+        or the grid would exceed :data:`MAX_GRID_POINTS` points.
+    ImportError
+        If matplotlib or NumPy is missing (``pip install "micrograd-book[plot]"``).
+    """
+    if not callable(model):
+        raise TypeError(f"model must be callable, got {type(model).__name__}")
+    if isinstance(resolution, bool) or not isinstance(resolution, numbers.Real):
+        raise TypeError(f"resolution must be a number, got {type(resolution).__name__}")
+    if not 0 < resolution < float("inf"):
+        raise ValueError(f"resolution must be a positive number, got {resolution!r}")
+    np_, plt = _imports()
+    X_arr, y_arr = _check_data(np_, X, y)
+    x_min, x_max = X_arr[:, 0].min() - 1, X_arr[:, 0].max() + 1
+    y_min, y_max = X_arr[:, 1].min() - 1, X_arr[:, 1].max() + 1
+    n_points = int((x_max - x_min) / resolution + 1) * int((y_max - y_min) / resolution + 1)
+    if n_points > MAX_GRID_POINTS:
+        raise ValueError(
+            f"resolution {resolution!r} makes a grid of about {n_points} points "
+            f"(limit {MAX_GRID_POINTS}); use a larger resolution"
+        )
+    xx, yy = np_.meshgrid(
+        np_.arange(x_min, x_max, float(resolution)), np_.arange(y_min, y_max, float(resolution))
+    )
+    grid = np_.c_[xx.ravel(), yy.ravel()]
+    scores = np_.array([_score(model, [float(a), float(b)]) for a, b in grid])
+    Z = (scores > 0).astype(float).reshape(xx.shape)
+    ax = _new_axes(plt, ax)
+    # Fixed levels: the colours mean the same classes even if one region fills the plot.
+    ax.contourf(xx, yy, Z, levels=[-0.5, 0.5, 1.5], cmap=_CMAP, alpha=0.8)
+    plot_moons(X_arr, y_arr, ax=ax)
+    ax.set_xlim(xx.min(), xx.max())
+    ax.set_ylim(yy.min(), yy.max())
+    return ax

@@ -1,0 +1,422 @@
+"""A record of a training run: step, loss, accuracy, learning rate, predictions.
+
+:class:`TrainingLog` keeps one row per recorded step.  Given a ``path`` it
+also appends each row to a CSV file as soon as it is recorded, so a run that
+is interrupted (Ctrl-C, a crash, a killed process) keeps every row it had
+recorded.  The log prints as a fixed-width table, saves and reads CSV
+exactly (floats are written with ``repr``, which round-trips), and plots
+loss and accuracy against the step with matplotlib.
+
+The table and CSV need only the standard library; :meth:`TrainingLog.plot`
+needs matplotlib (``pip install "micrograd-book[plot]"``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import math
+import numbers
+import os
+from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from micrograd.engine import Value
+
+if TYPE_CHECKING:  # pragma: no cover - only for the type checker
+    from matplotlib.axes import Axes
+
+__all__ = ["COLUMNS", "LogRow", "TrainingLog"]
+
+#: The CSV header, in order.
+COLUMNS = ("step", "loss", "accuracy", "learning_rate", "predictions")
+
+PathLike = str | os.PathLike[str]
+
+
+@dataclass(frozen=True)
+class LogRow:
+    """One recorded step.
+
+    Fields can be read as attributes (``row.loss``) or by name (``row["loss"]``).
+    """
+
+    step: int
+    loss: float
+    accuracy: float | None = None
+    learning_rate: float | None = None
+    predictions: tuple[float, ...] | None = None
+
+    def __getitem__(self, name: str) -> Any:
+        if name not in COLUMNS:
+            raise KeyError(f"{name!r} is not a column; the columns are {', '.join(COLUMNS)}")
+        return getattr(self, name)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The row as a dict, column name -> value."""
+        return {name: getattr(self, name) for name in COLUMNS}
+
+    def csv_fields(self) -> list[str]:
+        """The row's CSV cells: ``repr`` of each float, empty for a missing value."""
+        return [
+            str(self.step),
+            repr(self.loss),
+            "" if self.accuracy is None else repr(self.accuracy),
+            "" if self.learning_rate is None else repr(self.learning_rate),
+            _format_predictions(self.predictions),
+        ]
+
+
+def _format_predictions(predictions: tuple[float, ...] | None) -> str:
+    # "[0.5 -0.25]": space-separated reprs, so the cell holds no comma; "" is None.
+    if predictions is None:
+        return ""
+    return "[" + " ".join(repr(p) for p in predictions) + "]"
+
+
+def _parse_predictions(cell: str) -> tuple[float, ...] | None:
+    if cell == "":
+        return None
+    if not (cell.startswith("[") and cell.endswith("]")):
+        raise ValueError(f"predictions cell must look like [0.5 -0.25], got {cell!r}")
+    inner = cell[1:-1].split()
+    return tuple(float(p) for p in inner)
+
+
+def _number(name: str, x: object) -> float:
+    if isinstance(x, Value):
+        return x.data
+    if isinstance(x, bool) or not isinstance(x, numbers.Real):
+        raise TypeError(f"{name} must be a number, got {type(x).__name__} {x!r}")
+    return float(x)
+
+
+def _optional_number(name: str, x: object) -> float | None:
+    if x is None:
+        return None
+    if isinstance(x, bool) or not isinstance(x, (numbers.Real, Value)):
+        raise TypeError(f"{name} must be a number or None, got {type(x).__name__} {x!r}")
+    return _number(name, x)
+
+
+def _make_row(
+    step: object,
+    loss: object,
+    accuracy: object = None,
+    learning_rate: object = None,
+    predictions: object = None,
+) -> LogRow:
+    if isinstance(step, bool) or not isinstance(step, numbers.Integral):
+        raise TypeError(f"step must be an int, got {type(step).__name__} {step!r}")
+    if step < 0:
+        raise ValueError(f"step must be >= 0, got {step}")
+    loss_f = _number("loss", loss)
+    acc = _optional_number("accuracy", accuracy)
+    if acc is not None and not 0.0 <= acc <= 1.0:
+        raise ValueError(f"accuracy must be a fraction between 0 and 1, got {acc!r}")
+    lr = _optional_number("learning_rate", learning_rate)
+    preds: tuple[float, ...] | None
+    if predictions is None:
+        preds = None
+    else:
+        if isinstance(predictions, (str, bytes)) or not isinstance(predictions, Iterable):
+            raise TypeError(
+                f"predictions must be a list of numbers, got {type(predictions).__name__}"
+            )
+        preds = tuple(_number(f"predictions[{i}]", p) for i, p in enumerate(predictions))
+    return LogRow(int(step), loss_f, acc, lr, preds)
+
+
+class TrainingLog:
+    """Rows of (step, loss, accuracy, learning rate, predictions), one per step.
+
+    Parameters
+    ----------
+    path : str or path-like, optional
+        A CSV file to write as the run goes: each :meth:`record` appends one
+        row and flushes it, so an interrupted run keeps its earlier rows.
+        The header is written once, when the file is new or empty.  An
+        existing log file is continued: its rows are read into :attr:`rows`
+        and new rows are appended after them (a torn last line, left by a
+        process killed in the middle of a write, is dropped first).
+    overwrite : bool, default False
+        Start the file afresh instead of continuing it.
+
+    Attributes
+    ----------
+    rows : list of LogRow
+        The recorded rows, oldest first.
+    path : pathlib.Path or None
+        The CSV file written as the run goes, if any.
+
+    Raises
+    ------
+    ValueError
+        If ``path`` exists but is not a training-log CSV.
+
+    Examples
+    --------
+    >>> log = TrainingLog()
+    >>> log.record(0, 0.9, accuracy=0.5, learning_rate=1.0)
+    >>> log.record(1, 0.25, accuracy=0.75, learning_rate=0.991)
+    >>> print(log.table())
+    step      loss  accuracy  learning_rate
+       0  0.900000    0.5000         1.0000
+       1  0.250000    0.7500         0.9910
+    >>> log.rows[-1].loss
+    0.25
+    """
+
+    def __init__(self, path: PathLike | None = None, *, overwrite: bool = False) -> None:
+        self.rows: list[LogRow] = []
+        self.path: Path | None = None if path is None else Path(path)
+        if self.path is None:
+            return
+        if overwrite or not self.path.exists() or self.path.stat().st_size == 0:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            with self.path.open("w", encoding="utf-8", newline="") as f:
+                csv.writer(f, lineterminator="\n").writerow(COLUMNS)
+            return
+        text = self.path.read_text(encoding="utf-8")
+        if not text.endswith("\n"):  # a torn last line: a write cut short
+            keep = text[: text.rfind("\n") + 1]
+            with self.path.open("w", encoding="utf-8", newline="") as f:
+                f.write(keep)
+            text = keep
+        self.rows = _parse(text, str(self.path))
+
+    def record(
+        self,
+        step: int,
+        loss: float | Value,
+        accuracy: float | None = None,
+        learning_rate: float | None = None,
+        predictions: Sequence[float | Value] | None = None,
+    ) -> None:
+        """Add one row (and append it to the CSV file, if the log has one).
+
+        Parameters
+        ----------
+        step : int
+            The step number (>= 0).
+        loss : float or Value
+            The loss at this step (a ``Value``'s ``data`` is taken).
+        accuracy : float, optional
+            The fraction classified correctly, between 0 and 1.
+        learning_rate : float, optional
+            The learning rate used at this step.
+        predictions : list of float or Value, optional
+            The model's outputs at this step.
+
+        Raises
+        ------
+        TypeError
+            If a field has the wrong type.
+        ValueError
+            If ``step`` is negative or ``accuracy`` is outside 0..1.
+        """
+        row = _make_row(step, loss, accuracy, learning_rate, predictions)
+        if self.path is not None:
+            with self.path.open("a", encoding="utf-8", newline="") as f:
+                csv.writer(f, lineterminator="\n").writerow(row.csv_fields())
+                f.flush()
+        self.rows.append(row)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __iter__(self) -> Iterator[LogRow]:
+        return iter(self.rows)
+
+    def __repr__(self) -> str:
+        where = "" if self.path is None else f", path={str(self.path)!r}"
+        return f"TrainingLog({len(self.rows)} rows{where})"
+
+    def column(self, name: str) -> list[Any]:
+        """Every row's value of one column (``"step"``, ``"loss"``, ...)."""
+        if name not in COLUMNS:
+            raise KeyError(f"{name!r} is not a column; the columns are {', '.join(COLUMNS)}")
+        return [getattr(row, name) for row in self.rows]
+
+    def to_csv(self, path: PathLike) -> Path:
+        """Write every row to ``path`` (replacing it); returns the path.
+
+        Floats are written with ``repr``, so :meth:`read_csv` gives back the
+        same numbers exactly.
+        """
+        target = Path(path)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with target.open("w", encoding="utf-8", newline="") as f:
+            f.write(self.to_csv_text())
+        return target
+
+    def to_csv_text(self) -> str:
+        """The CSV file's content, as a string."""
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(COLUMNS)
+        for row in self.rows:
+            writer.writerow(row.csv_fields())
+        return buffer.getvalue()
+
+    @classmethod
+    def read_csv(cls, path: PathLike) -> TrainingLog:
+        """Read a log written by :meth:`to_csv` or by a log with a ``path``.
+
+        The returned log has no ``path`` (recording more rows does not touch
+        the file).
+
+        Raises
+        ------
+        FileNotFoundError
+            If there is no such file.
+        ValueError
+            If the file is not a training-log CSV (the message names the line).
+        """
+        log = cls()
+        log.rows = _parse(Path(path).read_text(encoding="utf-8"), str(path))
+        return log
+
+    def table(self, every: int = 1, digits: int = 6) -> str:
+        """The log as a fixed-width text table.
+
+        Parameters
+        ----------
+        every : int, default 1
+            Show every ``every``-th row (the last row is always shown).
+        digits : int, default 6
+            Decimals of the loss column.
+
+        Returns
+        -------
+        str
+            A header line and one line per shown row; the accuracy and
+            learning-rate columns appear only if some row has them.
+            Predictions are left out (see :attr:`rows` or the CSV).
+        """
+        if isinstance(every, bool) or not isinstance(every, int) or every < 1:
+            raise ValueError(f"every must be an int >= 1, got {every!r}")
+        if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 17:
+            raise ValueError(f"digits must be an int between 0 and 17, got {digits!r}")
+        shown = [row for i, row in enumerate(self.rows) if i % every == 0]
+        if self.rows and (not shown or shown[-1] is not self.rows[-1]):
+            shown.append(self.rows[-1])
+        has_acc = any(row.accuracy is not None for row in self.rows)
+        has_lr = any(row.learning_rate is not None for row in self.rows)
+        headers = ["step", "loss"]
+        if has_acc:
+            headers.append("accuracy")
+        if has_lr:
+            headers.append("learning_rate")
+        cells = []
+        for row in shown:
+            line = [str(row.step), f"{row.loss:.{digits}f}"]
+            if has_acc:
+                line.append("" if row.accuracy is None else f"{row.accuracy:.4f}")
+            if has_lr:
+                line.append("" if row.learning_rate is None else f"{row.learning_rate:.4f}")
+            cells.append(line)
+        widths = [max([len(h)] + [len(c[i]) for c in cells]) for i, h in enumerate(headers)]
+        lines = [
+            "  ".join(
+                h.ljust(w) if i == 0 else h.rjust(w)
+                for i, (h, w) in enumerate(zip(headers, widths, strict=True))
+            )
+        ]
+        for line in cells:
+            lines.append("  ".join(c.rjust(w) for c, w in zip(line, widths, strict=True)))
+        return "\n".join(lines)
+
+    def plot(self, ax: Axes | None = None, title: str | None = None) -> Axes:
+        """Plot loss and accuracy against the step, on one axis.
+
+        Both usually live between 0 and 1 (a loss can start above 1), so one
+        y axis serves both.
+
+        Parameters
+        ----------
+        ax : matplotlib Axes, optional
+            Where to draw; a new figure (via pyplot) if not given.
+        title : str, optional
+            The axis title.
+
+        Returns
+        -------
+        matplotlib.axes.Axes
+            With a ``"loss"`` line, an ``"accuracy"`` line if any row has an
+            accuracy, axis labels and a legend.
+
+        Raises
+        ------
+        ValueError
+            If the log has no rows.
+        ImportError
+            If matplotlib is missing (``pip install "micrograd-book[plot]"``).
+        """
+        if not self.rows:
+            raise ValueError("the log has no rows to plot")
+        if ax is None:
+            try:
+                import matplotlib.pyplot as plt
+            except ImportError as error:
+                raise ImportError(
+                    'TrainingLog.plot needs matplotlib: pip install "micrograd-book[plot]"'
+                ) from error
+            _, ax = plt.subplots(figsize=(6.4, 4.0))
+        from matplotlib.ticker import MaxNLocator
+
+        steps = self.column("step")
+        ax.plot(steps, self.column("loss"), label="loss", color="#d62728")
+        acc_points = [(row.step, row.accuracy) for row in self.rows if row.accuracy is not None]
+        if acc_points:
+            ax.plot(
+                [step for step, _ in acc_points],
+                [acc for _, acc in acc_points],
+                label="accuracy",
+                color="#1f77b4",
+            )
+        ax.set_xlabel("step")
+        ax.set_ylabel("loss, accuracy" if acc_points else "loss")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+        finite = [row.loss for row in self.rows if math.isfinite(row.loss)]
+        top = max([1.0, *finite])
+        ax.set_ylim(min(0.0, *finite) if finite else 0.0, top * 1.05)
+        ax.grid(True, alpha=0.3)
+        ax.legend()
+        if title is not None:
+            ax.set_title(title)
+        return ax
+
+
+def _parse(text: str, source: str) -> list[LogRow]:
+    """The rows of a training-log CSV text."""
+    reader = csv.reader(io.StringIO(text))
+    header = next(reader, None)
+    if header is None or tuple(header) != COLUMNS:
+        raise ValueError(
+            f"{source} is not a training log: its header is {header!r}, "
+            f"expected {','.join(COLUMNS)}"
+        )
+    rows = []
+    for cells in reader:
+        line = reader.line_num
+        if len(cells) != len(COLUMNS):
+            raise ValueError(
+                f"{source}, line {line}: expected {len(COLUMNS)} cells, got {len(cells)}"
+            )
+        step, loss, acc, lr, preds = cells
+        try:
+            rows.append(
+                _make_row(
+                    int(step),
+                    float(loss),
+                    None if acc == "" else float(acc),
+                    None if lr == "" else float(lr),
+                    _parse_predictions(preds),
+                )
+            )
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"{source}, line {line}: {error}") from error
+    return rows
