@@ -6,6 +6,7 @@ machine with only Python needs ``python -m pip install nox`` and nothing else.
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import nox
@@ -31,6 +32,98 @@ def tests(session: nox.Session) -> None:
     )
 
 
+def _install_docs(session: nox.Session) -> None:
+    """Install the package (editable, so the pages run the working tree) and the docs tools.
+
+    The notebook kernel must be this virtualenv's Python: a ``python3``
+    kernelspec is written into the virtualenv and put first on
+    ``JUPYTER_PATH``, so a kernelspec elsewhere on the machine cannot win.
+    Graph pictures need Graphviz's ``dot``: the system one is used where it
+    exists; otherwise the pure-Python ``graphviz-pure`` wheel is installed and
+    a ``dot`` command that runs it is put on the virtualenv's ``PATH``.
+    """
+    session.install("-e", ".[docs]")
+    venv = Path(session.virtualenv.location)
+    session.run(
+        "python",
+        "-m",
+        "ipykernel",
+        "install",
+        "--prefix",
+        str(venv),
+        "--name",
+        "python3",
+        silent=True,
+    )
+    session.env["JUPYTER_PATH"] = str(venv / "share" / "jupyter")
+    bin_dir = Path(session.bin)
+    if shutil.which("dot") is None:
+        try:
+            session.install("graphviz-pure")
+        except nox.command.CommandFailed:
+            session.error(
+                "Graphviz's `dot` command was not found and the `graphviz-pure` wheel could "
+                "not be installed. Install Graphviz (Debian/Ubuntu: `sudo apt-get install "
+                "graphviz`; macOS: `brew install graphviz`; conda: `conda install graphviz`) "
+                "and run `nox -s docs` again."
+            )
+        shim = bin_dir / "dot"
+        shim.write_text(f'#!/bin/sh\nexec "{bin_dir / "graphviz-pure"}" "$@"\n')
+        shim.chmod(0o755)
+        session.log(f"no system `dot`: using graphviz-pure through {shim}")
+    session.run("dot", "-V", silent=True)
+
+
+@nox.session
+def docs(session: nox.Session) -> None:
+    """Build the site strictly into docs/_build/html (every page's cells run).
+
+    Warnings are errors (``-W``), all of them are reported (``--keep-going``),
+    every cross-reference must resolve (``-n``), and a cell that raises stops
+    the build with its traceback.  Unchanged pages are not executed again;
+    a change under ``src/micrograd`` re-executes them all (see docs/conf.py).
+    """
+    _install_docs(session)
+    session.run(
+        "sphinx-build",
+        "-n",
+        "-W",
+        "--keep-going",
+        "-T",
+        "-b",
+        "html",
+        str(DOCS),
+        str(HTML),
+        *session.posargs,
+    )
+    session.log(f"built {HTML / 'index.html'}")
+
+
+@nox.session(name="docs-live")
+def docs_live(session: nox.Session) -> None:
+    """Serve the site on http://127.0.0.1:8000 and rebuild it when a page or src/ changes."""
+    _install_docs(session)
+    session.install("sphinx-autobuild>=2024.10")
+    session.run(
+        "sphinx-autobuild",
+        "-n",
+        "--keep-going",
+        "-b",
+        "html",
+        "--watch",
+        str(ROOT / "src" / "micrograd"),
+        "--ignore",
+        str(BUILD),
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "8000",
+        str(DOCS),
+        str(HTML),
+        *session.posargs,
+    )
+
+
 @nox.session
 def lint(session: nox.Session) -> None:
     """ruff check, ruff format --check, and mypy on src/."""
@@ -38,3 +131,46 @@ def lint(session: nox.Session) -> None:
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
     session.run("mypy")
+
+
+@nox.session
+def bench(session: nox.Session) -> None:
+    """Benchmarks: the original micrograd 0.1.0 vs this package (and PyTorch), side by side.
+
+    This session's virtualenv gets this package; a second one, next to it in
+    .nox/, gets ``micrograd==0.1.0`` from PyPI and ``torch==2.13.0``.  Both
+    have NumPy and scikit-learn.  ``benchmarks/run.py`` then runs the same
+    case scripts in both, alternating, and prints medians and ratios; the
+    results go to ``benchmarks/results/latest.json``.  Options for run.py
+    (``--runs``, ``--slow-runs``, ``--samples``, ``--markdown`` ...) pass
+    through: ``nox -s bench -- --runs 5``.  By default the original's
+    100-step demo (about 3.5 minutes) runs once per side.
+    """
+    deps = ["numpy>=1.24", "scikit-learn>=1.3"]
+    session.install(".", *deps)  # not editable: measure the package as a user gets it
+    ours = str(Path(session.bin) / "python")
+
+    original_env = ROOT / ".nox" / "bench-original"
+    original = original_env / "bin" / "python"
+    if not original.exists():
+        session.run("python", "-m", "venv", str(original_env))
+    session.run(
+        str(original),
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "micrograd==0.1.0",
+        "torch==2.13.0",
+        *deps,
+        external=True,
+    )
+    session.run(
+        "python",
+        str(ROOT / "benchmarks" / "run.py"),
+        "--original",
+        str(original),
+        "--ours",
+        ours,
+        *session.posargs,
+    )

@@ -1,0 +1,151 @@
+"""Sphinx configuration for the micrograd book.
+
+The pages are MyST markdown notebooks: myst-nb runs their cells at build time
+against the installed ``micrograd`` (an editable install of ``src/``), so
+every number, table and picture on the site comes from the package itself.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+from pathlib import Path
+from typing import Any
+
+import micrograd
+
+DOCS = Path(__file__).resolve().parent
+ROOT = DOCS.parent
+SOURCE = ROOT / "src" / "micrograd"
+
+
+def _source_hash() -> str:
+    """A digest of every ``.py`` file under ``src/micrograd`` (names and contents)."""
+    digest = hashlib.sha256()
+    for path in sorted(SOURCE.rglob("*.py")):
+        digest.update(path.relative_to(SOURCE).as_posix().encode())
+        digest.update(b"\0")
+        digest.update(path.read_bytes())
+        digest.update(b"\0")
+    return digest.hexdigest()[:16]
+
+
+# myst-nb's execution cache keys a notebook on its code cells only, so a change
+# in the engine would otherwise be served from stale cached outputs.  The
+# source hash is part of the cache's path (a new cache for new source) and a
+# Sphinx config value that marks the environment stale (every page re-read).
+micrograd_source_hash = _source_hash()
+_CACHES = DOCS / "_build" / ".jupyter_cache"
+nb_execution_cache_path = str(_CACHES / micrograd_source_hash)
+if _CACHES.is_dir():  # drop the caches made for older sources
+    for old in _CACHES.iterdir():
+        if old.name != micrograd_source_hash:
+            shutil.rmtree(old, ignore_errors=True)
+
+# -- project -------------------------------------------------------------------
+
+project = "micrograd, the executable book"
+author = "The micrograd book maintainers"
+copyright = "2026, The micrograd book maintainers"
+release = micrograd.__version__
+version = release
+repository_url = "https://github.com/micrograd-book/micrograd-book"
+
+extensions = [
+    "myst_nb",
+    "sphinx.ext.autodoc",
+    "sphinx.ext.napoleon",
+    "sphinx.ext.viewcode",
+    "sphinx_copybutton",
+    "sphinx_togglebutton",
+]
+
+exclude_patterns = ["_build", "jupyter_execute", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints"]
+source_suffix = {".md": "myst-nb", ".rst": "restructuredtext"}
+root_doc = "index"
+
+# -- MyST and notebook execution ------------------------------------------------
+
+myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist", "substitution"]
+myst_heading_anchors = 3
+
+nb_execution_mode = "cache"
+nb_execution_raise_on_error = True
+nb_execution_show_tb = True
+nb_execution_timeout = 600
+nb_merge_streams = True
+# Pictures as SVG: graphviz.Digraph offers image/svg+xml, matplotlib is set to
+# SVG in each page's setup cell; prefer SVG over PNG where an output has both.
+nb_mime_priority_overrides = [
+    ("html", "image/svg+xml", 5),
+    ("html", "image/png", 15),
+]
+
+# -- autodoc --------------------------------------------------------------------
+
+autodoc_member_order = "bysource"
+autodoc_typehints = "description"
+autodoc_default_options = {"show-inheritance": True}
+napoleon_numpy_docstring = True
+napoleon_google_docstring = False
+napoleon_use_rtype = False
+# Every reference into micrograd must resolve (-n).  References to other
+# projects (the standard library, graphviz, matplotlib, NumPy) and NumPy-style
+# type prose ("path-like", '{"relu", "tanh"}') have no target: the build runs
+# offline, so there is no intersphinx inventory to resolve them against.
+nitpick_ignore_regex = [(r"py:.*", r"(?!micrograd(\.|$)).*")]
+
+# -- HTML -----------------------------------------------------------------------
+
+html_theme = "sphinx_book_theme"
+html_title = "micrograd, the executable book"
+html_static_path: list[str] = []
+html_theme_options: dict[str, Any] = {
+    "repository_url": repository_url,
+    "repository_branch": "main",
+    "path_to_docs": "docs",
+    "use_repository_button": True,
+    "use_issues_button": True,
+    "use_edit_page_button": True,
+    "use_source_button": True,
+    "use_download_button": True,
+    "show_toc_level": 2,
+    "navigation_with_keys": False,
+}
+html_last_updated_fmt = ""
+
+# Copy buttons copy the code only: no ">>> " / "... " / "$ " prompts and no outputs.
+copybutton_exclude = ".linenos, .gp, .go"
+copybutton_prompt_text = r">>> |\.\.\. |\$ "
+copybutton_prompt_is_regexp = True
+copybutton_only_copy_prompt_lines = True
+copybutton_selector = "div.highlight pre"
+
+
+def _offer_notebook(
+    app: Any, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """Offer each executed page as a ``.ipynb`` download (the theme's download menu).
+
+    myst-nb writes every executed page, outputs included, to
+    ``_build/jupyter_execute/<page>.ipynb``.  It is copied next to the page's
+    source under ``_sources/``, and ``ipynb_source`` tells sphinx-book-theme
+    to list it in the download menu (the theme itself does this only when a
+    launch button such as Binder is configured).
+    """
+    executed = Path(app.outdir).parent / "jupyter_execute" / f"{pagename}.ipynb"
+    if doctree is None or not executed.is_file():
+        return
+    target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(executed, target)
+    context["ipynb_source"] = f"{pagename}.ipynb"
+
+
+def setup(app: Any) -> dict[str, Any]:
+    # Registered as an "env" value: when src/micrograd changes, the hash
+    # changes and Sphinx re-reads (so re-executes) every page.
+    app.add_config_value("micrograd_source_hash", "", "env")
+    # Before sphinx-book-theme builds its header buttons (priority 501).
+    app.connect("html-page-context", _offer_notebook, priority=400)
+    return {"parallel_read_safe": True}
