@@ -138,7 +138,7 @@ class Value:
     # -- the operations: forward value, and the local rule for backward ---------
 
     def __add__(self, other: Value | float) -> Value:
-        other = _value(other)
+        other = other if type(other) is Value else _value(other)
         if other is NotImplemented:
             return NotImplemented
         return _node(self.data + other.data, self, other, "+", Value._add_backward)
@@ -150,7 +150,7 @@ class Value:
         out._b.grad += out.grad  # type: ignore[union-attr]
 
     def __mul__(self, other: Value | float) -> Value:
-        other = _value(other)
+        other = other if type(other) is Value else _value(other)
         if other is NotImplemented:
             return NotImplemented
         return _node(self.data * other.data, self, other, "*", Value._mul_backward)
@@ -163,7 +163,7 @@ class Value:
         b.grad += a.data * out.grad  # type: ignore[union-attr]
 
     def __sub__(self, other: Value | float) -> Value:
-        other = _value(other)
+        other = other if type(other) is Value else _value(other)
         if other is NotImplemented:
             return NotImplemented
         return _node(self.data - other.data, self, other, "-", Value._sub_backward)
@@ -175,7 +175,7 @@ class Value:
         out._b.grad -= out.grad  # type: ignore[union-attr]
 
     def __truediv__(self, other: Value | float) -> Value:
-        other = _value(other)
+        other = other if type(other) is Value else _value(other)
         if other is NotImplemented:
             return NotImplemented
         if other.data == 0:
@@ -309,13 +309,13 @@ class Value:
         return self * other
 
     def __rsub__(self, other: float) -> Value:  # other - self
-        other_value = _value(other)
+        other_value: Value = _value(other)
         if other_value is NotImplemented:
             return NotImplemented
         return other_value - self
 
     def __rtruediv__(self, other: float) -> Value:  # other / self
-        other_value = _value(other)
+        other_value: Value = _value(other)
         if other_value is NotImplemented:
             return NotImplemented
         return other_value / self
@@ -363,22 +363,25 @@ def topological_order(root: Value) -> list[Value]:
     """
     order: list[Value] = []
     seen: set[Value] = set()
-    done: set[Value] = set()
-    stack = [root]
+    stack: list[Value | None] = [root]
+    push, pop, see, emit = stack.append, stack.pop, seen.add, order.append
     while stack:
-        node = stack[-1]
-        if node not in seen:  # first visit: put its inputs on top of it
-            seen.add(node)
-            a, b = node._a, node._b
-            if b is not None and b not in seen:
-                stack.append(b)
-            if a is not None and a not in seen:
-                stack.append(a)
-        else:  # its inputs are all ordered: order it
-            stack.pop()
-            if node not in done:
-                done.add(node)
-                order.append(node)
+        node = pop()
+        if node is None:  # the marker below it: all of its inputs are ordered
+            emit(pop())  # type: ignore[arg-type]
+            continue
+        if node in seen:
+            continue
+        see(node)
+        # node, then a marker, then its inputs on top: the inputs come out
+        # first (a before b), then the marker, then the node itself
+        push(node)
+        push(None)
+        a, b = node._a, node._b
+        if b is not None and b not in seen:
+            push(b)
+        if a is not None and a not in seen:
+            push(a)
     return order
 
 

@@ -180,9 +180,10 @@ class MLP(Module):
         # The forward pass builds hundreds of nodes; pausing the cyclic
         # collector meanwhile saves it rescanning them (the graph has no cycles).
         with paused_gc():
+            out: list[Value] = []
             for layer in self.layers:
-                x = layer.outputs(x)
-        return x[0] if len(x) == 1 else x
+                x = out = layer.outputs(x)
+        return out[0] if len(out) == 1 else out
 
     def parameters(self) -> list[Value]:
         return [p for layer in self.layers for p in layer.parameters()]
