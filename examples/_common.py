@@ -9,11 +9,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, TextIO, TypeVar
-
-T = TypeVar("T")
+from typing import Any, TextIO
 
 
 def parser(name: str, description: str, steps: int, seed: int) -> argparse.ArgumentParser:
@@ -104,14 +102,6 @@ class Progress:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def progress(items: Sequence[T], desc: str, quiet: bool = False) -> Iterator[T]:
-    """Iterate over ``items`` with a progress bar (unless ``quiet`` or not a terminal)."""
-    with Progress(len(items), desc, enabled=False if quiet else None) as bar:
-        for item in items:
-            yield item
-            bar.update()
 
 
 def save_graph(graph: Any, path: Path) -> Path:

@@ -7,12 +7,13 @@ import re
 import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from _dot import dot_on_path
 
 from micrograd import MLP, Neuron, Value
-from micrograd.draw import DEFAULT_MAX_NODES, draw_dot, draw_mlp
+from micrograd.draw import DEFAULT_MAX_NODES, draw_dot, draw_mlp, render_svg
 from micrograd.engine import topological_order
 
 
@@ -365,3 +366,40 @@ def test_draw_mlp_rejects_bad_arguments(
     args.update(kwargs)
     with pytest.raises(error, match=message):
         draw_mlp(**args)  # type: ignore[arg-type]
+
+
+# -- render_svg -----------------------------------------------------------------
+
+
+def test_render_svg_returns_and_saves_the_svg(dot_program: str, tmp_path: Path) -> None:
+    path = tmp_path / "sub" / "neuron.svg"
+    svg = render_svg(draw_dot(neuron()), path)
+    assert svg.startswith("<?xml")
+    assert path.read_text(encoding="utf-8") == svg
+    assert svg == draw_dot(neuron()).pipe(format="svg", encoding="utf-8")
+
+
+def test_render_svg_falls_back_to_graphviz_pure(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    # No `dot` anywhere on PATH: render_svg runs graphviz-pure (from the test extra).
+    monkeypatch.setenv("PATH", str(tmp_path))
+    svg = render_svg(draw_dot(neuron()))
+    assert "data 0.7071" in svg
+
+
+def test_render_svg_without_any_dot_program_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
+    with pytest.raises(RuntimeError, match="pip install graphviz-pure"):
+        render_svg(draw_dot(neuron()))
+
+
+def test_render_svg_reports_a_failed_layout(dot_program: str) -> None:
+    class Broken:
+        source = "digraph { this is not dot"
+
+    with pytest.raises(RuntimeError, match="failed with exit code"):
+        render_svg(Broken())

@@ -43,7 +43,8 @@ def make_moons(
     Parameters
     ----------
     n_samples : int, default 100
-        Number of points (half in each moon; the first moon gets the odd one).
+        Number of points, half in each moon (with an odd count the +1 moon
+        gets the extra point).
     noise : float, default 0.1
         Standard deviation of the Gaussian noise added to each coordinate.
     seed : int or None, default 1337

@@ -1,0 +1,266 @@
+"""Run each script in examples/ as a user would, with small settings, and check its output."""
+
+from __future__ import annotations
+
+import io
+import os
+import random
+import re
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from _dot import dot_on_path
+
+from micrograd import MLP, Value
+from micrograd.training_log import TrainingLog
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+# The original micrograd demo's last line: "step 99 loss 0.010978370135492717, accuracy 100.0%".
+DEMO_FINAL_LOSS = 0.010978370135492717
+
+
+@pytest.fixture(scope="module")
+def dot_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
+    """The environment for the scripts, with a ``dot`` program on PATH."""
+    with dot_on_path(tmp_path_factory.mktemp("dot")):
+        env = dict(os.environ)
+        env["MPLBACKEND"] = "Agg"
+        yield env
+
+
+def run(name: str, *args: str, env: dict[str, str]) -> str:
+    """Run ``python examples/NAME.py ARGS`` and return its stdout (it must exit 0)."""
+    proc = subprocess.run(
+        [sys.executable, str(EXAMPLES / f"{name}.py"), *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        check=False,
+        timeout=300,
+    )
+    assert proc.returncode == 0, proc.stderr
+    return proc.stdout
+
+
+def values(stdout: str) -> dict[str, str]:
+    """``name: value`` lines of a script's output, as a dict."""
+    return dict(re.findall(r"^([\w. ]+): (.*)$", stdout, flags=re.M))
+
+
+def assert_svg(path: Path) -> str:
+    text = path.read_text(encoding="utf-8")
+    assert text.startswith("<?xml")
+    assert "<svg" in text
+    assert text.rstrip().endswith("</svg>")
+    return text
+
+
+def assert_png(path: Path) -> None:
+    data = path.read_bytes()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    assert len(data) > 1000
+
+
+NEURON_NUMBERS = {
+    "o": "0.7071",
+    "n.grad": "0.5000",
+    "x1.grad": "-1.5000",
+    "w1.grad": "1.0000",
+    "x2.grad": "0.5000",
+    "w2.grad": "0.0000",
+    "b.grad": "0.5000",
+}
+
+
+@pytest.mark.parametrize(("name", "nodes"), [("neuron", 10), ("tanh_neuron", 17)])
+def test_neuron_examples_print_the_gradients_and_draw_the_graph(
+    name: str, nodes: int, tmp_path: Path, dot_env: dict[str, str]
+) -> None:
+    stdout = run(name, "--steps", "2", "--out", str(tmp_path), env=dot_env)
+    printed = values(stdout)
+    for key, expected in NEURON_NUMBERS.items():
+        assert printed[key] == expected
+    assert printed["graph nodes"] == str(nodes)
+    svg = assert_svg(tmp_path / f"{name}.svg")
+    assert "data 0.7071" in svg
+    assert "grad &#45;1.5000" in svg
+    # two nudges along the gradient make o grow, and the log has the start and both steps
+    steps = [float(o) for o in re.findall(r"^step \d: o = (\S+)$", stdout, flags=re.M)]
+    assert len(steps) == 2
+    assert 0.7071 < steps[0] < steps[1] < 1.0
+    assert printed["final o"] == f"{steps[1]:.4f}"
+    log = TrainingLog.read_csv(tmp_path / "log.csv")
+    assert [row.step for row in log.rows] == [0, 1, 2]
+    assert f"{1.0 - log.rows[-1].loss:.4f}" == printed["final o"]
+
+
+def test_tanh_from_exp_gives_the_same_numbers_as_tanh(
+    tmp_path: Path, dot_env: dict[str, str]
+) -> None:
+    a = run("neuron", "--steps", "3", "--out", str(tmp_path / "a"), env=dot_env)
+    b = run("tanh_neuron", "--steps", "3", "--out", str(tmp_path / "b"), env=dot_env)
+    strip = {"graph", "graph nodes", "log"}
+    assert {k: v for k, v in values(a).items() if k not in strip} == {
+        k: v for k, v in values(b).items() if k not in strip
+    }
+
+
+def reference_four_points(steps: int, seed: int) -> tuple[list[float], list[list[float]]]:
+    """The four-point training loop written out here, with the public API."""
+    random.seed(seed)
+    xs = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
+    ys = [1.0, -1.0, -1.0, 1.0]
+    model = MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh")
+    losses, preds = [], []
+    for _ in range(steps):
+        ypred = [model(x) for x in xs]
+        loss = sum(((yout - ygt) ** 2 for ygt, yout in zip(ys, ypred, strict=True)), Value(0.0))
+        model.zero_grad()
+        loss.backward()
+        for p in model.parameters():
+            p.data += -0.1 * p.grad
+        losses.append(loss.data)
+        preds.append([y.data for y in ypred])  # type: ignore[union-attr]
+    return losses, preds
+
+
+def test_mlp_four_points_trains_and_writes_its_pictures_and_log(
+    tmp_path: Path, dot_env: dict[str, str]
+) -> None:
+    stdout = run("mlp_four_points", "--steps", "20", "--out", str(tmp_path), env=dot_env)
+    losses, preds = reference_four_points(20, 1337)
+    printed_losses = re.findall(r"^step (\d+): loss (\S+)$", stdout, flags=re.M)
+    assert printed_losses == [(str(k), f"{loss:.10f}") for k, loss in enumerate(losses)]
+    printed = values(stdout)
+    assert printed["parameters"] == "41"
+    assert printed["final loss"] == f"{losses[-1]:.10f}"
+    assert printed["predictions"] == "[" + ", ".join(f"{p:.4f}" for p in preds[-1]) + "]"
+    assert losses[-1] < losses[0] / 10
+    log = TrainingLog.read_csv(tmp_path / "log.csv")
+    assert [row.loss for row in log.rows] == losses
+    assert [list(row.predictions or ()) for row in log.rows] == preds
+    before = assert_svg(tmp_path / "mlp_before.svg")
+    after = assert_svg(tmp_path / "mlp_after.svg")
+    assert before != after  # training changed the weights, so the drawing
+    assert_png(tmp_path / "loss.png")
+
+
+def test_moons_short_run_writes_plots_and_log(tmp_path: Path, dot_env: dict[str, str]) -> None:
+    stdout = run("moons", "--steps", "3", "--every", "1", "--out", str(tmp_path), env=dot_env)
+    printed = values(stdout)
+    assert printed["points"] == "100, parameters: 337"
+    # The original demo's first three lines (loss 0.8958441028683222, 1.723590533697202,
+    # 0.7429006313851131; accuracy 50%, 81%, 77%), to 10 decimals.
+    assert re.findall(r"^step (\d): loss (\S+), accuracy (\S+)$", stdout, flags=re.M) == [
+        ("0", "0.8958441029", "50.0%"),
+        ("1", "1.7235905337", "81.0%"),
+        ("2", "0.7429006314", "77.0%"),
+    ]
+    assert printed["final loss"] == "0.7429006314"
+    assert printed["final accuracy"] == "77.0%"
+    log = TrainingLog.read_csv(tmp_path / "log.csv")
+    assert [row.step for row in log.rows] == [0, 1, 2]
+    assert [row.learning_rate for row in log.rows] == [1.0, 1.0 - 0.9 / 100, 1.0 - 1.8 / 100]
+    assert log.rows[0].loss == 0.8958441028683222
+    for picture in ("data.png", "decision_boundary.png", "training.png"):
+        assert_png(tmp_path / picture)
+
+
+def test_moons_full_run_reaches_the_original_demo_loss(
+    tmp_path: Path, dot_env: dict[str, str]
+) -> None:
+    stdout = run("moons", "--out", str(tmp_path), "--quiet", env=dot_env)
+    printed = values(stdout)
+    assert abs(float(printed["final loss"]) - DEMO_FINAL_LOSS) < 1e-9
+    assert printed["final accuracy"] == "100.0%"
+    log = TrainingLog.read_csv(tmp_path / "log.csv")
+    assert len(log.rows) == 100
+    assert abs(log.rows[-1].loss - DEMO_FINAL_LOSS) < 1e-12
+    assert log.rows[-1].accuracy == 1.0
+
+
+@pytest.mark.parametrize("name", ["neuron", "tanh_neuron", "mlp_four_points", "moons"])
+def test_examples_take_the_common_options(name: str, dot_env: dict[str, str]) -> None:
+    help_text = run(name, "--help", env=dot_env)
+    for option in ("--steps", "--seed", "--out", "--quiet"):
+        assert option in help_text
+    proc = subprocess.run(
+        [sys.executable, str(EXAMPLES / f"{name}.py"), "--steps", "-1"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert proc.returncode == 2
+    assert "expected a number >= 0" in proc.stderr
+
+
+def test_zero_steps_reports_the_untrained_network(tmp_path: Path, dot_env: dict[str, str]) -> None:
+    stdout = run("mlp_four_points", "--steps", "0", "--out", str(tmp_path), env=dot_env)
+    losses, _ = reference_four_points(1, 1337)
+    assert values(stdout)["final loss"] == f"{losses[0]:.10f}"
+    assert TrainingLog.read_csv(tmp_path / "log.csv").rows == []
+    assert not (tmp_path / "loss.png").exists()
+
+
+def test_main_runs_in_process(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    sys.path.insert(0, str(EXAMPLES))
+    try:
+        import neuron
+    finally:
+        sys.path.remove(str(EXAMPLES))
+    with dot_on_path(tmp_path):
+        assert neuron.main(["--steps", "1", "--out", str(tmp_path / "out"), "--quiet"]) == 0
+    out = capsys.readouterr().out
+    assert "o: 0.7071" in out
+    assert (tmp_path / "out" / "neuron.svg").is_file()
+
+
+# -- the progress bar ---------------------------------------------------------------------
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def load_common() -> object:
+    sys.path.insert(0, str(EXAMPLES))
+    try:
+        import _common
+    finally:
+        sys.path.remove(str(EXAMPLES))
+    return _common
+
+
+def test_progress_bar_draws_on_a_terminal_only() -> None:
+    common = load_common()
+    terminal = FakeTerminal()
+    with common.Progress(4, "train", stream=terminal, width=8) as bar:  # type: ignore[attr-defined]
+        for _ in range(4):
+            bar.update(note="loss 0.1")
+        assert bar.line() == "train [########] 4/4 loss 0.1"
+    text = terminal.getvalue()
+    assert text.startswith("\rtrain [##------] 1/4 loss 0.1")
+    assert text.endswith("\rtrain [########] 4/4 loss 0.1\n")
+
+    pipe = io.StringIO()  # not a terminal: nothing written
+    with common.Progress(4, "train", stream=pipe) as bar:  # type: ignore[attr-defined]
+        bar.update()
+    assert pipe.getvalue() == ""
+
+    quiet = FakeTerminal()
+    with common.Progress(4, "train", enabled=False, stream=quiet) as bar:  # type: ignore[attr-defined]
+        bar.update()
+    assert quiet.getvalue() == ""
+
+
+def test_progress_bar_of_zero_steps_is_full() -> None:
+    common = load_common()
+    bar = common.Progress(0, "x", enabled=False, width=4)  # type: ignore[attr-defined]
+    assert bar.line() == "x [####] 0/0"

@@ -1,0 +1,138 @@
+"""Tests for micrograd.plot: the data and a classifier's decision regions."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+
+import matplotlib
+import numpy as np
+import pytest
+
+from micrograd import MLP, Value
+from micrograd.datasets import make_moons
+from micrograd.plot import MAX_GRID_POINTS, plot_decision_boundary, plot_moons
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+from matplotlib.collections import PathCollection
+from matplotlib.contour import ContourSet
+
+
+@pytest.fixture(autouse=True)
+def close_figures() -> Iterator[None]:
+    yield
+    plt.close("all")
+
+
+def scatter_of(ax: object) -> PathCollection:
+    found = [c for c in ax.collections if isinstance(c, PathCollection)]  # type: ignore[attr-defined]
+    assert len(found) == 1
+    return found[0]
+
+
+def test_plot_moons_scatters_every_point_coloured_by_label() -> None:
+    X, y = make_moons()
+    ax = plot_moons(X, y)
+    points = scatter_of(ax)
+    np.testing.assert_array_equal(points.get_offsets(), X)
+    np.testing.assert_array_equal(points.get_array(), y)
+    assert ax.get_xlabel() == "$x_1$"
+    assert ax.get_ylabel() == "$x_2$"
+
+
+def test_plot_moons_draws_on_a_given_axis() -> None:
+    _, ax = plt.subplots()
+    X, y = make_moons(n_samples=10)
+    assert plot_moons(X.tolist(), y.tolist(), ax=ax) is ax
+
+
+class Counting:
+    """A model whose score is x1 (so the boundary is the line x1 = 0), counting calls."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, x: list[Value]) -> Value:
+        assert all(isinstance(v, Value) for v in x)
+        self.calls += 1
+        return x[0] * 1.0
+
+
+def test_decision_boundary_scores_every_grid_point_and_splits_by_sign() -> None:
+    X = np.array([[-1.0, 0.0], [1.0, 1.0], [0.5, -0.5]])
+    y = np.array([-1, 1, 1])
+    model = Counting()
+    ax = plot_decision_boundary(model, X, y, resolution=0.5)
+    # The demo's grid: from min - 1 to max + 1 (exclusive) in steps of h.
+    xs = np.arange(-2.0, 2.0, 0.5)
+    ys = np.arange(-1.5, 2.0, 0.5)
+    assert model.calls == len(xs) * len(ys)
+    assert ax.get_xlim() == (xs.min(), xs.max())
+    assert ax.get_ylim() == (ys.min(), ys.max())
+    (contours,) = [c for c in ax.collections if isinstance(c, ContourSet)]
+    assert list(contours.levels) == [-0.5, 0.5, 1.5]
+    below, above = contours.get_paths()  # region "score <= 0", region "score > 0"
+    assert below.vertices[:, 0].max() <= 0.5
+    assert above.vertices[:, 0].min() >= -0.0001
+    np.testing.assert_array_equal(scatter_of(ax).get_offsets(), X)
+
+
+def test_decision_boundary_of_an_mlp_follows_its_weights() -> None:
+    # A one-neuron linear MLP with score = x2 - 0.3: the boundary is the line x2 = 0.3.
+    model = MLP(2, [1])
+    neuron = model.layers[0].neurons[0]
+    neuron.w[0].data, neuron.w[1].data, neuron.b.data = 0.0, 1.0, -0.3
+    X, y = make_moons(n_samples=30)
+    _, ax = plt.subplots()
+    assert plot_decision_boundary(model, X, y, ax=ax, resolution=0.1) is ax
+    (contours,) = [c for c in ax.collections if isinstance(c, ContourSet)]
+    below, above = contours.get_paths()
+    assert below.vertices[:, 1].max() <= 0.3 + 0.1
+    assert above.vertices[:, 1].min() >= 0.3 - 0.1
+    assert below.vertices[:, 1].min() == pytest.approx(ax.get_ylim()[0])
+    assert above.vertices[:, 1].max() == pytest.approx(ax.get_ylim()[1])
+
+
+def test_one_class_everywhere_still_plots() -> None:
+    X, y = make_moons(n_samples=10)
+    ax = plot_decision_boundary(lambda x: Value(1.0), X, y)
+    (contours,) = [c for c in ax.collections if isinstance(c, ContourSet)]
+    below, above = contours.get_paths()
+    assert len(below.vertices) == 0
+    assert len(above.vertices) > 0
+
+
+@pytest.mark.parametrize(
+    ("X", "y", "kwargs", "error", "message"),
+    [
+        (np.zeros((3, 3)), np.zeros(3), {}, ValueError, r"X must have shape \(n, 2\)"),
+        (np.zeros((0, 2)), np.zeros(0), {}, ValueError, r"X must have shape \(n, 2\)"),
+        (np.zeros((3, 2)), np.zeros(4), {}, ValueError, "y must have one label per row"),
+        ([["a", "b"]], [1], {}, TypeError, "X and y must be arrays of numbers"),
+        (np.zeros((3, 2)), np.zeros(3), {"resolution": 0}, ValueError, "resolution must be"),
+        (np.zeros((3, 2)), np.zeros(3), {"resolution": "1"}, TypeError, "resolution must be"),
+        (np.zeros((3, 2)), np.zeros(3), {"resolution": 1e-3}, ValueError, f"{MAX_GRID_POINTS}"),
+        (np.zeros((3, 2)), np.zeros(3), {"model": 3}, TypeError, "model must be callable"),
+        (
+            np.zeros((3, 2)),
+            np.zeros(3),
+            {"model": lambda x: [x[0], x[1]]},
+            TypeError,
+            "the model must return one Value",
+        ),
+    ],
+)
+def test_decision_boundary_rejects_bad_input(
+    X: object, y: object, kwargs: dict[str, object], error: type[Exception], message: str
+) -> None:
+    args: dict[str, object] = {"model": Counting()}
+    args.update(kwargs)
+    with pytest.raises(error, match=message):
+        plot_decision_boundary(X=X, y=y, **args)  # type: ignore[arg-type]
+
+
+def test_missing_matplotlib_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    with pytest.raises(ImportError, match=r'pip install "micrograd-book\[plot\]"'):
+        plot_moons([[0.0, 0.0]], [1])

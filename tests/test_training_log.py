@@ -1,0 +1,287 @@
+"""Tests for micrograd.training_log.TrainingLog."""
+
+from __future__ import annotations
+
+import math
+import subprocess
+import sys
+import textwrap
+from collections.abc import Iterator
+from pathlib import Path
+
+import matplotlib
+import pytest
+
+from micrograd import Value
+from micrograd.training_log import COLUMNS, LogRow, TrainingLog
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+HEADER = ",".join(COLUMNS) + "\n"
+
+
+@pytest.fixture(autouse=True)
+def close_figures() -> Iterator[None]:
+    yield
+    plt.close("all")
+
+
+def sample_log(path: Path | None = None) -> TrainingLog:
+    log = TrainingLog(path)
+    log.record(0, 0.8958441028683222, accuracy=0.5, learning_rate=1.0, predictions=[0.1, -0.2])
+    log.record(1, 1.723590533697202, accuracy=0.81, learning_rate=0.991)
+    log.record(2, 0.1 + 0.2, accuracy=0.77, learning_rate=0.982, predictions=[])
+    return log
+
+
+def test_record_keeps_rows_readable_by_attribute_and_name() -> None:
+    log = sample_log()
+    assert len(log) == 3
+    first = log.rows[0]
+    assert first == LogRow(0, 0.8958441028683222, 0.5, 1.0, (0.1, -0.2))
+    assert first["loss"] == first.loss == 0.8958441028683222
+    assert log.rows[1].predictions is None
+    assert log.rows[2].predictions == ()
+    assert log.column("step") == [0, 1, 2]
+    assert [row.step for row in log] == [0, 1, 2]
+    assert first.as_dict() == {
+        "step": 0,
+        "loss": 0.8958441028683222,
+        "accuracy": 0.5,
+        "learning_rate": 1.0,
+        "predictions": (0.1, -0.2),
+    }
+    with pytest.raises(KeyError, match="'lr' is not a column"):
+        first["lr"]
+    with pytest.raises(KeyError, match="'lr' is not a column"):
+        log.column("lr")
+
+
+def test_record_takes_values_from_value_objects() -> None:
+    log = TrainingLog()
+    log.record(3, Value(0.25), predictions=[Value(0.5), 1])
+    assert log.rows == [LogRow(3, 0.25, None, None, (0.5, 1.0))]
+    assert isinstance(log.rows[0].predictions[0], float)  # type: ignore[index]
+
+
+def test_table_is_fixed_width() -> None:
+    assert sample_log().table() == textwrap.dedent(
+        """\
+        step      loss  accuracy  learning_rate
+           0  0.895844    0.5000         1.0000
+           1  1.723591    0.8100         0.9910
+           2  0.300000    0.7700         0.9820"""
+    )
+
+
+def test_table_columns_follow_what_was_recorded() -> None:
+    log = TrainingLog()
+    for step in range(12):
+        log.record(step, 1.0 / (step + 1))
+    table = log.table(every=5, digits=3)
+    assert table.splitlines() == [
+        "step   loss",
+        "   0  1.000",
+        "   5  0.167",
+        "  10  0.091",
+        "  11  0.083",
+    ]
+    assert TrainingLog().table() == "step  loss"
+    with pytest.raises(ValueError, match="every must be an int >= 1"):
+        log.table(every=0)
+    with pytest.raises(ValueError, match="digits must be an int between 0 and 17"):
+        log.table(digits=-1)
+
+
+def test_csv_round_trips_exactly(tmp_path: Path) -> None:
+    log = sample_log()
+    log.record(3, 1e-300, accuracy=1.0, predictions=[1 / 3, -2.5e-17, 123456789.123456789])
+    path = log.to_csv(tmp_path / "sub" / "log.csv")
+    assert path == tmp_path / "sub" / "log.csv"
+    back = TrainingLog.read_csv(path)
+    assert back.rows == log.rows
+    assert back.path is None
+    assert path.read_text(encoding="utf-8") == log.to_csv_text()
+    assert path.read_text(encoding="utf-8").splitlines()[1] == (
+        "0,0.8958441028683222,0.5,1.0,[0.1 -0.2]"
+    )
+
+
+def test_csv_keeps_nan_and_infinity(tmp_path: Path) -> None:
+    log = TrainingLog()
+    log.record(0, float("nan"))
+    log.record(1, float("inf"), predictions=[float("-inf")])
+    back = TrainingLog.read_csv(log.to_csv(tmp_path / "log.csv"))
+    assert math.isnan(back.rows[0].loss)
+    assert back.rows[1].loss == math.inf
+    assert back.rows[1].predictions == (-math.inf,)
+
+
+def test_log_with_a_path_writes_each_row_as_it_is_recorded(tmp_path: Path) -> None:
+    path = tmp_path / "runs" / "log.csv"
+    log = TrainingLog(path)
+    assert path.read_text(encoding="utf-8") == HEADER
+    log.record(0, 0.5, accuracy=0.25)
+    # Readable before the log object is closed or garbage collected:
+    assert path.read_text(encoding="utf-8") == HEADER + "0,0.5,0.25,,\n"
+    log.record(1, 0.375, learning_rate=0.1, predictions=[1.0])
+    assert TrainingLog.read_csv(path).rows == log.rows
+    assert repr(log) == f"TrainingLog(2 rows, path={str(path)!r})"
+
+
+def test_reopening_a_log_file_continues_it(tmp_path: Path) -> None:
+    path = tmp_path / "log.csv"
+    first = TrainingLog(path)
+    first.record(0, 0.5)
+    first.record(1, 0.25)
+    second = TrainingLog(path)
+    assert second.rows == first.rows
+    second.record(2, 0.125)
+    text = path.read_text(encoding="utf-8")
+    assert text.count("step,loss") == 1
+    assert [row.step for row in TrainingLog.read_csv(path).rows] == [0, 1, 2]
+
+
+def test_overwrite_starts_the_file_afresh(tmp_path: Path) -> None:
+    path = tmp_path / "log.csv"
+    sample_log(path)
+    log = TrainingLog(path, overwrite=True)
+    assert log.rows == []
+    assert path.read_text(encoding="utf-8") == HEADER
+
+
+def test_rows_survive_an_exception_mid_run(tmp_path: Path) -> None:
+    path = tmp_path / "log.csv"
+
+    def train() -> None:
+        log = TrainingLog(path)
+        for step in range(10):
+            if step == 4:
+                raise RuntimeError("boom")
+            log.record(step, 1.0 / (step + 1))
+
+    with pytest.raises(RuntimeError, match="boom"):
+        train()
+    resumed = TrainingLog(path)
+    assert [row.step for row in resumed.rows] == [0, 1, 2, 3]
+    resumed.record(4, 0.2)
+    assert [row.step for row in TrainingLog.read_csv(path).rows] == [0, 1, 2, 3, 4]
+
+
+def test_rows_survive_a_killed_process(tmp_path: Path) -> None:
+    path = tmp_path / "log.csv"
+    script = textwrap.dedent(
+        f"""
+        import os, signal
+        from micrograd.training_log import TrainingLog
+        log = TrainingLog({str(path)!r})
+        for step in range(5):
+            log.record(step, 1.0 / (step + 1), accuracy=step / 4)
+        os.kill(os.getpid(), signal.SIGKILL)  # no clean-up, no atexit, no flush at exit
+        log.record(99, 0.0)
+        """
+    )
+    proc = subprocess.run([sys.executable, "-c", script], check=False)
+    assert proc.returncode == -9
+    rows = TrainingLog.read_csv(path).rows
+    assert [row.step for row in rows] == [0, 1, 2, 3, 4]
+    assert rows[-1].accuracy == 1.0
+
+
+def test_a_torn_last_line_is_dropped_when_the_log_is_reopened(tmp_path: Path) -> None:
+    path = tmp_path / "log.csv"
+    path.write_text(HEADER + "0,0.5,,,\n1,0.2", encoding="utf-8")
+    log = TrainingLog(path)
+    assert [row.step for row in log.rows] == [0]
+    log.record(1, 0.25)
+    assert path.read_text(encoding="utf-8") == HEADER + "0,0.5,,,\n1,0.25,,,\n"
+
+
+def test_read_csv_rejects_files_that_are_not_logs(tmp_path: Path) -> None:
+    path = tmp_path / "other.csv"
+    path.write_text("a,b\n1,2\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="is not a training log"):
+        TrainingLog.read_csv(path)
+    with pytest.raises(ValueError, match="is not a training log"):
+        TrainingLog(path)
+    path.write_text(HEADER + "0,0.5,,,\n1,oops,,,\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="line 3"):
+        TrainingLog.read_csv(path)
+    path.write_text(HEADER + "0,0.5,,\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="line 2: expected 5 cells, got 4"):
+        TrainingLog.read_csv(path)
+    path.write_text(HEADER + "0,0.5,,,0.1 0.2\n", encoding="utf-8")
+    with pytest.raises(ValueError, match="predictions cell must look like"):
+        TrainingLog.read_csv(path)
+    with pytest.raises(FileNotFoundError):
+        TrainingLog.read_csv(tmp_path / "missing.csv")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "message"),
+    [
+        ({"step": -1}, ValueError, "step must be >= 0"),
+        ({"step": 1.0}, TypeError, "step must be an int"),
+        ({"step": True}, TypeError, "step must be an int"),
+        ({"loss": "0.5"}, TypeError, "loss must be a number"),
+        ({"loss": None}, TypeError, "loss must be a number"),
+        ({"accuracy": 1.5}, ValueError, "accuracy must be a fraction between 0 and 1"),
+        ({"accuracy": "high"}, TypeError, "accuracy must be a number or None"),
+        ({"learning_rate": [0.1]}, TypeError, "learning_rate must be a number or None"),
+        ({"predictions": "0.5"}, TypeError, "predictions must be a list of numbers"),
+        ({"predictions": [0.5, "x"]}, TypeError, r"predictions\[1\] must be a number"),
+    ],
+)
+def test_record_rejects_bad_fields(
+    kwargs: dict[str, object], error: type[Exception], message: str, tmp_path: Path
+) -> None:
+    path = tmp_path / "log.csv"
+    log = TrainingLog(path)
+    args: dict[str, object] = {"step": 0, "loss": 0.5}
+    args.update(kwargs)
+    with pytest.raises(error, match=message):
+        log.record(**args)  # type: ignore[arg-type]
+    assert log.rows == []
+    assert path.read_text(encoding="utf-8") == HEADER  # nothing half-written
+
+
+def test_plot_draws_loss_and_accuracy_on_one_axis() -> None:
+    log = sample_log()
+    ax = log.plot(title="run")
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    assert set(lines) == {"loss", "accuracy"}
+    assert list(lines["loss"].get_xdata()) == [0, 1, 2]
+    assert list(lines["loss"].get_ydata()) == [r.loss for r in log.rows]
+    assert list(lines["accuracy"].get_ydata()) == [0.5, 0.81, 0.77]
+    assert ax.get_xlabel() == "step"
+    assert ax.get_ylabel() == "loss, accuracy"
+    assert ax.get_title() == "run"
+    legend = ax.get_legend()
+    assert legend is not None
+    assert [t.get_text() for t in legend.get_texts()] == ["loss", "accuracy"]
+    bottom, top = ax.get_ylim()
+    assert bottom == 0.0
+    assert top >= 1.723590533697202
+
+
+def test_plot_without_accuracy_draws_only_the_loss_on_a_given_axis() -> None:
+    log = TrainingLog()
+    log.record(0, 0.5)
+    log.record(1, 0.25)
+    _, ax = plt.subplots()
+    assert log.plot(ax=ax) is ax
+    assert [line.get_label() for line in ax.get_lines()] == ["loss"]
+    assert ax.get_ylabel() == "loss"
+    assert ax.get_ylim() == (0.0, 1.05)
+
+
+def test_plot_of_an_empty_log_is_an_error() -> None:
+    with pytest.raises(ValueError, match="no rows to plot"):
+        TrainingLog().plot()
+
+
+def test_plot_without_matplotlib_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    with pytest.raises(ImportError, match=r'pip install "micrograd-book\[plot\]"'):
+        sample_log().plot()
