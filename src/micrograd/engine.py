@@ -27,12 +27,14 @@ from __future__ import annotations
 import gc
 import math
 import numbers
+import threading
+import weakref
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from functools import partial
 from typing import Any
 
-__all__ = ["Value", "paused_gc", "topological_order"]
+__all__ = ["Value", "keep_gc_paused", "paused_gc", "topological_order"]
 
 BackwardRule = Callable[["Value"], None]
 
@@ -77,7 +79,7 @@ class Value:
     (-5.0, -3.0, 2.0)
     """
 
-    __slots__ = ("_a", "_b", "_op", "_rule", "data", "grad", "label")
+    __slots__ = ("_a", "_b", "_gc_pause", "_op", "_rule", "data", "grad", "label")
 
     # Tell NumPy to leave `numpy_scalar * value` to Value.__rmul__ instead of
     # wrapping the Value in an object array.
@@ -89,6 +91,7 @@ class Value:
     _b: Value | None
     _op: str
     _rule: BackwardRule | None
+    _gc_pause: _GraphPause  # set on a model's outputs only (see keep_gc_paused)
     label: str
 
     def __init__(
@@ -132,8 +135,11 @@ class Value:
     @_backward.setter
     def _backward(self, function: Callable[[], None]) -> None:
         # Lets code written for the original define its own operation by
-        # assigning a closure, exactly as the original's operations do.
+        # assigning a closure, exactly as the original's operations do.  Such
+        # a closure usually refers to its own node: a reference cycle, which
+        # only the collector frees, so a graph pause must not wait for it.
         self._rule = partial(_call_closure, function)
+        _end_graph_pause()
 
     # -- the operations: forward value, and the local rule for backward ---------
 
@@ -333,12 +339,15 @@ class Value:
         depth works.
         """
         with paused_gc():
-            order = topological_order(self)
-            self.grad = 1.0
-            for node in reversed(order):
-                rule = node._rule
-                if rule is not None:
-                    rule(node)
+            try:
+                order = topological_order(self)
+                self.grad = 1.0
+                for node in reversed(order):
+                    rule = node._rule
+                    if rule is not None:
+                        rule(node)
+            finally:
+                _end_graph_pause()
 
     def __repr__(self) -> str:
         return f"Value(data={self.data}, grad={self.grad})"
@@ -385,6 +394,36 @@ def topological_order(root: Value) -> list[Value]:
     return order
 
 
+# -- keeping the cyclic collector off the graph --------------------------------
+#
+# Every pause (a `paused_gc()` block, or a graph pause held by a model's
+# outputs) counts in `_pauses`.  The first one to open remembers whether the
+# collector was enabled and disables it; the last one to close restores that
+# state.  So pauses can nest and overlap in any order, and the user's own
+# setting (say, a collector they disabled themselves) is never overridden.
+
+_lock = threading.RLock()
+_pauses = 0
+_was_enabled = False
+
+
+def _pause() -> None:
+    global _pauses, _was_enabled
+    with _lock:
+        if _pauses == 0:
+            _was_enabled = gc.isenabled()
+            gc.disable()
+        _pauses += 1
+
+
+def _resume() -> None:
+    global _pauses
+    with _lock:
+        _pauses -= 1
+        if _pauses == 0 and _was_enabled:
+            gc.enable()
+
+
 @contextmanager
 def paused_gc() -> Iterator[None]:
     """Pause CPython's cyclic garbage collector inside a ``with`` block.
@@ -394,13 +433,78 @@ def paused_gc() -> Iterator[None]:
     over and over.  The collector's previous state is restored on exit, also
     when the block raises, and nesting is safe.
     """
-    was_enabled = gc.isenabled()
-    gc.disable()
+    _pause()
     try:
         yield
     finally:
-        if was_enabled:
-            gc.enable()
+        _resume()
+
+
+class _GraphPause:
+    """One pause of the collector, open until :meth:`close` or until it is freed."""
+
+    __slots__ = ("__weakref__", "_open")
+
+    def __init__(self) -> None:
+        self._open = True
+        _pause()
+
+    def close(self) -> None:
+        with _lock:
+            if self._open:
+                self._open = False
+                _resume()
+
+    def __del__(self) -> None:
+        self.close()
+
+
+_no_pause: Callable[[], _GraphPause | None] = lambda: None  # noqa: E731
+_graph_pause = _no_pause  # a weak reference to the open graph pause
+
+
+def keep_gc_paused(nodes: Iterable[Value]) -> None:
+    """Keep the cyclic collector paused while ``nodes`` are alive, until a backward pass.
+
+    :class:`micrograd.nn.MLP` calls this on its outputs.  A training step
+    builds its graph across many calls (one per sample, then the loss) in
+    the caller's own code; if the collector ran in between, it would scan
+    the young graph, promote it to its oldest generation, and then rescan
+    that whole generation (the graph and every other object in the process)
+    again and again.  So the pause opened here lasts until the first of:
+
+    * the end of the next :meth:`Value.backward` (the graph is complete);
+    * the moment all the nodes holding it are freed (reference counting
+      frees a graph as soon as the last reference to it goes, because the
+      graph has no cycles);
+    * a node getting a hand-written ``_backward`` closure (which may create
+      reference cycles that only the collector can free).
+
+    Later calls before then join the same pause.  The collector's state is
+    then restored as :func:`paused_gc` restores it.
+
+    Parameters
+    ----------
+    nodes : iterable of Value
+        The nodes that hold the pause open (a model's outputs).
+    """
+    global _graph_pause
+    with _lock:
+        pause = _graph_pause()
+        if pause is None or not pause._open:
+            pause = _GraphPause()
+            _graph_pause = weakref.ref(pause)
+    for node in nodes:
+        node._gc_pause = pause
+
+
+def _end_graph_pause() -> None:
+    global _graph_pause
+    with _lock:
+        pause = _graph_pause()
+        _graph_pause = _no_pause
+    if pause is not None:
+        pause.close()
 
 
 def _node(

@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from micrograd.engine import Value, paused_gc
+from micrograd.engine import Value, keep_gc_paused, paused_gc
 
 __all__ = ["ACTIVATIONS", "MLP", "Layer", "Module", "Neuron"]
 
@@ -179,10 +179,13 @@ class MLP(Module):
         """The network's output: one ``Value`` if the last layer has one neuron, else a list."""
         # The forward pass builds hundreds of nodes; pausing the cyclic
         # collector meanwhile saves it rescanning them (the graph has no cycles).
+        # The outputs then keep it paused while the caller builds the rest of
+        # the graph (the loss), until backward() or until they are freed.
         with paused_gc():
             out: list[Value] = []
             for layer in self.layers:
                 x = out = layer.outputs(x)
+            keep_gc_paused(out)
         return out[0] if len(out) == 1 else out
 
     def parameters(self) -> list[Value]:
