@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 from _dot import dot_on_path
 
-from micrograd import MLP, Neuron, Value
+from micrograd import MLP, Layer, Neuron, Value
 from micrograd.draw import DEFAULT_MAX_NODES, draw_dot, draw_mlp, render_svg
 from micrograd.engine import topological_order
 
@@ -403,3 +403,27 @@ def test_render_svg_reports_a_failed_layout(dot_program: str) -> None:
 
     with pytest.raises(RuntimeError, match="failed with exit code"):
         render_svg(Broken())
+
+
+def test_newlines_and_quotes_in_labels_become_safe(dot_program: str) -> None:
+    a = Value(1.0, label="two\nlines")
+    b = a.tanh()
+    b._op = 'odd "op"\tname\\'  # a custom operation name with characters DOT treats specially
+    source = draw_dot(b).source
+    assert "two lines | data 1.0000" in source
+    assert r'n1_op [label="odd \"op\" name\\"' in source
+    texts = svg_texts(draw_dot(b).pipe(format="svg", encoding="utf-8"))
+    assert "two lines" in texts
+    assert "odd &quot;op&quot; name\\" in texts
+
+
+def test_draw_mlp_draws_a_layer_and_numeric_inputs() -> None:
+    random.seed(1337)
+    layer = Layer(2, 3, activation="tanh")
+    source = draw_mlp(layer, inputs=[0.5, 2]).source
+    assert 'in0 [label="x1 = 0.5000"' in source
+    assert 'in1 [label="x2 = 2.0000"' in source
+    assert 'label="output (3, tanh)"' in source
+    assert len(mlp_edges(source)) == 6
+    with pytest.raises(TypeError, match="outputs must be a list"):
+        draw_mlp(layer, outputs="abc")

@@ -136,3 +136,12 @@ def test_missing_matplotlib_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
     with pytest.raises(ImportError, match=r'pip install "micrograd-book\[plot\]"'):
         plot_moons([[0.0, 0.0]], [1])
+
+
+def test_a_model_returning_plain_numbers_works_too() -> None:
+    X, y = make_moons(n_samples=10)
+    ax = plot_decision_boundary(lambda x: x[0].data - 0.5, X, y)
+    (contours,) = [c for c in ax.collections if isinstance(c, ContourSet)]
+    below, above = contours.get_paths()
+    assert below.vertices[:, 0].max() <= 0.75
+    assert above.vertices[:, 0].min() >= 0.25
