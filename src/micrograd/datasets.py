@@ -10,8 +10,9 @@ import numbers
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # pragma: no cover - only for the type checker
-    import numpy as np
-    import numpy.typing as npt
+    # numpy is optional: the lint environment may not have it.
+    import numpy as np  # type: ignore[import-not-found, unused-ignore]
+    import numpy.typing as npt  # type: ignore[import-not-found, unused-ignore]
 
 __all__ = ["make_moons"]
 
@@ -19,7 +20,7 @@ __all__ = ["make_moons"]
 def _imports() -> tuple[Any, Any]:
     """NumPy and scikit-learn's ``datasets``, or an ImportError naming the extra."""
     try:
-        import numpy
+        import numpy  # type: ignore[import-not-found, unused-ignore]
         import sklearn.datasets
     except ImportError as error:
         raise ImportError(

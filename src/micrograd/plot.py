@@ -32,7 +32,7 @@ def _imports() -> tuple[Any, Any]:
     """NumPy and matplotlib.pyplot, or an ImportError naming the extra."""
     try:
         import matplotlib.pyplot as plt
-        import numpy
+        import numpy  # type: ignore[import-not-found, unused-ignore]
     except ImportError as error:
         raise ImportError(
             'micrograd.plot needs matplotlib and numpy: pip install "micrograd-book[plot]"'
@@ -59,8 +59,8 @@ def _check_data(np_: Any, X: Any, y: Any) -> tuple[Any, Any]:
 def _new_axes(plt: Any, ax: Axes | None) -> Axes:
     if ax is not None:
         return ax
-    _, new = plt.subplots(figsize=(5.0, 4.0))
-    return new  # type: ignore[no-any-return]
+    new: Axes = plt.subplots(figsize=(5.0, 4.0))[1]
+    return new
 
 
 def plot_moons(X: Any, y: Any, ax: Axes | None = None) -> Axes:
