@@ -1,0 +1,373 @@
+"""The numbers the documentation states are the numbers the package computes.
+
+Each page of the site is a MyST markdown notebook (``docs/*.md``) whose prose
+takes every result from its executed cells through myst-nb's ``glue``.  These
+tests run a page's ``{code-cell}`` cells in order, in a fresh namespace, with a
+stand-in ``myst_nb.glue`` that records what the page glues, then check the
+recorded values against the claims of the book (and, where it helps, against
+the original micrograd 0.1.0 or a direct computation here).  They also check
+that the prose types none of those numbers itself.
+
+The helpers here (:func:`code_cells`, :func:`run_page`) are reused by
+``test_docs_match_examples.py``.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import io
+import itertools
+import math
+import re
+import types
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from markdown_it import MarkdownIt
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+
+NOTEBOOK_PAGES = [
+    "index",
+    "value",
+    "local-rules",
+    "backward",
+    "accumulate",
+    "neuron",
+    "mlp",
+    "moons",
+    "pytorch",
+]
+
+
+@dataclass
+class Cell:
+    """One ``{code-cell}`` of a page: its code and its tags."""
+
+    source: str
+    tags: list[str]
+    line: int
+
+
+def _fences(text: str) -> list[Any]:
+    return [t for t in MarkdownIt("commonmark").parse(text) if t.type == "fence"]
+
+
+def _split_options(content: str) -> tuple[dict[str, str], str]:
+    """A code cell's ``:key: value`` (or ``---`` YAML) option lines, and its code."""
+    lines = content.splitlines()
+    options: dict[str, str] = {}
+    if lines and lines[0].strip() == "---":
+        end = lines.index("---", 1)
+        for line in lines[1:end]:
+            key, _, value = line.partition(":")
+            options[key.strip()] = value.strip()
+        lines = lines[end + 1 :]
+    else:
+        while lines and lines[0].startswith(":"):
+            key, _, value = lines.pop(0)[1:].partition(":")
+            options[key.strip()] = value.strip()
+    return options, "\n".join(lines).strip("\n") + "\n"
+
+
+def code_cells(page: str) -> list[Cell]:
+    """The ``{code-cell}`` cells of ``docs/<page>.md``, in order."""
+    cells = []
+    for token in _fences((DOCS / f"{page}.md").read_text(encoding="utf-8")):
+        if token.info.split()[:1] != ["{code-cell}"]:
+            continue
+        options, source = _split_options(token.content)
+        tags = [t.strip() for t in options.get("tags", "").strip("[]").split(",") if t.strip()]
+        cells.append(Cell(source, tags, token.map[0] + 1))
+    return cells
+
+
+def prose(page: str) -> str:
+    """The page's text outside fenced blocks (what a reader reads as prose)."""
+    lines = (DOCS / f"{page}.md").read_text(encoding="utf-8").splitlines()
+    for token in _fences("\n".join(lines)):
+        start, end = token.map
+        for i in range(start, end):
+            lines[i] = ""
+    return "\n".join(lines)
+
+
+def _without_magics(source: str) -> str:
+    """IPython ``%magic`` lines (only in hidden setup cells) are notebook-only."""
+    return "\n".join(line for line in source.splitlines() if not line.lstrip().startswith("%"))
+
+
+@dataclass
+class PageRun:
+    """What running a page produced: glued values, the namespace, the printed text."""
+
+    glued: dict[str, Any] = field(default_factory=dict)
+    namespace: dict[str, Any] = field(default_factory=dict)
+    stdout: str = ""
+    markdown: list[str] = field(default_factory=list)
+
+
+def _importer(run: PageRun) -> Any:
+    """``__import__`` for the page's cells: stand-ins for ``myst_nb`` and ``IPython.display``.
+
+    ``from myst_nb import glue`` gets a ``glue`` that records the value;
+    ``from IPython.display import Markdown`` (IPython is not in the test
+    extra) gets a ``Markdown`` that records the text.  Only the cells see the
+    stand-ins: ``sys.modules`` is left alone, so matplotlib and the rest
+    import as usual.
+    """
+
+    def glue(name: str, variable: Any, display: bool = True) -> None:
+        if name in run.glued:
+            raise AssertionError(f"glue key {name!r} glued twice")
+        run.glued[name] = variable
+
+    class Markdown:
+        def __init__(self, data: str) -> None:
+            self.data = data
+            run.markdown.append(data)
+
+    myst_nb = types.ModuleType("myst_nb")
+    myst_nb.glue = glue  # type: ignore[attr-defined]
+    display = types.ModuleType("IPython.display")
+    display.Markdown = Markdown  # type: ignore[attr-defined]
+    real_import = builtins.__import__
+
+    def importer(
+        name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0
+    ) -> Any:
+        if name == "myst_nb":
+            return myst_nb
+        if name == "IPython.display" and fromlist:
+            return display
+        if name.split(".")[0] == "IPython":
+            raise ImportError(f"the docs tests give the pages only IPython.display, not {name}")
+        return real_import(name, globals, locals, fromlist, level)
+
+    return importer
+
+
+@cache
+def run_page(page: str) -> PageRun:
+    """Execute every code cell of ``docs/<page>.md`` in order, as the build does."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    run = PageRun()
+    run.namespace["__name__"] = f"docs_{page.replace('-', '_')}"
+    run.namespace["__builtins__"] = {**vars(builtins), "__import__": _importer(run)}
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        for cell in code_cells(page):
+            code = compile(_without_magics(cell.source), f"docs/{page}.md:{cell.line}", "exec")
+            exec(code, run.namespace)
+    plt.close("all")
+    run.stdout = out.getvalue()
+    return run
+
+
+def glued(page: str) -> dict[str, Any]:
+    return run_page(page).glued
+
+
+# -- the pages are what the tests think they are ------------------------------
+
+
+@pytest.mark.parametrize("page", NOTEBOOK_PAGES)
+def test_page_is_a_notebook_with_code_cells(page: str) -> None:
+    text = (DOCS / f"{page}.md").read_text(encoding="utf-8")
+    assert text.startswith("---\njupytext:"), "a MyST notebook starts with a jupytext header"
+    assert "name: python3" in text.split("---")[1], "the kernel is python3"
+    assert code_cells(page), "a notebook page has code cells"
+
+
+@pytest.mark.parametrize("page", NOTEBOOK_PAGES)
+def test_every_glue_reference_in_the_prose_is_glued_by_the_page(page: str) -> None:
+    referenced = set(re.findall(r"\{glue(?::\w+)?\}`([\w-]+)", prose(page)))
+    missing = referenced - set(glued(page))
+    assert not missing, f"{page}.md refers to glue keys it never glues: {sorted(missing)}"
+
+
+def _typed_forms(value: float) -> set[str]:
+    forms = {f"{value:.4f}", f"{value:.6f}"}
+    if not float(value).is_integer():
+        forms.add(repr(float(value)))
+    return {f for f in forms if len(f.lstrip("-").replace(".", "").strip("0")) >= 2}
+
+
+@pytest.mark.parametrize("page", NOTEBOOK_PAGES)
+def test_prose_types_no_number_that_the_page_computes(page: str) -> None:
+    text = re.sub(r"\{glue(?::\w+)?\}`[^`]*`", "", prose(page))
+    typed = []
+    for key, value in glued(page).items():
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            typed += [f"{key}={form}" for form in _typed_forms(value) if form in text]
+    assert not typed, f"{page}.md types computed numbers instead of gluing them: {typed}"
+
+
+@pytest.mark.parametrize("page", NOTEBOOK_PAGES)
+def test_exercises_have_a_hidden_solution_that_checks_itself(page: str) -> None:
+    if page == "index":  # the start page has no exercises
+        assert "## Exercise" not in prose(page)
+        return
+    assert re.search(r"^## Exercises?$", prose(page), re.MULTILINE), f"{page}.md has exercises"
+    solutions = [c for c in code_cells(page) if "hide-cell" in c.tags]
+    assert solutions, "the solutions are in a code cell tagged hide-cell (a toggle)"
+    assert all("assert" in c.source for c in solutions), "each solution asserts its answer"
+
+
+# -- the claims, page by page ----------------------------------------------------
+
+
+def test_start_page_taste_gradients() -> None:
+    g = glued("index")
+    assert g["taste_c"] == 2.0 * -3.0 + (-3.0) ** 2
+    assert g["taste_da"] == -3.0  # dc/da = b
+    assert g["taste_db"] == 2.0 + 2 * -3.0  # dc/db = a + 2b
+
+
+def test_value_page_builds_the_graph_of_d() -> None:
+    run = run_page("value")
+    assert run.glued["value_d"] == 2.0 * -3.0 + 10.0
+    d = run.namespace["d"]
+    assert d._op == "+"
+    assert [child.label for child in d._prev] == ["e", "c"]
+    assert run.glued["value_f_nodes"] == 7  # a, 2, 2*a, b, 2*a/b, 1, 1 - 2*a/b
+
+
+def test_local_rules_table_agrees_with_finite_differences() -> None:
+    run = run_page("local-rules")
+    assert run.glued["mul_da"] == -3.0
+    assert run.glued["mul_db"] == 2.0
+    assert run.glued["rules_count"] == 8
+    assert 0 <= run.glued["rules_worst"] < 1e-6
+    # The table names the operations the engine records.
+    table = run.namespace["rows"]
+    for op in ("**3", "ReLU", "tanh", "exp", "log", "sigmoid"):
+        assert any(f"`{op}`" in row for row in table), op
+
+
+def test_backward_worked_example(original: Any) -> None:
+    g = glued("backward")
+    assert g["bw_L"] == -8.0
+    assert g["bw_da"] == 6.0
+    assert g["bw_db"] == -4.0
+    assert g["bw_dc"] == g["bw_de"] == g["bw_dd"] == -2.0
+    assert g["bw_df"] == 4.0
+    assert g["bw_L_after"] > g["bw_L"]
+    # The original micrograd agrees.
+    V = original.Value
+    a, b, c, f = V(2.0), V(-3.0), V(10.0), V(-2.0)
+    L = (a * b + c) * f
+    L.backward()
+    assert (a.grad, b.grad, c.grad, f.grad) == (g["bw_da"], g["bw_db"], g["bw_dc"], g["bw_df"])
+
+
+def test_backward_page_prints_the_topological_order() -> None:
+    run = run_page("backward")
+    assert [n.label for n in run.namespace["order"]][-1] == "L"
+    assert "a -> b -> e -> c -> d -> f -> L" in run.stdout
+
+
+def test_accumulate_page_shows_the_overwriting_bug() -> None:
+    g = glued("accumulate")
+    assert g["acc_twice"] == 2.0
+    assert g["acc_wrong_twice"] == 1.0
+    assert g["acc_accumulating"] == 3.0  # b + 1 with b = 2
+    assert g["acc_overwriting"] == 2.0
+    assert math.isclose(g["acc_numeric"], 3.0, rel_tol=1e-8)
+
+
+NEURON_GRADS = {"dn": 0.5, "dx1": -1.5, "dw1": 1.0, "dx2": 0.5, "dw2": 0.0}
+
+
+def test_neuron_output_and_gradients() -> None:
+    g = glued("neuron")
+    assert round(g["neuron_o"], 4) == 0.7071
+    for key, expected in NEURON_GRADS.items():
+        assert math.isclose(g[f"neuron_{key}"], expected, abs_tol=1e-12), key
+    assert math.isclose(g["neuron_db"], 0.5, abs_tol=1e-12)
+    # The chain rule by hand, in plain floats.
+    x1, x2, w1, w2, b = 2.0, 0.0, -3.0, 1.0, 6.8813735870195432
+    o = math.tanh(x1 * w1 + x2 * w2 + b)
+    dn = 1 - o**2
+    assert math.isclose(g["neuron_o"], o, rel_tol=1e-15)
+    assert math.isclose(g["neuron_o"], math.sqrt(0.5), rel_tol=1e-12)
+    expected = {"dx1": w1 * dn, "dw1": x1 * dn, "dx2": w2 * dn, "dw2": x2 * dn}
+    for key, value in expected.items():
+        assert math.isclose(g[f"neuron_{key}"], value, rel_tol=1e-15), key
+
+
+def test_neuron_with_tanh_from_exp_has_the_same_gradients() -> None:
+    g = glued("neuron")
+    assert math.isclose(g["neuron_exp_o"], g["neuron_o"], abs_tol=1e-12)
+    for key in NEURON_GRADS:
+        assert math.isclose(g[f"neuron_exp_{key}"], g[f"neuron_{key}"], abs_tol=1e-12), key
+
+
+def test_mlp_page_trains_the_four_points() -> None:
+    run = run_page("mlp")
+    g = run.glued
+    assert g["mlp_params"] == 41  # 4*(3+1) + 4*(4+1) + 1*(4+1)
+    assert g["mlp_steps"] == 20
+    losses = run.namespace["log"].column("loss")
+    assert all(b < a for a, b in itertools.pairwise(losses)), "the loss falls at every step"
+    assert g["mlp_first_loss"] == losses[0]
+    assert g["mlp_last_loss"] == losses[-1]
+    assert g["mlp_last_loss"] < 0.05 * g["mlp_first_loss"]
+    predictions = [g[f"mlp_pred{i}"] for i in range(4)]
+    assert [math.copysign(1, p) for p in predictions] == [1.0, -1.0, -1.0, 1.0]
+    assert all(abs(p - t) < 0.1 for p, t in zip(predictions, [1.0, -1.0, -1.0, 1.0], strict=True))
+
+
+def test_mlp_page_matches_a_direct_run_of_the_same_recipe() -> None:
+    import random
+
+    from micrograd import MLP
+
+    g = glued("mlp")
+    random.seed(1337)
+    xs = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
+    ys = [1.0, -1.0, -1.0, 1.0]
+    model = MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh")
+    for _ in range(20):
+        ypred = [model(x) for x in xs]
+        loss = sum((yout - ygt) ** 2 for ygt, yout in zip(ys, ypred, strict=True))
+        model.zero_grad()
+        loss.backward()
+        for p in model.parameters():
+            p.data -= 0.1 * p.grad
+    assert loss.data == g["mlp_last_loss"]
+    assert [y.data for y in ypred] == [g[f"mlp_pred{i}"] for i in range(4)]
+
+
+MOONS_FINAL_LOSS = 0.010978370135492717  # the original micrograd demo's last printed loss
+
+
+def test_moons_page_reproduces_the_original_demo() -> None:
+    g = glued("moons")
+    assert g["moons_points"] == 100
+    assert g["moons_params"] == 337  # 16*(2+1) + 16*(16+1) + 1*(16+1)
+    assert g["moons_steps"] == 100
+    assert abs(g["moons_final_loss"] - MOONS_FINAL_LOSS) < 1e-9
+    assert g["moons_final_acc"] == 100.0
+    assert math.isclose(g["moons_lr_last"], 1.0 - 0.9 * 99 / 100)
+    assert g["moons_loss0"] > g["moons_final_loss"]
+
+
+def test_pytorch_page_agrees_with_torch() -> None:
+    import torch
+
+    g = glued("pytorch")
+    assert g["torch_version"] == torch.__version__.split("+")[0] == "2.13.0"
+    assert g["pt_neuron_diff"] < 1e-12
+    assert g["pt_expr_diff"] < 1e-9
+    assert g["pt_net_diff"] < 1e-12
+    assert g["pt_net_count"] == 41
