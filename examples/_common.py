@@ -82,6 +82,16 @@ class Progress:
             self.stream.write("\r" + self.line())
             self.stream.flush()
 
+    def print(self, text: str) -> None:
+        """Print ``text`` to stdout without tangling it with the bar."""
+        if self.enabled and self.done:
+            self.stream.write("\r" + " " * len(self.line()) + "\r")
+            self.stream.flush()
+        print(text, flush=True)
+        if self.enabled and self.done:
+            self.stream.write(self.line())
+            self.stream.flush()
+
     def line(self) -> str:
         """The bar as text, e.g. ``train [#######-------]  50/100 loss 0.1``."""
         filled = self.width if self.total == 0 else self.width * self.done // self.total

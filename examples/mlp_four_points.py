@@ -74,8 +74,8 @@ def main(argv: list[str] | None = None) -> int:
             for p_ in model.parameters():  # update
                 p_.data -= args.lr * p_.grad
             log.record(step, loss, learning_rate=args.lr, predictions=ypred)
-            print(f"step {step}: loss {loss.data:.10f}")
             bar.update(note=f"loss {loss.data:.4f}")
+            bar.print(f"step {step}: loss {loss.data:.10f}")
 
     # As in the lecture: the loss and predictions of the last forward pass.
     print(f"final loss: {loss.data:.10f}")

@@ -96,9 +96,9 @@ def main(argv: list[str] | None = None) -> int:
             for p_ in model.parameters():
                 p_.data -= lr * p_.grad
             log.record(k, total, accuracy=acc, learning_rate=lr)
-            if k % args.every == 0 or k == args.steps - 1:
-                print(f"step {k}: loss {total.data:.10f}, accuracy {acc:.1%}")
             bar.update(note=f"loss {total.data:.4f} acc {acc:.0%}")
+            if k % args.every == 0 or k == args.steps - 1:
+                bar.print(f"step {k}: loss {total.data:.10f}, accuracy {acc:.1%}")
 
     # As in the demo: the loss and accuracy of the last forward pass.
     print(f"final loss: {total.data:.10f}")

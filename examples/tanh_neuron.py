@@ -78,8 +78,8 @@ def main(argv: list[str] | None = None) -> int:
             n, o = forward(v)
             o.backward()
             log.record(step, 1.0 - o.data, learning_rate=args.lr)
-            print(f"step {step}: o = {o.data:.4f}")
             bar.update(note=f"o {o.data:.4f}")
+            bar.print(f"step {step}: o = {o.data:.4f}")
     print(f"final o: {o.data:.4f}")
     print(f"log: {log.path}")
     return 0

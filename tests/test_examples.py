@@ -264,3 +264,35 @@ def test_progress_bar_of_zero_steps_is_full() -> None:
     common = load_common()
     bar = common.Progress(0, "x", enabled=False, width=4)  # type: ignore[attr-defined]
     assert bar.line() == "x [####] 0/0"
+
+
+def test_progress_bar_steps_aside_for_printed_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    common = load_common()
+    terminal = FakeTerminal()
+    bar = common.Progress(2, "t", stream=terminal, width=2)  # type: ignore[attr-defined]
+    bar.print("before")  # nothing drawn yet: nothing to clear
+    bar.update()
+    bar.print("step 0")
+    bar.close()
+    assert capsys.readouterr().out == "before\nstep 0\n"
+    blank = " " * len("t [#-] 1/2")
+    assert terminal.getvalue() == f"\rt [#-] 1/2\r{blank}\rt [#-] 1/2\n"
+
+
+def test_without_any_dot_program_the_graph_is_saved_as_dot_source(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    sys.path.insert(0, str(EXAMPLES))
+    try:
+        import neuron
+    finally:
+        sys.path.remove(str(EXAMPLES))
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
+    assert neuron.main(["--steps", "0", "--out", str(tmp_path / "out")]) == 0
+    captured = capsys.readouterr()
+    assert "pip install graphviz-pure" in captured.err
+    gv = tmp_path / "out" / "neuron.gv"
+    assert "data 0.7071" in gv.read_text(encoding="utf-8")
+    assert not (tmp_path / "out" / "neuron.svg").exists()
+    assert f"graph: {gv}" in captured.out
