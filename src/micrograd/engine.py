@@ -229,9 +229,10 @@ class Value:
 
     @staticmethod
     def _pow_backward(exponent: float, out: Value) -> None:
-        # d(a ** n)/da = n * a ** (n - 1).
-        a = out._a
-        a.grad += exponent * a.data ** (exponent - 1) * out.grad  # type: ignore[union-attr]
+        # d(a ** n)/da = n * a ** (n - 1); for n = 0 that is 0 everywhere, a = 0 included.
+        if exponent != 0:
+            a = out._a
+            a.grad += exponent * a.data ** (exponent - 1) * out.grad  # type: ignore[union-attr]
 
     def relu(self) -> Value:
         """max(0, self): the rectified linear unit."""
@@ -309,10 +310,16 @@ class Value:
     # -- the reflected forms: `2 * v`, `1 - v`, `1 / v` ... ----------------------
 
     def __radd__(self, other: float) -> Value:  # other + self
-        return self + other
+        other_value: Value = _value(other)
+        if other_value is NotImplemented:
+            return NotImplemented
+        return other_value + self  # _prev in written order: (other, self)
 
     def __rmul__(self, other: float) -> Value:  # other * self
-        return self * other
+        other_value: Value = _value(other)
+        if other_value is NotImplemented:
+            return NotImplemented
+        return other_value * self
 
     def __rsub__(self, other: float) -> Value:  # other - self
         other_value: Value = _value(other)
