@@ -63,10 +63,7 @@ class Neuron(Module):
 
     def __init__(self, nin: int, nonlin: bool = True, activation: str = "relu") -> None:
         _check_size("nin", nin)
-        if activation not in ACTIVATIONS:
-            raise ValueError(
-                f"unknown activation {activation!r}; choose one of {sorted(ACTIVATIONS)}"
-            )
+        _check_activation(activation)
         self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
         self.b = Value(0)
         self.nonlin = nonlin
@@ -163,6 +160,8 @@ class MLP(Module):
             raise TypeError(f"nouts must be a list of layer sizes, got {nouts!r}")
         if not nouts:
             raise ValueError("nouts must name at least one layer size")
+        for name in (activation, output_activation):  # also when no layer would use it
+            _check_activation(name)
         sizes = [nin, *nouts]
         last = len(nouts) - 1
         self.layers = [
@@ -200,3 +199,8 @@ def _check_size(name: str, size: object) -> None:
         raise TypeError(f"{name} must be an int, got {type(size).__name__} {size!r}")
     if size < 1:
         raise ValueError(f"{name} must be at least 1, got {size}")
+
+
+def _check_activation(activation: str) -> None:
+    if activation not in ACTIVATIONS:
+        raise ValueError(f"unknown activation {activation!r}; choose one of {sorted(ACTIVATIONS)}")
