@@ -1,0 +1,341 @@
+"""Run every benchmark case against the original micrograd and this package.
+
+``nox -s bench`` calls this with the Python executables of two virtualenvs:
+one with ``micrograd==0.1.0`` (and PyTorch) installed, one with this package.
+Runs alternate between the two (original, ours, original, ours...) so that a
+slow spell of the machine hits both; each number is the median of the runs.
+
+Usage::
+
+    python run.py --original PYTHON --ours PYTHON [--runs 3] [--slow-runs 1]
+                  [--demo-steps 100] [--chain-depth 20000]
+                  [--samples 25,100,400] [--deep-depth 1000000]
+                  [--output results/latest.json] [--markdown RESULTS.md]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import platform
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+CASES = HERE / "cases.py"
+
+# The targets of the performance issue, as ratios within one run.
+TARGET_DEMO_SPEEDUP = 15.0
+TARGET_CHAIN_SPEEDUP = 5.0
+TARGET_GROWTH = 1.2
+TARGET_BYTES = 128.0
+
+
+def run_case(python: str, *args: str) -> dict[str, Any]:
+    """Run ``cases.py`` in a fresh process and return its JSON result."""
+    done = subprocess.run([python, str(CASES), *args], capture_output=True, text=True, check=False)
+    if done.returncode != 0:
+        raise RuntimeError(f"{python} cases.py {' '.join(args)} failed:\n{done.stderr}")
+    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+
+
+def alternate(
+    pythons: dict[str, str], runs: int, args: list[str], log: list[str]
+) -> dict[str, list[dict[str, Any]]]:
+    """``runs`` rounds of the same case, each round running every side once."""
+    results: dict[str, list[dict[str, Any]]] = {side: [] for side in pythons}
+    for round_ in range(runs):
+        for side, python in pythons.items():
+            start = time.perf_counter()
+            results[side].append(run_case(python, *args))
+            line = f"  [{round_ + 1}/{runs}] {side:8} {' '.join(args)}: "
+            line += f"{time.perf_counter() - start:.1f} s"
+            print(line, flush=True)
+            log.append(line)
+    return results
+
+
+def median(results: list[dict[str, Any]], key: str) -> float:
+    return statistics.median(float(r[key]) for r in results)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="micrograd benchmarks: original vs ours")
+    parser.add_argument("--original", required=True, help="python with micrograd==0.1.0")
+    parser.add_argument("--ours", required=True, help="python with this package")
+    parser.add_argument("--torch", default=None, help="python with torch (default: --original)")
+    parser.add_argument("--runs", type=int, default=3, help="runs of the quick cases")
+    parser.add_argument(
+        "--slow-runs", type=int, default=1, help="runs of the demo and the moons steps"
+    )
+    parser.add_argument("--demo-steps", type=int, default=100)
+    parser.add_argument("--chain-depth", type=int, default=20_000)
+    parser.add_argument("--samples", default="25,100,400")
+    parser.add_argument("--deep-depth", type=int, default=1_000_000)
+    parser.add_argument("--output", type=Path, default=HERE / "results" / "latest.json")
+    parser.add_argument("--markdown", type=Path, default=None, help="also write this .md")
+    parser.add_argument("--command", default="python -m nox -s bench", help="for the report")
+    args = parser.parse_args(argv)
+
+    both = {"original": args.original, "ours": args.ours}
+    torch_python = args.torch or args.original
+    samples = [int(s) for s in args.samples.split(",")]
+    log: list[str] = []
+    report: dict[str, Any] = {"cases": {}}
+    cases = report["cases"]
+    began = time.perf_counter()
+
+    print("(1) the original's moons demo, as written", flush=True)
+    demo = alternate(both, args.slow_runs, ["moons_demo", "--steps", str(args.demo_steps)], log)
+    cases["moons_demo"] = {
+        side: {
+            "seconds_per_step": median(r, "seconds_per_step"),
+            "final_loss": r[-1]["final_loss"],
+            "final_accuracy": r[-1]["final_accuracy"],
+            "runs": len(r),
+        }
+        for side, r in demo.items()
+    }
+
+    print("(2) forward + backward per node, chain of a * c + x", flush=True)
+    chain_args = ["chain", "--depth", str(args.chain_depth)]
+    sides = dict(both, torch=torch_python)
+    chain: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
+    for round_ in range(args.runs):
+        for side, python in sides.items():
+            extra = ["--torch"] if side == "torch" else []
+            chain[side].append(run_case(python, *chain_args, *extra))
+        print(f"  [{round_ + 1}/{args.runs}] original, ours, torch", flush=True)
+    cases["chain"] = {
+        side: {
+            "seconds_per_node": median(r, "seconds_per_node"),
+            "library": r[-1]["library"],
+            "nodes": r[-1]["nodes"],
+            "runs": len(r),
+        }
+        for side, r in chain.items()
+    }
+
+    print("(3) one moons training step, cost per sample", flush=True)
+    per_size: dict[str, dict[str, Any]] = {}
+    for n in samples:
+        res = alternate(both, args.slow_runs, ["moons_step", "--samples", str(n)], log)
+        per_size[str(n)] = {side: median(r, "seconds_per_sample") for side, r in res.items()}
+    cases["moons_step"] = per_size
+
+    print("(4) bytes per graph node", flush=True)
+    mem = alternate(both, 1, ["bytes_per_node", "--depth", str(args.chain_depth)], log)
+    cases["bytes_per_node"] = {side: r[0]["bytes_per_node"] for side, r in mem.items()}
+
+    print("(5) backward through a very deep chain", flush=True)
+    deep = alternate(both, 1, ["deep_chain", "--depth", str(args.deep_depth)], log)
+    cases["deep_chain"] = {side: r[0] for side, r in deep.items()}
+
+    report["settings"] = {
+        "runs": args.runs,
+        "slow_runs": args.slow_runs,
+        "demo_steps": args.demo_steps,
+        "chain_depth": args.chain_depth,
+        "samples": samples,
+        "deep_depth": args.deep_depth,
+        "command": args.command,
+    }
+    report["machine"] = {
+        "python": demo["ours"][-1]["python"],
+        "platform": platform.platform(),
+        "processor": platform.processor() or platform.machine(),
+    }
+    report["wall_seconds"] = time.perf_counter() - began
+    report["verdicts"] = verdicts(cases, samples, args.demo_steps)
+
+    text = table(report, samples)
+    print()
+    print(text)
+    args.output.parent.mkdir(parents=True, exist_ok=True)
+    args.output.write_text(json.dumps(report, indent=2) + "\n")
+    print(f"\nwrote {args.output}")
+    if args.markdown is not None:
+        args.markdown.write_text(markdown(report, text))
+        print(f"wrote {args.markdown}")
+    return 0
+
+
+def verdicts(cases: dict[str, Any], samples: list[int], demo_steps: int) -> dict[str, Any]:
+    """Each target of the issue, with the measured number and whether it is met."""
+    demo = cases["moons_demo"]
+    chain = cases["chain"]
+    first, last = str(min(samples)), str(max(samples))
+    growth = {
+        side: cases["moons_step"][last][side] / cases["moons_step"][first][side]
+        for side in ("original", "ours")
+    }
+    demo_ratio = demo["original"]["seconds_per_step"] / demo["ours"]["seconds_per_step"]
+    loss_diff = abs(demo["original"]["final_loss"] - demo["ours"]["final_loss"])
+    vs_original = chain["original"]["seconds_per_node"] / chain["ours"]["seconds_per_node"]
+    vs_torch = chain["torch"]["seconds_per_node"] / chain["ours"]["seconds_per_node"]
+    return {
+        "demo_speedup": {
+            "value": demo_ratio,
+            "target": TARGET_DEMO_SPEEDUP,
+            "met": demo_ratio >= TARGET_DEMO_SPEEDUP,
+        },
+        "demo_final_loss_difference": {
+            "value": loss_diff,
+            "target": 1e-9,
+            "met": loss_diff <= 1e-9 and demo_steps > 0,
+        },
+        "chain_speedup_vs_original": {
+            "value": vs_original,
+            "target": TARGET_CHAIN_SPEEDUP,
+            "met": vs_original >= TARGET_CHAIN_SPEEDUP,
+        },
+        "chain_speedup_vs_torch": {
+            "value": vs_torch,
+            "target": TARGET_CHAIN_SPEEDUP,
+            "met": vs_torch >= TARGET_CHAIN_SPEEDUP,
+        },
+        "cost_per_sample_growth_ours": {
+            "value": growth["ours"],
+            "target": TARGET_GROWTH,
+            "met": growth["ours"] <= TARGET_GROWTH,
+        },
+        "cost_per_sample_growth_original": {"value": growth["original"]},
+        "bytes_per_node_ours": {
+            "value": cases["bytes_per_node"]["ours"],
+            "target": TARGET_BYTES,
+            "met": cases["bytes_per_node"]["ours"] <= TARGET_BYTES,
+        },
+        "deep_chain_ours_ok": {
+            "value": cases["deep_chain"]["ours"]["ok"],
+            "met": bool(cases["deep_chain"]["ours"]["ok"]),
+        },
+    }
+
+
+def table(report: dict[str, Any], samples: list[int]) -> str:
+    """The results as a plain-text table (medians; ratio = original / ours)."""
+    cases, settings = report["cases"], report["settings"]
+    rows: list[tuple[str, str, str, str, str]] = []
+
+    def us(x: float) -> str:
+        return f"{x * 1e6:,.2f} us"
+
+    demo = cases["moons_demo"]
+    rows.append(
+        (
+            f"(1) moons demo as written, {settings['demo_steps']} steps: s/step",
+            f"{demo['original']['seconds_per_step']:.3f} s",
+            f"{demo['ours']['seconds_per_step']:.3f} s",
+            f"{demo['original']['seconds_per_step'] / demo['ours']['seconds_per_step']:.1f}x",
+            "",
+        )
+    )
+    rows.append(
+        (
+            "    final loss",
+            repr(demo["original"]["final_loss"]),
+            repr(demo["ours"]["final_loss"]),
+            f"diff {abs(demo['original']['final_loss'] - demo['ours']['final_loss']):.1e}",
+            "",
+        )
+    )
+    chain = cases["chain"]
+    o, m, t = (chain[s]["seconds_per_node"] for s in ("original", "ours", "torch"))
+    rows.append(
+        (
+            f"(2) chain a*c+x, depth {settings['chain_depth']:,}: per node",
+            us(o),
+            us(m),
+            f"{o / m:.1f}x",
+            f"{us(t)} ({t / m:.1f}x)",
+        )
+    )
+    for n in samples:
+        step = cases["moons_step"][str(n)]
+        rows.append(
+            (
+                f"(3) moons step, {n} samples: per sample",
+                us(step["original"]),
+                us(step["ours"]),
+                f"{step['original'] / step['ours']:.1f}x",
+                "",
+            )
+        )
+    first, last = str(min(samples)), str(max(samples))
+    g = {
+        s: cases["moons_step"][last][s] / cases["moons_step"][first][s]
+        for s in ("original", "ours")
+    }
+    rows.append(
+        (
+            f"    growth, per sample at {last} / at {first}",
+            f"{g['original']:.2f}x",
+            f"{g['ours']:.2f}x",
+            "",
+            "",
+        )
+    )
+    mem = cases["bytes_per_node"]
+    rows.append(
+        (
+            "(4) bytes per graph node (tracemalloc)",
+            f"{mem['original']:.0f} B",
+            f"{mem['ours']:.0f} B",
+            f"{mem['original'] / mem['ours']:.1f}x",
+            "",
+        )
+    )
+    deep = cases["deep_chain"]
+
+    def deep_text(r: dict[str, Any]) -> str:
+        return f"{r['backward_seconds']:.2f} s" if r["ok"] else r["error"].split(":")[0]
+
+    rows.append(
+        (
+            f"(5) backward, chain depth {settings['deep_depth']:,}",
+            deep_text(deep["original"]),
+            deep_text(deep["ours"]),
+            "",
+            "",
+        )
+    )
+    header = ("case (medians)", "original 0.1.0", "ours", "original/ours", "torch (torch/ours)")
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(5)]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(header, widths, strict=True)).rstrip()]
+    lines.append("  ".join("-" * w for w in widths))
+    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
+    lines.append("")
+    for name, v in report["verdicts"].items():
+        if "met" in v:
+            target = f" (target {v['target']})" if "target" in v else ""
+            lines.append(
+                f"{name}: {v['value']:.4g}{target} -> {'met' if v['met'] else 'NOT met'}"
+                if not isinstance(v["value"], bool)
+                else f"{name}: {v['value']} -> {'met' if v['met'] else 'NOT met'}"
+            )
+    lines.append(
+        f"runs: quick cases {settings['runs']}, demo and moons steps {settings['slow_runs']};"
+        f" wall time {report['wall_seconds'] / 60:.1f} min"
+    )
+    return "\n".join(lines)
+
+
+def markdown(report: dict[str, Any], text: str) -> str:
+    machine = report["machine"]
+    return (
+        "# Benchmark results\n\n"
+        "Written by `benchmarks/run.py` from one run of\n\n"
+        f"```bash\n{report['settings']['command']}\n```\n\n"
+        f"on Python {machine['python']}, {machine['platform']}, {machine['processor']}."
+        " Absolute times on this machine are noisy; the ratios, measured in the same"
+        " run with the two libraries alternating, are what the targets are about.\n\n"
+        f"```text\n{text}\n```\n"
+    )
+
+
+if __name__ == "__main__":
+    sys.exit(main())
