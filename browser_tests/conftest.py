@@ -1,0 +1,125 @@
+"""Fixtures for checking the built site as a reader gets it.
+
+The site must already be built (``nox -s browser`` builds it first). It is
+served from a stdlib HTTP server on 127.0.0.1 with an ephemeral port and
+driven with the system's headless Chromium through Playwright.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import threading
+from collections.abc import Iterator
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sitefiles import ROOT, content_pages, discover_pages, site_dir
+
+#: Flags for a quiet Chromium on a machine without internet: no sandbox (we
+#: are root), and none of the browser's own background traffic.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+SCREENSHOTS = ROOT / "artifacts" / "screenshots"
+NOT_BUILT = "<site not built>"
+
+HTML = site_dir()
+PAGES = discover_pages(HTML)
+CONTENT_PAGES = content_pages(PAGES)
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """Parametrize ``page`` over every built page (``content_page``: authored ones)."""
+    for name, pages in (("page", PAGES), ("content_page", CONTENT_PAGES)):
+        if name in metafunc.fixturenames:
+            metafunc.parametrize(name, pages or [NOT_BUILT])
+
+
+@pytest.fixture(scope="session")
+def html() -> Path:
+    """The directory of the built site; fails (never skips) when it is missing."""
+    if not PAGES:
+        pytest.fail(f"no built site at {HTML}: run `python -m nox -s browser` (it builds first)")
+    return HTML
+
+
+class _QuietHandler(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+
+@pytest.fixture(scope="session")
+def server(html: Path) -> Iterator[str]:
+    """Serve the built site on 127.0.0.1 with an ephemeral port; yield its base URL."""
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), partial(_QuietHandler, directory=str(html)))
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    host, port = httpd.server_address[:2]
+    try:
+        yield f"http://{host}:{port}"
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+        thread.join()
+
+
+def chromium_path() -> str:
+    """Return the system Chromium binary (``CHROMIUM`` overrides)."""
+    path = os.environ.get("CHROMIUM") or shutil.which("chromium")
+    if not path:
+        pytest.fail("no Chromium found: `apt-get install -y chromium` (or set CHROMIUM=/path)")
+    return path
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Any]:
+    """A headless Chromium driven by Playwright."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        launched = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
+        try:
+            yield launched
+        finally:
+            launched.close()
+
+
+@pytest.fixture
+def context(browser: Any, server: str) -> Iterator[Any]:
+    """A fresh browser context (light theme) that may read and write the clipboard."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme="light")
+    ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
+    try:
+        yield ctx
+    finally:
+        ctx.close()
+
+
+@pytest.fixture
+def page_path(html: Path, page: str) -> str:
+    """The page under test; fails when the site was not built."""
+    return page
+
+
+@pytest.fixture
+def content_page_path(html: Path, content_page: str) -> str:
+    """The authored page under test; fails when the site was not built."""
+    return content_page
+
+
+def screenshot_path(page: str, theme: str) -> Path:
+    """Where the screenshot of ``page`` in ``theme`` is saved."""
+    base = SCREENSHOTS if theme == "light" else SCREENSHOTS / theme
+    path = base / Path(page).with_suffix(".png")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path

@@ -1,0 +1,117 @@
+"""Compare two clean builds of the site: glued numbers and graph SVGs must be identical.
+
+Usage::
+
+    python browser_tests/repro.py BUILD_A BUILD_B
+
+Each ``BUILD_*`` is a Sphinx output root holding ``html/`` (the site) and
+``jupyter_execute/`` (the notebooks myst-nb executed for it). Exits 1 and
+prints a diff for every glued value or SVG that differs, 0 when the two builds
+publish the same numbers and graphs.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import sys
+from pathlib import Path
+
+#: myst-nb stores glued values as display outputs with this mime prefix.
+GLUE_PREFIX = "application/papermill.record/"
+SVG = "image/svg+xml"
+
+
+def _joined(value: str | list[str]) -> str:
+    return value if isinstance(value, str) else "".join(value)
+
+
+def _notebooks(build: Path) -> dict[str, dict[str, object]]:
+    folder = build / "jupyter_execute"
+    return {
+        path.relative_to(folder).as_posix(): json.loads(path.read_text(encoding="utf-8"))
+        for path in sorted(folder.rglob("*.ipynb"))
+    }
+
+
+def published(build: Path) -> tuple[dict[str, str], dict[str, str]]:
+    """Return ``(glued, svgs)`` of one build.
+
+    ``glued`` maps ``"<notebook>:<glue name>[<mime>]"`` to the glued value's
+    representation; ``svgs`` maps ``"<notebook>:cell<i>:output<j>"`` (SVG
+    outputs of executed cells) and ``"html/_images/<file>"`` (SVG files the
+    site serves) to the SVG text.
+    """
+    glued: dict[str, str] = {}
+    svgs: dict[str, str] = {}
+    for name, notebook in _notebooks(build).items():
+        for i, cell in enumerate(notebook["cells"]):  # type: ignore[attr-defined]
+            for j, output in enumerate(cell.get("outputs", [])):
+                data = output.get("data", {})
+                record = output.get("metadata", {}).get("scrapbook")
+                if record:
+                    for mime, value in sorted(data.items()):
+                        mime = mime.removeprefix(GLUE_PREFIX)
+                        text = (
+                            _joined(value) if isinstance(value, str | list) else json.dumps(value)
+                        )
+                        glued[f"{name}:{record['name']}[{mime}]"] = text
+                elif SVG in data:
+                    svgs[f"{name}:cell{i}:output{j}"] = _joined(data[SVG])
+    for path in sorted((build / "html" / "_images").glob("*.svg")):
+        svgs[f"html/_images/{path.name}"] = path.read_text(encoding="utf-8")
+    return glued, svgs
+
+
+def _compare(kind: str, a: dict[str, str], b: dict[str, str]) -> list[str]:
+    problems = []
+    for key in sorted(a.keys() - b.keys()):
+        problems.append(f"{kind} {key}: only in the first build")
+    for key in sorted(b.keys() - a.keys()):
+        problems.append(f"{kind} {key}: only in the second build")
+    for key in sorted(a.keys() & b.keys()):
+        if a[key] != b[key]:
+            diff = difflib.unified_diff(
+                a[key].splitlines(), b[key].splitlines(), "first", "second", lineterm="", n=1
+            )
+            problems.append(f"{kind} {key} differs:\n" + "\n".join(list(diff)[:40]))
+    return problems
+
+
+def compare_builds(first: Path, second: Path) -> list[str]:
+    """Return the differences between two builds' glued values and SVGs (empty if none).
+
+    Raises
+    ------
+    ValueError
+        If a build has no executed notebooks or no glued value: there would be
+        nothing to compare, and an empty comparison proves nothing.
+    """
+    results = []
+    for build in (first, second):
+        glued, svgs = published(build)
+        if not glued:
+            raise ValueError(f"{build}: no glued values found under {build / 'jupyter_execute'}")
+        results.append((glued, svgs))
+    (glued_a, svgs_a), (glued_b, svgs_b) = results
+    return _compare("glued value", glued_a, glued_b) + _compare("SVG", svgs_a, svgs_b)
+
+
+def main(argv: list[str]) -> int:
+    """Command-line entry point; returns the exit status."""
+    if len(argv) != 2:
+        print(__doc__, file=sys.stderr)
+        return 2
+    first, second = (Path(arg) for arg in argv)
+    problems = compare_builds(first, second)
+    glued, svgs = published(first)
+    if problems:
+        print(f"{len(problems)} difference(s) between {first} and {second}:")
+        print("\n\n".join(problems))
+        return 1
+    print(f"reproducible: {len(glued)} glued values and {len(svgs)} SVGs identical in both builds")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

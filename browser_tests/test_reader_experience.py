@@ -1,0 +1,283 @@
+"""What a reader gets: every built page driven in headless Chromium.
+
+Each page is loaded once per theme (light, dark) and what happened is recorded:
+console messages, uncaught errors, every request the page made, the images'
+load state, and a full-page screenshot saved to ``artifacts/screenshots``.
+The tests then assert on those records.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from conftest import screenshot_path
+from PIL import Image
+from sitefiles import backing_and_ink, notebook_code_sources
+
+#: Dark mode keeps a plot or graph readable when the image is shown on a backing
+#: whose colour has at least this WCAG contrast ratio with the darkest colour the
+#: image draws in (its text and lines): 4.5:1 is WCAG AA for normal text.
+MIN_DARK_MODE_CONTRAST = 4.5
+
+#: Content images: plots, graphs and figures in the article body.
+CONTENT_IMAGES = (
+    "article.bd-article img, article.bd-article div.cell_output svg:not(button *), "
+    "article.bd-article figure svg:not(button *), article.bd-article object"
+)
+
+IMAGE_STATE_JS = """
+() => Array.from(document.querySelectorAll('img')).map((img) => {
+  const box = img.getBoundingClientRect();
+  return {src: img.getAttribute('src'), complete: img.complete,
+          naturalWidth: img.naturalWidth, naturalHeight: img.naturalHeight,
+          width: box.width, height: box.height,
+          displayed: img.getClientRects().length > 0};
+})
+"""
+
+INLINE_SVG_STATE_JS = """
+() => Array.from(document.querySelectorAll(
+    'article.bd-article div.cell_output svg:not(button *), '
+    + 'article.bd-article figure svg:not(button *)')).map((svg) => {
+  const box = svg.getBoundingClientRect();
+  return {id: svg.id || svg.outerHTML.slice(0, 80), width: box.width, height: box.height,
+          displayed: svg.getClientRects().length > 0};
+})
+"""
+
+SCROLL_THROUGH_JS = """
+async () => {
+  for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight / 2) {
+    window.scrollTo(0, y);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  window.scrollTo(0, 0);
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+    await MathJax.startup.promise;
+  }
+}
+"""
+
+
+@dataclass
+class Visit:
+    """What happened while one page was loaded in one theme."""
+
+    url: str
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    requests: list[str] = field(default_factory=list)
+    failed: list[str] = field(default_factory=list)
+    images: list[dict[str, Any]] = field(default_factory=list)
+    inline_svgs: list[dict[str, Any]] = field(default_factory=list)
+    content_images: list[Image.Image] = field(default_factory=list)
+    data_theme: str = ""
+
+
+def new_context(browser: Any, theme: str) -> Any:
+    """A browser context showing the site in ``theme`` ("light" or "dark")."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=theme)
+    # pydata-sphinx-theme reads the reader's choice from localStorage before painting.
+    ctx.add_init_script(
+        f"localStorage.setItem('mode', '{theme}'); localStorage.setItem('theme', '{theme}');"
+    )
+    return ctx
+
+
+def record_visit(browser: Any, server: str, page: str, theme: str) -> Visit:
+    """Load ``page`` in ``theme`` and record everything the tests assert on."""
+    ctx = new_context(browser, theme)
+    visit = Visit(url=f"{server}/{page}")
+    try:
+        tab = ctx.new_page()
+        tab.on(
+            "console",
+            lambda m: m.type == "error" and visit.console_errors.append(f"{m.text} @ {m.location}"),
+        )
+        tab.on("pageerror", lambda e: visit.page_errors.append(str(e)))
+        tab.on("request", lambda r: visit.requests.append(r.url))
+        tab.on("requestfailed", lambda r: visit.failed.append(f"{r.url}: {r.failure}"))
+        tab.on(
+            "response",
+            lambda r: r.status >= 400 and visit.failed.append(f"{r.url}: HTTP {r.status}"),
+        )
+        tab.goto(visit.url, wait_until="networkidle")
+        tab.evaluate(SCROLL_THROUGH_JS)
+        tab.wait_for_load_state("networkidle")
+        visit.images = tab.evaluate(IMAGE_STATE_JS)
+        visit.inline_svgs = tab.evaluate(INLINE_SVG_STATE_JS)
+        visit.data_theme = tab.evaluate("document.documentElement.dataset.theme")
+        for element in tab.locator(CONTENT_IMAGES).all():
+            if element.is_visible():
+                shot = element.screenshot(animations="disabled")
+                visit.content_images.append(Image.open(io.BytesIO(shot)).convert("RGB"))
+        tab.screenshot(path=str(screenshot_path(page, theme)), full_page=True)
+    finally:
+        ctx.close()
+    return visit
+
+
+@pytest.fixture(scope="session")
+def visits(browser: Any, server: str) -> Any:
+    """``visits(page, theme)``: the (cached) record of loading ``page`` in ``theme``."""
+    cache: dict[tuple[str, str], Visit] = {}
+
+    def get(page: str, theme: str = "light") -> Visit:
+        if (page, theme) not in cache:
+            cache[page, theme] = record_visit(browser, server, page, theme)
+        return cache[page, theme]
+
+    return get
+
+
+# --- every page -------------------------------------------------------------------------------
+
+
+def test_page_loads_without_console_errors(visits: Any, page_path: str) -> None:
+    visit = visits(page_path)
+    problems = visit.console_errors + visit.page_errors + visit.failed
+    assert not problems, f"{visit.url}:\n" + "\n".join(problems)
+
+
+def test_page_makes_no_request_to_another_origin(visits: Any, page_path: str, server: str) -> None:
+    visit = visits(page_path)
+    here = urlsplit(server)
+    foreign = [
+        url
+        for url in visit.requests
+        if urlsplit(url).scheme not in ("data", "blob")
+        and (urlsplit(url).scheme, urlsplit(url).netloc) != (here.scheme, here.netloc)
+    ]
+    assert visit.requests, "the page made no request at all: the request log is not working"
+    assert not foreign, f"{visit.url} fetched from other origins:\n" + "\n".join(foreign)
+
+
+def test_every_image_loads_with_a_nonzero_size(visits: Any, page_path: str) -> None:
+    visit = visits(page_path)
+    broken = [
+        img
+        for img in visit.images
+        if not img["complete"]
+        or img["naturalWidth"] == 0
+        or img["naturalHeight"] == 0
+        or (img["displayed"] and (img["width"] == 0 or img["height"] == 0))
+    ]
+    broken += [svg for svg in visit.inline_svgs if svg["width"] == 0 or svg["height"] == 0]
+    assert not broken, f"{visit.url}: images that did not load or have no size:\n" + "\n".join(
+        map(str, broken)
+    )
+
+
+def test_dark_mode_keeps_graphs_and_plots_readable(visits: Any, content_page_path: str) -> None:
+    """In dark mode each plot and graph sits on a backing that its ink stands out from.
+
+    Backing = the most frequent colour of the image as rendered in the page
+    (a transparent SVG shows the page's dark background there); ink = the
+    darkest colour rendered in it.  Their WCAG contrast must be >= 4.5:1.
+    Black text on a transparent graph over the dark page fails (about 1.1:1);
+    the same graph on a light backing passes.
+    """
+    light, dark = visits(content_page_path, "light"), visits(content_page_path, "dark")
+    assert dark.data_theme == "dark", f"{dark.url} did not switch to dark mode"
+    assert light.data_theme == "light", f"{light.url} did not stay in light mode"
+    assert len(light.content_images) == len(dark.content_images), "images differ between themes"
+    unreadable = []
+    for index, (lit, dim) in enumerate(zip(light.content_images, dark.content_images, strict=True)):
+        backing, ink, ratio = backing_and_ink(dim)
+        if ratio < MIN_DARK_MODE_CONTRAST:
+            light_backing, light_ink, light_ratio = backing_and_ink(lit)
+            unreadable.append(
+                f"image #{index}: dark mode backing {backing} vs ink {ink} = {ratio:.2f}:1 "
+                f"(light mode: {light_backing} vs {light_ink} = {light_ratio:.2f}:1)"
+            )
+    assert not unreadable, f"{dark.url} in dark mode:\n" + "\n".join(unreadable)
+
+
+# --- interactions -----------------------------------------------------------------------------
+
+
+def test_copy_button_puts_exactly_the_cell_code_on_the_clipboard(
+    context: Any, server: str, html: Path, content_page_path: str
+) -> None:
+    expected = notebook_code_sources(html, content_page_path)
+    tab = context.new_page()
+    tab.goto(f"{server}/{content_page_path}", wait_until="networkidle")
+    cells = tab.locator("div.cell_input div.highlight")
+    if expected is None:
+        assert cells.count() == 0, "code cells on a page that has no executed notebook"
+        return
+    assert cells.count() == len(expected), (
+        f"page shows {cells.count()} code cells, its notebook has {len(expected)}"
+    )
+    for index, source in enumerate(expected):
+        cell = cells.nth(index)
+        # Open a collapsed (hide-input) cell the way a reader would.
+        cell.evaluate("(el) => { const d = el.closest('details'); if (d) d.open = true; }")
+        tab.evaluate("navigator.clipboard.writeText('<clipboard not written>')")
+        cell.hover()
+        cell.locator("button.copybtn").click()
+        copied = tab.evaluate("navigator.clipboard.readText()")
+        assert copied == source, f"cell #{index}: copied {copied!r}, expected {source!r}"
+
+
+def test_search_page_finds_backward(context: Any, server: str, html: Path) -> None:
+    tab = context.new_page()
+    tab.goto(f"{server}/search.html?q=backward", wait_until="networkidle")
+    tab.wait_for_function(
+        "() => { const s = document.querySelector('#search-results p.search-summary');"
+        " return s && s.innerText.length > 0; }"
+    )
+    summary = tab.inner_text("#search-results p.search-summary")
+    hits = tab.locator("#search-results ul.search li a").evaluate_all(
+        "(links) => links.map((a) => a.getAttribute('href'))"
+    )
+    assert hits, f"searching 'backward' found nothing: {summary!r}"
+    for href in hits:
+        target = html / urlsplit(href).path
+        assert target.is_file(), f"search result {href} is not a page of the site"
+        assert "backward" in target.read_text(encoding="utf-8").lower()
+
+
+def _nav_order(tab: Any) -> list[str]:
+    """The pages of the sidebar's table of contents, in order, as absolute URLs."""
+    urls = tab.locator("nav.bd-docs-nav a.reference.internal").evaluate_all(
+        "(links) => links.map((a) => a.href.split('#')[0])"
+    )
+    return list(dict.fromkeys(urls))
+
+
+def test_next_and_previous_links_walk_every_page_in_toc_order(
+    context: Any, server: str, html: Path
+) -> None:
+    tab = context.new_page()
+    start = f"{server}/index.html"
+    tab.goto(start)
+    toc = _nav_order(tab)
+    assert toc, "the sidebar has no table of contents"
+
+    forward = [tab.url]
+    while tab.locator("a.right-next").count():
+        tab.locator("a.right-next").click()
+        tab.wait_for_load_state()
+        assert tab.url not in forward, f"'next' loops back to {tab.url}"
+        forward.append(tab.url)
+    assert forward == [start, *toc], "'next' order differs from the table of contents"
+
+    backward = [tab.url]
+    while tab.locator("a.left-prev").count():
+        tab.locator("a.left-prev").click()
+        tab.wait_for_load_state()
+        assert tab.url not in backward, f"'previous' loops back to {tab.url}"
+        backward.append(tab.url)
+    assert backward == forward[::-1], "'previous' does not retrace 'next'"
+
+    reached = {urlsplit(url).path.lstrip("/") for url in forward}
+    from sitefiles import content_pages, discover_pages
+
+    unreachable = [p for p in content_pages(discover_pages(html)) if p not in reached]
+    assert not unreachable, f"pages that next/previous never reach: {unreachable}"

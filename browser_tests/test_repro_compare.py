@@ -1,0 +1,60 @@
+"""The reproducibility comparison itself: it must notice every kind of difference."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from repro import compare_builds, main
+
+GRAPH = '<svg xmlns="http://www.w3.org/2000/svg"><g id="n0"><text>a 2.0000</text></g></svg>'
+
+
+def _fake_build(root: Path, loss: str = "0.2500", graph: str = GRAPH, glue: bool = True) -> Path:
+    outputs = [{"output_type": "display_data", "data": {"image/svg+xml": graph}, "metadata": {}}]
+    if glue:
+        outputs.append(
+            {
+                "output_type": "display_data",
+                "data": {"application/papermill.record/text/plain": loss},
+                "metadata": {"scrapbook": {"name": "final_loss", "mime_prefix": "x"}},
+            }
+        )
+    notebook = {"cells": [{"cell_type": "code", "source": "x", "outputs": outputs}]}
+    (root / "jupyter_execute" / "tutorials").mkdir(parents=True)
+    (root / "jupyter_execute" / "tutorials" / "train.ipynb").write_text(json.dumps(notebook))
+    (root / "html" / "_images").mkdir(parents=True)
+    (root / "html" / "_images" / "graph.svg").write_text(graph)
+    return root
+
+
+def test_identical_builds_compare_equal(tmp_path: Path) -> None:
+    a, b = _fake_build(tmp_path / "a"), _fake_build(tmp_path / "b")
+    assert compare_builds(a, b) == []
+    assert main([str(a), str(b)]) == 0
+
+
+def test_a_changed_glued_number_is_reported(tmp_path: Path) -> None:
+    a, b = _fake_build(tmp_path / "a"), _fake_build(tmp_path / "b", loss="0.2501")
+    problems = compare_builds(a, b)
+    assert len(problems) == 1
+    assert "tutorials/train.ipynb:final_loss[text/plain]" in problems[0]
+    assert "-0.2500" in problems[0]
+    assert "+0.2501" in problems[0]
+    assert main([str(a), str(b)]) == 1
+
+
+def test_a_changed_graph_svg_is_reported_with_a_diff(tmp_path: Path) -> None:
+    other = GRAPH.replace("2.0000", "2.0001")
+    a, b = _fake_build(tmp_path / "a"), _fake_build(tmp_path / "b", graph=other)
+    problems = compare_builds(a, b)
+    assert any(p.startswith("SVG tutorials/train.ipynb:cell0:output0 differs") for p in problems)
+    assert any(p.startswith("SVG html/_images/graph.svg differs") for p in problems)
+    assert any("+" + other in p for p in problems)
+
+
+def test_a_build_without_glued_values_is_an_error(tmp_path: Path) -> None:
+    a, b = _fake_build(tmp_path / "a"), _fake_build(tmp_path / "b", glue=False)
+    with pytest.raises(ValueError, match="no glued values"):
+        compare_builds(a, b)

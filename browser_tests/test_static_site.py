@@ -1,0 +1,109 @@
+"""Checks on the built HTML itself: internal links, offline assets, accessibility basics."""
+
+from __future__ import annotations
+
+from itertools import pairwise
+from pathlib import Path
+
+from sitefiles import article, is_external, iter_local_references, parse, resolve_local
+
+#: Pygments lexer names that mean "no language was given".
+NO_LANGUAGE = frozenset({"none", "default"})
+
+
+def _ids(html: Path, page: Path, cache: dict[Path, set[str]]) -> set[str]:
+    if page not in cache:
+        soup = parse(html, page.relative_to(html).as_posix())
+        cache[page] = {str(e["id"]) for e in soup.find_all(id=True)} | {
+            str(e["name"]) for e in soup.find_all("a", attrs={"name": True})
+        }
+    return cache[page]
+
+
+def test_every_internal_link_resolves_to_a_file_and_anchor(html: Path, page_path: str) -> None:
+    soup = parse(html, page_path)
+    ids: dict[Path, set[str]] = {}
+    broken = []
+    for tag, attr, url in iter_local_references(soup):
+        if is_external(url) or url == "#":
+            continue
+        target, fragment = resolve_local(html, page_path, url)
+        if not target.is_relative_to(html.resolve()) or not target.is_file():
+            broken.append(f"<{tag} {attr}={url!r}>: no file {target}")
+        elif fragment and target.suffix == ".html" and fragment not in _ids(html, target, ids):
+            broken.append(f"<{tag} {attr}={url!r}>: no id {fragment!r} in {target.name}")
+    assert not broken, f"{page_path}:\n" + "\n".join(broken)
+
+
+def test_page_references_no_asset_on_another_origin(html: Path, page_path: str) -> None:
+    """Scripts, styles, images and frames are all served by the site itself.
+
+    Plain links (``<a href>``) to other sites are fine: a reader chooses to follow them.
+    """
+    soup = parse(html, page_path)
+    foreign = [
+        f"<{tag} {attr}={url!r}>"
+        for tag, attr, url in iter_local_references(soup)
+        if tag != "a" and is_external(url) and not url.startswith("data:")
+    ]
+    assert not foreign, f"{page_path} loads assets from other origins:\n" + "\n".join(foreign)
+
+
+def test_page_declares_a_favicon_that_exists(html: Path, page_path: str) -> None:
+    """Without ``<link rel="icon">`` browsers ask for /favicon.ico: a 404 in the console."""
+    soup = parse(html, page_path)
+    icons = [link for link in soup.find_all("link", href=True) if "icon" in link.get("rel", [])]
+    assert icons, f"{page_path} declares no icon (set html_favicon in docs/conf.py)"
+    for link in icons:
+        target, _ = resolve_local(html, page_path, str(link["href"]))
+        assert target.is_file(), f"{page_path}: icon {link['href']} does not exist"
+
+
+def test_every_image_has_alt_text(html: Path, page_path: str) -> None:
+    """Alt text is present, not blank, and not just the file's own path."""
+    soup = parse(html, page_path)
+    missing = []
+    for img in soup.find_all("img"):
+        alt = str(img.get("alt", "")).strip()
+        src = str(img.get("src", ""))
+        if not alt or alt == src or alt == Path(src).name:
+            missing.append(f"<img src={src!r} alt={alt!r}>")
+    assert not missing, f"{page_path}: images without real alt text:\n" + "\n".join(missing)
+
+
+def test_headings_start_at_h1_and_skip_no_level(html: Path, content_page_path: str) -> None:
+    body = article(parse(html, content_page_path))
+    levels = [
+        (int(h.name[1]), h.get_text(" ", strip=True))
+        for h in body.find_all(["h1", "h2", "h3", "h4", "h5", "h6"])
+    ]
+    assert levels, f"{content_page_path} has no heading"
+    assert levels[0][0] == 1, f"{content_page_path}: first heading is {levels[0]}, not an h1"
+    skips = [
+        f"h{prev} {prev_text!r} -> h{level} {text!r}"
+        for (prev, prev_text), (level, text) in pairwise(levels)
+        if level > prev + 1
+    ]
+    assert not skips, f"{content_page_path}: heading levels skip:\n" + "\n".join(skips)
+
+
+def _language(block: object) -> str:
+    classes = block.get("class", [])  # type: ignore[attr-defined]
+    tags = [c.removeprefix("highlight-") for c in classes if c.startswith("highlight-")]
+    return tags[0] if tags else "none"
+
+
+def test_code_cells_and_code_blocks_name_their_language(html: Path, content_page_path: str) -> None:
+    """Input cells and code blocks in the prose carry a language tag (outputs need none)."""
+    body = article(parse(html, content_page_path))
+    untagged = []
+    for block in body.select('div[class*="highlight-"]'):
+        if block.find_parent("div", class_="cell_output"):
+            continue
+        if "doctest" in block.get("class", []):  # >>> examples: Sphinx highlights them as pycon
+            continue
+        if _language(block) in NO_LANGUAGE:
+            untagged.append(block.get_text()[:80])
+    assert not untagged, f"{content_page_path}: code without a language tag:\n" + "\n".join(
+        map(repr, untagged)
+    )
