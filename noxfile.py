@@ -6,6 +6,7 @@ machine with only Python needs ``python -m pip install nox`` and nothing else.
 
 from __future__ import annotations
 
+import os
 import shutil
 from pathlib import Path
 
@@ -176,3 +177,74 @@ def bench(session: nox.Session) -> None:
         ours,
         *session.posargs,
     )
+
+
+# -- the site as readers get it (browser_tests/) ------------------------------------------------
+
+
+def _build_site(session: nox.Session, html: Path, *options: str) -> None:
+    """Build the site into ``html`` exactly as ``nox -s docs`` does (-n -W --keep-going).
+
+    Into any other folder than docs/_build/html, the build gets its own fresh
+    execution cache next to it, so it shares nothing with other builds.
+    """
+    if html.resolve() != HTML.resolve():
+        options = (*options, "-D", f"nb_execution_cache_path={html.parent / 'jupyter_cache'}")
+    session.run(
+        "sphinx-build",
+        "-n",
+        "-W",
+        "--keep-going",
+        "-T",
+        "-b",
+        "html",
+        *options,
+        str(DOCS),
+        str(html),
+    )
+
+
+@nox.session
+def browser(session: nox.Session) -> None:
+    """Build the site, serve it on 127.0.0.1 and check it in headless Chromium.
+
+    Every page: no console errors, no request to another origin, every image
+    loads with a size, plots and graphs stay readable in dark mode, a
+    screenshot in artifacts/screenshots/.  Also the copy buttons, the search
+    page, next/previous navigation, internal links and anchors, alt text,
+    heading order and code-cell languages.  Needs the system Chromium
+    (Debian: ``apt-get install chromium``; ``CHROMIUM=/path`` to use another);
+    Playwright never downloads a browser here.  ``MICROGRAD_SITE_HTML=DIR``
+    builds into and checks DIR instead of docs/_build/html.  Extra arguments
+    go to pytest: ``nox -s browser -- -k search``.
+    """
+    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
+    if not chromium:
+        session.error("no Chromium: `apt-get install -y chromium` (or set CHROMIUM=/path/to/it)")
+    _install_docs(session)
+    session.install("-e", ".[browser]")
+    html = Path(os.environ.get("MICROGRAD_SITE_HTML", HTML)).resolve()
+    _build_site(session, html)
+    session.run(
+        "pytest",
+        str(ROOT / "browser_tests"),
+        *session.posargs,
+        env={"MICROGRAD_SITE_HTML": str(html), "CHROMIUM": chromium},
+    )
+
+
+@nox.session
+def repro(session: nox.Session) -> None:
+    """Build the site twice from clean and require identical glued numbers and SVGs.
+
+    The two builds go to artifacts/repro/first and artifacts/repro/second,
+    each with its own empty execution cache, so every page is executed twice;
+    ``browser_tests/repro.py`` compares them and prints a diff of anything
+    that differs.
+    """
+    _install_docs(session)
+    builds = [ROOT / "artifacts" / "repro" / name for name in ("first", "second")]
+    for build in builds:
+        shutil.rmtree(build, ignore_errors=True)
+        _build_site(session, build / "html", "-q", "-d", str(build / "doctrees"))
+    session.run("python", str(ROOT / "browser_tests" / "repro.py"), *map(str, builds))
