@@ -7,6 +7,7 @@ the executed notebooks myst-nb writes next to it (``../jupyter_execute``).
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Iterator
@@ -63,8 +64,9 @@ def content_pages(pages: list[str]) -> list[str]:
     return [p for p in pages if p not in GENERATED_PAGES and p.split("/")[0] not in GENERATED_DIRS]
 
 
+@functools.cache
 def parse(html: Path, page: str) -> BeautifulSoup:
-    """Parse one built page."""
+    """Parse one built page (cached: callers must not modify the tree)."""
     return BeautifulSoup((html / page).read_text(encoding="utf-8"), "html.parser")
 
 

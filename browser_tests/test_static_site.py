@@ -5,7 +5,14 @@ from __future__ import annotations
 from itertools import pairwise
 from pathlib import Path
 
-from sitefiles import article, is_external, iter_local_references, parse, resolve_local
+from sitefiles import (
+    article,
+    discover_pages,
+    is_external,
+    iter_local_references,
+    parse,
+    resolve_local,
+)
 
 #: Pygments lexer names that mean "no language was given".
 NO_LANGUAGE = frozenset({"none", "default"})
@@ -49,14 +56,19 @@ def test_page_references_no_asset_on_another_origin(html: Path, page_path: str) 
     assert not foreign, f"{page_path} loads assets from other origins:\n" + "\n".join(foreign)
 
 
-def test_page_declares_a_favicon_that_exists(html: Path, page_path: str) -> None:
+def test_every_page_declares_a_favicon_that_exists(html: Path) -> None:
     """Without ``<link rel="icon">`` browsers ask for /favicon.ico: a 404 in the console."""
-    soup = parse(html, page_path)
-    icons = [link for link in soup.find_all("link", href=True) if "icon" in link.get("rel", [])]
-    assert icons, f"{page_path} declares no icon (set html_favicon in docs/conf.py)"
-    for link in icons:
-        target, _ = resolve_local(html, page_path, str(link["href"]))
-        assert target.is_file(), f"{page_path}: icon {link['href']} does not exist"
+    problems = []
+    for page in discover_pages(html):
+        soup = parse(html, page)
+        icons = [link for link in soup.find_all("link", href=True) if "icon" in link.get("rel", [])]
+        if not icons:
+            problems.append(f"{page}: no <link rel='icon'> (set html_favicon in docs/conf.py)")
+        for link in icons:
+            target, _ = resolve_local(html, page, str(link["href"]))
+            if is_external(str(link["href"])) or not target.is_file():
+                problems.append(f"{page}: icon {link['href']} is not a file of the site")
+    assert not problems, "\n".join(problems)
 
 
 def test_every_image_has_alt_text(html: Path, page_path: str) -> None:
