@@ -50,6 +50,12 @@ INLINE_SVG_STATE_JS = """
 })
 """
 
+UNTYPESET_MATH_JS = """
+() => Array.from(document.querySelectorAll('span.math, div.math'))
+  .filter((el) => !el.querySelector('mjx-container'))
+  .map((el) => el.textContent.slice(0, 60))
+"""
+
 SCROLL_THROUGH_JS = """
 async () => {
   for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight / 2) {
@@ -77,6 +83,8 @@ class Visit:
     inline_svgs: list[dict[str, Any]] = field(default_factory=list)
     content_images: list[Image.Image] = field(default_factory=list)
     data_theme: str = ""
+    math: int = 0
+    untypeset_math: list[str] = field(default_factory=list)
 
 
 def new_context(browser: Any, theme: str) -> Any:
@@ -112,6 +120,8 @@ def record_visit(browser: Any, server: str, page: str, theme: str) -> Visit:
         visit.images = tab.evaluate(IMAGE_STATE_JS)
         visit.inline_svgs = tab.evaluate(INLINE_SVG_STATE_JS)
         visit.data_theme = tab.evaluate("document.documentElement.dataset.theme")
+        visit.math = tab.locator("span.math, div.math").count()
+        visit.untypeset_math = tab.evaluate(UNTYPESET_MATH_JS)
         for element in tab.locator(CONTENT_IMAGES).all():
             if element.is_visible():
                 shot = element.screenshot(animations="disabled")
@@ -170,6 +180,15 @@ def test_every_image_loads_with_a_nonzero_size(visits: Any, page_path: str) -> N
     broken += [svg for svg in visit.inline_svgs if svg["width"] == 0 or svg["height"] == 0]
     assert not broken, f"{visit.url}: images that did not load or have no size:\n" + "\n".join(
         map(str, broken)
+    )
+
+
+def test_math_is_typeset(visits: Any, content_page_path: str) -> None:
+    """Every formula is rendered by MathJax: none is left as raw LaTeX for the reader."""
+    visit = visits(content_page_path)
+    assert not visit.untypeset_math, (
+        f"{visit.url}: {len(visit.untypeset_math)} of {visit.math} formulas left as raw LaTeX, "
+        f"e.g. {visit.untypeset_math[:3]}"
     )
 
 
