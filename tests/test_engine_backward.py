@@ -257,6 +257,8 @@ def test_paused_gc_nests() -> None:
 # -- depth ----------------------------------------------------------------------------------
 
 
+# Coverage tracing would make this test four times slower and adds no coverage.
+@pytest.mark.no_cover
 def test_a_million_deep_chain_backpropagates_without_recursion_and_can_be_dropped() -> None:
     limit = sys.getrecursionlimit()
     x = Value(0.0)
@@ -282,3 +284,29 @@ def test_a_deep_multiplicative_chain_gets_the_product_of_its_factors() -> None:
     expected = 1.0000001**100_000
     assert v.data == pytest.approx(expected, rel=1e-10)
     assert x.grad == pytest.approx(expected, rel=1e-10)
+
+
+RECURSION_LIMIT_SCRIPT = textwrap.dedent(
+    """
+    import sys
+    default = sys.getrecursionlimit()
+    from micrograd.engine import Value, topological_order
+    import micrograd.nn
+    x = Value(0.0)
+    v = x
+    for _ in range(20 * default):
+        v = v * 1.0 + 1
+    v.backward()
+    assert len(topological_order(v)) > 20 * default
+    print(default, sys.getrecursionlimit(), x.grad)
+    """
+)
+
+
+def test_the_engine_never_raises_the_recursion_limit_in_a_fresh_interpreter() -> None:
+    result = subprocess.run(
+        [sys.executable, "-c", RECURSION_LIMIT_SCRIPT], capture_output=True, text=True, check=True
+    )
+    default, after, grad = result.stdout.split()
+    assert after == default
+    assert float(grad) == 1.0

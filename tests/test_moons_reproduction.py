@@ -20,6 +20,8 @@ from micrograd.nn import MLP
 ORIGINAL_STEP_99_LOSS = 0.010978370135492717
 
 
+# Coverage tracing would make this test four times slower and adds no coverage.
+@pytest.mark.no_cover
 def test_the_moons_demo_reproduces_the_originals_final_loss_and_accuracy() -> None:
     np.random.seed(1337)  # noqa: NPY002  (the demo seeds the global generator make_moons uses)
     random.seed(1337)
