@@ -57,6 +57,10 @@ def _install_docs(session: nox.Session) -> None:
         silent=True,
     )
     session.env["JUPYTER_PATH"] = str(venv / "share" / "jupyter")
+    # matplotlib's font cache, private to this virtualenv: a cache shared with
+    # other installs can list fonts that are gone, and pages would then print
+    # "findfont" warnings (which the build treats as errors).
+    session.env["MPLCONFIGDIR"] = str(venv / "matplotlib")
     bin_dir = Path(session.bin)
     if shutil.which("dot") is None:
         try:
@@ -75,7 +79,7 @@ def _install_docs(session: nox.Session) -> None:
     session.run("dot", "-V", silent=True)
 
 
-@nox.session
+@nox.session(reuse_venv=True)
 def docs(session: nox.Session) -> None:
     """Build the site strictly into docs/_build/html (every page's cells run).
 
@@ -100,7 +104,7 @@ def docs(session: nox.Session) -> None:
     session.log(f"built {HTML / 'index.html'}")
 
 
-@nox.session(name="docs-live")
+@nox.session(name="docs-live", reuse_venv=True)
 def docs_live(session: nox.Session) -> None:
     """Serve the site on http://127.0.0.1:8000 and rebuild it when a page or src/ changes."""
     _install_docs(session)

@@ -74,6 +74,9 @@ nb_execution_raise_on_error = True
 nb_execution_show_tb = True
 nb_execution_timeout = 600
 nb_merge_streams = True
+# Anything a cell writes to stderr (a library warning, a font problem) is a
+# build warning, hence an error under -W: pages stay clean.
+nb_output_stderr = "warn"
 # Pictures as SVG: graphviz.Digraph offers image/svg+xml, matplotlib is set to
 # SVG in each page's setup cell; prefer SVG over PNG where an output has both.
 nb_mime_priority_overrides = [
@@ -89,7 +92,8 @@ autodoc_default_options = {"show-inheritance": True}
 napoleon_numpy_docstring = True
 napoleon_google_docstring = False
 napoleon_use_rtype = False
-# Every reference into micrograd must resolve (-n).  References to other
+nitpicky = True  # as `sphinx-build -n`, also on Read the Docs
+# Every reference into micrograd must resolve.  References to other
 # projects (the standard library, graphviz, matplotlib, NumPy) and NumPy-style
 # type prose ("path-like", '{"relu", "tanh"}') have no target: the build runs
 # offline, so there is no intersphinx inventory to resolve them against.
@@ -99,7 +103,8 @@ nitpick_ignore_regex = [(r"py:.*", r"(?!micrograd(\.|$)).*")]
 
 html_theme = "sphinx_book_theme"
 html_title = "micrograd, the executable book"
-html_static_path: list[str] = []
+html_static_path = ["_static"]
+html_css_files = ["custom.css"]
 html_theme_options: dict[str, Any] = {
     "repository_url": repository_url,
     "repository_branch": "main",
@@ -112,7 +117,7 @@ html_theme_options: dict[str, Any] = {
     "show_toc_level": 2,
     "navigation_with_keys": False,
 }
-html_last_updated_fmt = ""
+html_last_updated_fmt = None  # no build date: the same source gives the same site
 
 # Copy buttons copy the code only: no ">>> " / "... " / "$ " prompts and no outputs.
 copybutton_exclude = ".linenos, .gp, .go"

@@ -283,6 +283,8 @@ def test_accumulate_page_shows_the_overwriting_bug() -> None:
     assert g["acc_accumulating"] == 3.0  # b + 1 with b = 2
     assert g["acc_overwriting"] == 2.0
     assert math.isclose(g["acc_numeric"], 3.0, rel_tol=1e-8)
+    assert g["acc_first"] == 3.0
+    assert g["acc_second"] == 8.0  # not 6: the inner node kept its gradient too
 
 
 NEURON_GRADS = {"dn": 0.5, "dx1": -1.5, "dw1": 1.0, "dx2": 0.5, "dw2": 0.0}
