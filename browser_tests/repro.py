@@ -34,13 +34,21 @@ def _notebooks(build: Path) -> dict[str, dict[str, object]]:
     }
 
 
+def _record(glued: dict[str, str], notebook: str, name: str, data: dict[str, object]) -> None:
+    for mime, value in sorted(data.items()):
+        text = _joined(value) if isinstance(value, str | list) else json.dumps(value)
+        glued[f"{notebook}:{name}[{mime.removeprefix(GLUE_PREFIX)}]"] = text
+
+
 def published(build: Path) -> tuple[dict[str, str], dict[str, str]]:
     """Return ``(glued, svgs)`` of one build.
 
     ``glued`` maps ``"<notebook>:<glue name>[<mime>]"`` to the glued value's
-    representation; ``svgs`` maps ``"<notebook>:cell<i>:output<j>"`` (SVG
-    outputs of executed cells) and ``"html/_images/<file>"`` (SVG files the
-    site serves) to the SVG text.
+    representation (myst-nb keeps a glued value either as an output of the
+    executed notebook or, for ``glue(..., display=False)``, in the
+    ``<page>.glue.json`` next to it); ``svgs`` maps
+    ``"<notebook>:cell<i>:output<j>"`` (SVG outputs of executed cells) and
+    ``"html/_images/<file>"`` (SVG files the site serves) to the SVG text.
     """
     glued: dict[str, str] = {}
     svgs: dict[str, str] = {}
@@ -50,14 +58,14 @@ def published(build: Path) -> tuple[dict[str, str], dict[str, str]]:
                 data = output.get("data", {})
                 record = output.get("metadata", {}).get("scrapbook")
                 if record:
-                    for mime, value in sorted(data.items()):
-                        mime = mime.removeprefix(GLUE_PREFIX)
-                        text = (
-                            _joined(value) if isinstance(value, str | list) else json.dumps(value)
-                        )
-                        glued[f"{name}:{record['name']}[{mime}]"] = text
+                    _record(glued, name, record["name"], data)
                 elif SVG in data:
                     svgs[f"{name}:cell{i}:output{j}"] = _joined(data[SVG])
+    folder = build / "jupyter_execute"
+    for path in sorted(folder.rglob("*.glue.json")):
+        notebook = path.relative_to(folder).as_posix().removesuffix(".glue.json") + ".ipynb"
+        for name, output in json.loads(path.read_text(encoding="utf-8")).items():
+            _record(glued, notebook, name, output.get("data", {}))
     for path in sorted((build / "html" / "_images").glob("*.svg")):
         svgs[f"html/_images/{path.name}"] = path.read_text(encoding="utf-8")
     return glued, svgs

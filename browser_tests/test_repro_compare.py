@@ -24,6 +24,9 @@ def _fake_build(root: Path, loss: str = "0.2500", graph: str = GRAPH, glue: bool
     notebook = {"cells": [{"cell_type": "code", "source": "x", "outputs": outputs}]}
     (root / "jupyter_execute" / "tutorials").mkdir(parents=True)
     (root / "jupyter_execute" / "tutorials" / "train.ipynb").write_text(json.dumps(notebook))
+    if glue:  # glue(..., display=False) values live in <page>.glue.json
+        side = {"lr": {"output_type": "display_data", "data": {"text/plain": "0.05"}}}
+        (root / "jupyter_execute" / "tutorials" / "train.glue.json").write_text(json.dumps(side))
     (root / "html" / "_images").mkdir(parents=True)
     (root / "html" / "_images" / "graph.svg").write_text(graph)
     return root
@@ -43,6 +46,15 @@ def test_a_changed_glued_number_is_reported(tmp_path: Path) -> None:
     assert "-0.2500" in problems[0]
     assert "+0.2501" in problems[0]
     assert main([str(a), str(b)]) == 1
+
+
+def test_a_changed_value_glued_without_display_is_reported(tmp_path: Path) -> None:
+    a, b = _fake_build(tmp_path / "a"), _fake_build(tmp_path / "b")
+    side = b / "jupyter_execute" / "tutorials" / "train.glue.json"
+    side.write_text(side.read_text().replace("0.05", "0.5"))
+    problems = compare_builds(a, b)
+    assert len(problems) == 1
+    assert problems[0].startswith("glued value tutorials/train.ipynb:lr[text/plain] differs")
 
 
 def test_a_changed_graph_svg_is_reported_with_a_diff(tmp_path: Path) -> None:
