@@ -57,11 +57,6 @@ def _install_docs(session: nox.Session) -> None:
         silent=True,
     )
     session.env["JUPYTER_PATH"] = str(venv / "share" / "jupyter")
-    # matplotlib's font cache, per virtualenv: the shared ~/.cache/matplotlib lists the
-    # bundled fonts of whichever virtualenv built it; once that one is deleted, mathtext
-    # in the pages warns on stderr ("findfont: Font family ['STIXGeneral'] not found")
-    # and the -W build fails.
-    session.env["MPLCONFIGDIR"] = str(venv / "mplconfig")
     # matplotlib's font cache, private to this virtualenv: a cache shared with
     # other installs can list fonts that are gone, and pages would then print
     # "findfont" warnings (which the build treats as errors).
