@@ -124,7 +124,8 @@ copybutton_exclude = ".linenos, .gp, .go"
 copybutton_prompt_text = r">>> |\.\.\. |\$ "
 copybutton_prompt_is_regexp = True
 copybutton_only_copy_prompt_lines = True
-copybutton_selector = "div.highlight pre"
+# Code only: cell inputs and plain code blocks, not cell outputs (class "output").
+copybutton_selector = "div:not(.output) > div.highlight pre"
 
 
 def _offer_notebook(
