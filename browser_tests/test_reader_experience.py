@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 import pytest
 from conftest import screenshot_path
 from PIL import Image
-from sitefiles import backing_and_ink, notebook_code_sources
+from sitefiles import backing_and_ink, content_pages, discover_pages, notebook_code_sources
 
 #: Dark mode keeps a plot or graph readable when the image is shown on a backing
 #: whose colour has at least this WCAG contrast ratio with the darkest colour the
@@ -296,7 +296,5 @@ def test_next_and_previous_links_walk_every_page_in_toc_order(
     assert backward == forward[::-1], "'previous' does not retrace 'next'"
 
     reached = {urlsplit(url).path.lstrip("/") for url in forward}
-    from sitefiles import content_pages, discover_pages
-
     unreachable = [p for p in content_pages(discover_pages(html)) if p not in reached]
     assert not unreachable, f"pages that next/previous never reach: {unreachable}"
