@@ -142,7 +142,7 @@ class Value:
 '''
 
 # karpathy/micrograd 0.1.0, micrograd/nn.py, verbatim.
-ORIGINAL_NN_SOURCE = '''
+ORIGINAL_NN_SOURCE = """
 import random
 from micrograd.engine import Value
 
@@ -203,7 +203,7 @@ class MLP(Module):
 
     def __repr__(self):
         return f"MLP of [{', '.join(str(layer) for layer in self.layers)}]"
-'''
+"""
 
 _ORIGINAL_IMPORT = "from micrograd.engine import Value\n"
 
