@@ -465,6 +465,17 @@ class _GraphPause:
     def __del__(self) -> None:
         self.close()
 
+    def __reduce__(self) -> tuple[Callable[[], _GraphPause], tuple[()]]:
+        # A copy of a node (copy.deepcopy, pickle) gets a closed pause: only
+        # the pause that paused the collector may resume it.
+        return _closed_pause, ()
+
+
+def _closed_pause() -> _GraphPause:
+    pause = object.__new__(_GraphPause)
+    pause._open = False
+    return pause
+
 
 _no_pause: Callable[[], _GraphPause | None] = lambda: None  # noqa: E731
 _graph_pause = _no_pause  # a weak reference to the open graph pause
