@@ -44,6 +44,11 @@ NOTEBOOK_PAGES = [
     "pytorch",
 ]
 
+# Coverage tracing makes the moons page's 100 training steps several times
+# slower and adds no coverage: whichever test runs that page first runs it untraced.
+NO_COVER = pytest.mark.no_cover
+PAGE_PARAMS = [pytest.param(p, marks=NO_COVER) if p == "moons" else p for p in NOTEBOOK_PAGES]
+
 
 @dataclass
 class Cell:
@@ -180,7 +185,7 @@ def glued(page: str) -> dict[str, Any]:
 # -- the pages are what the tests think they are ------------------------------
 
 
-@pytest.mark.parametrize("page", NOTEBOOK_PAGES)
+@pytest.mark.parametrize("page", PAGE_PARAMS)
 def test_page_is_a_notebook_with_code_cells(page: str) -> None:
     text = (DOCS / f"{page}.md").read_text(encoding="utf-8")
     assert text.startswith("---\njupytext:"), "a MyST notebook starts with a jupytext header"
@@ -188,7 +193,7 @@ def test_page_is_a_notebook_with_code_cells(page: str) -> None:
     assert code_cells(page), "a notebook page has code cells"
 
 
-@pytest.mark.parametrize("page", NOTEBOOK_PAGES)
+@pytest.mark.parametrize("page", PAGE_PARAMS)
 def test_every_glue_reference_in_the_prose_is_glued_by_the_page(page: str) -> None:
     referenced = set(re.findall(r"\{glue(?::\w+)?\}`([\w-]+)", prose(page)))
     missing = referenced - set(glued(page))
@@ -202,7 +207,7 @@ def _typed_forms(value: float) -> set[str]:
     return {f for f in forms if len(f.lstrip("-").replace(".", "").strip("0")) >= 2}
 
 
-@pytest.mark.parametrize("page", NOTEBOOK_PAGES)
+@pytest.mark.parametrize("page", PAGE_PARAMS)
 def test_prose_types_no_number_that_the_page_computes(page: str) -> None:
     text = re.sub(r"\{glue(?::\w+)?\}`[^`]*`", "", prose(page))
     typed = []
@@ -212,7 +217,7 @@ def test_prose_types_no_number_that_the_page_computes(page: str) -> None:
     assert not typed, f"{page}.md types computed numbers instead of gluing them: {typed}"
 
 
-@pytest.mark.parametrize("page", NOTEBOOK_PAGES)
+@pytest.mark.parametrize("page", PAGE_PARAMS)
 def test_exercises_have_a_hidden_solution_that_checks_itself(page: str) -> None:
     if page == "index":  # the start page has no exercises
         assert "## Exercise" not in prose(page)
@@ -353,6 +358,7 @@ def test_mlp_page_matches_a_direct_run_of_the_same_recipe() -> None:
 MOONS_FINAL_LOSS = 0.010978370135492717  # the original micrograd demo's last printed loss
 
 
+@NO_COVER
 def test_moons_page_reproduces_the_original_demo() -> None:
     g = glued("moons")
     assert g["moons_points"] == 100

@@ -83,6 +83,7 @@ def test_mlp_example_prints_the_mlp_page_numbers(run_example) -> None:  # type: 
     assert _numbers(printed["targets"]) == [1.0, -1.0, -1.0, 1.0]
 
 
+@pytest.mark.no_cover  # see test_docs_claims.NO_COVER
 def test_moons_example_prints_the_moons_page_numbers(run_example) -> None:  # type: ignore[no-untyped-def]
     printed = run_example("moons")
     g = glued("moons")
