@@ -74,6 +74,9 @@ nb_execution_raise_on_error = True
 nb_execution_show_tb = True
 nb_execution_timeout = 600
 nb_merge_streams = True
+# Markdown that a cell outputs (IPython.display.Markdown) is parsed as MyST,
+# so tables in it render as tables.
+nb_render_markdown_format = "myst"
 # Anything a cell writes to stderr (a library warning, a font problem) is a
 # build warning, hence an error under -W: pages stay clean.
 nb_output_stderr = "warn"
