@@ -149,7 +149,7 @@ def bench(session: nox.Session) -> None:
     results go to ``benchmarks/results/latest.json``.  Options for run.py
     (``--runs``, ``--slow-runs``, ``--samples``, ``--markdown`` ...) pass
     through: ``nox -s bench -- --runs 5``.  By default the original's
-    100-step demo (about 3.5 minutes) runs once per side.
+    100-step demo, which takes minutes, runs once per side.
     """
     deps = ["numpy>=1.24", "scikit-learn>=1.3"]
     session.install(*deps)
