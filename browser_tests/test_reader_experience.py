@@ -56,6 +56,26 @@ UNTYPESET_MATH_JS = """
   .map((el) => el.textContent.slice(0, 60))
 """
 
+#: The part of an element a reader can see: its box clipped by every scrolling or
+#: clipping ancestor (a wide graph in a sideways-scrolling output), as
+#: [left, top, right, bottom] relative to the element's own box.
+VISIBLE_PART_JS = """
+(el) => {
+  const box = el.getBoundingClientRect();
+  let [l, t, r, b] = [box.left, box.top, box.right, box.bottom];
+  for (let p = el.parentElement; p; p = p.parentElement) {
+    const style = getComputedStyle(p);
+    if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+    const q = p.getBoundingClientRect();
+    l = Math.max(l, q.left + p.clientLeft);
+    t = Math.max(t, q.top + p.clientTop);
+    r = Math.min(r, q.left + p.clientLeft + p.clientWidth);
+    b = Math.min(b, q.top + p.clientTop + p.clientHeight);
+  }
+  return [l - box.left, t - box.top, r - box.left, b - box.top].map(Math.round);
+}
+"""
+
 SCROLL_THROUGH_JS = """
 async () => {
   for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight / 2) {
@@ -124,8 +144,14 @@ def record_visit(browser: Any, server: str, page: str, theme: str) -> Visit:
         visit.untypeset_math = tab.evaluate(UNTYPESET_MATH_JS)
         for element in tab.locator(CONTENT_IMAGES).all():
             if element.is_visible():
-                shot = element.screenshot(animations="disabled")
-                visit.content_images.append(Image.open(io.BytesIO(shot)).convert("RGB"))
+                element.scroll_into_view_if_needed()
+                left, top, right, bottom = element.evaluate(VISIBLE_PART_JS)
+                shot = Image.open(io.BytesIO(element.screenshot(animations="disabled")))
+                left, top = max(0, left), max(0, top)
+                right, bottom = min(shot.width, right), min(shot.height, bottom)
+                if right > left and bottom > top:
+                    shot = shot.crop((left, top, right, bottom))
+                visit.content_images.append(shot.convert("RGB"))
         tab.screenshot(path=str(screenshot_path(page, theme)), full_page=True)
     finally:
         ctx.close()
