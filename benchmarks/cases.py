@@ -160,12 +160,15 @@ def chain(depth: int, repeat: int, use_torch: bool) -> dict[str, Any]:
 # -- (3) one moons training step at several sizes --------------------------------
 
 
-def moons_step(samples: int, warmup: int, steps: int) -> dict[str, Any]:
+def moons_step(samples: int, warmup: int, steps: int, paused: bool = False) -> dict[str, Any]:
     """Median seconds per sample of one full-batch step (forward, backward, update).
 
     A few warm-up steps run first, so that the heap (and the collector's view
-    of it) has reached its steady state.
+    of it) has reached its steady state.  With ``paused``, the whole loop runs
+    inside this package's ``paused_gc()`` (the opt-in for a whole loop).
     """
+    import contextlib
+
     import numpy as np
     from sklearn.datasets import make_moons
 
@@ -187,17 +190,25 @@ def moons_step(samples: int, warmup: int, steps: int) -> dict[str, Any]:
         return data_loss + reg_loss
 
     times = []
-    for k in range(warmup + steps):
-        start = time.perf_counter()
-        total_loss = loss()
-        model.zero_grad()
-        total_loss.backward()
-        for p in model.parameters():
-            p.data -= 0.5 * p.grad
-        if k >= warmup:
-            times.append(time.perf_counter() - start)
+    if paused:
+        from micrograd.engine import paused_gc
+
+        scope: Any = paused_gc()
+    else:
+        scope = contextlib.nullcontext()
+    with scope:
+        for k in range(warmup + steps):
+            start = time.perf_counter()
+            total_loss = loss()
+            model.zero_grad()
+            total_loss.backward()
+            for p in model.parameters():
+                p.data -= 0.5 * p.grad
+            if k >= warmup:
+                times.append(time.perf_counter() - start)
     step = statistics.median(times)
     return {
+        "paused_loop": paused,
         "samples": samples,
         "seconds_per_step": step,
         "seconds_per_sample": step / samples,
@@ -256,6 +267,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--samples", type=int, default=100)
     parser.add_argument("--warmup", type=int, default=2)
     parser.add_argument("--torch", action="store_true", help="chain: use PyTorch tensors")
+    parser.add_argument(
+        "--paused-loop", action="store_true", help="moons_step: the loop in paused_gc() (ours)"
+    )
     args = parser.parse_args(argv)
 
     if args.case == "moons_demo":
@@ -263,7 +277,7 @@ def main(argv: list[str] | None = None) -> None:
     elif args.case == "chain":
         result = chain(args.depth or 20_000, args.repeat, args.torch)
     elif args.case == "moons_step":
-        result = moons_step(args.samples, args.warmup, args.steps or 3)
+        result = moons_step(args.samples, args.warmup, args.steps or 3, args.paused_loop)
     elif args.case == "bytes_per_node":
         result = bytes_per_node(args.depth or 20_000)
     else:
