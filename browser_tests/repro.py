@@ -105,6 +105,24 @@ def compare_builds(first: Path, second: Path) -> list[str]:
     return _compare("glued value", glued_a, glued_b) + _compare("SVG", svgs_a, svgs_b)
 
 
+def other_differences(first: Path, second: Path) -> list[str]:
+    """Return the other files of the two sites that differ (for information only)."""
+    a, b = first / "html", second / "html"
+    names = {p.relative_to(a) for p in a.rglob("*") if p.is_file()}
+    names |= {p.relative_to(b) for p in b.rglob("*") if p.is_file()}
+    return sorted(
+        name.as_posix()
+        for name in names
+        if name.parts[0] != ".doctrees"
+        and name.name != ".buildinfo"
+        and (
+            not (a / name).is_file()
+            or not (b / name).is_file()
+            or (a / name).read_bytes() != (b / name).read_bytes()
+        )
+    )
+
+
 def main(argv: list[str]) -> int:
     """Command-line entry point; returns the exit status."""
     if len(argv) != 2:
@@ -113,6 +131,9 @@ def main(argv: list[str]) -> int:
     first, second = (Path(arg) for arg in argv)
     problems = compare_builds(first, second)
     glued, svgs = published(first)
+    others = other_differences(first, second)
+    if others:
+        print(f"note: {len(others)} other file(s) of the site differ: " + ", ".join(others))
     if problems:
         print(f"{len(problems)} difference(s) between {first} and {second}:")
         print("\n\n".join(problems))
