@@ -58,6 +58,9 @@ extensions = [
     "sphinx.ext.viewcode",
     "sphinx_copybutton",
     "sphinx_togglebutton",
+    # MathJax served from the site itself (_static/mathjax), not from a CDN:
+    # readers behind a firewall and local builds get typeset formulas.
+    "sphinx-mathjax-offline",
 ]
 
 exclude_patterns = ["_build", "jupyter_execute", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints"]
@@ -107,6 +110,8 @@ nitpick_ignore_regex = [(r"py:.*", r"(?!micrograd(\.|$)).*")]
 html_theme = "sphinx_book_theme"
 html_title = "micrograd, the executable book"
 html_static_path = ["_static"]
+# An icon of our own: without one, browsers ask for /favicon.ico and log a 404.
+html_favicon = "_static/favicon.svg"
 html_css_files = ["custom.css"]
 html_theme_options: dict[str, Any] = {
     "repository_url": repository_url,
