@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 
 import pytest
-from repro import compare_builds, main
+from repro import MEASUREMENTS, compare_builds, main
 
 GRAPH = '<svg xmlns="http://www.w3.org/2000/svg"><g id="n0"><text>a 2.0000</text></g></svg>'
 
@@ -70,3 +70,30 @@ def test_a_build_without_glued_values_is_an_error(tmp_path: Path) -> None:
     a, b = _fake_build(tmp_path / "a"), _fake_build(tmp_path / "b", glue=False)
     with pytest.raises(ValueError, match="no glued values"):
         compare_builds(a, b)
+
+
+def _with_glue(root: Path, notebook: str, values: dict[str, str]) -> None:
+    side = {
+        k: {"output_type": "display_data", "data": {"text/plain": v}} for k, v in values.items()
+    }
+    (root / "jupyter_execute" / notebook.replace(".ipynb", ".glue.json")).write_text(
+        json.dumps(side)
+    )
+
+
+def test_a_declared_measurement_may_differ_but_not_vanish(tmp_path: Path) -> None:
+    a, b = _fake_build(tmp_path / "a"), _fake_build(tmp_path / "b")
+    names = sorted(MEASUREMENTS["why-its-fast.ipynb"])
+    _with_glue(a, "why-its-fast.ipynb", {n: "1.0" for n in names} | {"bytes_slotted": "120"})
+    _with_glue(b, "why-its-fast.ipynb", {n: "2.0" for n in names} | {"bytes_slotted": "120"})
+    assert compare_builds(a, b) == []
+
+    _with_glue(b, "why-its-fast.ipynb", {n: "2.0" for n in names} | {"bytes_slotted": "121"})
+    assert [p.split(" differs")[0] for p in compare_builds(a, b)] == [
+        "glued value why-its-fast.ipynb:bytes_slotted[text/plain]"
+    ]
+
+    _with_glue(b, "why-its-fast.ipynb", {"bytes_slotted": "120"})
+    problems = compare_builds(a, b)
+    assert len(problems) == len(names)
+    assert all("declared in MEASUREMENTS but not glued" in p for p in problems)
