@@ -8,6 +8,7 @@ every number, table and picture on the site comes from the package itself.
 from __future__ import annotations
 
 import hashlib
+import json
 import shutil
 from pathlib import Path
 from typing import Any
@@ -152,7 +153,13 @@ def _offer_notebook(
         return
     target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"
     target.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(executed, target)
+    notebook = json.loads(executed.read_text(encoding="utf-8"))
+    # Cell ids are random in each execution: number them, so that two builds
+    # of the same commit offer the same file.
+    for number, cell in enumerate(notebook.get("cells", [])):
+        if "id" in cell:
+            cell["id"] = f"cell-{number}"
+    target.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     context["ipynb_source"] = f"{pagename}.ipynb"
 
 
