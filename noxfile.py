@@ -89,18 +89,7 @@ def docs(session: nox.Session) -> None:
     a change under ``src/micrograd`` re-executes them all (see docs/conf.py).
     """
     _install_docs(session)
-    session.run(
-        "sphinx-build",
-        "-n",
-        "-W",
-        "--keep-going",
-        "-T",
-        "-b",
-        "html",
-        str(DOCS),
-        str(HTML),
-        *session.posargs,
-    )
+    _build_site(session, HTML, *session.posargs)
     session.log(f"built {HTML / 'index.html'}")
 
 

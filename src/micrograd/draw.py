@@ -53,7 +53,7 @@ _OP_FILL = "#dbe9f6"
 _NOTE_FILL = "#fff4ce"
 _POSITIVE = "#1f77b4"  # blue
 _NEGATIVE = "#d62728"  # red
-_RECORD_SPECIAL = set('{}|<>"\\')
+_RECORD_SPECIAL = '{}|<>"\\'
 
 
 def _graphviz() -> Any:
@@ -69,22 +69,19 @@ def _graphviz() -> Any:
 
 def _escape_record(text: str) -> str:
     """``text`` made safe inside a Graphviz record label."""
-    out = []
-    for ch in text:
-        if ch in _RECORD_SPECIAL:
-            out.append("\\" + ch)
-        elif ch in "\r\n\t":
-            out.append(" ")
-        else:
-            out.append(ch)
-    return "".join(out)
+    return _escape(text, _RECORD_SPECIAL)
 
 
 def _escape_plain(text: str) -> str:
     """``text`` made safe as an ordinary (non-record) Graphviz label."""
+    return _escape(text, '"\\')
+
+
+def _escape(text: str, special: str) -> str:
+    """``text`` with each character of ``special`` backslash-escaped and line breaks as spaces."""
     out = []
     for ch in text:
-        if ch in '"\\':
+        if ch in special:
             out.append("\\" + ch)
         elif ch in "\r\n\t":
             out.append(" ")
