@@ -157,21 +157,17 @@ def test_binary_op_matches_torch(name: str, a: float, b: float) -> None:
 @pytest.mark.parametrize("a", UNARY_POINTS)
 @pytest.mark.parametrize("name", UNARY_OPS)
 def test_unary_op_matches_torch(name: str, a: float) -> None:
-    op = UNARY_OPS[name]
-    va = Value(a)
-    out = op(va)
-    out.backward()
-    ta = leaf(a)
-    tout = op(ta)
-    tout.backward()
-    assert close(out.data, tout.item())
-    assert close(va.grad, grad_of(ta))
+    assert_unary_op_matches_torch(UNARY_OPS[name], a)
 
 
 @pytest.mark.parametrize("a", POSITIVE_POINTS)
 @pytest.mark.parametrize("name", POSITIVE_OPS)
 def test_op_on_positive_numbers_matches_torch(name: str, a: float) -> None:
-    op = POSITIVE_OPS[name]
+    assert_unary_op_matches_torch(POSITIVE_OPS[name], a)
+
+
+def assert_unary_op_matches_torch(op: Unary, a: float) -> None:
+    """``op`` at ``a``: the same value and gradient in micrograd and in torch."""
     va = Value(a)
     out = op(va)
     out.backward()
