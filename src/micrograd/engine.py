@@ -17,7 +17,10 @@ that make it fast and frugal (the docs page "Why it's fast" measures them):
   cyclic garbage collector can free; without cycles, reference counting frees
   a graph the moment it is no longer used;
 * :meth:`Value.backward` keeps the cyclic collector paused while it runs
-  (and restores it afterwards), so it does not rescan the graph it is walking.
+  (and restores it afterwards), so it does not rescan the graph it is walking;
+  a model's graph is kept out of the collector's way while it is built
+  (:func:`keep_gc_paused`), and handed straight to the collector's oldest
+  generation when its backward pass ends (``_promote_young_generation``).
 
 The module imports nothing outside the standard library.
 """
@@ -345,16 +348,20 @@ class Value:
         (or set ``grad = 0``) between steps.  Iterative, so a graph of any
         depth works.
         """
-        with paused_gc():
-            try:
-                order = topological_order(self)
-                self.grad = 1.0
-                for node in reversed(order):
-                    rule = node._rule
-                    if rule is not None:
-                        rule(node)
-            finally:
-                _end_graph_pause()
+        _pause()
+        try:
+            order = topological_order(self)
+            self.grad = 1.0
+            for node in reversed(order):
+                rule = node._rule
+                if rule is not None:
+                    rule(node)
+        finally:
+            # A graph built under a graph pause is complete now, and alive
+            # (the caller holds this node): hand it to the collector's oldest
+            # generation on the way out, rather than have it scanned.
+            graph_was_paused = _end_graph_pause()
+            _resume(promote_young=graph_was_paused)
 
     def __repr__(self) -> str:
         return f"Value(data={self.data}, grad={self.grad})"
@@ -423,11 +430,13 @@ def _pause() -> None:
         _pauses += 1
 
 
-def _resume() -> None:
+def _resume(promote_young: bool = False) -> None:
     global _pauses
     with _lock:
         _pauses -= 1
         if _pauses == 0 and _was_enabled:
+            if promote_young:
+                _promote_young_generation()
             gc.enable()
 
 
@@ -491,7 +500,9 @@ def keep_gc_paused(nodes: Iterable[Value]) -> None:
     that whole generation (the graph and every other object in the process)
     again and again.  So the pause opened here lasts until the first of:
 
-    * the end of the next :meth:`Value.backward` (the graph is complete);
+    * the end of the next :meth:`Value.backward` (the graph is complete; the
+      young objects then go straight to the collector's oldest generation,
+      see ``_promote_young_generation``);
     * the moment all the nodes holding it are freed (reference counting
       frees a graph as soon as the last reference to it goes, because the
       graph has no cycles);
@@ -516,13 +527,72 @@ def keep_gc_paused(nodes: Iterable[Value]) -> None:
         node._gc_pause = pause
 
 
-def _end_graph_pause() -> None:
+def _end_graph_pause() -> bool:
+    """Close the open graph pause, if any; say whether there was one."""
     global _graph_pause
     with _lock:
         pause = _graph_pause()
         _graph_pause = _no_pause
-    if pause is not None:
-        pause.close()
+    if pause is None or not pause._open:
+        return False
+    pause.close()
+    return True
+
+
+# -- handing a finished graph to the oldest generation ---------------------------
+#
+# A graph built under a graph pause sits, whole, in the collector's young
+# generation when backward() ends: the pause held off the young collections
+# that would have moved it, bit by bit, to the older generations.  The caller
+# still holds it (a training loop keeps `total_loss` until the next step has
+# built its own), so the next young collection would scan all of it, find it
+# all alive, and move it on; and later collections of the middle generation
+# would scan it again.  Those scans can only find the graph alive: it has no
+# cycles, and reference counting frees it when the caller lets go.  So
+# backward() moves the young objects to the oldest generation directly.
+# `gc.freeze()` followed by `gc.unfreeze()` does exactly that in constant time
+# (freeze moves every tracked object to the "permanent" generation, unfreeze
+# moves them all back into the oldest one); nothing is left frozen, and no
+# setting is changed.
+#
+# It is done only when it is safe and useful:
+# * never if the program froze objects itself (unfreeze would thaw them);
+# * only if the young count (tracked objects allocated minus freed since the
+#   last young collection) is within the collector's threshold, that is, a
+#   young collection was not due anyway.  That is the case in a training loop,
+#   where each step's graph replaces the previous one.  A graph that grows
+#   from step to step, or a first step, is left to the collector as usual.
+# The young count is the collector's own measure of new objects that may be
+# garbage.  Promoted objects skip the young collections, so the engine adds
+# that count up itself and runs a full collection once it reaches
+# _FULL_COLLECTION_AFTER times the young threshold.  Cyclic garbage made by the
+# program during training is then freed after that many objects at the latest.
+
+_FULL_COLLECTION_AFTER = 100
+_promoted_since_full = 0  # young count promoted since the last full collection
+_full_collections_seen = 0  # the collector's own count of full collections
+
+
+def _promote_young_generation() -> None:
+    """Move the young (and middle) generation into the oldest, without a scan."""
+    global _promoted_since_full, _full_collections_seen
+    young, middle, _ = gc.get_count()
+    threshold = gc.get_threshold()[0]
+    if gc.get_freeze_count() or young > threshold:
+        return
+    full_collections = gc.get_stats()[-1]["collections"]
+    if full_collections != _full_collections_seen:  # the collector ran one itself
+        _full_collections_seen = full_collections
+        _promoted_since_full = 0
+    gc.freeze()
+    gc.unfreeze()
+    # each young collection since the last middle one moved its survivors to
+    # the middle generation: at most about a young threshold's worth
+    _promoted_since_full += young + middle * threshold
+    if _promoted_since_full > _FULL_COLLECTION_AFTER * threshold:
+        gc.collect()
+        _full_collections_seen = gc.get_stats()[-1]["collections"]
+        _promoted_since_full = 0
 
 
 def _node(
