@@ -37,6 +37,9 @@ MEASUREMENTS: dict[str, frozenset[str]] = {
             "paused_gc_share",  # timings
             "free_gc_share",
             "pause_speedup",
+            "handed_gc_share",
+            "kept_gc_share",
+            "hand_off_speedup",
             "deep_seconds",
         }
     ),
