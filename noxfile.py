@@ -1,7 +1,9 @@
 """Automation for micrograd: tests, lint, docs, benchmarks, browser checks.
 
-Each session installs what it needs into its own virtualenv, so a fresh
-machine with only Python needs ``python -m pip install nox`` and nothing else.
+Each session installs what it needs into its own virtualenv: this package,
+editable (so a session runs the working tree), with all its extras, and the
+tool sets of ``[dependency-groups]`` in pyproject.toml.  A fresh machine with
+only Python needs ``python -m pip install nox`` and nothing else.
 """
 
 from __future__ import annotations
@@ -19,12 +21,18 @@ ROOT = Path(__file__).parent
 DOCS = ROOT / "docs"
 BUILD = DOCS / "_build"
 HTML = BUILD / "html"
+PYPROJECT = ROOT / "pyproject.toml"
+
+
+def _groups(*names: str) -> tuple[str, ...]:
+    """The requirements of these ``[dependency-groups]`` of pyproject.toml (includes resolved)."""
+    return nox.project.dependency_groups(nox.project.load_toml(PYPROJECT), *names)
 
 
 @nox.session
 def tests(session: nox.Session) -> None:
     """Run the test suite with a coverage report."""
-    session.install("-e", ".[test]")
+    session.install("-e", ".[all]", *_groups("test", "torch"))
     session.run(
         "pytest",
         "--cov=micrograd",
@@ -33,17 +41,17 @@ def tests(session: nox.Session) -> None:
     )
 
 
-def _install_docs(session: nox.Session) -> None:
-    """Install the package (editable, so the pages run the working tree) and the docs tools.
+def _install_docs(session: nox.Session, *groups: str) -> None:
+    """Install the package with the docs group (and ``groups``), the notebook kernel and `dot`.
 
     The notebook kernel must be this virtualenv's Python: a ``python3``
     kernelspec is written into the virtualenv and put first on
     ``JUPYTER_PATH``, so a kernelspec elsewhere on the machine cannot win.
     Graph pictures need Graphviz's ``dot``: the system one is used where it
-    exists; otherwise the pure-Python ``graphviz-pure`` wheel is installed and
-    a ``dot`` command that runs it is put on the virtualenv's ``PATH``.
+    exists; otherwise a ``dot`` command that runs the pure-Python
+    ``graphviz-pure`` (in the docs group) is put on the virtualenv's ``PATH``.
     """
-    session.install("-e", ".[docs]")
+    session.install("-e", ".[all]", *_groups("docs", *groups))
     venv = Path(session.virtualenv.location)
     session.run(
         "python",
@@ -63,15 +71,6 @@ def _install_docs(session: nox.Session) -> None:
     session.env["MPLCONFIGDIR"] = str(venv / "matplotlib")
     bin_dir = Path(session.bin)
     if shutil.which("dot") is None:
-        try:
-            session.install("graphviz-pure")
-        except nox.command.CommandFailed:
-            session.error(
-                "Graphviz's `dot` command was not found and the `graphviz-pure` wheel could "
-                "not be installed. Install Graphviz (Debian/Ubuntu: `sudo apt-get install "
-                "graphviz`; macOS: `brew install graphviz`; conda: `conda install graphviz`) "
-                "and run `nox -s docs` again."
-            )
         shim = bin_dir / "dot"
         shim.write_text(f'#!/bin/sh\nexec "{bin_dir / "graphviz-pure"}" "$@"\n')
         shim.chmod(0o755)
@@ -96,8 +95,7 @@ def docs(session: nox.Session) -> None:
 @nox.session(name="docs-live", reuse_venv=True)
 def docs_live(session: nox.Session) -> None:
     """Serve the site on http://127.0.0.1:8000 and rebuild it when a page or src/ changes."""
-    _install_docs(session)
-    session.install("sphinx-autobuild>=2024.10")
+    _install_docs(session, "docs-live")
     session.run(
         "sphinx-autobuild",
         "-n",
@@ -121,7 +119,7 @@ def docs_live(session: nox.Session) -> None:
 @nox.session
 def lint(session: nox.Session) -> None:
     """ruff check, ruff format --check, and mypy on src/."""
-    session.install("-e", ".[lint]")
+    session.install(*_groups("lint"))
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
     session.run("mypy")
@@ -214,8 +212,7 @@ def browser(session: nox.Session) -> None:
     chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
     if not chromium:
         session.error("no Chromium: `apt-get install -y chromium` (or set CHROMIUM=/path/to/it)")
-    _install_docs(session)
-    session.install("-e", ".[browser]")
+    _install_docs(session, "browser")
     html = Path(os.environ.get("MICROGRAD_SITE_HTML", HTML)).resolve()
     _build_site(session, html)
     session.run(

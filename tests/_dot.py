@@ -38,7 +38,7 @@ def write_dot_shim(directory: Path) -> Path:
     if program is None:
         raise RuntimeError(
             "neither Graphviz's `dot` nor `graphviz-pure` is installed: "
-            'pip install graphviz-pure (it is in the "test" extra)'
+            'pip install graphviz-pure (it is in the "test" dependency group)'
         )
     shim = Path(directory) / "dot"
     shim.write_text(f'#!/bin/sh\nexec "{program}" "$@"\n', encoding="utf-8")
