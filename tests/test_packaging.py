@@ -1,0 +1,66 @@
+"""The package's metadata: one version, published extras a user needs, pinned linters.
+
+pyproject.toml is read with ``tomllib`` (``tomli``, a dependency of pytest,
+on Python 3.10).
+"""
+
+from __future__ import annotations
+
+import importlib.metadata
+import re
+import runpy
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import micrograd
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECT: dict[str, Any] = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+
+
+def test_version_is_the_installed_distributions_version() -> None:
+    assert micrograd.__version__ == importlib.metadata.version("micrograd-book")
+
+
+def test_installed_version_is_the_one_pyproject_declares() -> None:
+    # An editable install keeps the metadata of when it was made: nox installs again
+    # when pyproject.toml changes, so the two agree.
+    assert importlib.metadata.version("micrograd-book") == PYPROJECT["project"]["version"]
+
+
+def test_version_without_installed_metadata_says_it_is_unknown(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def not_installed(name: str) -> str:
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(importlib.metadata, "version", not_installed)
+    # The package's __init__, run in a namespace of its own (sys.modules is left alone).
+    namespace = runpy.run_path(micrograd.__file__)
+    assert namespace["__version__"] == "0+unknown"
+
+
+def test_published_extras_are_what_a_user_of_the_package_needs() -> None:
+    extras = PYPROJECT["project"]["optional-dependencies"]
+    assert set(extras) == {"draw", "plot", "datasets", "all", "examples"}
+    tools = {"torch", "pytest", "sphinx", "ruff", "mypy", "playwright", "hypothesis"}
+    for name, requirements in extras.items():
+        names = {re.split(r"[\[<>=!~; ]", r, maxsplit=1)[0].lower() for r in requirements}
+        assert not names & tools, f"extra {name!r} publishes a tool set: {names & tools}"
+
+
+def test_tool_sets_are_dependency_groups() -> None:
+    assert {"test", "docs", "lint", "browser", "torch"} <= set(PYPROJECT["dependency-groups"])
+
+
+def test_linters_are_pinned_exactly() -> None:
+    lint = PYPROJECT["dependency-groups"]["lint"]
+    assert {r.split("==")[0] for r in lint} == {"ruff", "mypy"}
+    assert all(re.fullmatch(r"[a-z]+==\d+(\.\d+)+", r) for r in lint), lint
