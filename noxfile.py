@@ -4,17 +4,25 @@ Each session installs what it needs into its own virtualenv: this package,
 editable (so a session runs the working tree), with all its extras, and the
 tool sets of ``[dependency-groups]`` in pyproject.toml.  A fresh machine with
 only Python needs ``python -m pip install nox`` and nothing else.
+
+The tests run on every Python the package supports (sessions tests-3.10 to
+tests-3.13).  An interpreter that is not installed is skipped, except on CI
+(``CI`` set), where that is an error.  nox never downloads a Python.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
+import subprocess
+from collections.abc import Sequence
 from pathlib import Path
 
 import nox
 
 nox.options.default_venv_backend = "venv"
+nox.options.download_python = "never"
 nox.options.sessions = ["lint", "tests"]
 
 ROOT = Path(__file__).parent
@@ -23,20 +31,72 @@ BUILD = DOCS / "_build"
 HTML = BUILD / "html"
 PYPROJECT = ROOT / "pyproject.toml"
 
+#: The Pythons the package supports (pyproject.toml's classifiers): one test session each.
+TEST_PYTHONS = ["3.10", "3.11", "3.12", "3.13"]
+#: The PyTorch parity tests (marker ``torch``) run on this Python only, the one
+#: for which the CPU build of the pinned torch is at hand; on any other, pip or uv
+#: would fetch PyPI's multi-GB CUDA build.  The other sessions deselect them.
+TORCH_PYTHON = "3.11"
+
 
 def _groups(*names: str) -> tuple[str, ...]:
     """The requirements of these ``[dependency-groups]`` of pyproject.toml (includes resolved)."""
     return nox.project.dependency_groups(nox.project.load_toml(PYPROJECT), *names)
 
 
-@nox.session
+def _pyenv_pythons(versions: Sequence[str]) -> None:
+    """Let nox find pyenv's Pythons of these versions where pyenv has not activated them.
+
+    nox, uv and virtualenv find ``python3.12`` through pyenv's shim, and the
+    shim answers only for the versions pyenv has activated (``pyenv global``,
+    ``local`` or ``shell``).  For each of ``versions`` that those do not
+    provide, the newest installed release (3.12.1, say) is added after them in
+    ``PYENV_VERSION``, for this run of nox only: ``python`` stays what it was.
+    """
+    pyenv = shutil.which("pyenv")
+    if pyenv is None:
+        return
+    try:
+        active = subprocess.run(
+            [pyenv, "version-name"], capture_output=True, text=True, check=True, timeout=60
+        ).stdout.strip()
+        root = (
+            os.environ.get("PYENV_ROOT")
+            or subprocess.run(
+                [pyenv, "root"], capture_output=True, text=True, check=True, timeout=60
+            ).stdout.strip()
+        )
+    except (OSError, subprocess.SubprocessError):
+        return
+    names = active.split(":")
+    have = {m.group(1) for name in names if (m := re.match(r"(\d+\.\d+)", name))}
+    releases: dict[str, list[tuple[int, str]]] = {}  # "3.12" -> [(1, "3.12.1")]
+    versions_dir = Path(root) / "versions"
+    for entry in versions_dir.iterdir() if versions_dir.is_dir() else ():
+        if m := re.fullmatch(r"(\d+\.\d+)\.(\d+)", entry.name):
+            releases.setdefault(m.group(1), []).append((int(m.group(2)), entry.name))
+    extra = [max(releases[v])[1] for v in versions if v in releases and v not in have]
+    if extra:
+        os.environ["PYENV_VERSION"] = ":".join([*names, *extra])
+
+
+_pyenv_pythons(TEST_PYTHONS)
+
+
+@nox.session(python=TEST_PYTHONS)
 def tests(session: nox.Session) -> None:
-    """Run the test suite with a coverage report."""
-    session.install("-e", ".[all]", *_groups("test", "torch"))
+    """Run the test suite with a coverage report, on each supported Python.
+
+    The PyTorch parity tests (marker ``torch``) run in tests-3.11, which
+    installs torch; the other versions deselect them (``-m "not torch"``).
+    """
+    with_torch = session.python == TORCH_PYTHON
+    session.install("-e", ".[all]", *_groups("test", *(["torch"] if with_torch else [])))
     session.run(
         "pytest",
         "--cov=micrograd",
         "--cov-report=term",
+        *([] if with_torch else ["-m", "not torch"]),
         *session.posargs,
     )
 

@@ -7,6 +7,13 @@ try the same examples, so a green CI stays green and a red one stays red.
 ``dev`` explores new random examples on every run, with more of them; choose it
 with ``HYPOTHESIS_PROFILE=dev python -m nox -s tests``.
 
+PyTorch tests
+-------------
+Tests marked ``torch`` compare with PyTorch.  nox runs them in one test
+session and deselects them (``-m "not torch"``) in the others; they are never
+skipped.  A run that selects them where torch is not installed stops before
+any test runs, with an error that says so.
+
 The original micrograd
 ----------------------
 The original micrograd 0.1.0 is not installable in the test environment (its
@@ -21,6 +28,7 @@ The original source is Copyright (c) 2020 Andrej Karpathy, MIT License (see LICE
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import types
 
@@ -42,6 +50,18 @@ settings.register_profile(
     print_blob=True,
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+@pytest.hookimpl(trylast=True)  # after -m has deselected what it deselects
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """Stop a run that selects tests marked ``torch`` where torch is not installed."""
+    selected = [item.nodeid for item in items if item.get_closest_marker("torch")]
+    if selected and importlib.util.find_spec("torch") is None:
+        raise pytest.UsageError(
+            f"{len(selected)} selected tests need torch, which is not installed "
+            f"(first: {selected[0]}). Install torch==2.13.0 (nox -s tests-3.11 does), "
+            'or deselect them with -m "not torch".'
+        )
 
 
 # karpathy/micrograd 0.1.0, micrograd/engine.py, verbatim.

@@ -47,7 +47,9 @@ NOTEBOOK_PAGES = [
 # Coverage tracing makes the moons page's 100 training steps several times
 # slower and adds no coverage: whichever test runs that page first runs it untraced.
 NO_COVER = pytest.mark.no_cover
-PAGE_PARAMS = [pytest.param(p, marks=NO_COVER) if p == "moons" else p for p in NOTEBOOK_PAGES]
+# The PyTorch page imports torch (marker "torch": see pyproject.toml).
+PAGE_MARKS = {"moons": NO_COVER, "pytorch": pytest.mark.torch}
+PAGE_PARAMS = [pytest.param(p, marks=PAGE_MARKS.get(p, ())) for p in NOTEBOOK_PAGES]
 
 
 @dataclass
@@ -370,6 +372,7 @@ def test_moons_page_reproduces_the_original_demo() -> None:
     assert g["moons_loss0"] > g["moons_final_loss"]
 
 
+@pytest.mark.torch
 def test_pytorch_page_agrees_with_torch() -> None:
     import torch
 

@@ -6,6 +6,7 @@ on Python 3.10).
 
 from __future__ import annotations
 
+import ast
 import importlib.metadata
 import re
 import runpy
@@ -64,3 +65,18 @@ def test_linters_are_pinned_exactly() -> None:
     lint = PYPROJECT["dependency-groups"]["lint"]
     assert {r.split("==")[0] for r in lint} == {"ruff", "mypy"}
     assert all(re.fullmatch(r"[a-z]+==\d+(\.\d+)+", r) for r in lint), lint
+
+
+def test_nox_tests_every_python_the_classifiers_name() -> None:
+    classifiers = PYPROJECT["project"]["classifiers"]
+    promised = [c.rsplit(" :: ", 1)[1] for c in classifiers if re.fullmatch(r".*:: 3\.\d+", c)]
+    tree = ast.parse((ROOT / "noxfile.py").read_text(encoding="utf-8"))
+    tested = next(
+        ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign | ast.AnnAssign)
+        and ast.unparse(node.targets[0] if isinstance(node, ast.Assign) else node.target)
+        == "TEST_PYTHONS"
+    )
+    assert tested == promised
+    assert PYPROJECT["project"]["requires-python"] == f">={promised[0]}"
