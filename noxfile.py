@@ -1,9 +1,11 @@
 """Automation for micrograd: tests, lint, docs, benchmarks, browser checks.
 
-Each session installs what it needs into its own virtualenv: this package,
-editable (so a session runs the working tree), with all its extras, and the
-tool sets of ``[dependency-groups]`` in pyproject.toml.  A fresh machine with
-only Python needs ``python -m pip install nox`` and nothing else.
+Each session installs what it needs into its own virtual environment: this
+package, editable (so a session runs the working tree), with all its extras,
+and the tool sets of ``[dependency-groups]`` in pyproject.toml.  A fresh
+machine with only Python needs ``python -m pip install nox uv`` and nothing
+else.  nox makes the environments with uv where it finds uv (much faster on a
+fresh machine) and with virtualenv and pip otherwise.
 
 The tests run on every Python the package supports (sessions tests-3.10 to
 tests-3.13).  An interpreter that is not installed is skipped, except on CI
@@ -12,16 +14,18 @@ tests-3.13).  An interpreter that is not installed is skipped, except on CI
 
 from __future__ import annotations
 
+import ast
 import os
 import re
 import shutil
 import subprocess
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 import nox
 
-nox.options.default_venv_backend = "venv"
+nox.options.default_venv_backend = "uv|virtualenv"
 nox.options.download_python = "never"
 nox.options.sessions = ["lint", "tests"]
 
@@ -39,9 +43,52 @@ TEST_PYTHONS = ["3.10", "3.11", "3.12", "3.13"]
 TORCH_PYTHON = "3.11"
 
 
+# -- installing ---------------------------------------------------------------------------------
+
+
 def _groups(*names: str) -> tuple[str, ...]:
     """The requirements of these ``[dependency-groups]`` of pyproject.toml (includes resolved)."""
     return nox.project.dependency_groups(nox.project.load_toml(PYPROJECT), *names)
+
+
+def _pip_find_links() -> list[str]:
+    """Where pip is configured to find wheels (``PIP_FIND_LINKS``, pip.conf's ``find-links``)."""
+    links = os.environ.get("PIP_FIND_LINKS", "").split()
+    try:
+        listing = subprocess.run(
+            [sys.executable, "-m", "pip", "config", "list"],
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=120,
+        ).stdout
+    except (OSError, subprocess.SubprocessError):  # no pip next to nox: the variable only
+        listing = ""
+    for line in listing.splitlines():
+        key, _, value = line.partition("=")
+        if key.endswith(".find-links"):
+            links += str(ast.literal_eval(value)).split()
+    return list(dict.fromkeys(links))
+
+
+def _install(session: nox.Session, *groups: str, project: str | None = ".[all]") -> None:
+    """Install ``project`` (editable) and these dependency groups.
+
+    Under uv, pip's ``find-links`` are passed on as ``UV_FIND_LINKS`` (uv does
+    not read pip's configuration, and torch's CPU build may only be found
+    there), and the project is always built again, as pip would.
+    """
+    args: list[str] = [*(["-e", project] if project else []), *_groups(*groups)]
+    env = {}
+    if session.venv_backend == "uv":
+        if project:
+            args = ["--reinstall-package", "micrograd-book", *args]
+        if "UV_FIND_LINKS" not in os.environ and (links := _pip_find_links()):
+            env["UV_FIND_LINKS"] = ",".join(links)
+    session.install(*args, env=env)
+
+
+# -- tests --------------------------------------------------------------------------------------
 
 
 def _pyenv_pythons(versions: Sequence[str]) -> None:
@@ -91,7 +138,7 @@ def tests(session: nox.Session) -> None:
     installs torch; the other versions deselect them (``-m "not torch"``).
     """
     with_torch = session.python == TORCH_PYTHON
-    session.install("-e", ".[all]", *_groups("test", *(["torch"] if with_torch else [])))
+    _install(session, "test", *(["torch"] if with_torch else []))
     session.run(
         "pytest",
         "--cov=micrograd",
@@ -99,6 +146,9 @@ def tests(session: nox.Session) -> None:
         *([] if with_torch else ["-m", "not torch"]),
         *session.posargs,
     )
+
+
+# -- the site -----------------------------------------------------------------------------------
 
 
 def _install_docs(session: nox.Session, *groups: str) -> None:
@@ -111,7 +161,7 @@ def _install_docs(session: nox.Session, *groups: str) -> None:
     exists; otherwise a ``dot`` command that runs the pure-Python
     ``graphviz-pure`` (in the docs group) is put on the virtualenv's ``PATH``.
     """
-    session.install("-e", ".[all]", *_groups("docs", *groups))
+    _install(session, "docs", *groups)
     venv = Path(session.virtualenv.location)
     session.run(
         "python",
@@ -178,8 +228,8 @@ def docs_live(session: nox.Session) -> None:
 
 @nox.session
 def lint(session: nox.Session) -> None:
-    """ruff check, ruff format --check, and mypy on src/."""
-    session.install(*_groups("lint"))
+    """ruff check, ruff format --check, and mypy on src/ (the pinned versions of the lint group)."""
+    _install(session, "lint", project=None)
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
     session.run("mypy")

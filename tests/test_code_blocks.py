@@ -199,7 +199,7 @@ def _check_command(words: list[str], sessions: set[str], extras: set[str]) -> No
                 for extra in filter(None, (match.group(1) or "").split(",")):
                     assert extra in extras, f"{words}: pyproject.toml has no extra {extra!r}"
             else:
-                assert spec == "nox", f"{words}: installs something this test does not know"
+                assert spec in {"nox", "uv"}, f"{words}: installs something this test does not know"
         return
     if words[:1] == ["python"] and len(words) > 1 and words[1].endswith(".py"):
         assert (ROOT / words[1]).is_file(), f"{words}: no such script"
@@ -237,4 +237,4 @@ def test_quick_start_builds_the_docs_first_and_then_runs_the_tests() -> None:
     nox_runs = [c for c in commands if c[:3] == ["python", "-m", "nox"]]
     assert nox_runs[0][3:] == ["-s", "docs"], "the first quick-start command builds the site"
     assert ["-s", "tests"] in [c[3:] for c in nox_runs]
-    assert commands[0] == ["python", "-m", "pip", "install", "nox"], "nox is installed first"
+    assert commands[0] == ["python", "-m", "pip", "install", "nox", "uv"], "nox (and uv) first"
