@@ -7,6 +7,11 @@ machine with only Python needs ``python -m pip install nox uv`` and nothing
 else.  nox makes the environments with uv where it finds uv (much faster on a
 fresh machine) and with virtualenv and pip otherwise.
 
+An environment that nox reuses (docs, docs-live, tests-*, lint) is installed
+into only when what the install depends on changed: pyproject.toml, this file,
+or the environment's Python (see :func:`_once`).  ``nox --reuse-venv=never``
+starts from new environments.
+
 The tests run on every Python the package supports (sessions tests-3.10 to
 tests-3.13).  An interpreter that is not installed is skipped, except on CI
 (``CI`` set), where that is an error.  nox never downloads a Python.
@@ -15,12 +20,13 @@ tests-3.13).  An interpreter that is not installed is skipped, except on CI
 from __future__ import annotations
 
 import ast
+import hashlib
 import os
 import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import nox
@@ -51,6 +57,51 @@ def _groups(*names: str) -> tuple[str, ...]:
     return nox.project.dependency_groups(nox.project.load_toml(PYPROJECT), *names)
 
 
+def _installs_skipped(session: nox.Session) -> bool:
+    """Whether nox skips installs here (``nox -R`` or ``--no-install`` in a reused environment)."""
+    config = getattr(getattr(session, "_runner", None), "global_config", None)
+    return bool(getattr(config, "no_install", False)) and bool(
+        getattr(session.virtualenv, "_reused", False)
+    )
+
+
+def _once(
+    session: nox.Session, step: str, inputs: Iterable[str | Path], action: Callable[[], object]
+) -> bool:
+    """Run ``action`` unless this environment already ran ``step`` with the same inputs.
+
+    A stamp file in the environment, ``.stamp-<step>``, holds a digest of the
+    inputs (a path stands for its contents), of pyproject.toml and this file,
+    and of the environment's ``pyvenv.cfg`` (its Python).  It is written after
+    ``action`` succeeds and removed before ``action`` starts, so an install
+    that failed half-way is done again.  A new environment has no stamp.
+    Returns whether ``action`` ran.
+    """
+    location = getattr(session.virtualenv, "location", None)
+    if not location:  # no environment of its own (nox --no-venv)
+        action()
+        return True
+    if _installs_skipped(session):
+        return False
+    venv = Path(location)
+    digest = hashlib.sha256()
+    for item in (*inputs, PYPROJECT, Path(__file__), venv / "pyvenv.cfg"):
+        if isinstance(item, Path):
+            digest.update(item.read_bytes() if item.is_file() else b"(missing)")
+        else:
+            digest.update(item.encode())
+        digest.update(b"\0")
+    key = digest.hexdigest()
+    stamp = venv / f".stamp-{step}"
+    if stamp.is_file() and stamp.read_text(encoding="utf-8") == key:
+        session.log(f"{step}: up to date (its inputs have not changed)")
+        return False
+    stamp.unlink(missing_ok=True)
+    action()
+    stamp.write_text(key, encoding="utf-8")
+    return True
+
+
 def _pip_find_links() -> list[str]:
     """Where pip is configured to find wheels (``PIP_FIND_LINKS``, pip.conf's ``find-links``)."""
     links = os.environ.get("PIP_FIND_LINKS", "").split()
@@ -71,21 +122,26 @@ def _pip_find_links() -> list[str]:
     return list(dict.fromkeys(links))
 
 
-def _install(session: nox.Session, *groups: str, project: str | None = ".[all]") -> None:
-    """Install ``project`` (editable) and these dependency groups.
+def _install(session: nox.Session, *groups: str, project: str | None = ".[all]") -> bool:
+    """Install ``project`` (editable) and these dependency groups, unless done (:func:`_once`).
 
     Under uv, pip's ``find-links`` are passed on as ``UV_FIND_LINKS`` (uv does
     not read pip's configuration, and torch's CPU build may only be found
     there), and the project is always built again, as pip would.
+    Returns whether it installed.
     """
-    args: list[str] = [*(["-e", project] if project else []), *_groups(*groups)]
-    env = {}
-    if session.venv_backend == "uv":
-        if project:
-            args = ["--reinstall-package", "micrograd-book", *args]
-        if "UV_FIND_LINKS" not in os.environ and (links := _pip_find_links()):
-            env["UV_FIND_LINKS"] = ",".join(links)
-    session.install(*args, env=env)
+    requirements = [*(["-e", project] if project else []), *_groups(*groups)]
+
+    def install() -> None:
+        args, env = list(requirements), {}
+        if session.venv_backend == "uv":
+            if project:
+                args = ["--reinstall-package", "micrograd-book", *args]
+            if "UV_FIND_LINKS" not in os.environ and (links := _pip_find_links()):
+                env["UV_FIND_LINKS"] = ",".join(links)
+        session.install(*args, env=env)
+
+    return _once(session, "install", requirements, install)
 
 
 # -- tests --------------------------------------------------------------------------------------
@@ -130,7 +186,7 @@ def _pyenv_pythons(versions: Sequence[str]) -> None:
 _pyenv_pythons(TEST_PYTHONS)
 
 
-@nox.session(python=TEST_PYTHONS)
+@nox.session(python=TEST_PYTHONS, reuse_venv=True)
 def tests(session: nox.Session) -> None:
     """Run the test suite with a coverage report, on each supported Python.
 
@@ -161,19 +217,19 @@ def _install_docs(session: nox.Session, *groups: str) -> None:
     exists; otherwise a ``dot`` command that runs the pure-Python
     ``graphviz-pure`` (in the docs group) is put on the virtualenv's ``PATH``.
     """
-    _install(session, "docs", *groups)
     venv = Path(session.virtualenv.location)
-    session.run(
-        "python",
-        "-m",
-        "ipykernel",
-        "install",
-        "--prefix",
-        str(venv),
-        "--name",
-        "python3",
-        silent=True,
-    )
+    if _install(session, "docs", *groups):
+        session.run(
+            "python",
+            "-m",
+            "ipykernel",
+            "install",
+            "--prefix",
+            str(venv),
+            "--name",
+            "python3",
+            silent=True,
+        )
     session.env["JUPYTER_PATH"] = str(venv / "share" / "jupyter")
     # matplotlib's font cache, private to this virtualenv: a cache shared with
     # other installs can list fonts that are gone, and pages would then print
@@ -226,7 +282,7 @@ def docs_live(session: nox.Session) -> None:
     )
 
 
-@nox.session
+@nox.session(reuse_venv=True)
 def lint(session: nox.Session) -> None:
     """ruff check, ruff format --check, and mypy on src/ (the pinned versions of the lint group)."""
     _install(session, "lint", project=None)
