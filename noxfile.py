@@ -218,7 +218,10 @@ def _install_docs(session: nox.Session, *groups: str) -> None:
     ``graphviz-pure`` (in the docs group) is put on the virtualenv's ``PATH``.
     """
     venv = Path(session.virtualenv.location)
-    if _install(session, "docs", *groups):
+    # ipykernel's wheel brings a kernel.json that runs `python` from PATH; ours names this venv's.
+    kernel = venv / "share" / "jupyter" / "kernels" / "python3" / "kernel.json"
+    ours = kernel.is_file() and str(venv) in kernel.read_text(encoding="utf-8")
+    if _install(session, "docs", *groups) or not ours:
         session.run(
             "python",
             "-m",
