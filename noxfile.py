@@ -127,7 +127,9 @@ def _install(session: nox.Session, *groups: str, project: str | None = ".[all]")
 
     Under uv, pip's ``find-links`` are passed on as ``UV_FIND_LINKS`` (uv does
     not read pip's configuration, and torch's CPU build may only be found
-    there), and the project is always built again, as pip would.
+    there); as pip would, uv builds the project again and compiles what it
+    installs to bytecode (where ``PYTHONDONTWRITEBYTECODE`` is set, nothing
+    else would, and every import would compile its source again).
     Returns whether it installed.
     """
     requirements = [*(["-e", project] if project else []), *_groups(*groups)]
@@ -135,6 +137,7 @@ def _install(session: nox.Session, *groups: str, project: str | None = ".[all]")
     def install() -> None:
         args, env = list(requirements), {}
         if session.venv_backend == "uv":
+            args = ["--compile-bytecode", *args]
             if project:
                 args = ["--reinstall-package", "micrograd-book", *args]
             if "UV_FIND_LINKS" not in os.environ and (links := _pip_find_links()):
