@@ -191,7 +191,7 @@ def moons_step(samples: int, warmup: int, steps: int, paused: bool = False) -> d
 
     times = []
     if paused:
-        from micrograd.engine import paused_gc
+        from micrograd.collector import paused_gc
 
         scope: Any = paused_gc()
     else:
