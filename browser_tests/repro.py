@@ -31,15 +31,12 @@ SVG = "image/svg+xml"
 MEASUREMENTS: dict[str, frozenset[str]] = {
     "why-its-fast.ipynb": frozenset(
         {
+            "chain_speedup",  # ratio of two timings
             "bytes_closure",  # tracemalloc average bytes per node
             "bytes_ratio",  # ratio of two tracemalloc averages
             "tracked_objects",  # len(gc.get_objects()) in the kernel
-            "paused_gc_share",  # timings
-            "free_gc_share",
-            "pause_speedup",
-            "handed_gc_share",
-            "kept_gc_share",
-            "hand_off_speedup",
+            "free_gc_share",  # timings
+            "paused_speedup",
             "deep_seconds",
         }
     ),
