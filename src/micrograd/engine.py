@@ -87,20 +87,16 @@ class Value:
     (-5.0, -3.0, 2.0)
     """
 
-    # One object per node, with exactly these fields and no __dict__.
+    # One small object per node: exactly these fields, and no __dict__.
     __slots__ = ("_a", "_b", "_op", "_rule", "data", "grad", "label")
 
-    # Tell NumPy to leave `numpy_scalar * value` to Value.__rmul__ instead of
-    # wrapping the Value in an object array.
-    __array_ufunc__ = None
-
-    data: float
-    grad: float
-    _a: Value  # the first input (see _NO_INPUT for a leaf)
-    _b: Value  # the second input, for + - * /
-    _op: str
-    _rule: BackwardRule | None  # None for a leaf
-    label: str
+    data: float  # the number
+    grad: float  # d(output)/d(this node)
+    _a: Value  # the first input (None in a leaf)
+    _b: Value  # the second input (None in a leaf, or after a one-input operation)
+    _op: str  # the operation's name, "" in a leaf
+    _rule: BackwardRule | None  # the operation's backward rule, None in a leaf
+    label: str  # a name for drawings
 
     def __init__(
         self,
@@ -302,6 +298,10 @@ class Value:
         out._a.grad += out.data * (1.0 - out.data) * out.grad
 
     # -- the reflected forms: `2 * v`, `1 - v`, `1 / v` ... ----------------------
+
+    # Tell NumPy to leave `numpy_scalar * value` to Value.__rmul__ instead of
+    # wrapping the Value in an object array.
+    __array_ufunc__ = None
 
     def __radd__(self, other: float) -> Value:  # other + self
         other_value: Value = _value(other)
