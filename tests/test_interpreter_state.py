@@ -1,8 +1,9 @@
 """No call into micrograd leaves the interpreter changed.
 
 After any public call returns, the cyclic garbage collector (enabled flag,
-thresholds, freeze count), the recursion limit, the warnings filters and
-matplotlib's settings are exactly what the caller had.  The one way to keep
+thresholds, freeze count), the recursion limit, the warnings filters,
+matplotlib's settings and NumPy's global random generator are exactly what
+the caller had.  The one way to keep
 the collector off across calls is the explicit ``paused_gc()`` block.
 
 Each entry point runs with the collector on and with it off (as a user who
@@ -21,12 +22,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import matplotlib
+import numpy as np
 import pytest
 
 matplotlib.use("Agg")
-# scikit-learn's first import (through SciPy) adds a warnings filter of its
-# own; import it here, so that the checks below see micrograd's calls only.
-import sklearn.datasets  # noqa: F401
 
 from micrograd import paused_gc
 from micrograd.datasets import make_moons
@@ -46,7 +45,14 @@ def interpreter_state() -> dict[str, Any]:
         "recursion limit": sys.getrecursionlimit(),
         "warnings filters": list(warnings.filters),
         "matplotlib rcParams": dict(matplotlib.rcParams),
+        "numpy global random state": _numpy_random_state(),
     }
+
+
+def _numpy_random_state() -> tuple[object, ...]:
+    """NumPy's global (legacy) generator state, comparable with ``==``."""
+    name, keys, position, has_gauss, cached = np.random.get_state()  # noqa: NPY002
+    return name, keys.tobytes(), position, has_gauss, cached
 
 
 @pytest.fixture(params=["collector on", "collector off"])
