@@ -262,6 +262,19 @@ def _runtime_wheels(app: Sphinx) -> dict[str, bytes]:
     return _WHEELS[key]
 
 
+def _download_bytes(app: Sphinx, packages: dict[str, tuple[str, Path]]) -> int:
+    """What the first Run fetches: the npm files, the wheels and the worker's own files."""
+    npm = sum(
+        (folder / relative).stat().st_size
+        for name, (_, folder) in packages.items()
+        for relative in NPM_FILES[name]
+    )
+    wheels = sum(len(data) for data in _runtime_wheels(app).values())
+    own = DOCS / "_static" / "runner"
+    runner = sum((own / name).stat().st_size for name in ("worker.js", "kernel.py"))
+    return npm + wheels + runner
+
+
 def _on_builder_inited(app: Sphinx) -> None:
     """Add runner.js to every page, and give the kernel the DOT-recording startup file."""
     profile = Path(app.doctreedir) / "ipython" / "profile_default" / "startup"
@@ -280,6 +293,7 @@ def _on_builder_inited(app: Sphinx) -> None:
             "data-viz": _npm_dir("@viz-js/viz", packages["@viz-js/viz"][0]) + "/viz.js",
             "data-marked": _npm_dir("marked", packages["marked"][0]) + "/marked.esm.js",
             "data-wheels": " ".join(_runtime_wheels(app)),
+            "data-download-bytes": str(_download_bytes(app, packages)),
             "data-build-only-tag": BUILD_ONLY_TAG,
         },
     )

@@ -24,6 +24,7 @@
     marked: script.dataset.marked,
     wheels: script.dataset.wheels.split(" ").filter(Boolean),
   };
+  const downloadMB = (Number(script.dataset.downloadBytes) / 1e6).toFixed(1);
   const buildOnlyClass = `tag_${script.dataset.buildOnlyTag}`;
 
   const runner = {
@@ -112,7 +113,7 @@
     for (const waiting of queue.splice(0)) setStatus(waiting, "");
     stopWorker();
     if (interrupted) {
-      setStatus(interrupted.cell, "");
+      setStatus(interrupted.cell, "stopped", "stopped");
       showNote(interrupted.cell, "runner-stopped",
         "Stopped. Python was restarted: variables from earlier cells are gone, Run runs them again.");
       interrupted.resolve({ ok: false, stopped: true });
@@ -131,7 +132,7 @@
     worker = null;
     ready = null;
     if (cell) {
-      setStatus(cell, "");
+      setStatus(cell, "crashed", "crashed");
       const note = showNote(cell, "runner-crashed",
         "The Python runtime crashed, and this page's Python state is lost. ");
       note.append(button("runner-restart", "Restart Python", () => {
@@ -139,6 +140,10 @@
         stopWorker();
         startWorker();
       }));
+      if (/Maximum call stack size exceeded/.test(message)) {
+        note.append(element("p", "", "The browser's stack ran out: freeing or walking a graph " +
+          "a few thousand operations deep does that here, where native Python copes."));
+      }
       const details = element("pre", "runner-crash-details", [message, ...recent].join("\n"));
       note.append(details);
     }
@@ -189,10 +194,13 @@
     cell.editor = editor;
   }
 
-  function setStatus(cell, text) {
+  // cell.state: "" (not run), queued, starting, running, ok, error, skipped, stopped, crashed
+  function setStatus(cell, text, state) {
+    cell.state = state === undefined ? "" : state;
+    cell.el.dataset.runnerState = cell.state;
     cell.status.textContent = text;
-    cell.runButton.disabled = text === "queued" || text.startsWith("running");
-    cell.stopButton.hidden = !text.startsWith("running") && !text.startsWith("starting");
+    cell.runButton.disabled = ["queued", "starting", "running"].includes(cell.state);
+    cell.stopButton.hidden = !["starting", "running"].includes(cell.state);
   }
 
   function showNote(cell, className, text) {
@@ -299,7 +307,7 @@
     return new Promise((resolve) => {
       const id = nextId++;
       running = { cell, id, resolve };
-      setStatus(cell, "running…");
+      setStatus(cell, "running…", "running");
       freshOutput(cell);
       const started = now();
       cell.started = started;
@@ -313,7 +321,7 @@
     if (!worker) startWorker();
     if (runner.status !== "ready") {
       cell.waiting = true;
-      setStatus(cell, "starting Python (the first time, it downloads about 15 MB)…");
+      setStatus(cell, `starting Python (the first time, it downloads ${downloadMB} MB)…`, "starting");
       try {
         await ready;
       } catch {
@@ -335,12 +343,12 @@
     }
     if (!result.ok) {
       cell.output.body.append(element("pre", "runner-error", result.error));
-      setStatus(cell, "raised an exception");
+      setStatus(cell, "raised an exception", "error");
       for (const waiting of queue.splice(0)) {
-        setStatus(waiting, "not run: a cell above raised an exception");
+        setStatus(waiting, "not run: a cell above raised an exception", "skipped");
       }
     } else {
-      setStatus(cell, `ran in ${seconds.toFixed(2)} s`);
+      setStatus(cell, `ran in ${seconds.toFixed(2)} s`, "ok");
     }
     cell.output.dataset.state = result.ok ? "ok" : "error";
     pump();
@@ -358,17 +366,18 @@
       if (above === cell) break;
       if (above.ranIn !== generation && !queue.includes(above) && !(running && running.cell === above)) {
         queue.push(above);
-        setStatus(above, "queued");
+        setStatus(above, "queued", "queued");
       }
     }
     queue.push(cell);
-    setStatus(cell, "queued");
+    setStatus(cell, "queued", "queued");
     pump();
   }
 
   // -- set-up ----------------------------------------------------------------------------------
 
   function setUp() {
+    const started = now();
     const article = document.querySelector("article.bd-article") || document.body;
     let number = 0;
     for (const el of article.querySelectorAll("div.cell")) {
@@ -396,6 +405,7 @@
         output: null,
         outputs: [],
         ranIn: -1,
+        state: "",
       };
       const bar = element("div", "runner-bar");
       cell.runButton = button("runner-run", "▶ Run", () => run(cell));
@@ -414,6 +424,7 @@
     }
     runner.outputsOf = (index) => runner.cells[index].outputs;
     runner.run = (index) => run(runner.cells[index]);
+    runner.timings.setUpMilliseconds = now() - started;
   }
 
   if (document.readyState === "loading") {
