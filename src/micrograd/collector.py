@@ -5,7 +5,9 @@ package, the collector is as the caller left it.  A graph of :class:`Value`
 nodes has no reference cycles, so reference counting frees it; while a
 training step's graph is alive, though, the collector scans it again and
 again and finds nothing to free.  A caller who wants those scans gone for a
-stretch of code says so, as with ``torch.no_grad()``::
+stretch of code says so, as with ``torch.no_grad()``:
+
+.. code-block:: python
 
     with paused_gc():
         for step in range(100):
