@@ -322,8 +322,23 @@ def _on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
         out / _npm_dir("pyodide", versions["pyodide"]) / "pyodide-lock.json",
         (json.dumps({"info": info, "packages": {}}, indent=1, sort_keys=True) + "\n").encode(),
     )
-    for name, data in _runtime_wheels(app).items():
+    wheels = _runtime_wheels(app)
+    for name, data in wheels.items():
         _write(out / name, data)
+    # An output folder reused across builds keeps what older builds put there:
+    # the wheel of an older source, an older Pyodide.  Only this build's stay.
+    current = {_npm_dir(name, version) for name, version in versions.items() if name in NPM_FILES}
+    for path in sorted(out.iterdir()):
+        stale_wheel = path.suffix == ".whl" and path.name not in wheels
+        stale_npm = (
+            path.is_dir()
+            and path.name.rsplit("-", 1)[0] in {_npm_dir(n, "x")[:-2] for n in NPM_FILES}
+            and path.name not in current
+        )
+        if stale_wheel:
+            path.unlink()
+        elif stale_npm:
+            shutil.rmtree(path)
     licences = out / "licenses"
     for name in ("MPL-2.0.txt", "viz.js-LICENSE.txt"):
         _write(licences / name, (HERE / "licenses" / name).read_bytes())
