@@ -312,7 +312,7 @@ def test_nothing_is_fetched_and_load_time_is_unchanged_until_the_first_run(
             tab.close()
 
     with_runner, without, set_ups = [], [], []
-    for _ in range(7):
+    for _ in range(9):
         seconds, fetched, set_up = load(without_runner=False)
         with_runner.append(seconds)
         set_ups.append(set_up)
@@ -323,11 +323,14 @@ def test_nothing_is_fetched_and_load_time_is_unchanged_until_the_first_run(
         without.append(load(without_runner=True)[0])
     TIMINGS["load_seconds"] = {"with_runner": with_runner, "without_runner": without}
     TIMINGS["runner_set_up_milliseconds"] = set_ups
-    a, b = statistics.median(with_runner), statistics.median(without)
+    # The fastest of 9 loads is the page's own cost; medians also carry the noise
+    # of a machine shared with other work, and are reported for information.
+    a, b = min(with_runner), min(without)
     report(
         capsys,
-        f"neuron page load: {a:.3f} s with the runner, {b:.3f} s without (medians of 7); "
-        f"runner.js set-up {statistics.median(set_ups):.1f} ms",
+        f"neuron page load: fastest {a:.3f} s with the runner, {b:.3f} s without; medians "
+        f"{statistics.median(with_runner):.3f} s and {statistics.median(without):.3f} s (9 "
+        f"loads each); runner.js set-up {statistics.median(set_ups):.1f} ms",
     )
     assert max(set_ups) <= SET_UP_BUDGET_MILLISECONDS
     assert a <= b + max(0.1, LOAD_TIME_TOLERANCE * b)
