@@ -505,3 +505,19 @@ def test_a_crash_of_the_runtime_says_so_and_offers_a_restart(tab: Tab) -> None:
     tab.click_run(0)
     assert tab.wait_state(0, ("ok", "error", "crashed"), 60_000) == "ok"
     assert tab.output_text(0).endswith("back")
+
+
+def test_on_a_phone_the_run_bar_and_the_output_fit_the_screen(tab: Tab) -> None:
+    tab.page.set_viewport_size({"width": 390, "height": 844})
+    tab.open("neuron.html")
+    tab.click_run(0)
+    assert tab.wait_state(0, ("ok", "error", "crashed"), 60_000) == "ok"
+    cell = tab.page.locator("div.cell:has(button.runner-run)").first
+    for part in ("div.runner-bar", "div.runner-output", "textarea.runner-editor"):
+        box = cell.locator(part).bounding_box()
+        assert box is not None, part
+        assert box["x"] >= 0, part
+        assert box["x"] + box["width"] <= 390, f"{part} is wider than the phone's screen"
+    # The drawing keeps its size and scrolls sideways inside the output, as the build's does.
+    assert tab.evaluate("document.documentElement.scrollWidth") <= 390
+    assert not tab.errors, tab.errors
