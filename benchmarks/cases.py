@@ -9,7 +9,7 @@ used.  Each call prints one JSON object on its last line of output.
 
 Usage::
 
-    python cases.py moons_demo [--steps 100]
+    python cases.py moons_demo [--steps 100] [--paused-loop]
     python cases.py chain [--depth 20000] [--repeat 5] [--torch]
     python cases.py moons_step --samples 100 [--warmup 2] [--steps 3]
     python cases.py bytes_per_node [--depth 20000]
@@ -19,6 +19,7 @@ Usage::
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gc
 import json
 import random
@@ -34,6 +35,15 @@ def library() -> str:
     import micrograd.engine
 
     return "ours" if hasattr(micrograd.engine, "topological_order") else "original"
+
+
+def paused_scope(paused: bool) -> Any:
+    """This package's ``paused_gc()`` if ``paused`` (an opt-in the original lacks), else nothing."""
+    if not paused:
+        return contextlib.nullcontext()
+    from micrograd import paused_gc
+
+    return paused_gc()
 
 
 # -- (1) the original's moons demo, as written ----------------------------------
@@ -167,8 +177,6 @@ def moons_step(samples: int, warmup: int, steps: int, paused: bool = False) -> d
     of it) has reached its steady state.  With ``paused``, the whole loop runs
     inside this package's ``paused_gc()`` (the opt-in for a whole loop).
     """
-    import contextlib
-
     import numpy as np
     from sklearn.datasets import make_moons
 
@@ -190,13 +198,7 @@ def moons_step(samples: int, warmup: int, steps: int, paused: bool = False) -> d
         return data_loss + reg_loss
 
     times = []
-    if paused:
-        from micrograd.engine import paused_gc
-
-        scope: Any = paused_gc()
-    else:
-        scope = contextlib.nullcontext()
-    with scope:
+    with paused_scope(paused):
         for k in range(warmup + steps):
             start = time.perf_counter()
             total_loss = loss()
@@ -268,12 +270,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--warmup", type=int, default=2)
     parser.add_argument("--torch", action="store_true", help="chain: use PyTorch tensors")
     parser.add_argument(
-        "--paused-loop", action="store_true", help="moons_step: the loop in paused_gc() (ours)"
+        "--paused-loop",
+        action="store_true",
+        help="moons_demo, moons_step: the loop in paused_gc() (ours)",
     )
     args = parser.parse_args(argv)
 
     if args.case == "moons_demo":
-        result = moons_demo(args.steps or 100)
+        with paused_scope(args.paused_loop):
+            result = moons_demo(args.steps or 100)
+        result["paused_loop"] = args.paused_loop
     elif args.case == "chain":
         result = chain(args.depth or 20_000, args.repeat, args.torch)
     elif args.case == "moons_step":

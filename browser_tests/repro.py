@@ -1,4 +1,4 @@
-"""Compare two clean builds of the site: glued numbers and graph SVGs must be identical.
+"""Compare two clean builds of the site: glued numbers, graph SVGs and the runtime must match.
 
 Usage::
 
@@ -6,13 +6,16 @@ Usage::
 
 Each ``BUILD_*`` is a Sphinx output root holding ``html/`` (the site) and
 ``jupyter_execute/`` (the notebooks myst-nb executed for it). Exits 1 and
-prints a diff for every glued value or SVG that differs, 0 when the two builds
-publish the same numbers and graphs.
+prints a diff for every glued value or SVG that differs, or a file of the
+in-browser runtime (``html/_static/runner/``: the micrograd wheel named after
+the source hash, the graphviz wheel, Pyodide, viz.js) whose bytes differ; 0
+when the two builds publish the same numbers, graphs and runtime.
 """
 
 from __future__ import annotations
 
 import difflib
+import hashlib
 import json
 import sys
 from pathlib import Path
@@ -31,15 +34,12 @@ SVG = "image/svg+xml"
 MEASUREMENTS: dict[str, frozenset[str]] = {
     "why-its-fast.ipynb": frozenset(
         {
+            "chain_speedup",  # ratio of two timings
             "bytes_closure",  # tracemalloc average bytes per node
             "bytes_ratio",  # ratio of two tracemalloc averages
             "tracked_objects",  # len(gc.get_objects()) in the kernel
-            "paused_gc_share",  # timings
-            "free_gc_share",
-            "pause_speedup",
-            "handed_gc_share",
-            "kept_gc_share",
-            "hand_off_speedup",
+            "free_gc_share",  # timings
+            "paused_speedup",
             "deep_seconds",
         }
     ),
@@ -101,6 +101,31 @@ def published(build: Path) -> tuple[dict[str, str], dict[str, str]]:
     return glued, svgs
 
 
+#: Where the in-browser runtime is in a built site (docs/_ext/browser_runner.py).
+RUNTIME = Path("html") / "_static" / "runner"
+
+
+def runtime_files(build: Path) -> dict[str, str]:
+    """Map each file of the build's in-browser runtime to its size and SHA-256.
+
+    Raises
+    ------
+    ValueError
+        If the runtime has no micrograd wheel: the site would run nothing.
+    """
+    folder = build / RUNTIME
+    files = {
+        path.relative_to(folder).as_posix(): (
+            f"{path.stat().st_size} bytes, sha256 {hashlib.sha256(path.read_bytes()).hexdigest()}"
+        )
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+    }
+    if not any(name.startswith("micrograd_book-") and name.endswith(".whl") for name in files):
+        raise ValueError(f"{build}: no micrograd wheel in {folder}")
+    return files
+
+
 def _compare(kind: str, a: dict[str, str], b: dict[str, str]) -> list[str]:
     problems = []
     for key in sorted(a.keys() - b.keys()):
@@ -147,7 +172,12 @@ def compare_builds(first: Path, second: Path) -> list[str]:
     problems = sorted(set(problems))
     kept_a = {k: v for k, v in glued_a.items() if not is_measurement(k)}
     kept_b = {k: v for k, v in glued_b.items() if not is_measurement(k)}
-    return problems + _compare("glued value", kept_a, kept_b) + _compare("SVG", svgs_a, svgs_b)
+    return (
+        problems
+        + _compare("glued value", kept_a, kept_b)
+        + _compare("SVG", svgs_a, svgs_b)
+        + _compare("runtime file", runtime_files(first), runtime_files(second))
+    )
 
 
 def measurements(first: Path, second: Path) -> list[str]:
@@ -196,8 +226,11 @@ def main(argv: list[str]) -> int:
         print("\n\n".join(problems))
         return 1
     kept = [key for key in glued if not is_measurement(key)]
+    runtime = runtime_files(first)
+    wheels = ", ".join(name for name in runtime if name.endswith(".whl"))
     print(
-        f"reproducible: {len(kept)} glued values and {len(svgs)} SVGs identical in both builds "
+        f"reproducible: {len(kept)} glued values, {len(svgs)} SVGs and {len(runtime)} runtime "
+        f"files ({wheels}) identical in both builds "
         f"({len(glued) - len(kept)} declared measurements exempt)"
     )
     return 0

@@ -11,7 +11,16 @@ from repro import MEASUREMENTS, compare_builds, main
 GRAPH = '<svg xmlns="http://www.w3.org/2000/svg"><g id="n0"><text>a 2.0000</text></g></svg>'
 
 
-def _fake_build(root: Path, loss: str = "0.2500", graph: str = GRAPH, glue: bool = True) -> Path:
+WHEEL = "micrograd_book-0.2.0+0123456789abcdef-py3-none-any.whl"
+
+
+def _fake_build(
+    root: Path,
+    loss: str = "0.2500",
+    graph: str = GRAPH,
+    glue: bool = True,
+    wheel: bytes | None = b"PK fixed bytes",
+) -> Path:
     outputs = [{"output_type": "display_data", "data": {"image/svg+xml": graph}, "metadata": {}}]
     if glue:
         outputs.append(
@@ -29,6 +38,9 @@ def _fake_build(root: Path, loss: str = "0.2500", graph: str = GRAPH, glue: bool
         (root / "jupyter_execute" / "tutorials" / "train.glue.json").write_text(json.dumps(side))
     (root / "html" / "_images").mkdir(parents=True)
     (root / "html" / "_images" / "graph.svg").write_text(graph)
+    (root / "html" / "_static" / "runner").mkdir(parents=True)
+    if wheel is not None:
+        (root / "html" / "_static" / "runner" / WHEEL).write_bytes(wheel)
     return root
 
 
@@ -97,3 +109,18 @@ def test_a_declared_measurement_may_differ_but_not_vanish(tmp_path: Path) -> Non
     problems = compare_builds(a, b)
     assert len(problems) == len(names)
     assert all("declared in MEASUREMENTS but not glued" in p for p in problems)
+
+
+def test_a_runtime_wheel_with_other_bytes_is_reported(tmp_path: Path) -> None:
+    a = _fake_build(tmp_path / "a")
+    b = _fake_build(tmp_path / "b", wheel=b"PK other bytes (a timestamp moved)")
+    problems = compare_builds(a, b)
+    assert len(problems) == 1
+    assert problems[0].startswith(f"runtime file {WHEEL} differs")
+    assert main([str(a), str(b)]) == 1
+
+
+def test_a_build_without_the_micrograd_wheel_is_an_error(tmp_path: Path) -> None:
+    a, b = _fake_build(tmp_path / "a"), _fake_build(tmp_path / "b", wheel=None)
+    with pytest.raises(ValueError, match="no micrograd wheel"):
+        compare_builds(a, b)

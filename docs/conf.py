@@ -64,6 +64,17 @@ extensions = [
     "sphinx-mathjax-offline",
 ]
 
+# -- in-browser runner ------------------------------------------------------------
+# A Run button on every code cell: the reader's browser runs it with Pyodide,
+# against the micrograd the site was built from (docs/_ext/browser_runner.py,
+# docs/_static/runner/; npm packages from package-lock.json, `npm ci`).
+# Cells tagged `build-only` keep their build-time output.
+import sys
+
+sys.path.insert(0, str(DOCS / "_ext"))
+extensions.append("browser_runner")
+# ---------------------------------------------------------------------------------
+
 exclude_patterns = ["_build", "jupyter_execute", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints"]
 source_suffix = {".md": "myst-nb", ".rst": "restructuredtext"}
 root_doc = "index"

@@ -1,7 +1,7 @@
 """The original micrograd demo: a 2-16-16-1 ReLU network learns the two moons.
 
 Run ``python examples/moons.py``.  As in the original demo notebook: seed
-1337 (NumPy's and Python's generators), 100 points from scikit-learn's
+1337 (for the points and for Python's generator), 100 points of scikit-learn's
 ``make_moons`` with noise 0.1 and labels -1/+1, ``MLP(2, [16, 16, 1])``, the
 max-margin ("hinge") loss ``mean(relu(1 - y * score))`` plus ``1e-4`` times
 the sum of squared parameters, full-batch gradient descent with learning
@@ -77,7 +77,7 @@ def main(argv: list[str] | None = None) -> int:
     matplotlib.use("Agg")  # write files; never open a window
 
     random.seed(args.seed)  # the weights
-    X, y = make_moons(n_samples=100, noise=0.1, seed=args.seed)  # seeds NumPy, as the demo
+    X, y = make_moons(n_samples=100, noise=0.1, seed=args.seed)  # the demo's points
     model = MLP(2, [16, 16, 1])
     print(f"points: {len(X)}, parameters: {len(model.parameters())}")
     print(f"data plot: {save_figure(plot_moons(X, y), out / 'data.png')}")

@@ -13,7 +13,7 @@ import textwrap
 
 import pytest
 
-from micrograd.engine import Value
+from micrograd.engine import Value, new_node
 from micrograd.nn import MLP, Layer, Neuron
 
 # (expression, exception type, regex the message must match); each expression is
@@ -47,6 +47,11 @@ ENGINE_CASES: list[Case] = [
     ("1 / Value(0)", ZeroDivisionError, r"division"),
     ("Value(0) ** (-1)", ZeroDivisionError, r"negative power"),
     ("Value(1e6).exp()", OverflowError, r"exp"),
+    ("new_node(1.0, 'f', rule, 2.0)", TypeError, r"new_node: input a must be a Value, got 2\.0"),
+    ("new_node(1.0, 'f', rule, Value(1), 'b')", TypeError, r"input b must be a Value, got 'b'"),
+    ("new_node(1.0, 'f', None, Value(1))", TypeError, r"rule must be a function.*None"),
+    ("new_node('1', 'f', rule, Value(1))", TypeError, r"real number.*str"),
+    ("Value(1.0, (Value(1), 2.0))", ValueError, r"_children.*\['Value', 'float'\]"),
 ]
 
 NN_CASES: list[Case] = [
@@ -75,7 +80,18 @@ NN_CASES: list[Case] = [
 ALL_CASES = ENGINE_CASES + NN_CASES
 
 
-NAMESPACE = {"Value": Value, "Neuron": Neuron, "Layer": Layer, "MLP": MLP}
+def rule(out: Value) -> None:
+    """A backward rule for the new_node cases."""
+
+
+NAMESPACE = {
+    "Value": Value,
+    "Neuron": Neuron,
+    "Layer": Layer,
+    "MLP": MLP,
+    "new_node": new_node,
+    "rule": rule,
+}
 
 
 @pytest.mark.parametrize(
@@ -100,8 +116,11 @@ def test_a_failed_operation_builds_no_node_and_leaves_inputs_alone() -> None:
 UNDER_O_SCRIPT = textwrap.dedent(
     """
     import json, sys
-    from micrograd.engine import Value
+    from micrograd.engine import Value, new_node
     from micrograd.nn import MLP, Layer, Neuron
+
+    def rule(out):
+        pass
 
     assert False, "this line proves asserts are stripped"
     results = {}

@@ -1,8 +1,9 @@
-"""Tests for micrograd.datasets."""
+"""Tests for micrograd.datasets: the pure-Python make_moons is scikit-learn's, bit for bit."""
 
 from __future__ import annotations
 
-import sys
+import math
+import random
 
 import numpy as np
 import pytest
@@ -11,56 +12,80 @@ import sklearn.datasets
 from micrograd.datasets import make_moons
 
 
-def test_make_moons_returns_points_and_plus_minus_one_labels() -> None:
+def scikit_learn_moons(n_samples: int, noise: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """What the original demo does: seed NumPy's global generator, call scikit-learn."""
+    state = np.random.get_state()  # noqa: NPY002 - restored below: this test leaves no trace
+    try:
+        np.random.seed(seed)  # noqa: NPY002 - the legacy global seeding is what the demo did
+        X, y = sklearn.datasets.make_moons(n_samples=n_samples, noise=noise)
+    finally:
+        np.random.set_state(state)  # noqa: NPY002
+    return X, y * 2 - 1
+
+
+def test_make_moons_returns_lists_of_points_and_plus_minus_one_labels() -> None:
     X, y = make_moons()
-    assert X.shape == (100, 2)
-    assert X.dtype == np.float64
-    assert y.shape == (100,)
-    assert set(y.tolist()) == {-1, 1}
-    assert (y == 1).sum() == 50
+    assert isinstance(X, list)
+    assert isinstance(y, list)
+    assert len(X) == 100
+    assert all(type(p) is list and len(p) == 2 for p in X)
+    assert all(type(v) is float for p in X for v in p)
+    assert all(type(label) is int for label in y)
+    assert set(y) == {-1, 1}
+    assert y.count(1) == 50
 
 
-def test_make_moons_matches_the_original_demo() -> None:
+def test_make_moons_is_the_original_demos_data_bit_for_bit() -> None:
     # The demo: np.random.seed(1337); X, y = make_moons(n_samples=100, noise=0.1); y = y*2 - 1
-    np.random.seed(1337)  # noqa: NPY002 - the legacy global seeding is what the demo did
-    X_demo, y_demo = sklearn.datasets.make_moons(n_samples=100, noise=0.1)
-    y_demo = y_demo * 2 - 1
+    X_demo, y_demo = scikit_learn_moons(100, 0.1, 1337)
     X, y = make_moons(n_samples=100, noise=0.1, seed=1337)
-    np.testing.assert_array_equal(X, X_demo)
-    np.testing.assert_array_equal(y, y_demo)
+    assert np.asarray(X).tobytes() == X_demo.tobytes()  # every bit, including signed zeros
+    assert y == y_demo.tolist()
+
+
+@pytest.mark.parametrize("seed", [0, 1, 7, 42, 2**31, 2**32 - 1])
+@pytest.mark.parametrize("n_samples", [2, 3, 7, 100, 257])
+@pytest.mark.parametrize("noise", [0.0, 0.1, 0.35])
+def test_make_moons_equals_scikit_learn_for_other_seeds_and_sizes(
+    seed: int, n_samples: int, noise: float
+) -> None:
+    X_sk, y_sk = scikit_learn_moons(n_samples, noise, seed)
+    X, y = make_moons(n_samples=n_samples, noise=noise, seed=seed)
+    assert np.asarray(X).tobytes() == X_sk.tobytes()
+    assert y == y_sk.tolist()
+
+
+def test_make_moons_leaves_numpys_and_pythons_global_generators_alone() -> None:
+    np.random.seed(5)  # noqa: NPY002 - a user's own seeding, which make_moons must not touch
+    random.seed(5)
+    numpy_before, python_before = np.random.get_state(), random.getstate()  # noqa: NPY002
+    make_moons(n_samples=50, noise=0.2, seed=3)
+    make_moons(n_samples=50, noise=0.2, seed=None)
+    numpy_after = np.random.get_state()  # noqa: NPY002
+    assert all(np.array_equal(a, b) for a, b in zip(numpy_before, numpy_after, strict=True))
+    assert random.getstate() == python_before
 
 
 def test_same_seed_same_points_other_seed_other_points() -> None:
-    X1, y1 = make_moons(seed=7)
-    X2, y2 = make_moons(seed=7)
-    X3, _ = make_moons(seed=8)
-    np.testing.assert_array_equal(X1, X2)
-    np.testing.assert_array_equal(y1, y2)
-    assert not np.array_equal(X1, X3)
+    assert make_moons(seed=7) == make_moons(seed=7)
+    assert make_moons(seed=7)[0] != make_moons(seed=8)[0]
 
 
-def test_seed_none_draws_from_the_current_numpy_state() -> None:
-    np.random.seed(5)  # noqa: NPY002 - make_moons(seed=None) reads the global state
-    X1, _ = make_moons(seed=None)
-    np.random.seed(5)  # noqa: NPY002 - make_moons(seed=None) reads the global state
-    X2, _ = make_moons(seed=None)
-    X3, _ = make_moons(seed=None)
-    np.testing.assert_array_equal(X1, X2)
-    assert not np.array_equal(X2, X3)
+def test_seed_none_gives_fresh_points_every_call() -> None:
+    assert make_moons(seed=None)[0] != make_moons(seed=None)[0]
 
 
 def test_noise_zero_puts_points_on_the_half_circles() -> None:
     X, y = make_moons(n_samples=20, noise=0.0)
-    upper = X[y == -1]
-    lower = X[y == 1]
-    np.testing.assert_allclose(np.hypot(upper[:, 0], upper[:, 1]), 1.0)
-    np.testing.assert_allclose(np.hypot(lower[:, 0] - 1.0, lower[:, 1] - 0.5), 1.0)
+    for (x1, x2), label in zip(X, y, strict=True):
+        centre = (0.0, 0.0) if label == -1 else (1.0, 0.5)
+        assert math.hypot(x1 - centre[0], x2 - centre[1]) == pytest.approx(1.0)
 
 
-def test_odd_sample_count() -> None:
+def test_odd_sample_count_gives_the_plus_one_moon_the_extra_point() -> None:
     X, y = make_moons(n_samples=7, seed=0)
-    assert X.shape == (7, 2)
-    assert sorted(y.tolist()) == [-1, -1, -1, 1, 1, 1, 1]
+    assert len(X) == 7
+    assert sorted(y) == [-1, -1, -1, 1, 1, 1, 1]
 
 
 @pytest.mark.parametrize(
@@ -84,9 +109,3 @@ def test_make_moons_rejects_bad_arguments(
 ) -> None:
     with pytest.raises(error, match=message):
         make_moons(**kwargs)  # type: ignore[arg-type]
-
-
-def test_missing_scikit_learn_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "sklearn.datasets", None)
-    with pytest.raises(ImportError, match=r'pip install "micrograd-book\[datasets\]"'):
-        make_moons()

@@ -382,7 +382,7 @@ def test_render_svg_returns_and_saves_the_svg(dot_program: str, tmp_path: Path) 
 def test_render_svg_falls_back_to_graphviz_pure(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    # No `dot` anywhere on PATH: render_svg runs graphviz-pure (from the test extra).
+    # No `dot` anywhere on PATH: render_svg runs graphviz-pure (in the test dependency group).
     monkeypatch.setenv("PATH", str(tmp_path))
     svg = render_svg(draw_dot(neuron()))
     assert "data 0.7071" in svg

@@ -12,7 +12,8 @@ import types
 
 import pytest
 
-from micrograd.engine import Value, paused_gc, topological_order
+from micrograd.collector import paused_gc
+from micrograd.engine import Value, topological_order
 from micrograd.nn import Neuron
 
 

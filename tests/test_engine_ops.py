@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from micrograd.engine import Value
+from micrograd.engine import Value, new_node
 
 A, B = 3.0, -2.0
 
@@ -285,3 +285,47 @@ def test_exp_of_a_huge_input_raises_overflow_error_naming_exp() -> None:
 
 def test_exp_just_below_the_float_limit_works() -> None:
     assert math.isfinite(Value(709.0).exp().data)
+
+
+# -- new_node: the public way to add an operation --------------------------------------
+
+
+def _sin(x: Value) -> Value:
+    return new_node(math.sin(x.data), "sin", _sin_backward, x)
+
+
+def _sin_backward(out: Value) -> None:
+    out._a.grad += math.cos(out._a.data) * out.grad
+
+
+def _hypot(x: Value, y: Value) -> Value:
+    return new_node(math.hypot(x.data, y.data), "hypot", _hypot_backward, x, y)
+
+
+def _hypot_backward(out: Value) -> None:
+    x, y = out._a, out._b
+    x.grad += x.data / out.data * out.grad
+    y.grad += y.data / out.data * out.grad
+
+
+def test_new_node_makes_a_one_input_operation_that_backward_runs() -> None:
+    x = Value(0.7)
+    y = _sin(x) * 3.0
+    y.backward()
+    assert y._a._op == "sin"
+    assert y._a._prev == (x,)
+    assert x.grad == pytest.approx(3.0 * math.cos(0.7), rel=1e-15)
+
+
+def test_new_node_makes_a_two_input_operation_with_inputs_in_order() -> None:
+    x, y = Value(3.0), Value(4.0)
+    h = _hypot(x, y)
+    h.backward()
+    assert (h.data, h._op, h._prev) == (5.0, "hypot", (x, y))
+    assert (x.grad, y.grad) == pytest.approx((0.6, 0.8), rel=1e-15)
+
+
+def test_new_node_stores_an_int_result_as_a_float() -> None:
+    out = new_node(2, "two", _sin_backward, Value(1.0))
+    assert type(out.data) is float
+    assert out.grad == 0.0

@@ -7,7 +7,6 @@ the same network, weight for weight, and compute the same outputs.
 
 from __future__ import annotations
 
-import gc
 import itertools
 import random
 import types
@@ -278,36 +277,3 @@ def test_a_network_with_a_one_neuron_hidden_layer_trains() -> None:
         for p in model.parameters():
             p.data -= 0.02 * p.grad
     assert losses[-1] < losses[0] / 10
-
-
-# -- the garbage collector is process-wide state: a model must give it back -----------
-
-
-def test_a_model_call_leaves_the_collector_on_once_its_graph_is_backpropagated() -> None:
-    model = MLP(2, [4, 1])
-    assert gc.isenabled()
-    outs = [model([1.0, float(i)]) for i in range(3)]
-    loss = sum(outs)
-    assert isinstance(loss, Value)
-    loss.backward()
-    assert gc.isenabled()
-
-
-def test_a_model_call_leaves_the_collector_on_once_its_outputs_are_dropped() -> None:
-    model = MLP(2, [4, 1])
-    out = model([1.0, 2.0])
-    assert type(out) is Value
-    del out
-    assert gc.isenabled()
-
-
-def test_a_model_call_leaves_a_collector_the_user_disabled_disabled() -> None:
-    model = MLP(2, [4, 1])
-    gc.disable()
-    try:
-        out = model([1.0, 2.0])
-        out.backward()
-        del out
-        assert not gc.isenabled()
-    finally:
-        gc.enable()

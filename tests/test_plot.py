@@ -44,7 +44,7 @@ def test_plot_moons_scatters_every_point_coloured_by_label() -> None:
 def test_plot_moons_draws_on_a_given_axis() -> None:
     _, ax = plt.subplots()
     X, y = make_moons(n_samples=10)
-    assert plot_moons(X.tolist(), y.tolist(), ax=ax) is ax
+    assert plot_moons(np.asarray(X), np.asarray(y), ax=ax) is ax
 
 
 class Counting:

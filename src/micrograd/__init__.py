@@ -2,10 +2,11 @@
 
 from importlib import metadata as _metadata
 
+from micrograd.collector import paused_gc
 from micrograd.engine import Value
 from micrograd.nn import MLP, Layer, Module, Neuron
 
-__all__ = ["MLP", "Layer", "Module", "Neuron", "Value", "__version__"]
+__all__ = ["MLP", "Layer", "Module", "Neuron", "Value", "__version__", "paused_gc"]
 
 try:
     # Written once, in pyproject.toml; installing the package puts it in its metadata.

@@ -1,45 +1,47 @@
 """The autograd engine: a scalar :class:`Value` that remembers how it was made.
 
 Every arithmetic operation on a :class:`Value` returns a new ``Value`` that
-records its inputs (``_prev``), the name of the operation (``_op``) and the
-operation's *backward rule*: a small function that applies the chain rule for
-that one operation.  :meth:`Value.backward` visits the graph in topological
-order and runs each node's rule once.
+records its inputs, the name of the operation (``_op``) and the operation's
+*backward rule*: a small function that applies the chain rule for that one
+operation.  :meth:`Value.backward` visits the graph in topological order and
+runs each node's rule once.
 
-The design follows the original micrograd closely, with three differences
-that make it fast and frugal (the docs page "Why it's fast" measures them):
+The design follows the original micrograd closely, with two differences that
+make it fast and frugal (the docs page "Why it's fast" measures them):
 
 * a node keeps its (at most two) inputs in two slots, ``_a`` and ``_b``, and
   ``__slots__`` removes the per-object ``__dict__``;
-* each operation has **one** backward rule shared by all its nodes (a
-  static method below), instead of a new closure per node.  A closure that
-  refers to its own output makes a reference cycle, which only CPython's
-  cyclic garbage collector can free; without cycles, reference counting frees
-  a graph the moment it is no longer used;
-* :meth:`Value.backward` keeps the cyclic collector paused while it runs
-  (and restores it afterwards), so it does not rescan the graph it is walking;
-  a model's graph is kept out of the collector's way while it is built
-  (:func:`keep_gc_paused`), and handed straight to the collector's oldest
-  generation when its backward pass ends (``_promote_young_generation``).
+* each operation has **one** backward rule shared by all its nodes (a static
+  method below), instead of a new closure per node.  A closure that refers to
+  its own output makes a reference cycle, which only CPython's cyclic garbage
+  collector can free; without cycles, reference counting frees a graph the
+  moment it is no longer used.
 
-The module imports nothing outside the standard library.
+:func:`new_node` is how every operation makes its output, and how you can add
+an operation of your own.  The module imports nothing outside the standard
+library.
 """
 
 from __future__ import annotations
 
-import gc
 import math
 import numbers
-import threading
-import weakref
-from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
 
-__all__ = ["Value", "keep_gc_paused", "paused_gc", "topological_order"]
+__all__ = ["BackwardRule", "Value", "new_node", "topological_order"]
 
+#: A backward rule: given an operation's output node, it adds the output's
+#: gradient, times the local derivative, to the ``grad`` of each input.
 BackwardRule = Callable[["Value"], None]
+
+# What an input slot holds when there is no such input: a leaf has none, a
+# one-input operation has no second one.  The slots are typed ``Value`` so
+# that the backward rules, which only ever run on nodes that have their
+# inputs, read them without a check for None; this is the one place that
+# stores None in them.
+_NO_INPUT: Any = None
 
 
 class Value:
@@ -71,6 +73,9 @@ class Value:
     TypeError
         If ``data`` is not a real number (a string, ``None``, a complex
         number, another ``Value``...).
+    ValueError
+        If ``_children`` holds more than two nodes, or something that is not
+        a ``Value``.
 
     Examples
     --------
@@ -82,20 +87,16 @@ class Value:
     (-5.0, -3.0, 2.0)
     """
 
-    __slots__ = ("_a", "_b", "_gc_pause", "_op", "_rule", "data", "grad", "label")
+    # One small object per node: exactly these fields, and no __dict__.
+    __slots__ = ("_a", "_b", "_op", "_rule", "data", "grad", "label")
 
-    # Tell NumPy to leave `numpy_scalar * value` to Value.__rmul__ instead of
-    # wrapping the Value in an object array.
-    __array_ufunc__ = None
-
-    data: float
-    grad: float
-    _a: Value | None
-    _b: Value | None
-    _op: str
-    _rule: BackwardRule | None
-    _gc_pause: _GraphPause  # set on a model's outputs only (see keep_gc_paused)
-    label: str
+    data: float  # the number
+    grad: float  # d(output)/d(this node)
+    _a: Value  # the first input (None in a leaf)
+    _b: Value  # the second input (None in a leaf, or after a one-input operation)
+    _op: str  # the operation's name, "" in a leaf
+    _rule: BackwardRule | None  # the operation's backward rule, None in a leaf
+    label: str  # a name for drawings
 
     def __init__(
         self,
@@ -112,8 +113,8 @@ class Value:
             )
         self.data = _real(data)
         self.grad = 0.0
-        self._a = children[0] if children else None
-        self._b = children[1] if len(children) == 2 else None
+        self._a = children[0] if children else _NO_INPUT
+        self._b = children[1] if len(children) == 2 else _NO_INPUT
         self._op = _op
         self._rule = None
         self.label = label
@@ -122,7 +123,7 @@ class Value:
 
     @property
     def _prev(self) -> tuple[Value, ...]:
-        """The nodes this one was computed from, in operand order."""
+        """The nodes this one was computed from, in operand order: ``_a``, then ``_b``."""
         if self._a is None:
             return ()
         if self._b is None:
@@ -138,11 +139,8 @@ class Value:
     @_backward.setter
     def _backward(self, function: Callable[[], None]) -> None:
         # Lets code written for the original define its own operation by
-        # assigning a closure, exactly as the original's operations do.  Such
-        # a closure usually refers to its own node: a reference cycle, which
-        # only the collector frees, so a graph pause must not wait for it.
+        # assigning a closure, exactly as the original's operations do.
         self._rule = partial(_call_closure, function)
-        _end_graph_pause()
 
     # -- the operations: forward value, and the local rule for backward ---------
 
@@ -150,38 +148,38 @@ class Value:
         other = other if type(other) is Value else _value(other)
         if other is NotImplemented:
             return NotImplemented
-        return _node(self.data + other.data, self, other, "+", Value._add_backward)
+        return _node(self.data + other.data, "+", Value._add_backward, self, other)
 
     @staticmethod
     def _add_backward(out: Value) -> None:
         # d(a + b)/da = 1 and d(a + b)/db = 1: add passes the gradient through.
-        out._a.grad += out.grad  # type: ignore[union-attr]
-        out._b.grad += out.grad  # type: ignore[union-attr]
+        out._a.grad += out.grad
+        out._b.grad += out.grad
 
     def __mul__(self, other: Value | float) -> Value:
         other = other if type(other) is Value else _value(other)
         if other is NotImplemented:
             return NotImplemented
-        return _node(self.data * other.data, self, other, "*", Value._mul_backward)
+        return _node(self.data * other.data, "*", Value._mul_backward, self, other)
 
     @staticmethod
     def _mul_backward(out: Value) -> None:
         # d(a * b)/da = b and d(a * b)/db = a: mul crosses the inputs over.
         a, b = out._a, out._b
-        a.grad += b.data * out.grad  # type: ignore[union-attr]
-        b.grad += a.data * out.grad  # type: ignore[union-attr]
+        a.grad += b.data * out.grad
+        b.grad += a.data * out.grad
 
     def __sub__(self, other: Value | float) -> Value:
         other = other if type(other) is Value else _value(other)
         if other is NotImplemented:
             return NotImplemented
-        return _node(self.data - other.data, self, other, "-", Value._sub_backward)
+        return _node(self.data - other.data, "-", Value._sub_backward, self, other)
 
     @staticmethod
     def _sub_backward(out: Value) -> None:
         # d(a - b)/da = 1 and d(a - b)/db = -1.
-        out._a.grad += out.grad  # type: ignore[union-attr]
-        out._b.grad -= out.grad  # type: ignore[union-attr]
+        out._a.grad += out.grad
+        out._b.grad -= out.grad
 
     def __truediv__(self, other: Value | float) -> Value:
         other = other if type(other) is Value else _value(other)
@@ -189,35 +187,25 @@ class Value:
             return NotImplemented
         if other.data == 0:
             raise ZeroDivisionError(f"division of {self.data!r} by a Value equal to 0")
-        return _node(self.data / other.data, self, other, "/", Value._div_backward)
+        return _node(self.data / other.data, "/", Value._div_backward, self, other)
 
     @staticmethod
     def _div_backward(out: Value) -> None:
         # d(a / b)/da = 1 / b and d(a / b)/db = -a / b**2.
         a, b = out._a, out._b
-        a.grad += out.grad / b.data  # type: ignore[union-attr]
-        b.grad -= out.grad * a.data / (b.data * b.data)  # type: ignore[union-attr]
+        a.grad += out.grad / b.data
+        b.grad -= out.grad * a.data / (b.data * b.data)
 
     def __neg__(self) -> Value:
-        return _node(-self.data, self, None, "neg", Value._neg_backward)
+        return _node(-self.data, "neg", Value._neg_backward, self)
 
     @staticmethod
     def _neg_backward(out: Value) -> None:
         # d(-a)/da = -1.
-        out._a.grad -= out.grad  # type: ignore[union-attr]
+        out._a.grad -= out.grad
 
     def __pow__(self, exponent: float) -> Value:
-        if isinstance(exponent, Value):
-            raise TypeError(
-                "Value ** Value is not supported: the exponent must be an int or "
-                "float constant (use .exp() and .log() for a variable exponent)"
-            )
-        if not isinstance(exponent, numbers.Real):
-            raise TypeError(
-                f"the exponent must be an int or float, got {type(exponent).__name__} {exponent!r}"
-            )
-        if not isinstance(exponent, (int, float)):
-            exponent = float(exponent)
+        exponent = _exponent(exponent)
         base = self.data
         if base < 0 and not float(exponent).is_integer():
             raise ValueError(
@@ -226,35 +214,34 @@ class Value:
             )
         if base == 0 and exponent < 0:
             raise ZeroDivisionError(f"0 ** {exponent!r}: zero to a negative power")
-        return _node(
-            base**exponent, self, None, f"**{exponent}", partial(Value._pow_backward, exponent)
-        )
+        rule = partial(Value._pow_backward, exponent)
+        return _node(base**exponent, f"**{exponent}", rule, self)
 
     @staticmethod
     def _pow_backward(exponent: float, out: Value) -> None:
         # d(a ** n)/da = n * a ** (n - 1); for n = 0 that is 0 everywhere, a = 0 included.
         if exponent != 0:
             a = out._a
-            a.grad += exponent * a.data ** (exponent - 1) * out.grad  # type: ignore[union-attr]
+            a.grad += exponent * a.data ** (exponent - 1) * out.grad
 
     def relu(self) -> Value:
         """max(0, self): the rectified linear unit."""
-        return _node(self.data if self.data > 0 else 0.0, self, None, "ReLU", Value._relu_backward)
+        return _node(self.data if self.data > 0 else 0.0, "ReLU", Value._relu_backward, self)
 
     @staticmethod
     def _relu_backward(out: Value) -> None:
         # d relu(a)/da = 1 where a > 0, else 0: relu lets the gradient through or stops it.
         if out.data > 0:
-            out._a.grad += out.grad  # type: ignore[union-attr]
+            out._a.grad += out.grad
 
     def tanh(self) -> Value:
         """The hyperbolic tangent, squashing any input into (-1, 1)."""
-        return _node(math.tanh(self.data), self, None, "tanh", Value._tanh_backward)
+        return _node(math.tanh(self.data), "tanh", Value._tanh_backward, self)
 
     @staticmethod
     def _tanh_backward(out: Value) -> None:
         # d tanh(a)/da = 1 - tanh(a)**2, and tanh(a) is out.data.
-        out._a.grad += (1.0 - out.data * out.data) * out.grad  # type: ignore[union-attr]
+        out._a.grad += (1.0 - out.data * out.data) * out.grad
 
     def exp(self) -> Value:
         """e ** self.
@@ -270,12 +257,12 @@ class Value:
             raise OverflowError(
                 f"exp({self.data!r}) is too large for a float (the limit is about exp(709.78))"
             ) from None
-        return _node(result, self, None, "exp", Value._exp_backward)
+        return _node(result, "exp", Value._exp_backward, self)
 
     @staticmethod
     def _exp_backward(out: Value) -> None:
         # d exp(a)/da = exp(a), which is out.data.
-        out._a.grad += out.data * out.grad  # type: ignore[union-attr]
+        out._a.grad += out.data * out.grad
 
     def log(self) -> Value:
         """The natural logarithm.
@@ -287,13 +274,13 @@ class Value:
         """
         if not self.data > 0:
             raise ValueError(f"log is defined only for positive numbers, got {self.data!r}")
-        return _node(math.log(self.data), self, None, "log", Value._log_backward)
+        return _node(math.log(self.data), "log", Value._log_backward, self)
 
     @staticmethod
     def _log_backward(out: Value) -> None:
         # d log(a)/da = 1 / a.
         a = out._a
-        a.grad += out.grad / a.data  # type: ignore[union-attr]
+        a.grad += out.grad / a.data
 
     def sigmoid(self) -> Value:
         """The logistic function 1 / (1 + e ** -self), squashing into (0, 1)."""
@@ -303,20 +290,24 @@ class Value:
         else:  # the same number, written so that exp cannot overflow
             e = math.exp(x)
             s = e / (1.0 + e)
-        return _node(s, self, None, "sigmoid", Value._sigmoid_backward)
+        return _node(s, "sigmoid", Value._sigmoid_backward, self)
 
     @staticmethod
     def _sigmoid_backward(out: Value) -> None:
         # d sigmoid(a)/da = sigmoid(a) * (1 - sigmoid(a)), and sigmoid(a) is out.data.
-        out._a.grad += out.data * (1.0 - out.data) * out.grad  # type: ignore[union-attr]
+        out._a.grad += out.data * (1.0 - out.data) * out.grad
 
     # -- the reflected forms: `2 * v`, `1 - v`, `1 / v` ... ----------------------
+
+    # Tell NumPy to leave `numpy_scalar * value` to Value.__rmul__ instead of
+    # wrapping the Value in an object array.
+    __array_ufunc__ = None
 
     def __radd__(self, other: float) -> Value:  # other + self
         other_value: Value = _value(other)
         if other_value is NotImplemented:
             return NotImplemented
-        return other_value + self  # _prev in written order: (other, self)
+        return other_value + self  # inputs in written order: (other, self)
 
     def __rmul__(self, other: float) -> Value:  # other * self
         other_value: Value = _value(other)
@@ -348,23 +339,73 @@ class Value:
         (or set ``grad = 0``) between steps.  Iterative, so a graph of any
         depth works.
         """
-        _pause()
-        try:
-            order = topological_order(self)
-            self.grad = 1.0
-            for node in reversed(order):
-                rule = node._rule
-                if rule is not None:
-                    rule(node)
-        finally:
-            # A graph built under a graph pause is complete now, and alive
-            # (the caller holds this node): hand it to the collector's oldest
-            # generation on the way out, rather than have it scanned.
-            graph_was_paused = _end_graph_pause()
-            _resume(promote_young=graph_was_paused)
+        order = topological_order(self)
+        self.grad = 1.0
+        for node in reversed(order):
+            rule = node._rule
+            if rule is not None:  # a leaf has nothing to pass on
+                rule(node)
 
     def __repr__(self) -> str:
         return f"Value(data={self.data}, grad={self.grad})"
+
+
+def new_node(data: float, op: str, rule: BackwardRule, a: Value, b: Value | None = None) -> Value:
+    """The output node of a new operation: its value, and how to send a gradient back.
+
+    This is the way to add an operation of your own (the docs page "The local
+    rules" adds ``sin``): compute the forward value, then hand it over with
+    the operation's name, its backward rule and its inputs.  The built-in
+    operations make their nodes the same way (through ``_node``, the same
+    function without these checks).
+
+    Parameters
+    ----------
+    data : float
+        The operation's result, already computed.
+    op : str
+        The operation's name, shown in graph drawings (e.g. ``"sin"``).
+    rule : callable
+        The backward rule, called once per :meth:`Value.backward` as
+        ``rule(out)`` with the node made here.  It must *add* ``out.grad``
+        times the local derivative to the ``grad`` of each input, which it
+        finds in ``out._a`` (and ``out._b``).  Use a plain function (or a
+        static method), not a closure over ``out``: a closure that refers to
+        its own node makes a reference cycle.
+    a, b : Value
+        The inputs: one, or two.
+
+    Returns
+    -------
+    Value
+        A new node with ``grad`` 0.0.
+
+    Raises
+    ------
+    TypeError
+        If ``data`` is not a real number, an input is not a ``Value``, or
+        ``rule`` is not callable.
+
+    Examples
+    --------
+    >>> import math
+    >>> def sin(x):
+    ...     return new_node(math.sin(x.data), "sin", sin_backward, x)
+    >>> def sin_backward(out):
+    ...     out._a.grad += math.cos(out._a.data) * out.grad  # d sin(a)/da = cos(a)
+    >>> x = Value(0.0)
+    >>> y = sin(x)
+    >>> y.backward()
+    >>> x.grad
+    1.0
+    """
+    if not isinstance(a, Value):
+        raise TypeError(f"new_node: input a must be a Value, got {a!r}")
+    if b is not None and not isinstance(b, Value):
+        raise TypeError(f"new_node: input b must be a Value, got {b!r}")
+    if not callable(rule):
+        raise TypeError(f"new_node: the rule must be a function of the output node, got {rule!r}")
+    return _node(_real(data), op, rule, a, _NO_INPUT if b is None else b)
 
 
 def topological_order(root: Value) -> list[Value]:
@@ -386,12 +427,12 @@ def topological_order(root: Value) -> list[Value]:
     """
     order: list[Value] = []
     seen: set[Value] = set()
-    stack: list[Value | None] = [root]
+    stack: list[Any] = [root]  # nodes, and a None marker under each expanded node
     push, pop, see, emit = stack.append, stack.pop, seen.add, order.append
     while stack:
         node = pop()
         if node is None:  # the marker below it: all of its inputs are ordered
-            emit(pop())  # type: ignore[arg-type]
+            emit(pop())
             continue
         if node in seen:
             continue
@@ -408,197 +449,13 @@ def topological_order(root: Value) -> list[Value]:
     return order
 
 
-# -- keeping the cyclic collector off the graph --------------------------------
-#
-# Every pause (a `paused_gc()` block, or a graph pause held by a model's
-# outputs) counts in `_pauses`.  The first one to open remembers whether the
-# collector was enabled and disables it; the last one to close restores that
-# state.  So pauses can nest and overlap in any order, and the user's own
-# setting (say, a collector they disabled themselves) is never overridden.
+# -- making nodes quickly, and checking what comes in -----------------------------
 
-_lock = threading.RLock()
-_pauses = 0
-_was_enabled = False
+_new = object.__new__
 
 
-def _pause() -> None:
-    global _pauses, _was_enabled
-    with _lock:
-        if _pauses == 0:
-            _was_enabled = gc.isenabled()
-            gc.disable()
-        _pauses += 1
-
-
-def _resume(promote_young: bool = False) -> None:
-    global _pauses
-    with _lock:
-        _pauses -= 1
-        if _pauses == 0 and _was_enabled:
-            if promote_young:
-                _promote_young_generation()
-            gc.enable()
-
-
-@contextmanager
-def paused_gc() -> Iterator[None]:
-    """Pause CPython's cyclic garbage collector inside a ``with`` block.
-
-    The graphs built here contain no reference cycles, so reference counting
-    alone frees them; the cyclic collector would only rescan the live graph
-    over and over.  The collector's previous state is restored on exit, also
-    when the block raises, and nesting is safe.
-    """
-    _pause()
-    try:
-        yield
-    finally:
-        _resume()
-
-
-class _GraphPause:
-    """One pause of the collector, open until :meth:`close` or until it is freed."""
-
-    __slots__ = ("__weakref__", "_open")
-
-    def __init__(self) -> None:
-        self._open = True
-        _pause()
-
-    def close(self) -> None:
-        with _lock:
-            if self._open:
-                self._open = False
-                _resume()
-
-    def __del__(self) -> None:
-        self.close()
-
-    def __reduce__(self) -> tuple[Callable[[], _GraphPause], tuple[()]]:
-        # A copy of a node (copy.deepcopy, pickle) gets a closed pause: only
-        # the pause that paused the collector may resume it.
-        return _closed_pause, ()
-
-
-def _closed_pause() -> _GraphPause:
-    pause = object.__new__(_GraphPause)
-    pause._open = False
-    return pause
-
-
-_no_pause: Callable[[], _GraphPause | None] = lambda: None  # noqa: E731
-_graph_pause = _no_pause  # a weak reference to the open graph pause
-
-
-def keep_gc_paused(nodes: Iterable[Value]) -> None:
-    """Keep the cyclic collector paused while ``nodes`` are alive, until a backward pass.
-
-    :class:`micrograd.nn.MLP` calls this on its outputs.  A training step
-    builds its graph across many calls (one per sample, then the loss) in
-    the caller's own code; if the collector ran in between, it would scan
-    the young graph, promote it to its oldest generation, and then rescan
-    that whole generation (the graph and every other object in the process)
-    again and again.  So the pause opened here lasts until the first of:
-
-    * the end of the next :meth:`Value.backward` (the graph is complete; the
-      young objects then go straight to the collector's oldest generation,
-      see ``_promote_young_generation``);
-    * the moment all the nodes holding it are freed (reference counting
-      frees a graph as soon as the last reference to it goes, because the
-      graph has no cycles);
-    * a node getting a hand-written ``_backward`` closure (which may create
-      reference cycles that only the collector can free).
-
-    Later calls before then join the same pause.  The collector's state is
-    then restored as :func:`paused_gc` restores it.
-
-    Parameters
-    ----------
-    nodes : iterable of Value
-        The nodes that hold the pause open (a model's outputs).
-    """
-    global _graph_pause
-    with _lock:
-        pause = _graph_pause()
-        if pause is None or not pause._open:
-            pause = _GraphPause()
-            _graph_pause = weakref.ref(pause)
-    for node in nodes:
-        node._gc_pause = pause
-
-
-def _end_graph_pause() -> bool:
-    """Close the open graph pause, if any; say whether there was one."""
-    global _graph_pause
-    with _lock:
-        pause = _graph_pause()
-        _graph_pause = _no_pause
-    if pause is None or not pause._open:
-        return False
-    pause.close()
-    return True
-
-
-# -- handing a finished graph to the oldest generation ---------------------------
-#
-# A graph built under a graph pause sits, whole, in the collector's young
-# generation when backward() ends: the pause held off the young collections
-# that would have moved it, bit by bit, to the older generations.  The caller
-# still holds it (a training loop keeps `total_loss` until the next step has
-# built its own), so the next young collection would scan all of it, find it
-# all alive, and move it on; and later collections of the middle generation
-# would scan it again.  Those scans can only find the graph alive: it has no
-# cycles, and reference counting frees it when the caller lets go.  So
-# backward() moves the young objects to the oldest generation directly.
-# `gc.freeze()` followed by `gc.unfreeze()` does exactly that in constant time
-# (freeze moves every tracked object to the "permanent" generation, unfreeze
-# moves them all back into the oldest one); nothing is left frozen, and no
-# setting is changed.
-#
-# It is done only when it is safe and useful:
-# * never if the program froze objects itself (unfreeze would thaw them);
-# * only if the young count (tracked objects allocated minus freed since the
-#   last young collection) is within the collector's threshold, that is, a
-#   young collection was not due anyway.  That is the case in a training loop,
-#   where each step's graph replaces the previous one.  A graph that grows
-#   from step to step, or a first step, is left to the collector as usual.
-# The young count is the collector's own measure of new objects that may be
-# garbage.  Promoted objects skip the young collections, so the engine adds
-# that count up itself and runs a full collection once it reaches
-# _FULL_COLLECTION_AFTER times the young threshold.  Cyclic garbage made by the
-# program during training is then freed after that many objects at the latest.
-
-_FULL_COLLECTION_AFTER = 100
-_promoted_since_full = 0  # young count promoted since the last full collection
-_full_collections_seen = 0  # the collector's own count of full collections
-
-
-def _promote_young_generation() -> None:
-    """Move the young (and middle) generation into the oldest, without a scan."""
-    global _promoted_since_full, _full_collections_seen
-    young, middle, _ = gc.get_count()
-    threshold = gc.get_threshold()[0]
-    if gc.get_freeze_count() or young > threshold:
-        return
-    full_collections = gc.get_stats()[-1]["collections"]
-    if full_collections != _full_collections_seen:  # the collector ran one itself
-        _full_collections_seen = full_collections
-        _promoted_since_full = 0
-    gc.freeze()
-    gc.unfreeze()
-    # each young collection since the last middle one moved its survivors to
-    # the middle generation: at most about a young threshold's worth
-    _promoted_since_full += young + middle * threshold
-    if _promoted_since_full > _FULL_COLLECTION_AFTER * threshold:
-        gc.collect()
-        _full_collections_seen = gc.get_stats()[-1]["collections"]
-        _promoted_since_full = 0
-
-
-def _node(
-    data: float, a: Value | None, b: Value | None, op: str, rule: BackwardRule | None
-) -> Value:
-    """Make the output node of an operation (skips the checks in ``__init__``)."""
+def _node(data: float, op: str, rule: BackwardRule | None, a: Value, b: Value = _NO_INPUT) -> Value:
+    """:func:`new_node` without its checks: the operations above are the hot path."""
     out = _new(Value)
     out.data = data
     out.grad = 0.0
@@ -608,9 +465,6 @@ def _node(
     out._rule = rule
     out.label = ""
     return out
-
-
-_new = object.__new__
 
 
 def _real(x: Any) -> float:
@@ -623,12 +477,26 @@ def _real(x: Any) -> float:
 
 
 def _value(x: Any) -> Any:
-    """``x`` as a Value, or NotImplemented so that Python raises its TypeError."""
+    """``x`` as a Value (a new leaf), or NotImplemented so that Python raises its TypeError."""
     if isinstance(x, Value):
         return x
     if type(x) is float or isinstance(x, numbers.Real):
-        return _node(float(x), None, None, "", None)
+        return _node(float(x), "", None, _NO_INPUT)
     return NotImplemented
+
+
+def _exponent(exponent: Any) -> float:
+    """The exponent of ``**`` as an int or float, or a TypeError that says what it was."""
+    if isinstance(exponent, Value):
+        raise TypeError(
+            "Value ** Value is not supported: the exponent must be an int or "
+            "float constant (use .exp() and .log() for a variable exponent)"
+        )
+    if not isinstance(exponent, numbers.Real):
+        raise TypeError(
+            f"the exponent must be an int or float, got {type(exponent).__name__} {exponent!r}"
+        )
+    return exponent if isinstance(exponent, (int, float)) else float(exponent)
 
 
 def _nothing() -> None:

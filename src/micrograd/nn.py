@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from micrograd.engine import Value, keep_gc_paused, paused_gc
+from micrograd.engine import Value
 
 __all__ = ["ACTIVATIONS", "MLP", "Layer", "Module", "Neuron"]
 
@@ -176,15 +176,9 @@ class MLP(Module):
 
     def __call__(self, x: Inputs) -> Value | list[Value]:
         """The network's output: one ``Value`` if the last layer has one neuron, else a list."""
-        # The forward pass builds hundreds of nodes; pausing the cyclic
-        # collector meanwhile saves it rescanning them (the graph has no cycles).
-        # The outputs then keep it paused while the caller builds the rest of
-        # the graph (the loss), until backward() or until they are freed.
-        with paused_gc():
-            out: list[Value] = []
-            for layer in self.layers:
-                x = out = layer.outputs(x)
-            keep_gc_paused(out)
+        out: list[Value] = []
+        for layer in self.layers:
+            x = out = layer.outputs(x)
         return out[0] if len(out) == 1 else out
 
     def parameters(self) -> list[Value]:

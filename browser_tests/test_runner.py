@@ -1,0 +1,523 @@
+"""The pages' code cells run, and can be edited, in the reader's browser.
+
+docs/_static/runner/ adds a Run button to every code cell that is not tagged
+``build-only``; the first click starts Pyodide in a worker, with the micrograd
+wheel the site was built from.  These tests drive it in headless Chromium,
+with every other origin unreachable (the host resolver knows only 127.0.0.1),
+and check:
+
+- every runnable cell of every page gives, in the browser, the output the
+  build gave: printed text, values' reprs, Markdown, and each drawing's DOT
+  source (the build records it in the executed notebook's metadata);
+- the worked neuron, edited to ``x2 = 1``, gives ``w2`` the gradient the
+  engine computes (0.0887);
+- a raising cell shows its traceback; an endless loop can be stopped; a
+  crash of the runtime says so and offers a restart;
+- the budgets on this machine: first output within 8 s of the first Run, a
+  small cell within 1 s after that, the page's load time unchanged while
+  nothing is run (nothing is fetched), at most 16 MB added to the site.
+
+The timings are printed and written to artifacts/runner/timings.json.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import statistics
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from conftest import CHROMIUM_ARGS, chromium_path
+from sitefiles import REMOVED_INPUT_TAGS, ROOT, executed_notebooks_dir
+
+BUDGET_FIRST_OUTPUT_SECONDS = 8.0
+BUDGET_SMALL_CELL_SECONDS = 1.0
+BUDGET_SITE_BYTES = 16_000_000
+#: "Unchanged" load time: the median with the runner may exceed the median
+#: without it by at most this share or 0.1 s, whichever is more (the page's load
+#: varies by more than that from one load to the next on a shared machine).
+LOAD_TIME_TOLERANCE = 0.10
+#: What runner.js may spend setting up a page's buttons while nothing is run.
+SET_UP_BUDGET_MILLISECONDS = 20.0
+BUILD_ONLY = "build-only"
+RUNTIME = Path("_static") / "runner"
+TIMINGS_FILE = ROOT / "artifacts" / "runner" / "timings.json"
+#: A generous ceiling for running a whole page (the moons page trains for 100 steps).
+PAGE_TIMEOUT_MS = 240_000
+
+NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
+
+TIMINGS: dict[str, Any] = {}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _write_timings() -> Iterator[None]:
+    yield
+    TIMINGS_FILE.parent.mkdir(parents=True, exist_ok=True)
+    TIMINGS_FILE.write_text(json.dumps(TIMINGS, indent=1, sort_keys=True) + "\n")
+
+
+def report(capsys: pytest.CaptureFixture[str], line: str) -> None:
+    """Print a measurement to the terminal, outside pytest's capture."""
+    with capsys.disabled():
+        print(f"\n[runner] {line}", end="")
+
+
+@pytest.fixture(scope="module")
+def offline_browser(browser: Any) -> Iterator[Any]:
+    """Headless Chromium that can reach 127.0.0.1 and nothing else.
+
+    Launched through the Playwright that runs conftest's ``browser`` (one
+    Playwright per thread), with a host resolver that knows no other host.
+    """
+    args = [*CHROMIUM_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+    launched = browser.browser_type.launch(executable_path=chromium_path(), args=args)
+    try:
+        yield launched
+    finally:
+        launched.close()
+
+
+class Tab:
+    """One page in a fresh browser context (empty cache and storage), with what it did."""
+
+    def __init__(self, browser: Any, server: str, route: bool = True) -> None:
+        self.server = server
+        self.context = browser.new_context(viewport={"width": 1366, "height": 768})
+        self.context.add_init_script(
+            "localStorage.setItem('mode', 'light'); localStorage.setItem('theme', 'light');"
+        )
+        self.requests: list[str] = []
+        self.foreign: list[str] = []
+        self.errors: list[str] = []
+        here = urlsplit(server)
+
+        def handle(route: Any) -> None:
+            url = urlsplit(route.request.url)
+            if url.scheme in ("data", "blob") or (url.scheme, url.netloc) == (
+                here.scheme,
+                here.netloc,
+            ):
+                route.continue_()
+            else:
+                route.abort()
+
+        if route:  # the host resolver already blocks other origins; this also names them
+            self.context.route("**/*", handle)
+        self.context.on("request", lambda r: self.requests.append(r.url))
+        self.context.on(
+            "request",
+            lambda r: (
+                urlsplit(r.url).scheme not in ("data", "blob")
+                and urlsplit(r.url).netloc != here.netloc
+                and self.foreign.append(r.url)
+            ),
+        )
+        self.page = self.context.new_page()
+        self.page.on(
+            "console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}")
+        )
+        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+
+    def open(self, page: str) -> Tab:
+        self.page.goto(f"{self.server}/{page}", wait_until="networkidle")
+        return self
+
+    def close(self) -> None:
+        self.context.close()
+
+    def evaluate(self, script: str, arg: Any = None) -> Any:
+        return self.page.evaluate(script, arg)
+
+    def cell_count(self) -> int:
+        return int(self.evaluate("microgradRunner.cells.length"))
+
+    def click_run(self, index: int) -> float:
+        """Click cell ``index``'s Run button; return the time of the click (perf clock)."""
+        cell = self.page.locator("div.cell:has(button.runner-run)").nth(index)
+        cell.evaluate("(el) => { const d = el.querySelector('details'); if (d) d.open = true; }")
+        start = time.perf_counter()
+        cell.locator("button.runner-run").click()
+        return start
+
+    def wait_state(self, index: int, states: tuple[str, ...], timeout: float = 30_000) -> str:
+        self.page.wait_for_function(
+            "([i, states]) => states.includes(microgradRunner.cells[i].state)",
+            arg=[index, list(states)],
+            timeout=timeout,
+        )
+        return str(self.evaluate(f"microgradRunner.cells[{index}].state"))
+
+    def edit(self, index: int, code: str) -> None:
+        """Replace the code of cell ``index`` (made editable by a first Run)."""
+        self.page.locator("div.cell:has(button.runner-run)").nth(index).locator(
+            "textarea.runner-editor"
+        ).fill(code)
+
+    def outputs(self, index: int) -> list[dict[str, Any]]:
+        return list(
+            self.evaluate(
+                f"microgradRunner.outputsOf({index}).map(o => ({{kind: o.kind, "
+                "name: o.name || null, mime: o.mime || null, text: o.text || null, "
+                "data: o.data || null}))"
+            )
+        )
+
+    def output_text(self, index: int) -> str:
+        return str(
+            self.page.locator("div.cell:has(button.runner-run)")
+            .nth(index)
+            .locator("div.runner-output")
+            .inner_text()
+        ).rstrip("\n")
+
+    def runtime_requests(self) -> list[str]:
+        return [url for url in self.requests if "/_static/runner/" in url]
+
+
+@pytest.fixture
+def tab(offline_browser: Any, server: str) -> Iterator[Tab]:
+    opened = Tab(offline_browser, server)
+    try:
+        yield opened
+    finally:
+        opened.close()
+    assert not opened.foreign, f"requests to other origins: {opened.foreign}"
+
+
+# -- what the build executed ---------------------------------------------------------------------
+
+
+def _joined(value: str | list[str]) -> str:
+    return value if isinstance(value, str) else "".join(value)
+
+
+def notebook_cells(html: Path, page: str) -> list[dict[str, Any]] | None:
+    """The code cells of ``page`` that the page shows, from its executed notebook."""
+    notebook = executed_notebooks_dir(html) / Path(page).with_suffix(".ipynb")
+    if not notebook.is_file():
+        return None
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    return [
+        cell
+        for cell in cells
+        if cell["cell_type"] == "code"
+        and not set(cell.get("metadata", {}).get("tags", [])) & REMOVED_INPUT_TAGS
+    ]
+
+
+RICH_ORDER = ("text/markdown", "text/html", "image/svg+xml", "text/plain")
+
+
+def build_outputs(cell: dict[str, Any]) -> tuple[str, list[tuple[str, str]]]:
+    """A built cell's printed text, and its displayed values as (kind, data)."""
+    text = ""
+    shown: list[tuple[str, str]] = []
+    for output in cell.get("outputs", []):
+        if output["output_type"] == "stream":
+            text += _joined(output["text"])
+        elif output["output_type"] in ("display_data", "execute_result"):
+            dot = output.get("metadata", {}).get("text/vnd.graphviz", {}).get("dot")
+            if dot is not None:
+                shown.append(("dot", dot))
+                continue
+            data = output["data"]
+            mime = next(m for m in RICH_ORDER if m in data)
+            shown.append((mime, _joined(data[mime])))
+        else:
+            raise AssertionError(f"a built cell has an output of type {output['output_type']}")
+    return text, shown
+
+
+def browser_outputs(outputs: list[dict[str, Any]]) -> tuple[str, list[tuple[str, str]]]:
+    """The same, for a cell run in the browser."""
+    text = "".join(o["text"] for o in outputs if o["kind"] == "stream")
+    shown = [
+        ("dot" if o["mime"] == "text/vnd.graphviz" else o["mime"], o["data"])
+        for o in outputs
+        if o["kind"] == "display"
+    ]
+    return text, shown
+
+
+def same_text(built: str, browser: str) -> tuple[bool, float]:
+    """Whether two outputs say the same: equal text, and numbers equal to within 1e-9.
+
+    Returns ``(same, largest difference of a number)``, the difference taken
+    as ``|x - y| / max(1, |x|, |y|)``.  Text may never differ.  A number may,
+    in its last bits: Pyodide's libm rounds ``sin``, ``cos`` and ``tanh``
+    differently from the build machine's now and then, which moves the moons'
+    coordinates by 1e-16 and the local-rules page's finite-difference error
+    (itself rounding noise, printed as 5.4e-11 at build time) to 1.5e-12.
+    """
+    if built == browser:
+        return True, 0.0
+    built_numbers, browser_numbers = NUMBER.findall(built), NUMBER.findall(browser)
+    if NUMBER.split(built) != NUMBER.split(browser) or len(built_numbers) != len(browser_numbers):
+        return False, float("inf")
+    worst = 0.0
+    for a, b in zip(built_numbers, browser_numbers, strict=True):
+        x, y = float(a), float(b)
+        worst = max(worst, abs(x - y) / max(1.0, abs(x), abs(y)))
+    return worst <= 1e-9, worst
+
+
+def runnable(cell: dict[str, Any]) -> bool:
+    return BUILD_ONLY not in cell.get("metadata", {}).get("tags", [])
+
+
+# -- the budgets -------------------------------------------------------------------------------
+
+
+def test_the_runtime_adds_at_most_16_mb_to_the_site(
+    html: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = [p for p in (html / RUNTIME).rglob("*") if p.is_file()]
+    size = sum(p.stat().st_size for p in files)
+    TIMINGS["site_bytes_added"] = size
+    report(capsys, f"runtime in the site: {size:,} bytes in {len(files)} files")
+    assert size <= BUDGET_SITE_BYTES
+    names = {p.relative_to(html / RUNTIME).as_posix() for p in files}
+    assert {"licenses/MPL-2.0.txt", "licenses/viz.js-LICENSE.txt"} <= names
+    wheels = [n for n in names if n.startswith("micrograd_book-") and n.endswith(".whl")]
+    assert len(wheels) == 1, wheels
+
+
+def test_nothing_is_fetched_and_load_time_is_unchanged_until_the_first_run(
+    offline_browser: Any, server: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def load(without_runner: bool) -> tuple[float, list[str], float | None]:
+        # No request goes through a Playwright route here (each one would add a
+        # round trip to this process to the load time); the resolver blocks.
+        tab = Tab(offline_browser, server, route=False)
+        try:
+            if without_runner:
+                tab.page.route("**/_static/runner/runner.*", lambda route: route.abort())
+            tab.open("neuron.html")
+            tab.page.wait_for_timeout(500)  # anything the runner would fetch by itself
+            seconds = tab.evaluate(
+                "performance.getEntriesByType('navigation')[0].loadEventEnd / 1000"
+            )
+            set_up = tab.evaluate(
+                "window.microgradRunner ? microgradRunner.timings.setUpMilliseconds : null"
+            )
+            assert not tab.foreign, tab.foreign
+            return float(seconds), tab.runtime_requests(), set_up
+        finally:
+            tab.close()
+
+    with_runner, without, set_ups = [], [], []
+    for _ in range(9):
+        seconds, fetched, set_up = load(without_runner=False)
+        with_runner.append(seconds)
+        set_ups.append(set_up)
+        assert sorted(urlsplit(u).path.rsplit("/", 1)[1] for u in fetched) == [
+            "runner.css",
+            "runner.js",
+        ], fetched
+        without.append(load(without_runner=True)[0])
+    TIMINGS["load_seconds"] = {"with_runner": with_runner, "without_runner": without}
+    TIMINGS["runner_set_up_milliseconds"] = set_ups
+    # The fastest of 9 loads is the page's own cost; medians also carry the noise
+    # of a machine shared with other work, and are reported for information.
+    a, b = min(with_runner), min(without)
+    report(
+        capsys,
+        f"neuron page load: fastest {a:.3f} s with the runner, {b:.3f} s without; medians "
+        f"{statistics.median(with_runner):.3f} s and {statistics.median(without):.3f} s (9 "
+        f"loads each); runner.js set-up {statistics.median(set_ups):.1f} ms",
+    )
+    assert max(set_ups) <= SET_UP_BUDGET_MILLISECONDS
+    assert a <= b + max(0.1, LOAD_TIME_TOLERANCE * b)
+
+
+# -- every page, every runnable cell -----------------------------------------------------------
+
+
+def test_every_runnable_cell_gives_the_builds_output_in_the_browser(
+    tab: Tab, html: Path, content_page: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cells = notebook_cells(html, content_page)
+    tab.open(content_page)
+    if cells is None:
+        assert tab.cell_count() == 0, "Run buttons on a page that has no executed notebook"
+        return
+    shown = tab.page.locator("article div.cell:has(div.cell_input)")
+    notes = tab.page.locator("article div.cell p.runner-build-only")
+    assert shown.count() == len(cells)
+    assert notes.count() == sum(not runnable(c) for c in cells), "a build-only cell lacks its note"
+    expected = [c for c in cells if runnable(c)]
+    assert tab.cell_count() == len(expected)
+    if not expected:
+        return
+    sources = tab.evaluate("microgradRunner.cells.map(c => c.source)")
+    assert sources == [_joined(c["source"]) for c in expected]
+
+    clicked = tab.click_run(0)
+    first = tab.wait_state(0, ("ok", "error", "crashed"), timeout=60_000)
+    first_seconds = time.perf_counter() - clicked
+    timings = tab.evaluate("microgradRunner.timings")
+    TIMINGS.setdefault("pages", {})[content_page] = {
+        "first_run_done_seconds": first_seconds,
+        "runtime_ready_seconds": timings["ready"],
+        "first_output_seconds": timings["firstOutput"],
+    }
+    report(
+        capsys,
+        f"{content_page}: Python ready {timings['ready']:.2f} s after the first Run, "
+        f"first cell done {first_seconds:.2f} s",
+    )
+    assert first == "ok", tab.output_text(0)
+    assert first_seconds <= BUDGET_FIRST_OUTPUT_SECONDS
+
+    last = len(expected) - 1
+    if last > 0:
+        tab.click_run(last)
+        state = tab.wait_state(last, ("ok", "error", "skipped", "crashed"), PAGE_TIMEOUT_MS)
+        states = tab.evaluate("microgradRunner.cells.map(c => c.state)")
+        assert state == "ok", f"cell states {states}; last output {tab.output_text(last)}"
+    runs = tab.evaluate("microgradRunner.timings.runs")
+    TIMINGS["pages"][content_page]["cell_seconds"] = [r["seconds"] for r in runs]
+
+    worst = 0.0
+    for index, cell in enumerate(expected):
+        built_text, built_shown = build_outputs(cell)
+        text, shown_here = browser_outputs(tab.outputs(index))
+        same, difference = same_text(built_text, text)
+        assert same, f"cell {index} printed\n{text}\nin the browser; the build:\n{built_text}"
+        worst = max(worst, difference)
+        assert [kind for kind, _ in shown_here] == [kind for kind, _ in built_shown], index
+        for (kind, data), (_, built_data) in zip(shown_here, built_shown, strict=True):
+            if kind == "dot":
+                assert data == built_data, f"cell {index}: the drawing's DOT differs"
+            else:
+                same, difference = same_text(built_data, data)
+                assert same, f"cell {index}: {kind} output differs:\n{data}\n---\n{built_data}"
+                worst = max(worst, difference)
+    drawings = tab.page.locator("div.runner-drawing")
+    assert drawings.count() == sum(k == "dot" for c in expected for k, _ in build_outputs(c)[1])
+    for i in range(drawings.count()):
+        assert drawings.nth(i).locator("svg").count() == 1, "a drawing was not laid out"
+    TIMINGS["pages"][content_page]["largest_relative_number_difference"] = worst
+    assert not tab.errors, tab.errors
+
+
+# -- editing, errors, loops, crashes -----------------------------------------------------------
+
+NEURON_X2 = 'x2 = Value(0.0, label="x2")'
+
+
+def test_the_neuron_edited_to_x2_equal_1_gives_w2_the_engines_gradient(
+    tab: Tab, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from micrograd import Value
+
+    x1, x2, w1, w2 = Value(2.0), Value(1.0), Value(-3.0), Value(1.0)
+    (x1 * w1 + x2 * w2 + Value(6.8813735870195432)).tanh().backward()
+    expected = f"{w2.grad:.4f}"
+    assert expected == "0.0887"  # what the issue promises the reader
+
+    tab.open("neuron.html")
+    tab.click_run(0)
+    assert tab.wait_state(0, ("ok", "error", "crashed"), 60_000) == "ok"
+    assert "grad 0.0000" in next(o["data"] for o in tab.outputs(0) if o["kind"] == "display")
+    source = tab.evaluate("microgradRunner.cells[0].editor.value")
+    assert NEURON_X2 in source
+    tab.edit(0, source.replace(NEURON_X2, 'x2 = Value(1.0, label="x2")'))
+    clicked = tab.click_run(0)
+    assert tab.wait_state(0, ("ok", "error", "crashed")) == "ok"
+    seconds = time.perf_counter() - clicked
+    TIMINGS["small_cell_seconds"] = seconds
+    report(capsys, f"edited neuron cell (graph, backward, drawing) ran in {seconds:.2f} s")
+    dot = next(o["data"] for o in tab.outputs(0) if o["kind"] == "display")
+    assert f"{{ w2 | data 1.0000 | grad {expected} }}" in dot
+    drawing = tab.page.locator("div.runner-drawing svg").first
+    assert f"grad {expected}" in (drawing.text_content() or "")
+    assert seconds <= BUDGET_SMALL_CELL_SECONDS
+    assert not tab.errors, tab.errors
+
+
+def test_a_raising_cell_shows_its_traceback_and_python_carries_on(tab: Tab) -> None:
+    tab.open("index.html")
+    tab.click_run(0)
+    assert tab.wait_state(0, ("ok", "error", "crashed"), 60_000) == "ok"
+    tab.edit(0, "from micrograd import Value\n\nd = Value(-1.0)\nd.log()")
+    tab.click_run(0)
+    assert tab.wait_state(0, ("ok", "error", "crashed")) == "error"
+    shown = tab.output_text(0)
+    assert "Traceback (most recent call last)" in shown
+    assert 'File "<cell 1>", line 4' in shown
+    assert "micrograd/engine.py" in shown
+    assert "ValueError" in shown
+    tab.edit(0, "print(d.data * 2)")
+    tab.click_run(0)
+    assert tab.wait_state(0, ("ok", "error", "crashed")) == "ok"
+    assert tab.output_text(0).endswith("-2.0")
+    assert not tab.errors, tab.errors
+
+
+def test_an_endless_loop_is_stopped_and_a_fresh_python_runs_the_next_cell(
+    tab: Tab, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tab.open("index.html")
+    tab.click_run(0)
+    assert tab.wait_state(0, ("ok", "error", "crashed"), 60_000) == "ok"
+    tab.edit(0, "n = 0\nwhile True:\n    n += 1")
+    tab.click_run(0)
+    tab.wait_state(0, ("running",))
+    tab.page.wait_for_timeout(1500)
+    assert tab.evaluate("microgradRunner.cells[0].state") == "running"
+    stop = tab.page.locator("div.cell:has(button.runner-run)").first.locator("button.runner-stop")
+    stopped = time.perf_counter()
+    stop.click()
+    assert tab.wait_state(0, ("stopped",)) == "stopped"
+    assert "Stopped" in tab.output_text(0)
+    tab.edit(0, "print('n' in globals(), 6 * 7)")
+    tab.click_run(0)
+    assert tab.wait_state(0, ("ok", "error", "crashed"), 60_000) == "ok"
+    seconds = time.perf_counter() - stopped
+    TIMINGS["stop_to_next_output_seconds"] = seconds
+    report(capsys, f"Stop, then a fresh Python's first output: {seconds:.2f} s")
+    assert tab.output_text(0).endswith("False 42")
+    assert not tab.errors, tab.errors
+
+
+def test_a_crash_of_the_runtime_says_so_and_offers_a_restart(tab: Tab) -> None:
+    tab.open("index.html")
+    tab.click_run(0)
+    assert tab.wait_state(0, ("ok", "error", "crashed"), 60_000) == "ok"
+    # Freeing a long enough chain recurses deeper than the browser's stack:
+    # "RangeError: Maximum call stack size exceeded", fatal for Pyodide.
+    tab.edit(0, "x = Value(1.0)\nfor _ in range(200_000):\n    x = x + 1\ndel x")
+    tab.click_run(0)
+    assert tab.wait_state(0, ("ok", "error", "crashed"), 60_000) == "crashed"
+    shown = tab.output_text(0)
+    assert "crashed" in shown
+    restart = tab.page.locator("div.runner-crashed button.runner-restart")
+    assert restart.count() == 1
+    restart.click()
+    tab.edit(0, "print('back')")
+    tab.click_run(0)
+    assert tab.wait_state(0, ("ok", "error", "crashed"), 60_000) == "ok"
+    assert tab.output_text(0).endswith("back")
+
+
+def test_on_a_phone_the_run_bar_and_the_output_fit_the_screen(tab: Tab) -> None:
+    tab.page.set_viewport_size({"width": 390, "height": 844})
+    tab.open("neuron.html")
+    tab.click_run(0)
+    assert tab.wait_state(0, ("ok", "error", "crashed"), 60_000) == "ok"
+    cell = tab.page.locator("div.cell:has(button.runner-run)").first
+    for part in ("div.runner-bar", "div.runner-output", "textarea.runner-editor"):
+        box = cell.locator(part).bounding_box()
+        assert box is not None, part
+        assert box["x"] >= 0, part
+        assert box["x"] + box["width"] <= 390, f"{part} is wider than the phone's screen"
+    # The drawing keeps its size and scrolls sideways inside the output, as the build's does.
+    assert tab.evaluate("document.documentElement.scrollWidth") <= 390
+    assert not tab.errors, tab.errors

@@ -1,0 +1,293 @@
+"""No call into micrograd leaves the interpreter changed.
+
+After any public call returns, the cyclic garbage collector (enabled flag,
+thresholds, freeze count), the recursion limit, the warnings filters,
+matplotlib's settings and NumPy's global random generator are exactly what
+the caller had.  The one way to keep
+the collector off across calls is the explicit ``paused_gc()`` block.
+
+Each entry point runs with the collector on and with it off (as a user who
+disabled it), with a model output from an earlier call still alive, in the
+middle of a failing training step, and from a second thread.
+"""
+
+from __future__ import annotations
+
+import gc
+import random
+import sys
+import threading
+import warnings
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import matplotlib
+import numpy as np
+import pytest
+
+matplotlib.use("Agg")
+
+from micrograd import paused_gc
+from micrograd.datasets import make_moons
+from micrograd.draw import draw_dot, draw_mlp, render_svg
+from micrograd.engine import Value, new_node, topological_order
+from micrograd.nn import MLP, Layer, Neuron
+from micrograd.plot import plot_decision_boundary, plot_moons
+from micrograd.training_log import TrainingLog
+
+
+def interpreter_state() -> dict[str, Any]:
+    """Everything a library call must leave as it found it."""
+    return {
+        "gc enabled": gc.isenabled(),
+        "gc thresholds": gc.get_threshold(),
+        "gc freeze count": gc.get_freeze_count(),
+        "recursion limit": sys.getrecursionlimit(),
+        "warnings filters": list(warnings.filters),
+        "matplotlib rcParams": dict(matplotlib.rcParams),
+        "numpy global random state": _numpy_random_state(),
+    }
+
+
+def _numpy_random_state() -> tuple[object, ...]:
+    """NumPy's global (legacy) generator state, comparable with ``==``."""
+    name, keys, position, has_gauss, cached = np.random.get_state()  # noqa: NPY002
+    return name, keys.tobytes(), position, has_gauss, cached
+
+
+@pytest.fixture(params=["collector on", "collector off"])
+def collector(request: pytest.FixtureRequest) -> Iterator[bool]:
+    """Run the test with the collector as the user set it: on, or disabled by the user."""
+    was_enabled = gc.isenabled()
+    if request.param == "collector off":
+        gc.disable()
+    try:
+        yield gc.isenabled()
+    finally:
+        if was_enabled:
+            gc.enable()
+        else:
+            gc.disable()
+
+
+def small_model() -> MLP:
+    random.seed(0)
+    return MLP(2, [4, 4, 1])
+
+
+def training_step(model: MLP, points: int = 8) -> Value:
+    """One step of the moons loop's shape: forward, loss, zero_grad, backward, update."""
+    rng = random.Random(1)
+    scores = [model([rng.uniform(-1, 1), rng.uniform(-1, 1)]) for _ in range(points)]
+    losses = [(1 + -rng.choice([-1.0, 1.0]) * s).relu() for s in scores]  # type: ignore[operator]
+    total: Value = sum(losses) * (1.0 / len(losses))  # type: ignore[assignment]
+    model.zero_grad()
+    total.backward()
+    for p in model.parameters():
+        p.data -= 0.1 * p.grad
+    return total
+
+
+def sin_backward(out: Value) -> None:
+    out._a.grad += 0.5 * out.grad
+
+
+# Every public entry point, as a call that returns what a user would keep.
+ENTRY_POINTS: dict[str, Callable[[], object]] = {
+    "Value()": lambda: Value(2.0, label="x"),
+    "Value + - * / **": lambda: (Value(2.0) + 1 - Value(3.0)) * 2 / Value(4.0) ** 2,
+    "reflected ops and neg": lambda: 1 - (2 / Value(4.0)) + 3 * -Value(1.0),
+    "relu tanh exp log sigmoid": lambda: Value(0.5).relu().tanh().exp().log().sigmoid(),
+    "backward": lambda: (Value(2.0) * Value(3.0) + 1).backward(),
+    "topological_order": lambda: topological_order(Value(2.0) * Value(3.0)),
+    "new_node": lambda: new_node(0.5, "half", sin_backward, Value(1.0)),
+    "Neuron call": lambda: Neuron(3)([1.0, 2.0, 3.0]),
+    "Layer call": lambda: Layer(3, 4)([1.0, 2.0, 3.0]),
+    "MLP call": lambda: small_model()([1.0, -1.0]),
+    "MLP training step": lambda: training_step(small_model()),
+    "zero_grad and parameters": lambda: (small_model().zero_grad(), small_model().parameters()),
+    "draw_dot": lambda: draw_dot(Value(2.0) * Value(3.0)),
+    "draw_mlp": lambda: draw_mlp(small_model()),
+    "render_svg": lambda: render_svg(draw_dot(Value(2.0) * Value(3.0))),
+    "make_moons": lambda: make_moons(20, noise=0.1, seed=1),
+    "plot_moons": lambda: plot_moons(*make_moons(20, noise=0.1, seed=1)),
+    "plot_decision_boundary": lambda: plot_decision_boundary(
+        small_model(), *make_moons(20, noise=0.1, seed=1), resolution=0.5
+    ),
+    "TrainingLog record and plot": lambda: _log_and_plot(),
+}
+
+
+def _log_and_plot() -> object:
+    log = TrainingLog()
+    log.record(0, loss=1.0, accuracy=0.5)
+    log.record(1, loss=0.5, accuracy=0.75)
+    return log.plot()
+
+
+@pytest.fixture(autouse=True)
+def _close_figures() -> Iterator[None]:
+    yield
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
+
+
+@pytest.mark.parametrize("name", ENTRY_POINTS)
+def test_a_public_call_leaves_the_interpreter_as_the_caller_had_it(
+    name: str, collector: bool
+) -> None:
+    before = interpreter_state()
+    kept = ENTRY_POINTS[name]()  # the result stays alive, as in a notebook's Out[]
+    assert interpreter_state() == before
+    del kept
+    assert interpreter_state() == before
+
+
+def test_a_kept_model_output_does_not_keep_the_collector_from_freeing_cycles() -> None:
+    # The bug this guards against: a kept output used to hold the collector
+    # off, so cyclic garbage made meanwhile (matplotlib figures, ...) piled up.
+    model = small_model()
+    out = model([1.0, 2.0])
+    assert gc.isenabled()
+    freed = []
+
+    class Cycle:
+        def __init__(self) -> None:
+            self.me = self
+
+        def __del__(self) -> None:
+            freed.append(1)
+
+    for _ in range(20 * gc.get_threshold()[0]):
+        Cycle()
+    assert freed, "no cycle was freed: the collector never ran while the output was kept"
+    assert isinstance(out, Value)
+
+
+def test_a_collector_the_user_disables_in_the_middle_of_a_loop_stays_disabled() -> None:
+    model = small_model()
+    try:
+        for step in range(6):
+            if step == 2:
+                gc.disable()
+            if step == 4:
+                gc.enable()
+            expected = step < 2 or step >= 4
+            total = training_step(model)
+            assert gc.isenabled() is expected, f"step {step}"
+            assert isinstance(total, Value)
+    finally:
+        gc.enable()
+
+
+def test_a_user_disabled_collector_stays_disabled_with_earlier_outputs_alive() -> None:
+    model = small_model()
+    earlier = [model([1.0, float(i)]) for i in range(3)]
+    gc.disable()
+    try:
+        out = model([0.5, 0.5])
+        assert isinstance(out, Value)
+        out.backward()
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
+    assert len(earlier) == 3
+
+
+def failing_training_step(model: MLP, where: str) -> None:
+    """A training step that raises in its forward pass, its loss, or a backward rule."""
+
+    def explode(out: Value) -> None:
+        raise RuntimeError("a backward rule failed")
+
+    scores = [model([0.1, 0.2]), model([0.3, 0.4])]
+    if where == "forward":
+        model([1.0])  # one input too few: ValueError
+    total = sum(scores, Value(0.0))
+    if where == "loss":
+        (total - total).log()  # log(0): ValueError
+    if where == "backward rule":
+        total = new_node(total.data, "explode", explode, total)
+    total.backward()
+
+
+@pytest.mark.parametrize("where", ["forward", "loss", "backward rule"])
+def test_an_exception_in_the_middle_of_a_training_step_leaves_the_interpreter_unchanged(
+    where: str, collector: bool
+) -> None:
+    model = small_model()
+    before = interpreter_state()
+    with pytest.raises((ValueError, RuntimeError)):
+        failing_training_step(model, where)
+    assert interpreter_state() == before
+
+
+def log_of_minus_one_inside_paused_gc() -> None:
+    with paused_gc():
+        assert not gc.isenabled()
+        Value(-1.0).log()
+
+
+def test_an_exception_inside_paused_gc_restores_the_collector(collector: bool) -> None:
+    before = interpreter_state()
+    with pytest.raises(ValueError, match="log"):
+        log_of_minus_one_inside_paused_gc()
+    assert interpreter_state() == before
+
+
+def test_paused_gc_is_the_one_way_to_keep_the_collector_off_across_calls() -> None:
+    model = small_model()
+    with paused_gc():
+        training_step(model)
+        assert not gc.isenabled()
+        training_step(model)
+        assert not gc.isenabled()
+    assert gc.isenabled()
+
+
+@pytest.mark.parametrize("name", ["MLP training step", "draw_mlp", "plot_moons", "backward"])
+def test_a_call_from_a_second_thread_leaves_the_interpreter_unchanged(
+    name: str, collector: bool
+) -> None:
+    before = interpreter_state()
+    seen_in_thread: list[dict[str, Any]] = []
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            kept = ENTRY_POINTS[name]()
+            seen_in_thread.append(interpreter_state())
+            del kept
+        except BaseException as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    assert not errors, errors
+    assert seen_in_thread == [before]
+    assert interpreter_state() == before
+
+
+def test_training_in_two_threads_at_once_leaves_the_interpreter_unchanged() -> None:
+    before = interpreter_state()
+    barrier = threading.Barrier(2)
+    errors: list[BaseException] = []
+
+    def work() -> None:
+        try:
+            model = small_model()
+            barrier.wait()
+            for _ in range(5):
+                training_step(model)
+        except BaseException as error:  # pragma: no cover - reported below
+            errors.append(error)
+
+    threads = [threading.Thread(target=work) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors
+    assert interpreter_state() == before
