@@ -123,17 +123,18 @@ def _pip_find_links() -> list[str]:
 
 
 def _keep_bytecode(session: nox.Session) -> None:
-    """Let the session's Pythons cache compiled bytecode, under ``.nox/<env>/pycache``.
+    """Under uv, let the session's Pythons cache compiled bytecode, under ``.nox/<env>/pycache``.
 
-    Where ``PYTHONDONTWRITEBYTECODE`` is set (as on the project's machines)
-    and the installer compiled nothing (uv), every import compiles its source
-    again: on a no-change docs rebuild that was 4 of sphinx-build's 7 s.
-    Within the session the variable is unset and ``PYTHONPYCACHEPREFIX``
-    points into the environment, so only what is imported gets compiled, once,
-    and nothing is written into the working tree.
+    pip compiles what it installs; uv does not.  Where ``PYTHONDONTWRITEBYTECODE``
+    is set (as on the project's machines), every import in a uv environment
+    would then compile its source again: on a no-change docs rebuild that was
+    4 of sphinx-build's 7 s.  For what the session runs after its install, the
+    variable is unset and ``PYTHONPYCACHEPREFIX`` points into the environment,
+    so only what is imported gets compiled, once, and nothing is written into
+    the working tree or into the installed packages' records.
     """
     location = getattr(session.virtualenv, "location", None)
-    if location:
+    if location and session.venv_backend == "uv":
         session.env["PYTHONPYCACHEPREFIX"] = str(Path(location) / "pycache")
         session.env["PYTHONDONTWRITEBYTECODE"] = None
 
@@ -143,11 +144,10 @@ def _install(session: nox.Session, *groups: str, project: str | None = ".[all]")
 
     Under uv, pip's ``find-links`` are passed on as ``UV_FIND_LINKS`` (uv does
     not read pip's configuration, and torch's CPU build may only be found
-    there), and the project is always built again, as pip would.  The
+    there), and the project is always built again, as pip would.  Then the
     session keeps its bytecode in the environment (:func:`_keep_bytecode`).
     Returns whether it installed.
     """
-    _keep_bytecode(session)
     requirements = [*(["-e", project] if project else []), *_groups(*groups)]
 
     def install() -> None:
@@ -159,7 +159,9 @@ def _install(session: nox.Session, *groups: str, project: str | None = ".[all]")
                 env["UV_FIND_LINKS"] = ",".join(links)
         session.install(*args, env=env)
 
-    return _once(session, "install", requirements, install)
+    installed = _once(session, "install", requirements, install)
+    _keep_bytecode(session)
+    return installed
 
 
 # -- tests --------------------------------------------------------------------------------------
