@@ -207,8 +207,14 @@ def test_html_has_hidden_controls_and_one_captioned_figure_per_frame(dot_program
     assert html.count('<button type="button"') == 2
     assert html.count("<figure ") == total == html.count("<svg ")
     captions = re.findall(r"<figcaption>(.*?)</figcaption>", html)
-    assert captions[0] == f"Step 1 of {total}: Before backward(): every grad is 0."
-    assert captions[-1].startswith(f"Step {total} of {total}: Done:")
+    assert captions[0] == (
+        f'<span class="mg-stepper-number">Step 1 of {total}:</span> '
+        "Before backward(): every grad is 0."
+    )
+    assert captions[-1].startswith(f'<span class="mg-stepper-number">Step {total} of {total}:')
+    assert 'aria-live="polite"' in html
+    labels = re.findall(r'<svg [^>]*aria-label="([^"]*)"', html)
+    assert labels[0] == f"Step 1 of {total}: Before backward(): every grad is 0."
     ids = re.findall(r' id="([^"]+)"', html)
     assert len(ids) == len(set(ids)), "ids repeat between frames"
     assert stepper._repr_html_() == html
@@ -229,12 +235,9 @@ def test_html_last_frame_is_byte_for_byte_the_inline_drawing_after_backward(
     total = html.count("<figure ")
     reference = neuron()
     reference.backward()
-    caption = re.search(r"<figcaption>(.*?)</figcaption>", last)
-    assert caption is not None
+    label = f"Step {total} of {total}: Done: every grad is filled in, as o.backward() leaves it."
     expected = inline_svg(
-        render_svg(draw_dot(reference)),
-        id_prefix=f"{uid.group(1)}-{total - 1}-",
-        label=caption.group(1),
+        render_svg(draw_dot(reference)), id_prefix=f"{uid.group(1)}-{total - 1}-", label=label
     )
     assert expected in last
 

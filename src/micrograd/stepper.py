@@ -198,9 +198,10 @@ class BackwardStepper:
     In Jupyter (or any page built from a notebook) it displays itself as
     HTML: a *Previous* and a *Next* button, and every frame as an inline SVG
     with its caption ("Step 3 of 13: ...").  A page's script shows one frame
-    at a time; the arrow keys step when the stepper has the focus.  Without
-    the script the buttons stay hidden and the frames are shown one under
-    the other.
+    at a time, says "Step 3 of 13" between the buttons, and puts each new
+    caption in a live region for screen readers; the arrow keys step when
+    the stepper has the focus.  Without the script the buttons stay hidden
+    and the frames are shown one under the other.
 
     Parameters
     ----------
@@ -250,16 +251,20 @@ class BackwardStepper:
             f'aria-label="{html.escape(self.label)}" data-frames="{total}">',
             '<div class="mg-stepper-controls" hidden="">',
             '<button type="button" class="mg-stepper-prev">&#9664; Previous</button>',
-            '<span class="mg-stepper-status" aria-live="polite"></span>',
+            '<span class="mg-stepper-status"></span>',
             '<button type="button" class="mg-stepper-next">Next &#9654;</button>',
             "</div>",
+            '<p class="mg-stepper-live visually-hidden" aria-live="polite"></p>',
         ]
         for k, frame in enumerate(self.frames):
-            caption = f"Step {k + 1} of {total}: {frame.caption}"
-            svg = inline_svg(render_svg(frame.dot), id_prefix=f"{uid}-{k}-", label=caption)
+            number = f"Step {k + 1} of {total}:"
+            svg = inline_svg(
+                render_svg(frame.dot), id_prefix=f"{uid}-{k}-", label=f"{number} {frame.caption}"
+            )
             parts += [
                 f'<figure class="mg-stepper-frame" data-frame="{k}">',
-                f"<figcaption>{html.escape(caption)}</figcaption>",
+                f'<figcaption><span class="mg-stepper-number">{number}</span> '
+                f"{html.escape(frame.caption)}</figcaption>",
                 svg,
                 "</figure>",
             ]
