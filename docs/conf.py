@@ -150,6 +150,8 @@ html_context = {"default_mode": "auto"}
 # the repository (MICROGRAD_REPOSITORY_URL, or Read the Docs'
 # READTHEDOCS_GIT_CLONE_URL); a local build links to no repository.
 html_theme_options.update(_repository_options(os.environ))
+# viewcode's _modules pages would keep an earlier build's header: see the extension.
+extensions.append("fresh_source_pages")
 
 # -- figures: graphs inline (tooltips), full size on click, the backward stepper --
 # docs/_ext/inline_graphs.py; its script and style sheet are in _static.
