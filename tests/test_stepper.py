@@ -137,7 +137,8 @@ def test_the_node_at_work_is_highlighted_and_its_inputs_outlined() -> None:
         j = order.index(child)
         assert f'n{j} [color="#bc4c00" fillcolor="#fff1e5" penwidth=2.5]' in source
     assert frame.caption == (
-        "d = e + c: its rule (+) adds to e.grad (0.0000 -> -2.0000) and c.grad (0.0000 -> -2.0000)."
+        "d = e + c: its rule (+) adds to e.grad (0.0000 \u2192 -2.0000) "
+        "and c.grad (0.0000 \u2192 -2.0000)."
     )
     assert "#ffd33d" not in frames[0].dot.source
     assert "#ffd33d" not in frames[-1].dot.source
@@ -148,7 +149,7 @@ def test_a_repeated_input_is_named_once_with_its_whole_share() -> None:
     b = a * a
     b.label = "b"
     caption = backward_frames(b)[2].caption
-    assert caption == "b = a * a: its rule (*) adds to a.grad (0.0000 -> 6.0000)."
+    assert caption == "b = a * a: its rule (*) adds to a.grad (0.0000 \u2192 6.0000)."
 
 
 def test_leaves_and_rule_less_nodes_pass_nothing_on() -> None:
@@ -176,7 +177,7 @@ def test_unlabelled_nodes_get_a_descriptive_name() -> None:
     a = Value(2.0, label="a")
     out = (a * 3).tanh()
     captions = [frame.caption for frame in backward_frames(out)]
-    assert captions[1].startswith("backward() sets the result of tanh.grad = 1")
+    assert captions[1].startswith("backward() sets (the result of tanh).grad = 1, then")
     assert captions[2].startswith("the result of tanh = tanh(the result of *): its rule (tanh)")
 
 

@@ -108,8 +108,8 @@ def backward_frames(
     >>> for frame in backward_frames(c):
     ...     print(frame.caption)
     Before backward(): every grad is 0.
-    backward() sets c.grad = 1 (dc/dc), then runs the rules from c back to the leaves.
-    c = a * b: its rule (*) adds to a.grad (0.0000 -> -3.0000) and b.grad (0.0000 -> 2.0000).
+    backward() sets c.grad = 1, then runs the rules from c back to the leaves.
+    c = a * b: its rule (*) adds to a.grad (0.0000 → -3.0000) and b.grad (0.0000 → 2.0000).
     b is a leaf: nothing to pass on; its grad, 2.0000, is final.
     a is a leaf: nothing to pass on; its grad, -3.0000, is final.
     Done: every grad is filled in, as c.backward() leaves it.
@@ -134,7 +134,7 @@ def backward_frames(
     _mark(seed, names[root], _CURRENT_FILL)
     frames.append(
         Frame(
-            f"backward() sets {out}.grad = 1 (d{out}/d{out}), "
+            f"backward() sets {_grad_of(root)} = 1, "
             f"then runs the rules from {out} back to the leaves.",
             seed,
             root,
@@ -170,10 +170,16 @@ def _caption(node: Value, inputs: list[Value], was: list[float]) -> str:
     if len(node._prev) == 1:
         operands = f"{node._op}({operands})"
     changes = " and ".join(
-        f"{_name_of(child)}.grad ({_fmt(old)} -> {_fmt(child.grad)})"
+        f"{_grad_of(child)} ({_fmt(old)} \u2192 {_fmt(child.grad)})"
         for child, old in zip(inputs, was, strict=True)
     )
     return f"{name} = {operands}: its rule ({node._op}) adds to {changes}."
+
+
+def _grad_of(node: Value) -> str:
+    """``a.grad``, or ``(x1*w1 + x2*w2).grad`` for a name with spaces."""
+    name = _name_of(node)
+    return f"({name}).grad" if " " in name else f"{name}.grad"
 
 
 def _mark(
