@@ -1,4 +1,4 @@
-"""Compare two clean builds of the site: glued numbers, graph SVGs and the runtime must match.
+"""Compare two clean builds: glued numbers, graph SVGs, downloads and runtime must match.
 
 Usage::
 
@@ -155,6 +155,20 @@ def _compare(kind: str, a: dict[str, str], b: dict[str, str]) -> list[str]:
     return problems
 
 
+def downloads(build: Path) -> dict[str, str]:
+    """The notebooks the site offers for download (``html/_sources/*.ipynb``), by file name.
+
+    A page whose notebook prints declared measurements (see ``MEASUREMENTS``)
+    is left out: its printed timings differ from build to build.
+    """
+    folder = build / "html" / "_sources"
+    return {
+        path.name: path.read_text(encoding="utf-8")
+        for path in sorted(folder.glob("*.ipynb"))
+        if path.name not in MEASUREMENTS
+    }
+
+
 def compare_builds(first: Path, second: Path) -> list[str]:
     """Return the differences between two builds' glued values and SVGs (empty if none).
 
@@ -191,6 +205,7 @@ def compare_builds(first: Path, second: Path) -> list[str]:
         + _compare("glued value", kept_a, kept_b)
         + _compare("SVG", svgs_a, svgs_b)
         + _compare("runtime file", runtime_files(first), runtime_files(second))
+        + _compare("download", downloads(first), downloads(second))
     )
 
 

@@ -49,6 +49,8 @@ def test_the_download_has_no_hidden_cells_and_no_glue(html: Path) -> None:
             assert "{glue" not in text, f"{name}: a glue role left in the text: {text[:80]!r}"
             for output in cell.get("outputs", []):
                 assert "scrapbook" not in output.get("metadata", {}), name
+                plain = output.get("data", {}).get("text/plain", "")
+                assert " at 0x" not in "".join(plain), f"{name}: a memory address: {plain}"
 
 
 def test_the_download_says_the_numbers_the_page_says(html: Path) -> None:

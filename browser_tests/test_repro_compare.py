@@ -142,3 +142,13 @@ def test_a_changed_inline_graph_or_stepper_frame_is_reported(tmp_path: Path) -> 
     assert any(p.startswith("SVG html/neuron.html:graph0 differs") for p in problems)
     assert any(p.startswith("SVG tutorials/train.ipynb:cell0:output2 differs") for p in problems)
     assert compare_builds(a, a) == []
+
+
+def test_a_changed_download_is_reported_unless_it_prints_measurements(tmp_path: Path) -> None:
+    a, b = _fake_build(tmp_path / "a"), _fake_build(tmp_path / "b")
+    for root, text in ((a, "one"), (b, "two")):
+        (root / "html" / "_sources").mkdir()
+        (root / "html" / "_sources" / "train.ipynb").write_text(text)
+        (root / "html" / "_sources" / "why-its-fast.ipynb").write_text(text)
+    problems = compare_builds(a, b)
+    assert [p.split(" differs")[0] for p in problems] == ["download train.ipynb"]

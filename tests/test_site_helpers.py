@@ -185,3 +185,19 @@ def test_pasting_a_value_that_was_never_glued_is_an_error() -> None:
 )
 def test_formatting_follows_myst_nb(text: str, spec: str, shown: str) -> None:
     assert format_plain_text(text, spec) == shown
+
+
+def test_the_download_has_no_memory_addresses() -> None:
+    notebook = _notebook()
+    notebook["cells"][2]["outputs"].append(  # type: ignore[index]
+        {
+            "output_type": "execute_result",
+            "data": {
+                "image/svg+xml": "<svg/>",
+                "text/plain": ["<graphviz.graphs.Digraph at 0x7f867a074150>"],
+            },
+        }
+    )
+    outputs = reader_notebook(notebook, SIDE)["cells"][1]["outputs"]
+    assert outputs[1]["data"]["text/plain"] == "<graphviz.graphs.Digraph>"
+    assert outputs[1]["data"]["image/svg+xml"] == "<svg/>"

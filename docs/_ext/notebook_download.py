@@ -9,7 +9,10 @@ where the page shows the number.
 
 :func:`reader_notebook` drops those cells and writes each glued value into
 the Markdown, formatted as the page formats it, so that the download reads
-like the page and runs in a plain Jupyter kernel.
+like the page and runs in a plain Jupyter kernel.  It also leaves out the
+memory address in an object's plain-text fallback (``<graphviz.graphs.Digraph
+at 0x7f86...>``, next to the drawing itself), so that two builds of the same
+commit offer the same file.
 """
 
 from __future__ import annotations
@@ -27,6 +30,9 @@ GLUE_ROLE = re.compile(r"\{glue(?::(any|text|md))?\}`([^`]+)`")
 
 #: The mime prefix under which myst-nb keeps a value glued with display=True.
 _RECORD = "application/papermill.record/"
+
+#: ``<module.Class at 0x7f867a074150>``: Python's default repr, different in every run.
+_ADDRESS = re.compile(r"(<[\w.]+) at 0x[0-9a-fA-F]+>")
 
 
 def glued_values(notebook: dict[str, Any], side: dict[str, Any]) -> dict[str, dict[str, str]]:
@@ -114,6 +120,10 @@ def reader_notebook(notebook: dict[str, Any], side: dict[str, Any]) -> dict[str,
             continue
         if cell.get("cell_type") == "markdown":
             cell["source"] = fill_glue(_text(cell.get("source", "")), values)
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if "text/plain" in data:
+                data["text/plain"] = _ADDRESS.sub(r"\1>", _text(data["text/plain"]))
         cells.append(cell)
     for number, cell in enumerate(cells):
         if "id" in cell:
