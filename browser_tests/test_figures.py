@@ -240,6 +240,31 @@ def test_clicking_a_shrunk_figure_opens_it_full_size(
     phone.wait_for_function("!document.querySelector('dialog.mg-lightbox')")
 
 
+def test_figures_and_steppers_added_later_are_set_up_too(phone: Any, server: str) -> None:
+    """A cell output replaced in the browser (say, by running the cell) gets the same care."""
+    open_page(phone, server, "backward.html")
+    phone.evaluate(
+        """() => {
+          const output = document.querySelector('.bd-article div.cell_output');
+          const stepper = document.querySelector('.mg-stepper').cloneNode(true);
+          stepper.id = 'added-stepper';
+          stepper.classList.remove('mg-ready');
+          stepper.querySelector('.mg-stepper-controls').hidden = true;
+          const graph = document.querySelector('svg.micrograd-graph').cloneNode(true);
+          graph.id = 'added-graph';
+          graph.classList.remove('mg-zoomable');
+          output.append(stepper, graph);
+        }"""
+    )
+    phone.wait_for_function(
+        "document.querySelector('#added-stepper').classList.contains('mg-ready')"
+        " && document.querySelector('#added-graph').classList.contains('mg-zoomable')"
+    )
+    added = phone.locator("#added-stepper")
+    added.locator(".mg-stepper-next").click()
+    assert added.evaluate(STEPPER_STATE_JS)["shown"] == [1]
+
+
 def test_a_figure_at_natural_size_does_not_open_on_click(laptop: Any, server: str) -> None:
     open_page(laptop, server, "accumulate.html")
     graph = laptop.locator(".bd-article svg.micrograd-graph").first

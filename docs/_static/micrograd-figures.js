@@ -8,6 +8,9 @@
  *   time, with Previous/Next buttons, and the arrow keys (Home/End too) when
  *   the stepper has the focus.  Its frames were drawn when the page was built.
  *
+ * Figures and steppers added to the article later (a cell's output replaced
+ * in the browser) are set up as they arrive.
+ *
  * Plain JavaScript, no dependencies, nothing fetched.
  */
 (() => {
@@ -145,12 +148,21 @@
     };
   }
 
+  function setUpNewSteppers() {
+    document.querySelectorAll(".mg-stepper:not(.mg-ready)").forEach(setUpStepper);
+  }
+
   function start() {
-    document.querySelectorAll(".mg-stepper").forEach(setUpStepper);
+    setUpNewSteppers();
     const article = document.querySelector(".bd-article");
     if (article) {
       article.addEventListener("click", onFigureEvent);
       article.addEventListener("keydown", onFigureEvent);
+      const later = debounce(() => {
+        setUpNewSteppers();
+        refreshZoomable();
+      }, 150);
+      new MutationObserver(later).observe(article, { childList: true, subtree: true });
     }
     refreshZoomable();
     window.addEventListener("load", refreshZoomable);
