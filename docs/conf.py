@@ -11,7 +11,6 @@ import hashlib
 import json
 import os
 import shutil
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -134,8 +133,7 @@ html_theme_options: dict[str, Any] = {
 html_last_updated_fmt = None  # no build date: the same source gives the same site
 
 # -- the theme: one search box, a clean first visit, repository links only when known --
-# (docs/_ext holds the book's own small extensions and helpers)
-sys.path.insert(0, str(DOCS / "_ext"))
+# (docs/_ext, on sys.path since the runner's block above, holds the book's helpers)
 from notebook_download import reader_notebook
 from repository_links import theme_options as _repository_options
 
