@@ -66,7 +66,7 @@ def test_plot_moons_has_a_legend_with_one_entry_per_class_in_its_colour() -> Non
     handles = ax.get_legend().legend_handles
     assert [to_hex(h.get_markerfacecolor()) for h in handles] == list(CLASS_COLOURS)
     # labels 0 and 1 are named without a sign
-    assert legend_texts(plot_moons(X, (y > 0).astype(int))) == ["class 0", "class 1"]
+    assert legend_texts(plot_moons(X, [int(v > 0) for v in y])) == ["class 0", "class 1"]
 
 
 def test_plot_moons_refuses_more_classes_than_colours() -> None:
