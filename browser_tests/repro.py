@@ -1,4 +1,4 @@
-"""Compare two clean builds of the site: glued numbers, graph SVGs and the runtime must match.
+"""Compare two clean builds: glued numbers, graph SVGs, downloads and runtime must match.
 
 Usage::
 
@@ -17,12 +17,18 @@ from __future__ import annotations
 import difflib
 import hashlib
 import json
+import re
 import sys
 from pathlib import Path
 
 #: myst-nb stores glued values as display outputs with this mime prefix.
 GLUE_PREFIX = "application/papermill.record/"
 SVG = "image/svg+xml"
+HTML = "text/html"
+
+#: A graph drawn into a page as inline SVG (docs/_ext/inline_graphs.py, and the
+#: frames of the backward stepper).
+INLINE_GRAPH = re.compile(r'<svg [^>]*class="micrograd-graph".*?</svg>', re.DOTALL)
 
 #: Glued values that are measurements of the machine building the page, not
 #: results of the code: wall-clock timings, tracemalloc byte counts, the number of
@@ -77,8 +83,10 @@ def published(build: Path) -> tuple[dict[str, str], dict[str, str]]:
     representation (myst-nb keeps a glued value either as an output of the
     executed notebook or, for ``glue(..., display=False)``, in the
     ``<page>.glue.json`` next to it); ``svgs`` maps
-    ``"<notebook>:cell<i>:output<j>"`` (SVG outputs of executed cells) and
-    ``"html/_images/<file>"`` (SVG files the site serves) to the SVG text.
+    ``"<notebook>:cell<i>:output<j>"`` (SVG outputs of executed cells, and
+    HTML outputs that hold SVG, such as the backward stepper),
+    ``"html/_images/<file>"`` (SVG files the site serves) and
+    ``"html/<page>:graph<k>"`` (graphs drawn inline in a page) to the SVG text.
     """
     glued: dict[str, str] = {}
     svgs: dict[str, str] = {}
@@ -91,6 +99,8 @@ def published(build: Path) -> tuple[dict[str, str], dict[str, str]]:
                     _record(glued, name, record["name"], data)
                 elif SVG in data:
                     svgs[f"{name}:cell{i}:output{j}"] = _joined(data[SVG])
+                elif HTML in data and "<svg" in _joined(data[HTML]):
+                    svgs[f"{name}:cell{i}:output{j}"] = _joined(data[HTML])
     folder = build / "jupyter_execute"
     for path in sorted(folder.rglob("*.glue.json")):
         notebook = path.relative_to(folder).as_posix().removesuffix(".glue.json") + ".ipynb"
@@ -98,6 +108,10 @@ def published(build: Path) -> tuple[dict[str, str], dict[str, str]]:
             _record(glued, notebook, name, output.get("data", {}))
     for path in sorted((build / "html" / "_images").glob("*.svg")):
         svgs[f"html/_images/{path.name}"] = path.read_text(encoding="utf-8")
+    for path in sorted((build / "html").glob("*.html")):
+        inline = INLINE_GRAPH.findall(path.read_text(encoding="utf-8"))
+        for k, svg in enumerate(inline):
+            svgs[f"html/{path.name}:graph{k}"] = svg
     return glued, svgs
 
 
@@ -141,6 +155,20 @@ def _compare(kind: str, a: dict[str, str], b: dict[str, str]) -> list[str]:
     return problems
 
 
+def downloads(build: Path) -> dict[str, str]:
+    """The notebooks the site offers for download (``html/_sources/*.ipynb``), by file name.
+
+    A page whose notebook prints declared measurements (see ``MEASUREMENTS``)
+    is left out: its printed timings differ from build to build.
+    """
+    folder = build / "html" / "_sources"
+    return {
+        path.name: path.read_text(encoding="utf-8")
+        for path in sorted(folder.glob("*.ipynb"))
+        if path.name not in MEASUREMENTS
+    }
+
+
 def compare_builds(first: Path, second: Path) -> list[str]:
     """Return the differences between two builds' glued values and SVGs (empty if none).
 
@@ -177,6 +205,7 @@ def compare_builds(first: Path, second: Path) -> list[str]:
         + _compare("glued value", kept_a, kept_b)
         + _compare("SVG", svgs_a, svgs_b)
         + _compare("runtime file", runtime_files(first), runtime_files(second))
+        + _compare("download", downloads(first), downloads(second))
     )
 
 

@@ -203,7 +203,11 @@ def test_every_image_loads_with_a_nonzero_size(visits: Any, page_path: str) -> N
         or img["naturalHeight"] == 0
         or (img["displayed"] and (img["width"] == 0 or img["height"] == 0))
     ]
-    broken += [svg for svg in visit.inline_svgs if svg["width"] == 0 or svg["height"] == 0]
+    broken += [
+        svg
+        for svg in visit.inline_svgs
+        if svg["displayed"] and (svg["width"] == 0 or svg["height"] == 0)
+    ]
     assert not broken, f"{visit.url}: images that did not load or have no size:\n" + "\n".join(
         map(str, broken)
     )

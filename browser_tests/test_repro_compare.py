@@ -124,3 +124,31 @@ def test_a_build_without_the_micrograd_wheel_is_an_error(tmp_path: Path) -> None
     a, b = _fake_build(tmp_path / "a"), _fake_build(tmp_path / "b", wheel=None)
     with pytest.raises(ValueError, match="no micrograd wheel"):
         compare_builds(a, b)
+
+
+def test_a_changed_inline_graph_or_stepper_frame_is_reported(tmp_path: Path) -> None:
+    inline = '<svg width="9pt" class="micrograd-graph"><title>x: data = 2.0</title></svg>'
+    a, b = _fake_build(tmp_path / "a"), _fake_build(tmp_path / "b")
+    for root, value in ((a, "2.0"), (b, "2.5")):
+        page = inline.replace("2.0", value)
+        (root / "html" / "neuron.html").write_text(f"<html><body>{page}</body></html>")
+        notebook = root / "jupyter_execute" / "tutorials" / "train.ipynb"
+        data = json.loads(notebook.read_text())
+        data["cells"][0]["outputs"].append(
+            {"output_type": "execute_result", "data": {"text/html": f"<div>{page}</div>"}}
+        )
+        notebook.write_text(json.dumps(data))
+    problems = compare_builds(a, b)
+    assert any(p.startswith("SVG html/neuron.html:graph0 differs") for p in problems)
+    assert any(p.startswith("SVG tutorials/train.ipynb:cell0:output2 differs") for p in problems)
+    assert compare_builds(a, a) == []
+
+
+def test_a_changed_download_is_reported_unless_it_prints_measurements(tmp_path: Path) -> None:
+    a, b = _fake_build(tmp_path / "a"), _fake_build(tmp_path / "b")
+    for root, text in ((a, "one"), (b, "two")):
+        (root / "html" / "_sources").mkdir()
+        (root / "html" / "_sources" / "train.ipynb").write_text(text)
+        (root / "html" / "_sources" / "why-its-fast.ipynb").write_text(text)
+    problems = compare_builds(a, b)
+    assert [p.split(" differs")[0] for p in problems] == ["download train.ipynb"]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import shutil
 from pathlib import Path
 from typing import Any
@@ -50,7 +51,6 @@ author = "The micrograd book maintainers"
 copyright = "2026, The micrograd book maintainers"
 release = micrograd.__version__
 version = release
-repository_url = "https://github.com/micrograd-book/micrograd-book"
 
 extensions = [
     "myst_nb",
@@ -126,18 +126,34 @@ html_static_path = ["_static"]
 html_favicon = "_static/favicon.svg"
 html_css_files = ["custom.css"]
 html_theme_options: dict[str, Any] = {
-    "repository_url": repository_url,
-    "repository_branch": "main",
-    "path_to_docs": "docs",
-    "use_repository_button": True,
-    "use_issues_button": True,
-    "use_edit_page_button": True,
-    "use_source_button": True,
     "use_download_button": True,
     "show_toc_level": 2,
     "navigation_with_keys": False,
 }
 html_last_updated_fmt = None  # no build date: the same source gives the same site
+
+# -- the theme: one search box, a clean first visit, repository links only when known --
+# (docs/_ext, on sys.path since the runner's block above, holds the book's helpers)
+from notebook_download import reader_notebook
+from repository_links import theme_options as _repository_options
+
+# pydata-sphinx-theme 0.20 under sphinx-book-theme 1.4 shows pydata's header
+# bar, whose only item is a second search field (executablebooks/sphinx-book-theme
+# issue 986).  With no navbar items at all, the header is not rendered.
+html_theme_options["navbar_persistent"] = []
+# Without a default, a first visit (nothing in localStorage) sets the mode to ""
+# and the theme logs "Got invalid theme mode".  "auto" follows the reader's system.
+html_context = {"default_mode": "auto"}
+# The repository, source, edit and issue buttons: only for a build that is told
+# the repository (MICROGRAD_REPOSITORY_URL, or Read the Docs'
+# READTHEDOCS_GIT_CLONE_URL); a local build links to no repository.
+html_theme_options.update(_repository_options(os.environ))
+# viewcode's _modules pages would keep an earlier build's header: see the extension.
+extensions.append("fresh_source_pages")
+
+# -- figures: graphs inline (tooltips), full size on click, the backward stepper --
+# docs/_ext/inline_graphs.py; its script and style sheet are in _static.
+extensions.append("inline_graphs")
 
 # Copy buttons copy the code only: no ">>> " / "... " / "$ " prompts and no outputs.
 copybutton_exclude = ".linenos, .gp, .go"
@@ -154,10 +170,13 @@ def _offer_notebook(
     """Offer each executed page as a ``.ipynb`` download (the theme's download menu).
 
     myst-nb writes every executed page, outputs included, to
-    ``_build/jupyter_execute/<page>.ipynb``.  It is copied next to the page's
-    source under ``_sources/``, and ``ipynb_source`` tells sphinx-book-theme
-    to list it in the download menu (the theme itself does this only when a
-    launch button such as Binder is configured).
+    ``_build/jupyter_execute/<page>.ipynb``.  The reader's copy of it (see
+    docs/_ext/notebook_download.py: without the cells the page hides, glued
+    numbers written into the text, cell ids numbered so that two builds offer
+    the same file) goes next to the page's source under ``_sources/``, and
+    ``ipynb_source`` tells sphinx-book-theme to list it in the download menu
+    (the theme itself does this only when a launch button such as Binder is
+    configured).
     """
     executed = Path(app.outdir).parent / "jupyter_execute" / f"{pagename}.ipynb"
     if doctree is None or not executed.is_file():
@@ -165,12 +184,10 @@ def _offer_notebook(
     target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"
     target.parent.mkdir(parents=True, exist_ok=True)
     notebook = json.loads(executed.read_text(encoding="utf-8"))
-    # Cell ids are random in each execution: number them, so that two builds
-    # of the same commit offer the same file.
-    for number, cell in enumerate(notebook.get("cells", [])):
-        if "id" in cell:
-            cell["id"] = f"cell-{number}"
-    target.write_text(json.dumps(notebook, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    side = executed.with_name(f"{pagename}.glue.json")
+    glued = json.loads(side.read_text(encoding="utf-8")) if side.is_file() else {}
+    download = reader_notebook(notebook, glued)
+    target.write_text(json.dumps(download, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     context["ipynb_source"] = f"{pagename}.ipynb"
 
 

@@ -14,6 +14,7 @@ The helpers here (:func:`code_cells`, :func:`run_page`) are reused by
 
 from __future__ import annotations
 
+import ast
 import builtins
 import contextlib
 import io
@@ -28,6 +29,8 @@ from typing import Any
 
 import pytest
 from markdown_it import MarkdownIt
+
+from micrograd import Value
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -47,8 +50,9 @@ NOTEBOOK_PAGES = [
 # Coverage tracing makes the moons page's 100 training steps several times
 # slower and adds no coverage: whichever test runs that page first runs it untraced.
 NO_COVER = pytest.mark.no_cover
-# The PyTorch page imports torch (marker "torch": see pyproject.toml).
-PAGE_MARKS = {"moons": NO_COVER, "pytorch": pytest.mark.torch}
+# Pages whose cells import torch (marker "torch": see pyproject.toml).
+TORCH = pytest.mark.torch
+PAGE_MARKS = {"moons": NO_COVER, "local-rules": TORCH, "pytorch": TORCH}
 PAGE_PARAMS = [pytest.param(p, marks=PAGE_MARKS.get(p, ())) for p in NOTEBOOK_PAGES]
 
 
@@ -230,6 +234,46 @@ def test_exercises_have_a_hidden_solution_that_checks_itself(page: str) -> None:
     assert all("assert" in c.source for c in solutions), "each solution asserts its answer"
 
 
+def _bound(tree: ast.AST) -> set[str]:
+    """Every name a piece of code binds, anywhere in it (parameters and locals too)."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and isinstance(node.ctx, (ast.Store, ast.Del)):
+            names.add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.arg):
+            names.add(node.arg)
+        elif isinstance(node, (ast.Import, ast.ImportFrom)):
+            names.update((a.asname or a.name).split(".")[0] for a in node.names)
+    return names
+
+
+@pytest.mark.parametrize("page", PAGE_PARAMS)
+def test_the_cells_a_reader_sees_need_none_of_the_hidden_ones(page: str) -> None:
+    """The downloaded notebook leaves out the hidden (remove-cell) cells: it must still run.
+
+    A name that a visible cell uses must be bound by a visible cell, not only
+    by a hidden one (the setup cell, the glue cells).
+    """
+    visible: set[str] = set(dir(builtins))
+    hidden: set[str] = set()
+    problems = []
+    for cell in code_cells(page):
+        tree = ast.parse(_without_magics(cell.source))
+        if "remove-cell" in cell.tags:
+            hidden |= _bound(tree)
+            continue
+        bound_here = _bound(tree)
+        used = {
+            n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)
+        }
+        missing = (used & hidden) - visible - bound_here
+        problems += [f"line {cell.line}: {name}" for name in sorted(missing)]
+        visible |= bound_here
+    assert not problems, f"{page}.md: visible cells use names only hidden cells define: {problems}"
+
+
 # -- the claims, page by page ----------------------------------------------------
 
 
@@ -249,16 +293,52 @@ def test_value_page_builds_the_graph_of_d() -> None:
     assert run.glued["value_f_nodes"] == 7  # a, 2, 2*a, b, 2*a/b, 1, 1 - 2*a/b
 
 
+@TORCH
 def test_local_rules_table_agrees_with_finite_differences() -> None:
     run = run_page("local-rules")
     assert run.glued["mul_da"] == -3.0
     assert run.glued["mul_db"] == 2.0
     assert run.glued["rules_count"] == 8
     assert 0 <= run.glued["rules_worst"] < 1e-6
-    # The table names the operations the engine records.
-    table = run.namespace["rows"]
-    for op in ("**3", "ReLU", "tanh", "exp", "log", "sigmoid"):
-        assert any(f"`{op}`" in row for row in table), op
+    # The prose names the operations the engine records.
+    ops = ["**3", "**-0.5", "ReLU", "ReLU", "tanh", "exp", "log", "sigmoid"]
+    assert run.namespace["ops"] == ops
+    assert run.glued["rules_ops"].data == (
+        "`**3`, `**-0.5`, `ReLU`, `tanh`, `exp`, `log`, `sigmoid`"
+    )
+    # The table fits a phone's column: five columns, the numbers to 6 decimals.
+    table = run.markdown[0]
+    assert table.startswith("| expression |")
+    assert table.splitlines()[0].count("|") == 6
+
+
+@TORCH
+def test_local_rules_adds_sin_through_the_public_extension_point() -> None:
+    import torch
+
+    run = run_page("local-rules")
+    sin = run.namespace["sin"]
+    sources = "".join(cell.source for cell in code_cells("local-rules"))
+    assert "from micrograd.engine import new_node" in sources
+    assert "return new_node(math.sin(x.data)" in sources
+    assert "_node(" not in sources.replace("new_node(", ""), "the public new_node, not _node"
+    x = Value(0.3)
+    y = sin(x)
+    assert y._op == "sin"
+    y.backward()
+    assert x.grad == math.cos(0.3)
+    # dy/dx of y = sin(x*x) * x at x = 0.8, by hand and by torch
+    expected = 2 * 0.8**2 * math.cos(0.8**2) + math.sin(0.8**2)
+    assert math.isclose(run.glued["sin_grad"], expected, rel_tol=1e-12)
+    xt = torch.tensor(0.8, dtype=torch.float64, requires_grad=True)
+    (torch.sin(xt * xt) * xt).backward()
+    assert math.isclose(run.glued["sin_grad"], xt.grad.item(), rel_tol=1e-12)
+    assert run.glued["sin_fd_error"] < 1e-8
+    # the exercise's hidden solution adds cos the same way
+    cos = run.namespace["cos"]
+    z = Value(1.1)
+    cos(z).backward()
+    assert z.grad == -math.sin(1.1)
 
 
 def test_backward_worked_example(original: Any) -> None:
@@ -372,7 +452,7 @@ def test_moons_page_reproduces_the_original_demo() -> None:
     assert g["moons_loss0"] > g["moons_final_loss"]
 
 
-@pytest.mark.torch
+@TORCH
 def test_pytorch_page_agrees_with_torch() -> None:
     import torch
 

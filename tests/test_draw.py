@@ -13,7 +13,7 @@ import pytest
 from _dot import dot_on_path
 
 from micrograd import MLP, Layer, Neuron, Value
-from micrograd.draw import DEFAULT_MAX_NODES, draw_dot, draw_mlp, render_svg
+from micrograd.draw import DEFAULT_MAX_NODES, draw_dot, draw_mlp, inline_svg, render_svg
 from micrograd.engine import topological_order
 
 
@@ -120,6 +120,74 @@ def test_show_grad_false_leaves_the_grad_out() -> None:
 @pytest.mark.parametrize("rankdir", ["LR", "TB", "RL", "BT"])
 def test_rankdir_sets_the_direction(rankdir: str) -> None:
     assert f"rankdir={rankdir}" in draw_dot(neuron(), rankdir=rankdir).source
+
+
+def test_drawings_run_top_to_bottom_by_default() -> None:
+    assert "rankdir=TB" in draw_dot(neuron()).source
+    random.seed(1337)
+    assert "rankdir=TB" in draw_mlp(MLP(2, [3, 1])).source
+
+
+def test_top_to_bottom_keeps_a_long_graph_narrow(dot_program: str) -> None:
+    def width(svg: str) -> float:
+        found = re.search(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"', svg)
+        assert found is not None
+        return float(found.group(1))
+
+    tall = render_svg(draw_dot(neuron()))
+    wide = render_svg(draw_dot(neuron(), rankdir="LR"))
+    # The docs' reading column is about 570 pt wide on a laptop.
+    assert width(tall) < 450 < width(wide)
+
+
+def tooltips(source: str) -> dict[str, str]:
+    """DOT statement (node name or 'a -> b') -> its tooltip."""
+    found = re.findall(r'^\s*(\w+(?: -> \w+)?) \[.*tooltip="([^"]*)"', source, flags=re.M)
+    return dict(found)
+
+
+def test_every_box_and_arrow_has_a_tooltip_with_the_exact_numbers() -> None:
+    root = neuron()
+    order = topological_order(root)
+    source = draw_dot(root).source
+    tips = tooltips(source)
+    for i, node in enumerate(order):
+        # repr: every digit, not the 4 decimals of the box
+        assert tips[f"n{i}"] == f"{node.label}: data = {node.data!r}, grad = {node.grad!r}"
+    b = next(node for node in order if node.label == "b")
+    assert repr(b.data) == "6.881373587019543"  # the box says 6.8814
+    n = order.index(next(node for node in order if node.label == "n"))
+    assert tips[f"n{n}_op"] == "+ makes n"
+    assert tips[f"n{n}_op -> n{n}"] == (
+        f"+ -> n: data = {order[n].data!r}, grad = {order[n].grad!r}"
+    )
+    assert order[0].label == "x1"
+    x1 = order[0]
+    assert tips["n0 -> n2_op"] == f"x1 -> *: data = 2.0, grad = {x1.grad!r}"
+    assert f"{x1.grad:.4f}" == "-1.5000" != repr(x1.grad)  # rounding in the box, not the tip
+    edges = re.findall(r"^\s*\w+ -> \w+ .*$", source, flags=re.M)
+    assert edges
+    assert all("tooltip=" in edge for edge in edges)
+
+
+def test_tooltips_leave_out_the_grad_when_the_drawing_does() -> None:
+    tips = tooltips(draw_dot(neuron(), show_grad=False).source)
+    assert tips["n0"] == "x1: data = 2.0"
+    assert not any("grad" in tip for tip in tips.values())
+
+
+def test_unlabelled_nodes_are_named_by_what_made_them() -> None:
+    a = Value(2.0, label="a")
+    out = (a * 3).tanh()
+    tips = tooltips(draw_dot(out).source)
+    assert tips["n1"].startswith("the constant 3.0000: data = 3.0")
+    assert tips["n2"].startswith("the result of *: data = 6.0")
+    assert tips["n3_op"] == "tanh makes the result of tanh"
+
+
+def test_tooltip_text_from_labels_is_escaped() -> None:
+    a = Value(1.0, label='say "hi" \\ there')
+    assert r'tooltip="say \"hi\" \\ there: data = 1.0' in draw_dot(a).source
 
 
 def test_colours_read_on_light_and_dark_pages() -> None:
@@ -335,6 +403,26 @@ def test_draw_mlp_draws_a_single_neuron() -> None:
     assert len(mlp_edges(source)) == 2
 
 
+def test_draw_mlp_tooltips_give_each_exact_weight_and_bias() -> None:
+    random.seed(1337)
+    model = MLP(2, [3, 1], activation="tanh", output_activation="tanh")
+    tips = tooltips(draw_mlp(model).source)
+    first = model.layers[0].neurons[0]
+    assert tips["in0 -> L0_0"] == (
+        f"w = {first.w[0].data!r}: input 1 of hidden 1 (3, tanh), neuron 1"
+    )
+    assert tips["in1 -> L0_0"].startswith(f"w = {first.w[1].data!r}:")
+    last = model.layers[1].neurons[0]
+    assert tips["L0_2 -> L1_0"].startswith(f"w = {last.w[2].data!r}: input 3 of output")
+    assert tips["L0_0"] == f"hidden 1 (3, tanh), neuron 1: {first!r}, bias = 0.0"
+    last.b.data = 0.123456789
+    assert tips_of(model)["L1_0"].endswith("bias = 0.123456789")
+
+
+def tips_of(model: MLP) -> dict[str, str]:
+    return tooltips(draw_mlp(model).source)
+
+
 def test_draw_mlp_is_deterministic(dot_program: str) -> None:
     random.seed(1337)
     model = MLP(2, [3, 1])
@@ -427,3 +515,106 @@ def test_draw_mlp_draws_a_layer_and_numeric_inputs() -> None:
     assert len(mlp_edges(source)) == 6
     with pytest.raises(TypeError, match="outputs must be a list"):
         draw_mlp(layer, outputs="abc")
+
+
+# -- inline_svg -----------------------------------------------------------------
+
+#: A node and an edge as Graphviz itself (not graphviz-pure) writes them, with tooltips.
+GRAPHVIZ_SVG = """<?xml version="1.0" encoding="UTF-8" standalone="no"?>
+<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN"
+ "http://www.w3.org/Graphics/SVG/1.1/DTD/svg11.dtd">
+<!-- Generated by graphviz version 2.43.0 (0)
+ -->
+<!-- Title: %3 Pages: 1 -->
+<svg width="62pt" height="116pt"
+ viewBox="0.00 0.00 62.00 116.00" xmlns="http://www.w3.org/2000/svg" \
+xmlns:xlink="http://www.w3.org/1999/xlink">
+<g id="graph0" class="graph" transform="scale(1 1) rotate(0) translate(4 112)">
+<title>%3</title>
+<defs><linearGradient id="l_1"><stop offset="0" stop-color="#fff"/></linearGradient></defs>
+<!-- n0 -->
+<g id="node1" class="node">
+<title>n0</title>
+<g id="a_node1"><a xlink:title="x: data = 2.0, grad = &#45;1.5">
+<polygon fill="url(#l_1)" stroke="#1f2328" points="54,-108 0,-108 0,-72 54,-72 54,-108"/>
+<text text-anchor="middle" x="27" y="-86.3" font-size="12.00">x</text>
+</a>
+</g>
+</g>
+<!-- n0&#45;&gt;n1 -->
+<g id="edge1" class="edge">
+<title>n0&#45;&gt;n1</title>
+<g id="a_edge1"><a xlink:title="x &#45;&gt; tanh">
+<path fill="none" stroke="#8c959f" d="M27,-71.7C27,-63.98 27,-54.71 27,-46.11"/>
+</a>
+</g>
+</g>
+<!-- n1 -->
+<g id="node2" class="node">
+<title>n1</title>
+<use xlink:href="#node1"/>
+</g>
+</g>
+</svg>
+"""
+
+
+def test_inline_svg_turns_tooltips_into_titles_and_drops_internal_names() -> None:
+    html = inline_svg(GRAPHVIZ_SVG, id_prefix="f1-")
+    assert not html.startswith("<?xml")
+    assert "<!--" not in html
+    assert "DOCTYPE" not in html
+    titles = re.findall(r"<title>([^<]*)</title>", html)
+    assert titles == ["x: data = 2.0, grad = -1.5", "x -&gt; tanh"]  # no n0, n1, %3
+    assert "<a " not in html
+    assert "xlink:" not in html
+    assert "<polygon" in html
+    assert "<path" in html
+    # The title comes first in its group, then the shapes that were inside the link.
+    assert re.search(r'<g id="f1-node1" class="node">\s*<title>x: data', html)
+
+
+def test_inline_svg_prefixes_every_id_and_reference() -> None:
+    html = inline_svg(GRAPHVIZ_SVG, id_prefix="f1-")
+    ids = re.findall(r' id="([^"]*)"', html)
+    assert ids
+    assert all(i.startswith("f1-") for i in ids)
+    assert 'fill="url(#f1-l_1)"' in html
+    assert 'href="#f1-node1"' in html
+
+
+def test_inline_svg_is_an_html_ready_svg_element_with_an_accessible_name() -> None:
+    html = inline_svg(GRAPHVIZ_SVG, label='the leaf x, "drawn"')
+    assert html.startswith('<svg width="62pt" height="116pt" viewBox="0.00 0.00 62.00 116.00"')
+    assert 'xmlns="http://www.w3.org/2000/svg"' in html
+    assert 'class="micrograd-graph"' in html
+    assert 'role="img" aria-label="the leaf x, &quot;drawn&quot;"' in html
+    assert html.rstrip().endswith("</svg>")
+    assert "role=" not in inline_svg(GRAPHVIZ_SVG)
+
+
+def test_inline_svg_of_a_drawing_is_identical_every_time(dot_program: str) -> None:
+    svg = render_svg(draw_dot(neuron()))
+    first = inline_svg(svg, id_prefix="g0-", label="the neuron")
+    assert first == inline_svg(render_svg(draw_dot(neuron())), id_prefix="g0-", label="the neuron")
+    titles = re.findall(r"<title>([^<]*)</title>", first)
+    assert "x1: data = 2.0, grad = -1.4999999999999993" in titles
+    # every box, oval and arrow has one: 10 values, 5 operations, 14 arrows
+    assert len(titles) == 10 + 5 + 14
+
+
+def test_inline_svg_of_draw_mlp_shows_weights_and_biases(dot_program: str) -> None:
+    random.seed(1337)
+    model = MLP(2, [2, 1])
+    html = inline_svg(render_svg(draw_mlp(model)), id_prefix="m-")
+    titles = re.findall(r"<title>([^<]*)</title>", html)
+    weights = [w.data for layer in model.layers for n in layer.neurons for w in n.w]
+    for w in weights:
+        assert any(t.startswith(f"w = {w!r}:") for t in titles), w
+    assert sum("bias = 0.0" in t for t in titles) == 3
+
+
+@pytest.mark.parametrize("text", ["not xml", "<html><body/></html>"])
+def test_inline_svg_rejects_what_is_not_svg(text: str) -> None:
+    with pytest.raises(ValueError, match="not an SVG document"):
+        inline_svg(text)

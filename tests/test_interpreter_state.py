@@ -29,10 +29,11 @@ matplotlib.use("Agg")
 
 from micrograd import paused_gc
 from micrograd.datasets import make_moons
-from micrograd.draw import draw_dot, draw_mlp, render_svg
+from micrograd.draw import draw_dot, draw_mlp, inline_svg, render_svg
 from micrograd.engine import Value, new_node, topological_order
 from micrograd.nn import MLP, Layer, Neuron
 from micrograd.plot import plot_decision_boundary, plot_moons
+from micrograd.stepper import BackwardStepper
 from micrograd.training_log import TrainingLog
 
 
@@ -109,6 +110,8 @@ ENTRY_POINTS: dict[str, Callable[[], object]] = {
     "draw_dot": lambda: draw_dot(Value(2.0) * Value(3.0)),
     "draw_mlp": lambda: draw_mlp(small_model()),
     "render_svg": lambda: render_svg(draw_dot(Value(2.0) * Value(3.0))),
+    "inline_svg": lambda: inline_svg(render_svg(draw_dot(Value(2.0) * Value(3.0))), "p-", "x"),
+    "BackwardStepper": lambda: BackwardStepper(Value(2.0) * Value(3.0)).to_html(),
     "make_moons": lambda: make_moons(20, noise=0.1, seed=1),
     "plot_moons": lambda: plot_moons(*make_moons(20, noise=0.1, seed=1)),
     "plot_decision_boundary": lambda: plot_decision_boundary(

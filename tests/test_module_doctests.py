@@ -1,22 +1,31 @@
-"""The examples in the docstrings of ``micrograd.engine`` and ``micrograd.nn`` run and hold."""
+"""The examples in the docstrings of the package's modules run and hold."""
 
 from __future__ import annotations
 
 import doctest
 import random
 import types
+from pathlib import Path
 
 import pytest
+from _dot import dot_on_path
 
+import micrograd.draw
 import micrograd.engine
 import micrograd.nn
+import micrograd.stepper
 
 
-@pytest.mark.parametrize("module", [micrograd.engine, micrograd.nn], ids=lambda m: m.__name__)
-def test_module_docstring_examples_pass(module: types.ModuleType) -> None:
+@pytest.mark.parametrize(
+    "module",
+    [micrograd.engine, micrograd.nn, micrograd.draw, micrograd.stepper],
+    ids=lambda m: m.__name__,
+)
+def test_module_docstring_examples_pass(module: types.ModuleType, tmp_path: Path) -> None:
     state = random.getstate()  # the examples seed the global generator; leave it as it was
     try:
-        result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, verbose=False)
+        with dot_on_path(tmp_path):  # the drawing examples render with `dot`
+            result = doctest.testmod(module, optionflags=doctest.ELLIPSIS, verbose=False)
     finally:
         random.setstate(state)
     assert result.failed == 0

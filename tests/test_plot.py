@@ -11,11 +11,12 @@ import pytest
 
 from micrograd import MLP, Value
 from micrograd.datasets import make_moons
-from micrograd.plot import MAX_GRID_POINTS, plot_decision_boundary, plot_moons
+from micrograd.plot import CLASS_COLOURS, MAX_GRID_POINTS, plot_decision_boundary, plot_moons
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.collections import PathCollection
+from matplotlib.colors import to_hex
 from matplotlib.contour import ContourSet
 
 
@@ -31,14 +32,46 @@ def scatter_of(ax: object) -> PathCollection:
     return found[0]
 
 
+def filled(ax: object) -> ContourSet:
+    """The filled regions of a decision-boundary plot."""
+    (found,) = [c for c in ax.collections if isinstance(c, ContourSet) and c.filled]  # type: ignore[attr-defined]
+    return found
+
+
+def point_colours(ax: object) -> list[str]:
+    return [to_hex(c) for c in scatter_of(ax).get_facecolors()]
+
+
+def legend_texts(ax: object) -> list[str]:
+    legend = ax.get_legend()  # type: ignore[attr-defined]
+    assert legend is not None, "the plot has no legend"
+    return [t.get_text() for t in legend.get_texts()]
+
+
 def test_plot_moons_scatters_every_point_coloured_by_label() -> None:
     X, y = make_moons()
     ax = plot_moons(X, y)
     points = scatter_of(ax)
     np.testing.assert_array_equal(points.get_offsets(), X)
-    np.testing.assert_array_equal(points.get_array(), y)
+    expected = [CLASS_COLOURS[0] if label < 0 else CLASS_COLOURS[1] for label in y]
+    assert point_colours(ax) == expected
     assert ax.get_xlabel() == "$x_1$"
     assert ax.get_ylabel() == "$x_2$"
+
+
+def test_plot_moons_has_a_legend_with_one_entry_per_class_in_its_colour() -> None:
+    X, y = make_moons(n_samples=20)
+    ax = plot_moons(X, y)
+    assert legend_texts(ax) == ["class -1", "class +1"]
+    handles = ax.get_legend().legend_handles
+    assert [to_hex(h.get_markerfacecolor()) for h in handles] == list(CLASS_COLOURS)
+    # labels 0 and 1 are named without a sign
+    assert legend_texts(plot_moons(X, [int(v > 0) for v in y])) == ["class 0", "class 1"]
+
+
+def test_plot_moons_refuses_more_classes_than_colours() -> None:
+    with pytest.raises(ValueError, match="at most 2 classes"):
+        plot_moons([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]], [0, 1, 2])
 
 
 def test_plot_moons_draws_on_a_given_axis() -> None:
@@ -70,12 +103,46 @@ def test_decision_boundary_scores_every_grid_point_and_splits_by_sign() -> None:
     assert model.calls == len(xs) * len(ys)
     assert ax.get_xlim() == (xs.min(), xs.max())
     assert ax.get_ylim() == (ys.min(), ys.max())
-    (contours,) = [c for c in ax.collections if isinstance(c, ContourSet)]
-    assert list(contours.levels) == [-0.5, 0.5, 1.5]
+    contours = filled(ax)
+    # split at 0, from below the lowest score to above the highest (x1 in [-2, 1.5])
+    assert list(contours.levels) == [-3.0, 0.0, 2.5]
     below, above = contours.get_paths()  # region "score <= 0", region "score > 0"
-    assert below.vertices[:, 0].max() <= 0.5
-    assert above.vertices[:, 0].min() >= -0.0001
+    # The boundary is where the interpolated score crosses 0: exactly x1 = 0.
+    assert below.vertices[:, 0].max() == pytest.approx(0.0)
+    assert above.vertices[:, 0].min() == pytest.approx(0.0)
     np.testing.assert_array_equal(scatter_of(ax).get_offsets(), X)
+
+
+def test_regions_take_the_colour_of_their_class_and_the_boundary_is_drawn() -> None:
+    X = np.array([[-1.0, 0.0], [1.0, 1.0], [0.5, -0.5]])
+    y = np.array([-1, 1, 1])
+    ax = plot_decision_boundary(Counting(), X, y, resolution=0.5)
+    regions = filled(ax)
+    assert [to_hex(c) for c in regions.get_facecolor()] == list(CLASS_COLOURS)
+    assert point_colours(ax) == [CLASS_COLOURS[0], CLASS_COLOURS[1], CLASS_COLOURS[1]]
+    (line,) = [c for c in ax.collections if isinstance(c, ContourSet) and not c.filled]
+    assert list(line.levels) == [0.0]
+    assert legend_texts(ax) == ["class -1", "class +1", "predicted class -1", "predicted class +1"]
+
+
+def test_a_finer_grid_draws_a_smoother_boundary() -> None:
+    # score = x1**2 + x2**2 - 1: the boundary is the unit circle.
+    X = np.array([[-1.0, -1.0], [1.0, 1.0]])
+    y = np.array([-1, 1])
+
+    def circle(x: list[Value]) -> Value:
+        return x[0] * x[0] + x[1] * x[1] - 1
+
+    def worst_error(resolution: float) -> float:
+        _, ax = plt.subplots()
+        plot_decision_boundary(circle, X, y, ax=ax, resolution=resolution)
+        (line,) = [c for c in ax.collections if isinstance(c, ContourSet) and not c.filled]
+        points = np.concatenate([path.vertices for path in line.get_paths()])
+        return float(np.abs(np.hypot(points[:, 0], points[:, 1]) - 1).max())
+
+    coarse, fine = worst_error(0.25), worst_error(0.05)
+    assert fine < coarse / 5
+    assert fine < 0.01
 
 
 def test_decision_boundary_of_an_mlp_follows_its_weights() -> None:
@@ -86,8 +153,7 @@ def test_decision_boundary_of_an_mlp_follows_its_weights() -> None:
     X, y = make_moons(n_samples=30)
     _, ax = plt.subplots()
     assert plot_decision_boundary(model, X, y, ax=ax, resolution=0.1) is ax
-    (contours,) = [c for c in ax.collections if isinstance(c, ContourSet)]
-    below, above = contours.get_paths()
+    below, above = filled(ax).get_paths()
     assert below.vertices[:, 1].max() <= 0.3 + 0.1
     assert above.vertices[:, 1].min() >= 0.3 - 0.1
     assert below.vertices[:, 1].min() == pytest.approx(ax.get_ylim()[0])
@@ -97,10 +163,10 @@ def test_decision_boundary_of_an_mlp_follows_its_weights() -> None:
 def test_one_class_everywhere_still_plots() -> None:
     X, y = make_moons(n_samples=10)
     ax = plot_decision_boundary(lambda x: Value(1.0), X, y)
-    (contours,) = [c for c in ax.collections if isinstance(c, ContourSet)]
-    below, above = contours.get_paths()
+    below, above = filled(ax).get_paths()
     assert len(below.vertices) == 0
     assert len(above.vertices) > 0
+    assert not [c for c in ax.collections if isinstance(c, ContourSet) and not c.filled]
 
 
 @pytest.mark.parametrize(
@@ -141,7 +207,6 @@ def test_missing_matplotlib_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> 
 def test_a_model_returning_plain_numbers_works_too() -> None:
     X, y = make_moons(n_samples=10)
     ax = plot_decision_boundary(lambda x: x[0].data - 0.5, X, y)
-    (contours,) = [c for c in ax.collections if isinstance(c, ContourSet)]
-    below, above = contours.get_paths()
+    below, above = filled(ax).get_paths()
     assert below.vertices[:, 0].max() <= 0.75
     assert above.vertices[:, 0].min() >= 0.25

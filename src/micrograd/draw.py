@@ -9,7 +9,11 @@ weight is large.
 Both return a :class:`graphviz.Digraph`.  In Jupyter it displays itself;
 elsewhere call ``.render()`` or ``.pipe(format="svg")``, which need Graphviz's
 ``dot`` program (or any dot-compatible one, such as ``graphviz-pure`` from
-PyPI, installed under the name ``dot``).
+PyPI, installed under the name ``dot``).  Both draw top to bottom by default,
+so that a long graph grows down the page instead of off its right edge, and
+every node and arrow carries a tooltip with its exact numbers.
+:func:`inline_svg` makes a rendered drawing ready to sit inside an HTML page,
+where those tooltips show when the pointer rests on a node or an arrow.
 
 The drawings are deterministic: node names come from the graph's structure
 (``n0``, ``n1``, ... in :func:`~micrograd.engine.topological_order`), never
@@ -28,6 +32,7 @@ import numbers
 import shutil
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from collections import deque
 from collections.abc import Sequence
 from pathlib import Path
@@ -39,7 +44,7 @@ from micrograd.nn import MLP, Layer, Neuron
 if TYPE_CHECKING:  # pragma: no cover - only for the type checker
     import graphviz
 
-__all__ = ["DEFAULT_MAX_NODES", "draw_dot", "draw_mlp", "render_svg"]
+__all__ = ["DEFAULT_MAX_NODES", "draw_dot", "draw_mlp", "inline_svg", "render_svg"]
 
 #: How many Value nodes :func:`draw_dot` draws before it summarises the rest.
 DEFAULT_MAX_NODES = 200
@@ -95,6 +100,19 @@ def _fmt(x: float) -> str:
     return f"{x:.4f}"
 
 
+def _exact(x: float) -> str:
+    """A number with every digit it has (``repr``), for tooltips."""
+    return repr(float(x))
+
+
+def _value_tooltip(name: str, node: Value, show_grad: bool) -> str:
+    """``name: data = <exact>, grad = <exact>``, made safe for a DOT string."""
+    text = f"{name}: data = {_exact(node.data)}"
+    if show_grad:
+        text += f", grad = {_exact(node.grad)}"
+    return _escape_plain(text)
+
+
 def _new_digraph(rankdir: str) -> Any:
     graphviz = _graphviz()
     return graphviz.Digraph(
@@ -139,7 +157,7 @@ def _nearest(root: Value, limit: int) -> set[Value]:
 
 def draw_dot(
     root: Value,
-    rankdir: str = "LR",
+    rankdir: str = "TB",
     show_grad: bool = True,
     max_nodes: int = DEFAULT_MAX_NODES,
 ) -> graphviz.Digraph:
@@ -148,15 +166,19 @@ def draw_dot(
     Each :class:`~micrograd.engine.Value` becomes a box
     ``label | data 2.0000 | grad -1.5000``, and each operation an oval
     (``+``, ``*``, ``tanh``, ...) with arrows from its inputs to the oval and
-    from the oval to its result.
+    from the oval to its result.  Every box and arrow has a tooltip with the
+    exact numbers (``x1: data = 2.0, grad = -1.4999999999999993``), which the
+    box shows rounded to 4 decimals (``grad -1.5000``).
 
     Parameters
     ----------
     root : Value
         The output node; everything it was computed from is drawn.
-    rankdir : {"LR", "RL", "TB", "BT"}, default "LR"
-        Direction of the arrows: left to right, right to left, top to bottom,
-        bottom to top.
+    rankdir : {"TB", "LR", "BT", "RL"}, default "TB"
+        Direction of the arrows: top to bottom (inputs at the top, the output
+        at the bottom: a graph of any length keeps the width of a page), left
+        to right (the original micrograd's drawing, wide), bottom to top,
+        right to left.
     show_grad : bool, default True
         Show each node's ``grad`` (leave it out for a graph before ``backward``).
     max_nodes : int, default 200
@@ -192,12 +214,15 @@ def draw_dot(
     >>> c.label = "c"
     >>> c.backward()
     >>> dot = draw_dot(c)
-    >>> for line in dot.body[:4]:
-    ...     print(line.strip())
-    n0 [label="{ a | data 2.0000 | grad -3.0000 }" shape=record]
-    n1 [label="{ b | data -3.0000 | grad 2.0000 }" shape=record]
-    n2 [label="{ c | data -6.0000 | grad 1.0000 }" shape=record]
-    n2_op [label="*" fillcolor="#dbe9f6" shape=ellipse]
+    >>> for line in dot.body[1:5]:
+    ...     print(line.strip().split(" tooltip=")[0])
+    n0 [label="{ a | data 2.0000 | grad -3.0000 }" shape=record
+    n1 [label="{ b | data -3.0000 | grad 2.0000 }" shape=record
+    n2 [label="{ c | data -6.0000 | grad 1.0000 }" shape=record
+    n2_op [label="*" fillcolor="#dbe9f6" shape=ellipse
+    >>> print(dot.body[1].split(" tooltip=")[1])
+    "a: data = 2.0, grad = -3.0"]
+    <BLANKLINE>
     """
     if not isinstance(root, Value):
         raise TypeError(f"draw_dot needs a Value, got {type(root).__name__} {root!r}")
@@ -218,6 +243,7 @@ def draw_dot(
     omitted = len(order) - len(drawn)
 
     dot = _new_digraph(rankdir)
+    dot.attr(ranksep="0.3", nodesep="0.2")
     for node in drawn:
         name = names[node]
         fields = [_escape_record(node.label), f"data {_fmt(node.data)}"]
@@ -227,6 +253,7 @@ def draw_dot(
             name,
             label="{ " + " | ".join(fields) + " }",
             shape="record",
+            tooltip=_value_tooltip(_name_of(node), node, show_grad),
         )
         if node._op:
             dot.node(
@@ -234,8 +261,13 @@ def draw_dot(
                 label=_escape_plain(node._op),
                 shape="ellipse",
                 fillcolor=_OP_FILL,
+                tooltip=_escape_plain(f"{node._op} makes {_name_of(node)}"),
             )
-            dot.edge(name + "_op", name)
+            dot.edge(
+                name + "_op",
+                name,
+                tooltip=_value_tooltip(f"{node._op} -> {_name_of(node)}", node, show_grad),
+            )
     if omitted:
         noun = "node" if omitted == 1 else "nodes"
         dot.node(
@@ -257,11 +289,21 @@ def draw_dot(
         target = names[node] + "_op" if node._op else names[node]
         for child in node._prev:
             if child in kept:
-                dot.edge(names[child], target)
+                into = f"{_name_of(child)} -> {node._op or _name_of(node)}"
+                dot.edge(names[child], target, tooltip=_value_tooltip(into, child, show_grad))
             elif not from_more:
                 from_more = True
                 dot.edge("more", target, style="dashed")
     return dot
+
+
+def _name_of(node: Value) -> str:
+    """What a tooltip or caption calls ``node``: its label, else what made it."""
+    if node.label:
+        return node.label
+    if node._op:
+        return f"the result of {node._op}"
+    return f"the constant {_fmt(node.data)}" if not node._prev else "an unlabelled value"
 
 
 def _layers_of(model: object) -> list[list[Neuron]]:
@@ -298,17 +340,18 @@ def draw_mlp(
     model: MLP | Layer | Neuron,
     inputs: Sequence[str | float | Value] | None = None,
     outputs: Sequence[str] | None = None,
-    rankdir: str = "LR",
+    rankdir: str = "TB",
     max_penwidth: float = 6.0,
 ) -> graphviz.Digraph:
-    """Draw a network as columns of neurons joined by its weights.
+    """Draw a network as rows (or columns) of neurons joined by its weights.
 
-    The inputs form the first column, each layer the next, and the output
+    The inputs form the first row, each layer the next, and the output
     layer the last.  Every connection is an arrow coloured by the sign of
     its weight (blue positive, red negative) and ``0.3 + 1.5 * |w|`` points
     wide (at most ``max_penwidth``), so a trained network, whose weights
     have grown, looks different from a freshly initialised one.  Hovering
-    over an arrow or a neuron in the SVG shows the exact weight or bias.
+    over an arrow or a neuron in the SVG shows the exact weight or bias
+    (see :func:`inline_svg` for a web page).
 
     Parameters
     ----------
@@ -320,8 +363,10 @@ def draw_mlp(
     outputs : list of str, optional
         Names of the outputs.  Default ``out`` for one output, else
         ``out1``, ``out2``, ...
-    rankdir : {"LR", "RL", "TB", "BT"}, default "LR"
-        Direction from inputs to outputs.
+    rankdir : {"TB", "LR", "BT", "RL"}, default "TB"
+        Direction from inputs to outputs: top to bottom (layers as rows,
+        narrow enough for a phone's screen), left to right (layers as
+        columns), bottom to top or right to left.
     max_penwidth : float, default 6.0
         The widest an arrow gets, in points.
 
@@ -375,7 +420,8 @@ def draw_mlp(
         out_labels = list(outputs)
 
     dot = _new_digraph(rankdir)
-    dot.attr(nodesep="0.08", ranksep="1.2", splines="line")
+    across = rankdir in ("LR", "RL")  # layers side by side: room for the many arrows
+    dot.attr(nodesep="0.08", ranksep="1.2" if across else "0.8", splines="line")
     # Each column is a rank; an invisible chain title -> node 0 -> node 1 ...
     # keeps the nodes in their own order instead of Graphviz's.
     columns: list[tuple[str, list[str]]] = [("input", [f"in{i}" for i in range(nin)])]
@@ -399,7 +445,7 @@ def draw_mlp(
                 for name, label in zip(names, out_labels, strict=True):
                     column.node(name, label=_escape_plain(label), shape="box", fillcolor=_OP_FILL)
             else:
-                for name, neuron in zip(names, layers[c - 1], strict=True):
+                for j, (name, neuron) in enumerate(zip(names, layers[c - 1], strict=True)):
                     column.node(
                         name,
                         label="",
@@ -407,22 +453,27 @@ def draw_mlp(
                         width="0.3",
                         fixedsize="true",
                         fillcolor=_VALUE_FILL,
-                        tooltip=f"{neuron!r}, bias {_fmt(neuron.b.data)}",
+                        tooltip=_escape_plain(
+                            f"{title}, neuron {j + 1}: {neuron!r}, bias = {_exact(neuron.b.data)}"
+                        ),
                     )
             chain = [f"title{c}", *names]
             for a, b in itertools.pairwise(chain):
                 column.edge(a, b, style="invis")
     for c in range(1, len(columns) - 1):
         sources = columns[c - 1][1]
-        for name, neuron in zip(columns[c][1], layers[c - 1], strict=True):
-            for src, w in zip(sources, neuron.w, strict=True):
+        layer_title = columns[c][0]
+        for j, (name, neuron) in enumerate(zip(columns[c][1], layers[c - 1], strict=True)):
+            for i, (src, w) in enumerate(zip(sources, neuron.w, strict=True)):
                 dot.edge(
                     src,
                     name,
                     color=_POSITIVE if w.data >= 0 else _NEGATIVE,
                     penwidth=_penwidth(w.data, float(max_penwidth)),
                     arrowhead="none",
-                    tooltip=f"w = {_fmt(w.data)}",
+                    tooltip=_escape_plain(
+                        f"w = {_exact(w.data)}: input {i + 1} of {layer_title}, neuron {j + 1}"
+                    ),
                 )
     for src, name in zip(columns[-2][1], columns[-1][1], strict=True):
         dot.edge(src, name)
@@ -483,3 +534,123 @@ def render_svg(graph: graphviz.Digraph, path: str | Path | None = None) -> str:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(svg, encoding="utf-8")
     return svg
+
+
+_SVG = "{http://www.w3.org/2000/svg}"
+_XLINK = "{http://www.w3.org/1999/xlink}"
+_ITEM_CLASSES = frozenset({"node", "edge", "cluster"})
+
+
+def inline_svg(svg: str, id_prefix: str = "", label: str | None = None) -> str:
+    """A rendered drawing made ready to sit inside an HTML page.
+
+    Graphviz writes a standalone SVG file: an XML prolog and comments, ids
+    (``node1``, ``edge3``...) that repeat in every drawing, a ``<title>`` with
+    each node's internal name, and each tooltip as the ``xlink:title`` of a
+    link.  Browsers show a tooltip for the nearest enclosing ``<title>``, so
+    this function
+
+    * gives every node and arrow the tooltip of :func:`draw_dot` or
+      :func:`draw_mlp` as its ``<title>`` (and removes the links around it),
+    * drops the titles that are only internal names (``n0``, the graph's own),
+    * puts ``id_prefix`` in front of every id (and every reference to one),
+      so that several drawings can share a page,
+    * and, given a ``label``, makes the picture an image with that
+      accessible name (``role="img"``, ``aria-label``).
+
+    The result is the ``<svg>`` element alone, with its natural ``width``
+    and ``height`` and the class ``micrograd-graph``.  The same input gives
+    the same output, byte for byte.
+
+    Parameters
+    ----------
+    svg : str
+        An SVG document, e.g. from :func:`render_svg`.
+    id_prefix : str, optional
+        Put in front of every id; use a different one for each drawing on a page.
+    label : str, optional
+        A text alternative for the whole picture (what an ``alt`` says).
+
+    Returns
+    -------
+    str
+        The ``<svg>`` element as text.
+
+    Raises
+    ------
+    ValueError
+        If ``svg`` is not an SVG document.
+
+    Examples
+    --------
+    >>> from micrograd import Value
+    >>> svg = render_svg(draw_dot(Value(2.0, label="x")))
+    >>> html = inline_svg(svg, id_prefix="fig1-", label="the leaf x")
+    >>> html.startswith("<svg ") and 'class="micrograd-graph"' in html
+    True
+    >>> "<title>x: data = 2.0, grad = 0.0</title>" in html
+    True
+    """
+    try:
+        root = ET.fromstring(svg)
+    except ET.ParseError as error:
+        raise ValueError(f"not an SVG document: {error}") from error
+    if root.tag != _SVG + "svg":
+        raise ValueError(f"not an SVG document: the root element is {root.tag!r}")
+    for element in root.iter():
+        _prefix_ids(element, id_prefix)
+    _lift_tooltips(root)
+    for element in root.iter():  # SVG's own namespace is the default in an HTML page
+        element.tag = element.tag.removeprefix(_SVG)
+    root.set("xmlns", _SVG[1:-1])
+    root.set("class", "micrograd-graph")
+    if label is not None:
+        root.set("role", "img")
+        root.set("aria-label", label)
+    return ET.tostring(root, encoding="unicode")
+
+
+def _prefix_ids(element: ET.Element, prefix: str) -> None:
+    """Prefix the element's id and its references to ids (``#id``, ``url(#id)``)."""
+    for key, value in list(element.attrib.items()):
+        if key == "id":
+            element.set(key, prefix + value)
+        elif key in ("href", _XLINK + "href") and value.startswith("#"):
+            del element.attrib[key]
+            element.set("href", "#" + prefix + value[1:])
+        elif "url(#" in value:
+            element.set(key, value.replace("url(#", "url(#" + prefix))
+
+
+def _lift_tooltips(root: ET.Element) -> None:
+    """Move each link's tooltip into its node's ``<title>``; drop internal names."""
+    for group in list(root.iter(_SVG + "g")):
+        title = group.find(_SVG + "title")
+        classes = set(group.get("class", "").split())
+        tooltip = _unwrap_links(group)
+        if title is None:
+            continue
+        if tooltip and classes & _ITEM_CLASSES:
+            title.text = tooltip
+        else:  # a Graphviz name (n0, n2_op, the graph's %3): nothing for a reader
+            group.remove(title)
+
+
+def _unwrap_links(group: ET.Element) -> str | None:
+    """Replace the ``<g><a xlink:title=...>`` wrappers in ``group`` by their
+    contents; return the first tooltip found."""
+    tooltip = None
+    position = 0
+    for child in list(group):
+        if child.tag != _SVG + "g" or len(child) != 1 or child[0].tag != _SVG + "a":
+            position += 1
+            continue
+        link = child[0]
+        found = link.get(_XLINK + "title") or link.get("title")
+        if tooltip is None and found:
+            tooltip = found
+        group.remove(child)
+        for item in list(link):
+            group.insert(position, item)
+            position += 1
+    return tooltip

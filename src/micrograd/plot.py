@@ -20,12 +20,18 @@ from micrograd.engine import Value
 if TYPE_CHECKING:  # pragma: no cover - only for the type checker
     from matplotlib.axes import Axes
 
-__all__ = ["MAX_GRID_POINTS", "plot_decision_boundary", "plot_moons"]
+__all__ = ["CLASS_COLOURS", "MAX_GRID_POINTS", "plot_decision_boundary", "plot_moons"]
 
 #: The most grid points :func:`plot_decision_boundary` evaluates the model at.
 MAX_GRID_POINTS = 250_000
 
-_CMAP = "Spectral"
+#: The colour of each class, smaller label first (orange for -1, blue for +1):
+#: the points and the region predicted for the class share it.  Okabe and Ito's
+#: orange and blue, told apart with every common kind of colour blindness.
+CLASS_COLOURS = ("#e69f00", "#0072b2")
+
+_INK = "#1f2328"  # point outlines and the boundary line
+_REGION_ALPHA = 0.35
 
 
 def _imports() -> tuple[Any, Any]:
@@ -63,37 +69,81 @@ def _new_axes(plt: Any, ax: Axes | None) -> Axes:
     return new
 
 
+def _classes(np_: Any, y_arr: Any) -> list[float]:
+    """The labels in ``y``, smallest first; at most two (one colour each)."""
+    classes: list[float] = sorted({float(v) for v in np_.unique(y_arr)})
+    if len(classes) > len(CLASS_COLOURS):
+        raise ValueError(
+            f"y must hold at most {len(CLASS_COLOURS)} classes (one colour each), "
+            f"got {len(classes)}: {classes}"
+        )
+    return classes
+
+
+def _class_name(label: float, signed: bool) -> str:
+    """``+1``/``-1`` when some label is negative, else ``0``, ``1``, ..."""
+    return f"class {label:+g}" if signed else f"class {label:g}"
+
+
+def _scatter(np_: Any, ax: Axes, X_arr: Any, y_arr: Any, classes: list[float]) -> list[Any]:
+    """The points, each in its class's colour; returns legend handles for them."""
+    from matplotlib.lines import Line2D
+
+    colour_of = dict(zip(classes, CLASS_COLOURS, strict=False))
+    colours = [colour_of[float(v)] for v in y_arr]
+    ax.scatter(X_arr[:, 0], X_arr[:, 1], c=colours, s=40, edgecolors=_INK, linewidths=0.5)
+    signed = any(c < 0 for c in classes)
+    return [
+        Line2D(
+            [],
+            [],
+            linestyle="",
+            marker="o",
+            markersize=6,
+            markerfacecolor=colour_of[c],
+            markeredgecolor=_INK,
+            markeredgewidth=0.5,
+            label=_class_name(c, signed),
+        )
+        for c in classes
+    ]
+
+
 def plot_moons(X: Any, y: Any, ax: Axes | None = None) -> Axes:
-    """Scatter two-dimensional points coloured by their label.
+    """Scatter two-dimensional points coloured by their label, with a legend.
 
     Parameters
     ----------
     X : array of shape (n, 2)
         The points.
     y : array of shape (n,)
-        Their labels (e.g. -1 and +1).
+        Their labels (e.g. -1 and +1): at most two different ones, drawn in
+        :data:`CLASS_COLOURS` (smaller label first).
     ax : matplotlib Axes, optional
         Where to draw; a new figure (via pyplot) if not given.
 
     Returns
     -------
     matplotlib.axes.Axes
+        With one scatter of all the points, in the order given, and a legend
+        naming each class.
 
     Raises
     ------
     ValueError
-        If ``X`` is not of shape (n, 2) or ``y`` not of shape (n,).
+        If ``X`` is not of shape (n, 2), ``y`` not of shape (n,), or ``y``
+        holds more than two labels.
     ImportError
         If matplotlib or NumPy is missing (``pip install "micrograd-book[plot]"``).
     """
     np_, plt = _imports()
     X_arr, y_arr = _check_data(np_, X, y)
+    classes = _classes(np_, y_arr)
     ax = _new_axes(plt, ax)
-    ax.scatter(
-        X_arr[:, 0], X_arr[:, 1], c=y_arr, s=40, cmap=_CMAP, edgecolors="#1f2328", linewidths=0.5
-    )
+    handles = _scatter(np_, ax, X_arr, y_arr, classes)
     ax.set_xlabel("$x_1$")
     ax.set_ylabel("$x_2$")
+    ax.legend(handles=handles, loc="best", framealpha=0.9)
     return ax
 
 
@@ -119,9 +169,13 @@ def plot_decision_boundary(
     """Shade the plane by the model's prediction, with the data on top.
 
     As in the original micrograd demo: a grid with spacing ``resolution``
-    covers the data with a margin of 1 on each side, the model scores every
-    grid point (a forward pass of :class:`~micrograd.engine.Value` objects),
-    and the regions with score > 0 and score <= 0 are filled in two colours.
+    covers the data with a margin of 1 on each side, and the model scores
+    every grid point (a forward pass of :class:`~micrograd.engine.Value`
+    objects).  The plane is filled where the score is > 0 in the colour of
+    the larger label (``+1``), and where it is <= 0 in the colour of the
+    smaller one, the same colours as the points.  The boundary between them,
+    drawn as a line, is where the score, interpolated between grid points,
+    crosses 0: it is smooth even on a coarse grid.
 
     Parameters
     ----------
@@ -131,17 +185,19 @@ def plot_decision_boundary(
     X : array of shape (n, 2)
         The points.
     y : array of shape (n,)
-        Their labels (e.g. -1 and +1).
+        Their labels (e.g. -1 and +1); at most two different ones.
     ax : matplotlib Axes, optional
         Where to draw; a new figure (via pyplot) if not given.
     resolution : float, default 0.25
-        The grid spacing (the demo's ``h``).  Smaller is smoother and slower:
+        The grid spacing (the demo's ``h``).  Smaller is finer and slower:
         the number of forward passes grows as ``1 / resolution**2``.
 
     Returns
     -------
     matplotlib.axes.Axes
-        With the filled regions (a contour set) and the scattered points.
+        With the filled regions (a contour set with levels ``[low, 0, high]``),
+        the boundary line (when the score changes sign), the scattered
+        points and a legend for the points and the regions.
 
     Raises
     ------
@@ -149,8 +205,9 @@ def plot_decision_boundary(
         If ``model`` is not callable or does not return one number, or
         ``resolution`` is not a number.
     ValueError
-        If the data have the wrong shape, ``resolution`` is not positive,
-        or the grid would exceed :data:`MAX_GRID_POINTS` points.
+        If the data have the wrong shape or more than two labels,
+        ``resolution`` is not positive, or the grid would exceed
+        :data:`MAX_GRID_POINTS` points.
     ImportError
         If matplotlib or NumPy is missing (``pip install "micrograd-book[plot]"``).
     """
@@ -162,6 +219,7 @@ def plot_decision_boundary(
         raise ValueError(f"resolution must be a positive number, got {resolution!r}")
     np_, plt = _imports()
     X_arr, y_arr = _check_data(np_, X, y)
+    classes = _classes(np_, y_arr)
     x_min, x_max = X_arr[:, 0].min() - 1, X_arr[:, 0].max() + 1
     y_min, y_max = X_arr[:, 1].min() - 1, X_arr[:, 1].max() + 1
     n_points = int((x_max - x_min) / resolution + 1) * int((y_max - y_min) / resolution + 1)
@@ -174,12 +232,32 @@ def plot_decision_boundary(
         np_.arange(x_min, x_max, float(resolution)), np_.arange(y_min, y_max, float(resolution))
     )
     grid = np_.c_[xx.ravel(), yy.ravel()]
-    scores = np_.array([_score(model, [float(a), float(b)]) for a, b in grid])
-    Z = (scores > 0).astype(float).reshape(xx.shape)
+    scores = np_.array([_score(model, [float(a), float(b)]) for a, b in grid]).reshape(xx.shape)
     ax = _new_axes(plt, ax)
-    # Fixed levels: the colours mean the same classes even if one region fills the plot.
-    ax.contourf(xx, yy, Z, levels=[-0.5, 0.5, 1.5], cmap=_CMAP, alpha=0.8)
-    plot_moons(X_arr, y_arr, ax=ax)
+    # Two regions, split at score 0: (low, 0] and (0, high].  With a single
+    # class the smaller label's colour is not used.
+    low = min(float(scores.min()), 0.0) - 1.0
+    high = max(float(scores.max()), 0.0) + 1.0
+    regions = (CLASS_COLOURS[0], CLASS_COLOURS[1 if len(classes) > 1 else 0])
+    ax.contourf(xx, yy, scores, levels=[low, 0.0, high], colors=regions, alpha=_REGION_ALPHA)
+    if scores.min() < 0 < scores.max():
+        ax.contour(xx, yy, scores, levels=[0.0], colors=_INK, linewidths=1.0)
+    point_handles = _scatter(np_, ax, X_arr, y_arr, classes)
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
     ax.set_xlim(xx.min(), xx.max())
     ax.set_ylim(yy.min(), yy.max())
+    from matplotlib.patches import Patch
+
+    signed = any(c < 0 for c in classes)
+    region_handles = [
+        Patch(
+            facecolor=colour,
+            alpha=_REGION_ALPHA,
+            edgecolor=_INK,
+            label=f"predicted {_class_name(c, signed)}",
+        )
+        for c, colour in zip(classes, CLASS_COLOURS, strict=False)
+    ]
+    ax.legend(handles=point_handles + region_handles, loc="best", framealpha=0.9, ncol=2)
     return ax

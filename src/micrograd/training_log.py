@@ -364,7 +364,7 @@ class TrainingLog:
                 raise ImportError(
                     'TrainingLog.plot needs matplotlib: pip install "micrograd-book[plot]"'
                 ) from error
-            _, ax = plt.subplots(figsize=(6.4, 4.0))
+            _, ax = plt.subplots(figsize=(5.0, 3.5))  # fits a phone's column, readable
         from matplotlib.ticker import MaxNLocator
 
         steps = self.column("step")

@@ -1,0 +1,78 @@
+"""The notebook a reader downloads, and the outputs the page prints.
+
+The download (``_sources/<page>.ipynb``, the theme's download menu) is the page
+as it reads: without the cells the page hides (the setup cell imports
+``myst_nb``; the glue cells, run in Jupyter, show every glued number a second
+time) and with the glued numbers written into its text, as the page shows them.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from sitefiles import article, content_pages, discover_pages, parse, site_dir
+
+PAGES = [p for p in content_pages(discover_pages(site_dir()))]
+
+
+def downloads(html: Path) -> dict[str, dict[str, object]]:
+    folder = html / "_sources"
+    return {
+        path.stem: json.loads(path.read_text(encoding="utf-8"))
+        for path in sorted(folder.glob("*.ipynb"))
+    }
+
+
+def _source(cell: dict[str, object]) -> str:
+    source = cell["source"]
+    return source if isinstance(source, str) else "".join(source)  # type: ignore[arg-type]
+
+
+def test_every_notebook_page_offers_a_download(html: Path) -> None:
+    offered = downloads(html)
+    assert {"backward", "moons", "pytorch"} <= set(offered)
+    for name in offered:
+        page = parse(html, f"{name}.html")
+        links = [a["href"] for a in page.select("a[href]") if str(a["href"]).endswith(".ipynb")]
+        assert links, f"{name}.html does not offer its notebook"
+
+
+def test_the_download_has_no_hidden_cells_and_no_glue(html: Path) -> None:
+    for name, notebook in downloads(html).items():
+        for cell in notebook["cells"]:  # type: ignore[attr-defined]
+            text = _source(cell)
+            tags = cell.get("metadata", {}).get("tags", [])
+            assert "remove-cell" not in tags, f"{name}: a hidden cell in the download"
+            assert "myst_nb" not in text, f"{name}: the download needs myst_nb"
+            assert "glue(" not in text, f"{name}: a glue call would print its number again"
+            assert "{glue" not in text, f"{name}: a glue role left in the text: {text[:80]!r}"
+            for output in cell.get("outputs", []):
+                assert "scrapbook" not in output.get("metadata", {}), name
+                plain = output.get("data", {}).get("text/plain", "")
+                assert " at 0x" not in "".join(plain), f"{name}: a memory address: {plain}"
+
+
+def test_the_download_says_the_numbers_the_page_says(html: Path) -> None:
+    checked = 0
+    for name, notebook in downloads(html).items():
+        markdown = "\n".join(
+            _source(c)
+            for c in notebook["cells"]  # type: ignore[attr-defined]
+            if c["cell_type"] == "markdown"
+        )
+        position = 0
+        for span in article(parse(html, f"{name}.html")).select("span.pasted-text"):
+            found = markdown.find(span.get_text(), position)
+            assert found >= 0, f"{name}: the page says {span.get_text()!r}, the download does not"
+            position = found
+            checked += 1
+    assert checked > 50, f"only {checked} glued numbers compared"
+
+
+def test_no_output_ends_with_a_blank_line(html: Path) -> None:
+    for page in PAGES:
+        for pre in article(parse(html, page)).select("div.cell_output pre"):
+            text = pre.get_text()
+            assert not text.endswith("\n\n"), f"{page}: an output ends with a blank line"
+            assert not text.startswith("\n"), f"{page}: an output starts with a blank line"

@@ -1,0 +1,512 @@
+"""Figures as a first-time reader meets them, on a laptop and on a phone.
+
+* every figure (plot or graph) and every table fits the reading column, with
+  labels still large enough to read;
+* a figure shown smaller than its natural size opens full size on click (or Enter);
+* hovering a node or an arrow of a graph shows its exact numbers;
+* the backward stepper changes the picture, from the keyboard too, and its
+  last frame is the drawing ``draw_dot`` makes after ``backward()``;
+* every plot has a legend.
+
+Each page is opened in a fresh browser context: nothing in localStorage.
+"""
+
+from __future__ import annotations
+
+import io
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from PIL import Image, ImageChops
+from sitefiles import article, content_pages, discover_pages, parse, site_dir
+
+#: The reader's screens: a laptop and a phone (CSS pixels).
+VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
+
+#: The smallest a label may be drawn, in CSS pixels: the graphs' 12 pt text at
+#: their natural size is 16 px, a plot's 10 pt tick labels 13.3 px.  (A graph
+#: as wide as 2,400 pt squeezed into a laptop's column would be about 5 px.)
+MIN_LABEL_PX = 9.0
+
+#: The pages that show the backward stepper.
+STEPPER_PAGES = ["backward.html", "neuron.html"]
+
+PAGES = content_pages(discover_pages(site_dir()))
+
+#: Every visible figure and table of the article, with what the tests need to know.
+FIGURES_JS = """
+async () => {
+  const article = document.querySelector('article.bd-article');
+  const column = article.getBoundingClientRect();
+  const style = getComputedStyle(article);
+  const left = column.left + parseFloat(style.paddingLeft);
+  const right = column.right - parseFloat(style.paddingRight);
+  const found = [];
+  const shown = (el) => el.getClientRects().length > 0;
+  // Anything between the figure and the article that scrolls sideways.
+  const scrolled = (el) => {
+    const out = [];
+    for (let p = el.parentElement; p && p !== article; p = p.parentElement) {
+      if (p.scrollWidth > p.clientWidth + 1 && getComputedStyle(p).overflowX !== 'visible') {
+        out.push(p.className || p.tagName);
+      }
+    }
+    return out;
+  };
+  const place = (el) => {
+    const box = el.getBoundingClientRect();
+    return {left: box.left - left, right: right - box.right, width: box.width,
+            scrolled: scrolled(el)};
+  };
+  for (const svg of article.querySelectorAll('svg.micrograd-graph')) {
+    if (!shown(svg)) continue;
+    let smallest = Infinity;
+    for (const text of svg.querySelectorAll('text')) {
+      smallest = Math.min(smallest,
+        parseFloat(text.getAttribute('font-size')) * text.getScreenCTM().a);
+    }
+    found.push({kind: 'graph', name: svg.getAttribute('aria-label') || '', ...place(svg),
+                natural: svg.width.baseVal.value, label_px: smallest});
+  }
+  for (const img of article.querySelectorAll('div.cell_output img')) {
+    if (!shown(img)) continue;
+    // A matplotlib SVG draws each text as glyphs scaled by (font size in pt) / 100.
+    const doc = new DOMParser().parseFromString(
+      await (await fetch(img.src)).text(), 'image/svg+xml');
+    const viewWidth = doc.documentElement.viewBox.baseVal.width;
+    let smallest = Infinity;
+    for (const group of doc.querySelectorAll('g[id^="text_"]')) {
+      let size = 0;
+      for (const el of group.querySelectorAll('[transform*="scale("]')) {
+        const m = /scale\\(([\\d.]+)/.exec(el.getAttribute('transform'));
+        if (m) size = Math.max(size, parseFloat(m[1]) * 100);
+      }
+      if (size) smallest = Math.min(smallest, size);
+    }
+    const box = img.getBoundingClientRect();
+    found.push({kind: 'plot', name: img.getAttribute('alt') || img.src, ...place(img),
+                natural: img.naturalWidth, label_px: smallest * box.width / viewWidth});
+  }
+  for (const table of article.querySelectorAll('table')) {
+    if (!shown(table)) continue;
+    const size = parseFloat(getComputedStyle(table).fontSize);
+    found.push({kind: 'table', name: table.innerText.slice(0, 40), ...place(table),
+                natural: table.scrollWidth, label_px: size});
+  }
+  return found;
+}
+"""
+
+
+def fresh_page(browser: Any, viewport: str) -> Iterator[Any]:
+    width, height = VIEWPORTS[viewport]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        yield context.new_page()
+    finally:
+        context.close()
+
+
+@pytest.fixture(params=list(VIEWPORTS))
+def viewport(request: pytest.FixtureRequest) -> str:
+    return str(request.param)
+
+
+@pytest.fixture
+def tab(browser: Any, server: str, viewport: str) -> Iterator[Any]:
+    yield from fresh_page(browser, viewport)
+
+
+@pytest.fixture
+def phone(browser: Any, server: str) -> Iterator[Any]:
+    yield from fresh_page(browser, "phone")
+
+
+@pytest.fixture
+def laptop(browser: Any, server: str) -> Iterator[Any]:
+    yield from fresh_page(browser, "laptop")
+
+
+def open_page(tab: Any, server: str, page: str) -> None:
+    tab.goto(f"{server}/{page}", wait_until="networkidle")
+    tab.wait_for_function("document.readyState === 'complete'")
+
+
+# -- every figure and table fits, and can be read -------------------------------------------
+
+
+def test_every_figure_and_table_fits_the_column_with_readable_labels(
+    tab: Any, server: str, content_page_path: str, viewport: str
+) -> None:
+    page = content_page_path
+    open_page(tab, server, page)
+    problems = []
+    for item in tab.evaluate(FIGURES_JS):
+        where = f"{item['kind']} {item['name'][:60]!r}"
+        if item["left"] < -1 or item["right"] < -1:
+            problems.append(f"{where} sticks out of the column ({item})")
+        if item["scrolled"]:
+            problems.append(f"{where} scrolls sideways in {item['scrolled']}")
+        if item["label_px"] < MIN_LABEL_PX:
+            problems.append(f"{where}: labels drawn at {item['label_px']:.1f} px")
+    assert not problems, f"{page} at {viewport}:\n" + "\n".join(problems)
+
+
+def test_the_figure_check_sees_the_figures(browser: Any, server: str) -> None:
+    """The check above measures real figures: the graphs, a plot and the rules table."""
+    for viewport in VIEWPORTS:
+        for tab in fresh_page(browser, viewport):
+            open_page(tab, server, "mlp.html")
+            kinds = [item["kind"] for item in tab.evaluate(FIGURES_JS)]
+            assert kinds.count("graph") == 2
+            assert kinds.count("plot") == 2
+            open_page(tab, server, "local-rules.html")
+            assert "table" in [item["kind"] for item in tab.evaluate(FIGURES_JS)]
+
+
+# -- full size on click ----------------------------------------------------------------------
+
+LIGHTBOX_JS = """
+() => {
+  const dialog = document.querySelector('dialog.mg-lightbox');
+  if (!dialog) return null;
+  const figure = dialog.querySelector('svg, img');
+  const style = getComputedStyle(figure);
+  const width = figure.getBoundingClientRect().width
+    - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  return {open: dialog.open, width: width,
+          scrollable: dialog.scrollWidth > dialog.clientWidth};
+}
+"""
+
+
+def zoomable_figures(tab: Any) -> list[dict[str, Any]]:
+    return tab.evaluate(
+        """() => Array.from(document.querySelectorAll(
+              '.bd-article div.cell_output img, .bd-article svg.micrograd-graph'))
+            .filter((el) => el.getClientRects().length)
+            .map((el) => ({zoomable: el.classList.contains('mg-zoomable'),
+                           shown: el.getBoundingClientRect().width,
+                           natural: el instanceof SVGSVGElement ? el.width.baseVal.value
+                                                                : el.naturalWidth}))"""
+    )
+
+
+def test_a_figure_shown_smaller_than_its_natural_size_is_marked_zoomable(
+    tab: Any, server: str, content_page_path: str, viewport: str
+) -> None:
+    page = content_page_path
+    open_page(tab, server, page)
+    for figure in zoomable_figures(tab):
+        smaller = figure["natural"] - figure["shown"] > 1
+        assert figure["zoomable"] == smaller, f"{page} at {viewport}: {figure}"
+
+
+@pytest.mark.parametrize(
+    ("zoom_page", "selector"),
+    [
+        ("neuron.html", "svg.micrograd-graph"),  # a graph, inline
+        ("mlp.html", "div.cell_output img"),  # a plot, an image
+    ],
+)
+def test_clicking_a_shrunk_figure_opens_it_full_size(
+    phone: Any, server: str, zoom_page: str, selector: str
+) -> None:
+    open_page(phone, server, zoom_page)
+    figure = phone.locator(f".bd-article {selector}.mg-zoomable").first
+    natural = figure.evaluate(
+        "(el) => el instanceof SVGSVGElement ? el.width.baseVal.value : el.naturalWidth"
+    )
+    shown = figure.bounding_box()["width"]
+    assert shown < natural - 1, "on a phone this figure is shown smaller"
+    assert phone.evaluate(LIGHTBOX_JS) is None
+    figure.click()
+    box = phone.evaluate(LIGHTBOX_JS)
+    assert box is not None, "no dialog opened"
+    assert box["open"]
+    assert abs(box["width"] - natural) <= 1, f"shown at {box['width']} px, natural {natural}"
+    assert box["scrollable"], "the full-size figure is wider than the phone: it scrolls"
+    phone.keyboard.press("Escape")
+    phone.wait_for_function("!document.querySelector('dialog.mg-lightbox')")
+    # The keyboard does the same: focus the figure, press Enter.
+    figure.focus()
+    phone.keyboard.press("Enter")
+    assert phone.evaluate(LIGHTBOX_JS)["open"]
+    phone.locator("dialog.mg-lightbox .mg-lightbox-close").click()
+    phone.wait_for_function("!document.querySelector('dialog.mg-lightbox')")
+
+
+def test_figures_and_steppers_added_later_are_set_up_too(phone: Any, server: str) -> None:
+    """A cell output replaced in the browser (say, by running the cell) gets the same care."""
+    open_page(phone, server, "backward.html")
+    phone.evaluate(
+        """() => {
+          const output = document.querySelector('.bd-article div.cell_output');
+          const stepper = document.querySelector('.mg-stepper').cloneNode(true);
+          stepper.id = 'added-stepper';
+          stepper.classList.remove('mg-ready');
+          stepper.querySelector('.mg-stepper-controls').hidden = true;
+          const graph = document.querySelector('svg.micrograd-graph').cloneNode(true);
+          graph.id = 'added-graph';
+          graph.classList.remove('mg-zoomable');
+          output.append(stepper, graph);
+        }"""
+    )
+    phone.wait_for_function(
+        "document.querySelector('#added-stepper').classList.contains('mg-ready')"
+        " && document.querySelector('#added-graph').classList.contains('mg-zoomable')"
+    )
+    added = phone.locator("#added-stepper")
+    added.locator(".mg-stepper-next").click()
+    assert added.evaluate(STEPPER_STATE_JS)["shown"] == [1]
+
+
+def test_a_figure_at_natural_size_does_not_open_on_click(laptop: Any, server: str) -> None:
+    open_page(laptop, server, "accumulate.html")
+    graph = laptop.locator(".bd-article svg.micrograd-graph").first
+    assert "mg-zoomable" not in (graph.get_attribute("class") or "")
+    graph.click()
+    assert laptop.evaluate(LIGHTBOX_JS) is None
+
+
+# -- tooltips --------------------------------------------------------------------------------
+
+#: A point of the page where the element whose ``<title>`` starts with ``prefix``
+#: (a node or an arrow of a graph) is what the pointer would be on: for a node,
+#: the middle of its shape; for an arrow, the first point along its line that
+#: no other arrow crosses.  The element is scrolled to the middle of the screen.
+POINT_ON_JS = """
+([graph, prefix]) => {
+  const item = Array.from(graph.querySelectorAll('g.node, g.edge')).find((g) => {
+    const title = g.querySelector(':scope > title');
+    return title && title.textContent.startsWith(prefix);
+  });
+  if (!item) return null;
+  item.scrollIntoView({block: 'center'});
+  const shape = item.querySelector('path, polygon, ellipse');
+  const hits = (x, y) => item.contains(document.elementFromPoint(x, y));
+  if (item.classList.contains('node')) {
+    const box = shape.getBoundingClientRect();
+    const x = box.left + box.width / 2, y = box.top + box.height / 2;
+    return hits(x, y) ? [x, y] : null;
+  }
+  const m = shape.getScreenCTM(), length = shape.getTotalLength();
+  for (let f = 0.2; f <= 0.8; f += 0.05) {
+    const q = shape.getPointAtLength(length * f);
+    const x = q.x * m.a + q.y * m.c + m.e, y = q.x * m.b + q.y * m.d + m.f;
+    if (hits(x, y)) return [x, y];
+  }
+  return null;
+}
+"""
+
+#: The tooltip a reader gets at a point: the nearest ``<title>`` of the element
+#: under the pointer or of its ancestors, as the browser chooses it.
+TOOLTIP_AT_JS = """
+([x, y]) => {
+  for (let el = document.elementFromPoint(x, y); el; el = el.parentElement) {
+    const title = Array.from(el.children).find((c) => c.tagName.toLowerCase() === 'title');
+    if (title) return title.textContent;
+  }
+  return null;
+}
+"""
+
+
+def tooltip_of(tab: Any, graph: Any, prefix: str) -> str | None:
+    """Rest the pointer on the node or arrow whose tooltip starts with ``prefix``."""
+    point = tab.evaluate(POINT_ON_JS, [graph.element_handle(), prefix])
+    assert point is not None, f"no node or arrow {prefix!r} to point at"
+    tab.mouse.move(*point)
+    return tab.evaluate(TOOLTIP_AT_JS, point)
+
+
+def test_hovering_a_value_or_an_arrow_of_draw_dot_shows_its_exact_data_and_grad(
+    laptop: Any, server: str
+) -> None:
+    from micrograd import Value
+
+    open_page(laptop, server, "neuron.html")
+    graph = laptop.locator(".bd-article div.cell_output svg.micrograd-graph").first
+    # The same neuron as the page's first cell, for the exact numbers.
+    x1, w1 = Value(2.0), Value(-3.0)
+    o = (x1 * w1 + Value(0.0) * Value(1.0) + Value(6.8813735870195432)).tanh()
+    o.backward()
+    assert tooltip_of(laptop, graph, "x1: ") == f"x1: data = 2.0, grad = {x1.grad!r}"
+    assert repr(x1.grad) != "-1.5"  # the box says -1.5000; the tooltip has every digit
+    assert tooltip_of(laptop, graph, "x1 -> *") == f"x1 -> *: data = 2.0, grad = {x1.grad!r}"
+    assert tooltip_of(laptop, graph, "o: ") == f"o: data = {o.data!r}, grad = 1.0"
+
+
+def test_hovering_draw_mlp_shows_each_exact_weight_and_bias(laptop: Any, server: str) -> None:
+    from micrograd import MLP
+
+    random.seed(1337)  # the mlp page's model, untrained
+    model = MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh")
+    open_page(laptop, server, "mlp.html")
+    network = laptop.locator(".bd-article div.cell_output svg.micrograd-graph").first
+    first = model.layers[0].neurons[0]
+    tip = tooltip_of(laptop, network, f"w = {first.w[0].data!r}:")
+    assert tip == f"w = {first.w[0].data!r}: input 1 of hidden 1 (4, tanh), neuron 1"
+    last = model.layers[2].neurons[0]
+    tip = tooltip_of(laptop, network, f"w = {last.w[3].data!r}:")
+    assert tip == f"w = {last.w[3].data!r}: input 4 of output (1, tanh), neuron 1"
+    tip = tooltip_of(laptop, network, "hidden 1 (4, tanh), neuron 1:")
+    assert tip == f"hidden 1 (4, tanh), neuron 1: {first!r}, bias = 0.0"
+
+
+def test_graphs_are_inline_svg_not_images(html: Path) -> None:
+    """An <img> never shows its SVG's tooltips: every Graphviz drawing is inline."""
+    for page in PAGES:
+        body = article(parse(html, page))
+        for img in body.find_all("img"):
+            source = (html / page).parent / str(img["src"])
+            if source.suffix == ".svg" and source.is_file():
+                assert "Generated by graphviz" not in source.read_text(encoding="utf-8")[:500], (
+                    f"{page}: a graph is an <img> ({img['src']})"
+                )
+
+
+# -- the backward stepper --------------------------------------------------------------------
+
+STEPPER_STATE_JS = """
+(stepper) => {
+  const frames = Array.from(stepper.querySelectorAll(':scope > .mg-stepper-frame'));
+  const shown = frames.filter((f) => f.getClientRects().length > 0);
+  return {
+    total: frames.length,
+    shown: shown.map((f) => Number(f.dataset.frame)),
+    status: stepper.querySelector('.mg-stepper-status').textContent,
+    controls: stepper.querySelector('.mg-stepper-controls').getClientRects().length > 0,
+    previous: stepper.querySelector('.mg-stepper-prev').disabled,
+    next: stepper.querySelector('.mg-stepper-next').disabled,
+    live: stepper.querySelector('.mg-stepper-live').textContent,
+  };
+}
+"""
+
+
+def _normalised(svg_markup: str) -> str:
+    """An inline graph's markup without its page-specific ids and accessible name."""
+    markup = re.sub(r' id="[^"]*"', "", svg_markup)
+    return re.sub(r' (aria-label|class|tabindex|aria-keyshortcuts)="[^"]*"', "", markup)
+
+
+def _shot(locator: Any) -> Image.Image:
+    return Image.open(io.BytesIO(locator.screenshot(animations="disabled"))).convert("RGB")
+
+
+@pytest.mark.parametrize("stepper_page", STEPPER_PAGES)
+def test_the_stepper_changes_the_picture_with_its_buttons(
+    laptop: Any, server: str, stepper_page: str
+) -> None:
+    open_page(laptop, server, stepper_page)
+    stepper = laptop.locator(".mg-stepper").first
+    state = stepper.evaluate(STEPPER_STATE_JS)
+    assert state["controls"], "the buttons are hidden: the stepper's script did not run"
+    assert state["shown"] == [0]
+    assert state["status"] == f"Step 1 of {state['total']}"
+    assert state["previous"], "Previous is enabled on the first frame"
+    assert not state["next"]
+    frame = stepper.locator(".mg-stepper-frame.mg-current svg")
+    before = _shot(frame)
+    stepper.locator(".mg-stepper-next").click()
+    state = stepper.evaluate(STEPPER_STATE_JS)
+    assert state["shown"] == [1]
+    assert state["status"] == f"Step 2 of {state['total']}"
+    assert state["live"].startswith(f"Step 2 of {state['total']}: backward() sets ")
+    after = _shot(stepper.locator(".mg-stepper-frame.mg-current svg"))
+    assert before.size != after.size or ImageChops.difference(before, after).getbbox(), (
+        "Next did not change the picture"
+    )
+    stepper.locator(".mg-stepper-prev").click()
+    assert stepper.evaluate(STEPPER_STATE_JS)["shown"] == [0]
+
+
+@pytest.mark.parametrize("stepper_page", STEPPER_PAGES)
+def test_the_stepper_works_from_the_keyboard(laptop: Any, server: str, stepper_page: str) -> None:
+    open_page(laptop, server, stepper_page)
+    stepper = laptop.locator(".mg-stepper").first
+    total = stepper.evaluate(STEPPER_STATE_JS)["total"]
+    # Tab reaches the stepper and its buttons; the arrow keys step when it has the focus.
+    stepper.focus()
+    assert laptop.evaluate("document.activeElement.classList.contains('mg-stepper')")
+    laptop.keyboard.press("ArrowRight")
+    laptop.keyboard.press("ArrowRight")
+    assert stepper.evaluate(STEPPER_STATE_JS)["shown"] == [2]
+    laptop.keyboard.press("ArrowLeft")
+    assert stepper.evaluate(STEPPER_STATE_JS)["shown"] == [1]
+    laptop.keyboard.press("End")
+    state = stepper.evaluate(STEPPER_STATE_JS)
+    assert state["shown"] == [total - 1]
+    assert state["next"], "Next is enabled on the last frame"
+    assert not state["previous"]
+    laptop.keyboard.press("ArrowRight")  # nothing after the last frame
+    assert stepper.evaluate(STEPPER_STATE_JS)["shown"] == [total - 1]
+    laptop.keyboard.press("Home")
+    assert stepper.evaluate(STEPPER_STATE_JS)["shown"] == [0]
+    laptop.keyboard.press("Tab")  # into the controls: the enabled button
+    focused = laptop.evaluate("document.activeElement.className")
+    assert focused == "mg-stepper-next"
+    laptop.keyboard.press("Enter")
+    assert stepper.evaluate(STEPPER_STATE_JS)["shown"] == [1]
+
+
+@pytest.mark.parametrize(
+    ("stepper_page", "after_backward"),
+    [
+        ("backward.html", "The same computation graph of L = (a * b + c) * f after L.backward()"),
+        ("neuron.html", "Computation graph of the neuron:"),
+    ],
+)
+def test_the_steppers_last_frame_is_the_drawing_after_backward(
+    laptop: Any, server: str, stepper_page: str, after_backward: str
+) -> None:
+    open_page(laptop, server, stepper_page)
+    stepper = laptop.locator(".mg-stepper").first
+    total = stepper.evaluate(STEPPER_STATE_JS)["total"]
+    for _ in range(total - 1):
+        stepper.locator(".mg-stepper-next").click()
+    state = stepper.evaluate(STEPPER_STATE_JS)
+    assert state["shown"] == [total - 1]
+    output = "L" if stepper_page == "backward.html" else "o"
+    done = f"Done: every grad is filled in, as {output}.backward() leaves it."
+    assert state["live"].endswith(done)
+    last = stepper.locator(".mg-stepper-frame.mg-current svg").evaluate("(s) => s.outerHTML")
+    drawing = laptop.locator(f'svg.micrograd-graph[aria-label^="{after_backward}"]')
+    assert drawing.count() == 1
+    assert _normalised(last) == _normalised(drawing.evaluate("(s) => s.outerHTML"))
+    # and not merely any frame: the first one differs
+    first = stepper.locator(".mg-stepper-frame").first.locator("svg").evaluate("(s) => s.outerHTML")
+    assert _normalised(first) != _normalised(last)
+
+
+def test_the_stepper_follows_the_engines_order(html: Path) -> None:
+    """The frames of the backward page visit L, d, f, c, e, b, a: reverse topological order."""
+    body = article(parse(html, "backward.html"))
+    captions = [c.get_text(" ", strip=True) for c in body.select(".mg-stepper figcaption")]
+    named = [re.match(r"Step \d+ of \d+: (\w+) (=|is)", c) for c in captions[2:-1]]
+    assert [m.group(1) for m in named if m] == ["L", "f", "d", "c", "e", "b", "a"]
+
+
+# -- plots -----------------------------------------------------------------------------------
+
+
+def test_every_plot_has_a_legend(html: Path) -> None:
+    plots = 0
+    missing = []
+    for page in PAGES:
+        for img in article(parse(html, page)).select("div.cell_output img"):
+            source = (html / page).parent / str(img["src"])
+            text = source.read_text(encoding="utf-8")
+            if "Matplotlib" not in text[:1000]:
+                continue
+            plots += 1
+            if 'id="legend_' not in text:
+                missing.append(f"{page}: {img.get('alt', '')[:70]}")
+    assert plots >= 5, f"only {plots} plots found: the check is not looking at them"
+    assert not missing, "plots without a legend:\n" + "\n".join(missing)

@@ -1,0 +1,127 @@
+"""The theme as a first-time reader meets it.
+
+* a first visit (nothing in localStorage) logs no console error;
+* one search box, not two (sphinx-book-theme 1.4 with pydata-sphinx-theme
+  0.20 shows pydata's header bar, with a second search field, unless the
+  navbar is switched off);
+* the repository, source, edit and issue buttons appear only when the build
+  was told the repository (docs/_ext/repository_links.py); a local build has
+  no link to any repository.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from sitefiles import ROOT, is_external, parse
+
+sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+from repository_links import repository_url
+
+VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
+
+
+def first_visit(browser: Any, server: str, page: str, storage: dict[str, str] | None = None) -> Any:
+    """Load ``page`` in a new context with empty storage (or ``storage`` in it); its record."""
+    context = browser.new_context(viewport={"width": 1366, "height": 768})
+    if storage:
+        script = "".join(f"localStorage.setItem({k!r}, {v!r});" for k, v in storage.items())
+        context.add_init_script(script)
+    errors: list[str] = []
+    try:
+        tab = context.new_page()
+        tab.on("console", lambda m: m.type == "error" and errors.append(m.text))
+        tab.on("pageerror", lambda e: errors.append(str(e)))
+        tab.goto(f"{server}/{page}", wait_until="networkidle")
+        state = tab.evaluate(
+            "() => ({mode: document.documentElement.dataset.mode,"
+            " theme: document.documentElement.dataset.theme,"
+            " stored: localStorage.getItem('mode')})"
+        )
+    finally:
+        context.close()
+    return errors, state
+
+
+def test_a_first_visit_logs_no_console_error(browser: Any, server: str, page_path: str) -> None:
+    errors, state = first_visit(browser, server, page_path)
+    assert not errors, f"{page_path}, first visit:\n" + "\n".join(errors)
+    assert state["mode"] == "auto"
+    assert state["theme"] in ("light", "dark")
+    assert state["stored"] == "auto"
+
+
+def test_the_first_visit_check_hears_the_theme_complain(browser: Any, server: str) -> None:
+    """The check above would see the error: a stored mode the theme rejects makes it."""
+    errors, _ = first_visit(browser, server, "index.html", storage={"mode": "sepia"})
+    assert any("Got invalid theme mode" in e for e in errors), errors
+
+
+@pytest.fixture(params=list(VIEWPORTS))
+def tab(request: pytest.FixtureRequest, browser: Any) -> Iterator[Any]:
+    width, height = VIEWPORTS[request.param]
+    context = browser.new_context(viewport={"width": width, "height": height})
+    try:
+        page = context.new_page()
+        page.viewport_name = request.param  # type: ignore[attr-defined]
+        yield page
+    finally:
+        context.close()
+
+
+SEARCH_CONTROLS_JS = """
+() => {
+  // (the search page's own query form is the page's content, not a second box)
+  const visible = (el) => el.getClientRects().length > 0
+    && getComputedStyle(el).visibility !== 'hidden'
+    && !el.closest('dialog, article, .bd-search-container');
+  const fields = Array.from(document.querySelectorAll(
+    '.search-button-field, form.bd-search input, input[type="search"]')).filter(visible);
+  const buttons = Array.from(document.querySelectorAll('.search-button__button'))
+    .filter(visible).filter((b) => !b.closest('.search-button-field'));
+  return {fields: fields.length, buttons: buttons.length,
+          header: document.querySelector('#pst-header') ?
+            document.querySelector('#pst-header').children.length : 0};
+}
+"""
+
+
+@pytest.mark.parametrize("search_page", ["index.html", "backward.html", "search.html"])
+def test_there_is_one_search_box(tab: Any, server: str, search_page: str) -> None:
+    tab.goto(f"{server}/{search_page}", wait_until="networkidle")
+    found = tab.evaluate(SEARCH_CONTROLS_JS)
+    assert found["header"] == 0, "pydata's header bar (with its own search field) is back"
+    if tab.viewport_name == "laptop":
+        assert found["fields"] == 1, found
+    else:  # a phone: the sidebar folds away, one search button or field remains
+        assert found["fields"] + found["buttons"] >= 1, found
+        assert found["fields"] <= 1, found
+
+
+def test_a_local_build_has_no_repository_links(html: Path, page_path: str) -> None:
+    """Unless the build was told the repository, no page links to one.
+
+    The browser session builds the site in the environment the tests run in:
+    MICROGRAD_REPOSITORY_URL or READTHEDOCS_GIT_CLONE_URL there means a build
+    that knows the repository, and then every header link goes into it.
+    """
+    soup = parse(html, page_path)
+    header_links = [
+        str(a["href"])
+        for a in soup.select(".article-header-buttons a[href]")
+        if is_external(str(a["href"]))
+    ]
+    known = repository_url(os.environ)
+    if known is None:
+        assert not header_links, f"{page_path} links to a repository: {header_links}"
+        assert "micrograd-book/micrograd-book" not in (html / page_path).read_text("utf-8")
+        for label in ("Edit", "Open issue", "Repository", "Show source"):
+            assert not soup.select(f'.article-header-buttons [title="{label}"]'), label
+    else:
+        assert header_links, f"{page_path}: the build knows {known} but shows no link to it"
+        assert all(link.startswith(known) for link in header_links), header_links

@@ -1,0 +1,132 @@
+"""The notebook a reader downloads: the page as they read it, and runnable anywhere.
+
+myst-nb writes each executed page to ``jupyter_execute/<page>.ipynb``.  That
+notebook still holds the cells the page hides (``remove-cell``): the setup
+cell, which imports ``myst_nb`` (a reader may not have it), and the cells
+that ``glue`` numbers into the prose, which, run in Jupyter, show every glued
+number a second time.  Its Markdown still says ``{glue:text}`name:.4f```
+where the page shows the number.
+
+:func:`reader_notebook` drops those cells and writes each glued value into
+the Markdown, formatted as the page formats it, so that the download reads
+like the page and runs in a plain Jupyter kernel.  It also leaves out the
+memory address in an object's plain-text fallback (``<graphviz.graphs.Digraph
+at 0x7f86...>``, next to the drawing itself), so that two builds of the same
+commit offer the same file.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from ast import literal_eval
+from typing import Any
+
+#: Tags with which a code cell is left out of the page, and so of the download.
+REMOVED = frozenset({"remove-cell", "remove_cell"})
+
+#: ``{glue}`key```, ``{glue:text}`key:format```, ``{glue:md}`key```, ``{glue:any}`key```
+GLUE_ROLE = re.compile(r"\{glue(?::(any|text|md))?\}`([^`]+)`")
+
+#: The mime prefix under which myst-nb keeps a value glued with display=True.
+_RECORD = "application/papermill.record/"
+
+#: ``<module.Class at 0x7f867a074150>``: Python's default repr, different in every run.
+_ADDRESS = re.compile(r"(<[\w.]+) at 0x[0-9a-fA-F]+>")
+
+
+def glued_values(notebook: dict[str, Any], side: dict[str, Any]) -> dict[str, dict[str, str]]:
+    """Every value the page glued: name -> mime type -> text.
+
+    ``side`` is the page's ``<page>.glue.json`` (values glued with
+    ``display=False``); values glued with ``display=True`` are outputs of
+    the notebook itself.
+    """
+    values: dict[str, dict[str, str]] = {}
+    for cell in notebook.get("cells", []):
+        for output in cell.get("outputs", []):
+            record = output.get("metadata", {}).get("scrapbook")
+            if record:
+                values[record["name"]] = {
+                    mime.removeprefix(_RECORD): _text(data)
+                    for mime, data in output.get("data", {}).items()
+                }
+    for name, output in side.items():
+        values[name] = {mime: _text(data) for mime, data in output.get("data", {}).items()}
+    return values
+
+
+def _text(data: Any) -> str:
+    return "".join(data) if isinstance(data, list) else str(data)
+
+
+def format_plain_text(text: str, fmt_spec: str) -> str:
+    """A glued value's ``text/plain`` with a format spec, as myst-nb's ``glue:text`` does it.
+
+    (The same steps as ``myst_nb.core.variables.format_plain_text``, which
+    this module does not import, so that it needs nothing but Python.)
+    """
+    try:
+        value: Any = literal_eval(text)  # removes the quotes around a string
+    except (SyntaxError, ValueError):
+        value = text
+    if fmt_spec == "":
+        return str(value)
+    kind = fmt_spec[-1]
+    if kind == "s":
+        value = str(value)
+    elif kind in "bcdoxX":
+        value = int(value)
+    elif kind in "eEfFgGn%":
+        value = float(value)
+    return format(value, fmt_spec)
+
+
+def fill_glue(markdown: str, values: dict[str, dict[str, str]]) -> str:
+    """``markdown`` with each glue role replaced by its value, as the page shows it.
+
+    Raises
+    ------
+    KeyError
+        If a role names a value the page never glued.
+    """
+
+    def paste(match: re.Match[str]) -> str:
+        kind, content = match.group(1) or "any", match.group(2)
+        key, _, fmt_spec = content.partition(":")
+        if key not in values:
+            raise KeyError(f"the page pastes {key!r}, which it never glued")
+        data = values[key]
+        if kind == "md" or (kind == "any" and "text/markdown" in data):
+            return data["text/markdown"]
+        return format_plain_text(data["text/plain"], fmt_spec)
+
+    return GLUE_ROLE.sub(paste, markdown)
+
+
+def reader_notebook(notebook: dict[str, Any], side: dict[str, Any]) -> dict[str, Any]:
+    """The downloadable notebook: hidden cells out, glued values in the Markdown.
+
+    Cell ids are numbered (``cell-0``, ``cell-1``, ...): myst-nb's are random
+    in every execution, and two builds of the same commit must offer the
+    same file.
+    """
+    values = glued_values(notebook, side)
+    result = copy.deepcopy(notebook)
+    cells = []
+    for cell in result.get("cells", []):
+        tags = set(cell.get("metadata", {}).get("tags", []))
+        if cell.get("cell_type") == "code" and tags & REMOVED:
+            continue
+        if cell.get("cell_type") == "markdown":
+            cell["source"] = fill_glue(_text(cell.get("source", "")), values)
+        for output in cell.get("outputs", []):
+            data = output.get("data", {})
+            if "text/plain" in data:
+                data["text/plain"] = _ADDRESS.sub(r"\1>", _text(data["text/plain"]))
+        cells.append(cell)
+    for number, cell in enumerate(cells):
+        if "id" in cell:
+            cell["id"] = f"cell-{number}"
+    result["cells"] = cells
+    return result

@@ -1,0 +1,203 @@
+"""The docs site's own helpers (docs/_ext): repository links and the downloadable notebook."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "docs" / "_ext"))
+
+from notebook_download import fill_glue, format_plain_text, glued_values, reader_notebook
+from repository_links import BUTTONS, repository_url, theme_options, web_url
+
+# -- repository links ------------------------------------------------------------------
+
+
+def test_a_local_build_knows_no_repository_and_shows_no_repository_buttons() -> None:
+    assert repository_url({}) is None
+    assert repository_url({"READTHEDOCS_GIT_CLONE_URL": "  "}) is None
+    options = theme_options({"HOME": "/root"})
+    assert options == dict.fromkeys(BUTTONS, False)
+    assert "repository_url" not in options
+
+
+@pytest.mark.parametrize(
+    ("clone_url", "web"),
+    [
+        ("https://github.com/karpathy/micrograd.git", "https://github.com/karpathy/micrograd"),
+        ("https://github.com/karpathy/micrograd", "https://github.com/karpathy/micrograd"),
+        ("https://github.com/karpathy/micrograd/", "https://github.com/karpathy/micrograd"),
+        ("git@github.com:karpathy/micrograd.git", "https://github.com/karpathy/micrograd"),
+        ("ssh://git@gitlab.com:22/group/sub/book.git", "https://gitlab.com/group/sub/book"),
+        ("https://token@github.com/o/r.git", "https://github.com/o/r"),
+    ],
+)
+def test_clone_urls_become_web_addresses(clone_url: str, web: str) -> None:
+    assert web_url(clone_url) == web
+
+
+def test_an_unreadable_clone_url_is_a_clear_error() -> None:
+    with pytest.raises(ValueError, match="MICROGRAD_REPOSITORY_URL"):
+        web_url("not a url")
+
+
+def test_read_the_docs_clone_url_turns_the_buttons_on() -> None:
+    options = theme_options({"READTHEDOCS_GIT_CLONE_URL": "https://github.com/o/book.git"})
+    assert options["repository_url"] == "https://github.com/o/book"
+    assert options["repository_branch"] == "main"
+    assert options["path_to_docs"] == "docs"
+    assert all(options[button] is True for button in BUTTONS)
+
+
+def test_an_explicit_setting_wins_and_names_the_branch() -> None:
+    options = theme_options(
+        {
+            "READTHEDOCS_GIT_CLONE_URL": "https://github.com/o/book.git",
+            "MICROGRAD_REPOSITORY_URL": "https://gitlab.com/me/fork",
+            "MICROGRAD_REPOSITORY_BRANCH": "draft",
+        }
+    )
+    assert options["repository_url"] == "https://gitlab.com/me/fork"
+    assert options["repository_branch"] == "draft"
+
+
+# -- the downloadable notebook ------------------------------------------------------------
+
+
+def _notebook() -> dict[str, object]:
+    return {
+        "cells": [
+            {
+                "cell_type": "code",
+                "id": "a1",
+                "metadata": {"tags": ["remove-cell"]},
+                "source": "from myst_nb import glue",
+                "outputs": [],
+            },
+            {"cell_type": "markdown", "id": "b2", "metadata": {}, "source": "# Title"},
+            {
+                "cell_type": "code",
+                "id": "c3",
+                "metadata": {},
+                "source": "loss = 0.123456\nprint(loss)",
+                "outputs": [{"output_type": "stream", "name": "stdout", "text": "0.123456\n"}],
+            },
+            {
+                "cell_type": "code",
+                "id": "d4",
+                "metadata": {"tags": ["remove-cell"]},
+                "source": 'glue("loss", loss, display=False)\nglue("n", 4, display=False)',
+                "outputs": [],
+            },
+            {
+                "cell_type": "markdown",
+                "id": "e5",
+                "metadata": {},
+                "source": [
+                    "The loss is {glue:text}`loss:.4f` after {glue}`n` steps; ",
+                    "{glue:md}`ops`; version {glue:text}`version`.",
+                ],
+            },
+            {
+                "cell_type": "code",
+                "id": "f6",
+                "metadata": {"tags": ["hide-cell"]},
+                "source": "assert loss > 0",
+                "outputs": [],
+            },
+        ],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+SIDE = {
+    "loss": {"data": {"text/plain": "0.123456"}},
+    "n": {"data": {"text/plain": "4"}},
+    "ops": {"data": {"text/markdown": "`tanh`, `exp`", "text/plain": "<Markdown>"}},
+    "version": {"data": {"text/plain": "'2.13.0'"}},
+}
+
+
+def test_the_download_leaves_out_the_cells_the_page_hides() -> None:
+    download = reader_notebook(_notebook(), SIDE)
+    sources = [cell["source"] for cell in download["cells"]]
+    assert "from myst_nb import glue" not in sources
+    assert not any("glue(" in str(source) for source in sources)
+    assert [cell["id"] for cell in download["cells"]] == [f"cell-{i}" for i in range(4)]
+    assert download["cells"][3]["source"] == "assert loss > 0"  # a hide-cell stays
+    assert download["cells"][1]["outputs"][0]["text"] == "0.123456\n"
+
+
+def test_the_download_says_the_glued_numbers_as_the_page_does() -> None:
+    download = reader_notebook(_notebook(), SIDE)
+    assert download["cells"][2]["source"] == (
+        "The loss is 0.1235 after 4 steps; `tanh`, `exp`; version 2.13.0."
+    )
+
+
+def test_the_original_notebook_is_left_as_it_was() -> None:
+    notebook = _notebook()
+    reader_notebook(notebook, SIDE)
+    assert notebook == _notebook()
+
+
+def test_a_value_glued_with_display_is_found_in_the_outputs() -> None:
+    notebook = {
+        "cells": [
+            {
+                "cell_type": "code",
+                "outputs": [
+                    {
+                        "output_type": "display_data",
+                        "data": {"application/papermill.record/text/plain": "3.5"},
+                        "metadata": {"scrapbook": {"name": "x"}},
+                    }
+                ],
+            }
+        ]
+    }
+    values = glued_values(notebook, {})
+    assert values == {"x": {"text/plain": "3.5"}}
+    assert fill_glue("x = {glue:text}`x:.2f`", values) == "x = 3.50"
+
+
+def test_pasting_a_value_that_was_never_glued_is_an_error() -> None:
+    with pytest.raises(KeyError, match="never glued"):
+        fill_glue("{glue:text}`missing`", {})
+
+
+@pytest.mark.parametrize(
+    ("text", "spec", "shown"),
+    [
+        ("0.5", ".1f", "0.5"),
+        ("-8.0", ".1f", "-8.0"),
+        ("41", "", "41"),
+        ("2.0", "d", "2"),
+        ("6.1e-10", ".1e", "6.1e-10"),
+        ("'2.13.0'", "", "2.13.0"),
+        ("-1.0", "+.0f", "-1"),
+        ("np.float64(0.5)", "", "np.float64(0.5)"),
+    ],
+)
+def test_formatting_follows_myst_nb(text: str, spec: str, shown: str) -> None:
+    assert format_plain_text(text, spec) == shown
+
+
+def test_the_download_has_no_memory_addresses() -> None:
+    notebook = _notebook()
+    notebook["cells"][2]["outputs"].append(  # type: ignore[index]
+        {
+            "output_type": "execute_result",
+            "data": {
+                "image/svg+xml": "<svg/>",
+                "text/plain": ["<graphviz.graphs.Digraph at 0x7f867a074150>"],
+            },
+        }
+    )
+    outputs = reader_notebook(notebook, SIDE)["cells"][1]["outputs"]
+    assert outputs[1]["data"]["text/plain"] == "<graphviz.graphs.Digraph>"
+    assert outputs[1]["data"]["image/svg+xml"] == "<svg/>"
