@@ -129,7 +129,7 @@ def test_the_download_leaves_out_the_cells_the_page_hides() -> None:
     assert not any("glue(" in str(source) for source in sources)
     assert [cell["id"] for cell in download["cells"]] == [f"cell-{i}" for i in range(4)]
     assert download["cells"][3]["source"] == "assert loss > 0"  # a hide-cell stays
-    assert download["cells"][1]["outputs"][0]["text"] == "0.123456\n"
+    assert download["cells"][1]["outputs"][0]["text"] == ["0.123456\n"]
 
 
 def test_the_download_says_the_glued_numbers_as_the_page_does() -> None:
@@ -201,3 +201,33 @@ def test_the_download_has_no_memory_addresses() -> None:
     outputs = reader_notebook(notebook, SIDE)["cells"][1]["outputs"]
     assert outputs[1]["data"]["text/plain"] == "<graphviz.graphs.Digraph>"
     assert outputs[1]["data"]["image/svg+xml"] == "<svg/>"
+
+
+def _printed(*pieces: tuple[str, str]) -> dict[str, object]:
+    return {
+        "cell_type": "code",
+        "metadata": {},
+        "source": "print('a'); print('b')",
+        "outputs": [
+            {"output_type": "stream", "name": name, "text": [text]} for name, text in pieces
+        ],
+    }
+
+
+def test_the_download_joins_printed_text_however_the_kernel_split_it() -> None:
+    in_one = {"cells": [_printed(("stdout", "a\nb\n"))]}
+    in_two = {"cells": [_printed(("stdout", "a\n"), ("stdout", "b\n"))]}
+    assert reader_notebook(in_one, {}) == reader_notebook(in_two, {})
+    assert reader_notebook(in_two, {})["cells"][0]["outputs"] == [
+        {"output_type": "stream", "name": "stdout", "text": ["a\n", "b\n"]}
+    ]
+
+
+def test_the_download_keeps_stdout_and_stderr_apart() -> None:
+    notebook = {"cells": [_printed(("stdout", "a\n"), ("stderr", "w\n"), ("stdout", "b\n"))]}
+    outputs = reader_notebook(notebook, {})["cells"][0]["outputs"]
+    assert [(o["name"], o["text"]) for o in outputs] == [
+        ("stdout", ["a\n"]),
+        ("stderr", ["w\n"]),
+        ("stdout", ["b\n"]),
+    ]
