@@ -233,7 +233,7 @@ def draw_dot(
         raise ValueError(f"max_nodes must be at least 1, got {max_nodes}")
 
     order = topological_order(root)
-    names = {node: f"n{i}" for i, node in enumerate(order)}
+    names = _dot_names(order)
     if len(order) > max_nodes:
         kept = _nearest(root, max_nodes)
         drawn = [node for node in order if node in kept]
@@ -295,6 +295,11 @@ def draw_dot(
                 from_more = True
                 dot.edge("more", target, style="dashed")
     return dot
+
+
+def _dot_names(order: list[Value]) -> dict[Value, str]:
+    """Each node's name in the DOT source: ``n0``, ``n1``, ... in topological order."""
+    return {node: f"n{i}" for i, node in enumerate(order)}
 
 
 def _name_of(node: Value) -> str:

@@ -26,7 +26,7 @@ import html
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from micrograd.draw import _fmt, _name_of, draw_dot, inline_svg, render_svg
+from micrograd.draw import _dot_names, _fmt, _name_of, draw_dot, inline_svg, render_svg
 from micrograd.engine import Value, topological_order
 
 if TYPE_CHECKING:  # pragma: no cover - only for the type checker
@@ -124,7 +124,7 @@ def backward_frames(
             f"the graph has {len(order)} nodes; a stepper draws at most {max_nodes} "
             "(raise max_nodes, or step through a smaller graph)"
         )
-    names = {node: f"n{i}" for i, node in enumerate(order)}
+    names = _dot_names(order)  # the names draw_dot gives the nodes
     out = _name_of(root)
     before = "every grad is 0" if all(node.grad == 0 for node in order) else "the grads it holds"
     frames = [Frame(f"Before backward(): {before}.", draw_dot(root, rankdir=rankdir), None)]
