@@ -80,19 +80,21 @@ def _classes(np_: Any, y_arr: Any) -> list[float]:
     return classes
 
 
-def _class_name(label: float, signed: bool) -> str:
-    """``+1``/``-1`` when some label is negative, else ``0``, ``1``, ..."""
-    return f"class {label:+g}" if signed else f"class {label:g}"
+def _class_names(classes: list[float]) -> list[str]:
+    """``class -1``, ``class +1`` when some label is negative, else ``class 0``, ``class 1``."""
+    signed = any(c < 0 for c in classes)
+    return [f"class {c:+g}" if signed else f"class {c:g}" for c in classes]
 
 
-def _scatter(np_: Any, ax: Axes, X_arr: Any, y_arr: Any, classes: list[float]) -> list[Any]:
-    """The points, each in its class's colour; returns legend handles for them."""
+def _points(ax: Axes, X_arr: Any, y_arr: Any, classes: list[float]) -> list[Any]:
+    """The points, each in its class's colour, on labelled axes; returns legend handles."""
     from matplotlib.lines import Line2D
 
     colour_of = dict(zip(classes, CLASS_COLOURS, strict=False))
     colours = [colour_of[float(v)] for v in y_arr]
     ax.scatter(X_arr[:, 0], X_arr[:, 1], c=colours, s=40, edgecolors=_INK, linewidths=0.5)
-    signed = any(c < 0 for c in classes)
+    ax.set_xlabel("$x_1$")
+    ax.set_ylabel("$x_2$")
     return [
         Line2D(
             [],
@@ -103,9 +105,9 @@ def _scatter(np_: Any, ax: Axes, X_arr: Any, y_arr: Any, classes: list[float]) -
             markerfacecolor=colour_of[c],
             markeredgecolor=_INK,
             markeredgewidth=0.5,
-            label=_class_name(c, signed),
+            label=name,
         )
-        for c in classes
+        for c, name in zip(classes, _class_names(classes), strict=True)
     ]
 
 
@@ -140,9 +142,7 @@ def plot_moons(X: Any, y: Any, ax: Axes | None = None) -> Axes:
     X_arr, y_arr = _check_data(np_, X, y)
     classes = _classes(np_, y_arr)
     ax = _new_axes(plt, ax)
-    handles = _scatter(np_, ax, X_arr, y_arr, classes)
-    ax.set_xlabel("$x_1$")
-    ax.set_ylabel("$x_2$")
+    handles = _points(ax, X_arr, y_arr, classes)
     ax.legend(handles=handles, loc="best", framealpha=0.9)
     return ax
 
@@ -242,22 +242,14 @@ def plot_decision_boundary(
     ax.contourf(xx, yy, scores, levels=[low, 0.0, high], colors=regions, alpha=_REGION_ALPHA)
     if scores.min() < 0 < scores.max():
         ax.contour(xx, yy, scores, levels=[0.0], colors=_INK, linewidths=1.0)
-    point_handles = _scatter(np_, ax, X_arr, y_arr, classes)
-    ax.set_xlabel("$x_1$")
-    ax.set_ylabel("$x_2$")
+    point_handles = _points(ax, X_arr, y_arr, classes)
     ax.set_xlim(xx.min(), xx.max())
     ax.set_ylim(yy.min(), yy.max())
     from matplotlib.patches import Patch
 
-    signed = any(c < 0 for c in classes)
     region_handles = [
-        Patch(
-            facecolor=colour,
-            alpha=_REGION_ALPHA,
-            edgecolor=_INK,
-            label=f"predicted {_class_name(c, signed)}",
-        )
-        for c, colour in zip(classes, CLASS_COLOURS, strict=False)
+        Patch(facecolor=colour, alpha=_REGION_ALPHA, edgecolor=_INK, label=f"predicted {name}")
+        for name, colour in zip(_class_names(classes), CLASS_COLOURS, strict=False)
     ]
     ax.legend(handles=point_handles + region_handles, loc="best", framealpha=0.9, ncol=2)
     return ax
