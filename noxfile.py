@@ -228,7 +228,7 @@ def tests(session: nox.Session) -> None:
 
 
 def _install_docs(session: nox.Session, *groups: str) -> None:
-    """Install the package with the docs group (and ``groups``), the notebook kernel and `dot`.
+    """Install the package, the docs group (and ``groups``), the kernel, `dot`, the browser runtime.
 
     The notebook kernel must be this virtualenv's Python: a ``python3``
     kernelspec is written into the virtualenv and put first on
@@ -236,6 +236,7 @@ def _install_docs(session: nox.Session, *groups: str) -> None:
     Graph pictures need Graphviz's ``dot``: the system one is used where it
     exists; otherwise a ``dot`` command that runs the pure-Python
     ``graphviz-pure`` (in the docs group) is put on the virtualenv's ``PATH``.
+    The site's in-browser runtime comes last (:func:`_install_browser_runtime`).
     """
     venv = Path(session.virtualenv.location)
     # ipykernel's wheel brings a kernel.json that runs `python` from PATH; ours names this venv's.
@@ -265,6 +266,7 @@ def _install_docs(session: nox.Session, *groups: str) -> None:
         shim.chmod(0o755)
         session.log(f"no system `dot`: using graphviz-pure through {shim}")
     session.run("dot", "-V", silent=True)
+    _install_browser_runtime(session)
 
 
 def _install_browser_runtime(session: nox.Session) -> None:
@@ -302,7 +304,6 @@ def docs(session: nox.Session) -> None:
     a change under ``src/micrograd`` re-executes them all (see docs/conf.py).
     """
     _install_docs(session)
-    _install_browser_runtime(session)
     _build_site(session, HTML, *session.posargs)
     session.log(f"built {HTML / 'index.html'}")
 
@@ -311,7 +312,6 @@ def docs(session: nox.Session) -> None:
 def docs_live(session: nox.Session) -> None:
     """Serve the site on http://127.0.0.1:8000 and rebuild it when a page or src/ changes."""
     _install_docs(session, "docs-live")
-    _install_browser_runtime(session)
     session.run(
         "sphinx-autobuild",
         "-n",
@@ -429,7 +429,6 @@ def browser(session: nox.Session) -> None:
     if not chromium:
         session.error("no Chromium: `apt-get install -y chromium` (or set CHROMIUM=/path/to/it)")
     _install_docs(session, "browser")
-    _install_browser_runtime(session)
     html = Path(os.environ.get("MICROGRAD_SITE_HTML", HTML)).resolve()
     _build_site(session, html)
     session.run(
@@ -450,7 +449,6 @@ def repro(session: nox.Session) -> None:
     that differs.
     """
     _install_docs(session)
-    _install_browser_runtime(session)
     builds = [ROOT / "artifacts" / "repro" / name for name in ("first", "second")]
     for build in builds:
         shutil.rmtree(build, ignore_errors=True)
