@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import shutil
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,11 @@ import micrograd
 DOCS = Path(__file__).resolve().parent
 ROOT = DOCS.parent
 SOURCE = ROOT / "src" / "micrograd"
+
+# docs/_ext holds the book's own Sphinx extensions and helpers.
+sys.path.insert(0, str(DOCS / "_ext"))
+from notebook_download import reader_notebook
+from repository_links import theme_options as _repository_options
 
 
 def _source_hash() -> str:
@@ -62,18 +68,17 @@ extensions = [
     # MathJax served from the site itself (_static/mathjax), not from a CDN:
     # readers behind a firewall and local builds get typeset formulas.
     "sphinx-mathjax-offline",
+    # A Run button on every code cell: the reader's browser runs it with
+    # Pyodide, against the micrograd the site was built from (docs/_static/runner/;
+    # npm packages from package-lock.json, `npm ci`).  Cells tagged
+    # `build-only` keep their build-time output.
+    "browser_runner",
+    # viewcode's _modules pages would keep an earlier build's header: see the extension.
+    "fresh_source_pages",
+    # Figures: graphs inline (tooltips), full size on click, the backward
+    # stepper; its script and style sheet are in _static.
+    "inline_graphs",
 ]
-
-# -- in-browser runner ------------------------------------------------------------
-# A Run button on every code cell: the reader's browser runs it with Pyodide,
-# against the micrograd the site was built from (docs/_ext/browser_runner.py,
-# docs/_static/runner/; npm packages from package-lock.json, `npm ci`).
-# Cells tagged `build-only` keep their build-time output.
-import sys
-
-sys.path.insert(0, str(DOCS / "_ext"))
-extensions.append("browser_runner")
-# ---------------------------------------------------------------------------------
 
 exclude_patterns = ["_build", "jupyter_execute", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints"]
 source_suffix = {".md": "myst-nb", ".rst": "restructuredtext"}
@@ -133,10 +138,6 @@ html_theme_options: dict[str, Any] = {
 html_last_updated_fmt = None  # no build date: the same source gives the same site
 
 # -- the theme: one search box, a clean first visit, repository links only when known --
-# (docs/_ext, on sys.path since the runner's block above, holds the book's helpers)
-from notebook_download import reader_notebook
-from repository_links import theme_options as _repository_options
-
 # pydata-sphinx-theme 0.20 under sphinx-book-theme 1.4 shows pydata's header
 # bar, whose only item is a second search field (executablebooks/sphinx-book-theme
 # issue 986).  With no navbar items at all, the header is not rendered.
@@ -148,12 +149,6 @@ html_context = {"default_mode": "auto"}
 # the repository (MICROGRAD_REPOSITORY_URL, or Read the Docs'
 # READTHEDOCS_GIT_CLONE_URL); a local build links to no repository.
 html_theme_options.update(_repository_options(os.environ))
-# viewcode's _modules pages would keep an earlier build's header: see the extension.
-extensions.append("fresh_source_pages")
-
-# -- figures: graphs inline (tooltips), full size on click, the backward stepper --
-# docs/_ext/inline_graphs.py; its script and style sheet are in _static.
-extensions.append("inline_graphs")
 
 # Copy buttons copy the code only: no ">>> " / "... " / "$ " prompts and no outputs.
 copybutton_exclude = ".linenos, .gp, .go"
