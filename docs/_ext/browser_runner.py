@@ -26,6 +26,7 @@ At build time the extension
 from __future__ import annotations
 
 import base64
+import functools
 import hashlib
 import importlib.metadata
 import io
@@ -168,6 +169,7 @@ def micrograd_wheel(source: Path, version: str, source_hash: str) -> tuple[str, 
     return f"micrograd_book-{full_version}-py3-none-any.whl", data
 
 
+@functools.cache  # the installed package does not change during a build
 def graphviz_wheel() -> tuple[str, bytes, str]:
     """The installed ``graphviz`` package as a wheel: (file name, bytes, licence text)."""
     try:
@@ -237,9 +239,14 @@ def _write(path: Path, data: bytes) -> None:
         path.write_bytes(data)
 
 
+def _npm_base(name: str) -> str:
+    """An npm package's name without its scope: ``@viz-js/viz`` -> ``viz``."""
+    return name.split("/")[-1]
+
+
 def _npm_dir(name: str, version: str) -> str:
     """The folder of an npm package in the site: ``pyodide-314.0.7``, ``viz-3.31.0``."""
-    return f"{name.split('/')[-1]}-{version}"
+    return f"{_npm_base(name)}-{version}"
 
 
 def _packages(app: Sphinx) -> dict[str, tuple[str, Path]]:
@@ -328,12 +335,11 @@ def _on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     # An output folder reused across builds keeps what older builds put there:
     # the wheel of an older source, an older Pyodide.  Only this build's stay.
     current = {_npm_dir(name, version) for name, version in versions.items() if name in NPM_FILES}
+    shipped = {_npm_base(name) for name in NPM_FILES}
     for path in sorted(out.iterdir()):
         stale_wheel = path.suffix == ".whl" and path.name not in wheels
         stale_npm = (
-            path.is_dir()
-            and path.name.rsplit("-", 1)[0] in {_npm_dir(n, "x")[:-2] for n in NPM_FILES}
-            and path.name not in current
+            path.is_dir() and path.name.rsplit("-", 1)[0] in shipped and path.name not in current
         )
         if stale_wheel:
             path.unlink()
