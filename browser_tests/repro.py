@@ -43,7 +43,6 @@ MEASUREMENTS: dict[str, frozenset[str]] = {
             "chain_speedup",  # ratio of two timings
             "bytes_closure",  # tracemalloc average bytes per node
             "bytes_ratio",  # ratio of two tracemalloc averages
-            "tracked_objects",  # len(gc.get_objects()) in the kernel
             "free_gc_share",  # timings
             "paused_speedup",
             "deep_seconds",
