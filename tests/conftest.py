@@ -31,8 +31,10 @@ from __future__ import annotations
 import importlib.util
 import os
 import types
+from collections.abc import Iterator
 
 import pytest
+from _dot import dot_on_path
 from hypothesis import HealthCheck, settings
 
 settings.register_profile(
@@ -62,6 +64,22 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             f"(first: {selected[0]}). Install torch==2.13.0 (nox -s tests-3.11 does), "
             'or deselect them with -m "not torch".'
         )
+
+
+@pytest.fixture
+def close_figures() -> Iterator[None]:
+    """Close every matplotlib figure a test opened (``usefixtures("close_figures")``)."""
+    yield
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
+
+
+@pytest.fixture(scope="module")
+def dot_program(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """A working ``dot`` on PATH (Graphviz, or graphviz-pure behind a shim)."""
+    with dot_on_path(tmp_path_factory.mktemp("dot")) as program:
+        yield program
 
 
 # karpathy/micrograd 0.1.0, micrograd/engine.py, verbatim.

@@ -6,22 +6,13 @@ import random
 import re
 import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from _dot import dot_on_path
 
 from micrograd import MLP, Layer, Neuron, Value
 from micrograd.draw import DEFAULT_MAX_NODES, draw_dot, draw_mlp, inline_svg, render_svg
 from micrograd.engine import topological_order
-
-
-@pytest.fixture(scope="module")
-def dot_program(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """A working ``dot`` on PATH (Graphviz, or graphviz-pure behind a shim)."""
-    with dot_on_path(tmp_path_factory.mktemp("dot")) as program:
-        yield program
 
 
 def neuron() -> Value:
@@ -416,11 +407,7 @@ def test_draw_mlp_tooltips_give_each_exact_weight_and_bias() -> None:
     assert tips["L0_2 -> L1_0"].startswith(f"w = {last.w[2].data!r}: input 3 of output")
     assert tips["L0_0"] == f"hidden 1 (3, tanh), neuron 1: {first!r}, bias = 0.0"
     last.b.data = 0.123456789
-    assert tips_of(model)["L1_0"].endswith("bias = 0.123456789")
-
-
-def tips_of(model: MLP) -> dict[str, str]:
-    return tooltips(draw_mlp(model).source)
+    assert tooltips(draw_mlp(model).source)["L1_0"].endswith("bias = 0.123456789")
 
 
 def test_draw_mlp_is_deterministic(dot_program: str) -> None:

@@ -23,13 +23,13 @@ RULES = sorted(name for name in vars(Value) if name.endswith("_backward") and na
 
 def code_lines(function: object) -> list[str]:
     """The lines of a function's body that are code: no docstring, comment or blank line."""
-    tree = ast.parse(textwrap.dedent(inspect.getsource(function)))  # type: ignore[arg-type]
-    body = tree.body[0].body  # type: ignore[attr-defined]
+    source = textwrap.dedent(inspect.getsource(function))  # type: ignore[arg-type]
+    body = ast.parse(source).body[0].body  # type: ignore[attr-defined]
     if isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
         body = body[1:]  # the docstring
     lines: list[str] = []
     for statement in body:
-        segment = ast.get_source_segment(textwrap.dedent(inspect.getsource(function)), statement)
+        segment = ast.get_source_segment(source, statement)
         assert segment is not None
         lines += [line for line in segment.splitlines() if line.strip()]
     return [line for line in lines if not line.strip().startswith("#")]
@@ -43,15 +43,13 @@ def names_used(function: object) -> set[str]:
 
 
 def test_the_engine_module_does_not_import_the_garbage_collector() -> None:
-    imported = {
-        alias.name
+    imports = [
+        node
         for node in ast.walk(ast.parse(ENGINE_SOURCE))
         if isinstance(node, ast.Import | ast.ImportFrom)
-        for alias in node.names
-    } | {
-        node.module
-        for node in ast.walk(ast.parse(ENGINE_SOURCE))
-        if isinstance(node, ast.ImportFrom) and node.module
+    ]
+    imported = {alias.name for node in imports for alias in node.names} | {
+        node.module for node in imports if isinstance(node, ast.ImportFrom) and node.module
     }
     assert "gc" not in imported
     assert "weakref" not in imported

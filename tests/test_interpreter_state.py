@@ -128,12 +128,7 @@ def _log_and_plot() -> object:
     return log.plot()
 
 
-@pytest.fixture(autouse=True)
-def _close_figures() -> Iterator[None]:
-    yield
-    import matplotlib.pyplot as plt
-
-    plt.close("all")
+pytestmark = pytest.mark.usefixtures("close_figures")
 
 
 @pytest.mark.parametrize("name", ENTRY_POINTS)

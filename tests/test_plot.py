@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import sys
-from collections.abc import Iterator
 
 import matplotlib
 import numpy as np
@@ -19,11 +18,7 @@ from matplotlib.collections import PathCollection
 from matplotlib.colors import to_hex
 from matplotlib.contour import ContourSet
 
-
-@pytest.fixture(autouse=True)
-def close_figures() -> Iterator[None]:
-    yield
-    plt.close("all")
+pytestmark = pytest.mark.usefixtures("close_figures")
 
 
 def scatter_of(ax: object) -> PathCollection:
@@ -36,6 +31,11 @@ def filled(ax: object) -> ContourSet:
     """The filled regions of a decision-boundary plot."""
     (found,) = [c for c in ax.collections if isinstance(c, ContourSet) and c.filled]  # type: ignore[attr-defined]
     return found
+
+
+def boundary_lines(ax: object) -> list[ContourSet]:
+    """The decision boundary's line (a contour that is not filled), if drawn."""
+    return [c for c in ax.collections if isinstance(c, ContourSet) and not c.filled]  # type: ignore[attr-defined]
 
 
 def point_colours(ax: object) -> list[str]:
@@ -120,7 +120,7 @@ def test_regions_take_the_colour_of_their_class_and_the_boundary_is_drawn() -> N
     regions = filled(ax)
     assert [to_hex(c) for c in regions.get_facecolor()] == list(CLASS_COLOURS)
     assert point_colours(ax) == [CLASS_COLOURS[0], CLASS_COLOURS[1], CLASS_COLOURS[1]]
-    (line,) = [c for c in ax.collections if isinstance(c, ContourSet) and not c.filled]
+    (line,) = boundary_lines(ax)
     assert list(line.levels) == [0.0]
     assert legend_texts(ax) == ["class -1", "class +1", "predicted class -1", "predicted class +1"]
 
@@ -136,7 +136,7 @@ def test_a_finer_grid_draws_a_smoother_boundary() -> None:
     def worst_error(resolution: float) -> float:
         _, ax = plt.subplots()
         plot_decision_boundary(circle, X, y, ax=ax, resolution=resolution)
-        (line,) = [c for c in ax.collections if isinstance(c, ContourSet) and not c.filled]
+        (line,) = boundary_lines(ax)
         points = np.concatenate([path.vertices for path in line.get_paths()])
         return float(np.abs(np.hypot(points[:, 0], points[:, 1]) - 1).max())
 
@@ -166,7 +166,7 @@ def test_one_class_everywhere_still_plots() -> None:
     below, above = filled(ax).get_paths()
     assert len(below.vertices) == 0
     assert len(above.vertices) > 0
-    assert not [c for c in ax.collections if isinstance(c, ContourSet) and not c.filled]
+    assert not boundary_lines(ax)
 
 
 @pytest.mark.parametrize(

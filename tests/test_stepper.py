@@ -3,21 +3,14 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 import pytest
-from _dot import dot_on_path
 
 from micrograd import Value
 from micrograd.draw import draw_dot, inline_svg, render_svg
 from micrograd.engine import topological_order
 from micrograd.stepper import MAX_STEPPER_NODES, BackwardStepper, backward_frames
-
-
-@pytest.fixture(scope="module")
-def dot_program(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    with dot_on_path(tmp_path_factory.mktemp("dot")) as program:
-        yield program
 
 
 def worked_example() -> Value:

@@ -6,7 +6,6 @@ import math
 import subprocess
 import sys
 import textwrap
-from collections.abc import Iterator
 from pathlib import Path
 
 import matplotlib
@@ -21,10 +20,7 @@ import matplotlib.pyplot as plt
 HEADER = ",".join(COLUMNS) + "\n"
 
 
-@pytest.fixture(autouse=True)
-def close_figures() -> Iterator[None]:
-    yield
-    plt.close("all")
+pytestmark = pytest.mark.usefixtures("close_figures")
 
 
 def sample_log(path: Path | None = None) -> TrainingLog:
