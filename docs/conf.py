@@ -129,7 +129,6 @@ html_title = "micrograd, the executable book"
 html_static_path = ["_static"]
 # An icon of our own: without one, browsers ask for /favicon.ico and log a 404.
 html_favicon = "_static/favicon.svg"
-html_css_files = ["custom.css"]
 html_theme_options: dict[str, Any] = {
     "use_download_button": True,
     "show_toc_level": 2,

@@ -309,8 +309,6 @@
       running = { cell, id, resolve };
       setStatus(cell, "running…", "running");
       freshOutput(cell);
-      const started = now();
-      cell.started = started;
       worker.postMessage({ type: "run", id, code: sourceOf(cell), filename: cell.filename });
     });
   }
