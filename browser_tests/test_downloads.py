@@ -11,9 +11,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from sitefiles import article, content_pages, discover_pages, parse, site_dir
-
-PAGES = [p for p in content_pages(discover_pages(site_dir()))]
+from conftest import CONTENT_PAGES as PAGES
+from sitefiles import article, parse
 
 
 def downloads(html: Path) -> dict[str, dict[str, object]]:

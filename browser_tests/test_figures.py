@@ -21,8 +21,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from conftest import CONTENT_PAGES as PAGES
 from PIL import Image, ImageChops
-from sitefiles import article, content_pages, discover_pages, parse, site_dir
+from sitefiles import article, parse
 
 #: The reader's screens: a laptop and a phone (CSS pixels).
 VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
@@ -34,8 +35,6 @@ MIN_LABEL_PX = 9.0
 
 #: The pages that show the backward stepper.
 STEPPER_PAGES = ["backward.html", "neuron.html"]
-
-PAGES = content_pages(discover_pages(site_dir()))
 
 #: Every visible figure and table of the article, with what the tests need to know.
 FIGURES_JS = """

@@ -49,6 +49,8 @@ RUNTIME = Path("_static") / "runner"
 TIMINGS_FILE = ROOT / "artifacts" / "runner" / "timings.json"
 #: A generous ceiling for running a whole page (the moons page trains for 100 steps).
 PAGE_TIMEOUT_MS = 240_000
+#: The states a cell's run ends in.
+DONE = ("ok", "error", "crashed")
 
 NUMBER = re.compile(r"[-+]?(?:\d+\.\d*|\.\d+|\d+)(?:[eE][-+]?\d+)?")
 
@@ -137,9 +139,21 @@ class Tab:
     def cell_count(self) -> int:
         return int(self.evaluate("microgradRunner.cells.length"))
 
+    def cell(self, index: int) -> Any:
+        """The page's ``index``-th runnable cell (the ones with a Run button)."""
+        return self.page.locator("div.cell:has(button.runner-run)").nth(index)
+
+    def run_first_cell(self, page: str) -> Tab:
+        """Open ``page``, run its first cell as it is, and check that it ran."""
+        self.open(page)
+        self.click_run(0)
+        state = self.wait_state(0, DONE, 60_000)
+        assert state == "ok", self.output_text(0)
+        return self
+
     def click_run(self, index: int) -> float:
         """Click cell ``index``'s Run button; return the time of the click (perf clock)."""
-        cell = self.page.locator("div.cell:has(button.runner-run)").nth(index)
+        cell = self.cell(index)
         cell.evaluate("(el) => { const d = el.querySelector('details'); if (d) d.open = true; }")
         start = time.perf_counter()
         cell.locator("button.runner-run").click()
@@ -155,9 +169,7 @@ class Tab:
 
     def edit(self, index: int, code: str) -> None:
         """Replace the code of cell ``index`` (made editable by a first Run)."""
-        self.page.locator("div.cell:has(button.runner-run)").nth(index).locator(
-            "textarea.runner-editor"
-        ).fill(code)
+        self.cell(index).locator("textarea.runner-editor").fill(code)
 
     def outputs(self, index: int) -> list[dict[str, Any]]:
         return list(
@@ -169,12 +181,7 @@ class Tab:
         )
 
     def output_text(self, index: int) -> str:
-        return str(
-            self.page.locator("div.cell:has(button.runner-run)")
-            .nth(index)
-            .locator("div.runner-output")
-            .inner_text()
-        ).rstrip("\n")
+        return str(self.cell(index).locator("div.runner-output").inner_text()).rstrip("\n")
 
     def runtime_requests(self) -> list[str]:
         return [url for url in self.requests if "/_static/runner/" in url]
@@ -359,7 +366,7 @@ def test_every_runnable_cell_gives_the_builds_output_in_the_browser(
     assert sources == [_joined(c["source"]) for c in expected]
 
     clicked = tab.click_run(0)
-    first = tab.wait_state(0, ("ok", "error", "crashed"), timeout=60_000)
+    first = tab.wait_state(0, DONE, timeout=60_000)
     first_seconds = time.perf_counter() - clicked
     timings = tab.evaluate("microgradRunner.timings")
     TIMINGS.setdefault("pages", {})[content_page] = {
@@ -426,15 +433,13 @@ def test_the_neuron_edited_to_x2_equal_1_gives_w2_the_engines_gradient(
     expected = f"{w2.grad:.4f}"
     assert expected == "0.0887"  # what the issue promises the reader
 
-    tab.open("neuron.html")
-    tab.click_run(0)
-    assert tab.wait_state(0, ("ok", "error", "crashed"), 60_000) == "ok"
+    tab.run_first_cell("neuron.html")
     assert "grad 0.0000" in next(o["data"] for o in tab.outputs(0) if o["kind"] == "display")
     source = tab.evaluate("microgradRunner.cells[0].editor.value")
     assert NEURON_X2 in source
     tab.edit(0, source.replace(NEURON_X2, 'x2 = Value(1.0, label="x2")'))
     clicked = tab.click_run(0)
-    assert tab.wait_state(0, ("ok", "error", "crashed")) == "ok"
+    assert tab.wait_state(0, DONE) == "ok"
     seconds = time.perf_counter() - clicked
     TIMINGS["small_cell_seconds"] = seconds
     report(capsys, f"edited neuron cell (graph, backward, drawing) ran in {seconds:.2f} s")
@@ -447,12 +452,10 @@ def test_the_neuron_edited_to_x2_equal_1_gives_w2_the_engines_gradient(
 
 
 def test_a_raising_cell_shows_its_traceback_and_python_carries_on(tab: Tab) -> None:
-    tab.open("index.html")
-    tab.click_run(0)
-    assert tab.wait_state(0, ("ok", "error", "crashed"), 60_000) == "ok"
+    tab.run_first_cell("index.html")
     tab.edit(0, "from micrograd import Value\n\nd = Value(-1.0)\nd.log()")
     tab.click_run(0)
-    assert tab.wait_state(0, ("ok", "error", "crashed")) == "error"
+    assert tab.wait_state(0, DONE) == "error"
     shown = tab.output_text(0)
     assert "Traceback (most recent call last)" in shown
     assert 'File "<cell 1>", line 4' in shown
@@ -460,7 +463,7 @@ def test_a_raising_cell_shows_its_traceback_and_python_carries_on(tab: Tab) -> N
     assert "ValueError" in shown
     tab.edit(0, "print(d.data * 2)")
     tab.click_run(0)
-    assert tab.wait_state(0, ("ok", "error", "crashed")) == "ok"
+    assert tab.wait_state(0, DONE) == "ok"
     assert tab.output_text(0).endswith("-2.0")
     assert not tab.errors, tab.errors
 
@@ -468,22 +471,20 @@ def test_a_raising_cell_shows_its_traceback_and_python_carries_on(tab: Tab) -> N
 def test_an_endless_loop_is_stopped_and_a_fresh_python_runs_the_next_cell(
     tab: Tab, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    tab.open("index.html")
-    tab.click_run(0)
-    assert tab.wait_state(0, ("ok", "error", "crashed"), 60_000) == "ok"
+    tab.run_first_cell("index.html")
     tab.edit(0, "n = 0\nwhile True:\n    n += 1")
     tab.click_run(0)
     tab.wait_state(0, ("running",))
     tab.page.wait_for_timeout(1500)
     assert tab.evaluate("microgradRunner.cells[0].state") == "running"
-    stop = tab.page.locator("div.cell:has(button.runner-run)").first.locator("button.runner-stop")
+    stop = tab.cell(0).locator("button.runner-stop")
     stopped = time.perf_counter()
     stop.click()
     assert tab.wait_state(0, ("stopped",)) == "stopped"
     assert "Stopped" in tab.output_text(0)
     tab.edit(0, "print('n' in globals(), 6 * 7)")
     tab.click_run(0)
-    assert tab.wait_state(0, ("ok", "error", "crashed"), 60_000) == "ok"
+    assert tab.wait_state(0, DONE, 60_000) == "ok"
     seconds = time.perf_counter() - stopped
     TIMINGS["stop_to_next_output_seconds"] = seconds
     report(capsys, f"Stop, then a fresh Python's first output: {seconds:.2f} s")
@@ -492,14 +493,12 @@ def test_an_endless_loop_is_stopped_and_a_fresh_python_runs_the_next_cell(
 
 
 def test_a_crash_of_the_runtime_says_so_and_offers_a_restart(tab: Tab) -> None:
-    tab.open("index.html")
-    tab.click_run(0)
-    assert tab.wait_state(0, ("ok", "error", "crashed"), 60_000) == "ok"
+    tab.run_first_cell("index.html")
     # Freeing a long enough chain recurses deeper than the browser's stack:
     # "RangeError: Maximum call stack size exceeded", fatal for Pyodide.
     tab.edit(0, "x = Value(1.0)\nfor _ in range(200_000):\n    x = x + 1\ndel x")
     tab.click_run(0)
-    assert tab.wait_state(0, ("ok", "error", "crashed"), 60_000) == "crashed"
+    assert tab.wait_state(0, DONE, 60_000) == "crashed"
     shown = tab.output_text(0)
     assert "crashed" in shown
     restart = tab.page.locator("div.runner-crashed button.runner-restart")
@@ -507,16 +506,14 @@ def test_a_crash_of_the_runtime_says_so_and_offers_a_restart(tab: Tab) -> None:
     restart.click()
     tab.edit(0, "print('back')")
     tab.click_run(0)
-    assert tab.wait_state(0, ("ok", "error", "crashed"), 60_000) == "ok"
+    assert tab.wait_state(0, DONE, 60_000) == "ok"
     assert tab.output_text(0).endswith("back")
 
 
 def test_on_a_phone_the_run_bar_and_the_output_fit_the_screen(tab: Tab) -> None:
     tab.page.set_viewport_size({"width": 390, "height": 844})
-    tab.open("neuron.html")
-    tab.click_run(0)
-    assert tab.wait_state(0, ("ok", "error", "crashed"), 60_000) == "ok"
-    cell = tab.page.locator("div.cell:has(button.runner-run)").first
+    tab.run_first_cell("neuron.html")
+    cell = tab.cell(0)
     for part in ("div.runner-bar", "div.runner-output", "textarea.runner-editor"):
         box = cell.locator(part).bounding_box()
         assert box is not None, part
