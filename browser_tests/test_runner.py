@@ -400,16 +400,12 @@ def test_every_runnable_cell_gives_the_builds_output_in_the_browser(
         worst = max(worst, difference)
         assert [kind for kind, _ in shown_here] == [kind for kind, _ in built_shown], index
         for (kind, data), (_, built_data) in zip(shown_here, built_shown, strict=True):
-            if kind == "dot":
-                # The tooltips carry every digit of data and grad (micrograd.draw):
-                # the same numbers-to-1e-9 rule as printed text.
-                same, difference = same_text(built_data, data)
-                assert same, f"cell {index}: the drawing's DOT differs:\n{data}\n---\n{built_data}"
-                worst = max(worst, difference)
-            else:
-                same, difference = same_text(built_data, data)
-                assert same, f"cell {index}: {kind} output differs:\n{data}\n---\n{built_data}"
-                worst = max(worst, difference)
+            # A drawing's DOT too: its tooltips carry every digit of data and
+            # grad (micrograd.draw), so the same numbers-to-1e-9 rule applies.
+            what = "the drawing's DOT" if kind == "dot" else f"{kind} output"
+            same, difference = same_text(built_data, data)
+            assert same, f"cell {index}: {what} differs:\n{data}\n---\n{built_data}"
+            worst = max(worst, difference)
     drawings = tab.page.locator("div.runner-drawing")
     assert drawings.count() == sum(k == "dot" for c in expected for k, _ in build_outputs(c)[1])
     for i in range(drawings.count()):

@@ -9,8 +9,8 @@
 //               {type: "run", id, code, filename}
 // Messages out: {type: "ready", seconds}
 //               {type: "output", id, kind: "stream", name, text}
-//               {type: "output", id, kind: "display", bundle, html?}
-//               {type: "drawing", id, index, svg | error}
+//               {type: "output", id, kind: "display", index, bundle}
+//               {type: "drawing", id, index, svg | error | html}   (html: a Markdown output)
 //               {type: "done", id, ok, error, seconds}
 //               {type: "log", level, text}   (what Pyodide prints outside a cell)
 //               {type: "fatal", message}     (the runtime cannot go on)
