@@ -75,3 +75,37 @@ def test_no_output_ends_with_a_blank_line(html: Path) -> None:
             text = pre.get_text()
             assert not text.endswith("\n\n"), f"{page}: an output ends with a blank line"
             assert not text.startswith("\n"), f"{page}: an output starts with a blank line"
+
+
+def _printed_lines(text: str) -> list[str]:
+    """Printed text as lines, without trailing spaces or blank lines.
+
+    The page joins a cell's printed pieces and strips each one's trailing
+    whitespace (myst-nb's ``merge_streams``); the download keeps the text as
+    the kernel sent it.  Blank lines and trailing spaces aside, both must say
+    the same, each line once.
+    """
+    return [line.rstrip() for line in text.splitlines() if line.strip()]
+
+
+def test_the_download_prints_what_the_page_prints(html: Path) -> None:
+    checked = 0
+    for name, notebook in downloads(html).items():
+        code = [c for c in notebook["cells"] if c["cell_type"] == "code"]  # type: ignore[attr-defined]
+        shown = article(parse(html, f"{name}.html")).select("div.cell")
+        assert len(shown) == len(code), (
+            f"{name}: {len(shown)} cells on the page, {len(code)} in the download"
+        )
+        for number, (cell, div) in enumerate(zip(code, shown, strict=True)):
+            downloaded = "".join(
+                _source({"source": o["text"]})
+                for o in cell.get("outputs", [])
+                if o["output_type"] == "stream"
+            )
+            on_page = "".join(pre.get_text() for pre in div.select("div.output.stream pre"))
+            assert _printed_lines(downloaded) == _printed_lines(on_page), (
+                f"{name}, code cell {number}: the download prints\n{downloaded}\n"
+                f"and the page\n{on_page}"
+            )
+            checked += bool(on_page)
+    assert checked > 20, f"only {checked} printed outputs compared"

@@ -355,11 +355,21 @@ def _on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
 
 
 def _on_env_updated(app: Sphinx, env: Any) -> None:
-    """Give ``jupyter_execute/<page>.ipynb`` its outputs back when they came from the cache.
+    """Give ``jupyter_execute/<page>.ipynb`` the outputs the kernel made, as the cache holds them.
 
-    myst-nb (1.4) writes that notebook as it was *before* merging the cached
-    outputs into it, so on a rebuild it has none.  The browser tests (and the
-    notebook download offered on each page) read the outputs from it.
+    myst-nb (1.4) writes that notebook after rendering the page from it, and
+    the notebook can then differ from what the kernel printed:
+
+    * on a rebuild, its outputs come from the cache, and it is written as it
+      was *before* they were merged in: with none;
+    * with ``nb_merge_streams``, rendering joins a cell's printed text into its
+      first stream output *in place* (``coalesce_streams``), while the later
+      pieces stay in the list: where the kernel happened to send the text in
+      two pieces, the notebook holds the second piece twice.
+
+    The browser tests and the notebook download offered on each page read
+    this file, so every notebook the cache knows is rewritten with the cache's
+    outputs (the kernel's own messages, however they were split).
     """
     if app.config.nb_execution_mode != "cache":
         return
@@ -368,15 +378,17 @@ def _on_env_updated(app: Sphinx, env: Any) -> None:
 
     cache = get_cache(app.config.nb_execution_cache_path)
     for path in sorted((Path(app.outdir).parent / "jupyter_execute").glob("**/*.ipynb")):
-        notebook = nbformat.read(path, as_version=4)
-        code = [cell for cell in notebook.cells if cell.cell_type == "code"]
-        if not code or any(cell.get("outputs") for cell in code):
+        written = path.read_bytes()
+        notebook = nbformat.reads(written.decode("utf-8"), as_version=4)
+        if not any(cell.cell_type == "code" for cell in notebook.cells):
             continue
         try:
             _, merged = cache.merge_match_into_notebook(notebook)
         except KeyError:  # not in the cache: written by a fresh execution, as it is
             continue
-        path.write_bytes(nbformat.writes(merged).encode("utf-8"))
+        content = nbformat.writes(merged).encode("utf-8")
+        if content != written:
+            path.write_bytes(content)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
