@@ -78,6 +78,8 @@ extensions = [
     # Figures: graphs inline (tooltips), full size on click, the backward
     # stepper; its script and style sheet are in _static.
     "inline_graphs",
+    # A cell's printed text as it printed it, however the kernel split it.
+    "printed_text",
 ]
 
 exclude_patterns = ["_build", "jupyter_execute", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import sys
 from pathlib import Path
 
@@ -10,6 +11,7 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "docs" / "_ext"))
 
 from notebook_download import fill_glue, format_plain_text, glued_values, reader_notebook
+from printed_text import join_stream_pieces
 from repository_links import BUTTONS, repository_url, theme_options, web_url
 
 # -- repository links ------------------------------------------------------------------
@@ -231,3 +233,22 @@ def test_the_download_keeps_stdout_and_stderr_apart() -> None:
         ("stderr", ["w\n"]),
         ("stdout", ["b\n"]),
     ]
+
+
+def test_printed_pieces_are_joined_into_the_first_output_of_their_stream() -> None:
+    outputs = [
+        {"output_type": "stream", "name": "stdout", "text": "Value(data=0.9, grad=0.0)"},
+        {"output_type": "display_data", "data": {"text/plain": "x"}, "metadata": {}},
+        {"output_type": "stream", "name": "stdout", "text": [" 0.5", "\n"]},
+        {"output_type": "stream", "name": "stderr", "text": "warning\n"},
+    ]
+    before = copy.deepcopy(outputs)
+    joined = join_stream_pieces(outputs)
+    assert outputs == before  # the notebook's own outputs are left as they are
+    assert joined == [
+        {"output_type": "stream", "name": "stdout", "text": "Value(data=0.9, grad=0.0) 0.5\n"},
+        {"output_type": "display_data", "data": {"text/plain": "x"}, "metadata": {}},
+        {"output_type": "stream", "name": "stderr", "text": "warning\n"},
+    ]
+    whole = [{"output_type": "stream", "name": "stdout", "text": "Value(data=0.9, grad=0.0) 0.5\n"}]
+    assert join_stream_pieces(whole) == [joined[0]]

@@ -357,19 +357,12 @@ def _on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
 def _on_env_updated(app: Sphinx, env: Any) -> None:
     """Give ``jupyter_execute/<page>.ipynb`` the outputs the kernel made, as the cache holds them.
 
-    myst-nb (1.4) writes that notebook after rendering the page from it, and
-    the notebook can then differ from what the kernel printed:
-
-    * on a rebuild, its outputs come from the cache, and it is written as it
-      was *before* they were merged in: with none;
-    * with ``nb_merge_streams``, rendering joins a cell's printed text into its
-      first stream output *in place* (``coalesce_streams``), while the later
-      pieces stay in the list: where the kernel happened to send the text in
-      two pieces, the notebook holds the second piece twice.
-
-    The browser tests and the notebook download offered on each page read
-    this file, so every notebook the cache knows is rewritten with the cache's
-    outputs (the kernel's own messages, however they were split).
+    myst-nb (1.4) writes that notebook as it was *before* the cache's outputs
+    were merged into it, so on a rebuild it has none.  The browser tests and
+    the notebook download offered on each page read this file, so every
+    notebook the cache knows is given the cache's outputs (the kernel's own
+    messages, however they were split; see also printed_text.py), and written
+    again where that changes it.
     """
     if app.config.nb_execution_mode != "cache":
         return
