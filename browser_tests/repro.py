@@ -1,4 +1,4 @@
-"""Compare two clean builds: glued numbers, graph SVGs, downloads and runtime must match.
+"""Compare two clean builds: glued numbers, graph SVGs, pages, downloads and runtime must match.
 
 Usage::
 
@@ -6,10 +6,12 @@ Usage::
 
 Each ``BUILD_*`` is a Sphinx output root holding ``html/`` (the site) and
 ``jupyter_execute/`` (the notebooks myst-nb executed for it). Exits 1 and
-prints a diff for every glued value or SVG that differs, or a file of the
-in-browser runtime (``html/_static/runner/``: the micrograd wheel named after
-the source hash, the graphviz wheel, Pyodide, viz.js) whose bytes differ; 0
-when the two builds publish the same numbers, graphs and runtime.
+prints a diff for every glued value, SVG, HTML page or download that differs,
+or a file of the in-browser runtime (``html/_static/runner/``: the micrograd
+wheel named after the source hash, the graphviz wheel, Pyodide, viz.js) whose
+bytes differ; 0 when the two builds publish the same numbers, graphs, pages
+and runtime.  The page and download of a notebook with declared measurements
+are exempt (see ``MEASUREMENTS``); other files that differ are listed.
 """
 
 from __future__ import annotations
@@ -168,6 +170,21 @@ def downloads(build: Path) -> dict[str, str]:
     }
 
 
+def pages(build: Path) -> dict[str, str]:
+    """The site's HTML pages (``html/**/*.html``), by path, as a reader gets them.
+
+    A page whose notebook prints declared measurements (see ``MEASUREMENTS``)
+    is left out, as in :func:`downloads`.
+    """
+    folder = build / "html"
+    measured = {Path(name).with_suffix(".html").as_posix() for name in MEASUREMENTS}
+    return {
+        path.relative_to(folder).as_posix(): path.read_text(encoding="utf-8")
+        for path in sorted(folder.rglob("*.html"))
+        if path.relative_to(folder).as_posix() not in measured
+    }
+
+
 def compare_builds(first: Path, second: Path) -> list[str]:
     """Return the differences between two builds' glued values and SVGs (empty if none).
 
@@ -205,6 +222,7 @@ def compare_builds(first: Path, second: Path) -> list[str]:
         + _compare("SVG", svgs_a, svgs_b)
         + _compare("runtime file", runtime_files(first), runtime_files(second))
         + _compare("download", downloads(first), downloads(second))
+        + _compare("page", pages(first), pages(second))
     )
 
 

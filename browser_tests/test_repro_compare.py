@@ -152,3 +152,13 @@ def test_a_changed_download_is_reported_unless_it_prints_measurements(tmp_path: 
         (root / "html" / "_sources" / "why-its-fast.ipynb").write_text(text)
     problems = compare_builds(a, b)
     assert [p.split(" differs")[0] for p in problems] == ["download train.ipynb"]
+
+
+def test_a_changed_page_is_reported_unless_it_prints_measurements(tmp_path: Path) -> None:
+    a, b = _fake_build(tmp_path / "a"), _fake_build(tmp_path / "b")
+    for root, text in ((a, "Value(data=0.9, grad=0.0) 0.5"), (b, "Value(data=0.9, grad=0.0)\n0.5")):
+        (root / "html" / "moons.html").write_text(f"<pre>{text}</pre>\n")
+        (root / "html" / "why-its-fast.html").write_text(f"<pre>{text}</pre>\n")
+    problems = compare_builds(a, b)
+    assert [p.split(" differs")[0] for p in problems] == ["page moons.html"]
+    assert main([str(a), str(b)]) == 1
