@@ -62,7 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"parameters: {len(model.parameters())}")
     print(f"network before: {save_graph(draw_mlp(model), out / 'mlp_before.svg')}")
 
-    log = TrainingLog(out / "log.csv", overwrite=True)
+    log = TrainingLog(out / "log.csv")
     ypred = predict(model, XS)  # with --steps 0: the untrained network's
     loss = squared_error(ypred, YS)
     with Progress(args.steps, "train", enabled=False if args.quiet else None) as bar:

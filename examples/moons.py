@@ -82,7 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"points: {len(X)}, parameters: {len(model.parameters())}")
     print(f"data plot: {save_figure(plot_moons(X, y), out / 'data.png')}")
 
-    log = TrainingLog(out / "log.csv", overwrite=True)
+    log = TrainingLog(out / "log.csv")
     total, acc = loss_and_accuracy(model, X, y)  # with --steps 0: the untrained network's
     with Progress(args.steps, "train", enabled=False if args.quiet else None) as bar:
         for k in range(args.steps):

@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"graph nodes: {len(topological_order(o))}")
     print(f"graph: {graph_path}")
 
-    log = TrainingLog(out / "log.csv", overwrite=True)
+    log = TrainingLog(out / "log.csv")
     log.record(0, 1.0 - o.data, learning_rate=args.lr)
     with Progress(args.steps, "nudge", enabled=False if args.quiet else None) as bar:
         for step in range(1, args.steps + 1):

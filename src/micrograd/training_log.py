@@ -3,9 +3,9 @@
 :class:`TrainingLog` keeps one row per recorded step.  Given a ``path`` it
 also appends each row to a CSV file as soon as it is recorded, so a run that
 is interrupted (Ctrl-C, a crash, a killed process) keeps every row it had
-recorded.  The log prints as a fixed-width table, saves and reads CSV
-exactly (floats are written with ``repr``, which round-trips), and plots
-loss and accuracy against the step with matplotlib.
+recorded (floats are written with ``repr``, which round-trips).  The log
+prints as a fixed-width table and plots loss and accuracy against the step
+with matplotlib.
 
 The table and CSV need only the standard library; :meth:`TrainingLog.plot`
 needs matplotlib (``pip install "micrograd-book[plot]"``).
@@ -14,11 +14,10 @@ needs matplotlib (``pip install "micrograd-book[plot]"``).
 from __future__ import annotations
 
 import csv
-import io
 import math
 import numbers
 import os
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -38,25 +37,13 @@ PathLike = str | os.PathLike[str]
 
 @dataclass(frozen=True)
 class LogRow:
-    """One recorded step.
-
-    Fields can be read as attributes (``row.loss``) or by name (``row["loss"]``).
-    """
+    """One recorded step."""
 
     step: int
     loss: float
     accuracy: float | None = None
     learning_rate: float | None = None
     predictions: tuple[float, ...] | None = None
-
-    def __getitem__(self, name: str) -> Any:
-        if name not in COLUMNS:
-            raise KeyError(f"{name!r} is not a column; the columns are {', '.join(COLUMNS)}")
-        return getattr(self, name)
-
-    def as_dict(self) -> dict[str, Any]:
-        """The row as a dict, column name -> value."""
-        return {name: getattr(self, name) for name in COLUMNS}
 
     def csv_fields(self) -> list[str]:
         """The row's CSV cells: ``repr`` of each float, empty for a missing value."""
@@ -74,15 +61,6 @@ def _format_predictions(predictions: tuple[float, ...] | None) -> str:
     if predictions is None:
         return ""
     return "[" + " ".join(repr(p) for p in predictions) + "]"
-
-
-def _parse_predictions(cell: str) -> tuple[float, ...] | None:
-    if cell == "":
-        return None
-    if not (cell.startswith("[") and cell.endswith("]")):
-        raise ValueError(f"predictions cell must look like [0.5 -0.25], got {cell!r}")
-    inner = cell[1:-1].split()
-    return tuple(float(p) for p in inner)
 
 
 def _number(name: str, x: object) -> float:
@@ -137,12 +115,7 @@ class TrainingLog:
     path : str or path-like, optional
         A CSV file to write as the run goes: each :meth:`record` appends one
         row and flushes it, so an interrupted run keeps its earlier rows.
-        The header is written once, when the file is new or empty.  An
-        existing log file is continued: its rows are read into :attr:`rows`
-        and new rows are appended after them (a torn last line, left by a
-        process killed in the middle of a write, is dropped first).
-    overwrite : bool, default False
-        Start the file afresh instead of continuing it.
+        The file is written afresh, header first, replacing any file there.
 
     Attributes
     ----------
@@ -150,11 +123,6 @@ class TrainingLog:
         The recorded rows, oldest first.
     path : pathlib.Path or None
         The CSV file written as the run goes, if any.
-
-    Raises
-    ------
-    ValueError
-        If ``path`` exists but is not a training-log CSV.
 
     Examples
     --------
@@ -169,23 +137,13 @@ class TrainingLog:
     0.25
     """
 
-    def __init__(self, path: PathLike | None = None, *, overwrite: bool = False) -> None:
+    def __init__(self, path: PathLike | None = None) -> None:
         self.rows: list[LogRow] = []
         self.path: Path | None = None if path is None else Path(path)
-        if self.path is None:
-            return
-        if overwrite or not self.path.exists() or self.path.stat().st_size == 0:
+        if self.path is not None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             with self.path.open("w", encoding="utf-8", newline="") as f:
                 csv.writer(f, lineterminator="\n").writerow(COLUMNS)
-            return
-        text = self.path.read_text(encoding="utf-8")
-        if not text.endswith("\n"):  # a torn last line: a write cut short
-            keep = text[: text.rfind("\n") + 1]
-            with self.path.open("w", encoding="utf-8", newline="") as f:
-                f.write(keep)
-            text = keep
-        self.rows = _parse(text, str(self.path))
 
     def record(
         self,
@@ -224,12 +182,6 @@ class TrainingLog:
                 f.flush()
         self.rows.append(row)
 
-    def __len__(self) -> int:
-        return len(self.rows)
-
-    def __iter__(self) -> Iterator[LogRow]:
-        return iter(self.rows)
-
     def __repr__(self) -> str:
         where = "" if self.path is None else f", path={str(self.path)!r}"
         return f"TrainingLog({len(self.rows)} rows{where})"
@@ -240,66 +192,24 @@ class TrainingLog:
             raise KeyError(f"{name!r} is not a column; the columns are {', '.join(COLUMNS)}")
         return [getattr(row, name) for row in self.rows]
 
-    def to_csv(self, path: PathLike) -> Path:
-        """Write every row to ``path`` (replacing it); returns the path.
-
-        Floats are written with ``repr``, so :meth:`read_csv` gives back the
-        same numbers exactly.
-        """
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        with target.open("w", encoding="utf-8", newline="") as f:
-            f.write(self.to_csv_text())
-        return target
-
-    def to_csv_text(self) -> str:
-        """The CSV file's content, as a string."""
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, lineterminator="\n")
-        writer.writerow(COLUMNS)
-        for row in self.rows:
-            writer.writerow(row.csv_fields())
-        return buffer.getvalue()
-
-    @classmethod
-    def read_csv(cls, path: PathLike) -> TrainingLog:
-        """Read a log written by :meth:`to_csv` or by a log with a ``path``.
-
-        The returned log has no ``path`` (recording more rows does not touch
-        the file).
-
-        Raises
-        ------
-        FileNotFoundError
-            If there is no such file.
-        ValueError
-            If the file is not a training-log CSV (the message names the line).
-        """
-        log = cls()
-        log.rows = _parse(Path(path).read_text(encoding="utf-8"), str(path))
-        return log
-
-    def table(self, every: int = 1, digits: int = 6) -> str:
+    def table(self, every: int = 1) -> str:
         """The log as a fixed-width text table.
 
         Parameters
         ----------
         every : int, default 1
             Show every ``every``-th row (the last row is always shown).
-        digits : int, default 6
-            Decimals of the loss column.
 
         Returns
         -------
         str
-            A header line and one line per shown row; the accuracy and
+            A header line and one line per shown row (the loss to 6
+            decimals, the others to 4); the accuracy and
             learning-rate columns appear only if some row has them.
             Predictions are left out (see :attr:`rows` or the CSV).
         """
         if isinstance(every, bool) or not isinstance(every, int) or every < 1:
             raise ValueError(f"every must be an int >= 1, got {every!r}")
-        if isinstance(digits, bool) or not isinstance(digits, int) or not 0 <= digits <= 17:
-            raise ValueError(f"digits must be an int between 0 and 17, got {digits!r}")
         shown = [row for i, row in enumerate(self.rows) if i % every == 0]
         if self.rows and (not shown or shown[-1] is not self.rows[-1]):
             shown.append(self.rows[-1])
@@ -312,7 +222,7 @@ class TrainingLog:
             headers.append("learning_rate")
         cells = []
         for row in shown:
-            line = [str(row.step), f"{row.loss:.{digits}f}"]
+            line = [str(row.step), f"{row.loss:.6f}"]
             if has_acc:
                 line.append("" if row.accuracy is None else f"{row.accuracy:.4f}")
             if has_lr:
@@ -388,35 +298,3 @@ class TrainingLog:
         if title is not None:
             ax.set_title(title)
         return ax
-
-
-def _parse(text: str, source: str) -> list[LogRow]:
-    """The rows of a training-log CSV text."""
-    reader = csv.reader(io.StringIO(text))
-    header = next(reader, None)
-    if header is None or tuple(header) != COLUMNS:
-        raise ValueError(
-            f"{source} is not a training log: its header is {header!r}, "
-            f"expected {','.join(COLUMNS)}"
-        )
-    rows = []
-    for cells in reader:
-        line = reader.line_num
-        if len(cells) != len(COLUMNS):
-            raise ValueError(
-                f"{source}, line {line}: expected {len(COLUMNS)} cells, got {len(cells)}"
-            )
-        step, loss, acc, lr, preds = cells
-        try:
-            rows.append(
-                _make_row(
-                    int(step),
-                    float(loss),
-                    None if acc == "" else float(acc),
-                    None if lr == "" else float(lr),
-                    _parse_predictions(preds),
-                )
-            )
-        except (TypeError, ValueError) as error:
-            raise ValueError(f"{source}, line {line}: {error}") from error
-    return rows
