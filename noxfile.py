@@ -23,6 +23,7 @@ import ast
 import hashlib
 import os
 import re
+import runpy
 import shutil
 import subprocess
 import sys
@@ -259,11 +260,10 @@ def _install_docs(session: nox.Session, *groups: str) -> None:
     # other installs can list fonts that are gone, and pages would then print
     # "findfont" warnings (which the build treats as errors).
     session.env["MPLCONFIGDIR"] = str(venv / "matplotlib")
-    bin_dir = Path(session.bin)
     if shutil.which("dot") is None:
-        shim = bin_dir / "dot"
-        shim.write_text(f'#!/bin/sh\nexec "{bin_dir / "graphviz-pure"}" "$@"\n')
-        shim.chmod(0o755)
+        # The package's one finder of graphviz-pure, run from its file (nox has no micrograd).
+        finder = runpy.run_path(str(ROOT / "src" / "micrograd" / "dot_program.py"))
+        shim = finder["write_dot_shim"](session.bin, bin_dir=session.bin)
         session.log(f"no system `dot`: using graphviz-pure through {shim}")
     session.run("dot", "-V", silent=True)
     _install_browser_runtime(session)

@@ -29,15 +29,14 @@ from __future__ import annotations
 
 import itertools
 import numbers
-import shutil
 import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from collections import deque
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from micrograd.dot_program import find_dot
 from micrograd.engine import Value, topological_order
 from micrograd.nn import MLP, Layer, Neuron
 
@@ -485,14 +484,6 @@ def draw_mlp(
     return dot
 
 
-def _graphviz_pure() -> str | None:
-    """The ``graphviz-pure`` program (PyPI), next to this Python or on PATH."""
-    beside = Path(sys.executable).parent / "graphviz-pure"
-    if beside.is_file():
-        return str(beside)
-    return shutil.which("graphviz-pure")
-
-
 def render_svg(graph: graphviz.Digraph, path: str | Path | None = None) -> str:
     """Lay out ``graph`` and return (and optionally save) it as SVG text.
 
@@ -518,7 +509,7 @@ def render_svg(graph: graphviz.Digraph, path: str | Path | None = None) -> str:
         If neither ``dot`` nor ``graphviz-pure`` is installed, or the layout fails.
     """
     source: str = graph.source
-    program = shutil.which("dot") or _graphviz_pure()
+    program = find_dot()
     if program is None:
         raise RuntimeError(
             "drawing needs Graphviz's `dot` program or its PyPI port: "
