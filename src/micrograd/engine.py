@@ -3,8 +3,9 @@
 Every arithmetic operation on a :class:`Value` returns a new ``Value`` that
 records its inputs, the name of the operation (``_op``) and the operation's
 *backward rule*: a small function that applies the chain rule for that one
-operation.  :meth:`Value.backward` visits the graph in topological order and
-runs each node's rule once.
+operation.  :meth:`Value.backward` runs each node's rule once, from the output
+back to the leaves: in *reverse* topological order, so that every node has
+received its whole gradient before its rule passes it on.
 
 The design follows the original micrograd closely, with two differences that
 make it fast and frugal (the docs page "Why it's fast" measures them):
@@ -132,7 +133,12 @@ class Value:
 
     @property
     def _backward(self) -> Callable[[], None]:
-        """This node's backward rule as a no-argument function (as in the original)."""
+        """The original's ``node._backward()``: this node's rule, bound to the node.
+
+        Not a field: calling it runs ``self._rule(self)``, as :meth:`backward`
+        does (and nothing, in a leaf).  It is here so that code written for the
+        original micrograd runs unchanged.
+        """
         rule = self._rule
         return _nothing if rule is None else partial(rule, self)
 

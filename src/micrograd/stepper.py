@@ -74,8 +74,8 @@ def backward_frames(
 
     The frames are: the graph before anything runs; the seed (``root.grad``
     set to 1); one frame per node in reverse topological order, the engine's
-    own order, in which the node's backward rule (its ``_backward``) runs, or
-    a leaf is reached that has nothing to pass on; and the finished graph.
+    own order, in which the node's backward rule (``node._rule(node)``) runs,
+    or a leaf is reached that has nothing to pass on; and the finished graph.
 
     Parameters
     ----------
@@ -142,9 +142,11 @@ def backward_frames(
     )
     for node in reversed(order):
         # each input once, in operand order; none when there is no rule to run
-        inputs = list(dict.fromkeys(node._prev)) if node._rule is not None else []
+        rule = node._rule
+        inputs = list(dict.fromkeys(node._prev)) if rule is not None else []
         was = [child.grad for child in inputs]
-        node._backward()  # the node's own rule, exactly what backward() runs
+        if rule is not None:
+            rule(node)  # the node's own rule, called exactly as backward() calls it
         dot = draw_dot(root, rankdir=rankdir)
         _mark(dot, names[node], _CURRENT_FILL, with_op=bool(node._op))
         for child in inputs:
