@@ -58,11 +58,12 @@ PAGE_PARAMS = [pytest.param(p, marks=PAGE_MARKS.get(p, ())) for p in NOTEBOOK_PA
 
 @dataclass
 class Cell:
-    """One ``{code-cell}`` of a page: its code and its tags."""
+    """One ``{code-cell}`` of a page: its code, its tags and its other option lines."""
 
     source: str
     tags: list[str]
     line: int
+    options: dict[str, str] = field(default_factory=dict)
 
 
 def _fences(text: str) -> list[Any]:
@@ -94,7 +95,7 @@ def code_cells(page: str) -> list[Cell]:
             continue
         options, source = _split_options(token.content)
         tags = [t.strip() for t in options.get("tags", "").strip("[]").split(",") if t.strip()]
-        cells.append(Cell(source, tags, token.map[0] + 1))
+        cells.append(Cell(source, tags, token.map[0] + 1, options))
     return cells
 
 
@@ -232,6 +233,9 @@ def test_exercises_have_a_hidden_solution_that_checks_itself(page: str) -> None:
     solutions = [c for c in code_cells(page) if "hide-cell" in c.tags]
     assert solutions, "the solutions are in a code cell tagged hide-cell (a toggle)"
     assert all("assert" in c.source for c in solutions), "each solution asserts its answer"
+    for cell in solutions:  # the toggle says what it hides (myst-nb's cell-level prompts)
+        assert cell.options.get("code_prompt_show") == '"Show solution"', cell.line
+        assert cell.options.get("code_prompt_hide") == '"Hide solution"', cell.line
 
 
 def _bound(tree: ast.AST) -> set[str]:
@@ -389,6 +393,13 @@ def test_neuron_output_and_gradients() -> None:
     dn = 1 - o**2
     assert math.isclose(g["neuron_o"], o, rel_tol=1e-15)
     assert math.isclose(g["neuron_o"], math.sqrt(0.5), rel_tol=1e-12)
+    # Why these numbers: the bias lifts the weighted sum to n = atanh(1/sqrt 2),
+    # so o = 1/sqrt 2, o**2 = 1/2 and tanh's local derivative is 1/2.
+    assert g["neuron_sum"] == x1 * w1 + x2 * w2 == -6.0
+    assert g["neuron_b"] == b
+    assert math.isclose(g["neuron_n"], g["neuron_atanh"], rel_tol=1e-15)
+    assert math.isclose(math.tanh(g["neuron_atanh"]), 1 / math.sqrt(2), rel_tol=1e-15)
+    assert math.isclose(g["neuron_o_squared"], 0.5, rel_tol=1e-15)
     expected = {"dx1": w1 * dn, "dw1": x1 * dn, "dx2": w2 * dn, "dw2": x2 * dn}
     for key, value in expected.items():
         assert math.isclose(g[f"neuron_{key}"], value, rel_tol=1e-15), key
@@ -435,6 +446,26 @@ def test_mlp_page_matches_a_direct_run_of_the_same_recipe() -> None:
             p.data -= 0.1 * p.grad
     assert loss.data == g["mlp_last_loss"]
     assert [y.data for y in ypred] == [g[f"mlp_pred{i}"] for i in range(4)]
+
+
+def test_mlp_page_explains_the_run_without_zero_grad() -> None:
+    run = run_page("mlp")
+    g = run.glued
+    with_, without = run.namespace["losses_with"], run.namespace["losses_without"]
+    # ahead at first, then the plot's peak, which is the step the prose names
+    assert g["zg_ahead_without"] < g["zg_ahead_with"]
+    assert g["zg_spike_loss"] == max(without[1 : g["zg_stuck"]])
+    assert g["zg_spike_loss"] > without[0]
+    # the spike's gradient joins the pile, which then hardly changes
+    assert g["zg_pile_after"] > 5 * g["zg_pile_before"]
+    assert g["zg_added_after"] < 1e-3 * g["zg_pile_after"]
+    assert math.isclose(g["zg_pile_after"], g["zg_grad_without"], rel_tol=1e-6)
+    # the table's row where the drifting run is better than the right one, then worse
+    assert g["zg_fit"] % 4 == 0, "a row of the table, which prints every 4th step"
+    assert g["zg_spike"] < g["zg_fit"] < g["zg_flip"] < g["zg_stuck"]
+    assert g["zg_fit_loss"] < g["zg_fit_with"] == with_[g["zg_fit"]]
+    assert f"{g['zg_fit_loss']:.4f}" == "0.0000"
+    assert g["zg_flip_loss"] > 1 and g["zg_stuck_loss"] == without[-1]
 
 
 MOONS_FINAL_LOSS = 0.010978370135492717  # the original micrograd demo's last printed loss
