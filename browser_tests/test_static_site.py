@@ -119,3 +119,20 @@ def test_code_cells_and_code_blocks_name_their_language(html: Path, content_page
     assert not untagged, f"{content_page_path}: code without a language tag:\n" + "\n".join(
         map(repr, untagged)
     )
+
+
+def test_exercise_solutions_hide_under_show_solution(html: Path, content_page_path: str) -> None:
+    """A solution's toggle says what it hides, not myst-nb's "Show code cell content"."""
+    body = article(parse(html, content_page_path))
+    headings = body.find_all(["h2", "h3"])
+    exercises = next((h for h in headings if h.get_text().startswith("Exercise")), None)
+    toggles = body.select("details.hide > summary")
+    if exercises is None:
+        assert not toggles, f"{content_page_path}: a hidden cell on a page without exercises"
+        return
+    assert toggles, f"{content_page_path}: exercises without a hidden solution"
+    for summary in toggles:
+        shown = summary.select_one(".collapsed").get_text(strip=True)
+        hidden = summary.select_one(".expanded").get_text(strip=True)
+        assert (shown, hidden) == ("Show solution", "Hide solution"), content_page_path
+        assert "# Solution" in summary.find_parent("details").get_text()
