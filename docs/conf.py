@@ -80,6 +80,8 @@ extensions = [
     "inline_graphs",
     # A cell's printed text as it printed it, however the kernel split it.
     "printed_text",
+    # A hidden cell's toggle named by the text it shows (screen readers).
+    "accessible_names",
 ]
 
 exclude_patterns = ["_build", "jupyter_execute", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints"]
@@ -129,6 +131,9 @@ nitpick_ignore_regex = [(r"py:.*", r"(?!micrograd(\.|$)).*")]
 html_theme = "sphinx_book_theme"
 html_title = "micrograd, the executable book"
 html_static_path = ["_static"]
+# Theme fixes for keyboard, screen reader and print (micrograd-theme.css, _templates/).
+html_css_files = ["micrograd-theme.css"]
+templates_path = ["_templates"]
 # An icon of our own: without one, browsers ask for /favicon.ico and log a 404.
 html_favicon = "_static/favicon.svg"
 html_theme_options: dict[str, Any] = {

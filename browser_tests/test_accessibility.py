@@ -1,0 +1,134 @@
+"""The accessibility audit (axe-core) on every page, as readers meet it.
+
+Every page, in light and dark mode, on a laptop (1366x768) and a phone
+(390x844), each a first visit with nothing in storage but the mode: no
+finding of impact "serious" or "critical", and no "moderate" or "minor" one
+of a rule that accessibility.ACCEPTED does not list with its reason.  The
+same audit with the in-browser runner at work (a cell run, its editor open,
+a traceback shown, a crash note with its restart button) and with each
+backward stepper on every one of its frames.
+
+Every finding, accepted or not, is counted by rule and impact in
+artifacts/accessibility/findings.json.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from accessibility import audit, describe, unacceptable
+from sitefiles import ROOT
+from test_figures import STEPPER_PAGES
+from test_runner import DONE, Tab
+
+VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
+THEMES = ("light", "dark")
+FINDINGS_FILE = ROOT / "artifacts" / "accessibility" / "findings.json"
+
+COUNTS: Counter[str] = Counter()
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _write_counts() -> Iterator[None]:
+    yield
+    FINDINGS_FILE.parent.mkdir(parents=True, exist_ok=True)
+    FINDINGS_FILE.write_text(json.dumps(dict(sorted(COUNTS.items())), indent=1) + "\n")
+
+
+def open_as_reader(browser: Any, server: str, page: str, theme: str, viewport: str) -> Any:
+    """A new context (empty storage but the mode) showing ``page``; its Playwright page."""
+    width, height = VIEWPORTS[viewport]
+    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=theme)
+    context.add_init_script(
+        f"localStorage.setItem('mode', '{theme}'); localStorage.setItem('theme', '{theme}');"
+    )
+    tab = context.new_page()
+    tab.goto(f"{server}/{page}", wait_until="networkidle")
+    tab.evaluate(
+        "async () => { if (window.MathJax && MathJax.startup && MathJax.startup.promise)"
+        " await MathJax.startup.promise; }"
+    )
+    return tab
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+@pytest.mark.parametrize("theme", THEMES)
+def test_the_page_passes_the_accessibility_audit(
+    browser: Any, server: str, page_path: str, theme: str, viewport: str
+) -> None:
+    tab = open_as_reader(browser, server, page_path, theme, viewport)
+    try:
+        assert tab.evaluate("document.documentElement.dataset.theme") == theme
+        findings = audit(tab)
+    finally:
+        tab.context.close()
+    COUNTS.update(f"{f.impact} {f.rule}" for f in findings)
+    bad = unacceptable(findings)
+    assert not bad, f"{page_path}, {theme}, {viewport}:\n{describe(bad)}"
+
+
+def _check(findings: list[Any], where: str) -> None:
+    COUNTS.update(f"{f.impact} {f.rule}" for f in findings)
+    bad = unacceptable(findings)
+    assert not bad, f"{where}:\n{describe(bad)}"
+
+
+@pytest.fixture
+def runner_tab(browser: Any, server: str, theme: str, viewport: str) -> Iterator[Tab]:
+    """A :class:`test_runner.Tab` (other origins blocked) in ``theme`` at ``viewport``."""
+    tab = Tab(browser, server)
+    tab.context.add_init_script(
+        f"localStorage.setItem('mode', '{theme}'); localStorage.setItem('theme', '{theme}');"
+    )
+    width, height = VIEWPORTS[viewport]
+    tab.page.set_viewport_size({"width": width, "height": height})
+    try:
+        yield tab
+    finally:
+        tab.close()
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+@pytest.mark.parametrize("theme", THEMES)
+def test_the_runner_at_work_passes_the_audit(runner_tab: Tab, theme: str, viewport: str) -> None:
+    """A cell run (its drawing shown, its editor open), then a traceback, then a crash note."""
+    tab = runner_tab.run_first_cell("neuron.html")
+    assert tab.evaluate("document.documentElement.dataset.theme") == theme
+    _check(audit(tab.page), f"neuron.html, first cell run, {theme}, {viewport}")
+
+    tab.edit(0, "from micrograd import Value\n\nValue(-1.0).log()")
+    tab.click_run(0)
+    assert tab.wait_state(0, DONE) == "error"
+    _check(audit(tab.page), f"neuron.html, a traceback shown, {theme}, {viewport}")
+
+    # Freeing a long enough chain overflows the browser's stack: fatal for Pyodide.
+    tab.edit(0, "x = Value(1.0)\nfor _ in range(200_000):\n    x = x + 1\ndel x")
+    tab.click_run(0)
+    assert tab.wait_state(0, DONE, 60_000) == "crashed"
+    _check(audit(tab.page), f"neuron.html, the crash note shown, {theme}, {viewport}")
+    assert not tab.foreign, tab.foreign
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("stepper_page", STEPPER_PAGES)
+def test_the_stepper_passes_the_audit_on_every_frame(
+    browser: Any, server: str, stepper_page: str, theme: str
+) -> None:
+    tab = open_as_reader(browser, server, stepper_page, theme, "laptop")
+    try:
+        stepper = tab.locator(".mg-stepper").first
+        frames = stepper.locator(":scope > .mg-stepper-frame").count()
+        assert frames > 2, "no stepper on the page"
+        stepper_id = stepper.get_attribute("id")
+        for frame in range(frames):
+            shown = stepper.locator(".mg-stepper-frame.mg-current").get_attribute("data-frame")
+            assert shown == str(frame)
+            _check(audit(tab, f"#{stepper_id}"), f"{stepper_page}, frame {frame + 1}, {theme}")
+            if frame + 1 < frames:
+                stepper.locator(".mg-stepper-next").click()
+    finally:
+        tab.context.close()
