@@ -389,11 +389,14 @@ def bench(session: nox.Session) -> None:
 # -- the site as readers get it (browser_tests/) ------------------------------------------------
 
 
-def _build_site(session: nox.Session, html: Path, *options: str) -> None:
+def _build_site(
+    session: nox.Session, html: Path, *options: str, builder: str = "html", out: Path | None = None
+) -> None:
     """Build the site into ``html`` exactly as ``nox -s docs`` does (-n -W --keep-going).
 
     Into any other folder than docs/_build/html, the build gets its own fresh
     execution cache next to it, so it shares nothing with other builds.
+    Another ``builder`` writes to ``out`` with the execution cache of ``html``.
     """
     if html.resolve() != HTML.resolve():
         options = (*options, "-D", f"nb_execution_cache_path={html.parent / 'jupyter_cache'}")
@@ -404,11 +407,32 @@ def _build_site(session: nox.Session, html: Path, *options: str) -> None:
         "--keep-going",
         "-T",
         "-b",
-        "html",
+        builder,
         *options,
         str(DOCS),
-        str(html),
+        str(out or html),
     )
+
+
+def _build_pdf(session: nox.Session, html: Path) -> None:
+    """Print the book into ``html``/micrograd-book.pdf (docs/_ext/book_pdf.py links to it).
+
+    The single-page build of the same sources, with the execution cache of
+    the HTML build in ``html`` (its numbers and pictures are the published
+    ones), printed by headless Chromium: browser_tests/print_book.py.
+    """
+    single = html.parent / "singlehtml"
+    _build_site(session, html, "-q", builder="singlehtml", out=single)
+    book = html / "micrograd-book.pdf"
+    session.run("python", str(ROOT / "browser_tests" / "print_book.py"), str(single), str(book))
+
+
+def _chromium(session: nox.Session) -> str:
+    """The system Chromium (``CHROMIUM`` overrides); the session fails without one."""
+    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
+    if not chromium:
+        session.error("no Chromium: `apt-get install -y chromium` (or set CHROMIUM=/path/to/it)")
+    return chromium
 
 
 @nox.session
@@ -425,17 +449,40 @@ def browser(session: nox.Session) -> None:
     builds into and checks DIR instead of docs/_build/html.  Extra arguments
     go to pytest: ``nox -s browser -- -k search``.
     """
-    chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
-    if not chromium:
-        session.error("no Chromium: `apt-get install -y chromium` (or set CHROMIUM=/path/to/it)")
+    chromium = _chromium(session)
     _install_docs(session, "browser")
     html = Path(os.environ.get("MICROGRAD_SITE_HTML", HTML)).resolve()
     _build_site(session, html)
+    session.env["CHROMIUM"] = chromium
+    _build_pdf(session, html)
     session.run(
         "pytest",
         str(ROOT / "browser_tests"),
         *session.posargs,
-        env={"MICROGRAD_SITE_HTML": str(html), "CHROMIUM": chromium},
+        env={"MICROGRAD_SITE_HTML": str(html)},
+    )
+
+
+@nox.session
+def pdf(session: nox.Session) -> None:
+    """The book as one PDF, docs/_build/html/micrograd-book.pdf, and its check.
+
+    Builds the site (as ``nox -s docs``), then the single-page build of the
+    same sources with the same execution cache, prints that with the system's
+    headless Chromium (browser_tests/print_book.py; why Chromium and not
+    LaTeX: browser_tests/README.md), and runs browser_tests/test_pdf.py on it.
+    ``nox -s browser`` builds and checks it too.
+    """
+    session.env["CHROMIUM"] = _chromium(session)
+    _install_docs(session, "browser")
+    html = Path(os.environ.get("MICROGRAD_SITE_HTML", HTML)).resolve()
+    _build_site(session, html)
+    _build_pdf(session, html)
+    session.run(
+        "pytest",
+        str(ROOT / "browser_tests" / "test_pdf.py"),
+        *session.posargs,
+        env={"MICROGRAD_SITE_HTML": str(html)},
     )
 
 

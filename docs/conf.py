@@ -82,6 +82,8 @@ extensions = [
     "printed_text",
     # A hidden cell's toggle named by the text it shows (screen readers).
     "accessible_names",
+    # The whole book as one PDF in every page's download menu (nox -s pdf prints it).
+    "book_pdf",
 ]
 
 exclude_patterns = ["_build", "jupyter_execute", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints"]
