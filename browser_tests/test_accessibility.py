@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -37,6 +38,12 @@ def _write_counts() -> Iterator[None]:
     yield
     FINDINGS_FILE.parent.mkdir(parents=True, exist_ok=True)
     FINDINGS_FILE.write_text(json.dumps(dict(sorted(COUNTS.items())), indent=1) + "\n")
+
+
+def test_the_site_does_not_ship_axe_core(html: Path) -> None:
+    """axe-core is for the tests: no file of it in the built site."""
+    shipped = [p.relative_to(html).as_posix() for p in html.rglob("axe*.js")]
+    assert not shipped, shipped
 
 
 def open_as_reader(browser: Any, server: str, page: str, theme: str, viewport: str) -> Any:
