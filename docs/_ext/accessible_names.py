@@ -1,10 +1,11 @@
 """Sphinx extension: a hidden cell's toggle is named by what it shows.
 
 myst-nb writes the toggle of a hidden cell as ``<summary aria-label="Toggle
-hidden content">`` while it shows "Show code cell content": a screen reader
+hidden content">`` while it shows "Show solution" (the page's code_prompt_show,
+or myst-nb's "Show code cell content"): a screen reader
 says one name and the reader sees another (WCAG 2.5.3, label in name; axe-core's
 ``label-content-name-mismatch``).  Without the ``aria-label``, the name is the
-text the toggle shows ("Show ..." or "Hide ...", whichever is visible).
+text the toggle shows ("Show solution" or "Hide solution", whichever is visible).
 """
 
 from __future__ import annotations
