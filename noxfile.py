@@ -350,9 +350,12 @@ def bench(session: nox.Session) -> None:
     have NumPy and scikit-learn.  ``benchmarks/run.py`` then runs the same
     case scripts in both, alternating, and prints medians and ratios; the
     results go to ``benchmarks/results/latest.json``.  Options for run.py
-    (``--runs``, ``--slow-runs``, ``--samples``, ``--markdown`` ...) pass
-    through: ``nox -s bench -- --runs 5``.  By default the original's
-    100-step demo, which takes minutes, runs once per side.
+    (``--runs``, ``--slow-runs``, ``--samples`` ...) pass through:
+    ``nox -s bench -- --runs 5``.  ``nox -s bench -- --record`` keeps the run
+    as the project's record, ``benchmarks/RESULTS.json`` and ``RESULTS.md``
+    (which the README quotes and the docs page "Why it's fast" shows).  By
+    default the original's 100-step demo, which takes minutes, runs once per
+    side.
     """
     deps = ["numpy>=1.24", "scikit-learn>=1.3"]
     session.install(*deps)

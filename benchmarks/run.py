@@ -5,18 +5,25 @@ one with ``micrograd==0.1.0`` (and PyTorch) installed, one with this package.
 Runs alternate between the two (original, ours, original, ours...) so that a
 slow spell of the machine hits both; each number is the median of the runs.
 
+Every run writes its report to ``results/latest.json`` (not committed).
+With ``--record`` it also becomes the project's record: ``RESULTS.json`` and
+``RESULTS.md`` next to this file (see ``report.py``), which the README quotes
+and the docs page "Why it's fast" shows.
+
 Usage::
 
     python run.py --original PYTHON --ours PYTHON [--runs 3] [--slow-runs 1]
                   [--demo-steps 100] [--chain-depth 20000]
                   [--samples 25,100,400] [--deep-depth 1000000]
-                  [--output results/latest.json] [--markdown RESULTS.md]
+                  [--output results/latest.json] [--record]
 """
 
 from __future__ import annotations
 
 import argparse
+import datetime
 import json
+import os
 import platform
 import statistics
 import subprocess
@@ -24,6 +31,8 @@ import sys
 import time
 from pathlib import Path
 from typing import Any
+
+import report as record  # benchmarks/report.py: the tables, and the record's files
 
 HERE = Path(__file__).resolve().parent
 CASES = HERE / "cases.py"
@@ -78,9 +87,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", default="25,100,400")
     parser.add_argument("--deep-depth", type=int, default=1_000_000)
     parser.add_argument("--output", type=Path, default=HERE / "results" / "latest.json")
-    parser.add_argument("--markdown", type=Path, default=None, help="also write this .md")
+    parser.add_argument(
+        "--record",
+        action="store_true",
+        help="keep this run as the record: write RESULTS.json and RESULTS.md",
+    )
     parser.add_argument("--command", default="python -m nox -s bench", help="for the report")
     args = parser.parse_args(argv)
+    # The command as typed: nox's, with this run's options (not the Pythons' paths).
+    options = _options(sys.argv[1:] if argv is None else argv)
+    command = f"{args.command} -- {' '.join(options)}" if options else args.command
 
     both = {"original": args.original, "ours": args.ours}
     torch_python = args.torch or args.original
@@ -155,26 +171,57 @@ def main(argv: list[str] | None = None) -> int:
         "chain_depth": args.chain_depth,
         "samples": samples,
         "deep_depth": args.deep_depth,
-        "command": args.command,
+        "command": command,
     }
     report["machine"] = {
         "python": demo["ours"][-1]["python"],
         "platform": platform.platform(),
         "processor": platform.processor() or platform.machine(),
+        "cpu": cpu_model(),
+        "cpus": os.cpu_count(),
     }
     report["wall_seconds"] = time.perf_counter() - began
+    report["date"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
     report["verdicts"] = verdicts(cases, samples, args.demo_steps)
 
-    text = table(report, samples)
     print()
-    print(text)
+    print(record.text_table(report))
+    text = json.dumps(report, indent=2) + "\n"
     args.output.parent.mkdir(parents=True, exist_ok=True)
-    args.output.write_text(json.dumps(report, indent=2) + "\n")
+    args.output.write_text(text, encoding="utf-8")
     print(f"\nwrote {args.output}")
-    if args.markdown is not None:
-        args.markdown.write_text(markdown(report, text))
-        print(f"wrote {args.markdown}")
+    if args.record:
+        record.RECORD.write_text(text, encoding="utf-8")
+        record.RECORD_MARKDOWN.write_text(record.markdown(report), encoding="utf-8")
+        print(f"wrote {record.RECORD} and {record.RECORD_MARKDOWN}")
     return 0
+
+
+def _options(argv: list[str]) -> list[str]:
+    """``argv`` without the options that name a Python or the command itself."""
+    kept, skip = [], False
+    for arg in argv:
+        name = arg.split("=", 1)[0]
+        if skip:
+            skip = False
+        elif name in ("--original", "--ours", "--torch", "--command"):
+            skip = "=" not in arg
+        else:
+            kept.append(arg)
+    return kept
+
+
+def cpu_model() -> str:
+    """The processor's model name (Linux: /proc/cpuinfo), or "" where it cannot be read."""
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as info:
+            for line in info:
+                key, _, value = line.partition(":")
+                if key.strip() == "model name":
+                    return value.strip()
+    except OSError:
+        pass
+    return ""
 
 
 def verdicts(cases: dict[str, Any], samples: list[int], demo_steps: int) -> dict[str, Any]:
@@ -239,154 +286,6 @@ def verdicts(cases: dict[str, Any], samples: list[int], demo_steps: int) -> dict
             "met": bool(cases["deep_chain"]["ours"]["ok"]),
         },
     }
-
-
-def table(report: dict[str, Any], samples: list[int]) -> str:
-    """The results as a plain-text table (medians; ratio = original / ours)."""
-    cases, settings = report["cases"], report["settings"]
-    rows: list[tuple[str, str, str, str, str]] = []
-
-    def us(x: float) -> str:
-        return f"{x * 1e6:,.2f} us"
-
-    demo = cases["moons_demo"]
-    original = demo["original"]
-    for side, title in (
-        ("ours", f"(1) moons demo as written, {settings['demo_steps']} steps: s/step"),
-        ("ours_paused_loop", "(1b) same, loop in paused_gc(): s/step"),
-    ):
-        ours, first = demo[side], side == "ours"  # the original's column: once
-        rows.append(
-            (
-                title,
-                f"{original['seconds_per_step']:.3f} s" if first else "-",
-                f"{ours['seconds_per_step']:.3f} s",
-                f"{original['seconds_per_step'] / ours['seconds_per_step']:.1f}x",
-                "",
-            )
-        )
-        rows.append(
-            (
-                "    final loss",
-                repr(original["final_loss"]) if first else "-",
-                repr(ours["final_loss"]),
-                f"diff {abs(original['final_loss'] - ours['final_loss']):.1e}",
-                "",
-            )
-        )
-    chain = cases["chain"]
-    o, m, t = (chain[s]["seconds_per_node"] for s in ("original", "ours", "torch"))
-    rows.append(
-        (
-            f"(2) chain a*c+x, depth {settings['chain_depth']:,}: per node",
-            us(o),
-            us(m),
-            f"{o / m:.1f}x",
-            f"{us(t)} ({t / m:.1f}x)",
-        )
-    )
-    for n in samples:
-        step = cases["moons_step"][str(n)]
-        rows.append(
-            (
-                f"(3) moons step, {n} samples: per sample",
-                us(step["original"]),
-                us(step["ours"]),
-                f"{step['original'] / step['ours']:.1f}x",
-                "",
-            )
-        )
-    first, last = str(min(samples)), str(max(samples))
-    g = {
-        s: cases["moons_step"][last][s] / cases["moons_step"][first][s]
-        for s in ("original", "ours", "ours_paused_loop")
-    }
-    rows.append(
-        (
-            f"    growth, per sample at {last} / at {first}",
-            f"{g['original']:.2f}x",
-            f"{g['ours']:.2f}x",
-            "",
-            "",
-        )
-    )
-    for n in samples:
-        step = cases["moons_step"][str(n)]
-        rows.append(
-            (
-                f"(3b) same, loop in paused_gc(), {n} samples",
-                "-",
-                us(step["ours_paused_loop"]),
-                f"{step['original'] / step['ours_paused_loop']:.1f}x",
-                "",
-            )
-        )
-    rows.append(
-        (
-            f"    growth, per sample at {last} / at {first}",
-            "-",
-            f"{g['ours_paused_loop']:.2f}x",
-            "",
-            "",
-        )
-    )
-    mem = cases["bytes_per_node"]
-    rows.append(
-        (
-            "(4) bytes per graph node (tracemalloc)",
-            f"{mem['original']:.0f} B",
-            f"{mem['ours']:.0f} B",
-            f"{mem['original'] / mem['ours']:.1f}x",
-            "",
-        )
-    )
-    deep = cases["deep_chain"]
-
-    def deep_text(r: dict[str, Any]) -> str:
-        return f"{r['backward_seconds']:.2f} s" if r["ok"] else r["error"].split(":")[0]
-
-    rows.append(
-        (
-            f"(5) backward, chain depth {settings['deep_depth']:,}",
-            deep_text(deep["original"]),
-            deep_text(deep["ours"]),
-            "",
-            "",
-        )
-    )
-    header = ("case (medians)", "original 0.1.0", "ours", "original/ours", "torch (torch/ours)")
-    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(5)]
-    lines = ["  ".join(c.ljust(w) for c, w in zip(header, widths, strict=True)).rstrip()]
-    lines.append("  ".join("-" * w for w in widths))
-    lines += ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)).rstrip() for r in rows]
-    lines.append("")
-    for name, v in report["verdicts"].items():
-        if "met" in v:
-            target = f" (target {v['target']})" if "target" in v else ""
-            lines.append(
-                f"{name}: {v['value']:.4g}{target} -> {'met' if v['met'] else 'NOT met'}"
-                if not isinstance(v["value"], bool)
-                else f"{name}: {v['value']} -> {'met' if v['met'] else 'NOT met'}"
-            )
-    lines.append(
-        f"runs: quick cases and ours in paused_gc() {settings['runs']},"
-        f" demo and moons steps {settings['slow_runs']};"
-        f" wall time {report['wall_seconds'] / 60:.1f} min"
-    )
-    return "\n".join(lines)
-
-
-def markdown(report: dict[str, Any], text: str) -> str:
-    machine = report["machine"]
-    return (
-        "# Benchmark results\n\n"
-        "Written by `benchmarks/run.py` from one run of\n\n"
-        f"```bash\n{report['settings']['command']}\n```\n\n"
-        f"on Python {machine['python']}, {machine['platform']}, {machine['processor']}."
-        " Absolute times on this machine are noisy; the ratios, measured in the same"
-        " run with the two libraries alternating, are what the targets are about.\n\n"
-        f"```text\n{text}\n```\n"
-    )
 
 
 if __name__ == "__main__":

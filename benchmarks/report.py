@@ -1,0 +1,215 @@
+"""The recorded benchmark run: read it, and write it out as tables.
+
+``nox -s bench -- --record`` (``run.py --record``) keeps one run as the
+project's record: ``RESULTS.json``, every median, ratio and verdict of the
+run with its date and machine, and ``RESULTS.md``, written from it.  The
+README quotes the record, and the docs page "Why it's fast" shows its table,
+built from the same file, so the three cannot disagree (the tests check it).
+
+Usage::
+
+    python benchmarks/report.py    # write RESULTS.md again from RESULTS.json
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+#: The recorded run, machine-readable.
+RECORD = HERE / "RESULTS.json"
+#: The recorded run, for people: written from RECORD by :func:`markdown`.
+RECORD_MARKDOWN = HERE / "RESULTS.md"
+
+HEADER = ("case (medians)", "original 0.1.0", "ours", "original/ours", "torch (torch/ours)")
+
+
+def load(path: Path = RECORD) -> dict[str, Any]:
+    """The report of a run, as ``run.py`` wrote it."""
+    return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def microseconds(seconds: float) -> str:
+    return f"{seconds * 1e6:,.2f} us"
+
+
+def growth(report: dict[str, Any]) -> dict[str, float]:
+    """Cost per sample of a moons step at the largest size / at the smallest, per side."""
+    samples = report["settings"]["samples"]
+    step = report["cases"]["moons_step"]
+    first, last = str(min(samples)), str(max(samples))
+    return {side: step[last][side] / step[first][side] for side in step[first]}
+
+
+def rows(report: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
+    """The table of the run, one row per line: medians, and the ratio original / ours."""
+    cases, settings = report["cases"], report["settings"]
+    samples = settings["samples"]
+    table: list[tuple[str, str, str, str, str]] = []
+
+    demo = cases["moons_demo"]
+    original = demo["original"]
+    for side, title in (
+        ("ours", f"(1) moons demo as written, {settings['demo_steps']} steps: s/step"),
+        ("ours_paused_loop", "(1b) same, loop in paused_gc(): s/step"),
+    ):
+        ours, first = demo[side], side == "ours"  # the original's column: once
+        table.append(
+            (
+                title,
+                f"{original['seconds_per_step']:.3f} s" if first else "-",
+                f"{ours['seconds_per_step']:.3f} s",
+                f"{original['seconds_per_step'] / ours['seconds_per_step']:.1f}x",
+                "",
+            )
+        )
+        table.append(
+            (
+                "    final loss",
+                repr(original["final_loss"]) if first else "-",
+                repr(ours["final_loss"]),
+                f"diff {abs(original['final_loss'] - ours['final_loss']):.1e}",
+                "",
+            )
+        )
+    chain = cases["chain"]
+    o, m, t = (chain[s]["seconds_per_node"] for s in ("original", "ours", "torch"))
+    table.append(
+        (
+            f"(2) chain a*c+x, depth {settings['chain_depth']:,}: per node",
+            microseconds(o),
+            microseconds(m),
+            f"{o / m:.1f}x",
+            f"{microseconds(t)} ({t / m:.1f}x)",
+        )
+    )
+    for n in samples:
+        step = cases["moons_step"][str(n)]
+        table.append(
+            (
+                f"(3) moons step, {n} samples: per sample",
+                microseconds(step["original"]),
+                microseconds(step["ours"]),
+                f"{step['original'] / step['ours']:.1f}x",
+                "",
+            )
+        )
+    first, last = str(min(samples)), str(max(samples))
+    g = growth(report)
+    title = f"    growth, per sample at {last} / at {first}"
+    table.append((title, f"{g['original']:.2f}x", f"{g['ours']:.2f}x", "", ""))
+    for n in samples:
+        step = cases["moons_step"][str(n)]
+        table.append(
+            (
+                f"(3b) same, loop in paused_gc(), {n} samples",
+                "-",
+                microseconds(step["ours_paused_loop"]),
+                f"{step['original'] / step['ours_paused_loop']:.1f}x",
+                "",
+            )
+        )
+    table.append((title, "-", f"{g['ours_paused_loop']:.2f}x", "", ""))
+    mem = cases["bytes_per_node"]
+    table.append(
+        (
+            "(4) bytes per graph node (tracemalloc)",
+            f"{mem['original']:.0f} B",
+            f"{mem['ours']:.0f} B",
+            f"{mem['original'] / mem['ours']:.1f}x",
+            "",
+        )
+    )
+    deep = cases["deep_chain"]
+
+    def deep_text(r: dict[str, Any]) -> str:
+        return f"{r['backward_seconds']:.2f} s" if r["ok"] else r["error"].split(":")[0]
+
+    table.append(
+        (
+            f"(5) backward, chain depth {settings['deep_depth']:,}",
+            deep_text(deep["original"]),
+            deep_text(deep["ours"]),
+            "",
+            "",
+        )
+    )
+    return table
+
+
+def verdict_lines(report: dict[str, Any]) -> list[str]:
+    """One line per target of the performance issue: the measured value, met or not."""
+    lines = []
+    for name, v in report["verdicts"].items():
+        if "met" not in v:
+            continue
+        met = "met" if v["met"] else "NOT met"
+        if isinstance(v["value"], bool):
+            lines.append(f"{name}: {v['value']} -> {met}")
+        else:
+            target = f" (target {v['target']})" if "target" in v else ""
+            lines.append(f"{name}: {v['value']:.4g}{target} -> {met}")
+    return lines
+
+
+def text_table(report: dict[str, Any]) -> str:
+    """The run as plain text: the table, the verdicts, how often each case ran."""
+    table = rows(report)
+    widths = [max(len(r[i]) for r in [HEADER, *table]) for i in range(len(HEADER))]
+
+    def line(cells: tuple[str, ...]) -> str:
+        return "  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()
+
+    lines = [line(HEADER), "  ".join("-" * w for w in widths), *map(line, table), ""]
+    lines += verdict_lines(report)
+    settings = report["settings"]
+    lines.append(
+        f"runs: quick cases and ours in paused_gc() {settings['runs']},"
+        f" demo and moons steps {settings['slow_runs']};"
+        f" wall time {report['wall_seconds'] / 60:.1f} min"
+    )
+    return "\n".join(lines)
+
+
+def markdown_table(report: dict[str, Any]) -> str:
+    """The table of :func:`rows` as a Markdown table (for the docs page)."""
+
+    def line(cells: tuple[str, ...]) -> str:
+        return "| " + " | ".join(c.strip().replace("|", "\\|") for c in cells) + " |"
+
+    return "\n".join([line(HEADER), "|---" * len(HEADER) + "|", *map(line, rows(report))])
+
+
+def machine(report: dict[str, Any]) -> str:
+    """The machine of the run, in words: Python, processor, CPUs, operating system."""
+    m = report["machine"]
+    processor = f"{m['cpu']} ({m['processor']})" if m.get("cpu") else m["processor"]
+    cpus = f", {m['cpus']} CPUs" if m.get("cpus") else ""
+    return f"Python {m['python']} on {processor}{cpus}, {m['platform']}"
+
+
+def markdown(report: dict[str, Any]) -> str:
+    """``RESULTS.md``: the run's command, date and machine, and its table."""
+    when = f" on {report['date']}" if "date" in report else ""
+    return (
+        "# Benchmark results\n\n"
+        "Written by `benchmarks/report.py` from `benchmarks/RESULTS.json`, the record of"
+        f" one run of\n\n```bash\n{report['settings']['command']}\n```\n\n"
+        f"made{when} with {machine(report)}."
+        " Absolute times on this machine are noisy; the ratios, measured in the same"
+        " run with the two libraries alternating, are what the targets are about.\n\n"
+        f"```text\n{text_table(report)}\n```\n"
+    )
+
+
+def main() -> int:
+    RECORD_MARKDOWN.write_text(markdown(load()), encoding="utf-8")
+    print(f"wrote {RECORD_MARKDOWN} from {RECORD}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
