@@ -1,0 +1,185 @@
+"""The recorded benchmark run, and everything that quotes it, say the same numbers.
+
+``benchmarks/RESULTS.json`` is the run that ``nox -s bench -- --record`` kept.
+``benchmarks/RESULTS.md`` is written from it (``benchmarks/report.py``), the
+README quotes it, and the docs page "Why it's fast" builds its table from it.
+After a new record, ``python benchmarks/report.py`` writes RESULTS.md again,
+and the README's numbers are edited to the ones these tests name.
+"""
+
+from __future__ import annotations
+
+import builtins
+import datetime
+import importlib.util
+import re
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+from test_docs_claims import DOCS, PageRun, _importer, code_cells
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCHMARKS = ROOT / "benchmarks"
+
+
+def _report_module() -> types.ModuleType:
+    spec = importlib.util.spec_from_file_location("bench_report", BENCHMARKS / "report.py")
+    assert spec is not None
+    assert spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+report = _report_module()
+RECORD: dict[str, Any] = report.load()
+
+
+def test_results_md_is_written_from_the_record() -> None:
+    written = (BENCHMARKS / "RESULTS.md").read_text(encoding="utf-8")
+    assert written == report.markdown(RECORD), "run `python benchmarks/report.py`"
+
+
+def test_the_record_says_when_and_on_what_it_was_measured() -> None:
+    datetime.date.fromisoformat(RECORD["date"])
+    machine = RECORD["machine"]
+    assert re.fullmatch(r"3\.\d+\.\d+", machine["python"])
+    assert machine["platform"]
+    assert machine["processor"]
+    assert machine["cpu"]
+    assert machine["cpus"] >= 1
+    assert RECORD["date"] in report.markdown(RECORD)
+    assert f"Python {machine['python']} on {machine['cpu']}" in report.machine(RECORD)
+
+
+def test_the_records_verdicts_follow_from_its_medians() -> None:
+    demo, chain = RECORD["cases"]["moons_demo"], RECORD["cases"]["chain"]
+    verdicts = RECORD["verdicts"]
+    original = demo["original"]["seconds_per_step"]
+    assert verdicts["demo_speedup"]["value"] == original / demo["ours"]["seconds_per_step"]
+    paused = original / demo["ours_paused_loop"]["seconds_per_step"]
+    assert verdicts["demo_paused_loop_speedup"]["value"] == paused
+    ours = chain["ours"]["seconds_per_node"]
+    assert verdicts["chain_speedup_vs_original"]["value"] == (
+        chain["original"]["seconds_per_node"] / ours
+    )
+    assert verdicts["chain_speedup_vs_torch"]["value"] == chain["torch"]["seconds_per_node"] / ours
+    growth = report.growth(RECORD)
+    assert (
+        verdicts["cost_per_sample_growth_ours_paused_loop"]["value"] == (growth["ours_paused_loop"])
+    )
+    for name, verdict in verdicts.items():
+        if "target" in verdict and name != "demo_final_loss_difference":
+            better = (
+                verdict["value"] <= verdict["target"]
+                if name.startswith(("cost_per_sample", "bytes"))
+                else verdict["value"] >= verdict["target"]
+            )
+            assert verdict["met"] == better, name
+
+
+def _readme_quote() -> str:
+    """The README's summary of the recorded run, up to the next section."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    start = text.index("From the run recorded in")
+    end = text.find("\n## ", start)
+    return text[start : end if end >= 0 else len(text)]
+
+
+def _quoted_numbers() -> dict[str, str]:
+    """Each number the README quotes from the record, formatted as the README shows it."""
+    r, settings, cases = RECORD, RECORD["settings"], RECORD["cases"]
+    samples = settings["samples"]
+    first, last = str(min(samples)), str(max(samples))
+    demo = cases["moons_demo"]
+    original = demo["original"]["seconds_per_step"]
+    ours = demo["ours"]["seconds_per_step"]
+    paused = demo["ours_paused_loop"]["seconds_per_step"]
+    chain = {side: v["seconds_per_node"] * 1e6 for side, v in cases["chain"].items()}
+    step = cases["moons_step"]
+    growth = report.growth(r)
+    growth_target = r["verdicts"]["cost_per_sample_growth_ours_paused_loop"]["target"]
+    memory = cases["bytes_per_node"]
+    return {
+        "date": r["date"],
+        "python": r["machine"]["python"],
+        "cpus": str(r["machine"]["cpus"]),
+        "minutes of benchmarks": f"{r['wall_seconds'] / 60:.1f}",
+        "demo steps": str(settings["demo_steps"]),
+        "demo speed-up": f"{original / ours:.1f}x",
+        "demo, original s/step": f"{original:.3f}",
+        "demo, ours s/step": f"{ours:.3f}",
+        "demo in paused_gc(), speed-up": f"{original / paused:.1f}x",
+        "demo in paused_gc(), s/step": f"{paused:.3f}",
+        "demo, final loss difference": (
+            f"{r['verdicts']['demo_final_loss_difference']['value']:.1e}"
+        ),
+        "chain depth": f"{settings['chain_depth']:,}",
+        "chain, ours us/node": f"{chain['ours']:.2f}",
+        "chain, speed-up": f"{chain['original'] / chain['ours']:.1f}x",
+        "chain, original us/node": f"{chain['original']:.2f}",
+        "chain, speed-up vs torch": f"{chain['torch'] / chain['ours']:.1f}x",
+        "chain, torch us/node": f"{chain['torch']:.2f}",
+        "paused step, ratio at the smallest size": (
+            f"{step[first]['original'] / step[first]['ours_paused_loop']:.1f}x"
+        ),
+        "paused step, ratio at the largest size": (
+            f"{step[last]['original'] / step[last]['ours_paused_loop']:.1f}x"
+        ),
+        "paused step, growth": f"{growth['ours_paused_loop']:.2f}x",
+        "smallest size": first,
+        "largest size": last,
+        "original, growth": f"{growth['original']:.2f}x",
+        "growth target": f"{growth_target:g}x",
+        "step, growth": f"{growth['ours']:.2f}x",
+        "step, ratio at the smallest size": f"{step[first]['original'] / step[first]['ours']:.1f}x",
+        "step, ratio at the largest size": f"{step[last]['original'] / step[last]['ours']:.1f}x",
+        "bytes per node, ours": f"{memory['ours']:.0f}",
+        "bytes per node, original": f"{memory['original']:.0f}",
+        "deep chain links": f"{settings['deep_depth']:,}",
+        "deep chain, ours s": f"{cases['deep_chain']['ours']['backward_seconds']:.2f}",
+    }
+
+
+NUMBER = re.compile(r"\d{4}-\d{2}-\d{2}|\d[\d,]*(?:\.\d+)*(?:e[+-]\d+)?x?")
+
+
+def test_readme_quotes_the_recorded_run() -> None:
+    quote = _readme_quote()
+    found = NUMBER.findall(quote.replace("paused_gc()", ""))
+    expected = _quoted_numbers()
+    missing = {name: value for name, value in expected.items() if value not in found}
+    assert not missing, f"the README does not quote these numbers of the record: {missing}"
+    stray = sorted(set(found) - set(expected.values()))
+    assert not stray, f"the README quotes numbers that are not the record's: {stray}"
+    met = RECORD["verdicts"]["cost_per_sample_growth_ours_paused_loop"]["met"]
+    assert ("is met here" in quote or "meets the target" in quote) == met
+    deep = RECORD["cases"]["deep_chain"]["original"]
+    if not deep["ok"]:
+        assert f"the original stops\n  with `{deep['error'].split(':')[0]}`" in quote
+    assert "benchmarks/RESULTS.md" in quote
+
+
+@pytest.fixture
+def in_docs(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(DOCS)  # where the build runs the page's cells
+
+
+@pytest.mark.usefixtures("in_docs")
+def test_why_its_fast_builds_its_table_from_the_record() -> None:
+    cell = next(c for c in code_cells("why-its-fast") if "bench.load()" in c.source)
+    assert "remove-cell" in cell.tags
+    run = PageRun()
+    namespace: dict[str, Any] = {"__builtins__": {**vars(builtins), "__import__": _importer(run)}}
+    exec("from myst_nb import glue", namespace)
+    exec(compile(cell.source, "docs/why-its-fast.md", "exec"), namespace)
+    glued = run.glued
+    assert glued["bench_table"].data == report.markdown_table(RECORD)
+    assert glued["bench_date"] == RECORD["date"]
+    assert glued["bench_machine"] == report.machine(RECORD)
+    demo, steps = RECORD["cases"]["moons_demo"], RECORD["settings"]["demo_steps"]
+    assert glued["bench_demo_ours_seconds"] == demo["ours"]["seconds_per_step"] * steps
+    page = (DOCS / "why-its-fast.md").read_text(encoding="utf-8")
+    assert "```{glue:md} bench_table\n:format: myst\n```" in page
