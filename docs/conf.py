@@ -42,12 +42,18 @@ def _source_hash() -> str:
 # in the engine would otherwise be served from stale cached outputs.  The
 # source hash is part of the cache's path (a new cache for new source) and a
 # Sphinx config value that marks the environment stale (every page re-read).
+# So is the hash of the benchmark record that "Why it's fast" shows
+# (benchmarks/RESULTS.json, written by `nox -s bench -- --record`).
 micrograd_source_hash = _source_hash()
+benchmark_record_hash = hashlib.sha256(
+    (ROOT / "benchmarks" / "RESULTS.json").read_bytes()
+).hexdigest()[:16]
 _CACHES = DOCS / "_build" / ".jupyter_cache"
-nb_execution_cache_path = str(_CACHES / micrograd_source_hash)
+_CACHE_NAME = f"{micrograd_source_hash}-record-{benchmark_record_hash}"
+nb_execution_cache_path = str(_CACHES / _CACHE_NAME)
 if _CACHES.is_dir():  # drop the caches made for older sources
     for old in _CACHES.iterdir():
-        if old.name != micrograd_source_hash:
+        if old.name != _CACHE_NAME:
             shutil.rmtree(old, ignore_errors=True)
 
 # -- project -------------------------------------------------------------------
@@ -198,6 +204,7 @@ def setup(app: Any) -> dict[str, Any]:
     # Registered as an "env" value: when src/micrograd changes, the hash
     # changes and Sphinx re-reads (so re-executes) every page.
     app.add_config_value("micrograd_source_hash", "", "env")
+    app.add_config_value("benchmark_record_hash", "", "env")  # the same, for the record
     # Before sphinx-book-theme builds its header buttons (priority 501).
     app.connect("html-page-context", _offer_notebook, priority=400)
     return {"parallel_read_safe": True}

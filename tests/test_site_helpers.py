@@ -170,6 +170,17 @@ def test_a_value_glued_with_display_is_found_in_the_outputs() -> None:
 def test_pasting_a_value_that_was_never_glued_is_an_error() -> None:
     with pytest.raises(KeyError, match="never glued"):
         fill_glue("{glue:text}`missing`", {})
+    with pytest.raises(KeyError, match="never glued"):
+        fill_glue("```{glue:md} missing\n```", {})
+
+
+def test_a_glued_markdown_block_is_written_into_the_text() -> None:
+    values = {"table": {"text/markdown": "| a | b |\n|---|---|\n| 1 | 2 |\n"}}
+    page = "Before:\n\n```{glue:md} table\n:format: myst\n```\n\nAfter, {glue:md}`table`."
+    filled = fill_glue(page, values)
+    assert filled.startswith("Before:\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\nAfter, ")
+    assert "{glue" not in filled
+    assert fill_glue(":::{glue:md} table\n:::", values) == values["table"]["text/markdown"].rstrip()
 
 
 @pytest.mark.parametrize(

@@ -30,6 +30,14 @@ REMOVED = frozenset({"remove-cell", "remove_cell"})
 #: ``{glue}`key```, ``{glue:text}`key:format```, ``{glue:md}`key```, ``{glue:any}`key```
 GLUE_ROLE = re.compile(r"\{glue(?::(any|text|md))?\}`([^`]+)`")
 
+#: The block form of ``{glue:md}`` (a table, say): a fenced directive with the
+#: key as its argument and only option lines (``:format: myst``) in its body.
+GLUE_MD_BLOCK = re.compile(
+    r"^(?P<fence>`{3,}|:{3,})\{glue:md\}[ \t]+(?P<key>[\w-]+)[ \t]*\n"
+    r"(?:[ \t]*:[\w-]+:.*\n)*(?P=fence)[ \t]*$",
+    re.MULTILINE,
+)
+
 #: The mime prefix under which myst-nb keeps a value glued with display=True.
 _RECORD = "application/papermill.record/"
 
@@ -87,23 +95,32 @@ def format_plain_text(text: str, fmt_spec: str) -> str:
 def fill_glue(markdown: str, values: dict[str, dict[str, str]]) -> str:
     """``markdown`` with each glue role replaced by its value, as the page shows it.
 
+    A ``{glue:md}`` directive (the block form, for a table) is replaced by
+    the Markdown it pastes.
+
     Raises
     ------
     KeyError
-        If a role names a value the page never glued.
+        If a role or directive names a value the page never glued.
     """
+
+    def glued(key: str) -> dict[str, str]:
+        if key not in values:
+            raise KeyError(f"the page pastes {key!r}, which it never glued")
+        return values[key]
 
     def paste(match: re.Match[str]) -> str:
         kind, content = match.group(1) or "any", match.group(2)
         key, _, fmt_spec = content.partition(":")
-        if key not in values:
-            raise KeyError(f"the page pastes {key!r}, which it never glued")
-        data = values[key]
+        data = glued(key)
         if kind == "md" or (kind == "any" and "text/markdown" in data):
             return data["text/markdown"]
         return format_plain_text(data["text/plain"], fmt_spec)
 
-    return GLUE_ROLE.sub(paste, markdown)
+    def paste_block(match: re.Match[str]) -> str:
+        return glued(match.group("key"))["text/markdown"].rstrip("\n")
+
+    return GLUE_ROLE.sub(paste, GLUE_MD_BLOCK.sub(paste_block, markdown))
 
 
 def merge_streams(outputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
