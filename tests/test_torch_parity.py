@@ -1,14 +1,14 @@
-"""The engine against PyTorch in float64: the original tests, every op, random graphs."""
+"""The engine against PyTorch in float64: the original's tests, every op, random graphs."""
 
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 import pytest
+from graphs import Program, programs, run
 from hypothesis import given
-from test_random_graphs import Program, programs, run
+from ops import OPS, Op
 
 from micrograd.engine import Value
 
@@ -21,53 +21,17 @@ except ModuleNotFoundError:
     # them without torch stops before any test runs (conftest.py).
     torch = None
 
-# -- the original micrograd's test/test_engine.py, reproduced faithfully -------------
+# -- the original micrograd's test/test_engine.py, each computation written once for both ----
 
 
-def test_sanity_check() -> None:
-    x = Value(-4.0)
+def sanity_check(x: Any) -> Any:
     z = 2 * x + 2 + x
     q = z.relu() + z * x
     h = (z * z).relu()
-    y = h + q + q * x
-    y.backward()
-    xmg, ymg = x, y
-
-    x = torch.Tensor([-4.0]).double()
-    x.requires_grad = True
-    z = 2 * x + 2 + x
-    q = z.relu() + z * x
-    h = (z * z).relu()
-    y = h + q + q * x
-    y.backward()
-    xpt, ypt = x, y
-
-    # forward pass went well
-    assert ymg.data == ypt.data.item()
-    # backward pass went well
-    assert xmg.grad == xpt.grad.item()
+    return h + q + q * x
 
 
-def test_more_ops() -> None:
-    a = Value(-4.0)
-    b = Value(2.0)
-    c = a + b
-    d = a * b + b**3
-    c += c + 1
-    c += 1 + c + (-a)
-    d += d * 2 + (b + a).relu()
-    d += 3 * d + (b - a).relu()
-    e = c - d
-    f = e**2
-    g = f / 2.0
-    g += 10.0 / f
-    g.backward()
-    amg, bmg, gmg = a, b, g
-
-    a = torch.Tensor([-4.0]).double()
-    b = torch.Tensor([2.0]).double()
-    a.requires_grad = True
-    b.requires_grad = True
+def more_ops(a: Any, b: Any) -> Any:
     c = a + b
     d = a * b + b**3
     c = c + c + 1
@@ -77,9 +41,36 @@ def test_more_ops() -> None:
     e = c - d
     f = e**2
     g = f / 2.0
-    g = g + 10.0 / f
-    g.backward()
-    apt, bpt, gpt = a, b, g
+    return g + 10.0 / f
+
+
+def test_sanity_check() -> None:
+    xmg = Value(-4.0)
+    ymg = sanity_check(xmg)
+    ymg.backward()
+
+    xpt = torch.Tensor([-4.0]).double()
+    xpt.requires_grad = True
+    ypt = sanity_check(xpt)
+    ypt.backward()
+
+    # forward pass went well
+    assert ymg.data == ypt.data.item()
+    # backward pass went well
+    assert xmg.grad == xpt.grad.item()
+
+
+def test_more_ops() -> None:
+    amg, bmg = Value(-4.0), Value(2.0)
+    gmg = more_ops(amg, bmg)
+    gmg.backward()
+
+    apt = torch.Tensor([-4.0]).double()
+    bpt = torch.Tensor([2.0]).double()
+    apt.requires_grad = True
+    bpt.requires_grad = True
+    gpt = more_ops(apt, bpt)
+    gpt.backward()
 
     tol = 1e-6
     # forward pass went well
@@ -89,49 +80,9 @@ def test_more_ops() -> None:
     assert abs(bmg.grad - bpt.grad.item()) < tol
 
 
-# -- every op, on both engines --------------------------------------------------------
+# -- every op of the op table, on both engines --------------------------------------------
 
-Binary = Callable[[Any, Any], Any]
-Unary = Callable[[Any], Any]
-
-BINARY_OPS: dict[str, Binary] = {
-    "a + b": lambda a, b: a + b,
-    "a - b": lambda a, b: a - b,
-    "a * b": lambda a, b: a * b,
-    "a / b": lambda a, b: a / b,
-}
-BINARY_POINTS = [(3.0, -2.0), (-0.5, 0.25), (0.0, 7.0), (1e-3, -1e3)]
-
-UNARY_OPS: dict[str, Unary] = {
-    "-a": lambda a: -a,
-    "2 * a": lambda a: 2 * a,
-    "1 - a": lambda a: 1 - a,
-    "1 / a": lambda a: 1 / a,
-    "2 + a": lambda a: 2 + a,
-    "a * 2.5": lambda a: a * 2.5,
-    "a - 2.5": lambda a: a - 2.5,
-    "a / 4": lambda a: a / 4,
-    "a ** 2": lambda a: a**2,
-    "a ** 3": lambda a: a**3,
-    "a ** -1": lambda a: a**-1,
-    "a ** -2": lambda a: a**-2,
-    "a ** 2.0": lambda a: a**2.0,
-    "a ** -3.0": lambda a: a**-3.0,
-    "relu(a)": lambda a: a.relu(),
-    "tanh(a)": lambda a: a.tanh(),
-    "exp(a)": lambda a: a.exp(),
-    "sigmoid(a)": lambda a: a.sigmoid(),
-}
-UNARY_POINTS = [-2.5, -0.3, 0.7, 4.0]
-# Ops that need a positive argument.
-POSITIVE_OPS: dict[str, Unary] = {
-    "log(a)": lambda a: a.log(),
-    "a ** 0.5": lambda a: a**0.5,
-    "a ** -0.5": lambda a: a**-0.5,
-    "a ** 1.5": lambda a: a**1.5,
-    "a ** -2.5": lambda a: a**-2.5,
-}
-POSITIVE_POINTS = [1e-3, 0.5, 1.0, 3.7, 250.0]
+CASES = [pytest.param(op, point, id=f"{op.name} at {point}") for op in OPS for point in op.points]
 
 
 def leaf(x: float) -> torch.Tensor:
@@ -147,43 +98,17 @@ def close(ours: float, theirs: float) -> bool:
     return math.isclose(ours, theirs, rel_tol=1e-12, abs_tol=1e-15)
 
 
-@pytest.mark.parametrize(("a", "b"), BINARY_POINTS)
-@pytest.mark.parametrize("name", BINARY_OPS)
-def test_binary_op_matches_torch(name: str, a: float, b: float) -> None:
-    op = BINARY_OPS[name]
-    va, vb = Value(a), Value(b)
-    out = op(va, vb)
+@pytest.mark.parametrize(("op", "point"), CASES)
+def test_op_matches_torch(op: Op, point: tuple[float, ...]) -> None:
+    values = [Value(x) for x in point]
+    out = op.build(*values)
     out.backward()
-    ta, tb = leaf(a), leaf(b)
-    tout = op(ta, tb)
+    tensors = [leaf(x) for x in point]
+    tout = op.on_torch(*tensors)
     tout.backward()
     assert close(out.data, tout.item())
-    assert close(va.grad, grad_of(ta))
-    assert close(vb.grad, grad_of(tb))
-
-
-@pytest.mark.parametrize("a", UNARY_POINTS)
-@pytest.mark.parametrize("name", UNARY_OPS)
-def test_unary_op_matches_torch(name: str, a: float) -> None:
-    assert_unary_op_matches_torch(UNARY_OPS[name], a)
-
-
-@pytest.mark.parametrize("a", POSITIVE_POINTS)
-@pytest.mark.parametrize("name", POSITIVE_OPS)
-def test_op_on_positive_numbers_matches_torch(name: str, a: float) -> None:
-    assert_unary_op_matches_torch(POSITIVE_OPS[name], a)
-
-
-def assert_unary_op_matches_torch(op: Unary, a: float) -> None:
-    """``op`` at ``a``: the same value and gradient in micrograd and in torch."""
-    va = Value(a)
-    out = op(va)
-    out.backward()
-    ta = leaf(a)
-    tout = op(ta)
-    tout.backward()
-    assert close(out.data, tout.item())
-    assert close(va.grad, grad_of(ta))
+    for value, tensor in zip(values, tensors, strict=True):
+        assert close(value.grad, grad_of(tensor))
 
 
 def test_relu_at_exactly_zero_has_gradient_zero_like_torch_and_the_original() -> None:
@@ -217,7 +142,7 @@ def assert_matches_torch(program: Program) -> None:
     values = [Value(x) for x in program.leaves]
     tensors = [leaf(x) for x in program.leaves]
     nodes = run(program, values)
-    tnodes = run(program, tensors)
+    tnodes = run(program, tensors, torch=True)
     nodes[-1].backward()
     tnodes[-1].backward()
     exprs = program.expressions()
