@@ -7,11 +7,10 @@ runs every case again in a ``python -O`` subprocess.
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 import textwrap
 
 import pytest
+from scripts import run_python
 
 from micrograd.engine import Value, new_node
 from micrograd.nn import MLP, Layer, Neuron
@@ -138,12 +137,7 @@ UNDER_O_SCRIPT = textwrap.dedent(
 
 def test_validation_does_not_rely_on_assert_under_python_dash_o() -> None:
     expressions = [case[0] for case in ALL_CASES]
-    result = subprocess.run(
-        [sys.executable, "-O", "-c", UNDER_O_SCRIPT, json.dumps(expressions)],
-        capture_output=True,
-        text=True,
-        check=True,
-    )
+    result = run_python("-O", "-c", UNDER_O_SCRIPT, json.dumps(expressions))
     results = json.loads(result.stdout)
     expected = {case[0]: case[1].__name__ for case in ALL_CASES}
     assert results == expected

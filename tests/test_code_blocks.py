@@ -21,16 +21,14 @@ from __future__ import annotations
 
 import ast
 import doctest
-import os
 import re
 import shlex
-import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
 from markdown_it import MarkdownIt
+from scripts import run_python
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
@@ -133,22 +131,9 @@ def test_every_plain_block_has_a_language_this_test_knows(block: Block) -> None:
         assert previous[-1].lang in PYTHON, f"{block.id}: output of a {previous[-1].lang} block"
 
 
-def _run_python(code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-c", code],
-        cwd=cwd,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        env={**os.environ, "MPLBACKEND": "Agg"},
-        check=False,
-    )
-
-
 @pytest.mark.parametrize("block", [b for b in RUNNABLE if b.lang in PYTHON], ids=lambda b: b.id)
 def test_python_block_runs_and_prints_what_the_page_shows(block: Block, tmp_path: Path) -> None:
-    result = _run_python(block.code, tmp_path)
-    assert result.returncode == 0, f"{block.id} failed:\n{result.stderr}"
+    result = run_python("-c", block.code, cwd=tmp_path)
     if block.next_lang in OUTPUT:
         assert result.stdout == block.next_code, f"{block.id} printed something else"
 

@@ -8,32 +8,23 @@ recorded values against the claims of the book (and, where it helps, against
 the original micrograd 0.1.0 or a direct computation here).  They also check
 that the prose types none of those numbers itself.
 
-The helpers here (:func:`code_cells`, :func:`run_page`) are reused by
-``test_docs_match_examples.py``.
+The pages are read and run by ``pages.py``.
 """
 
 from __future__ import annotations
 
 import ast
 import builtins
-import contextlib
-import io
 import itertools
 import math
 import re
-import types
-from dataclasses import dataclass, field
-from functools import cache
-from pathlib import Path
 from typing import Any
 
 import pytest
-from markdown_it import MarkdownIt
+from labelled_neuron import NeuronBuilder
+from pages import DOCS, code_cells, glued, in_page_group, prose, run_page, without_magics
 
 from micrograd import Value
-
-ROOT = Path(__file__).resolve().parent.parent
-DOCS = ROOT / "docs"
 
 NOTEBOOK_PAGES = [
     "index",
@@ -52,141 +43,10 @@ NOTEBOOK_PAGES = [
 NO_COVER = pytest.mark.no_cover
 # Pages whose cells import torch (marker "torch": see pyproject.toml).
 TORCH = pytest.mark.torch
-PAGE_MARKS = {"moons": NO_COVER, "local-rules": TORCH, "pytorch": TORCH}
-PAGE_PARAMS = [pytest.param(p, marks=PAGE_MARKS.get(p, ())) for p in NOTEBOOK_PAGES]
-
-
-@dataclass
-class Cell:
-    """One ``{code-cell}`` of a page: its code, its tags and its other option lines."""
-
-    source: str
-    tags: list[str]
-    line: int
-    options: dict[str, str] = field(default_factory=dict)
-
-
-def _fences(text: str) -> list[Any]:
-    return [t for t in MarkdownIt("commonmark").parse(text) if t.type == "fence"]
-
-
-def _split_options(content: str) -> tuple[dict[str, str], str]:
-    """A code cell's ``:key: value`` (or ``---`` YAML) option lines, and its code."""
-    lines = content.splitlines()
-    options: dict[str, str] = {}
-    if lines and lines[0].strip() == "---":
-        end = lines.index("---", 1)
-        for line in lines[1:end]:
-            key, _, value = line.partition(":")
-            options[key.strip()] = value.strip()
-        lines = lines[end + 1 :]
-    else:
-        while lines and lines[0].startswith(":"):
-            key, _, value = lines.pop(0)[1:].partition(":")
-            options[key.strip()] = value.strip()
-    return options, "\n".join(lines).strip("\n") + "\n"
-
-
-def code_cells(page: str) -> list[Cell]:
-    """The ``{code-cell}`` cells of ``docs/<page>.md``, in order."""
-    cells = []
-    for token in _fences((DOCS / f"{page}.md").read_text(encoding="utf-8")):
-        if token.info.split()[:1] != ["{code-cell}"]:
-            continue
-        options, source = _split_options(token.content)
-        tags = [t.strip() for t in options.get("tags", "").strip("[]").split(",") if t.strip()]
-        cells.append(Cell(source, tags, token.map[0] + 1, options))
-    return cells
-
-
-def prose(page: str) -> str:
-    """The page's text outside fenced blocks (what a reader reads as prose)."""
-    lines = (DOCS / f"{page}.md").read_text(encoding="utf-8").splitlines()
-    for token in _fences("\n".join(lines)):
-        start, end = token.map
-        for i in range(start, end):
-            lines[i] = ""
-    return "\n".join(lines)
-
-
-def _without_magics(source: str) -> str:
-    """IPython ``%magic`` lines (only in hidden setup cells) are notebook-only."""
-    return "\n".join(line for line in source.splitlines() if not line.lstrip().startswith("%"))
-
-
-@dataclass
-class PageRun:
-    """What running a page produced: glued values, the namespace, the printed text."""
-
-    glued: dict[str, Any] = field(default_factory=dict)
-    namespace: dict[str, Any] = field(default_factory=dict)
-    stdout: str = ""
-    markdown: list[str] = field(default_factory=list)
-
-
-def _importer(run: PageRun) -> Any:
-    """``__import__`` for the page's cells: stand-ins for ``myst_nb`` and ``IPython.display``.
-
-    ``from myst_nb import glue`` gets a ``glue`` that records the value;
-    ``from IPython.display import Markdown`` (IPython is not in the test
-    extra) gets a ``Markdown`` that records the text.  Only the cells see the
-    stand-ins: ``sys.modules`` is left alone, so matplotlib and the rest
-    import as usual.
-    """
-
-    def glue(name: str, variable: Any, display: bool = True) -> None:
-        if name in run.glued:
-            raise AssertionError(f"glue key {name!r} glued twice")
-        run.glued[name] = variable
-
-    class Markdown:
-        def __init__(self, data: str) -> None:
-            self.data = data
-            run.markdown.append(data)
-
-    myst_nb = types.ModuleType("myst_nb")
-    myst_nb.glue = glue  # type: ignore[attr-defined]
-    display = types.ModuleType("IPython.display")
-    display.Markdown = Markdown  # type: ignore[attr-defined]
-    real_import = builtins.__import__
-
-    def importer(
-        name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0
-    ) -> Any:
-        if name == "myst_nb":
-            return myst_nb
-        if name == "IPython.display" and fromlist:
-            return display
-        if name.split(".")[0] == "IPython":
-            raise ImportError(f"the docs tests give the pages only IPython.display, not {name}")
-        return real_import(name, globals, locals, fromlist, level)
-
-    return importer
-
-
-@cache
-def run_page(page: str) -> PageRun:
-    """Execute every code cell of ``docs/<page>.md`` in order, as the build does."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    run = PageRun()
-    run.namespace["__name__"] = f"docs_{page.replace('-', '_')}"
-    run.namespace["__builtins__"] = {**vars(builtins), "__import__": _importer(run)}
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        for cell in code_cells(page):
-            code = compile(_without_magics(cell.source), f"docs/{page}.md:{cell.line}", "exec")
-            exec(code, run.namespace)
-    plt.close("all")
-    run.stdout = out.getvalue()
-    return run
-
-
-def glued(page: str) -> dict[str, Any]:
-    return run_page(page).glued
+PAGE_MARKS = {"moons": [NO_COVER], "local-rules": [TORCH], "pytorch": [TORCH]}
+PAGE_PARAMS = [
+    pytest.param(p, marks=[in_page_group(p), *PAGE_MARKS.get(p, [])]) for p in NOTEBOOK_PAGES
+]
 
 
 # -- the pages are what the tests think they are ------------------------------
@@ -264,7 +124,7 @@ def test_the_cells_a_reader_sees_need_none_of_the_hidden_ones(page: str) -> None
     hidden: set[str] = set()
     problems = []
     for cell in code_cells(page):
-        tree = ast.parse(_without_magics(cell.source))
+        tree = ast.parse(without_magics(cell.source))
         if "remove-cell" in cell.tags:
             hidden |= _bound(tree)
             continue
@@ -281,6 +141,7 @@ def test_the_cells_a_reader_sees_need_none_of_the_hidden_ones(page: str) -> None
 # -- the claims, page by page ----------------------------------------------------
 
 
+@in_page_group("index")
 def test_start_page_taste_gradients() -> None:
     g = glued("index")
     assert g["taste_c"] == 2.0 * -3.0 + (-3.0) ** 2
@@ -288,6 +149,7 @@ def test_start_page_taste_gradients() -> None:
     assert g["taste_db"] == 2.0 + 2 * -3.0  # dc/db = a + 2b
 
 
+@in_page_group("value")
 def test_value_page_builds_the_graph_of_d() -> None:
     run = run_page("value")
     assert run.glued["value_d"] == 2.0 * -3.0 + 10.0
@@ -297,6 +159,7 @@ def test_value_page_builds_the_graph_of_d() -> None:
     assert run.glued["value_f_nodes"] == 7  # a, 2, 2*a, b, 2*a/b, 1, 1 - 2*a/b
 
 
+@in_page_group("local-rules")
 @TORCH
 def test_local_rules_table_agrees_with_finite_differences() -> None:
     run = run_page("local-rules")
@@ -316,6 +179,7 @@ def test_local_rules_table_agrees_with_finite_differences() -> None:
     assert table.splitlines()[0].count("|") == 6
 
 
+@in_page_group("local-rules")
 @TORCH
 def test_local_rules_adds_sin_through_the_public_extension_point() -> None:
     import torch
@@ -345,6 +209,7 @@ def test_local_rules_adds_sin_through_the_public_extension_point() -> None:
     assert z.grad == -math.sin(1.1)
 
 
+@in_page_group("backward")
 def test_backward_worked_example(original: Any) -> None:
     g = glued("backward")
     assert g["bw_L"] == -8.0
@@ -361,12 +226,14 @@ def test_backward_worked_example(original: Any) -> None:
     assert (a.grad, b.grad, c.grad, f.grad) == (g["bw_da"], g["bw_db"], g["bw_dc"], g["bw_df"])
 
 
+@in_page_group("backward")
 def test_backward_page_prints_the_topological_order() -> None:
     run = run_page("backward")
     assert [n.label for n in run.namespace["order"]][-1] == "L"
     assert "a -> b -> e -> c -> d -> f -> L" in run.stdout
 
 
+@in_page_group("accumulate")
 def test_accumulate_page_shows_the_overwriting_bug() -> None:
     g = glued("accumulate")
     assert g["acc_twice"] == 2.0
@@ -381,14 +248,15 @@ def test_accumulate_page_shows_the_overwriting_bug() -> None:
 NEURON_GRADS = {"dn": 0.5, "dx1": -1.5, "dw1": 1.0, "dx2": 0.5, "dw2": 0.0}
 
 
-def test_neuron_output_and_gradients() -> None:
+@in_page_group("neuron")
+def test_neuron_output_and_gradients(neuron: NeuronBuilder) -> None:
     g = glued("neuron")
     assert round(g["neuron_o"], 4) == 0.7071
     for key, expected in NEURON_GRADS.items():
         assert math.isclose(g[f"neuron_{key}"], expected, abs_tol=1e-12), key
     assert math.isclose(g["neuron_db"], 0.5, abs_tol=1e-12)
     # The chain rule by hand, in plain floats.
-    x1, x2, w1, w2, b = 2.0, 0.0, -3.0, 1.0, 6.8813735870195432
+    x1, x2, w1, w2, b = (leaf.data for leaf in neuron().leaves)
     o = math.tanh(x1 * w1 + x2 * w2 + b)
     dn = 1 - o**2
     assert math.isclose(g["neuron_o"], o, rel_tol=1e-15)
@@ -405,6 +273,7 @@ def test_neuron_output_and_gradients() -> None:
         assert math.isclose(g[f"neuron_{key}"], value, rel_tol=1e-15), key
 
 
+@in_page_group("neuron")
 def test_neuron_with_tanh_from_exp_has_the_same_gradients() -> None:
     g = glued("neuron")
     assert math.isclose(g["neuron_exp_o"], g["neuron_o"], abs_tol=1e-12)
@@ -412,6 +281,7 @@ def test_neuron_with_tanh_from_exp_has_the_same_gradients() -> None:
         assert math.isclose(g[f"neuron_exp_{key}"], g[f"neuron_{key}"], abs_tol=1e-12), key
 
 
+@in_page_group("mlp")
 def test_mlp_page_trains_the_four_points() -> None:
     run = run_page("mlp")
     g = run.glued
@@ -427,6 +297,7 @@ def test_mlp_page_trains_the_four_points() -> None:
     assert all(abs(p - t) < 0.1 for p, t in zip(predictions, [1.0, -1.0, -1.0, 1.0], strict=True))
 
 
+@in_page_group("mlp")
 def test_mlp_page_matches_a_direct_run_of_the_same_recipe() -> None:
     import random
 
@@ -472,6 +343,7 @@ def test_mlp_page_explains_the_run_without_zero_grad() -> None:
 MOONS_FINAL_LOSS = 0.010978370135492717  # the original micrograd demo's last printed loss
 
 
+@in_page_group("moons")
 @NO_COVER
 def test_moons_page_reproduces_the_original_demo() -> None:
     g = glued("moons")
@@ -484,6 +356,7 @@ def test_moons_page_reproduces_the_original_demo() -> None:
     assert g["moons_loss0"] > g["moons_final_loss"]
 
 
+@in_page_group("pytorch")
 @TORCH
 def test_pytorch_page_agrees_with_torch() -> None:
     import torch

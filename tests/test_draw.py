@@ -4,34 +4,16 @@ from __future__ import annotations
 
 import random
 import re
-import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from labelled_neuron import NeuronBuilder
+from scripts import run_python
 
 from micrograd import MLP, Layer, Neuron, Value
 from micrograd.draw import DEFAULT_MAX_NODES, draw_dot, draw_mlp, inline_svg, render_svg
 from micrograd.engine import topological_order
-
-
-def neuron() -> Value:
-    """The docs' tanh neuron, after backward."""
-    x1, w1 = Value(2.0, label="x1"), Value(-3.0, label="w1")
-    x2, w2 = Value(0.0, label="x2"), Value(1.0, label="w2")
-    b = Value(6.8813735870195432, label="b")
-    x1w1 = x1 * w1
-    x1w1.label = "x1*w1"
-    x2w2 = x2 * w2
-    x2w2.label = "x2*w2"
-    sum12 = x1w1 + x2w2
-    sum12.label = "x1*w1 + x2*w2"
-    n = sum12 + b
-    n.label = "n"
-    o = n.tanh()
-    o.label = "o"
-    o.backward()
-    return o
 
 
 def records(source: str) -> dict[str, str]:
@@ -43,8 +25,8 @@ def svg_texts(svg: str) -> list[str]:
     return re.findall(r"<text[^>]*>([^<]*)</text>", svg)
 
 
-def test_each_value_is_a_record_with_label_data_and_grad() -> None:
-    source = draw_dot(neuron()).source
+def test_each_value_is_a_record_with_label_data_and_grad(neuron: NeuronBuilder) -> None:
+    source = draw_dot(neuron(backward=True).o).source
     labels = set(records(source).values())
     assert labels == {
         "x1 | data 2.0000 | grad -1.5000",
@@ -61,8 +43,8 @@ def test_each_value_is_a_record_with_label_data_and_grad() -> None:
     assert source.count("shape=record") == 10
 
 
-def test_node_names_follow_topological_order() -> None:
-    root = neuron()
+def test_node_names_follow_topological_order(neuron: NeuronBuilder) -> None:
+    root = neuron(backward=True).o
     order = topological_order(root)
     recs = records(draw_dot(root).source)
     assert list(recs) == [f"n{i}" for i in range(len(order))]
@@ -70,8 +52,8 @@ def test_node_names_follow_topological_order() -> None:
         assert recs[f"n{i}"].startswith(node.label + " | ")
 
 
-def test_each_operation_is_an_op_node_between_inputs_and_result() -> None:
-    root = neuron()
+def test_each_operation_is_an_op_node_between_inputs_and_result(neuron: NeuronBuilder) -> None:
+    root = neuron(backward=True).o
     order = topological_order(root)
     source = draw_dot(root).source
     ops = dict(re.findall(r"^\s*(n\d+)_op \[label=\"?([^\" ]+)\"?", source, flags=re.M))
@@ -87,46 +69,45 @@ def test_each_operation_is_an_op_node_between_inputs_and_result() -> None:
     assert len(edges) == len(expected)
 
 
-def test_same_graph_gives_identical_source_every_time() -> None:
-    assert draw_dot(neuron()).source == draw_dot(neuron()).source
+def test_same_graph_gives_identical_source_every_time(neuron: NeuronBuilder) -> None:
+    assert draw_dot(neuron(backward=True).o).source == draw_dot(neuron(backward=True).o).source
 
 
-def test_source_is_identical_in_a_fresh_interpreter() -> None:
+def test_source_is_identical_in_a_fresh_interpreter(neuron: NeuronBuilder) -> None:
     code = (
-        "import sys; sys.path.insert(0, 'tests'); import test_draw; "
-        "from micrograd.draw import draw_dot; print(draw_dot(test_draw.neuron()).source, end='')"
+        "import sys; sys.path.insert(0, 'tests'); from labelled_neuron import build_neuron; "
+        "from micrograd.draw import draw_dot; "
+        "print(draw_dot(build_neuron(backward=True).o).source, end='')"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
-    assert out == draw_dot(neuron()).source
+    out = run_python("-c", code).stdout
+    assert out == draw_dot(neuron(backward=True).o).source
 
 
-def test_show_grad_false_leaves_the_grad_out() -> None:
-    source = draw_dot(neuron(), show_grad=False).source
+def test_show_grad_false_leaves_the_grad_out(neuron: NeuronBuilder) -> None:
+    source = draw_dot(neuron(backward=True).o, show_grad=False).source
     assert "grad" not in source
     assert "o | data 0.7071" in records(source).values()
 
 
 @pytest.mark.parametrize("rankdir", ["LR", "TB", "RL", "BT"])
-def test_rankdir_sets_the_direction(rankdir: str) -> None:
-    assert f"rankdir={rankdir}" in draw_dot(neuron(), rankdir=rankdir).source
+def test_rankdir_sets_the_direction(rankdir: str, neuron: NeuronBuilder) -> None:
+    assert f"rankdir={rankdir}" in draw_dot(neuron(backward=True).o, rankdir=rankdir).source
 
 
-def test_drawings_run_top_to_bottom_by_default() -> None:
-    assert "rankdir=TB" in draw_dot(neuron()).source
+def test_drawings_run_top_to_bottom_by_default(neuron: NeuronBuilder) -> None:
+    assert "rankdir=TB" in draw_dot(neuron(backward=True).o).source
     random.seed(1337)
     assert "rankdir=TB" in draw_mlp(MLP(2, [3, 1])).source
 
 
-def test_top_to_bottom_keeps_a_long_graph_narrow(dot_program: str) -> None:
+def test_top_to_bottom_keeps_a_long_graph_narrow(dot_program: str, neuron: NeuronBuilder) -> None:
     def width(svg: str) -> float:
         found = re.search(r'<svg width="([\d.]+)pt" height="([\d.]+)pt"', svg)
         assert found is not None
         return float(found.group(1))
 
-    tall = render_svg(draw_dot(neuron()))
-    wide = render_svg(draw_dot(neuron(), rankdir="LR"))
+    tall = render_svg(draw_dot(neuron(backward=True).o))
+    wide = render_svg(draw_dot(neuron(backward=True).o, rankdir="LR"))
     # The docs' reading column is about 570 pt wide on a laptop.
     assert width(tall) < 450 < width(wide)
 
@@ -137,8 +118,8 @@ def tooltips(source: str) -> dict[str, str]:
     return dict(found)
 
 
-def test_every_box_and_arrow_has_a_tooltip_with_the_exact_numbers() -> None:
-    root = neuron()
+def test_every_box_and_arrow_has_a_tooltip_with_the_exact_numbers(neuron: NeuronBuilder) -> None:
+    root = neuron(backward=True).o
     order = topological_order(root)
     source = draw_dot(root).source
     tips = tooltips(source)
@@ -161,8 +142,8 @@ def test_every_box_and_arrow_has_a_tooltip_with_the_exact_numbers() -> None:
     assert all("tooltip=" in edge for edge in edges)
 
 
-def test_tooltips_leave_out_the_grad_when_the_drawing_does() -> None:
-    tips = tooltips(draw_dot(neuron(), show_grad=False).source)
+def test_tooltips_leave_out_the_grad_when_the_drawing_does(neuron: NeuronBuilder) -> None:
+    tips = tooltips(draw_dot(neuron(backward=True).o, show_grad=False).source)
     assert tips["n0"] == "x1: data = 2.0"
     assert not any("grad" in tip for tip in tips.values())
 
@@ -181,8 +162,8 @@ def test_tooltip_text_from_labels_is_escaped() -> None:
     assert r'tooltip="say \"hi\" \\ there: data = 1.0' in draw_dot(a).source
 
 
-def test_colours_read_on_light_and_dark_pages() -> None:
-    source = draw_dot(neuron()).source
+def test_colours_read_on_light_and_dark_pages(neuron: NeuronBuilder) -> None:
+    source = draw_dot(neuron(backward=True).o).source
     assert "bgcolor=transparent" in source
     assert 'fillcolor="#ffffff"' in source
     assert "style=filled" in source
@@ -196,9 +177,11 @@ def test_record_special_characters_in_labels_are_escaped(dot_program: str) -> No
     assert "a{b}|&lt;c&gt;&quot;d\\e" in svg_texts(svg)
 
 
-def test_svg_renders_identically_twice_and_shows_the_numbers(dot_program: str) -> None:
-    first = draw_dot(neuron()).pipe(format="svg", encoding="utf-8")
-    second = draw_dot(neuron()).pipe(format="svg", encoding="utf-8")
+def test_svg_renders_identically_twice_and_shows_the_numbers(
+    dot_program: str, neuron: NeuronBuilder
+) -> None:
+    first = draw_dot(neuron(backward=True).o).pipe(format="svg", encoding="utf-8")
+    second = draw_dot(neuron(backward=True).o).pipe(format="svg", encoding="utf-8")
     assert first == second
     texts = svg_texts(first)
     for text in ["x1", "data 2.0000", "grad &#45;1.5000", "tanh", "o", "data 0.7071"]:
@@ -221,8 +204,8 @@ def test_big_graph_is_summarised_with_a_visible_note() -> None:
     assert f"n{total - 1}" in records(source)
 
 
-def test_summary_keeps_the_nodes_nearest_the_output() -> None:
-    root = neuron()  # o <- n <- (x1*w1 + x2*w2, b) <- ...
+def test_summary_keeps_the_nodes_nearest_the_output(neuron: NeuronBuilder) -> None:
+    root = neuron(backward=True).o  # o <- n <- (x1*w1 + x2*w2, b) <- ...
     source = draw_dot(root, max_nodes=4).source
     assert sorted(label.split(" | ")[0] for label in records(source).values()) == sorted(
         ["o", "n", "x1*w1 + x2*w2", "b"]
@@ -232,14 +215,14 @@ def test_summary_keeps_the_nodes_nearest_the_output() -> None:
     assert re.findall(r"more -> (\w+) \[style=dashed\]", source) == ["n6_op"]
 
 
-def test_graph_within_the_cap_has_no_note() -> None:
-    source = draw_dot(neuron(), max_nodes=10).source
+def test_graph_within_the_cap_has_no_note(neuron: NeuronBuilder) -> None:
+    source = draw_dot(neuron(backward=True).o, max_nodes=10).source
     assert "more" not in source
     assert "Summarised" not in source
 
 
-def test_summarised_graph_renders(dot_program: str) -> None:
-    svg = draw_dot(neuron(), max_nodes=3).pipe(format="svg", encoding="utf-8")
+def test_summarised_graph_renders(dot_program: str, neuron: NeuronBuilder) -> None:
+    svg = draw_dot(neuron(backward=True).o, max_nodes=3).pipe(format="svg", encoding="utf-8")
     texts = svg_texts(svg)
     assert "... 7 more nodes" in texts
     assert any(t.startswith("Summarised: the 3 nodes nearest the output of 10") for t in texts)
@@ -299,9 +282,7 @@ def test_importing_micrograd_does_not_import_the_optional_packages() -> None:
         "print(sorted(m for m in ('graphviz', 'matplotlib', 'numpy', 'sklearn') "
         "if m in sys.modules))"
     )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, check=True
-    ).stdout
+    out = run_python("-c", code).stdout
     assert out.strip() == "[]"
 
 
@@ -446,30 +427,32 @@ def test_draw_mlp_rejects_bad_arguments(
 # -- render_svg -----------------------------------------------------------------
 
 
-def test_render_svg_returns_and_saves_the_svg(dot_program: str, tmp_path: Path) -> None:
+def test_render_svg_returns_and_saves_the_svg(
+    dot_program: str, tmp_path: Path, neuron: NeuronBuilder
+) -> None:
     path = tmp_path / "sub" / "neuron.svg"
-    svg = render_svg(draw_dot(neuron()), path)
+    svg = render_svg(draw_dot(neuron(backward=True).o), path)
     assert svg.startswith("<?xml")
     assert path.read_text(encoding="utf-8") == svg
-    assert svg == draw_dot(neuron()).pipe(format="svg", encoding="utf-8")
+    assert svg == draw_dot(neuron(backward=True).o).pipe(format="svg", encoding="utf-8")
 
 
 def test_render_svg_falls_back_to_graphviz_pure(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, neuron: NeuronBuilder
 ) -> None:
     # No `dot` anywhere on PATH: render_svg runs graphviz-pure (in the test dependency group).
     monkeypatch.setenv("PATH", str(tmp_path))
-    svg = render_svg(draw_dot(neuron()))
+    svg = render_svg(draw_dot(neuron(backward=True).o))
     assert "data 0.7071" in svg
 
 
 def test_render_svg_without_any_dot_program_says_what_to_install(
-    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, neuron: NeuronBuilder
 ) -> None:
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
     with pytest.raises(RuntimeError, match="pip install graphviz-pure"):
-        render_svg(draw_dot(neuron()))
+        render_svg(draw_dot(neuron(backward=True).o))
 
 
 def test_render_svg_reports_a_failed_layout(dot_program: str) -> None:
@@ -580,10 +563,14 @@ def test_inline_svg_is_an_html_ready_svg_element_with_an_accessible_name() -> No
     assert "role=" not in inline_svg(GRAPHVIZ_SVG)
 
 
-def test_inline_svg_of_a_drawing_is_identical_every_time(dot_program: str) -> None:
-    svg = render_svg(draw_dot(neuron()))
+def test_inline_svg_of_a_drawing_is_identical_every_time(
+    dot_program: str, neuron: NeuronBuilder
+) -> None:
+    svg = render_svg(draw_dot(neuron(backward=True).o))
     first = inline_svg(svg, id_prefix="g0-", label="the neuron")
-    assert first == inline_svg(render_svg(draw_dot(neuron())), id_prefix="g0-", label="the neuron")
+    assert first == inline_svg(
+        render_svg(draw_dot(neuron(backward=True).o)), id_prefix="g0-", label="the neuron"
+    )
     titles = re.findall(r"<title>([^<]*)</title>", first)
     assert "x1: data = 2.0, grad = -1.4999999999999993" in titles
     # every box, oval and arrow has one: 10 values, 5 operations, 14 arrows

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import gc
 import math
-import os
-import subprocess
 import sys
 import textwrap
 import types
 
 import pytest
+from scripts import run_python
 
+import micrograd.engine
 from micrograd.collector import paused_gc
 from micrograd.engine import Value, topological_order
 from micrograd.nn import Neuron
@@ -110,14 +110,7 @@ def test_topological_order_is_the_same_in_every_process() -> None:
     # Values hash by identity (memory address); the order must not depend on it.
     outputs = set()
     for seed in ("0", "1", "random"):
-        result = subprocess.run(
-            [sys.executable, "-c", ORDER_SCRIPT],
-            capture_output=True,
-            text=True,
-            check=True,
-            env={**os.environ, "PYTHONHASHSEED": seed},
-        )
-        outputs.add(result.stdout)
+        outputs.add(run_python("-c", ORDER_SCRIPT, env={"PYTHONHASHSEED": seed}).stdout)
     assert len(outputs) == 1
     assert len(outputs.pop().split()) > 100
 
@@ -246,6 +239,14 @@ def test_paused_gc_restores_the_collector_when_the_block_raises() -> None:
     assert gc.isenabled()
 
 
+def test_paused_gc_from_its_old_place_in_the_engine_works_with_a_deprecation_warning() -> None:
+    with pytest.warns(DeprecationWarning, match="from micrograd import paused_gc"):
+        from micrograd.engine import paused_gc as old_name
+    assert old_name is paused_gc
+    with pytest.raises(AttributeError, match="has no attribute 'paused'"):
+        micrograd.engine.paused  # noqa: B018
+
+
 def test_paused_gc_nests() -> None:
     assert gc.isenabled()
     with paused_gc():
@@ -305,9 +306,6 @@ RECURSION_LIMIT_SCRIPT = textwrap.dedent(
 
 
 def test_the_engine_never_raises_the_recursion_limit_in_a_fresh_interpreter() -> None:
-    result = subprocess.run(
-        [sys.executable, "-c", RECURSION_LIMIT_SCRIPT], capture_output=True, text=True, check=True
-    )
-    default, after, grad = result.stdout.split()
+    default, after, grad = run_python("-c", RECURSION_LIMIT_SCRIPT).stdout.split()
     assert after == default
     assert float(grad) == 1.0

@@ -3,54 +3,21 @@
 from __future__ import annotations
 
 import io
-import os
 import random
 import re
-import subprocess
 import sys
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from _dot import dot_on_path
 from csv_log import read_log
+from pages import in_page_group
+from scripts import EXAMPLES, ExampleRun, import_example, printed_values, run_example, run_python
 
 from micrograd import MLP, Value
 
-ROOT = Path(__file__).resolve().parent.parent
-EXAMPLES = ROOT / "examples"
-
 # The original micrograd demo's last line: "step 99 loss 0.010978370135492717, accuracy 100.0%".
 DEMO_FINAL_LOSS = 0.010978370135492717
-
-
-@pytest.fixture(scope="module")
-def dot_env(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]]:
-    """The environment for the scripts, with a ``dot`` program on PATH."""
-    with dot_on_path(tmp_path_factory.mktemp("dot")):
-        env = dict(os.environ)
-        env["MPLBACKEND"] = "Agg"
-        yield env
-
-
-def run(name: str, *args: str, env: dict[str, str]) -> str:
-    """Run ``python examples/NAME.py ARGS`` and return its stdout (it must exit 0)."""
-    proc = subprocess.run(
-        [sys.executable, str(EXAMPLES / f"{name}.py"), *args],
-        capture_output=True,
-        text=True,
-        env=env,
-        cwd=ROOT,
-        check=False,
-        timeout=300,
-    )
-    assert proc.returncode == 0, proc.stderr
-    return proc.stdout
-
-
-def values(stdout: str) -> dict[str, str]:
-    """``name: value`` lines of a script's output, as a dict."""
-    return dict(re.findall(r"^([\w. ]+): (.*)$", stdout, flags=re.M))
 
 
 def assert_svg(path: Path) -> str:
@@ -80,10 +47,10 @@ NEURON_NUMBERS = {
 
 @pytest.mark.parametrize(("name", "nodes"), [("neuron", 10), ("tanh_neuron", 17)])
 def test_neuron_examples_print_the_gradients_and_draw_the_graph(
-    name: str, nodes: int, tmp_path: Path, dot_env: dict[str, str]
+    name: str, nodes: int, tmp_path: Path
 ) -> None:
-    stdout = run(name, "--steps", "2", "--out", str(tmp_path), env=dot_env)
-    printed = values(stdout)
+    stdout = run_example(name, "--steps", "2", "--out", str(tmp_path))
+    printed = printed_values(stdout)
     for key, expected in NEURON_NUMBERS.items():
         assert printed[key] == expected
     assert printed["graph nodes"] == str(nodes)
@@ -100,14 +67,12 @@ def test_neuron_examples_print_the_gradients_and_draw_the_graph(
     assert f"{1.0 - rows[-1].loss:.4f}" == printed["final o"]
 
 
-def test_tanh_from_exp_gives_the_same_numbers_as_tanh(
-    tmp_path: Path, dot_env: dict[str, str]
-) -> None:
-    a = run("neuron", "--steps", "3", "--out", str(tmp_path / "a"), env=dot_env)
-    b = run("tanh_neuron", "--steps", "3", "--out", str(tmp_path / "b"), env=dot_env)
+def test_tanh_from_exp_gives_the_same_numbers_as_tanh(tmp_path: Path) -> None:
+    a = run_example("neuron", "--steps", "3", "--out", str(tmp_path / "a"))
+    b = run_example("tanh_neuron", "--steps", "3", "--out", str(tmp_path / "b"))
     strip = {"graph", "graph nodes", "log"}
-    assert {k: v for k, v in values(a).items() if k not in strip} == {
-        k: v for k, v in values(b).items() if k not in strip
+    assert {k: v for k, v in printed_values(a).items() if k not in strip} == {
+        k: v for k, v in printed_values(b).items() if k not in strip
     }
 
 
@@ -130,14 +95,12 @@ def reference_four_points(steps: int, seed: int) -> tuple[list[float], list[list
     return losses, preds
 
 
-def test_mlp_four_points_trains_and_writes_its_pictures_and_log(
-    tmp_path: Path, dot_env: dict[str, str]
-) -> None:
-    stdout = run("mlp_four_points", "--steps", "20", "--out", str(tmp_path), env=dot_env)
+def test_mlp_four_points_trains_and_writes_its_pictures_and_log(tmp_path: Path) -> None:
+    stdout = run_example("mlp_four_points", "--steps", "20", "--out", str(tmp_path))
     losses, preds = reference_four_points(20, 1337)
     printed_losses = re.findall(r"^step (\d+): loss (\S+)$", stdout, flags=re.M)
     assert printed_losses == [(str(k), f"{loss:.10f}") for k, loss in enumerate(losses)]
-    printed = values(stdout)
+    printed = printed_values(stdout)
     assert printed["parameters"] == "41"
     assert printed["final loss"] == f"{losses[-1]:.10f}"
     assert printed["predictions"] == "[" + ", ".join(f"{p:.4f}" for p in preds[-1]) + "]"
@@ -151,9 +114,9 @@ def test_mlp_four_points_trains_and_writes_its_pictures_and_log(
     assert_png(tmp_path / "loss.png")
 
 
-def test_moons_short_run_writes_plots_and_log(tmp_path: Path, dot_env: dict[str, str]) -> None:
-    stdout = run("moons", "--steps", "3", "--every", "1", "--out", str(tmp_path), env=dot_env)
-    printed = values(stdout)
+def test_moons_short_run_writes_plots_and_log(tmp_path: Path) -> None:
+    stdout = run_example("moons", "--steps", "3", "--every", "1", "--out", str(tmp_path))
+    printed = printed_values(stdout)
     assert printed["points"] == "100, parameters: 337"
     # The original demo's first three lines (loss 0.8958441028683222, 1.723590533697202,
     # 0.7429006313851131; accuracy 50%, 81%, 77%), to 10 decimals.
@@ -172,48 +135,37 @@ def test_moons_short_run_writes_plots_and_log(tmp_path: Path, dot_env: dict[str,
         assert_png(tmp_path / picture)
 
 
-def test_moons_full_run_reaches_the_original_demo_loss(
-    tmp_path: Path, dot_env: dict[str, str]
-) -> None:
-    stdout = run("moons", "--out", str(tmp_path), "--quiet", env=dot_env)
-    printed = values(stdout)
+@in_page_group("moons")  # shares the run with test_docs_match_examples (conftest.example_run)
+def test_moons_full_run_reaches_the_original_demo_loss(example_run: ExampleRun) -> None:
+    stdout, out = example_run("moons")
+    printed = printed_values(stdout)
     assert abs(float(printed["final loss"]) - DEMO_FINAL_LOSS) < 1e-9
     assert printed["final accuracy"] == "100.0%"
-    rows = read_log(tmp_path / "log.csv")
+    rows = read_log(out / "log.csv")
     assert len(rows) == 100
     assert abs(rows[-1].loss - DEMO_FINAL_LOSS) < 1e-12
     assert rows[-1].accuracy == 1.0
 
 
 @pytest.mark.parametrize("name", ["neuron", "tanh_neuron", "mlp_four_points", "moons"])
-def test_examples_take_the_common_options(name: str, dot_env: dict[str, str]) -> None:
-    help_text = run(name, "--help", env=dot_env)
+def test_examples_take_the_common_options(name: str) -> None:
+    help_text = run_example(name, "--help")
     for option in ("--steps", "--seed", "--out", "--quiet"):
         assert option in help_text
-    proc = subprocess.run(
-        [sys.executable, str(EXAMPLES / f"{name}.py"), "--steps", "-1"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert proc.returncode == 2
+    proc = run_python(str(EXAMPLES / f"{name}.py"), "--steps", "-1", returncode=2)
     assert "expected a number >= 0" in proc.stderr
 
 
-def test_zero_steps_reports_the_untrained_network(tmp_path: Path, dot_env: dict[str, str]) -> None:
-    stdout = run("mlp_four_points", "--steps", "0", "--out", str(tmp_path), env=dot_env)
+def test_zero_steps_reports_the_untrained_network(tmp_path: Path) -> None:
+    stdout = run_example("mlp_four_points", "--steps", "0", "--out", str(tmp_path))
     losses, _ = reference_four_points(1, 1337)
-    assert values(stdout)["final loss"] == f"{losses[0]:.10f}"
+    assert printed_values(stdout)["final loss"] == f"{losses[0]:.10f}"
     assert read_log(tmp_path / "log.csv") == []
     assert not (tmp_path / "loss.png").exists()
 
 
 def test_main_runs_in_process(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    sys.path.insert(0, str(EXAMPLES))
-    try:
-        import neuron
-    finally:
-        sys.path.remove(str(EXAMPLES))
+    neuron = import_example("neuron")
     with dot_on_path(tmp_path):
         assert neuron.main(["--steps", "1", "--out", str(tmp_path / "out"), "--quiet"]) == 0
     out = capsys.readouterr().out
@@ -229,19 +181,10 @@ class FakeTerminal(io.StringIO):
         return True
 
 
-def load_common() -> object:
-    sys.path.insert(0, str(EXAMPLES))
-    try:
-        import _common
-    finally:
-        sys.path.remove(str(EXAMPLES))
-    return _common
-
-
 def test_progress_bar_draws_on_a_terminal_only() -> None:
-    common = load_common()
+    common = import_example("_common")
     terminal = FakeTerminal()
-    with common.Progress(4, "train", stream=terminal, width=8) as bar:  # type: ignore[attr-defined]
+    with common.Progress(4, "train", stream=terminal, width=8) as bar:
         for _ in range(4):
             bar.update(note="loss 0.1")
         assert bar.line() == "train [########] 4/4 loss 0.1"
@@ -250,26 +193,26 @@ def test_progress_bar_draws_on_a_terminal_only() -> None:
     assert text.endswith("\rtrain [########] 4/4 loss 0.1\n")
 
     pipe = io.StringIO()  # not a terminal: nothing written
-    with common.Progress(4, "train", stream=pipe) as bar:  # type: ignore[attr-defined]
+    with common.Progress(4, "train", stream=pipe) as bar:
         bar.update()
     assert pipe.getvalue() == ""
 
     quiet = FakeTerminal()
-    with common.Progress(4, "train", enabled=False, stream=quiet) as bar:  # type: ignore[attr-defined]
+    with common.Progress(4, "train", enabled=False, stream=quiet) as bar:
         bar.update()
     assert quiet.getvalue() == ""
 
 
 def test_progress_bar_of_zero_steps_is_full() -> None:
-    common = load_common()
-    bar = common.Progress(0, "x", enabled=False, width=4)  # type: ignore[attr-defined]
+    common = import_example("_common")
+    bar = common.Progress(0, "x", enabled=False, width=4)
     assert bar.line() == "x [####] 0/0"
 
 
 def test_progress_bar_steps_aside_for_printed_lines(capsys: pytest.CaptureFixture[str]) -> None:
-    common = load_common()
+    common = import_example("_common")
     terminal = FakeTerminal()
-    bar = common.Progress(2, "t", stream=terminal, width=2)  # type: ignore[attr-defined]
+    bar = common.Progress(2, "t", stream=terminal, width=2)
     bar.print("before")  # nothing drawn yet: nothing to clear
     bar.update()
     bar.print("step 0")
@@ -282,11 +225,7 @@ def test_progress_bar_steps_aside_for_printed_lines(capsys: pytest.CaptureFixtur
 def test_without_any_dot_program_the_graph_is_saved_as_dot_source(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    sys.path.insert(0, str(EXAMPLES))
-    try:
-        import neuron
-    finally:
-        sys.path.remove(str(EXAMPLES))
+    neuron = import_example("neuron")
     monkeypatch.setenv("PATH", str(tmp_path))
     monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
     assert neuron.main(["--steps", "0", "--out", str(tmp_path / "out")]) == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from labelled_neuron import NeuronBuilder
 
 import micrograd
 from micrograd.engine import Value, topological_order
@@ -93,28 +94,9 @@ def test_a_node_made_with_children_but_no_backward_rule_passes_nothing_on() -> N
 # -- backprop by hand, as in the lecture ---------------------------------------------
 
 
-def lecture_neuron() -> tuple[list[Value], Value]:
-    x1 = Value(2.0, label="x1")
-    x2 = Value(0.0, label="x2")
-    w1 = Value(-3.0, label="w1")
-    w2 = Value(1.0, label="w2")
-    b = Value(6.8813735870195432, label="b")
-    x1w1 = x1 * w1
-    x1w1.label = "x1*w1"
-    x2w2 = x2 * w2
-    x2w2.label = "x2*w2"
-    x1w1x2w2 = x1w1 + x2w2
-    x1w1x2w2.label = "x1*w1 + x2*w2"
-    n = x1w1x2w2 + b
-    n.label = "n"
-    o = n.tanh()
-    o.label = "o"
-    return [x1, x2, w1, w2, b], o
-
-
-def test_the_lecture_neuron_has_the_lecture_gradients() -> None:
-    (x1, x2, w1, w2, _), o = lecture_neuron()
-    o.backward()
+def test_the_lecture_neuron_has_the_lecture_gradients(neuron: NeuronBuilder) -> None:
+    lecture = neuron(backward=True)
+    x1, x2, w1, w2, o = lecture.x1, lecture.x2, lecture.w1, lecture.w2, lecture.o
     assert o.data == pytest.approx(math.sqrt(0.5), rel=1e-12)
     assert x1.grad == pytest.approx(-1.5, rel=1e-9)
     assert w1.grad == pytest.approx(1.0, rel=1e-9)
@@ -122,8 +104,11 @@ def test_the_lecture_neuron_has_the_lecture_gradients() -> None:
     assert w2.grad == 0.0
 
 
-def test_calling_backward_node_by_node_with_the_lectures_build_topo_matches_backward() -> None:
-    leaves, o = lecture_neuron()
+def test_calling_backward_node_by_node_with_the_lectures_build_topo_matches_backward(
+    neuron: NeuronBuilder,
+) -> None:
+    lecture = neuron()
+    leaves, o = lecture.leaves, lecture.o
     topo: list[Value] = []
     visited = set()
 
@@ -139,14 +124,17 @@ def test_calling_backward_node_by_node_with_the_lectures_build_topo_matches_back
     for node in reversed(topo):
         node._backward()
 
-    twins, o2 = lecture_neuron()
-    o2.backward()
-    assert [v.grad for v in leaves] == [v.grad for v in twins]
-    assert [v.label for v in topo] == [v.label for v in topological_order(o2)]
+    twin = neuron(backward=True)
+    assert [v.grad for v in leaves] == [v.grad for v in twin.leaves]
+    assert [v.label for v in topo] == [v.label for v in topological_order(twin.o)]
 
 
-def test_calling_backward_by_hand_one_node_at_a_time_matches_backward() -> None:
-    (x1, x2, w1, w2, b), o = lecture_neuron()
+def test_calling_backward_by_hand_one_node_at_a_time_matches_backward(
+    neuron: NeuronBuilder,
+) -> None:
+    lecture = neuron()
+    x1, x2, w1, w2, b = lecture.leaves
+    o = lecture.o
     n = o._prev[0]
     x1w1x2w2 = n._prev[0]
     x1w1, x2w2 = x1w1x2w2._prev
@@ -159,13 +147,11 @@ def test_calling_backward_by_hand_one_node_at_a_time_matches_backward() -> None:
     x1w1._backward()
     x2w2._backward()
     got = [x1.grad, x2.grad, w1.grad, w2.grad, b.grad]
-    leaves, o2 = lecture_neuron()
-    o2.backward()
-    assert got == [v.grad for v in leaves]
+    assert got == [v.grad for v in neuron(backward=True).leaves]
 
 
-def test_the_lectures_trace_function_walks_the_graph() -> None:
-    _, o = lecture_neuron()
+def test_the_lectures_trace_function_walks_the_graph(neuron: NeuronBuilder) -> None:
+    o = neuron().o
     nodes, edges = set(), set()
 
     def build(v: Value) -> None:

@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 
 import pytest
+from labelled_neuron import build_neuron
 
 from micrograd import Value
 from micrograd.draw import draw_dot, inline_svg, render_svg
@@ -26,14 +27,8 @@ def worked_example() -> Value:
 
 
 def neuron() -> Value:
-    x1, w1 = Value(2.0, label="x1"), Value(-3.0, label="w1")
-    x2, w2 = Value(0.0, label="x2"), Value(1.0, label="w2")
-    b = Value(6.8813735870195432, label="b")
-    n = x1 * w1 + x2 * w2 + b
-    n.label = "n"
-    o = n.tanh()
-    o.label = "o"
-    return o
+    """The lecture's labelled neuron's output, before backward."""
+    return build_neuron().o
 
 
 def shared_input() -> Value:

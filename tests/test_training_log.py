@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import subprocess
 import sys
 import textwrap
 from pathlib import Path
@@ -11,6 +10,7 @@ from pathlib import Path
 import matplotlib
 import pytest
 from csv_log import read_log
+from scripts import run_python
 
 from micrograd import Value
 from micrograd.training_log import COLUMNS, LogRow, TrainingLog
@@ -148,8 +148,7 @@ def test_rows_survive_a_killed_process(tmp_path: Path) -> None:
         log.record(99, 0.0)
         """
     )
-    proc = subprocess.run([sys.executable, "-c", script], check=False)
-    assert proc.returncode == -9
+    run_python("-c", script, returncode=-9)
     rows = read_log(path)
     assert [row.step for row in rows] == [0, 1, 2, 3, 4]
     assert rows[-1].accuracy == 1.0

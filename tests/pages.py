@@ -1,0 +1,162 @@
+"""The docs pages as the tests read them: their code cells, their prose, and a run of their cells.
+
+Each page of the site is a MyST markdown notebook (``docs/*.md``).
+:func:`run_page` runs a page's ``{code-cell}`` cells in order, in a fresh
+namespace, with a stand-in ``myst_nb.glue`` that records what the page glues,
+once per test process (later calls share the run); :func:`in_page_group`
+keeps the tests that run one page on one pytest-xdist worker.
+"""
+
+from __future__ import annotations
+
+import builtins
+import contextlib
+import io
+import types
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from markdown_it import MarkdownIt
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+
+
+@dataclass
+class Cell:
+    """One ``{code-cell}`` of a page: its code, its tags and its other option lines."""
+
+    source: str
+    tags: list[str]
+    line: int
+    options: dict[str, str] = field(default_factory=dict)
+
+
+def _fences(text: str) -> list[Any]:
+    return [t for t in MarkdownIt("commonmark").parse(text) if t.type == "fence"]
+
+
+def _split_options(content: str) -> tuple[dict[str, str], str]:
+    """A code cell's ``:key: value`` (or ``---`` YAML) option lines, and its code."""
+    lines = content.splitlines()
+    options: dict[str, str] = {}
+    if lines and lines[0].strip() == "---":
+        end = lines.index("---", 1)
+        for line in lines[1:end]:
+            key, _, value = line.partition(":")
+            options[key.strip()] = value.strip()
+        lines = lines[end + 1 :]
+    else:
+        while lines and lines[0].startswith(":"):
+            key, _, value = lines.pop(0)[1:].partition(":")
+            options[key.strip()] = value.strip()
+    return options, "\n".join(lines).strip("\n") + "\n"
+
+
+def code_cells(page: str) -> list[Cell]:
+    """The ``{code-cell}`` cells of ``docs/<page>.md``, in order."""
+    cells = []
+    for token in _fences((DOCS / f"{page}.md").read_text(encoding="utf-8")):
+        if token.info.split()[:1] != ["{code-cell}"]:
+            continue
+        options, source = _split_options(token.content)
+        tags = [t.strip() for t in options.get("tags", "").strip("[]").split(",") if t.strip()]
+        cells.append(Cell(source, tags, token.map[0] + 1, options))
+    return cells
+
+
+def prose(page: str) -> str:
+    """The page's text outside fenced blocks (what a reader reads as prose)."""
+    lines = (DOCS / f"{page}.md").read_text(encoding="utf-8").splitlines()
+    for token in _fences("\n".join(lines)):
+        start, end = token.map
+        for i in range(start, end):
+            lines[i] = ""
+    return "\n".join(lines)
+
+
+def without_magics(source: str) -> str:
+    """IPython ``%magic`` lines (only in hidden setup cells) are notebook-only."""
+    return "\n".join(line for line in source.splitlines() if not line.lstrip().startswith("%"))
+
+
+@dataclass
+class PageRun:
+    """What running a page produced: glued values, the namespace, the printed text."""
+
+    glued: dict[str, Any] = field(default_factory=dict)
+    namespace: dict[str, Any] = field(default_factory=dict)
+    stdout: str = ""
+    markdown: list[str] = field(default_factory=list)
+
+
+def _importer(run: PageRun) -> Any:
+    """``__import__`` for the page's cells: stand-ins for ``myst_nb`` and ``IPython.display``.
+
+    ``from myst_nb import glue`` gets a ``glue`` that records the value;
+    ``from IPython.display import Markdown`` (IPython is not in the test
+    extra) gets a ``Markdown`` that records the text.  Only the cells see the
+    stand-ins: ``sys.modules`` is left alone, so matplotlib and the rest
+    import as usual.
+    """
+
+    def glue(name: str, variable: Any, display: bool = True) -> None:
+        if name in run.glued:
+            raise AssertionError(f"glue key {name!r} glued twice")
+        run.glued[name] = variable
+
+    class Markdown:
+        def __init__(self, data: str) -> None:
+            self.data = data
+            run.markdown.append(data)
+
+    myst_nb = types.ModuleType("myst_nb")
+    myst_nb.glue = glue  # type: ignore[attr-defined]
+    display = types.ModuleType("IPython.display")
+    display.Markdown = Markdown  # type: ignore[attr-defined]
+    real_import = builtins.__import__
+
+    def importer(
+        name: str, globals: Any = None, locals: Any = None, fromlist: Any = (), level: int = 0
+    ) -> Any:
+        if name == "myst_nb":
+            return myst_nb
+        if name == "IPython.display" and fromlist:
+            return display
+        if name.split(".")[0] == "IPython":
+            raise ImportError(f"the docs tests give the pages only IPython.display, not {name}")
+        return real_import(name, globals, locals, fromlist, level)
+
+    return importer
+
+
+@cache
+def run_page(page: str) -> PageRun:
+    """Execute every code cell of ``docs/<page>.md`` in order, as the build does."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    run = PageRun()
+    run.namespace["__name__"] = f"docs_{page.replace('-', '_')}"
+    run.namespace["__builtins__"] = {**vars(builtins), "__import__": _importer(run)}
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        for cell in code_cells(page):
+            code = compile(without_magics(cell.source), f"docs/{page}.md:{cell.line}", "exec")
+            exec(code, run.namespace)
+    plt.close("all")
+    run.stdout = out.getvalue()
+    return run
+
+
+def glued(page: str) -> dict[str, Any]:
+    return run_page(page).glued
+
+
+def in_page_group(page: str) -> pytest.MarkDecorator:
+    """Keeps a test that runs ``page`` on the one pytest-xdist worker that runs that page."""
+    return pytest.mark.xdist_group(f"page {page}")
