@@ -209,7 +209,7 @@ _pyenv_pythons(TEST_PYTHONS)
 
 @nox.session(python=TEST_PYTHONS, reuse_venv=True)
 def tests(session: nox.Session) -> None:
-    """Run the test suite with a coverage report, on each supported Python.
+    """Run the test suite with a coverage report, on each supported Python, on every core.
 
     The PyTorch parity tests (marker ``torch``) run in tests-3.11, which
     installs torch; the other versions deselect them (``-m "not torch"``).
@@ -218,6 +218,8 @@ def tests(session: nox.Session) -> None:
     _install(session, "test", *(["torch"] if with_torch else []))
     session.run(
         "pytest",
+        # On every core; the tests that share a slow page run share a worker (pages.py).
+        *("-n", "auto", "--dist", "loadgroup"),
         "--cov=micrograd",
         "--cov-report=term",
         *([] if with_torch else ["-m", "not torch"]),
@@ -495,7 +497,7 @@ def repro(session: nox.Session) -> None:
 
     The two builds go to artifacts/repro/first and artifacts/repro/second,
     each with its own empty execution cache, so every page is executed twice;
-    ``browser_tests/repro.py`` compares them and prints a diff of anything
+    ``tools/repro.py`` compares them and prints a diff of anything
     that differs.
     """
     _install_docs(session)
@@ -503,4 +505,4 @@ def repro(session: nox.Session) -> None:
     for build in builds:
         shutil.rmtree(build, ignore_errors=True)
         _build_site(session, build / "html", "-q", "-d", str(build / "doctrees"))
-    session.run("python", str(ROOT / "browser_tests" / "repro.py"), *map(str, builds))
+    session.run("python", str(ROOT / "tools" / "repro.py"), *map(str, builds))
