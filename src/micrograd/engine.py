@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import numbers
+import warnings
 from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
@@ -511,3 +512,18 @@ def _nothing() -> None:
 
 def _call_closure(function: Callable[[], None], out: Value) -> None:
     function()
+
+
+def __getattr__(name: str) -> Any:
+    """``micrograd.engine.paused_gc``, where it was until 0.2.0: still there, deprecated."""
+    if name == "paused_gc":
+        warnings.warn(
+            "micrograd.engine.paused_gc has moved to micrograd.collector: "
+            "use `from micrograd import paused_gc`",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        from micrograd.collector import paused_gc
+
+        return paused_gc
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
