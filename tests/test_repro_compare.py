@@ -1,4 +1,4 @@
-"""The reproducibility comparison itself: it must notice every kind of difference."""
+"""tools/repro.py, the comparison of two builds: it must notice every kind of difference."""
 
 from __future__ import annotations
 
@@ -6,7 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from repro import MEASUREMENTS, compare_builds, main
+from scripts import import_tool
+
+repro = import_tool("repro")
+MEASUREMENTS, compare_builds, main = repro.MEASUREMENTS, repro.compare_builds, repro.main
 
 GRAPH = '<svg xmlns="http://www.w3.org/2000/svg"><g id="n0"><text>a 2.0000</text></g></svg>'
 

@@ -2,7 +2,7 @@
 
 Usage::
 
-    python browser_tests/repro.py BUILD_A BUILD_B
+    python tools/repro.py BUILD_A BUILD_B
 
 Each ``BUILD_*`` is a Sphinx output root holding ``html/`` (the site) and
 ``jupyter_execute/`` (the notebooks myst-nb executed for it). Exits 1 and
