@@ -1,4 +1,4 @@
-"""What the example scripts share: the command line, a progress bar, saving pictures.
+"""What the example scripts share: the command line, a progress bar, saving pictures and logs.
 
 Not part of micrograd: a helper for the scripts in this folder (each script
 puts this folder on ``sys.path`` when run as ``python examples/NAME.py``).
@@ -137,6 +137,16 @@ def save_figure(ax: Any, path: Path) -> Path:
     fig.savefig(path, dpi=100, metadata={"Software": None})
     plt.close(fig)
     return path
+
+
+def report_log(log: Any, title: str, picture: Path, name: str) -> None:
+    """Plot a TrainingLog that has rows to ``picture``; print where the plot and the log went."""
+    if log.rows:
+        import matplotlib
+
+        matplotlib.use("Agg")  # write files; never open a window
+        print(f"{name}: {save_figure(log.plot(title=title), picture)}")
+    print(f"log: {log.path}")
 
 
 def fmt_list(values: Iterable[float], digits: int = 4) -> str:

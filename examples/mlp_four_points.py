@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import Progress, fmt_list, parser, save_figure, save_graph
+from _common import Progress, fmt_list, parser, report_log, save_graph
 
 from micrograd import MLP, Value
 from micrograd.draw import draw_mlp
@@ -82,13 +82,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"predictions: {fmt_list(y.data for y in ypred)}")
     print(f"targets: {fmt_list(YS)}")
     print(f"network after: {save_graph(draw_mlp(model), out / 'mlp_after.svg')}")
-    if log.rows:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        ax = log.plot(title="MLP on four points: squared-error loss")
-        print(f"loss plot: {save_figure(ax, out / 'loss.png')}")
-    print(f"log: {log.path}")
+    report_log(log, "MLP on four points: squared-error loss", out / "loss.png", "loss plot")
     return 0
 
 

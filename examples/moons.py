@@ -25,7 +25,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import Progress, parser, save_figure
+from _common import Progress, parser, report_log, save_figure
 
 from micrograd import MLP, Value
 from micrograd.datasets import make_moons
@@ -106,10 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     ax = plot_decision_boundary(model, X, y, resolution=args.resolution)
     ax.set_title(f"decision boundary after {args.steps} steps")
     print(f"decision boundary: {save_figure(ax, out / 'decision_boundary.png')}")
-    if log.rows:
-        ax = log.plot(title="moons: loss and accuracy")
-        print(f"training plot: {save_figure(ax, out / 'training.png')}")
-    print(f"log: {log.path}")
+    report_log(log, "moons: loss and accuracy", out / "training.png", "training plot")
     return 0
 
 

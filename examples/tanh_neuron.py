@@ -5,7 +5,8 @@ operation, ``o`` is computed from ``Value.exp``, ``+``, ``-``, ``*`` and
 ``/``; backpropagation through these smaller pieces gives the same output
 and the same gradients as neuron.py, and the drawn graph
 (``tanh_neuron.svg``) is bigger.  Then ``--steps`` nudges of ``w1``,
-``w2`` and ``b`` along their gradients, as in neuron.py.
+``w2`` and ``b`` along their gradients, as in neuron.py, which this script
+runs with its own activation.
 """
 
 from __future__ import annotations
@@ -15,74 +16,23 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import Progress, parser, save_graph
+import neuron
 
 from micrograd import Value
-from micrograd.draw import draw_dot
-from micrograd.engine import topological_order
-from micrograd.training_log import TrainingLog
 
 NAME = "tanh_neuron"
-DEFAULTS = {"x1": 2.0, "w1": -3.0, "x2": 0.0, "w2": 1.0, "b": 6.8813735870195432}
 
 
-def leaves() -> dict[str, Value]:
-    """The inputs x1, x2, the weights w1, w2 and the bias b, labelled."""
-    return {name: Value(value, label=name) for name, value in DEFAULTS.items()}
-
-
-def forward(v: dict[str, Value]) -> tuple[Value, Value]:
-    """The neuron: ``n = x1*w1 + x2*w2 + b`` and ``o = (e - 1) / (e + 1)`` with ``e = exp(2n)``."""
-    x1w1 = v["x1"] * v["w1"]
-    x1w1.label = "x1*w1"
-    x2w2 = v["x2"] * v["w2"]
-    x2w2.label = "x2*w2"
-    x1w1x2w2 = x1w1 + x2w2
-    x1w1x2w2.label = "x1*w1 + x2*w2"
-    n = x1w1x2w2 + v["b"]
-    n.label = "n"
+def tanh_from_exp(n: Value) -> Value:
+    """``(e - 1) / (e + 1)`` with ``e = exp(2n)``: tanh from smaller operations."""
     e = (2 * n).exp()
     e.label = "e"
-    o = (e - 1) / (e + 1)
-    o.label = "o"
-    return n, o
+    return (e - 1) / (e + 1)
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = parser(NAME, (__doc__ or NAME).splitlines()[0], steps=5, seed=0)
-    p.add_argument("--lr", type=float, default=0.1, help="step size (default 0.1)")
-    args = p.parse_args(argv)
-    out: Path = args.out
-    out.mkdir(parents=True, exist_ok=True)
-    # This example draws no random numbers; --seed is accepted like everywhere.
-
-    v = leaves()
-    n, o = forward(v)
-    o.backward()
-    print(f"o: {o.data:.4f}")
-    print(f"n.grad: {n.grad:.4f}")
-    for name in ("x1", "w1", "x2", "w2", "b"):
-        print(f"{name}.grad: {v[name].grad:.4f}")
-    graph_path = save_graph(draw_dot(o), out / f"{NAME}.svg")
-    print(f"graph nodes: {len(topological_order(o))}")
-    print(f"graph: {graph_path}")
-
-    log = TrainingLog(out / "log.csv")
-    log.record(0, 1.0 - o.data, learning_rate=args.lr)
-    with Progress(args.steps, "nudge", enabled=False if args.quiet else None) as bar:
-        for step in range(1, args.steps + 1):
-            for name in ("w1", "w2", "b"):  # along the gradient: o goes up
-                v[name].data += args.lr * v[name].grad
-            for leaf in v.values():
-                leaf.grad = 0.0
-            n, o = forward(v)
-            o.backward()
-            log.record(step, 1.0 - o.data, learning_rate=args.lr)
-            bar.update(note=f"o {o.data:.4f}")
-            bar.print(f"step {step}: o = {o.data:.4f}")
-    print(f"final o: {o.data:.4f}")
-    print(f"log: {log.path}")
-    return 0
+    description = (__doc__ or NAME).splitlines()[0]
+    return neuron.main(argv, script=NAME, description=description, activation=tanh_from_exp)
 
 
 if __name__ == "__main__":
