@@ -20,6 +20,7 @@ tests-3.13).  An interpreter that is not installed is skipped, except on CI
 from __future__ import annotations
 
 import ast
+import contextlib
 import hashlib
 import os
 import re
@@ -58,110 +59,76 @@ def _groups(*names: str) -> tuple[str, ...]:
     return nox.project.dependency_groups(nox.project.load_toml(PYPROJECT), *names)
 
 
-def _installs_skipped(session: nox.Session) -> bool:
-    """Whether nox skips installs here (``nox -R`` or ``--no-install`` in a reused environment)."""
-    config = getattr(getattr(session, "_runner", None), "global_config", None)
-    return bool(getattr(config, "no_install", False)) and bool(
-        getattr(session.virtualenv, "_reused", False)
-    )
-
-
 def _once(
     session: nox.Session, step: str, inputs: Iterable[str | Path], action: Callable[[], object]
 ) -> bool:
     """Run ``action`` unless this environment already ran ``step`` with the same inputs.
 
-    A stamp file in the environment, ``.stamp-<step>``, holds a digest of the
-    inputs (a path stands for its contents), of pyproject.toml and this file,
-    and of the environment's ``pyvenv.cfg`` (its Python).  It is written after
-    ``action`` succeeds and removed before ``action`` starts, so an install
-    that failed half-way is done again.  A new environment has no stamp.
-    Returns whether ``action`` ran.
+    The stamp ``.stamp-<step>`` in the environment holds a digest of the
+    inputs (a path stands for its contents), pyproject.toml, this file and the
+    environment's ``pyvenv.cfg`` (its Python); it is written only after
+    ``action`` succeeds.  ``nox -R`` (no installs) leaves a reused environment
+    as it is.  Returns whether ``action`` ran.
     """
-    location = getattr(session.virtualenv, "location", None)
-    if not location:  # no environment of its own (nox --no-venv)
+    venv = Path(getattr(session.virtualenv, "location", None) or "")
+    if venv == Path():  # no environment of its own (nox --no-venv)
         action()
         return True
-    if _installs_skipped(session):
+    config = getattr(getattr(session, "_runner", None), "global_config", None)
+    if getattr(config, "no_install", False) and getattr(session.virtualenv, "_reused", False):
         return False
-    venv = Path(location)
     digest = hashlib.sha256()
     for item in (*inputs, PYPROJECT, Path(__file__), venv / "pyvenv.cfg"):
-        if isinstance(item, Path):
-            digest.update(item.read_bytes() if item.is_file() else b"(missing)")
-        else:
-            digest.update(item.encode())
+        is_file = isinstance(item, Path) and item.is_file()
+        digest.update(item.read_bytes() if is_file else str(item).encode())
         digest.update(b"\0")
-    key = digest.hexdigest()
     stamp = venv / f".stamp-{step}"
-    if stamp.is_file() and stamp.read_text(encoding="utf-8") == key:
+    if stamp.is_file() and stamp.read_text(encoding="utf-8") == digest.hexdigest():
         session.log(f"{step}: up to date (its inputs have not changed)")
         return False
     stamp.unlink(missing_ok=True)
     action()
-    stamp.write_text(key, encoding="utf-8")
+    stamp.write_text(digest.hexdigest(), encoding="utf-8")
     return True
 
 
-def _pip_find_links() -> list[str]:
-    """Where pip is configured to find wheels (``PIP_FIND_LINKS``, pip.conf's ``find-links``)."""
+def _uv_find_links() -> str:
+    """pip's ``find-links`` (``PIP_FIND_LINKS``, pip.conf) for uv, which reads neither."""
     links = os.environ.get("PIP_FIND_LINKS", "").split()
-    try:
-        listing = subprocess.run(
-            [sys.executable, "-m", "pip", "config", "list"],
-            capture_output=True,
-            text=True,
-            check=True,
-            timeout=120,
-        ).stdout
-    except (OSError, subprocess.SubprocessError):  # no pip next to nox: the variable only
-        listing = ""
-    for line in listing.splitlines():
-        key, _, value = line.partition("=")
-        if key.endswith(".find-links"):
-            links += str(ast.literal_eval(value)).split()
-    return list(dict.fromkeys(links))
-
-
-def _keep_bytecode(session: nox.Session) -> None:
-    """Under uv, let the session's Pythons cache compiled bytecode, under ``.nox/<env>/pycache``.
-
-    pip compiles what it installs; uv does not.  Where ``PYTHONDONTWRITEBYTECODE``
-    is set (as on the project's machines), every import in a uv environment
-    would then compile its source again: on a no-change docs rebuild that was
-    4 of sphinx-build's 7 s.  For what the session runs after its install, the
-    variable is unset and ``PYTHONPYCACHEPREFIX`` points into the environment,
-    so only what is imported gets compiled, once, and nothing is written into
-    the working tree or into the installed packages' records.
-    """
-    location = getattr(session.virtualenv, "location", None)
-    if location and session.venv_backend == "uv":
-        session.env["PYTHONPYCACHEPREFIX"] = str(Path(location) / "pycache")
-        session.env["PYTHONDONTWRITEBYTECODE"] = None
+    pip = [sys.executable, "-m", "pip", "config", "list"]
+    with contextlib.suppress(OSError, subprocess.SubprocessError):  # no pip next to nox
+        listing = subprocess.run(pip, capture_output=True, text=True, check=True, timeout=120)
+        for key, _, value in (line.partition("=") for line in listing.stdout.splitlines()):
+            if key.endswith(".find-links"):
+                links += str(ast.literal_eval(value)).split()
+    return ",".join(dict.fromkeys(links))
 
 
 def _install(session: nox.Session, *groups: str, project: str | None = ".[all]") -> bool:
     """Install ``project`` (editable) and these dependency groups, unless done (:func:`_once`).
 
-    Under uv, pip's ``find-links`` are passed on as ``UV_FIND_LINKS`` (uv does
-    not read pip's configuration, and torch's CPU build may only be found
-    there), and the project is always built again, as pip would.  Then the
-    session keeps its bytecode in the environment (:func:`_keep_bytecode`).
+    Under uv, the project is always built again (as pip would), pip's
+    ``find-links`` are passed on (torch's CPU build may be found only there),
+    and the session's Pythons cache the bytecode of what they import under
+    ``.nox/<env>/pycache``: uv compiles nothing, and where
+    ``PYTHONDONTWRITEBYTECODE`` is set (as on the project's machines) every
+    import would compile its source again (4 of a no-change docs rebuild's 7 s).
     Returns whether it installed.
     """
     requirements = [*(["-e", project] if project else []), *_groups(*groups)]
+    uv = session.venv_backend == "uv"
 
     def install() -> None:
-        args, env = list(requirements), {}
-        if session.venv_backend == "uv":
-            if project:
-                args = ["--reinstall-package", "micrograd-book", *args]
-            if "UV_FIND_LINKS" not in os.environ and (links := _pip_find_links()):
-                env["UV_FIND_LINKS"] = ",".join(links)
-        session.install(*args, env=env)
+        rebuild = ["--reinstall-package", "micrograd-book"] if uv and project else []
+        env = (
+            {"UV_FIND_LINKS": _uv_find_links()} if uv and "UV_FIND_LINKS" not in os.environ else {}
+        )
+        session.install(*rebuild, *requirements, env={k: v for k, v in env.items() if v})
 
     installed = _once(session, "install", requirements, install)
-    _keep_bytecode(session)
+    if uv and getattr(session.virtualenv, "location", None):
+        session.env["PYTHONPYCACHEPREFIX"] = str(Path(session.virtualenv.location) / "pycache")
+        session.env["PYTHONDONTWRITEBYTECODE"] = None
     return installed
 
 
@@ -171,35 +138,29 @@ def _install(session: nox.Session, *groups: str, project: str | None = ".[all]")
 def _pyenv_pythons(versions: Sequence[str]) -> None:
     """Let nox find pyenv's Pythons of these versions where pyenv has not activated them.
 
-    nox, uv and virtualenv find ``python3.12`` through pyenv's shim, and the
-    shim answers only for the versions pyenv has activated (``pyenv global``,
-    ``local`` or ``shell``).  For each of ``versions`` that those do not
-    provide, the newest installed release (3.12.1, say) is added after them in
-    ``PYENV_VERSION``, for this run of nox only: ``python`` stays what it was.
+    nox, uv and virtualenv find ``python3.12`` through pyenv's shim, which
+    answers only for the versions pyenv has activated.  For each of
+    ``versions`` that those do not provide, the newest installed release
+    (3.12.1, say) is added after them in ``PYENV_VERSION``, for this run of
+    nox only: ``python`` stays what it was.
     """
     pyenv = shutil.which("pyenv")
     if pyenv is None:
         return
     try:
-        active = subprocess.run(
-            [pyenv, "version-name"], capture_output=True, text=True, check=True, timeout=60
-        ).stdout.strip()
-        root = (
-            os.environ.get("PYENV_ROOT")
-            or subprocess.run(
-                [pyenv, "root"], capture_output=True, text=True, check=True, timeout=60
-            ).stdout.strip()
+        ask = [[pyenv, "version-name"], [pyenv, "versions", "--bare"]]
+        active, installed = (
+            subprocess.run(a, capture_output=True, text=True, check=True, timeout=60).stdout
+            for a in ask
         )
     except (OSError, subprocess.SubprocessError):
         return
-    names = active.split(":")
-    have = {m.group(1) for name in names if (m := re.match(r"(\d+\.\d+)", name))}
-    releases: dict[str, list[tuple[int, str]]] = {}  # "3.12" -> [(1, "3.12.1")]
-    versions_dir = Path(root) / "versions"
-    for entry in versions_dir.iterdir() if versions_dir.is_dir() else ():
-        if m := re.fullmatch(r"(\d+\.\d+)\.(\d+)", entry.name):
-            releases.setdefault(m.group(1), []).append((int(m.group(2)), entry.name))
-    extra = [max(releases[v])[1] for v in versions if v in releases and v not in have]
+    names = active.strip().split(":")
+    have = {m[1] for name in names if (m := re.match(r"(\d+\.\d+)", name))}
+    newest: dict[str, tuple[int, str]] = {}  # "3.12" -> (1, "3.12.1")
+    for m in re.finditer(r"^(\d+\.\d+)\.(\d+)$", installed, flags=re.M):
+        newest[m[1]] = max(newest.get(m[1], (-1, "")), (int(m[2]), m[0]))
+    extra = [newest[v][1] for v in versions if v in newest and v not in have]
     if extra:
         os.environ["PYENV_VERSION"] = ":".join([*names, *extra])
 
