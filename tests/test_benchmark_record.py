@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_docs_claims import DOCS, PageRun, _importer, code_cells
+from pages import DOCS, PageRun, _importer, code_cells
 
 ROOT = Path(__file__).resolve().parent.parent
 BENCHMARKS = ROOT / "benchmarks"

@@ -319,6 +319,7 @@ def test_mlp_page_matches_a_direct_run_of_the_same_recipe() -> None:
     assert [y.data for y in ypred] == [g[f"mlp_pred{i}"] for i in range(4)]
 
 
+@in_page_group("mlp")
 def test_mlp_page_explains_the_run_without_zero_grad() -> None:
     run = run_page("mlp")
     g = run.glued
