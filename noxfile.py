@@ -360,12 +360,10 @@ def _build_site(
 ) -> None:
     """Build the site into ``html`` exactly as ``nox -s docs`` does (-n -W --keep-going).
 
-    Into any other folder than docs/_build/html, the build gets its own fresh
-    execution cache next to it, so it shares nothing with other builds.
-    Another ``builder`` writes to ``out`` with the execution cache of ``html``.
+    The execution cache is next to the output (docs/_ext/executed_notebooks), so a
+    build into another folder shares nothing with other builds, and another
+    ``builder`` writing to ``out`` next to ``html`` uses the execution cache of ``html``.
     """
-    if html.resolve() != HTML.resolve():
-        options = (*options, "-D", f"nb_execution_cache_path={html.parent / 'jupyter_cache'}")
     session.run(
         "sphinx-build",
         "-n",

@@ -8,9 +8,7 @@ every number, table and picture on the site comes from the package itself.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-import shutil
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,7 +21,6 @@ SOURCE = ROOT / "src" / "micrograd"
 
 # docs/_ext holds the book's own Sphinx extensions and helpers.
 sys.path.insert(0, str(DOCS / "_ext"))
-from notebook_download import reader_notebook
 from repository_links import theme_options as _repository_options
 
 
@@ -43,18 +40,13 @@ def _source_hash() -> str:
 # source hash is part of the cache's path (a new cache for new source) and a
 # Sphinx config value that marks the environment stale (every page re-read).
 # So is the hash of the benchmark record that "Why it's fast" shows
-# (benchmarks/RESULTS.json, written by `nox -s bench -- --record`).
+# (benchmarks/RESULTS.json, written by `nox -s bench -- --record`).  The
+# executed_notebooks extension names the cache after them.
 micrograd_source_hash = _source_hash()
 benchmark_record_hash = hashlib.sha256(
     (ROOT / "benchmarks" / "RESULTS.json").read_bytes()
 ).hexdigest()[:16]
-_CACHES = DOCS / "_build" / ".jupyter_cache"
-_CACHE_NAME = f"{micrograd_source_hash}-record-{benchmark_record_hash}"
-nb_execution_cache_path = str(_CACHES / _CACHE_NAME)
-if _CACHES.is_dir():  # drop the caches made for older sources
-    for old in _CACHES.iterdir():
-        if old.name != _CACHE_NAME:
-            shutil.rmtree(old, ignore_errors=True)
+executed_notebooks_cache_keys = [micrograd_source_hash, f"record-{benchmark_record_hash}"]
 
 # -- project -------------------------------------------------------------------
 
@@ -84,8 +76,9 @@ extensions = [
     # Figures: graphs inline (tooltips), full size on click, the backward
     # stepper; its script and style sheet are in _static.
     "inline_graphs",
-    # A cell's printed text as it printed it, however the kernel split it.
-    "printed_text",
+    # The executed notebooks: the execution cache, the kernel's start-up files
+    # (docs/_kernel/), printed text as the cell printed it, the download.
+    "executed_notebooks",
     # A hidden cell's toggle named by the text it shows (screen readers).
     "accessible_names",
     # The whole book as one PDF in every page's download menu (nox -s pdf prints it).
@@ -173,38 +166,9 @@ copybutton_only_copy_prompt_lines = True
 copybutton_selector = "div:not(.output) > div.highlight pre"
 
 
-def _offer_notebook(
-    app: Any, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
-) -> None:
-    """Offer each executed page as a ``.ipynb`` download (the theme's download menu).
-
-    myst-nb writes every executed page, outputs included, to
-    ``_build/jupyter_execute/<page>.ipynb``.  The reader's copy of it (see
-    docs/_ext/notebook_download.py: without the cells the page hides, glued
-    numbers written into the text, cell ids numbered so that two builds offer
-    the same file) goes next to the page's source under ``_sources/``, and
-    ``ipynb_source`` tells sphinx-book-theme to list it in the download menu
-    (the theme itself does this only when a launch button such as Binder is
-    configured).
-    """
-    executed = Path(app.outdir).parent / "jupyter_execute" / f"{pagename}.ipynb"
-    if doctree is None or not executed.is_file():
-        return
-    target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    notebook = json.loads(executed.read_text(encoding="utf-8"))
-    side = executed.with_name(f"{pagename}.glue.json")
-    glued = json.loads(side.read_text(encoding="utf-8")) if side.is_file() else {}
-    download = reader_notebook(notebook, glued)
-    target.write_text(json.dumps(download, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
-    context["ipynb_source"] = f"{pagename}.ipynb"
-
-
 def setup(app: Any) -> dict[str, Any]:
     # Registered as an "env" value: when src/micrograd changes, the hash
     # changes and Sphinx re-reads (so re-executes) every page.
     app.add_config_value("micrograd_source_hash", "", "env")
     app.add_config_value("benchmark_record_hash", "", "env")  # the same, for the record
-    # Before sphinx-book-theme builds its header buttons (priority 501).
-    app.connect("html-page-context", _offer_notebook, priority=400)
     return {"parallel_read_safe": True}

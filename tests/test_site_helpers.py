@@ -10,8 +10,8 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "docs" / "_ext"))
 
-from notebook_download import fill_glue, format_plain_text, glued_values, reader_notebook
-from printed_text import join_stream_pieces
+from executed_notebooks.download import fill_glue, format_plain_text, glued_values, reader_notebook
+from executed_notebooks.streams import join_stream_pieces
 from repository_links import BUTTONS, repository_url, theme_options, web_url
 
 # -- repository links ------------------------------------------------------------------

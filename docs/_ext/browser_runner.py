@@ -1,43 +1,31 @@
-"""Sphinx extension: every page's code cells run and edit in the reader's browser.
+"""Sphinx extension: the runtime that runs every page's code cells in the reader's browser.
 
 The site ships its own Python: Pyodide (CPython compiled to WebAssembly), the
-``micrograd`` package the site was built from (a wheel named after the source
-hash), the pure-Python ``graphviz`` package that builds ``draw_dot`` and
-``draw_mlp`` drawings, viz.js (Graphviz compiled to WebAssembly) to lay the
-drawings out, and marked to show Markdown outputs.  ``runner/runner.js``
-(``docs/_static/runner/``) adds a Run button to each code cell; nothing is
-fetched until the first click.  Cells tagged ``build-only`` (they need NumPy,
-matplotlib, PyTorch or the build machine) keep their build-time output and
-get a one-line note instead.
+``micrograd`` package the site was built from and the pure-Python ``graphviz``
+package (wheels: runtime_wheels.py), viz.js (Graphviz compiled to
+WebAssembly) to lay drawings out, and marked to show Markdown outputs.
+``runner/runner.js`` (``docs/_static/runner/``) adds a Run button
+to each code cell; nothing of the runtime is fetched until the first click.
+Cells tagged ``build-only`` (they need NumPy, matplotlib, PyTorch or the
+build machine) keep their build-time output and get a one-line note instead.
 
 At build time the extension
 
 * checks that ``npm ci`` installed the versions ``package-lock.json`` pins
   (``nox -s docs`` runs it), and copies Pyodide, viz.js and marked, with
   their licence texts, into ``_static/runner/``;
-* packs ``src/micrograd`` and the installed ``graphviz`` package into wheels
-  with fixed timestamps, so two builds give the same bytes;
-* gives the notebook kernel an IPython startup file that records each
-  graphviz drawing's DOT source next to its SVG (``text/vnd.graphviz``), so
-  the browser tests can compare the drawings the reader's browser makes with
-  the build's.
+* puts the two wheels there, and adds runner.js to every page with the
+  runtime's paths and the size of its first download.
 """
 
 from __future__ import annotations
 
-import base64
-import functools
-import hashlib
-import importlib.metadata
-import io
 import json
-import os
 import shutil
-import zipfile
-from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from runtime_wheels import graphviz_wheel, runtime_wheels
 from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 
@@ -49,8 +37,6 @@ ROOT = DOCS.parent
 BUILD_ONLY_TAG = "build-only"
 #: Where in the built site the runtime goes (under _static, next to runner.js).
 RUNNER_DIR = Path("_static") / "runner"
-#: A zip entry's timestamp: the earliest a zip can hold, the same in every build.
-ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
 #: The files of the npm packages that the site needs, by package.
 NPM_FILES = {
     "pyodide": [
@@ -62,12 +48,6 @@ NPM_FILES = {
     "@viz-js/viz": ["dist/viz.js"],
     "marked": ["lib/marked.esm.js"],
 }
-#: The kernel's startup file (see module docstring); its hash keys the execution cache.
-KERNEL_STARTUP = HERE / "record_dot.py"
-
-
-def _startup_digest() -> str:
-    return hashlib.sha256(KERNEL_STARTUP.read_bytes()).hexdigest()[:12]
 
 
 # -- npm packages ---------------------------------------------------------------------------------
@@ -112,105 +92,7 @@ def npm_packages(node_modules: Path, lock_file: Path) -> dict[str, tuple[str, Pa
     return found
 
 
-# -- wheels with fixed bytes --------------------------------------------------------------------
-
-
-def _zip(entries: Iterable[tuple[str, bytes]]) -> bytes:
-    """A zip of ``(name, data)`` entries in name order, with fixed dates and modes."""
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:
-        for name, data in sorted(entries):
-            info = zipfile.ZipInfo(name, date_time=ZIP_EPOCH)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            info.create_system = 3  # Unix, whatever builds it
-            archive.writestr(info, data, compresslevel=9)
-    return buffer.getvalue()
-
-
-def _record_line(name: str, data: bytes) -> str:
-    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
-    return f"{name},sha256={digest},{len(data)}"
-
-
-def wheel(distribution: str, version: str, files: dict[str, bytes], metadata: str) -> bytes:
-    """A pure-Python wheel: ``files`` plus the ``.dist-info`` a wheel needs, fixed bytes."""
-    info = f"{distribution.replace('-', '_')}-{version}.dist-info"
-    entries = dict(files)
-    entries[f"{info}/METADATA"] = metadata.encode()
-    entries[f"{info}/WHEEL"] = (
-        b"Wheel-Version: 1.0\nGenerator: micrograd-book docs\nRoot-Is-Purelib: true\n"
-        b"Tag: py3-none-any\n"
-    )
-    record = [_record_line(name, data) for name, data in sorted(entries.items())]
-    entries[f"{info}/RECORD"] = ("\n".join([*record, f"{info}/RECORD,,"]) + "\n").encode()
-    return _zip(entries.items())
-
-
-def package_files(folder: Path, prefix: str) -> dict[str, bytes]:
-    """The ``.py`` files and ``py.typed`` of a package folder, keyed by their path in a wheel."""
-    return {
-        f"{prefix}/{path.relative_to(folder).as_posix()}": path.read_bytes()
-        for path in sorted(folder.rglob("*"))
-        if path.is_file()
-        and "__pycache__" not in path.parts
-        and (path.suffix == ".py" or path.name == "py.typed")
-    }
-
-
-def micrograd_wheel(source: Path, version: str, source_hash: str) -> tuple[str, bytes]:
-    """The wheel of ``src/micrograd`` (file name, bytes); its version carries the source hash."""
-    full_version = f"{version}+{source_hash}"
-    metadata = (
-        f"Metadata-Version: 2.1\nName: micrograd-book\nVersion: {full_version}\n"
-        "Summary: micrograd, as the docs site was built from it\nLicense: MIT\n"
-    )
-    data = wheel("micrograd-book", full_version, package_files(source, "micrograd"), metadata)
-    return f"micrograd_book-{full_version}-py3-none-any.whl", data
-
-
-@functools.cache  # the installed package does not change during a build
-def graphviz_wheel() -> tuple[str, bytes, str]:
-    """The installed ``graphviz`` package as a wheel: (file name, bytes, licence text)."""
-    try:
-        dist = importlib.metadata.distribution("graphviz")
-        import graphviz
-    except (importlib.metadata.PackageNotFoundError, ImportError) as error:
-        raise ExtensionError(
-            "the in-browser runner ships the `graphviz` Python package: "
-            'pip install "micrograd-book[draw]"'
-        ) from error
-    version = dist.version
-    licence = next(
-        (
-            f.read_text(encoding="utf-8")
-            for f in dist.files or []
-            if f.name.upper().startswith(("LICENSE", "COPYING"))
-        ),
-        "",
-    )
-    if not licence:
-        raise ExtensionError(f"graphviz {version}: no licence file in its distribution")
-    metadata = dist.read_text("METADATA") or ""
-    files = package_files(Path(graphviz.__file__).parent, "graphviz")
-    files[f"graphviz-{version}.dist-info/licenses/LICENSE.txt"] = licence.encode()
-    return (
-        f"graphviz-{version}-py3-none-any.whl",
-        wheel("graphviz", version, files, metadata),
-        licence,
-    )
-
-
 # -- build hooks ------------------------------------------------------------------------------
-
-
-def _on_config_inited(app: Sphinx, config: Any) -> None:
-    # Outputs now include each drawing's DOT, so the execution cache gets its own
-    # folder per version of the startup file (old caches lack the DOT).
-    config.nb_execution_cache_path = str(
-        Path(config.nb_execution_cache_path) / f"record-dot-{_startup_digest()}"
-    )
-    config.browser_runner_kernel_startup = _startup_digest()
 
 
 def _licence_notice(versions: dict[str, str], graphviz_version: str) -> str:
@@ -253,20 +135,8 @@ def _packages(app: Sphinx) -> dict[str, tuple[str, Path]]:
     return npm_packages(Path(app.config.browser_runner_node_modules), ROOT / "package-lock.json")
 
 
-_WHEELS: dict[str, dict[str, bytes]] = {}
-
-
 def _runtime_wheels(app: Sphinx) -> dict[str, bytes]:
-    """File name -> bytes of the micrograd and graphviz wheels (made once per source hash)."""
-    key = app.config.micrograd_source_hash
-    if key not in _WHEELS:
-        import micrograd
-
-        source = Path(micrograd.__file__).resolve().parent
-        mg_name, mg_data = micrograd_wheel(source, micrograd.__version__, key)
-        gv_name, gv_data, _ = graphviz_wheel()
-        _WHEELS[key] = {mg_name: mg_data, gv_name: gv_data}
-    return _WHEELS[key]
+    return runtime_wheels(app.config.micrograd_source_hash)
 
 
 def _download_bytes(app: Sphinx, packages: dict[str, tuple[str, Path]]) -> int:
@@ -283,12 +153,7 @@ def _download_bytes(app: Sphinx, packages: dict[str, tuple[str, Path]]) -> int:
 
 
 def _on_builder_inited(app: Sphinx) -> None:
-    """Add runner.js to every page, and give the kernel the DOT-recording startup file."""
-    profile = Path(app.doctreedir) / "ipython" / "profile_default" / "startup"
-    profile.mkdir(parents=True, exist_ok=True)
-    shutil.copyfile(KERNEL_STARTUP, profile / KERNEL_STARTUP.name)
-    # The kernel that myst-nb starts inherits this environment.
-    os.environ["IPYTHONDIR"] = str(profile.parent.parent)
+    """Add runner.js to every page, with what it needs to know."""
     if app.builder.format != "html":
         return
     packages = _packages(app)
@@ -354,42 +219,8 @@ def _on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     _write(licences / "README.txt", _licence_notice(versions, gv_name.split("-")[1]).encode())
 
 
-def _on_env_updated(app: Sphinx, env: Any) -> None:
-    """Give ``jupyter_execute/<page>.ipynb`` the outputs the kernel made, as the cache holds them.
-
-    myst-nb (1.4) writes that notebook as it was *before* the cache's outputs
-    were merged into it, so on a rebuild it has none.  The browser tests and
-    the notebook download offered on each page read this file, so every
-    notebook the cache knows is given the cache's outputs (the kernel's own
-    messages, however they were split; see also printed_text.py), and written
-    again where that changes it.
-    """
-    if app.config.nb_execution_mode != "cache":
-        return
-    import nbformat
-    from jupyter_cache import get_cache
-
-    cache = get_cache(app.config.nb_execution_cache_path)
-    for path in sorted((Path(app.outdir).parent / "jupyter_execute").glob("**/*.ipynb")):
-        written = path.read_bytes()
-        notebook = nbformat.reads(written.decode("utf-8"), as_version=4)
-        if not any(cell.cell_type == "code" for cell in notebook.cells):
-            continue
-        try:
-            _, merged = cache.merge_match_into_notebook(notebook)
-        except KeyError:  # not in the cache: written by a fresh execution, as it is
-            continue
-        content = nbformat.writes(merged).encode("utf-8")
-        if content != written:
-            path.write_bytes(content)
-
-
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("browser_runner_node_modules", str(ROOT / "node_modules"), "env")
-    # The kernel's startup file changes what pages output: re-read them all when it does.
-    app.add_config_value("browser_runner_kernel_startup", "", "env")
-    app.connect("config-inited", _on_config_inited)
     app.connect("builder-inited", _on_builder_inited)
-    app.connect("env-updated", _on_env_updated)
     app.connect("build-finished", _on_build_finished)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -12,9 +12,10 @@ the Markdown, formatted as the page formats it, so that the download reads
 like the page and runs in a plain Jupyter kernel.  It also leaves out the
 memory address in an object's plain-text fallback (``<graphviz.graphs.Digraph
 at 0x7f86...>``, next to the drawing itself), and joins the pieces a cell
-printed into one output per stream (the kernel sends printed text in pieces
-whose boundaries depend on timing, and ``nb_merge_streams`` joins them only
-on the page), so that two builds of the same commit offer the same file.
+printed one after the other into one output (the kernel sends printed text
+in pieces whose boundaries depend on timing, and ``nb_merge_streams`` joins
+them only on the page), so that two builds of the same commit offer the same
+file.  Plain Python: the tests use it without Sphinx.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ import copy
 import re
 from ast import literal_eval
 from typing import Any
+
+from .streams import join_stream_pieces
 
 #: Tags with which a code cell is left out of the page, and so of the download.
 REMOVED = frozenset({"remove-cell", "remove_cell"})
@@ -123,35 +126,21 @@ def fill_glue(markdown: str, values: dict[str, dict[str, str]]) -> str:
     return GLUE_ROLE.sub(paste, GLUE_MD_BLOCK.sub(paste_block, markdown))
 
 
-def merge_streams(outputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """``outputs`` with each run of consecutive pieces of one stream joined into one.
-
-    ``print("a"); print("b")`` may reach the notebook as one ``stdout``
-    output or as two, depending on when the kernel flushed; the joined form
-    is the same either way.
-    """
-    merged: list[dict[str, Any]] = []
-    for output in outputs:
-        previous = merged[-1] if merged else None
-        if (
-            previous is not None
-            and output.get("output_type") == "stream"
-            and previous.get("output_type") == "stream"
-            and previous.get("name") == output.get("name")
-        ):
-            previous["text"] = _text(previous.get("text", "")) + _text(output.get("text", ""))
-            continue
-        merged.append(output)
-    for output in merged:
-        if output.get("output_type") == "stream":
-            output["text"] = _text(output.get("text", "")).splitlines(keepends=True)
-    return merged
+def _printed_as_lines(outputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Adjacent printed pieces joined, each stream's text as a list of lines (nbformat's form)."""
+    joined = join_stream_pieces(outputs, adjacent_only=True)
+    for output in joined:
+        if output["output_type"] == "stream":
+            output["text"] = output["text"].splitlines(keepends=True)
+    return joined
 
 
 def reader_notebook(notebook: dict[str, Any], side: dict[str, Any]) -> dict[str, Any]:
     """The downloadable notebook: hidden cells out, glued values in the Markdown.
 
-    Printed text is joined into one output per stream (:func:`merge_streams`).
+    Printed text that follows printed text of the same stream is joined into
+    one output (:func:`~executed_notebooks.streams.join_stream_pieces`), so
+    however the kernel split it, the file is the same.
 
     Cell ids are numbered (``cell-0``, ``cell-1``, ...): myst-nb's are random
     in every execution, and two builds of the same commit must offer the
@@ -167,7 +156,7 @@ def reader_notebook(notebook: dict[str, Any], side: dict[str, Any]) -> dict[str,
         if cell.get("cell_type") == "markdown":
             cell["source"] = fill_glue(_text(cell.get("source", "")), values)
         if "outputs" in cell:
-            cell["outputs"] = merge_streams(cell["outputs"])
+            cell["outputs"] = _printed_as_lines(cell["outputs"])
         for output in cell.get("outputs", []):
             data = output.get("data", {})
             if "text/plain" in data:

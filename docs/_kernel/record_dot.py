@@ -1,4 +1,4 @@
-"""IPython startup file for the docs build's kernel (installed by browser_runner.py).
+"""IPython start-up file for the docs build's kernel (installed by docs/_ext/executed_notebooks).
 
 Every graphviz drawing a cell displays (``draw_dot``, ``draw_mlp``) gets its
 DOT source recorded in the output's metadata, ``{"text/vnd.graphviz":

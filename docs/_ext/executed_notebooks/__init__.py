@@ -1,0 +1,141 @@
+"""Sphinx extension: the notebooks myst-nb executes, from the kernel to the reader.
+
+myst-nb runs every page's cells in a Jupyter kernel and writes the executed
+notebook to ``jupyter_execute/<page>.ipynb``; its execution cache keeps the
+outputs between builds.  This extension owns what the book does with them:
+
+* **the cache**, set here and nowhere else: next to the build's output
+  (``<outdir>/../.jupyter_cache``, shared by the builders that write next
+  to each other), in a folder named after what changes a page's outputs
+  while myst-nb keys its cache on the cells' code only: conf.py's
+  ``executed_notebooks_cache_keys`` (the hashes of ``src/micrograd`` and of
+  the benchmark record) and the hash of the kernel's start-up files.  Older
+  caches there are removed;
+* **the kernel's start-up files** (``docs/_kernel/``, e.g. record_dot.py, which
+  keeps each drawing's DOT source next to its SVG): installed into the
+  IPython profile of the kernel myst-nb starts;
+* **printed text** as the cell printed it, however the kernel split it
+  (:mod:`.streams`);
+* **the notebooks on disk** given the cache's outputs: myst-nb (1.4) writes
+  ``jupyter_execute/<page>.ipynb`` as it was *before* the cache's outputs
+  were merged into it, so on a rebuild it has none.  The browser tests and the
+  download read that file;
+* **the download** offered on each page (:mod:`.download`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from pathlib import Path
+from typing import Any
+
+from .download import reader_notebook
+from .streams import patch_myst_nb
+
+DOCS = Path(__file__).resolve().parents[2]
+#: IPython start-up files for the build's kernel (not Sphinx extensions).
+KERNEL_STARTUP = DOCS / "_kernel"
+
+
+def kernel_startup_files() -> list[Path]:
+    return sorted(KERNEL_STARTUP.glob("*.py"))
+
+
+def kernel_startup_digest() -> str:
+    """A digest of the kernel's start-up files (names and contents)."""
+    digest = hashlib.sha256()
+    for path in kernel_startup_files():
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()[:12]
+
+
+def _on_config_inited(app: Any, config: Any) -> None:
+    """The execution cache: next to the output, per source hash and kernel start-up."""
+    caches = Path(app.outdir).parent / ".jupyter_cache"
+    digest = kernel_startup_digest()
+    current = caches / "-".join([*config.executed_notebooks_cache_keys, f"kernel-{digest}"])
+    config.nb_execution_cache_path = str(current)
+    config.executed_notebooks_kernel_startup = digest
+    if caches.is_dir():  # drop the caches made for older sources or start-up files
+        for old in caches.iterdir():
+            if old != current:
+                shutil.rmtree(old, ignore_errors=True)
+
+
+def _on_builder_inited(app: Any) -> None:
+    """Give the kernel myst-nb starts an IPython profile with the start-up files."""
+    startup = Path(app.doctreedir) / "ipython" / "profile_default" / "startup"
+    startup.mkdir(parents=True, exist_ok=True)
+    for path in kernel_startup_files():
+        shutil.copyfile(path, startup / path.name)
+    # The kernel that myst-nb starts inherits this environment.
+    os.environ["IPYTHONDIR"] = str(startup.parent.parent)
+
+
+def _on_env_updated(app: Any, env: Any) -> None:
+    """Give ``jupyter_execute/<page>.ipynb`` the outputs the kernel made, as the cache holds them.
+
+    Every notebook the cache knows is given the cache's outputs (the
+    kernel's own messages, however they were split), and written again
+    where that changes it.
+    """
+    if app.config.nb_execution_mode != "cache":
+        return
+    import nbformat
+    from jupyter_cache import get_cache
+
+    cache = get_cache(app.config.nb_execution_cache_path)
+    for path in sorted((Path(app.outdir).parent / "jupyter_execute").glob("**/*.ipynb")):
+        written = path.read_bytes()
+        notebook = nbformat.reads(written.decode("utf-8"), as_version=4)
+        if not any(cell.cell_type == "code" for cell in notebook.cells):
+            continue
+        try:
+            _, merged = cache.merge_match_into_notebook(notebook)
+        except KeyError:  # not in the cache: written by a fresh execution, as it is
+            continue
+        content = nbformat.writes(merged).encode("utf-8")
+        if content != written:
+            path.write_bytes(content)
+
+
+def _offer_notebook(
+    app: Any, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """Offer each executed page as a ``.ipynb`` download (the theme's download menu).
+
+    The reader's copy of ``jupyter_execute/<page>.ipynb`` (:mod:`.download`:
+    without the cells the page hides, glued numbers written into the text,
+    cell ids numbered so that two builds offer the same file) goes next to
+    the page's source under ``_sources/``, and ``ipynb_source`` tells
+    sphinx-book-theme to list it in the download menu (the theme itself does
+    this only when a launch button such as Binder is configured).
+    """
+    executed = Path(app.outdir).parent / "jupyter_execute" / f"{pagename}.ipynb"
+    if doctree is None or not executed.is_file():
+        return
+    target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"
+    target.parent.mkdir(parents=True, exist_ok=True)
+    notebook = json.loads(executed.read_text(encoding="utf-8"))
+    side = executed.with_name(f"{pagename}.glue.json")
+    glued = json.loads(side.read_text(encoding="utf-8")) if side.is_file() else {}
+    download = reader_notebook(notebook, glued)
+    target.write_text(json.dumps(download, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    context["ipynb_source"] = f"{pagename}.ipynb"
+
+
+def setup(app: Any) -> dict[str, Any]:
+    patch_myst_nb()
+    # The kernel's start-up files change what pages output: re-read them all when they do.
+    app.add_config_value("executed_notebooks_kernel_startup", "", "env")
+    # What else keys the cache (conf.py: hashes of what pages read besides their code).
+    app.add_config_value("executed_notebooks_cache_keys", [], "env")
+    app.connect("config-inited", _on_config_inited)
+    app.connect("builder-inited", _on_builder_inited)
+    app.connect("env-updated", _on_env_updated)
+    # Before sphinx-book-theme builds its header buttons (priority 501).
+    app.connect("html-page-context", _offer_notebook, priority=400)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

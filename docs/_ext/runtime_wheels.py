@@ -1,0 +1,123 @@
+"""The wheels the in-browser runner installs: micrograd and graphviz, with fixed bytes.
+
+Pyodide installs pure-Python wheels by unpacking them.  The site ships two,
+made here rather than by a build backend so that two builds give the same
+bytes (fixed timestamps, modes and order): ``micrograd`` as the site was
+built from it (``src/micrograd``; its version carries the source hash, so a
+reader's browser never mixes an old wheel with a new page) and the installed
+pure-Python ``graphviz`` package, which builds ``draw_dot`` and ``draw_mlp``
+drawings (viz.js lays them out).
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import hashlib
+import importlib.metadata
+import io
+import zipfile
+from collections.abc import Iterable
+from pathlib import Path
+
+from sphinx.errors import ExtensionError
+
+#: A zip entry's timestamp: the earliest a zip can hold, the same in every build.
+ZIP_EPOCH = (1980, 1, 1, 0, 0, 0)
+
+
+def _zip(entries: Iterable[tuple[str, bytes]]) -> bytes:
+    """A zip of ``(name, data)`` entries in name order, with fixed dates and modes."""
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        for name, data in sorted(entries):
+            info = zipfile.ZipInfo(name, date_time=ZIP_EPOCH)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            info.create_system = 3  # Unix, whatever builds it
+            archive.writestr(info, data, compresslevel=9)
+    return buffer.getvalue()
+
+
+def _record_line(name: str, data: bytes) -> str:
+    digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+    return f"{name},sha256={digest},{len(data)}"
+
+
+def wheel(distribution: str, version: str, files: dict[str, bytes], metadata: str) -> bytes:
+    """A pure-Python wheel: ``files`` plus the ``.dist-info`` a wheel needs, fixed bytes."""
+    info = f"{distribution.replace('-', '_')}-{version}.dist-info"
+    entries = dict(files)
+    entries[f"{info}/METADATA"] = metadata.encode()
+    entries[f"{info}/WHEEL"] = (
+        b"Wheel-Version: 1.0\nGenerator: micrograd-book docs\nRoot-Is-Purelib: true\n"
+        b"Tag: py3-none-any\n"
+    )
+    record = [_record_line(name, data) for name, data in sorted(entries.items())]
+    entries[f"{info}/RECORD"] = ("\n".join([*record, f"{info}/RECORD,,"]) + "\n").encode()
+    return _zip(entries.items())
+
+
+def package_files(folder: Path, prefix: str) -> dict[str, bytes]:
+    """The ``.py`` files and ``py.typed`` of a package folder, keyed by their path in a wheel."""
+    return {
+        f"{prefix}/{path.relative_to(folder).as_posix()}": path.read_bytes()
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+        and "__pycache__" not in path.parts
+        and (path.suffix == ".py" or path.name == "py.typed")
+    }
+
+
+def micrograd_wheel(source: Path, version: str, source_hash: str) -> tuple[str, bytes]:
+    """The wheel of ``src/micrograd`` (file name, bytes); its version carries the source hash."""
+    full_version = f"{version}+{source_hash}"
+    metadata = (
+        f"Metadata-Version: 2.1\nName: micrograd-book\nVersion: {full_version}\n"
+        "Summary: micrograd, as the docs site was built from it\nLicense: MIT\n"
+    )
+    data = wheel("micrograd-book", full_version, package_files(source, "micrograd"), metadata)
+    return f"micrograd_book-{full_version}-py3-none-any.whl", data
+
+
+@functools.cache  # the installed package does not change during a build
+def graphviz_wheel() -> tuple[str, bytes, str]:
+    """The installed ``graphviz`` package as a wheel: (file name, bytes, licence text)."""
+    try:
+        dist = importlib.metadata.distribution("graphviz")
+        import graphviz
+    except (importlib.metadata.PackageNotFoundError, ImportError) as error:
+        raise ExtensionError(
+            "the in-browser runner ships the `graphviz` Python package: "
+            'pip install "micrograd-book[draw]"'
+        ) from error
+    version = dist.version
+    licence = next(
+        (
+            f.read_text(encoding="utf-8")
+            for f in dist.files or []
+            if f.name.upper().startswith(("LICENSE", "COPYING"))
+        ),
+        "",
+    )
+    if not licence:
+        raise ExtensionError(f"graphviz {version}: no licence file in its distribution")
+    metadata = dist.read_text("METADATA") or ""
+    files = package_files(Path(graphviz.__file__).parent, "graphviz")
+    files[f"graphviz-{version}.dist-info/licenses/LICENSE.txt"] = licence.encode()
+    return (
+        f"graphviz-{version}-py3-none-any.whl",
+        wheel("graphviz", version, files, metadata),
+        licence,
+    )
+
+
+@functools.cache  # one set of wheels per source hash and build
+def runtime_wheels(source_hash: str) -> dict[str, bytes]:
+    """File name -> bytes of the micrograd and graphviz wheels."""
+    import micrograd
+
+    source = Path(micrograd.__file__).resolve().parent
+    mg_name, mg_data = micrograd_wheel(source, micrograd.__version__, source_hash)
+    gv_name, gv_data, _ = graphviz_wheel()
+    return {mg_name: mg_data, gv_name: gv_data}
