@@ -4,7 +4,7 @@ The site ships its own Python: Pyodide (CPython compiled to WebAssembly), the
 ``micrograd`` package the site was built from and the pure-Python ``graphviz``
 package (wheels: runtime_wheels.py), viz.js (Graphviz compiled to
 WebAssembly) to lay drawings out, and marked to show Markdown outputs.
-``runner/runner.js`` (``docs/_static/runner/``) adds a Run button
+``runner/runner.js`` (``docs/_static/runner/``, ES modules) adds a Run button
 to each code cell; nothing of the runtime is fetched until the first click.
 Cells tagged ``build-only`` (they need NumPy, matplotlib, PyTorch or the
 build machine) keep their build-time output and get a one-line note instead.
@@ -148,18 +148,19 @@ def _download_bytes(app: Sphinx, packages: dict[str, tuple[str, Path]]) -> int:
     )
     wheels = sum(len(data) for data in _runtime_wheels(app).values())
     own = DOCS / "_static" / "runner"
-    runner = sum((own / name).stat().st_size for name in ("worker.js", "kernel.py"))
+    runner = sum((own / name).stat().st_size for name in ("worker.js", "layouts.js", "kernel.py"))
     return npm + wheels + runner
 
 
 def _on_builder_inited(app: Sphinx) -> None:
-    """Add runner.js to every page, with what it needs to know."""
+    """Add runner.js (an ES module) to every page, with what it needs to know."""
     if app.builder.format != "html":
         return
     packages = _packages(app)
     app.add_js_file(
         "runner/runner.js",
-        loading_method="defer",
+        type="module",
+        id="micrograd-runner",
         **{
             "data-pyodide": _npm_dir("pyodide", packages["pyodide"][0]) + "/",
             "data-viz": _npm_dir("@viz-js/viz", packages["@viz-js/viz"][0]) + "/viz.js",

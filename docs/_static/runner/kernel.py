@@ -13,6 +13,10 @@ the worker lays out with viz.js: graphviz's own reprs run the ``dot`` program,
 which a browser does not have.  There is no IPython in the browser either, so
 ``IPython.display`` here offers what pages use of it: ``display``, ``HTML``,
 ``Markdown`` and ``SVG``.
+
+An add-on sends the page a message of its own kind while a cell runs with
+:func:`post_message` (the page hands it to the handler registered for that
+type: api.js's ``registerMessage``).
 """
 
 from __future__ import annotations
@@ -95,6 +99,19 @@ def display(*objs: object) -> None:
             _emit("display", "", json.dumps(mimebundle(obj)))
 
 
+def post_message(message_type: str, **fields: Any) -> None:
+    """Send the page ``{type: message_type, id, **fields}`` (id: the running cell's run).
+
+    Raises
+    ------
+    RuntimeError
+        If no cell is running (the message would belong to no run).
+    """
+    if _emit is None:
+        raise RuntimeError(f"post_message({message_type!r}): no cell is running")
+    _emit("message", message_type, json.dumps(fields))
+
+
 def _install_ipython_display() -> None:
     """``IPython.display`` with display, HTML, Markdown and SVG (IPython is not in Pyodide)."""
 
@@ -152,7 +169,8 @@ def run_cell(source: str, filename: str, emit: Callable[[str, str, str], None]) 
     """Run one cell in the page's namespace; return ``{"ok": ..., "error": ...}`` as JSON.
 
     ``emit(kind, key, data)`` receives the cell's outputs as they happen:
-    ``("stream", "stdout" or "stderr", text)`` and ``("display", "", bundle as JSON)``.
+    ``("stream", "stdout" or "stderr", text)``, ``("display", "", bundle as JSON)``
+    and ``("message", type, fields as JSON)`` (:func:`post_message`).
     """
     global _emit
     _emit = emit

@@ -1,0 +1,46 @@
+// The worker's post-cell layout steps: once a cell has run, a display output
+// that the page cannot show as it is gets laid out here, off the page's
+// thread, and is sent to the page as a message of its own kind.  Built in:
+// Graphviz DOT -> SVG with viz.js ("drawing"), Markdown -> HTML with marked
+// ("markdown").  A failed step sends {type: "layout-error", error}.
+//
+// registerLayout(mime, layout)
+//     For a display output whose bundle has this MIME type, the worker calls
+//     layout(data, bundle, settings) after the cell; it returns (or resolves
+//     to) the message to send, e.g. {type: "drawing", svg}, or null for none.
+//     The worker adds the run's id and the output's index.  settings holds
+//     the runtime's paths (base, viz, marked, ...); load(path) imports an ES
+//     module from the site once.  An add-on registers from a module that
+//     worker.js imports.
+
+const layouts = []; // [mime, layout]
+const modules = new Map(); // path -> promise of the imported module
+
+export function registerLayout(mime, layout) {
+  layouts.push([mime, layout]);
+}
+
+/** The layout steps for a display output's bundle: [[mime, layout], ...]. */
+export function layoutsFor(bundle) {
+  return layouts.filter(([mime]) => mime in bundle);
+}
+
+/** Import an ES module of the site (a path under the runner's folder), once. */
+export function load(path, settings) {
+  if (!modules.has(path)) modules.set(path, import(new URL(path, settings.base).href));
+  return modules.get(path);
+}
+
+let vizInstance = null;
+
+registerLayout("text/vnd.graphviz", async (dot, bundle, settings) => {
+  if (vizInstance === null) vizInstance = (await load(settings.viz, settings)).instance();
+  const svg = (await vizInstance).renderString(dot, { format: "svg", engine: "dot" });
+  return { type: "drawing", svg };
+});
+
+registerLayout("text/markdown", async (text, bundle, settings) => {
+  if ("text/html" in bundle || "image/svg+xml" in bundle) return null; // the page shows those
+  const { marked } = await load(settings.marked, settings);
+  return { type: "markdown", html: marked.parse(text, { async: false }) };
+});
