@@ -183,3 +183,12 @@ def test_why_its_fast_builds_its_table_from_the_record() -> None:
     assert glued["bench_demo_ours_seconds"] == demo["ours"]["seconds_per_step"] * steps
     page = (DOCS / "why-its-fast.md").read_text(encoding="utf-8")
     assert "```{glue:md} bench_table\n:format: myst\n```" in page
+
+
+def test_the_pages_table_shows_the_records_ratios() -> None:
+    ratio = re.compile(r"\d+\.\dx")
+    page = set(ratio.findall(report.markdown_table(RECORD)))
+    full = set(ratio.findall(report.text_table(RECORD)))
+    assert page == full, "the page's table and RESULTS.md disagree"
+    depth = f"{RECORD['settings']['chain_depth']:,}"
+    assert f"depth {depth}" in report.markdown_table(RECORD)
