@@ -40,11 +40,12 @@ def _source_hash() -> str:
 # source hash is part of the cache's path (a new cache for new source) and a
 # Sphinx config value that marks the environment stale (every page re-read).
 # So is the hash of the benchmark record that "Why it's fast" shows
-# (benchmarks/RESULTS.json, written by `nox -s bench -- --record`).  The
+# (benchmarks/RESULTS.json, written by `nox -s bench -- --record`) and of the
+# module that makes its table (benchmarks/report.py).  The
 # executed_notebooks extension names the cache after them.
 micrograd_source_hash = _source_hash()
 benchmark_record_hash = hashlib.sha256(
-    (ROOT / "benchmarks" / "RESULTS.json").read_bytes()
+    b"\0".join((ROOT / "benchmarks" / name).read_bytes() for name in ("RESULTS.json", "report.py"))
 ).hexdigest()[:16]
 executed_notebooks_cache_keys = [micrograd_source_hash, f"record-{benchmark_record_hash}"]
 
