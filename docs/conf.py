@@ -72,6 +72,8 @@ extensions = [
     # npm packages from package-lock.json, `npm ci`).  Cells tagged
     # `build-only` keep their build-time output.
     "browser_runner",
+    # Each notebook page's code cells, hidden ones included, for the runner.
+    "cell_manifest",
     # viewcode's _modules pages would keep an earlier build's header: see the extension.
     "fresh_source_pages",
     # Figures: graphs inline (tooltips), full size on click, the backward

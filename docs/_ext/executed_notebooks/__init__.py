@@ -102,6 +102,15 @@ def _on_env_updated(app: Any, env: Any) -> None:
             path.write_bytes(content)
 
 
+def executed_notebook(app: Any, pagename: str) -> dict[str, Any] | None:
+    """The page's executed notebook (``jupyter_execute/<page>.ipynb``), or None (not a notebook)."""
+    path = Path(app.outdir).parent / "jupyter_execute" / f"{pagename}.ipynb"
+    if not path.is_file():
+        return None
+    notebook: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return notebook
+
+
 def _offer_notebook(
     app: Any, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
@@ -114,13 +123,12 @@ def _offer_notebook(
     sphinx-book-theme to list it in the download menu (the theme itself does
     this only when a launch button such as Binder is configured).
     """
-    executed = Path(app.outdir).parent / "jupyter_execute" / f"{pagename}.ipynb"
-    if doctree is None or not executed.is_file():
+    notebook = executed_notebook(app, pagename)
+    if doctree is None or notebook is None:
         return
     target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"
     target.parent.mkdir(parents=True, exist_ok=True)
-    notebook = json.loads(executed.read_text(encoding="utf-8"))
-    side = executed.with_name(f"{pagename}.glue.json")
+    side = Path(app.outdir).parent / "jupyter_execute" / f"{pagename}.glue.json"
     glued = json.loads(side.read_text(encoding="utf-8")) if side.is_file() else {}
     download = reader_notebook(notebook, glued)
     target.write_text(json.dumps(download, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
