@@ -3,28 +3,34 @@
 The site ships its own Python: Pyodide (CPython compiled to WebAssembly), the
 ``micrograd`` package the site was built from and the pure-Python ``graphviz``
 package (wheels: runtime_wheels.py), viz.js (Graphviz compiled to
-WebAssembly) to lay drawings out, and marked to show Markdown outputs.
-``runner/runner.js`` (``docs/_static/runner/``, ES modules) adds a Run button
-to each code cell; nothing of the runtime is fetched until the first click.
+WebAssembly) to lay drawings out, marked to show Markdown outputs, and
+CodeMirror 6 for the cell editor (ES modules, named in each notebook page's
+import map).  ``runner/runner.js`` (``docs/_static/runner/``, ES modules)
+adds Run and Edit buttons to each code cell; nothing of the runtime is fetched
+until the first Run (nor of the editor until the first Edit or Run).
 Cells tagged ``build-only`` (they need NumPy, matplotlib, PyTorch or the
 build machine) keep their build-time output and get a one-line note instead.
 
 At build time the extension
 
 * checks that ``npm ci`` installed the versions ``package-lock.json`` pins
-  (``nox -s docs`` runs it), and copies Pyodide, viz.js and marked, with
-  their licence texts, into ``_static/runner/``;
+  (``nox -s docs`` runs it), and copies Pyodide, viz.js, marked and
+  CodeMirror, with their licence texts, into ``_static/runner/``;
 * puts the two wheels there, and adds runner.js to every page with the
-  runtime's paths and the size of its first download.
+  runtime's paths and the size of what starting Python downloads (computed
+  from the files it fetches), and the editor's import map to every page
+  with code cells.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 from pathlib import Path
 from typing import Any
 
+from executed_notebooks import executed_notebook
 from runtime_wheels import graphviz_wheel, runtime_wheels
 from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
@@ -48,24 +54,44 @@ NPM_FILES = {
     "@viz-js/viz": ["dist/viz.js"],
     "marked": ["lib/marked.esm.js"],
 }
+#: What the cell editor (editor.js) imports: CodeMirror 6.  These packages and
+#: every package they import are shipped, one ES module file each, and named in
+#: every notebook page's import map.
+EDITOR_IMPORTS = (
+    "@codemirror/commands",
+    "@codemirror/lang-python",
+    "@codemirror/language",
+    "@codemirror/state",
+    "@codemirror/view",
+    "@lezer/highlight",
+)
+#: An import (or re-export) statement's package: ``import {a} from "name";``,
+#: ``import "name";`` (a statement starts a line; a relative path is no package).
+_PACKAGE_IMPORT = re.compile(
+    r"""^(?:import|export)\b(?:[^;'"]*?\bfrom)?\s*['"]((?:@[\w.-]+/)?\w[\w.-]*)['"]""", re.M
+)
+#: The runner's own files that the worker fetches when it starts (with Pyodide and the wheels).
+WORKER_FILES = ("worker.js", "layouts.js", "kernel.py", "cell_names.py")
 
 
 # -- npm packages ---------------------------------------------------------------------------------
 
 
 def _locked_versions(lock_file: Path) -> dict[str, str]:
-    """Package name -> version, for the packages ``package-lock.json`` pins."""
+    """Package name -> version, for every package ``package-lock.json`` pins."""
     lock = json.loads(lock_file.read_text(encoding="utf-8"))
     prefix = "node_modules/"
     return {
         path[len(prefix) :]: entry["version"]
         for path, entry in lock.get("packages", {}).items()
-        if path.startswith(prefix) and path[len(prefix) :] in NPM_FILES
+        if path.startswith(prefix)
     }
 
 
 def npm_packages(node_modules: Path, lock_file: Path) -> dict[str, tuple[str, Path]]:
     """Name -> (version, folder) of each npm package the site ships, checked against the lock.
+
+    The packages of NPM_FILES, and the editor's: EDITOR_IMPORTS and all they import.
 
     Raises
     ------
@@ -74,7 +100,11 @@ def npm_packages(node_modules: Path, lock_file: Path) -> dict[str, tuple[str, Pa
     """
     locked = _locked_versions(lock_file)
     found: dict[str, tuple[str, Path]] = {}
-    for name in NPM_FILES:
+    wanted = [*NPM_FILES, *EDITOR_IMPORTS]
+    while wanted:
+        name = wanted.pop(0)
+        if name in found:
+            continue
         folder = node_modules / name
         manifest = folder / "package.json"
         installed = (
@@ -89,7 +119,41 @@ def npm_packages(node_modules: Path, lock_file: Path) -> dict[str, tuple[str, Pa
                 f"run `npm ci` in {lock_file.parent} (`python -m nox -s docs` does)"
             )
         found[name] = (installed, folder)
+        if name not in NPM_FILES:
+            wanted += _PACKAGE_IMPORT.findall(es_module_entry(folder).read_text(encoding="utf-8"))
     return found
+
+
+def editor_packages(packages: dict[str, tuple[str, Path]]) -> list[str]:
+    """The names of the editor's packages among ``packages``, sorted."""
+    return sorted(name for name in packages if name not in NPM_FILES)
+
+
+def es_module_entry(folder: Path) -> Path:
+    """The ES module an npm package offers for ``import "name"``: ``module``, or ``main``.
+
+    Raises
+    ------
+    ExtensionError
+        If the package names no ES module.
+    """
+    manifest = json.loads((folder / "package.json").read_text(encoding="utf-8"))
+    exports = manifest.get("exports", {})
+    exported = exports.get(".", exports) if isinstance(exports, dict) else {}
+    candidates = [
+        manifest.get("module"),
+        exported.get("import") if isinstance(exported, dict) else None,
+        manifest.get("main") if manifest.get("type") == "module" else None,
+    ]
+    for candidate in candidates:
+        if isinstance(candidate, str) and (folder / candidate).is_file():
+            return folder / candidate
+    raise ExtensionError(f"npm package {folder.name}: no ES module to ship (package.json)")
+
+
+def editor_file(name: str, version: str) -> str:
+    """Where an editor module goes in the site: ``editor/codemirror-view-6.43.15.js``."""
+    return f"editor/{name.lstrip('@').replace('/', '-')}-{version}.js"
 
 
 # -- build hooks ------------------------------------------------------------------------------
@@ -107,6 +171,9 @@ viz-*/      viz.js {versions["@viz-js/viz"]} (npm @viz-js/viz), MIT License
             (viz.js-LICENSE.txt); it contains Graphviz (Eclipse Public License,
             https://graphviz.org/license/) and Expat (MIT License) in object code form.
 marked-*/   marked {versions["marked"]}, MIT License (marked-LICENSE.md).
+editor/     CodeMirror 6 (npm @codemirror/*, @lezer/*, and crelt, style-mod, w3c-keyname,
+            @marijn/find-cluster-break), the cell editor, one file per package, each
+            under the MIT License (licenses/<file name>-LICENSE.txt).
 graphviz-{graphviz_version}-py3-none-any.whl
             the graphviz Python package, MIT License (graphviz-LICENSE.txt).
 micrograd_book-*.whl
@@ -139,17 +206,30 @@ def _runtime_wheels(app: Sphinx) -> dict[str, bytes]:
     return runtime_wheels(app.config.micrograd_source_hash)
 
 
+def _pyodide_lock(pyodide_folder: Path) -> tuple[bytes, str]:
+    """The site's ``pyodide-lock.json`` (no packages) and the Python version it names.
+
+    Pyodide's lock file lists packages this site does not ship: with an empty
+    list Pyodide neither offers nor tries to fetch any of them.
+    """
+    lock = json.loads((pyodide_folder / "pyodide-lock.json").read_text(encoding="utf-8"))
+    info = lock["info"]
+    data = (json.dumps({"info": info, "packages": {}}, indent=1, sort_keys=True) + "\n").encode()
+    return data, str(info.get("python", "?"))
+
+
 def _download_bytes(app: Sphinx, packages: dict[str, tuple[str, Path]]) -> int:
-    """What the first Run fetches: the npm files, the wheels and the worker's own files."""
-    npm = sum(
-        (folder / relative).stat().st_size
-        for name, (_, folder) in packages.items()
-        for relative in NPM_FILES[name]
-    )
+    """What starting Python fetches: Pyodide, its lock file, the wheels, the worker's files.
+
+    (viz.js and marked come later, with the first drawing or Markdown output.)
+    """
+    folder = packages["pyodide"][1]
+    pyodide = sum((folder / relative).stat().st_size for relative in NPM_FILES["pyodide"])
+    lock = len(_pyodide_lock(folder)[0])
     wheels = sum(len(data) for data in _runtime_wheels(app).values())
     own = DOCS / "_static" / "runner"
-    runner = sum((own / name).stat().st_size for name in ("worker.js", "layouts.js", "kernel.py"))
-    return npm + wheels + runner
+    worker = sum((own / name).stat().st_size for name in WORKER_FILES)
+    return pyodide + lock + wheels + worker
 
 
 def _on_builder_inited(app: Sphinx) -> None:
@@ -173,6 +253,26 @@ def _on_builder_inited(app: Sphinx) -> None:
     app.add_css_file("runner/runner.css")
 
 
+def _add_import_map(
+    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    """A page with code cells gets the import map through which the editor's modules load."""
+    if app.builder.format != "html" or executed_notebook(app, pagename) is None:
+        return
+    packages = _packages(app)
+
+    def url(name: str) -> str:
+        path = context["pathto"](
+            f"{RUNNER_DIR.as_posix()}/{editor_file(name, packages[name][0])}", 1
+        )
+        # An import map's address must start with "./", "../" or "/" (or be absolute).
+        return path if path.startswith(("./", "../", "/")) else f"./{path}"
+
+    imports = {name: url(name) for name in editor_packages(packages)}
+    # Before any module script: an import map must come first.
+    app.add_js_file(None, type="importmap", body=json.dumps({"imports": imports}), priority=100)
+
+
 def _on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     """Put the runtime, the two wheels and the licences into ``_static/runner``."""
     if exception is not None or app.builder.format != "html":
@@ -181,26 +281,26 @@ def _on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     packages = _packages(app)
     versions = {name: version for name, (version, _) in packages.items()}
     for name, (version, folder) in packages.items():
-        for relative in NPM_FILES[name]:
+        for relative in NPM_FILES.get(name, ()):
             _write(
                 out / _npm_dir(name, version) / Path(relative).name,
                 (folder / relative).read_bytes(),
             )
-    # Pyodide's lock file lists packages this site does not ship: with an empty
-    # list Pyodide neither offers nor tries to fetch any of them.
-    pyodide_lock = packages["pyodide"][1] / "pyodide-lock.json"
-    info = json.loads(pyodide_lock.read_text(encoding="utf-8"))["info"]
-    versions["python"] = info.get("python", "?")
-    _write(
-        out / _npm_dir("pyodide", versions["pyodide"]) / "pyodide-lock.json",
-        (json.dumps({"info": info, "packages": {}}, indent=1, sort_keys=True) + "\n").encode(),
-    )
+    lock, versions["python"] = _pyodide_lock(packages["pyodide"][1])
+    _write(out / _npm_dir("pyodide", versions["pyodide"]) / "pyodide-lock.json", lock)
+    for name in editor_packages(packages):
+        version, folder = packages[name]
+        shipped_as = editor_file(name, version)
+        _write(out / shipped_as, es_module_entry(folder).read_bytes())
+        licence = out / "licenses" / f"{Path(shipped_as).stem}-LICENSE.txt"
+        _write(licence, _licence_file(folder).read_bytes())
     wheels = _runtime_wheels(app)
     for name, data in wheels.items():
         _write(out / name, data)
     # An output folder reused across builds keeps what older builds put there:
     # the wheel of an older source, an older Pyodide.  Only this build's stay.
     current = {_npm_dir(name, version) for name, version in versions.items() if name in NPM_FILES}
+    editor = {Path(editor_file(name, versions[name])).name for name in editor_packages(packages)}
     shipped = {_npm_base(name) for name in NPM_FILES}
     for path in sorted(out.iterdir()):
         stale_wheel = path.suffix == ".whl" and path.name not in wheels
@@ -211,6 +311,9 @@ def _on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
             path.unlink()
         elif stale_npm:
             shutil.rmtree(path)
+    for path in sorted((out / "editor").iterdir()):
+        if path.name not in editor:
+            path.unlink()
     licences = out / "licenses"
     for name in ("MPL-2.0.txt", "viz.js-LICENSE.txt"):
         _write(licences / name, (HERE / "licenses" / name).read_bytes())
@@ -220,8 +323,23 @@ def _on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     _write(licences / "README.txt", _licence_notice(versions, gv_name.split("-")[1]).encode())
 
 
+def _licence_file(folder: Path) -> Path:
+    """An npm package's licence text.
+
+    Raises
+    ------
+    ExtensionError
+        If the package has none.
+    """
+    for path in sorted(folder.iterdir()):
+        if path.name.upper().startswith(("LICENSE", "LICENCE")):
+            return path
+    raise ExtensionError(f"npm package {folder}: no licence file")
+
+
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("browser_runner_node_modules", str(ROOT / "node_modules"), "env")
     app.connect("builder-inited", _on_builder_inited)
+    app.connect("html-page-context", _add_import_map)
     app.connect("build-finished", _on_build_finished)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

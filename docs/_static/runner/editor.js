@@ -1,0 +1,97 @@
+// The cell editor: CodeMirror 6 (npm, pinned in package-lock.json; its ES
+// modules come from this site through the page's import map, written by
+// docs/_ext/browser_runner.py), loaded the first time a reader edits or runs a
+// cell: a page nobody edits loads none of it.  Python highlighting, Python's
+// indentation (Tab indents; Escape, then Tab, leaves the editor), Shift+Enter
+// (or Ctrl/Cmd+Enter) runs the cell.
+//
+// cell.editor is {element, value (get, set), focus()}.
+
+import { refreshReset } from "./cells.js";
+import { element } from "./dom.js";
+
+let codemirror = null;
+
+function loadCodeMirror() {
+  if (codemirror === null) {
+    codemirror = Promise.all([
+      import("@codemirror/view"),
+      import("@codemirror/state"),
+      import("@codemirror/commands"),
+      import("@codemirror/language"),
+      import("@codemirror/lang-python"),
+      import("@lezer/highlight"),
+    ]).then(([view, state, commands, language, python, highlight]) => ({
+      view, state, commands, language, python, highlight,
+    }));
+  }
+  return codemirror;
+}
+
+/**
+ * Give the cell its editor (once), in place of its highlighted code; run(cell)
+ * is what Shift+Enter does.  Resolves when the editor is there.
+ */
+export function openEditor(cell, run, { focus = false } = {}) {
+  if (!cell.opening) cell.opening = makeEditor(cell, run);
+  return cell.opening.then(() => {
+    if (focus) cell.editor.focus();
+  });
+}
+
+async function makeEditor(cell, run) {
+  const { view, state, commands, language, python, highlight } = await loadCodeMirror();
+  const runIt = () => {
+    run(cell);
+    return true;
+  };
+  const wrapper = element("div", "runner-editor");
+  const help = element("p", "runner-editor-help",
+    "Shift+Enter runs the cell · Tab indents · Escape, then Tab, leaves the editor");
+  help.id = `runner-editor-help-${cell.index}`;
+  const editorView = new view.EditorView({
+    parent: wrapper,
+    state: state.EditorState.create({
+      doc: cell.source,
+      extensions: [
+        commands.history(),
+        view.drawSelection(),
+        view.highlightActiveLine(),
+        language.indentOnInput(),
+        language.bracketMatching(),
+        language.syntaxHighlighting(highlight.classHighlighter),
+        python.python(),
+        state.EditorState.tabSize.of(4),
+        language.indentUnit.of("    "),
+        view.keymap.of([
+          { key: "Shift-Enter", run: runIt },
+          { key: "Mod-Enter", run: runIt },
+          commands.indentWithTab,
+          ...commands.defaultKeymap,
+          ...commands.historyKeymap,
+        ]),
+        view.EditorView.contentAttributes.of({
+          "aria-label": `Code of ${cell.name}`,
+          "aria-describedby": help.id,
+        }),
+        view.EditorView.updateListener.of((update) => {
+          if (update.docChanged) refreshReset(cell);
+        }),
+      ],
+    }),
+  });
+  cell.editor = {
+    element: wrapper,
+    view: editorView,
+    get value() {
+      return editorView.state.doc.toString();
+    },
+    set value(text) {
+      editorView.dispatch({ changes: { from: 0, to: editorView.state.doc.length, insert: text } });
+    },
+    focus: () => editorView.focus(),
+  };
+  cell.code.hidden = true;
+  cell.code.after(wrapper, help);
+  cell.editButton.hidden = true;
+}
