@@ -7,6 +7,7 @@ driven with the system's headless Chromium through Playwright.
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import threading
@@ -17,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from runner_tab import TIMINGS, TIMINGS_FILE, Tab
 from sitefiles import ROOT, content_pages, discover_pages, site_dir
 
 #: Flags for a quiet Chromium on a machine without internet: no sandbox (we
@@ -123,3 +125,41 @@ def screenshot_path(page: str, theme: str) -> Path:
     path = base / Path(page).with_suffix(".png")
     path.parent.mkdir(parents=True, exist_ok=True)
     return path
+
+
+# -- the in-browser runner's tests (runner_tab.Tab) ---------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def offline_browser(browser: Any) -> Iterator[Any]:
+    """Headless Chromium that can reach 127.0.0.1 and nothing else.
+
+    Launched through the Playwright that runs ``browser`` (one Playwright per
+    thread), with a host resolver that knows no other host.
+    """
+    args = [*CHROMIUM_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
+    launched = browser.browser_type.launch(executable_path=chromium_path(), args=args)
+    try:
+        yield launched
+    finally:
+        launched.close()
+
+
+@pytest.fixture
+def tab(offline_browser: Any, server: str) -> Iterator[Tab]:
+    """A page in a fresh browser context that reaches this site only; no foreign request."""
+    opened = Tab(offline_browser, server)
+    try:
+        yield opened
+    finally:
+        opened.close()
+    assert not opened.foreign, f"requests to other origins: {opened.foreign}"
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _write_runner_timings() -> Iterator[None]:
+    """Write what the runner's tests measured to artifacts/runner/timings.json."""
+    yield
+    if TIMINGS:
+        TIMINGS_FILE.parent.mkdir(parents=True, exist_ok=True)
+        TIMINGS_FILE.write_text(json.dumps(TIMINGS, indent=1, sort_keys=True) + "\n")

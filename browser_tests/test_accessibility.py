@@ -22,9 +22,9 @@ from typing import Any
 
 import pytest
 from accessibility import audit, describe, unacceptable
+from runner_tab import DONE, Tab
 from sitefiles import ROOT
 from test_figures import STEPPER_PAGES
-from test_runner import DONE, Tab
 
 VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
 THEMES = ("light", "dark")

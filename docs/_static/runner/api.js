@@ -13,24 +13,32 @@
 //
 // registerMessage(type, handle)
 //     Worker messages of this type go to handle(message, run).  A message
-//     with an id belongs to a run: run is {cell, display(index)} (display
-//     gives the element of the run's index-th display output), and it is
+//     with an id belongs to a run: run is {cell, code, display(index)} (see
+//     the events below for cell and code; display gives the element of the
+//     run's index-th display output, null for a hidden cell), and it is
 //     dropped once that run has ended or was stopped.  A message without an
 //     id gets run = null.  (The worker's core types, ready, output, done,
-//     log and fatal, are the runner's own.)  Python sends a message with
-//     micrograd_browser_kernel.post_message(type, **fields) (kernel.py).
+//     analysis, log and fatal, are the runner's own.)
 //
-// Events, CustomEvents dispatched on document (cell: the cell's index in
-// microgradRunner.cells, the page's runnable cells in page order):
-//     micrograd:run-start  {cell, edited}       a cell starts running
-//     micrograd:run-done   {cell, ok, edited}   it finished (ok: no exception)
-//     micrograd:restart    {}                   the page's Python was restarted
-//                                               (Restart, Stop, or after a crash)
-//     micrograd:reset      {cells}              these cells' code and outputs are
-//                                               the build's again
-//     micrograd:stale      {cells}              these cells' shown outputs no longer
-//                                               match the page's Python state
+// Events, CustomEvents dispatched on document.  In their details, cell is the
+// cell's index in microgradRunner.cells (the page's runnable cells with a Run
+// button, in page order; null for a hidden cell), code its index among all the
+// page's code cells (the build's manifest, hidden cells included: flow.js),
+// glue the keys of the values the cells glue into the text:
+//     micrograd:run-start  {cell, code, edited}      a cell (hidden ones too) starts
+//     micrograd:run-done   {cell, code, ok, edited}  it finished (ok: no exception)
+//     micrograd:restart    {}                        the page's Python was restarted
+//                                                     (Restart, Stop, or after a crash)
+//     micrograd:reset      {cells, code, glue}       these cells' code and outputs are
+//                                                     the build's again (Reset)
+//     micrograd:stale      {cells, code, glue}       every cell whose shown output is
+//                                                     stale now (an empty list: none);
+//                                                     sent whenever that set changes
 //
+// Python in the browser: micrograd_browser_kernel.post_message(type, **fields)
+// sends the page a message of a new type; myst_nb.glue(name, value) there sends
+// {type: "glue", id, key, bundle, display} (kernel.py).
+
 // On the worker side, registerLayout in layouts.js adds a step that turns a
 // display output into something the page can insert (DOT to SVG, Markdown
 // to HTML) once the cell has run.

@@ -1,7 +1,10 @@
-// The cells' UI: each code cell's bar (Run, Stop, Restart, status), its editor,
-// and the box under it that holds what the cell computed in the browser (with
-// the build's output one click away).  What goes into that box is outputs.js's
-// job; when a cell runs is queue.js's.
+// The cells' UI: each code cell's bar (Run, Edit, Stop, Reset, Restart and a
+// status), its editor, the box under it that holds what the cell computed in
+// the browser (with the build's output one click away), the marks on outputs
+// that a run has made stale, and the page's one live region, which announces
+// what happens to the cells.  What goes into the output box is outputs.js's
+// job; when a cell runs is queue.js's.  Every control is a real button with a
+// name that says what it does to which cell ("Run cell 3").
 
 import { button, element } from "./dom.js";
 import { buildOnlyClass, runner } from "./state.js";
@@ -11,10 +14,13 @@ const BUILD_ONLY_NOTE =
   "PyTorch or the build machine): the output is the build's.";
 const COMPUTED_HERE = "Computed in your browser";
 const COMPUTED_EARLIER = "Computed in your browser, by an earlier Python session";
+const STALE_RUN = "From an earlier run: run this cell to update it";
+const STALE_BUILD = "From the build: run this cell to update it";
 
 /**
  * Find the page's code cells and give each runnable one its bar; build-only
- * cells get a note instead.  actions: {run(cell), stop(), restart()}.
+ * cells get a note instead.  actions: {run, edit, stop, reset, restart}, each
+ * taking the cell (restart: none).
  */
 export function setUpCells(actions) {
   const article = document.querySelector("article.bd-article") || document.body;
@@ -33,6 +39,8 @@ export function setUpCells(actions) {
     const cell = {
       el,
       index: runner.cells.length,
+      number,
+      name: `cell ${number}`,
       filename: `<cell ${number}>`,
       source: pre.textContent.replace(/\n$/, ""),
       code,
@@ -40,7 +48,6 @@ export function setUpCells(actions) {
       editor: null,
       output: null,
       outputs: [],
-      ranIn: -1,
       state: "",
     };
     input.after(makeBar(cell, actions));
@@ -50,17 +57,42 @@ export function setUpCells(actions) {
 
 function makeBar(cell, actions) {
   const bar = element("div", "runner-bar");
-  cell.runButton = button("runner-run", "▶ Run", () => actions.run(cell));
-  cell.runButton.title =
-    "Run this cell (and the cells above it that have not run) in your browser";
-  cell.stopButton = button("runner-stop", "■ Stop", () => actions.stop());
-  cell.stopButton.title = "Stop: ends this page's Python and starts a fresh one";
+  const named = (b, label, title) => {
+    b.setAttribute("aria-label", label);
+    b.title = title;
+    return b;
+  };
+  cell.runButton = named(
+    button("runner-run", "▶ Run", () => actions.run(cell)),
+    `Run ${cell.name}`,
+    "Run this cell in your browser, after the cells above it that it needs (Shift+Enter)",
+  );
+  cell.editButton = named(
+    button("runner-edit", "✎ Edit", () => actions.edit(cell)),
+    `Edit ${cell.name}`,
+    "Change this cell's code, then run it",
+  );
+  cell.stopButton = named(
+    button("runner-stop", "■ Stop", () => actions.stop(cell)),
+    `Stop ${cell.name}`,
+    "Stop: a running cell ends this page's Python (a fresh one starts); a waiting cell stays unrun",
+  );
+  cell.resetButton = named(
+    button("runner-reset", "↺ Reset", () => actions.reset(cell)),
+    `Reset ${cell.name} to the page's code and the build's output`,
+    "Put back the page's code and the build's output",
+  );
+  const restartButton = named(
+    button("runner-restart", "↻ Restart", () => actions.restart()),
+    "Restart this page's Python",
+    "Restart this page's Python: every variable is forgotten",
+  );
   cell.stopButton.hidden = true;
-  const restartButton = button("runner-restart", "↻ Restart", () => actions.restart());
-  restartButton.title = "Restart this page's Python: every variable is forgotten";
+  cell.resetButton.hidden = true;
   cell.status = element("span", "runner-status");
-  cell.status.setAttribute("role", "status");
-  bar.append(cell.runButton, cell.stopButton, restartButton, cell.status);
+  bar.append(
+    cell.runButton, cell.editButton, cell.stopButton, cell.resetButton, restartButton, cell.status,
+  );
   cell.bar = bar;
   return bar;
 }
@@ -70,56 +102,42 @@ export function sourceOf(cell) {
   return cell.editor ? cell.editor.value : cell.source;
 }
 
-/** Replace the cell's highlighted code by an editor holding it (once). */
-export function makeEditable(cell, run) {
-  if (cell.editor) return;
-  const editor = element("textarea", "runner-editor");
-  editor.value = cell.source;
-  editor.spellcheck = false;
-  editor.setAttribute("aria-label", "Code of this cell (editable; Shift+Enter runs it)");
-  editor.rows = Math.max(1, cell.source.split("\n").length);
-  editor.addEventListener("input", () => {
-    editor.rows = Math.max(1, editor.value.split("\n").length);
-  });
-  editor.addEventListener("keydown", (event) => {
-    if (event.key === "Enter" && (event.shiftKey || event.ctrlKey || event.metaKey)) {
-      event.preventDefault();
-      run(cell);
-    }
-  });
-  cell.code.hidden = true;
-  cell.code.after(editor);
-  cell.editor = editor;
-}
+const BUSY = ["queued", "starting", "waiting", "running"];
 
-const BUSY = ["queued", "starting", "running"];
-const STOPPABLE = ["starting", "running"];
-
-/** cell.state: "" (not run), queued, starting, running, ok, error, skipped, stopped, crashed */
+/**
+ * cell.state: "" (not run), queued, starting, waiting (for the reader's answer),
+ * running, ok, error, skipped, stopped, crashed.
+ */
 export function setStatus(cell, text, state = "") {
   cell.state = state;
   cell.el.dataset.runnerState = state;
   cell.status.textContent = text;
   cell.runButton.disabled = BUSY.includes(state);
-  cell.stopButton.hidden = !STOPPABLE.includes(state);
+  cell.stopButton.hidden = !BUSY.includes(state);
+  refreshReset(cell);
+}
+
+/** Reset is offered once the cell's code or output is no longer the page's. */
+export function refreshReset(cell) {
+  const changed = sourceOf(cell) !== cell.source || cell.output !== null;
+  cell.resetButton.hidden = !changed || BUSY.includes(cell.state);
 }
 
 /** The cell's output box, emptied for a new run (made on first use). */
 export function freshOutput(cell) {
   if (!cell.output) makeOutput(cell);
-  cell.output.classList.remove("runner-stale");
-  cell.head.firstChild.textContent = COMPUTED_HERE;
+  setOutputHead(cell, COMPUTED_HERE, false);
   cell.output.body.replaceChildren();
   cell.outputs = [];
   if (cell.buildOutput) showBuildOutput(cell, false);
+  markBuildOutputStale(cell, false);
   return cell.output;
 }
 
 function makeOutput(cell) {
   const output = element("div", "runner-output");
-  output.setAttribute("aria-live", "polite");
   const head = element("div", "runner-output-head");
-  head.append(element("span", "", COMPUTED_HERE));
+  head.append(element("span", "runner-output-label", COMPUTED_HERE));
   if (cell.buildOutput) {
     cell.toggle = button("runner-toggle", "", () =>
       showBuildOutput(cell, cell.buildOutput.hidden),
@@ -130,25 +148,85 @@ function makeOutput(cell) {
   output.append(head, body);
   cell.bar.after(output);
   cell.output = output;
-  cell.head = head;
   output.body = body;
+  refreshReset(cell);
+}
+
+function setOutputHead(cell, text, dimmed) {
+  cell.output.querySelector(".runner-output-label").textContent = text;
+  cell.output.classList.toggle("runner-stale", dimmed);
 }
 
 function showBuildOutput(cell, shown) {
   cell.buildOutput.hidden = !shown;
   cell.toggle.textContent = shown ? "Hide the build's output" : "Show the build's output";
+  cell.toggle.setAttribute("aria-expanded", String(shown));
+}
+
+/** Remove what the cell computed in the browser: the build's output is shown again. */
+export function removeOutput(cell) {
+  if (cell.output) cell.output.remove();
+  cell.output = null;
+  cell.outputs = [];
+  if (cell.buildOutput) cell.buildOutput.hidden = false;
 }
 
 /** Grey out what the cell computed: it came from a Python session that has ended. */
 export function markFromEarlierSession(cell) {
-  if (!cell.output) return;
-  cell.output.classList.add("runner-stale");
-  cell.head.firstChild.textContent = COMPUTED_EARLIER;
+  if (cell.output) setOutputHead(cell, COMPUTED_EARLIER, true);
 }
 
-/** A fresh output box holding one note (stopped, crashed); returns the note. */
-export function showNote(cell, className, text) {
+/**
+ * Mark (or unmark) the cell's shown output as stale: a run has changed what it
+ * was computed from.  Returns whether the mark changed.
+ */
+export function markStale(cell, stale) {
+  if (!cell.output) return markBuildOutputStale(cell, stale);
+  const label = cell.output.querySelector(".runner-output-label");
+  if (label.textContent === COMPUTED_EARLIER) return false;
+  const was = label.textContent === STALE_RUN;
+  if (was !== stale) setOutputHead(cell, stale ? STALE_RUN : COMPUTED_HERE, stale);
+  return was !== stale;
+}
+
+function markBuildOutputStale(cell, stale) {
+  const was = Boolean(cell.staleNote);
+  if (stale && !cell.staleNote && cell.buildOutput) {
+    cell.staleNote = element("p", "runner-note runner-stale-note", STALE_BUILD);
+    cell.buildOutput.before(cell.staleNote);
+    cell.buildOutput.classList.add("runner-stale");
+  } else if (!stale && cell.staleNote) {
+    cell.staleNote.remove();
+    cell.staleNote = null;
+    cell.buildOutput.classList.remove("runner-stale");
+  }
+  return was !== Boolean(cell.staleNote);
+}
+
+/** A note in the cell's output box, under what it shows (stopped, crashed, a re-run). */
+export function addNote(cell, className, text, { first = false } = {}) {
+  if (!cell.output) freshOutput(cell);
   const note = element("div", `runner-note ${className}`, text);
-  freshOutput(cell).body.append(note);
+  if (first) cell.output.body.prepend(note);
+  else cell.output.body.append(note);
   return note;
+}
+
+let announcer = null;
+
+/** Say what happened through the page's one polite live region. */
+export function announce(text) {
+  if (announcer === null) {
+    announcer = element("div", "runner-announcer");
+    announcer.setAttribute("aria-live", "polite");
+    announcer.setAttribute("role", "status");
+    document.body.append(announcer);
+  }
+  announcer.textContent = text;
+}
+
+/** Scroll to an element (smoothly, unless the reader prefers reduced motion). */
+export function bringIntoView(el) {
+  const reduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  el.scrollIntoView({ behavior: reduced ? "auto" : "smooth", block: "nearest" });
 }

@@ -12,11 +12,18 @@ graphviz graph (``draw_dot``, ``draw_mlp``) is shown by its DOT source, which
 the worker lays out with viz.js: graphviz's own reprs run the ``dot`` program,
 which a browser does not have.  There is no IPython in the browser either, so
 ``IPython.display`` here offers what pages use of it: ``display``, ``HTML``,
-``Markdown`` and ``SVG``.
+``Markdown`` and ``SVG``; nor is there myst-nb, whose ``glue`` (the pages'
+hidden cells glue numbers into the text with it) here sends the page a
+``glue`` message (:func:`glue`).
 
 An add-on sends the page a message of its own kind while a cell runs with
 :func:`post_message` (the page hands it to the handler registered for that
 type: api.js's ``registerMessage``).
+
+For the runner's view of the page's flow, :func:`run_cell` also reports which
+of the names it was asked to watch the cell actually changed (rebound, or
+whose contents differ: :func:`fingerprint`), and :func:`analyse` gives the
+dependency facts of code the reader edited (cell_names.py).
 """
 
 from __future__ import annotations
@@ -32,7 +39,11 @@ import types
 from collections.abc import Callable
 from typing import Any
 
-#: The namespace every cell of the page runs in.
+from micrograd_cell_names import cell_names
+
+#: The namespace every cell of the page runs in.  It starts with ``glue``: every
+#: page's setup cell imports it (``from myst_nb import glue``) and is build-only
+#: (it also sets up matplotlib, which the browser does not have).
 NAMESPACE: dict[str, Any] = {"__name__": "__main__", "__builtins__": __builtins__}
 
 #: Rich reprs, in the order a notebook prefers them.
@@ -99,6 +110,9 @@ def display(*objs: object) -> None:
             _emit("display", "", json.dumps(mimebundle(obj)))
 
 
+_show = display  # what glue(display=True) calls, under a name its argument does not hide
+
+
 def post_message(message_type: str, **fields: Any) -> None:
     """Send the page ``{type: message_type, id, **fields}`` (id: the running cell's run).
 
@@ -143,6 +157,93 @@ def _install_ipython_display() -> None:
     sys.modules.setdefault("IPython.display", module)
 
 
+#: How many objects :func:`fingerprint` looks at before it gives up on a value.
+FINGERPRINT_BUDGET = 200_000
+#: How deep :func:`fingerprint` follows an object's attributes.
+FINGERPRINT_DEPTH = 4
+_OPAQUE = (types.ModuleType, types.FunctionType, types.BuiltinFunctionType, types.MethodType, type)
+
+
+class _Unknown(Exception):
+    """A value too large or too deep to compare: it counts as changed."""
+
+
+def fingerprint(obj: object, budget: list[int] | None = None, depth: int = 0) -> object:
+    """A comparable summary of ``obj``'s contents: it differs when a run changed them.
+
+    A micrograd ``Value`` is its data and grad (not its graph), a network its
+    parameters'; containers and objects are their items and attributes, down
+    to :data:`FINGERPRINT_DEPTH`; modules, functions and classes are their
+    identity.
+
+    Raises
+    ------
+    _Unknown
+        If the value holds more than :data:`FINGERPRINT_BUDGET` objects or is nested deeper.
+    """
+    from micrograd.engine import Value
+    from micrograd.nn import Module
+
+    budget = budget if budget is not None else [FINGERPRINT_BUDGET]
+    budget[0] -= 1
+    if budget[0] < 0 or depth > FINGERPRINT_DEPTH:
+        raise _Unknown
+    if obj is None or isinstance(obj, (bool, int, float, complex, str, bytes)):
+        return obj
+    if isinstance(obj, Value):
+        return ("Value", obj.data, obj.grad)
+    if isinstance(obj, Module):
+        return ("Module", tuple((p.data, p.grad) for p in obj.parameters()))
+    if isinstance(obj, _OPAQUE):
+        return ("id", id(obj))
+    inner = depth + 1
+    if isinstance(obj, (list, tuple)):
+        return (type(obj).__name__, tuple(fingerprint(x, budget, inner) for x in obj))
+    if isinstance(obj, dict):
+        return ("dict", tuple(fingerprint(item, budget, inner) for item in obj.items()))
+    if isinstance(obj, (set, frozenset)):
+        return ("set", frozenset(fingerprint(x, budget, inner) for x in obj))
+    names = list(getattr(obj, "__dict__", {}))
+    names += [n for k in type(obj).__mro__ for n in getattr(k, "__slots__", ()) if n not in names]
+    fields = tuple((n, fingerprint(getattr(obj, n, None), budget, inner)) for n in names)
+    return (type(obj).__qualname__, fields)
+
+
+def _summary(name: str) -> object:
+    """What :func:`run_cell` compares for a watched name (``_Unknown()``: never equal)."""
+    if name not in NAMESPACE:
+        return ("unbound",)
+    value = NAMESPACE[name]
+    try:
+        return (id(value), fingerprint(value))
+    except Exception:  # _Unknown, or a property that raised: compare as changed
+        return _Unknown()
+
+
+def analyse(source: str) -> str:
+    """The dependency facts of ``source`` (cell_names.py), as JSON."""
+    return json.dumps(cell_names(source))
+
+
+def glue(name: str, variable: object, display: bool = True) -> None:
+    """``myst_nb.glue`` in the browser: send the page the value a hidden cell glues into the text.
+
+    The page gets ``{type: "glue", id, key: name, bundle, display}`` (``bundle``:
+    the value's :func:`mimebundle`); with ``display``, the value is also shown,
+    as myst-nb shows it.
+    """
+    post_message("glue", key=name, bundle=mimebundle(variable), display=display)
+    if display:
+        _show(variable)
+
+
+def _install_myst_nb() -> None:
+    """``myst_nb`` with ``glue`` (myst-nb is not in Pyodide): the pages' setup imports it."""
+    package = types.ModuleType("myst_nb", "What the in-browser runner offers of myst-nb: glue.")
+    package.glue = glue  # type: ignore[attr-defined]
+    sys.modules.setdefault("myst_nb", package)
+
+
 def _ends_with_semicolon(source: str) -> bool:
     """True when the cell's last token is ``;`` (a notebook then shows no value)."""
     skip = {tokenize.NEWLINE, tokenize.NL, tokenize.COMMENT, tokenize.ENDMARKER}
@@ -165,14 +266,20 @@ def _traceback(error: BaseException, filename: str) -> str:
     return "".join(traceback.format_exception(type(error), error, tb))
 
 
-def run_cell(source: str, filename: str, emit: Callable[[str, str, str], None]) -> str:
-    """Run one cell in the page's namespace; return ``{"ok": ..., "error": ...}`` as JSON.
+def run_cell(
+    source: str, filename: str, emit: Callable[[str, str, str], None], watch: str = "[]"
+) -> str:
+    """Run one cell in the page's namespace; return ``{"ok", "error", "changed"}`` as JSON.
+
+    ``watch`` is a JSON list of names; ``changed`` lists those the cell
+    rebound, deleted or bound anew, or whose contents it changed.
 
     ``emit(kind, key, data)`` receives the cell's outputs as they happen:
     ``("stream", "stdout" or "stderr", text)``, ``("display", "", bundle as JSON)``
     and ``("message", type, fields as JSON)`` (:func:`post_message`).
     """
     global _emit
+    watched = {name: _summary(name) for name in json.loads(watch)}
     _emit = emit
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     try:
@@ -186,15 +293,24 @@ def run_cell(source: str, filename: str, emit: Callable[[str, str, str], None]) 
             if value is not None:
                 NAMESPACE["_"] = value
                 display(value)
+        ok, error_text = True, None
     except BaseException as error:  # a cell's SystemExit or KeyboardInterrupt ends the cell only
-        return json.dumps({"ok": False, "error": _traceback(error, filename)})
+        ok, error_text = False, _traceback(error, filename)
     finally:
         for stream in (sys.stdout, sys.stderr):
             stream.flush()
         _emit = None
-    return json.dumps({"ok": True, "error": None})
+    changed = [name for name, before in watched.items() if _summary(name) != before]
+    return json.dumps({"ok": ok, "error": error_text, "changed": changed})
 
 
 sys.stdout = _CellStream("stdout")
 sys.stderr = _CellStream("stderr")
 _install_ipython_display()
+_install_myst_nb()
+NAMESPACE["glue"] = glue
+
+
+def starting_names() -> str:
+    """The names the namespace starts with, beyond Python's own (as JSON)."""
+    return json.dumps(sorted(n for n in NAMESPACE if not n.startswith("__")))

@@ -1,13 +1,16 @@
 // Run and edit the page's code cells in the reader's browser: the entry point.
 //
-// Each code cell gets a Run button.  Nothing is fetched until the first
-// click, which starts one worker for the page (worker.js: Pyodide and the
-// micrograd wheel the site was built from, all from this site).  Run makes
-// the cell editable and runs, in order, the cells above it that have not run
-// yet, then the cell itself; all of them share the page's variables.  The
-// output appears under the cell, marked as computed in the browser; the
-// build's output stays one click away.  Stop (while a cell runs) and Restart
-// end the worker and start a fresh one.  Cells tagged build-only keep their
+// Each code cell gets Run and Edit buttons.  Nothing of the runtime is
+// fetched until the first Run, which starts one worker for the page
+// (worker.js: Pyodide and the micrograd wheel the site was built from, all
+// from this site).  Run opens the cell's editor and runs the cell after what
+// it needs (queue.js, flow.js: the cells above that have not run, hidden
+// ones included, and those that define what an out-of-order run changed);
+// all of them share the page's variables.  The output appears under the
+// cell, marked as computed in the browser; the build's output stays one click
+// away, and an output a run has made stale says so.  Edit opens the editor
+// without Python; Reset brings back the page's code and the build's output;
+// Stop and Restart end the worker.  Cells tagged build-only keep their
 // build-time output and get a one-line note instead.
 //
 // The parts, one job each (ES modules, no build step; only runner.js, state.js,
@@ -16,9 +19,13 @@
 //               worker message types, the micrograd:* events on document)
 //   state.js    the page's settings and window.microgradRunner
 //   session.js  the worker's lifecycle: start, end (Stop, Restart, crash)
-//   queue.js    the run queue: which cells run, in what order, and what a
-//               raise, a Stop or a crash does to it
-//   cells.js    the cells' UI: bar, buttons, status, editor, output box
+//   flow.js     the page's flow: every code cell (the build's manifest), what
+//               each run changed; what must run before a cell; stale outputs
+//   queue.js    the run queue: runs what the flow says, and what a raise, a
+//               Stop or a crash does to it
+//   cells.js    the cells' UI: bar, buttons, status, output box, stale marks,
+//               the page's live region
+//   editor.js   the editor (CodeMirror 6, loaded on the first Edit or Run)
 //   outputs.js  output rendering (and the built-in renderers)
 //   worker.js, layouts.js, kernel.py   the worker side: Pyodide, the
 //               post-cell layout steps (DOT, Markdown), the Python kernel
@@ -30,8 +37,8 @@ import { setUpCells } from "./cells.js";
 import { now, runner } from "./state.js";
 
 // What the first Run loads (a page nobody runs loads none of it): the run queue,
-// with the worker's lifecycle and output rendering, and the add-on modules,
-// which register through api.js.  Add-on modules are listed here.
+// with the page's flow, the worker's lifecycle and output rendering, and the
+// add-on modules, which register through api.js.  Add-on modules are listed here.
 const RUN_MODULES = ["./queue.js"];
 
 let loading = null;
@@ -47,7 +54,11 @@ const actions = {
     if (runner.timings.clicked === null) runner.timings.clicked = now();
     machinery().then((queue) => queue.run(cell));
   },
-  stop: () => machinery().then((queue) => queue.restart()),
+  // The editor needs neither the queue nor Python: it loads on its own.
+  edit: (cell) =>
+    import("./editor.js").then((editor) => editor.openEditor(cell, actions.run, { focus: true })),
+  stop: (cell) => machinery().then((queue) => queue.stop(cell)),
+  reset: (cell) => machinery().then((queue) => queue.reset(cell)),
   restart: () => machinery().then((queue) => queue.restart()),
 };
 

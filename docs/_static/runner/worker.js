@@ -6,15 +6,17 @@
 // Markdown with marked), so the page itself only inserts finished outputs.
 //
 // Messages in:  {type: "init", base, pyodide, wheels, viz, marked}
-//               {type: "run", id, code, filename}
-// Messages out: {type: "ready", seconds}
+//               {type: "run", id, code, filename, watch}   (watch: names, as JSON)
+//               {type: "analyse", id, code}
+// Messages out: {type: "ready", names, seconds}   (names: what the namespace starts with)
+//               {type: "analysis", id, facts}   (cell_names.py's, for "analyse")
 //               {type: "output", id, kind: "stream", name, text}
 //               {type: "output", id, kind: "display", index, bundle}
 //               {type: "drawing", id, index, svg}          (layouts.js)
 //               {type: "markdown", id, index, html}        (layouts.js)
 //               {type: "layout-error", id, index, error}   (a layout step failed)
 //               {type: <any>, id, ...fields}   (kernel.py's post_message, for add-ons)
-//               {type: "done", id, ok, error, seconds}
+//               {type: "done", id, ok, error, changed, seconds}
 //               {type: "log", level, text}   (what Pyodide prints outside a cell)
 //               {type: "fatal", message}     (the runtime cannot go on)
 
@@ -46,7 +48,9 @@ async function init(message) {
   const indexURL = new URL(message.pyodide, base).href;
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
   const wheels = Promise.all(message.wheels.map((name) => fetchBytes(new URL(name, base))));
-  const kernelSource = fetch(new URL("kernel.py", base)).then((r) => r.text());
+  const pythonFiles = Promise.all(
+    ["kernel.py", "cell_names.py"].map((name) => fetch(new URL(name, base)).then((r) => r.text())),
+  );
   const pyodide = await loadPyodide({
     indexURL,
     stdout: (text) => post({ type: "log", level: "stdout", text }),
@@ -56,12 +60,15 @@ async function init(message) {
   for (const bytes of await wheels) {
     pyodide.unpackArchive(bytes, "wheel", { extractDir: sitePackages });
   }
-  pyodide.FS.writeFile(`${sitePackages}/micrograd_browser_kernel.py`, await kernelSource);
+  const [kernelSource, cellNamesSource] = await pythonFiles;
+  pyodide.FS.writeFile(`${sitePackages}/micrograd_cell_names.py`, cellNamesSource);
+  pyodide.FS.writeFile(`${sitePackages}/micrograd_browser_kernel.py`, kernelSource);
   kernel = pyodide.pyimport("micrograd_browser_kernel");
-  post({ type: "ready", seconds: (performance.now() - started) / 1000 });
+  const names = JSON.parse(kernel.starting_names());
+  post({ type: "ready", names, seconds: (performance.now() - started) / 1000 });
 }
 
-async function run({ id, code, filename }) {
+async function run({ id, code, filename, watch }) {
   const started = performance.now();
   const displays = []; // [index, bundle]
   const emit = (kind, key, data) => {
@@ -78,7 +85,7 @@ async function run({ id, code, filename }) {
   };
   let result;
   try {
-    result = JSON.parse(kernel.run_cell(code, filename, emit));
+    result = JSON.parse(kernel.run_cell(code, filename, emit, watch));
   } catch (error) {
     // Not a Python exception (run_cell reports those): the runtime itself failed.
     post({ type: "fatal", message: errorText(error) });
@@ -102,6 +109,9 @@ self.onmessage = async (event) => {
   try {
     if (message.type === "init") await init(message);
     else if (message.type === "run") await run(message);
+    else if (message.type === "analyse") {
+      post({ type: "analysis", id: message.id, facts: JSON.parse(kernel.analyse(message.code)) });
+    }
   } catch (error) {
     post({ type: "fatal", message: String((error && error.stack) || error) });
   }

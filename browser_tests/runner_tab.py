@@ -1,0 +1,149 @@
+"""A page of the site in a browser tab, as the in-browser runner's tests drive it.
+
+Shared by the runner's test modules (test_runner*.py); the fixtures that make
+tabs are in conftest.py.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from sitefiles import ROOT
+
+#: The states a cell's run ends in.
+DONE = ("ok", "error", "crashed")
+#: A generous ceiling for running a whole page (the moons page trains for 100 steps).
+PAGE_TIMEOUT_MS = 240_000
+TIMINGS_FILE = ROOT / "artifacts" / "runner" / "timings.json"
+#: What the runner's tests measured (written to TIMINGS_FILE at the end of the session).
+TIMINGS: dict[str, Any] = {}
+
+
+def report(capsys: pytest.CaptureFixture[str], line: str) -> None:
+    """Print a measurement to the terminal, outside pytest's capture."""
+    with capsys.disabled():
+        print(f"\n[runner] {line}", end="")
+
+
+class Tab:
+    """One page in a fresh browser context (empty cache and storage), with what it did."""
+
+    def __init__(self, browser: Any, server: str, route: bool = True) -> None:
+        self.server = server
+        self.context = browser.new_context(viewport={"width": 1366, "height": 768})
+        self.context.add_init_script(
+            "localStorage.setItem('mode', 'light'); localStorage.setItem('theme', 'light');"
+        )
+        self.requests: list[str] = []
+        self.foreign: list[str] = []
+        self.errors: list[str] = []
+        here = urlsplit(server)
+
+        def handle(route: Any) -> None:
+            url = urlsplit(route.request.url)
+            if url.scheme in ("data", "blob") or (url.scheme, url.netloc) == (
+                here.scheme,
+                here.netloc,
+            ):
+                route.continue_()
+            else:
+                route.abort()
+
+        if route:  # the host resolver already blocks other origins; this also names them
+            self.context.route("**/*", handle)
+        self.context.on("request", lambda r: self.requests.append(r.url))
+        self.context.on(
+            "request",
+            lambda r: (
+                urlsplit(r.url).scheme not in ("data", "blob")
+                and urlsplit(r.url).netloc != here.netloc
+                and self.foreign.append(r.url)
+            ),
+        )
+        self.page = self.context.new_page()
+        self.page.on(
+            "console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}")
+        )
+        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
+
+    def open(self, page: str) -> Tab:
+        self.page.goto(f"{self.server}/{page}", wait_until="networkidle")
+        return self
+
+    def close(self) -> None:
+        self.context.close()
+
+    def evaluate(self, script: str, arg: Any = None) -> Any:
+        return self.page.evaluate(script, arg)
+
+    def cell_count(self) -> int:
+        return int(self.evaluate("microgradRunner.cells.length"))
+
+    def cell(self, index: int) -> Any:
+        """The page's ``index``-th runnable cell (the ones with a Run button)."""
+        return self.page.locator("div.cell:has(button.runner-run)").nth(index)
+
+    def run_first_cell(self, page: str) -> Tab:
+        """Open ``page``, run its first cell as it is, and check that it ran."""
+        self.open(page)
+        self.click_run(0)
+        state = self.wait_state(0, DONE, 60_000)
+        assert state == "ok", self.output_text(0)
+        return self
+
+    def click_run(self, index: int) -> float:
+        """Click cell ``index``'s Run button; return the time of the click (perf clock)."""
+        cell = self.cell(index)
+        cell.evaluate("(el) => { const d = el.querySelector('details'); if (d) d.open = true; }")
+        start = time.perf_counter()
+        cell.locator("button.runner-run").click()
+        return start
+
+    def wait_state(self, index: int, states: tuple[str, ...], timeout: float = 30_000) -> str:
+        self.page.wait_for_function(
+            "([i, states]) => states.includes(microgradRunner.cells[i].state)",
+            arg=[index, list(states)],
+            timeout=timeout,
+        )
+        return str(self.evaluate(f"microgradRunner.cells[{index}].state"))
+
+    def wait_editor(self, index: int) -> None:
+        """Wait until cell ``index`` has its editor (opened by Edit or a first Run)."""
+        self.page.wait_for_function(f"microgradRunner.cells[{index}].editor !== null")
+
+    def edit(self, index: int, code: str) -> None:
+        """Replace the code of cell ``index`` in its editor (opened with Edit if need be)."""
+        if self.evaluate(f"microgradRunner.cells[{index}].editor === null"):
+            cell = self.cell(index)
+            cell.evaluate(
+                "(el) => { const d = el.querySelector('details'); if (d) d.open = true; }"
+            )
+            cell.locator("button.runner-edit").click()
+        self.wait_editor(index)
+        self.evaluate(
+            "([i, code]) => { microgradRunner.cells[i].editor.value = code; }", [index, code]
+        )
+
+    def state(self, index: int) -> str:
+        return str(self.evaluate(f"microgradRunner.cells[{index}].state"))
+
+    def status(self, index: int) -> str:
+        return str(self.cell(index).locator(".runner-status").inner_text())
+
+    def outputs(self, index: int) -> list[dict[str, Any]]:
+        return list(
+            self.evaluate(
+                f"microgradRunner.outputsOf({index}).map(o => ({{kind: o.kind, "
+                "name: o.name || null, mime: o.mime || null, text: o.text || null, "
+                "data: o.data || null}))"
+            )
+        )
+
+    def output_text(self, index: int) -> str:
+        return str(self.cell(index).locator("div.runner-output").inner_text()).rstrip("\n")
+
+    def runtime_requests(self) -> list[str]:
+        return [url for url in self.requests if "/_static/runner/" in url]

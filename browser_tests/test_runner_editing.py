@@ -1,0 +1,120 @@
+"""Editing a cell, as a reader sees it and with the keyboard alone.
+
+- Every runnable cell offers Edit before any Run; the editor (CodeMirror 6)
+  opens without loading Python, highlights Python, and says Shift+Enter runs.
+- Each control says what it does to which cell ("Run cell 3"), and state
+  changes are announced through the page's one polite live region.
+- With no mouse event at all: Tab to a cell's Run, run it, open its editor,
+  change the code, run it again with Shift+Enter, and get the new result.
+- Reset puts back the page's code and the build's output.
+"""
+
+from __future__ import annotations
+
+import re
+
+from runner_tab import DONE, Tab
+
+NEURON = "neuron.html"
+NEURON_X2 = 'x2 = Value(0.0, label="x2")'
+#: Counts every mouse and pointer event the page receives (there must be none).
+COUNT_MOUSE = (
+    "window.mouseEvents = 0; for (const type of ['mousedown', 'mouseup', 'click', 'pointerdown']) "
+    "document.addEventListener(type, (e) => { if (e.detail > 0 || e.pointerType) "
+    "window.mouseEvents += 1; }, true);"
+)
+
+
+def test_edit_is_offered_before_any_run_and_loads_no_python(tab: Tab) -> None:
+    tab.open(NEURON)
+    tab.evaluate("document.querySelectorAll('article details').forEach((d) => { d.open = true; })")
+    count = tab.cell_count()
+    for index in range(count):
+        cell = tab.cell(index)
+        edit = cell.locator("button.runner-edit")
+        assert edit.is_visible()
+        number = tab.evaluate(f"microgradRunner.cells[{index}].number")
+        assert edit.get_attribute("aria-label") == f"Edit cell {number}"
+        assert cell.locator("button.runner-run").get_attribute("aria-label") == f"Run cell {number}"
+    tab.cell(0).locator("button.runner-edit").click()
+    tab.wait_editor(0)
+    editor = tab.cell(0).locator("div.runner-editor")
+    assert editor.is_visible()
+    assert "Shift+Enter runs" in tab.cell(0).inner_text()
+    # Python highlighting: keywords, strings and numbers are told apart.
+    for token in ("tok-keyword", "tok-string", "tok-number"):
+        assert editor.locator(f".{token}").count() > 0, token
+    # Nothing of Python was fetched to edit.
+    fetched = tab.runtime_requests()
+    assert not [u for u in fetched if re.search(r"pyodide|\.whl|worker\.js|kernel\.py", u)]
+    assert tab.evaluate("microgradRunner.status") == "off"
+    assert not tab.errors, tab.errors
+
+
+def test_a_cell_runs_is_edited_and_runs_again_with_the_keyboard_alone(tab: Tab) -> None:
+    tab.open(NEURON)
+    tab.evaluate(COUNT_MOUSE)
+    tab.evaluate(
+        "window.said = []; new MutationObserver(() => { const r = "
+        "document.querySelector('.runner-announcer'); if (r) window.said.push(r.textContent); })"
+        ".observe(document.body, {subtree: true, childList: true, characterData: true});"
+    )
+    keyboard = tab.page.keyboard
+    run = tab.cell(0).locator("button.runner-run")
+    for _ in range(400):  # Tab through the page until the first Run button has the focus
+        keyboard.press("Tab")
+        if run.evaluate("(b) => b === document.activeElement"):
+            break
+    else:
+        raise AssertionError("Tab never reached the first cell's Run button")
+    outline = run.evaluate("(b) => getComputedStyle(b).outlineStyle")
+    assert outline != "none", "the focused Run button shows no focus"
+    keyboard.press("Enter")
+    assert tab.wait_state(0, DONE, 60_000) == "ok", tab.output_text(0)
+    # Into the editor (Run opened it): Tab from Run goes on to the editor's code.
+    run.focus()
+    content = tab.cell(0).locator(".cm-content")
+    for _ in range(10):
+        if content.evaluate("(c) => c === document.activeElement"):
+            break
+        keyboard.press("Shift+Tab")
+    assert content.evaluate("(c) => c === document.activeElement"), "the editor is not reachable"
+    keyboard.press("Control+Home")
+    source = tab.evaluate("microgradRunner.cells[0].editor.value")
+    line = source.split("\n").index(NEURON_X2)
+    for _ in range(line):
+        keyboard.press("ArrowDown")
+    keyboard.press("Home")
+    keyboard.press("Shift+End")
+    keyboard.type('x2 = Value(1.0, label="x2")')
+    keyboard.press("Shift+Enter")
+    tab.page.wait_for_function("microgradRunner.timings.runs.length >= 2")
+    assert tab.wait_state(0, DONE, 60_000) == "ok", tab.output_text(0)
+    dot = next(o["data"] for o in tab.outputs(0) if o["kind"] == "display")
+    assert "{ w2 | data 1.0000 | grad 0.0887 }" in dot
+    assert tab.evaluate("window.mouseEvents") == 0
+    said = tab.evaluate("window.said")
+    assert "cell 1: running" in said, said
+    assert "cell 1: done" in said, said
+    assert tab.page.locator(".runner-announcer[aria-live=polite]").count() == 1
+    # (The editor's own region, CodeMirror's, reads out its editing commands.)
+    others = ".runner-bar [aria-live], .runner-output[aria-live], .runner-output [aria-live]"
+    assert tab.page.locator(others).count() == 0
+    assert not tab.errors, tab.errors
+
+
+def test_reset_puts_back_the_pages_code_and_the_builds_output(tab: Tab) -> None:
+    tab.run_first_cell(NEURON)
+    page_code = tab.evaluate("microgradRunner.cells[0].source")
+    tab.edit(0, page_code.replace(NEURON_X2, 'x2 = Value(1.0, label="x2")'))
+    tab.click_run(0)
+    assert tab.wait_state(0, DONE) == "ok"
+    reset = tab.cell(0).locator("button.runner-reset")
+    assert reset.is_visible()
+    reset.click()
+    tab.page.wait_for_function("microgradRunner.cells[0].outputs.length === 0")
+    assert tab.evaluate("microgradRunner.cells[0].editor.value") == page_code
+    assert tab.cell(0).locator("div.runner-output").count() == 0
+    assert tab.cell(0).locator("div.cell_output").is_visible()
+    assert not reset.is_visible()
+    assert not tab.errors, tab.errors

@@ -1,0 +1,175 @@
+"""The in-browser runner after a crash or a Stop: no recovery loops, true status text.
+
+- A crash keeps what the cell printed before it; the note says which cell
+  crashed and what the reader can do; Restart clears every status and the
+  crashed session's messages; the next cell's Run then works first time,
+  without running the crashed cell again.
+- After Stop on an endless loop, Run on a later cell does not run the loop
+  again: the cell below that needs the loop's names asks (run it, skip it,
+  edit it), and shows a status and a Stop button while it waits.
+- Starting Python says "downloading" only when it downloads, and the size it
+  names is what it fetches (bytes counted from the responses).
+- After the first start, Python starts again with no connection at all.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import Any
+
+import pytest
+from runner_tab import DONE, TIMINGS, Tab, report
+
+INDEX = "index.html"
+NEURON = "neuron.html"
+#: What still crashes the runtime: lists nested 100,000 deep, freed (each list
+#: frees the next inside its own freeing, deeper than the browser's stack).
+CRASH = (
+    "print('before the crash', flush=True)\n"
+    "nested = []\n"
+    "for _ in range(100_000):\n"
+    "    nested = [nested]\n"
+    "del nested"
+)
+LOOP = "n = 0\nwhile True:\n    n += 1"
+
+
+def _megabytes(status: str) -> float:
+    found = re.search(r"downloading Python \(([\d.]+) MB", status)
+    assert found, status
+    return float(found.group(1))
+
+
+def test_a_crash_keeps_what_the_cell_printed_and_restart_leaves_no_loop(tab: Tab) -> None:
+    tab.run_first_cell(NEURON)
+    tab.edit(0, CRASH)
+    tab.click_run(0)
+    assert tab.wait_state(0, DONE, 60_000) == "crashed", tab.output_text(0)
+    shown = tab.output_text(0)
+    assert "before the crash" in shown  # what it printed is kept
+    assert "Python crashed while running cell 1" in shown
+    assert "Restart Python, then Run" in shown
+
+    tab.cell(0).locator("div.runner-crashed button.runner-restart").click()
+    tab.page.wait_for_function("['starting', 'ready'].includes(microgradRunner.status)")
+    states = tab.evaluate("microgradRunner.cells.map((c) => c.state)")
+    assert states == [""] * len(states), states  # every status of the old session is gone
+    assert not tab.evaluate("microgradRunner.log.filter((e) => e.level === 'error').length")
+
+    # The next cell runs first time: the crashed cell above does not run again.
+    runs = len(tab.evaluate("microgradRunner.timings.runs"))
+    tab.edit(1, "print(1 + 1)")
+    tab.click_run(1)
+    assert tab.wait_state(1, DONE, 60_000) == "ok", tab.output_text(1)
+    ran = [r["cell"] for r in tab.evaluate(f"microgradRunner.timings.runs.slice({runs})")]
+    assert 0 not in ran, ran
+    shown = tab.output_text(1)
+    assert "2" in shown.splitlines(), shown
+    assert "Not run again: cell 1" in shown, shown
+    # A second crash shows this session's messages only.
+    tab.edit(1, CRASH)
+    tab.click_run(1)
+    assert tab.wait_state(1, DONE, 60_000) == "crashed"
+    details = tab.cell(1).locator(".runner-crash-details").inner_text()
+    assert details.count("Pyodide has suffered a fatal error") == 1, details
+
+
+def test_after_stop_a_later_cell_does_not_run_the_loop_again(tab: Tab) -> None:
+    tab.run_first_cell(NEURON)
+    tab.edit(0, "from micrograd import Value\n" + LOOP)
+    tab.click_run(0)
+    tab.wait_state(0, ("running",))
+    tab.page.wait_for_timeout(1000)
+    tab.cell(0).locator("button.runner-stop").click()
+    assert tab.wait_state(0, ("stopped",)) == "stopped"
+    assert "Stopped" in tab.output_text(0)
+    # A cell that does not need the loop's names runs at once, and says what it left out.
+    tab.edit(1, "print(6 * 7)")
+    tab.click_run(1)
+    assert tab.wait_state(1, DONE, 60_000) == "ok", tab.output_text(1)
+    assert "Not run again: cell 1" in tab.output_text(1)
+    # One that needs them (Value) asks first, with a status and a Stop button while it waits.
+    tab.edit(2, "print(Value(2.0) * 3)")
+    tab.click_run(2)
+    assert tab.wait_state(2, ("waiting",), 60_000) == "waiting"
+    assert tab.cell(2).locator("button.runner-stop").is_visible()
+    assert "cell 1" in tab.status(2)
+    prompt = tab.cell(2).locator(".runner-prompt")
+    assert "was stopped" in prompt.inner_text()
+    for choice in ("run", "skip", "edit"):
+        assert prompt.locator(f"button.runner-prompt-{choice}").count() == 1
+    prompt.locator("button.runner-prompt-skip").click()
+    assert tab.wait_state(2, DONE, 60_000) == "error"  # skipped: Value was never defined
+    assert "NameError" in tab.output_text(2)
+    ran = [r["cell"] for r in tab.evaluate("microgradRunner.timings.runs")]
+    assert ran.count(0) == 1, ran  # the loop's cell ran once (the run then stopped), never again
+    assert not tab.errors, tab.errors
+
+
+def test_the_status_names_the_download_it_makes_and_only_then(
+    tab: Tab, capsys: pytest.CaptureFixture[str]
+) -> None:
+    fetched: dict[str, int] = {}
+
+    def count(response: Any) -> None:
+        if "/_static/runner/" in response.url and not response.from_service_worker:
+            try:
+                fetched[response.url] = len(response.body())
+            except Exception:  # a redirect or an aborted response has no body
+                fetched[response.url] = 0
+
+    tab.open(NEURON)
+    tab.page.on("response", count)
+    tab.context.on("response", count)
+    tab.click_run(0)
+    tab.page.wait_for_function("microgradRunner.cells[0].state === 'starting'")
+    status = tab.status(0)
+    tab.page.wait_for_function("microgradRunner.status === 'ready'", timeout=60_000)
+    tab.wait_state(0, DONE, 60_000)
+    # Python's start: not viz.js and marked (the first drawing fetches them), nor the
+    # editor or the runner's page-side modules, which the page fetches at the first Run.
+    python = {u: n for u, n in fetched.items() if not re.search(r"/(viz|marked)-|/editor/", u)}
+    page_side = {u: n for u, n in python.items() if u.rsplit("/", 1)[1] in PAGE_MODULES}
+    start = sum(python.values()) - sum(page_side.values())
+    TIMINGS["start_download_bytes"] = start
+    report(capsys, f"first start: '{status}'; fetched {start:,} bytes for Python")
+    assert abs(_megabytes(status) - start / 1e6) < 0.05, (status, sorted(python))
+
+    # Restart: nothing to download, and the status does not say it does.
+    tab.cell(0).locator("button.runner-restart").click()
+    fetched.clear()
+    tab.click_run(0)
+    tab.page.wait_for_function("microgradRunner.cells[0].state === 'starting'")
+    again = tab.status(0)
+    assert "download" not in again, again
+    tab.wait_state(0, DONE, 60_000)
+
+
+#: The runner's page-side modules (fetched with the page or at the first Run, not by Python).
+PAGE_MODULES = {
+    "runner.js",
+    "state.js",
+    "dom.js",
+    "cells.js",
+    "queue.js",
+    "flow.js",
+    "session.js",
+    "outputs.js",
+    "api.js",
+    "editor.js",
+}
+
+
+def test_after_the_first_start_python_starts_again_offline(tab: Tab) -> None:
+    tab.run_first_cell(NEURON)
+    tab.context.set_offline(True)
+    try:
+        started = time.perf_counter()
+        tab.cell(0).locator("button.runner-restart").click()
+        tab.click_run(1)
+        assert tab.wait_state(1, DONE, 60_000) == "ok", tab.output_text(1)
+        TIMINGS["offline_restart_seconds"] = time.perf_counter() - started
+    finally:
+        tab.context.set_offline(False)
+    assert not tab.errors, tab.errors

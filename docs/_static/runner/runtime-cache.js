@@ -1,0 +1,58 @@
+// The runtime's cache: a service worker for this folder (_static/runner/) only,
+// registered by session.js before the first start of Python.  What the
+// page's worker fetches to start Python (Pyodide, the wheels, the worker's own
+// files) and later (viz.js, marked) is kept in Cache Storage, so that a later
+// start, on this page or another page of the site, downloads nothing, and
+// works with no connection at all.  Pages themselves are outside its scope:
+// it never touches how a page loads.
+//
+// Files whose names carry their version (pyodide-314.0.7/, viz-3.31.0/,
+// marked-18.2.1/, editor/*-6.43.15.js, the wheels: micrograd's is named after
+// the source hash) come from the cache first.  The runner's own files
+// (worker.js, kernel.py, ...) come from the network first, so that a new build
+// is used at once, and from the cache when the network fails.  A private
+// window has its own, empty Cache Storage, dropped when the window closes: it
+// downloads again.
+
+const CACHE = "micrograd-runtime";
+const VERSIONED = /\/(pyodide|viz|marked)-[^/]+\/|\/editor\/|\.whl$/;
+
+self.addEventListener("install", () => self.skipWaiting());
+self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+
+self.addEventListener("fetch", (event) => {
+  const url = new URL(event.request.url);
+  if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
+  event.respondWith(
+    VERSIONED.test(url.pathname) ? cacheFirst(event.request) : networkFirst(event.request),
+  );
+});
+
+/** The request's URL without its query (?v=...), so that one file is one entry. */
+const key = (request) => {
+  const url = new URL(request.url);
+  url.search = "";
+  return url.href;
+};
+
+async function cacheFirst(request) {
+  const cache = await caches.open(CACHE);
+  const cached = await cache.match(key(request));
+  if (cached) return cached;
+  const response = await fetch(request);
+  if (response.ok) await cache.put(key(request), response.clone());
+  return response;
+}
+
+async function networkFirst(request) {
+  const cache = await caches.open(CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.ok) await cache.put(key(request), response.clone());
+    return response;
+  } catch (error) {
+    const cached = await cache.match(key(request));
+    if (cached) return cached;
+    throw error;
+  }
+}
