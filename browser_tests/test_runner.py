@@ -399,6 +399,19 @@ def test_on_a_phone_the_run_bar_and_the_output_fit_the_screen(tab: Tab) -> None:
         assert box is not None, part
         assert box["x"] >= 0, part
         assert box["x"] + box["width"] <= 390, f"{part} is wider than the phone's screen"
-    # The drawing keeps its size and scrolls sideways inside the output, as the build's does.
+    # The drawing made in the browser fits the column, as the build's does, and is
+    # marked to open at full size (it is shown smaller than that).
+    drawing = cell.locator("div.runner-output svg.micrograd-graph")
+    drawing.wait_for()
+    column = cell.locator("div.runner-output").bounding_box()
+    shown = drawing.bounding_box()
+    assert column is not None
+    assert shown is not None
+    assert shown["x"] >= column["x"]
+    assert shown["x"] + shown["width"] <= column["x"] + column["width"] + 0.5, (shown, column)
+    tab.page.wait_for_function(
+        "document.querySelector('div.runner-output svg.micrograd-graph')"
+        ".classList.contains('mg-zoomable')"
+    )
     assert tab.evaluate("document.documentElement.scrollWidth") <= 390
     assert not tab.errors, tab.errors

@@ -25,8 +25,15 @@ from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab
 from sitefiles import REMOVED_INPUT_TAGS, executed_notebooks_dir
 
 MOONS = "moons.html"
-#: The moons page's runnable cells (the ones with a Run button), by what they do.
-DATA, MODEL, LOSS, TRAINING, SPIKE, SOLUTION = range(6)
+#: The moons page's runnable cells used here, by what they do: a line of each one's code.
+MOONS_CELLS = {
+    "data": "X, y = make_moons(",
+    "model": "model = MLP(2, [16, 16, 1])",
+    "loss": "def loss_and_accuracy(net):",
+    "training": "steps = 100",
+    "spike": "untrained = MLP(2, [16, 16, 1])",
+    "solution": "# Solution",
+}
 #: The reader's edit of the issue: 30 steps at a constant learning rate of 0.1.
 STEPS_30 = ("steps = 100", "steps = 30")
 RATE_01 = ("learning_rate = 1.0 - 0.9 * k / steps", "learning_rate = 0.1")
@@ -73,12 +80,21 @@ def test_every_notebook_page_lists_all_its_code_cells_for_the_runner(
         assert set(json.loads(side.read_text(encoding="utf-8"))) <= keys
 
 
-def _edit_training(tab: Tab) -> None:
-    source = tab.evaluate(f"microgradRunner.cells[{TRAINING}].editor.value")
+def _moons_cells(tab: Tab) -> dict[str, int]:
+    """Where the cells of MOONS_CELLS are among the page's runnable cells (by their code)."""
+    sources = tab.evaluate("microgradRunner.cells.map((c) => c.source)")
+    found = {}
+    for role, line in MOONS_CELLS.items():
+        (found[role],) = [i for i, source in enumerate(sources) if line in source]
+    return found
+
+
+def _edit_training(tab: Tab, training: int) -> None:
+    source = tab.evaluate(f"microgradRunner.cells[{training}].source")
     for old, new in (STEPS_30, RATE_01):
         assert old in source
         source = source.replace(old, new)
-    tab.edit(TRAINING, source)
+    tab.edit(training, source)
 
 
 def _runs_since(tab: Tab, start: int) -> list[dict[str, Any]]:
@@ -92,58 +108,60 @@ def _table(text: str) -> list[list[str]]:
 def test_an_edited_training_run_starts_from_the_pages_model_and_says_so(tab: Tab) -> None:
     tab.open(MOONS)
     tab.evaluate(LISTEN)
-    tab.click_run(TRAINING)
-    assert tab.wait_state(TRAINING, DONE, PAGE_TIMEOUT_MS) == "ok", tab.output_text(TRAINING)
-    first = _table(tab.output_text(TRAINING))
+    cells = _moons_cells(tab)
+    data, model, loss, training, spike, solution = (cells[role] for role in MOONS_CELLS)
+    tab.click_run(training)
+    assert tab.wait_state(training, DONE, PAGE_TIMEOUT_MS) == "ok", tab.output_text(training)
+    first = _table(tab.output_text(training))
     assert first[0][:2] == ["0", "0.895844"]
     assert first[-1][0] == "99"
     # The hidden cells right after the training glue its numbers: they ran right after it.
     runs = _runs_since(tab, 0)
-    at = max(i for i, r in enumerate(runs) if r["cell"] == TRAINING)
+    at = max(i for i, r in enumerate(runs) if r["cell"] == training)
     assert runs[at + 1]["cell"] is None, runs
     assert runs[at + 1]["ok"], runs
     assert not tab.evaluate("window.staleEvents.some((d) => d.cells.length)"), "page order"
 
-    _edit_training(tab)
+    _edit_training(tab, training)
     before = len(_runs_since(tab, 0))
-    tab.click_run(TRAINING)
-    assert tab.wait_state(TRAINING, DONE, PAGE_TIMEOUT_MS) == "ok", tab.output_text(TRAINING)
-    shown = tab.output_text(TRAINING)
+    tab.click_run(training)
+    assert tab.wait_state(training, DONE, PAGE_TIMEOUT_MS) == "ok", tab.output_text(training)
+    shown = tab.output_text(training)
     table = _table(shown)
     # A fresh run: the untrained model's loss at step 0, and the 30-step run's accuracy.
     assert table[0][:2] == ["0", "0.895844"], shown
     assert table[-1][0] == "29", shown
     assert table[-1][2] == "0.9200", shown
-    note = tab.cell(TRAINING).locator(".runner-rerun").inner_text()
+    note = tab.cell(training).locator(".runner-rerun").inner_text()
     assert "Re-ran cells 3–4" in note, note
     assert "because this cell's last run changed model" in note, note
     rerun = [r["cell"] for r in _runs_since(tab, before) if r["cell"] is not None]
-    assert rerun == [MODEL, LOSS, TRAINING], rerun
+    assert rerun == [model, loss, training], rerun
 
     # Below it, what depends on the model or the log is marked: the build's outputs too.
-    for index in (SPIKE, SOLUTION):
+    for index in (spike, solution):
         assert "From the build: run this cell to update it" in tab.cell(index).text_content()
     last = tab.evaluate("window.staleEvents[window.staleEvents.length - 1]")
-    assert {SPIKE, SOLUTION} <= set(last["cells"]), last
+    assert {spike, solution} <= set(last["cells"]), last
     assert "spike_step" in last["glue"], last
-    assert not ({DATA, MODEL, LOSS, TRAINING} & set(last["cells"])), last
+    assert not ({data, model, loss, training} & set(last["cells"])), last
 
     # The solution reads the trained model: it runs on the reader's model, without
     # retraining.  (The reader's 30 steps leave points misclassified, which the
     # solution's own check then reports.)
     before = len(_runs_since(tab, 0))
-    tab.click_run(SOLUTION)
-    tab.wait_state(SOLUTION, DONE, PAGE_TIMEOUT_MS)
-    assert "of 100 points have a margin" in tab.output_text(SOLUTION)
+    tab.click_run(solution)
+    tab.wait_state(solution, DONE, PAGE_TIMEOUT_MS)
+    assert "of 100 points have a margin" in tab.output_text(solution)
     ran = [r["cell"] for r in _runs_since(tab, before) if r["cell"] is not None]
-    assert ran == [SPIKE, SOLUTION], ran  # the spike cell had not run; the training not again
+    assert ran == [spike, solution], ran  # the spike cell had not run; the training not again
     before = len(_runs_since(tab, 0))
-    tab.click_run(SOLUTION)
-    tab.wait_state(SOLUTION, DONE, PAGE_TIMEOUT_MS)
-    assert [r["cell"] for r in _runs_since(tab, before) if r["cell"] is not None] == [SOLUTION]
-    assert tab.cell(SOLUTION).locator(".runner-rerun").count() == 0
+    tab.click_run(solution)
+    tab.wait_state(solution, DONE, PAGE_TIMEOUT_MS)
+    assert [r["cell"] for r in _runs_since(tab, before) if r["cell"] is not None] == [solution]
+    assert tab.cell(solution).locator(".runner-rerun").count() == 0
     # Both ran after the edit, from its state: neither is marked any more.
-    for index in (SPIKE, SOLUTION):
+    for index in (spike, solution):
         assert "run this cell to update it" not in tab.cell(index).text_content()
     assert not tab.evaluate("window.staleEvents[window.staleEvents.length - 1].cells.length")
     assert not tab.errors, tab.errors
@@ -151,33 +169,35 @@ def test_an_edited_training_run_starts_from_the_pages_model_and_says_so(tab: Tab
 
 def test_a_reset_brings_back_the_pages_code_and_output_and_the_marks_go(tab: Tab) -> None:
     tab.open(MOONS)
+    cells = _moons_cells(tab)
+    training, spike, solution = cells["training"], cells["spike"], cells["solution"]
     tab.evaluate(
         "window.resets = []; document.addEventListener('micrograd:reset', "
         "(e) => window.resets.push(e.detail));"
     )
-    tab.click_run(TRAINING)
-    assert tab.wait_state(TRAINING, DONE, PAGE_TIMEOUT_MS) == "ok"
-    _edit_training(tab)
-    tab.click_run(TRAINING)
-    assert tab.wait_state(TRAINING, DONE, PAGE_TIMEOUT_MS) == "ok"
-    assert "From the build" in tab.cell(SPIKE).text_content()
-    page_code = tab.evaluate(f"microgradRunner.cells[{TRAINING}].source")
-    tab.cell(TRAINING).locator("button.runner-reset").click()
+    tab.click_run(training)
+    assert tab.wait_state(training, DONE, PAGE_TIMEOUT_MS) == "ok"
+    _edit_training(tab, training)
+    tab.click_run(training)
+    assert tab.wait_state(training, DONE, PAGE_TIMEOUT_MS) == "ok"
+    assert "From the build" in tab.cell(spike).text_content()
+    page_code = tab.evaluate(f"microgradRunner.cells[{training}].source")
+    tab.cell(training).locator("button.runner-reset").click()
     tab.page.wait_for_function("window.resets.length === 1")
-    assert tab.evaluate(f"microgradRunner.cells[{TRAINING}].editor.value") == page_code
-    assert tab.cell(TRAINING).locator("div.runner-output").count() == 0
-    assert tab.cell(TRAINING).locator("div.cell_output").is_visible()
+    assert tab.evaluate(f"microgradRunner.cells[{training}].editor.value") == page_code
+    assert tab.cell(training).locator("div.runner-output").count() == 0
+    assert tab.cell(training).locator("div.cell_output").is_visible()
     reset = tab.evaluate("window.resets[0]")
-    assert reset["cells"] == [TRAINING], reset
+    assert reset["cells"] == [training], reset
     assert "moons_final_loss" in reset["glue"], reset
     # The page is the build's again: nothing below is marked.
     assert tab.page.locator(".runner-stale-note").count() == 0
     # And the next run of a cell that reads the model retrains it with the page's code
     # first: the solution then counts what the build counted.
-    built = tab.cell(SOLUTION).locator("div.cell_output").text_content() or ""
-    tab.click_run(SOLUTION)
-    assert tab.wait_state(SOLUTION, DONE, PAGE_TIMEOUT_MS) == "ok"
-    counted = tab.output_text(SOLUTION)
+    built = tab.cell(solution).locator("div.cell_output").text_content() or ""
+    tab.click_run(solution)
+    assert tab.wait_state(solution, DONE, PAGE_TIMEOUT_MS) == "ok"
+    counted = tab.output_text(solution)
     assert "Re-ran cells 3–4" in counted, counted
     assert "a Reset put back" in counted, counted
     assert built.strip().splitlines()[0] in counted, (built, counted)

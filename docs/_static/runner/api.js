@@ -27,8 +27,10 @@
 // glue the keys of the values the cells glue into the text:
 //     micrograd:run-start  {cell, code, edited}      a cell (hidden ones too) starts
 //     micrograd:run-done   {cell, code, ok, edited}  it finished (ok: no exception)
-//     micrograd:restart    {}                        the page's Python was restarted
-//                                                     (Restart, Stop, or after a crash)
+//     micrograd:restart    {}                        the page's Python ended and a new
+//                                                     one starts (Restart, Stop, or the
+//                                                     first Run or Restart after a crash):
+//                                                     show the build's values again
 //     micrograd:reset      {cells, code, glue}       these cells' code and outputs are
 //                                                     the build's again (Reset)
 //     micrograd:stale      {cells, code, glue}       every cell whose shown output is

@@ -70,7 +70,12 @@ registerOutput("text/vnd.graphviz", (box) => {
 
 registerMessage("drawing", ({ index, svg }, run) => {
   const box = run.display(index);
-  if (box) box.innerHTML = svg;
+  if (!box) return;
+  box.innerHTML = svg;
+  // The class of the build's inline graphs: it fits the column as they do, and
+  // opens full size when shown smaller (micrograd-figures.css and .js).
+  const drawing = box.querySelector("svg");
+  if (drawing) drawing.classList.add("micrograd-graph");
 });
 
 registerMessage("markdown", ({ index, html }, run) => {

@@ -71,7 +71,12 @@ export function stop(cell) {
   }
   if ((running && queue[0] === entry) || (running && running.entry === entry)
     || cell.state === "starting") {
+    const waited = !(running && running.entry === entry); // for Python, or for a cell above
     restart();
+    if (waited) {
+      setStatus(cell, "not run: stopped while it waited", "stopped");
+      announce(`${cell.name}: stopped`);
+    }
     return;
   }
   const at = queue.indexOf(entry);
@@ -103,7 +108,6 @@ export function restart() {
     if (!interrupted || cell !== shownAt(interrupted.entry, null)) clearStatus(cell);
   }
   startSession({ onMessage, onCrash });
-  emit("restart");
 }
 
 function edit(cell) {
@@ -132,7 +136,11 @@ function clearStatus(cell) {
   setStatus(cell, "", "");
 }
 
-/** The one teardown: Python is gone, and what cells computed in it is marked so. */
+/**
+ * The one teardown: Python is gone, and what cells computed in it is marked so.
+ * Add-ons hear micrograd:restart (a fresh Python starts: what the page shows from
+ * the old one goes back to the build's).
+ */
 function endSession(status = "off") {
   epoch += 1;
   end(status);
@@ -140,6 +148,7 @@ function endSession(status = "off") {
   runner.log.length = 0;
   for (const cell of runner.cells) markFromEarlierSession(cell);
   refreshStale();
+  emit("restart");
 }
 
 // -- the queue --------------------------------------------------------------------------------
