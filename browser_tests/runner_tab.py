@@ -15,6 +15,11 @@ from sitefiles import ROOT
 
 #: The states a cell's run ends in.
 DONE = ("ok", "error", "crashed")
+#: What still crashes the runtime: a list inside a list, 100,000 deep, freed.
+#: A list frees the next one inside its own freeing without moving the stack
+#: pointer CPython watches, so CPython never defers it (worker.js), and the
+#: browser's stack runs out: "Maximum call stack size exceeded", fatal for Pyodide.
+NESTED_LISTS_FREED = "nested = []\nfor _ in range(100_000):\n    nested = [nested]\ndel nested"
 #: A generous ceiling for running a whole page (the moons page trains for 100 steps).
 PAGE_TIMEOUT_MS = 240_000
 TIMINGS_FILE = ROOT / "artifacts" / "runner" / "timings.json"

@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 from accessibility import audit, describe, unacceptable
-from runner_tab import DONE, Tab
+from runner_tab import DONE, NESTED_LISTS_FREED, Tab
 from sitefiles import ROOT
 from test_figures import STEPPER_PAGES
 
@@ -112,8 +112,8 @@ def test_the_runner_at_work_passes_the_audit(runner_tab: Tab, theme: str, viewpo
     assert tab.wait_state(0, DONE) == "error"
     _check(audit(tab.page), f"neuron.html, a traceback shown, {theme}, {viewport}")
 
-    # Freeing a long enough chain overflows the browser's stack: fatal for Pyodide.
-    tab.edit(0, "x = Value(1.0)\nfor _ in range(200_000):\n    x = x + 1\ndel x")
+    # What still overflows the browser's stack, fatally for Pyodide (runner_tab.py).
+    tab.edit(0, NESTED_LISTS_FREED)
     tab.click_run(0)
     assert tab.wait_state(0, DONE, 60_000) == "crashed"
     _check(audit(tab.page), f"neuron.html, the crash note shown, {theme}, {viewport}")

@@ -35,6 +35,35 @@ for (const level of ["error", "warn"]) {
 let kernel = null;
 let settings = null;
 
+// CPython 3.14 guards its C stack by watching the stack pointer: below a soft
+// limit, a recursion through C code (a Python __repr__ or __add__ calling
+// itself, the compiler on a deeply nested expression) raises RecursionError;
+// two 8 KB margins above it, a chain of objects that each free the next (a
+// micrograd graph) is no longer freed recursively but deferred until the stack
+// has unwound: the "trashcan".  In Pyodide that pointer moves through a 10 MB
+// stack in WebAssembly memory, while what runs out first is the browser's own
+// call stack.  Freeing a micrograd node takes 16 bytes of the first and about
+// 400 of the second: a fresh Chromium worker held about 2,300 nested frees and
+// then Pyodide died ("Maximum call stack size exceeded"), long before CPython
+// saw its limit.  So CPython is told that its C stack is C_STACK_BYTES: the
+// trashcan then starts 28 KB down (after about 1,800 nested frees), and
+// RecursionError comes 44 KB down, where about 90 to 100 levels of recursion
+// through C calls fit.  Without this, such a recursion killed the runtime a few
+// hundred levels further down (500 to 600 through __add__ or functools.partial,
+// 360 through __repr__, 2,500 for the compiler on a long sum).  Measured in
+// Chromium 156 (browser_tests/test_runner.py has the cases).
+const C_STACK_BYTES = 60 * 1024;
+
+function fitCStackToTheBrowser(pyodide) {
+  const runtime = pyodide._module; // CPython's C API, as Pyodide exports it
+  const top = runtime._emscripten_stack_get_base();
+  const thread = runtime._PyThreadState_Get();
+  const start = top - C_STACK_BYTES;
+  if (runtime._PyUnstable_ThreadState_SetStackProtection(thread, start, C_STACK_BYTES) !== 0) {
+    throw new Error(`CPython refused a C stack of ${C_STACK_BYTES} bytes`);
+  }
+}
+
 async function fetchBytes(url) {
   const response = await fetch(url);
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
@@ -56,6 +85,7 @@ async function init(message) {
     stdout: (text) => post({ type: "log", level: "stdout", text }),
     stderr: (text) => post({ type: "log", level: "stderr", text }),
   });
+  fitCStackToTheBrowser(pyodide);
   const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
   for (const bytes of await wheels) {
     pyodide.unpackArchive(bytes, "wheel", { extractDir: sitePackages });
