@@ -392,7 +392,7 @@ STEPPER_STATE_JS = """
 def _normalised(svg_markup: str) -> str:
     """An inline graph's markup without its page-specific ids and accessible name."""
     markup = re.sub(r' id="[^"]*"', "", svg_markup)
-    return re.sub(r' (aria-label|class|tabindex|aria-keyshortcuts)="[^"]*"', "", markup)
+    return re.sub(r' (aria-label|class|tabindex|aria-keyshortcuts|style)="[^"]*"', "", markup)
 
 
 def _shot(locator: Any) -> Image.Image:
@@ -485,11 +485,110 @@ def test_the_steppers_last_frame_is_the_drawing_after_backward(
 
 
 def test_the_stepper_follows_the_engines_order(html: Path) -> None:
-    """The frames of the backward page visit L, d, f, c, e, b, a: reverse topological order."""
-    body = article(parse(html, "backward.html"))
-    captions = [c.get_text(" ", strip=True) for c in body.select(".mg-stepper figcaption")]
+    """The backward page's frames run L's rule, then d's, then e's: reverse topological
+    order, the leaves (a, b, c, f) folded into the steps that send them their gradient."""
+    stepper = article(parse(html, "backward.html")).select_one(".mg-stepper")
+    captions = [c.get_text(" ", strip=True) for c in stepper.select("figcaption")]
     named = [re.match(r"Step \d+ of \d+: (\w+) (=|is)", c) for c in captions[2:-1]]
-    assert [m.group(1) for m in named if m] == ["L", "f", "d", "c", "e", "b", "a"]
+    assert [m.group(1) for m in named if m] == ["L", "d", "e"]
+    assert captions[4].endswith("a and b are leaves: their grads are final.")
+
+
+#: Where the parts of a stepper's current frame are on the screen, and what the
+#: theme keeps stuck to the top of the window.
+STEPPER_PARTS_JS = """
+(stepper) => {
+  const frame = stepper.querySelector(':scope > .mg-stepper-frame.mg-current');
+  const rect = (el) => { const b = el.getBoundingClientRect();
+                         return {top: b.top, bottom: b.bottom, left: b.left, right: b.right}; };
+  let stuck = 0;
+  for (const bar of document.querySelectorAll('.bd-header, .bd-header-article')) {
+    const style = getComputedStyle(bar);
+    if ((style.position === 'sticky' || style.position === 'fixed')
+        && bar.getBoundingClientRect().top <= 0) {
+      stuck = Math.max(stuck, bar.getBoundingClientRect().bottom);
+    }
+  }
+  const active = Array.from(frame.querySelectorAll('g.node.mg-active')).map((node) => {
+    const view = node.closest('.mg-stepper-view').getBoundingClientRect();
+    const b = node.getBoundingClientRect();
+    return {...rect(node), inView: b.top >= view.top - 1 && b.bottom <= view.bottom + 1};
+  });
+  return {
+    frame: Number(frame.dataset.frame),
+    controls: rect(stepper.querySelector('.mg-stepper-controls')),
+    captions: Array.from(frame.querySelectorAll('figcaption'), rect),
+    active,
+    stuck,
+    width: window.innerWidth,
+    height: window.innerHeight,
+  };
+}
+"""
+
+
+def _off_screen(parts: dict[str, Any]) -> list[str]:
+    """Which parts of the frame are not wholly on the screen, below the theme's header."""
+
+    def outside(box: dict[str, float]) -> bool:
+        return (
+            box["top"] < parts["stuck"] - 1
+            or box["bottom"] > parts["height"] + 1
+            or box["left"] < -1
+            or box["right"] > parts["width"] + 1
+        )
+
+    problems = [f"controls {parts['controls']}"] if outside(parts["controls"]) else []
+    problems += [f"caption {box}" for box in parts["captions"] if outside(box)]
+    problems += [
+        f"active node {box}" for box in parts["active"] if outside(box) or not box["inView"]
+    ]
+    return problems
+
+
+@pytest.mark.parametrize("stepper_page", STEPPER_PAGES)
+def test_every_frame_of_every_stepper_shows_its_controls_captions_and_active_node_at_once(
+    tab: Any, server: str, stepper_page: str, viewport: str
+) -> None:
+    """Step through each stepper with Next, without scrolling: all that matters is in view."""
+    open_page(tab, server, stepper_page)
+    steppers = tab.locator(".mg-stepper")
+    assert steppers.count() >= 1
+    for k in range(steppers.count()):
+        stepper = steppers.nth(k)
+        stepper.scroll_into_view_if_needed()
+        total = stepper.evaluate(STEPPER_STATE_JS)["total"]
+        problems = []
+        for step in range(total):
+            parts = stepper.evaluate(STEPPER_PARTS_JS)
+            assert parts["frame"] == step
+            if 0 < step < total - 1:
+                assert parts["active"], f"step {step + 1} highlights no node"
+            problems += [f"step {step + 1}: {p}" for p in _off_screen(parts)]
+            if step < total - 1:
+                stepper.locator(".mg-stepper-next").click()
+        assert not problems, f"{stepper_page} stepper {k} at {viewport}:\n" + "\n".join(problems)
+
+
+def test_the_wrong_order_stepper_ends_on_minus_3_and_2_and_the_right_one_on_minus_33_and_22(
+    laptop: Any, server: str
+) -> None:
+    open_page(laptop, server, "backward.html")
+    pair = laptop.locator(".mg-stepper.mg-stepper-pair")
+    assert pair.count() == 1
+    part = pair.locator(".mg-stepper-frame[data-part] > figcaption").text_content() or ""
+    assert "Here the orders part: backward() runs r's rule, breadth first runs q's." in part
+    pair.focus()
+    laptop.keyboard.press("End")
+    right, wrong = (
+        pair.locator(".mg-stepper-frame.mg-current .mg-stepper-side").nth(i) for i in (0, 1)
+    )
+    texts = [side.locator("svg text").all_text_contents() for side in (right, wrong)]
+    ends = [("-33.0000", "22.0000"), ("-3.0000", "2.0000")]  # backward(), breadth first
+    for shown, (a_grad, b_grad) in zip(texts, ends, strict=True):
+        boxes = " | ".join(shown)
+        assert f"a | data 2.0000 | grad {a_grad}" in boxes
+        assert f"b | data -3.0000 | grad {b_grad}" in boxes
 
 
 # -- plots -----------------------------------------------------------------------------------

@@ -1,17 +1,29 @@
-"""Tests for micrograd.stepper: the backward pass drawn one node at a time."""
+"""Tests for micrograd.stepper: the backward pass drawn one rule at a time."""
 
 from __future__ import annotations
 
+import json
 import re
+import sys
+from collections import deque
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from labelled_neuron import build_neuron
 
 from micrograd import Value
-from micrograd.draw import draw_dot, inline_svg, render_svg
+from micrograd.draw import draw_dot
 from micrograd.engine import topological_order
-from micrograd.stepper import MAX_STEPPER_NODES, BackwardStepper, backward_frames
+from micrograd.stepper import (
+    MAX_STEPPER_NODES,
+    STEPPER_MIME,
+    BackwardStepper,
+    StepperPair,
+    backward_frames,
+    html_from_json,
+)
+from micrograd.svg import inline_svg, render_svg
 
 
 def worked_example() -> Value:
@@ -56,11 +68,41 @@ def grads_in(source: str) -> dict[str, str]:
     return dict(re.findall(r'^\s*(n\d+) \[label="\{ .*? \| grad (\S+) \}"', source, flags=re.M))
 
 
+def with_rules(root: Value) -> list[Value]:
+    """The nodes of the graph that have a backward rule, in reverse topological order."""
+    return [node for node in reversed(topological_order(root)) if node._rule is not None]
+
+
+def breadth_first(root: Value) -> list[Value]:
+    """The backward page's wrong order: nearest the output first."""
+    order, seen, queue = [], {root}, deque([root])
+    while queue:
+        node = queue.popleft()
+        order.append(node)
+        for child in node._prev:
+            if child not in seen:
+                seen.add(child)
+                queue.append(child)
+    return order
+
+
+def q_used_twice() -> Value:
+    """The backward page's example of the wrong order: L = q + q * c with q = a * b."""
+    a, b, c = Value(2.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c")
+    q = a * b
+    q.label = "q"
+    r = q * c
+    r.label = "r"
+    L = q + r
+    L.label = "L"
+    return L
+
+
 @pytest.mark.parametrize("build", GRAPHS)
-def test_there_is_a_frame_per_node_plus_before_seed_and_done(build: Callable[[], Value]) -> None:
+def test_there_is_a_frame_per_rule_plus_before_seed_and_done(build: Callable[[], Value]) -> None:
     root = build()
     frames = backward_frames(root)
-    assert len(frames) == len(topological_order(root)) + 3
+    assert len(frames) == len(with_rules(root)) + 3
     assert frames[0].caption == "Before backward(): every grad is 0."
     assert frames[0].node is None
     assert frames[1].node is root
@@ -69,13 +111,19 @@ def test_there_is_a_frame_per_node_plus_before_seed_and_done(build: Callable[[],
 
 
 @pytest.mark.parametrize("build", GRAPHS)
-def test_nodes_are_visited_in_the_engines_reverse_topological_order(
-    build: Callable[[], Value],
-) -> None:
+def test_leaves_get_no_frame_of_their_own(build: Callable[[], Value]) -> None:
+    frames = backward_frames(build())
+    assert all(frame.node is None or frame.node._prev for frame in frames)
+    assert not any(" is a leaf: nothing to pass on" in frame.caption for frame in frames)
+
+
+@pytest.mark.parametrize("build", GRAPHS)
+def test_rules_run_in_the_engines_reverse_topological_order(build: Callable[[], Value]) -> None:
     root = build()
-    order = topological_order(root)
     frames = backward_frames(root)
-    assert [frame.node for frame in frames[2:-1]] == list(reversed(order))
+    assert [frame.node for frame in frames[2:-1]] == with_rules(root)
+    names = {node: f"n{i}" for i, node in enumerate(topological_order(root))}
+    assert [frame.name for frame in frames[1:-1]] == [names[f.node] for f in frames[1:-1]]
 
 
 @pytest.mark.parametrize("build", GRAPHS)
@@ -105,9 +153,8 @@ def test_each_frame_shows_the_gradients_received_so_far(build: Callable[[], Valu
     assert grads_in(frames[0].dot.source) == shown()
     copy.grad = 1.0
     assert grads_in(frames[1].dot.source) == shown()
-    for frame, node in zip(frames[2:-1], reversed(order), strict=True):
-        if node._rule is not None:
-            node._rule(node)
+    for frame, node in zip(frames[2:-1], with_rules(copy), strict=True):
+        node._rule(node)  # type: ignore[misc]
         assert grads_in(frame.dot.source) == shown(), frame.caption
 
 
@@ -119,14 +166,17 @@ def test_the_node_at_work_is_highlighted_and_its_inputs_outlined() -> None:
     frame = next(f for f in frames if f.node is d)
     i = order.index(d)
     source = frame.dot.source
-    assert f'n{i} [fillcolor="#ffd33d" penwidth=2.5]' in source
-    assert f'n{i}_op [fillcolor="#ffd33d" penwidth=2.5]' in source
+    assert f'n{i} [class="mg-active" fillcolor="#ffd33d" penwidth=2.5]' in source
+    assert f'n{i}_op [class="mg-active" fillcolor="#ffd33d" penwidth=2.5]' in source
     for child in d._prev:
         j = order.index(child)
-        assert f'n{j} [color="#bc4c00" fillcolor="#fff1e5" penwidth=2.5]' in source
+        assert (
+            f'n{j} [class="mg-receiving" color="#bc4c00" fillcolor="#fff1e5" penwidth=2.5]'
+            in source
+        )
     assert frame.caption == (
         "d = e + c: its rule (+) adds to e.grad (0.0000 \u2192 -2.0000) "
-        "and c.grad (0.0000 \u2192 -2.0000)."
+        "and c.grad (0.0000 \u2192 -2.0000); c is a leaf: its grad is final."
     )
     assert "#ffd33d" not in frames[0].dot.source
     assert "#ffd33d" not in frames[-1].dot.source
@@ -137,17 +187,37 @@ def test_a_repeated_input_is_named_once_with_its_whole_share() -> None:
     b = a * a
     b.label = "b"
     caption = backward_frames(b)[2].caption
-    assert caption == "b = a * a: its rule (*) adds to a.grad (0.0000 \u2192 6.0000)."
+    assert caption == (
+        "b = a * a: its rule (*) adds to a.grad (0.0000 \u2192 6.0000); "
+        "a is a leaf: its grad is final."
+    )
 
 
-def test_leaves_and_rule_less_nodes_pass_nothing_on() -> None:
+def test_a_leaf_is_final_only_after_the_last_rule_that_feeds_it() -> None:
+    a = Value(1.5, label="a")
+    q = a * a
+    q.label = "q"
+    out = q + a  # a gets a share from out's rule first, then from q's
+    out.label = "out"
+    captions = [frame.caption for frame in backward_frames(out)]
+    assert captions[2] == (
+        "out = q + a: its rule (+) adds to q.grad (0.0000 \u2192 1.0000) "
+        "and a.grad (0.0000 \u2192 1.0000)."
+    )
+    assert captions[3] == (
+        "q = a * a: its rule (*) adds to a.grad (1.0000 \u2192 4.0000); "
+        "a is a leaf: its grad is final."
+    )
+
+
+def test_a_node_without_a_rule_keeps_its_frame() -> None:
     a, b = Value(1.0, label="a"), Value(2.0, label="b")
     c = Value(3.0, (a, b), label="c")  # children, but no operation and no rule
     captions = [frame.caption for frame in backward_frames(c)]
     assert captions[2] == (
         "c is a node without a backward rule: nothing to pass on; its grad, 1.0000, is final."
     )
-    assert captions[3] == "b is a leaf: nothing to pass on; its grad, 0.0000, is final."
+    assert len(captions) == 4
 
 
 def test_gradients_accumulate_like_backward_and_the_first_caption_says_so() -> None:
@@ -167,6 +237,49 @@ def test_unlabelled_nodes_get_a_descriptive_name() -> None:
     captions = [frame.caption for frame in backward_frames(out)]
     assert captions[1].startswith("backward() sets (the result of tanh).grad = 1, then")
     assert captions[2].startswith("the result of tanh = tanh(the result of *): its rule (tanh)")
+
+
+# -- another order ------------------------------------------------------------------------
+
+
+def test_the_wrong_order_runs_q_before_r_and_leaves_a_and_b_short() -> None:
+    root = q_used_twice()
+    frames = backward_frames(root, order=breadth_first(root))
+    assert [frame.node.label for frame in frames[1:-1]] == ["L", "L", "q", "r"]  # type: ignore[union-attr]
+    assert frames[1].caption == "L.grad is set to 1, then the rules run in another order: L, q, r."
+    assert frames[-1].caption.startswith("Done: every rule has run, in the order given")
+    grads = {node.label: node.grad for node in topological_order(root)}
+    assert (grads["a"], grads["b"], grads["q"]) == (-3.0, 2.0, 11.0)
+    right = q_used_twice()
+    right.backward()
+    assert {n.label: n.grad for n in topological_order(right)}["a"] == -33.0
+
+
+def test_the_engines_order_given_explicitly_gives_the_same_frames() -> None:
+    root = worked_example()
+    given = backward_frames(root, order=list(reversed(topological_order(root))))
+    default = backward_frames(worked_example())
+    assert [f.dot.source for f in given[1:]] == [f.dot.source for f in default[1:]]
+
+
+@pytest.mark.parametrize(
+    ("order", "error", "message"),
+    [
+        ("abc", TypeError, "order must be a list of Values"),
+        ([1.0], TypeError, "order must hold Values; item 0 is float"),
+        ([Value(1.0, label="stranger")], ValueError, r"item 0 \(stranger\) is not a node"),
+    ],
+)
+def test_a_bad_order_is_refused(order: object, error: type[Exception], message: str) -> None:
+    with pytest.raises(error, match=message):
+        backward_frames(worked_example(), order=order)  # type: ignore[arg-type]
+
+
+def test_an_order_that_names_a_node_twice_is_refused() -> None:
+    root = worked_example()
+    with pytest.raises(ValueError, match="order names L twice"):
+        backward_frames(root, order=[root, root])
+    assert root.grad == 0.0  # refused before anything ran
 
 
 def test_bad_input_is_refused() -> None:
@@ -206,7 +319,7 @@ def test_html_has_hidden_controls_and_one_captioned_figure_per_frame(dot_program
     assert labels[0] == f"Step 1 of {total}: Before backward(): every grad is 0."
     ids = re.findall(r' id="([^"]+)"', html)
     assert len(ids) == len(set(ids)), "ids repeat between frames"
-    assert stepper._repr_html_() == html
+    assert stepper._repr_mimebundle_() == {"text/html": html, "text/plain": repr(stepper)}
     assert repr(stepper) == f"<BackwardStepper: {total} frames>"
 
 
@@ -234,3 +347,110 @@ def test_html_last_frame_is_byte_for_byte_the_inline_drawing_after_backward(
 def test_stepper_label_can_be_chosen(dot_program: str) -> None:
     html = BackwardStepper(worked_example(), label='the "worked" example').to_html()
     assert 'aria-label="the &quot;worked&quot; example"' in html
+
+
+def test_every_frame_has_a_text_alternative_naming_each_node_with_data_and_grad(
+    dot_program: str,
+) -> None:
+    html = BackwardStepper(worked_example()).to_html()
+    descriptions = re.findall(r"<desc>(.*?)</desc>", html)
+    assert len(descriptions) == html.count("<figure ")
+    assert descriptions[0].startswith("A graph of 7 values: a (data 2.0000, grad 0.0000); ")
+    assert descriptions[-1].endswith("L = d * f (data -8.0000, grad 1.0000).")
+    assert "a (data 2.0000, grad 6.0000)" in descriptions[-1]
+
+
+def test_the_node_at_work_carries_a_class_the_page_can_find(dot_program: str) -> None:
+    html = BackwardStepper(worked_example()).to_html()
+    frames = html.split("<figure ")[1:]
+    assert 'class="node mg-active"' not in frames[0]
+    for frame in frames[1:-1]:
+        assert 'class="node mg-active"' in frame
+    assert 'class="node mg-receiving"' in frames[2]
+
+
+# -- two orders side by side ------------------------------------------------------------------
+
+
+def wrong_order_pair() -> StepperPair:
+    wrong = q_used_twice()
+    return StepperPair(
+        BackwardStepper(q_used_twice()),
+        BackwardStepper(wrong, order=breadth_first(wrong)),
+        titles=("backward()", "breadth first"),
+    )
+
+
+def test_a_pair_says_where_the_two_orders_part() -> None:
+    pair = wrong_order_pair()
+    assert pair.part == 3  # before, seed, L's rule: the same; then r against q
+    data = pair.to_json()
+    notes = [frame["note"] for frame in data["frames"]]
+    assert notes[3] == "Here the orders part: backward() runs r's rule, breadth first runs q's."
+    assert [note for k, note in enumerate(notes) if k != 3] == [""] * 5
+    assert data["titles"] == ["backward()", "breadth first"]
+    assert repr(pair) == "<StepperPair: 6 frames>"
+
+
+def test_a_pair_ends_on_the_right_and_the_wrong_gradients(dot_program: str) -> None:
+    html = wrong_order_pair().to_html()
+    last = html.split('<figure class="mg-stepper-frame"')[-1]
+    right, wrong = last.split('<figure class="mg-stepper-side">')[1:]
+    assert "a (data 2.0000, grad -33.0000); b (data -3.0000, grad 22.0000)" in right
+    assert "a (data 2.0000, grad -3.0000); b (data -3.0000, grad 2.0000)" in wrong
+    assert html.count('data-part="true"') == 1
+    assert html.count('<div class="mg-stepper-controls" hidden="">') == 1
+    assert html.count("<svg ") == 2 * 6
+
+
+def test_a_pair_of_unequal_length_keeps_the_shorter_ones_last_frame() -> None:
+    short = BackwardStepper(Value(1.0, label="x") * 2)
+    long = BackwardStepper(worked_example())
+    data = StepperPair(short, long).to_json()
+    assert len(data["frames"]) == len(long.frames)
+    assert data["frames"][-1]["sides"][0] == data["frames"][len(short.frames) - 1]["sides"][0]
+
+
+def test_a_pair_refuses_what_is_not_a_stepper() -> None:
+    with pytest.raises(TypeError, match="right must be a BackwardStepper"):
+        StepperPair(BackwardStepper(worked_example()), "no")  # type: ignore[arg-type]
+    with pytest.raises(TypeError, match="titles must be two strings"):
+        StepperPair(BackwardStepper(worked_example()), BackwardStepper(neuron()), titles=("a",))  # type: ignore[arg-type]
+
+
+# -- in the reader's browser ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("make", [lambda: BackwardStepper(neuron()), wrong_order_pair])
+def test_in_the_browser_a_stepper_shows_its_frames_as_dot_and_needs_no_dot_program(
+    make: Callable[[], BackwardStepper | StepperPair],
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+) -> None:
+    stepper = make()
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    monkeypatch.setenv("PATH", str(tmp_path))  # no dot, no graphviz-pure
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
+    bundle = stepper._repr_mimebundle_()
+    assert set(bundle) == {STEPPER_MIME, "text/plain"}
+    assert json.loads(bundle[STEPPER_MIME]) == stepper.to_json()
+
+
+@pytest.mark.parametrize("make", [lambda: BackwardStepper(neuron()), wrong_order_pair])
+def test_the_browser_assembles_the_builds_html_from_the_same_data(
+    make: Callable[[], BackwardStepper | StepperPair], dot_program: str
+) -> None:
+    stepper = make()
+    data = json.loads(json.dumps(stepper.to_json()))  # as the page gets it
+    dots = [side["dot"] for f in data["frames"] for side in f.get("sides", [f])]
+    svgs = [render_svg(type("G", (), {"source": dot})()) for dot in dots]
+    assert html_from_json(json.dumps(data), svgs) == stepper.to_html()
+    assert stepper._repr_mimebundle_()["text/html"] == stepper.to_html()
+
+
+def test_html_from_json_needs_one_svg_per_drawing() -> None:
+    data = BackwardStepper(worked_example()).to_json()
+    with pytest.raises(ValueError, match="the stepper has 6 drawings, got 0 SVGs"):
+        html_from_json(data, [])
+    with pytest.raises(TypeError, match="data must be a stepper's to_json"):
+        html_from_json([], [])  # type: ignore[arg-type]

@@ -4,9 +4,14 @@
  *   size gets the class "mg-zoomable": a click, or Enter/Space when it has the
  *   focus, opens it full size in a dialog (Escape, the Close button or a click
  *   outside closes it).
- * - The backward stepper (micrograd.stepper.BackwardStepper): one frame at a
- *   time, with Previous/Next buttons, and the arrow keys (Home/End too) when
- *   the stepper has the focus.  Its frames were drawn when the page was built.
+ * - The backward stepper (micrograd.stepper.BackwardStepper, StepperPair): one
+ *   frame at a time, with Previous/Next buttons, and the arrow keys (Home/End
+ *   too) when the stepper has the focus.  Each frame's drawings are scaled so
+ *   that the buttons, the captions and the drawings fit the window together
+ *   (a drawing that would get too small to read keeps a readable size and
+ *   scrolls inside its own view to the node at work), and stepping scrolls
+ *   the whole stepper into view.  Its frames were drawn when the page was
+ *   built, or by the reader's browser (docs/_static/runner/steppers.js).
  *
  * Figures and steppers added to the article later (a cell's output replaced
  * in the browser) are set up as they arrive.
@@ -97,6 +102,95 @@
 
   // -- the backward stepper -------------------------------------------------------
 
+  // The smallest a stepper's labels may be drawn (CSS px) when it is scaled to fit the
+  // screen: below this a frame keeps that size and scrolls inside its own box instead,
+  // keeping the node at work in view.
+  const MIN_LABEL_PX = 9.5;
+
+  /** The bottom of what the theme keeps stuck to the top of the window (its header). */
+  function stuckTop() {
+    let bottom = 0;
+    for (const bar of document.querySelectorAll(".bd-header, .bd-header-article")) {
+      const position = getComputedStyle(bar).position;
+      if (position === "sticky" || position === "fixed") {
+        const box = bar.getBoundingClientRect();
+        if (box.top <= 0 && box.height > 0) bottom = Math.max(bottom, box.bottom);
+      }
+    }
+    return bottom;
+  }
+
+  /** Each drawing of a frame sits in a view that can scroll it, should it need to. */
+  function wrapDrawings(frame) {
+    for (const svg of frame.querySelectorAll("svg.micrograd-graph")) {
+      if (!svg.parentElement.classList.contains("mg-stepper-view")) {
+        const view = document.createElement("div");
+        view.className = "mg-stepper-view";
+        svg.replaceWith(view);
+        view.append(svg);
+      }
+    }
+  }
+
+  /** The largest label of a drawing at its natural size, in CSS px. */
+  function labelPx(svg) {
+    const sizes = Array.from(svg.querySelectorAll("text"), (t) => parseFloat(t.getAttribute("font-size")))
+      .filter(Number.isFinite);
+    const smallest = sizes.length ? Math.min(...sizes) : 14;
+    const units = svg.viewBox.baseVal && svg.viewBox.baseVal.width ? svg.viewBox.baseVal.width : naturalWidth(svg);
+    return (smallest * naturalWidth(svg)) / units;
+  }
+
+  /**
+   * Scale the current frame's drawings so that the controls, the captions and the
+   * drawings fit the window together; where that would make the labels too small,
+   * the drawing keeps a readable size and its view scrolls to the node at work.
+   */
+  function fitFrame(stepper, frame) {
+    const views = Array.from(frame.querySelectorAll(".mg-stepper-view"));
+    if (!views.length) return;
+    views.forEach((view) => {
+      view.style.height = "";
+      view.firstElementChild.style.width = "";
+      view.firstElementChild.style.height = "";
+    });
+    const rows = new Set(views.map((view) => Math.round(view.getBoundingClientRect().top))).size;
+    // What is not drawing: the stepper's height now, less its drawings' own.
+    const drawn = views.reduce((sum, view) => sum + view.getBoundingClientRect().height, 0);
+    const chrome = stepper.getBoundingClientRect().height - drawn / (views.length / rows);
+    const free = (window.innerHeight - stuckTop() - chrome - 8) / rows;
+    for (const view of views) {
+      const svg = view.firstElementChild;
+      const width = naturalWidth(svg);
+      const height = naturalHeight(svg);
+      const room = view.getBoundingClientRect().width;
+      const fits = Math.min(1, room / width, Math.max(free, 0) / height);
+      const readable = Math.min(1, room / width, MIN_LABEL_PX / labelPx(svg));
+      const scale = Math.max(fits, readable);
+      svg.style.width = `${width * scale}px`;
+      svg.style.height = `${height * scale}px`;
+      if (height * scale > free + 1) {
+        view.style.height = `${Math.max(free, 120)}px`;
+        const active = svg.querySelector("g.node.mg-active");
+        if (active) {
+          const node = active.getBoundingClientRect();
+          const box = view.getBoundingClientRect();
+          view.scrollTop += node.top + node.height / 2 - (box.top + box.height / 2);
+        }
+      }
+      markZoomable(svg);
+    }
+  }
+
+  /** Scroll the window (not smoothly) so that the whole stepper is in view, if it is not. */
+  function keepInView(stepper) {
+    const box = stepper.getBoundingClientRect();
+    const top = stuckTop();
+    if (box.top < top || box.bottom > window.innerHeight) {
+      window.scrollBy({ top: box.top - top - 4, behavior: "instant" });
+    }
+  }
+
   function setUpStepper(stepper) {
     const frames = Array.from(stepper.querySelectorAll(":scope > .mg-stepper-frame"));
     const controls = stepper.querySelector(":scope > .mg-stepper-controls");
@@ -107,7 +201,10 @@
     const next = controls.querySelector(".mg-stepper-next");
     const status = controls.querySelector(".mg-stepper-status");
     const live = stepper.querySelector(":scope > .mg-stepper-live");
+    const caption = (frame) =>
+      Array.from(frame.querySelectorAll("figcaption"), (c) => c.textContent.trim()).join(" ");
     let current = 0;
+    frames.forEach(wrapDrawings);
 
     function show(index, announce) {
       current = Math.max(0, Math.min(frames.length - 1, index));
@@ -116,10 +213,11 @@
       next.disabled = current === frames.length - 1;
       status.textContent = `Step ${current + 1} of ${frames.length}`;
       stepper.dataset.current = String(current);
-      if (announce && live) {
-        live.textContent = frames[current].querySelector("figcaption").textContent;
+      fitFrame(stepper, frames[current]);
+      if (announce) {
+        if (live) live.textContent = caption(frames[current]);
+        keepInView(stepper);
       }
-      frames[current].querySelectorAll("svg.micrograd-graph").forEach(markZoomable);
     }
 
     previous.addEventListener("click", () => show(current - 1, true));
@@ -135,6 +233,7 @@
     stepper.tabIndex = 0;
     controls.hidden = false;
     stepper.classList.add("mg-ready");
+    stepper.refit = () => fitFrame(stepper, frames[current]);
     show(0, false);
   }
 
@@ -165,8 +264,12 @@
       new MutationObserver(later).observe(article, { childList: true, subtree: true });
     }
     refreshZoomable();
-    window.addEventListener("load", refreshZoomable);
-    window.addEventListener("resize", debounce(refreshZoomable, 150));
+    const refit = () => {
+      document.querySelectorAll(".mg-stepper.mg-ready").forEach((stepper) => stepper.refit());
+      refreshZoomable();
+    };
+    window.addEventListener("load", refit);
+    window.addEventListener("resize", debounce(refit, 150));
   }
 
   if (document.readyState === "loading") {

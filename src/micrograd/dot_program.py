@@ -4,7 +4,7 @@ Drawings become pictures by a program called ``dot``.  Where Graphviz is not
 installed, the dot-compatible ``graphviz-pure`` from PyPI (in the
 ``examples`` extra) serves instead: pip and uv put its program next to the
 Python that installed it.  This module is the one place that looks for
-either.  :func:`micrograd.draw.render_svg` runs :func:`find_dot`; the tests
+either.  :func:`micrograd.svg.render_svg` runs :func:`find_dot`; the tests
 and ``noxfile.py`` put :func:`write_dot_shim`'s script on ``PATH`` for tools
 that call ``dot`` by name (the ``graphviz`` package's ``pipe``, the docs
 build).  It imports only the standard library, so ``noxfile.py`` can load it

@@ -10,10 +10,12 @@ Both return a :class:`graphviz.Digraph`.  In Jupyter it displays itself;
 elsewhere call ``.render()`` or ``.pipe(format="svg")``, which need Graphviz's
 ``dot`` program (or any dot-compatible one, such as ``graphviz-pure`` from
 PyPI, installed under the name ``dot``).  Both draw top to bottom by default,
-so that a long graph grows down the page instead of off its right edge, and
-every node and arrow carries a tooltip with its exact numbers.
-:func:`inline_svg` makes a rendered drawing ready to sit inside an HTML page,
-where those tooltips show when the pointer rests on a node or an arrow.
+so that a long graph grows down the page instead of off its right edge,
+every node and arrow carries a tooltip with its exact numbers, and the graph
+carries its own text alternative (its ``comment``): every node it draws, with
+its data and grad.  Laying a drawing out as SVG, and making the SVG ready for
+an HTML page, is the job of :mod:`micrograd.svg` (:func:`~micrograd.svg.render_svg`,
+:func:`~micrograd.svg.inline_svg`, also importable from here).
 
 The drawings are deterministic: node names come from the graph's structure
 (``n0``, ``n1``, ... in :func:`~micrograd.engine.topological_order`), never
@@ -29,21 +31,28 @@ from __future__ import annotations
 
 import itertools
 import numbers
-import subprocess
-import xml.etree.ElementTree as ET
 from collections import deque
 from collections.abc import Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from micrograd.dot_program import find_dot
 from micrograd.engine import Value, topological_order
 from micrograd.nn import MLP, Layer, Neuron
+
+# Public here in 0.2.0: still importable from here for the code that does.
+from micrograd.svg import inline_svg, render_svg  # noqa: F401
 
 if TYPE_CHECKING:  # pragma: no cover - only for the type checker
     import graphviz
 
-__all__ = ["DEFAULT_MAX_NODES", "draw_dot", "draw_mlp", "inline_svg", "render_svg"]
+__all__ = [
+    "DEFAULT_MAX_NODES",
+    "dot_names",
+    "draw_dot",
+    "draw_mlp",
+    "format_number",
+    "formula",
+    "name_of",
+]
 
 #: How many Value nodes :func:`draw_dot` draws before it summarises the rest.
 DEFAULT_MAX_NODES = 200
@@ -94,8 +103,8 @@ def _escape(text: str, special: str) -> str:
     return "".join(out)
 
 
-def _fmt(x: float) -> str:
-    """A number with 4 decimals, as in the drawings and the docs."""
+def format_number(x: float) -> str:
+    """A number as the drawings show it: 4 decimals (``-1.5000``)."""
     return f"{x:.4f}"
 
 
@@ -195,6 +204,12 @@ def draw_dot(
         :func:`~micrograd.engine.topological_order` (leaves first), its
         operation is ``n{i}_op``, and the note is ``more``; the same graph
         therefore gives the same source and the same rendering every run.
+        The graph's ``comment`` is its text alternative, which Graphviz
+        writes into the SVG (and :func:`~micrograd.svg.inline_svg` makes the
+        picture's description): every drawn value, inputs first, with how it
+        was computed, its data and its grad, e.g. ``A graph of 3 values: a
+        (data 2.0000, grad -3.0000); b (data -3.0000, grad 2.0000); c = a * b
+        (data -6.0000, grad 1.0000).``
 
     Raises
     ------
@@ -232,7 +247,7 @@ def draw_dot(
         raise ValueError(f"max_nodes must be at least 1, got {max_nodes}")
 
     order = topological_order(root)
-    names = _dot_names(order)
+    names = dot_names(order)
     if len(order) > max_nodes:
         kept = _nearest(root, max_nodes)
         drawn = [node for node in order if node in kept]
@@ -242,17 +257,18 @@ def draw_dot(
     omitted = len(order) - len(drawn)
 
     dot = _new_digraph(rankdir)
-    dot.attr(ranksep="0.3", nodesep="0.2")
+    description = _dot_description(drawn, len(order), show_grad)
+    dot.attr(ranksep="0.3", nodesep="0.2", comment=_escape_plain(description))
     for node in drawn:
         name = names[node]
-        fields = [_escape_record(node.label), f"data {_fmt(node.data)}"]
+        fields = [_escape_record(node.label), f"data {format_number(node.data)}"]
         if show_grad:
-            fields.append(f"grad {_fmt(node.grad)}")
+            fields.append(f"grad {format_number(node.grad)}")
         dot.node(
             name,
             label="{ " + " | ".join(fields) + " }",
             shape="record",
-            tooltip=_value_tooltip(_name_of(node), node, show_grad),
+            tooltip=_value_tooltip(name_of(node), node, show_grad),
         )
         if node._op:
             dot.node(
@@ -260,12 +276,12 @@ def draw_dot(
                 label=_escape_plain(node._op),
                 shape="ellipse",
                 fillcolor=_OP_FILL,
-                tooltip=_escape_plain(f"{node._op} makes {_name_of(node)}"),
+                tooltip=_escape_plain(f"{node._op} makes {name_of(node)}"),
             )
             dot.edge(
                 name + "_op",
                 name,
-                tooltip=_value_tooltip(f"{node._op} -> {_name_of(node)}", node, show_grad),
+                tooltip=_value_tooltip(f"{node._op} -> {name_of(node)}", node, show_grad),
             )
     if omitted:
         noun = "node" if omitted == 1 else "nodes"
@@ -288,7 +304,7 @@ def draw_dot(
         target = names[node] + "_op" if node._op else names[node]
         for child in node._prev:
             if child in kept:
-                into = f"{_name_of(child)} -> {node._op or _name_of(node)}"
+                into = f"{name_of(child)} -> {node._op or name_of(node)}"
                 dot.edge(names[child], target, tooltip=_value_tooltip(into, child, show_grad))
             elif not from_more:
                 from_more = True
@@ -296,18 +312,46 @@ def draw_dot(
     return dot
 
 
-def _dot_names(order: list[Value]) -> dict[Value, str]:
-    """Each node's name in the DOT source: ``n0``, ``n1``, ... in topological order."""
+def dot_names(order: list[Value]) -> dict[Value, str]:
+    """Each node's name in :func:`draw_dot`'s DOT source: ``n0``, ``n1``, ...
+
+    ``order`` is :func:`~micrograd.engine.topological_order` of the drawn
+    graph's output; the value node ``n3`` has its operation in ``n3_op``.
+    """
     return {node: f"n{i}" for i, node in enumerate(order)}
 
 
-def _name_of(node: Value) -> str:
-    """What a tooltip or caption calls ``node``: its label, else what made it."""
+def name_of(node: Value) -> str:
+    """What a tooltip, caption or text alternative calls ``node``: its label, else what made it."""
     if node.label:
         return node.label
     if node._op:
         return f"the result of {node._op}"
-    return f"the constant {_fmt(node.data)}" if not node._prev else "an unlabelled value"
+    return f"the constant {format_number(node.data)}" if not node._prev else "an unlabelled value"
+
+
+def formula(node: Value) -> str:
+    """How ``node`` was computed from its inputs: ``e + c``, ``tanh(n)``; ``""`` for a leaf."""
+    if not node._prev:
+        return ""
+    operands = [name_of(child) for child in node._prev]
+    if len(operands) == 1:
+        return f"{node._op}({operands[0]})"
+    return f" {node._op} ".join(operands)
+
+
+def _dot_description(drawn: list[Value], total: int, show_grad: bool) -> str:
+    """The text alternative of a :func:`draw_dot` drawing: each drawn value, from the inputs."""
+    items = []
+    for node in drawn:
+        made = formula(node)
+        figures = f"data {format_number(node.data)}"
+        if show_grad:
+            figures += f", grad {format_number(node.grad)}"
+        items.append(f"{name_of(node)}{' = ' + made if made else ''} ({figures})")
+    noun = "value" if total == 1 else "values"
+    shown = "" if len(drawn) == total else f", the {len(drawn)} nearest the output drawn"
+    return f"A graph of {total} {noun}{shown}: " + "; ".join(items) + "."
 
 
 def _layers_of(model: object) -> list[list[Neuron]]:
@@ -325,13 +369,33 @@ def _input_label(i: int, item: object) -> str:
     if isinstance(item, str):
         return item
     if isinstance(item, Value):
-        return f"x{i + 1} = {_fmt(item.data)}"
+        return f"x{i + 1} = {format_number(item.data)}"
     if isinstance(item, numbers.Real) and not isinstance(item, bool):
-        return f"x{i + 1} = {_fmt(float(item))}"
+        return f"x{i + 1} = {format_number(float(item))}"
     raise TypeError(
         f"inputs must hold input names (str) or input values (numbers); "
         f"item {i} is {type(item).__name__} {item!r}"
     )
+
+
+def _layer_title(i: int, layers: list[list[Neuron]]) -> str:
+    """``hidden 1 (4, tanh)``, ..., ``output (1, tanh)``."""
+    title = "output" if i == len(layers) - 1 else f"hidden {i + 1}"
+    return f"{title} ({len(layers[i])}, {layers[i][0].activation})"
+
+
+def _mlp_description(layers: list[list[Neuron]], inputs: list[str], outputs: list[str]) -> str:
+    """The text alternative of a :func:`draw_mlp` drawing: every neuron's bias and weights."""
+    parts = [f"A network. Inputs: {', '.join(inputs)}."]
+    for i, neurons in enumerate(layers):
+        described = [
+            f"neuron {j + 1} with bias {format_number(neuron.b.data)} and weights "
+            + ", ".join(format_number(w.data) for w in neuron.w)
+            for j, neuron in enumerate(neurons)
+        ]
+        parts.append(f"Layer {_layer_title(i, layers)}: " + "; ".join(described) + ".")
+    parts.append(f"Outputs: {', '.join(outputs)}.")
+    return " ".join(parts)
 
 
 def _penwidth(weight: float, max_penwidth: float) -> str:
@@ -355,7 +419,7 @@ def draw_mlp(
     wide (at most ``max_penwidth``), so a trained network, whose weights
     have grown, looks different from a freshly initialised one.  Hovering
     over an arrow or a neuron in the SVG shows the exact weight or bias
-    (see :func:`inline_svg` for a web page).
+    (see :func:`~micrograd.svg.inline_svg` for a web page).
 
     Parameters
     ----------
@@ -378,7 +442,9 @@ def draw_mlp(
     -------
     graphviz.Digraph
         Inputs are named ``in0``, ``in1``, ..., neuron ``j`` of layer ``i`` is
-        ``L{i}_{j}`` and output ``k`` is ``out{k}``.
+        ``L{i}_{j}`` and output ``k`` is ``out{k}``.  The graph's ``comment``
+        is its text alternative: the inputs, then each layer's neurons with
+        their bias and weights (4 decimals), then the outputs.
 
     Raises
     ------
@@ -424,19 +490,14 @@ def draw_mlp(
         out_labels = list(outputs)
 
     dot = _new_digraph(rankdir)
+    dot.attr(comment=_escape_plain(_mlp_description(layers, in_labels, out_labels)))
     across = rankdir in ("LR", "RL")  # layers side by side: room for the many arrows
     dot.attr(nodesep="0.08", ranksep="1.2" if across else "0.8", splines="line")
     # Each column is a rank; an invisible chain title -> node 0 -> node 1 ...
     # keeps the nodes in their own order instead of Graphviz's.
     columns: list[tuple[str, list[str]]] = [("input", [f"in{i}" for i in range(nin)])]
     for i, neurons in enumerate(layers):
-        title = "output" if i == len(layers) - 1 else f"hidden {i + 1}"
-        columns.append(
-            (
-                f"{title} ({len(neurons)}, {neurons[0].activation})",
-                [f"L{i}_{j}" for j in range(len(neurons))],
-            )
-        )
+        columns.append((_layer_title(i, layers), [f"L{i}_{j}" for j in range(len(neurons))]))
     columns.append(("", [f"out{k}" for k in range(nout)]))
     for c, (title, names) in enumerate(columns):
         with dot.subgraph(name=f"column{c}") as column:
@@ -482,171 +543,3 @@ def draw_mlp(
     for src, name in zip(columns[-2][1], columns[-1][1], strict=True):
         dot.edge(src, name)
     return dot
-
-
-def render_svg(graph: graphviz.Digraph, path: str | Path | None = None) -> str:
-    """Lay out ``graph`` and return (and optionally save) it as SVG text.
-
-    Uses Graphviz's ``dot`` program if it is on ``PATH``, else the
-    dot-compatible ``graphviz-pure`` program from PyPI (in the ``examples``
-    and ``test`` extras), so a machine with only Python can draw too.
-
-    Parameters
-    ----------
-    graph : graphviz.Digraph
-        E.g. the result of :func:`draw_dot` or :func:`draw_mlp`.
-    path : str or path-like, optional
-        Also write the SVG to this file (its folder is created).
-
-    Returns
-    -------
-    str
-        The SVG document.
-
-    Raises
-    ------
-    RuntimeError
-        If neither ``dot`` nor ``graphviz-pure`` is installed, or the layout fails.
-    """
-    source: str = graph.source
-    program = find_dot()
-    if program is None:
-        raise RuntimeError(
-            "drawing needs Graphviz's `dot` program or its PyPI port: "
-            'pip install graphviz-pure (or "micrograd-book[examples]"), '
-            "or install Graphviz"
-        )
-    proc = subprocess.run(
-        [program, "-Tsvg"], input=source.encode("utf-8"), capture_output=True, check=False
-    )
-    if proc.returncode != 0:
-        raise RuntimeError(
-            f"{program} failed with exit code {proc.returncode}: "
-            f"{proc.stderr.decode('utf-8', 'replace').strip()}"
-        )
-    svg = proc.stdout.decode("utf-8")
-    if path is not None:
-        target = Path(path)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(svg, encoding="utf-8")
-    return svg
-
-
-_SVG = "{http://www.w3.org/2000/svg}"
-_XLINK = "{http://www.w3.org/1999/xlink}"
-_ITEM_CLASSES = frozenset({"node", "edge", "cluster"})
-
-
-def inline_svg(svg: str, id_prefix: str = "", label: str | None = None) -> str:
-    """A rendered drawing made ready to sit inside an HTML page.
-
-    Graphviz writes a standalone SVG file: an XML prolog and comments, ids
-    (``node1``, ``edge3``...) that repeat in every drawing, a ``<title>`` with
-    each node's internal name, and each tooltip as the ``xlink:title`` of a
-    link.  Browsers show a tooltip for the nearest enclosing ``<title>``, so
-    this function
-
-    * gives every node and arrow the tooltip of :func:`draw_dot` or
-      :func:`draw_mlp` as its ``<title>`` (and removes the links around it),
-    * drops the titles that are only internal names (``n0``, the graph's own),
-    * puts ``id_prefix`` in front of every id (and every reference to one),
-      so that several drawings can share a page,
-    * and, given a ``label``, makes the picture an image with that
-      accessible name (``role="img"``, ``aria-label``).
-
-    The result is the ``<svg>`` element alone, with its natural ``width``
-    and ``height`` and the class ``micrograd-graph``.  The same input gives
-    the same output, byte for byte.
-
-    Parameters
-    ----------
-    svg : str
-        An SVG document, e.g. from :func:`render_svg`.
-    id_prefix : str, optional
-        Put in front of every id; use a different one for each drawing on a page.
-    label : str, optional
-        A text alternative for the whole picture (what an ``alt`` says).
-
-    Returns
-    -------
-    str
-        The ``<svg>`` element as text.
-
-    Raises
-    ------
-    ValueError
-        If ``svg`` is not an SVG document.
-
-    Examples
-    --------
-    >>> from micrograd import Value
-    >>> svg = render_svg(draw_dot(Value(2.0, label="x")))
-    >>> html = inline_svg(svg, id_prefix="fig1-", label="the leaf x")
-    >>> html.startswith("<svg ") and 'class="micrograd-graph"' in html
-    True
-    >>> "<title>x: data = 2.0, grad = 0.0</title>" in html
-    True
-    """
-    try:
-        root = ET.fromstring(svg)
-    except ET.ParseError as error:
-        raise ValueError(f"not an SVG document: {error}") from error
-    if root.tag != _SVG + "svg":
-        raise ValueError(f"not an SVG document: the root element is {root.tag!r}")
-    for element in root.iter():
-        _prefix_ids(element, id_prefix)
-    _lift_tooltips(root)
-    for element in root.iter():  # SVG's own namespace is the default in an HTML page
-        element.tag = element.tag.removeprefix(_SVG)
-    root.set("xmlns", _SVG[1:-1])
-    root.set("class", "micrograd-graph")
-    if label is not None:
-        root.set("role", "img")
-        root.set("aria-label", label)
-    return ET.tostring(root, encoding="unicode")
-
-
-def _prefix_ids(element: ET.Element, prefix: str) -> None:
-    """Prefix the element's id and its references to ids (``#id``, ``url(#id)``)."""
-    for key, value in list(element.attrib.items()):
-        if key == "id":
-            element.set(key, prefix + value)
-        elif key in ("href", _XLINK + "href") and value.startswith("#"):
-            del element.attrib[key]
-            element.set("href", "#" + prefix + value[1:])
-        elif "url(#" in value:
-            element.set(key, value.replace("url(#", "url(#" + prefix))
-
-
-def _lift_tooltips(root: ET.Element) -> None:
-    """Move each link's tooltip into its node's ``<title>``; drop internal names."""
-    for group in list(root.iter(_SVG + "g")):
-        title = group.find(_SVG + "title")
-        classes = set(group.get("class", "").split())
-        tooltip = _unwrap_links(group)
-        if title is None:
-            continue
-        if tooltip and classes & _ITEM_CLASSES:
-            title.text = tooltip
-        else:  # a Graphviz name (n0, n2_op, the graph's %3): nothing for a reader
-            group.remove(title)
-
-
-def _unwrap_links(group: ET.Element) -> str | None:
-    """Replace the ``<g><a xlink:title=...>`` wrappers in ``group`` by their
-    contents; return the first tooltip found."""
-    tooltip = None
-    position = 0
-    for child in list(group):
-        if child.tag != _SVG + "g" or len(child) != 1 or child[0].tag != _SVG + "a":
-            position += 1
-            continue
-        link = child[0]
-        found = link.get(_XLINK + "title") or link.get("title")
-        if tooltip is None and found:
-            tooltip = found
-        group.remove(child)
-        for item in list(link):
-            group.insert(position, item)
-            position += 1
-    return tooltip

@@ -1,45 +1,75 @@
-"""The backward pass one node at a time: the frames of a step-by-step picture.
+"""The backward pass one rule at a time: the frames of a step-by-step picture.
 
 :func:`backward_frames` runs a real backward pass, exactly as
 :meth:`micrograd.engine.Value.backward` does (seed the output's gradient with
 1, then run each node's rule in reverse :func:`~micrograd.engine.topological_order`),
-but stops after every node to draw the graph with :func:`~micrograd.draw.draw_dot`:
+but stops after every rule to draw the graph with :func:`~micrograd.draw.draw_dot`:
 the node whose rule just ran is highlighted, the inputs it passed a gradient
-to are outlined, and every ``grad`` shows what has arrived so far.  The last
-frame is the plain drawing of the finished graph, the same DOT source as
-``draw_dot(root)`` after ``root.backward()``.
+to are outlined, and every ``grad`` shows what has arrived so far.  Leaves
+have no rule, so they get no frame of their own: the step that sends a leaf
+its last share says that its grad is final.  The last frame is the plain
+drawing of the finished graph, the same DOT source as ``draw_dot(root)``
+after ``root.backward()``.  Given another ``order``, the same rules run in
+that order instead, to show what goes wrong.
 
 :class:`BackwardStepper` turns the frames into one piece of HTML: every frame
-as an inline SVG with a caption, and *Previous* / *Next* buttons.  The page
-that shows it needs a small script to show one frame at a time (the book's
-``micrograd-figures.js``); without it, every frame is shown, one under the
-other.  Nothing runs in a kernel: the frames are computed when the page is built.
+as an inline SVG with a caption, and *Previous* / *Next* buttons.
+:class:`StepperPair` steps two of them side by side with one set of buttons
+(say, the engine's order against a wrong one) and marks the step where they
+part.  The page that shows them needs a small script to show one frame at a
+time (the book's ``micrograd-figures.js``); without it, every frame is shown,
+one under the other.
 
-This module needs the ``graphviz`` Python package and a ``dot`` program,
-like :mod:`micrograd.draw`.
+At build time the frames are laid out by ``dot`` (:func:`~micrograd.svg.render_svg`).
+In the reader's browser (Pyodide, ``sys.platform == "emscripten"``) there is
+no ``dot``: a stepper then displays itself as :data:`STEPPER_MIME`, its
+frames' DOT sources and captions as JSON; the page lays the DOT out with
+viz.js and calls :func:`html_from_json`, the very function that assembles
+the build's HTML.
+
+This module needs the ``graphviz`` Python package (and, at build time, a
+``dot`` program), like :mod:`micrograd.draw`.
 """
 
 from __future__ import annotations
 
 import hashlib
 import html
+import json
+import sys
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from micrograd.draw import _dot_names, _fmt, _name_of, draw_dot, inline_svg, render_svg
+from micrograd.draw import dot_names, draw_dot, format_number, formula, name_of
 from micrograd.engine import Value, topological_order
+from micrograd.svg import inline_svg, render_svg
 
 if TYPE_CHECKING:  # pragma: no cover - only for the type checker
     import graphviz
 
-__all__ = ["MAX_STEPPER_NODES", "BackwardStepper", "Frame", "backward_frames"]
+__all__ = [
+    "MAX_STEPPER_NODES",
+    "STEPPER_MIME",
+    "BackwardStepper",
+    "Frame",
+    "StepperPair",
+    "backward_frames",
+    "html_from_json",
+]
 
-#: The most Value nodes a stepper draws: one frame per node, each a whole graph.
+#: The most Value nodes a stepper draws: one frame per rule, each a whole graph.
 MAX_STEPPER_NODES = 40
+
+#: How a stepper displays itself in the reader's browser: its frames as DOT, to lay out there.
+STEPPER_MIME = "application/vnd.micrograd.stepper+json"
 
 _CURRENT_FILL = "#ffd33d"  # the node whose rule runs: yellow
 _RECEIVING = "#bc4c00"  # the inputs it passes a gradient to: an orange outline
 _RECEIVING_FILL = "#fff1e5"
+#: SVG classes of the node at work and of the inputs it passes to (the page keeps them in view).
+ACTIVE_CLASS = "mg-active"
+RECEIVING_CLASS = "mg-receiving"
 
 
 @dataclass(frozen=True)
@@ -56,26 +86,51 @@ class Frame:
     node : Value or None
         The node whose rule ran in this step (the output for the seed);
         None for the first and the last frame.
+    name : str or None
+        ``node``'s name in the drawing (``n4``, see :func:`~micrograd.draw.dot_names`):
+        the same for the same node of two copies of one graph.
     """
 
     caption: str
     dot: graphviz.Digraph
     node: Value | None
+    name: str | None = None
+
+
+def _check_order(order: Sequence[Value], graph: list[Value]) -> list[Value]:
+    """``order`` as a list of nodes of ``graph``, each once, or an error that says what is wrong."""
+    if isinstance(order, (str, bytes)) or not isinstance(order, Sequence):
+        raise TypeError(f"order must be a list of Values, got {type(order).__name__}")
+    members = set(graph)
+    seen: set[Value] = set()
+    for i, node in enumerate(order):
+        if not isinstance(node, Value):
+            raise TypeError(f"order must hold Values; item {i} is {type(node).__name__} {node!r}")
+        if node not in members:
+            raise ValueError(f"order item {i} ({name_of(node)}) is not a node of this graph")
+        if node in seen:
+            raise ValueError(f"order names {name_of(node)} twice: each rule runs once")
+        seen.add(node)
+    return list(order)
 
 
 def backward_frames(
-    root: Value, rankdir: str = "TB", max_nodes: int = MAX_STEPPER_NODES
+    root: Value,
+    rankdir: str = "TB",
+    max_nodes: int = MAX_STEPPER_NODES,
+    order: Sequence[Value] | None = None,
 ) -> list[Frame]:
-    """Run ``root.backward()`` one node at a time and draw the graph after each.
+    """Run ``root.backward()`` one rule at a time and draw the graph after each.
 
     This *is* a backward pass: afterwards every ``grad`` in the graph is what
     ``root.backward()`` would have left (gradients accumulate, as always, on
     top of whatever the graph held before).
 
     The frames are: the graph before anything runs; the seed (``root.grad``
-    set to 1); one frame per node in reverse topological order, the engine's
-    own order, in which the node's backward rule (``node._rule(node)``) runs,
-    or a leaf is reached that has nothing to pass on; and the finished graph.
+    set to 1); one frame per node that has a backward rule (``node._rule(node)``
+    runs, as in ``backward()``), in reverse topological order, the engine's
+    own order; and the finished graph.  A leaf has no rule and no frame: the
+    caption of the step that sends it its last share says its grad is final.
 
     Parameters
     ----------
@@ -86,19 +141,27 @@ def backward_frames(
     max_nodes : int, default 40
         The largest graph (in Value nodes) to step through: each frame draws
         the whole graph.
+    order : list of Value, optional
+        Run the rules in this order instead (nodes of the graph, each at
+        most once; a node left out never passes anything on), to show what
+        another order does.  The last frame then shows what that order
+        leaves, which is not what ``backward()`` leaves unless the order is
+        a reverse topological one.
 
     Returns
     -------
     list of Frame
-        ``len(topological_order(root)) + 3`` frames.  The last one's ``dot``
-        has the same source as ``draw_dot(root, rankdir)`` after ``root.backward()``.
+        3 frames more than the graph (or ``order``) has nodes with a rule.
+        With the engine's order, the last one's ``dot`` has the same source
+        as ``draw_dot(root, rankdir)`` after ``root.backward()``.
 
     Raises
     ------
     TypeError
-        If ``root`` is not a Value.
+        If ``root`` is not a Value, or ``order`` is not a list of Values.
     ValueError
-        If the graph has more than ``max_nodes`` nodes, or ``rankdir`` is invalid.
+        If the graph has more than ``max_nodes`` nodes, ``rankdir`` is
+        invalid, or ``order`` names a node twice or one from another graph.
 
     Examples
     --------
@@ -106,41 +169,46 @@ def backward_frames(
     >>> c = a * b
     >>> c.label = "c"
     >>> for frame in backward_frames(c):
-    ...     print(frame.caption)
+    ...     print(*frame.caption.split("; "), sep=";\\n  ")
     Before backward(): every grad is 0.
     backward() sets c.grad = 1, then runs the rules from c back to the leaves.
-    c = a * b: its rule (*) adds to a.grad (0.0000 → -3.0000) and b.grad (0.0000 → 2.0000).
-    b is a leaf: nothing to pass on; its grad, 2.0000, is final.
-    a is a leaf: nothing to pass on; its grad, -3.0000, is final.
+    c = a * b: its rule (*) adds to a.grad (0.0000 → -3.0000) and b.grad (0.0000 → 2.0000);
+      a and b are leaves: their grads are final.
     Done: every grad is filled in, as c.backward() leaves it.
     >>> a.grad, b.grad
     (-3.0, 2.0)
     """
     if not isinstance(root, Value):
         raise TypeError(f"backward_frames needs a Value, got {type(root).__name__} {root!r}")
-    order = topological_order(root)
-    if len(order) > max_nodes:
+    graph = topological_order(root)
+    if len(graph) > max_nodes:
         raise ValueError(
-            f"the graph has {len(order)} nodes; a stepper draws at most {max_nodes} "
+            f"the graph has {len(graph)} nodes; a stepper draws at most {max_nodes} "
             "(raise max_nodes, or step through a smaller graph)"
         )
-    names = _dot_names(order)  # the names draw_dot gives the nodes
-    out = _name_of(root)
-    before = "every grad is 0" if all(node.grad == 0 for node in order) else "the grads it holds"
+    engine_order = order is None
+    steps = list(reversed(graph)) if order is None else _check_order(order, graph)
+    names = dot_names(graph)  # the names draw_dot gives the nodes
+    out = name_of(root)
+    before = "every grad is 0" if all(node.grad == 0 for node in graph) else "the grads it holds"
     frames = [Frame(f"Before backward(): {before}.", draw_dot(root, rankdir=rankdir), None)]
 
     root.grad = 1.0  # the seed, as in Value.backward
     seed = draw_dot(root, rankdir=rankdir)
-    _mark(seed, names[root], _CURRENT_FILL)
-    frames.append(
-        Frame(
+    _mark(seed, names[root], _CURRENT_FILL, ACTIVE_CLASS)
+    if engine_order:
+        seeded = (
             f"backward() sets {_grad_of(root)} = 1, "
-            f"then runs the rules from {out} back to the leaves.",
-            seed,
-            root,
+            f"then runs the rules from {out} back to the leaves."
         )
-    )
-    for node in reversed(order):
+    else:
+        ran = ", ".join(name_of(node) for node in steps if _runs(node))
+        seeded = f"{_grad_of(root)} is set to 1, then the rules run in another order: {ran}."
+    frames.append(Frame(seeded, seed, root, names[root]))
+    last_share = _last_shares(steps)
+    for k, node in enumerate(steps):
+        if node._rule is None and not node._prev:
+            continue  # a leaf: nothing to pass on, no frame
         # each input once, in operand order; none when there is no rule to run
         rule = node._rule
         inputs = list(dict.fromkeys(node._prev)) if rule is not None else []
@@ -148,39 +216,60 @@ def backward_frames(
         if rule is not None:
             rule(node)  # the node's own rule, called exactly as backward() calls it
         dot = draw_dot(root, rankdir=rankdir)
-        _mark(dot, names[node], _CURRENT_FILL, with_op=bool(node._op))
+        _mark(dot, names[node], _CURRENT_FILL, ACTIVE_CLASS, with_op=bool(node._op))
         for child in inputs:
-            _mark(dot, names[child], _RECEIVING_FILL, outline=_RECEIVING)
-        frames.append(Frame(_caption(node, inputs, was), dot, node))
-    frames.append(
-        Frame(
-            f"Done: every grad is filled in, as {out}.backward() leaves it.",
-            draw_dot(root, rankdir=rankdir),
-            None,
-        )
+            _mark(dot, names[child], _RECEIVING_FILL, RECEIVING_CLASS, outline=_RECEIVING)
+        final = [child for child in inputs if not child._prev and last_share.get(child) == k]
+        frames.append(Frame(_caption(node, inputs, was, final), dot, node, names[node]))
+    done = (
+        f"Done: every grad is filled in, as {out}.backward() leaves it."
+        if engine_order
+        else "Done: every rule has run, in the order given; these are the grads it leaves."
     )
+    frames.append(Frame(done, draw_dot(root, rankdir=rankdir), None))
     return frames
 
 
-def _caption(node: Value, inputs: list[Value], was: list[float]) -> str:
-    """What one step did, with the numbers."""
-    name = _name_of(node)
+def _runs(node: Value) -> bool:
+    """Whether a step of ``node`` gets a frame: it is not a leaf."""
+    return node._rule is not None or bool(node._prev)
+
+
+def _last_shares(steps: list[Value]) -> dict[Value, int]:
+    """Each leaf -> the step (index in ``steps``) after which nothing more is sent to it."""
+    last: dict[Value, int] = {}
+    for k, node in enumerate(steps):
+        if node._rule is not None:
+            for child in node._prev:
+                if not child._prev:
+                    last[child] = k
+    return last
+
+
+def _caption(node: Value, inputs: list[Value], was: list[float], final: list[Value]) -> str:
+    """What one step did, with the numbers, and which leaves it finished."""
+    name = name_of(node)
     if not inputs:
-        what = "a leaf" if not node._prev else "a node without a backward rule"
-        return f"{name} is {what}: nothing to pass on; its grad, {_fmt(node.grad)}, is final."
-    operands = f" {node._op} ".join(_name_of(child) for child in node._prev)
-    if len(node._prev) == 1:
-        operands = f"{node._op}({operands})"
+        return (
+            f"{name} is a node without a backward rule: nothing to pass on; "
+            f"its grad, {format_number(node.grad)}, is final."
+        )
     changes = " and ".join(
-        f"{_grad_of(child)} ({_fmt(old)} \u2192 {_fmt(child.grad)})"
+        f"{_grad_of(child)} ({format_number(old)} \u2192 {format_number(child.grad)})"
         for child, old in zip(inputs, was, strict=True)
     )
-    return f"{name} = {operands}: its rule ({node._op}) adds to {changes}."
+    caption = f"{name} = {formula(node)}: its rule ({node._op}) adds to {changes}"
+    if len(final) == 1:
+        caption += f"; {name_of(final[0])} is a leaf: its grad is final"
+    elif final:
+        leaves = ", ".join(name_of(leaf) for leaf in final[:-1]) + f" and {name_of(final[-1])}"
+        caption += f"; {leaves} are leaves: their grads are final"
+    return caption + "."
 
 
 def _grad_of(node: Value) -> str:
     """``a.grad``, or ``(x1*w1 + x2*w2).grad`` for a name with spaces."""
-    name = _name_of(node)
+    name = name_of(node)
     return f"({name}).grad" if " " in name else f"{name}.grad"
 
 
@@ -188,11 +277,12 @@ def _mark(
     dot: graphviz.Digraph,
     name: str,
     fill: str,
+    css_class: str,
     outline: str | None = None,
     with_op: bool = False,
 ) -> None:
     """Restyle a drawn node (a DOT statement later in the source wins)."""
-    style = {"fillcolor": fill, "penwidth": "2.5"}
+    style = {"fillcolor": fill, "penwidth": "2.5", "class": css_class}
     if outline is not None:
         style["color"] = outline
     dot.node(name, **style)
@@ -200,16 +290,49 @@ def _mark(
         dot.node(name + "_op", **style)
 
 
+def _uid(sources: list[str]) -> str:
+    """An id for a stepper's HTML, from its frames' DOT sources (the same every build)."""
+    digest = hashlib.sha256()
+    for source in sources:
+        digest.update(source.encode("utf-8"))
+    return "mg-step-" + digest.hexdigest()[:10]
+
+
+def _in_browser() -> bool:
+    """Whether this runs in the reader's browser (Pyodide), where there is no ``dot``."""
+    return sys.platform == "emscripten"
+
+
+def _to_html(data: dict[str, Any]) -> str:
+    """A stepper's HTML, its frames laid out by ``dot`` (the build's way)."""
+    return html_from_json(data, [render_svg(_Source(dot)) for dot in _dots(data)])
+
+
+def _bundle(data: dict[str, Any], text: str) -> dict[str, str]:
+    """HTML in Jupyter and at build time; :data:`STEPPER_MIME` in the reader's browser."""
+    if _in_browser():
+        return {STEPPER_MIME: json.dumps(data), "text/plain": text}
+    return {"text/html": _to_html(data), "text/plain": text}
+
+
+@dataclass(frozen=True)
+class _Source:
+    """A DOT source as :func:`~micrograd.svg.render_svg` takes it."""
+
+    source: str
+
+
 class BackwardStepper:
     """The frames of :func:`backward_frames`, as HTML a reader steps through.
 
     In Jupyter (or any page built from a notebook) it displays itself as
     HTML: a *Previous* and a *Next* button, and every frame as an inline SVG
-    with its caption ("Step 3 of 13: ...").  A page's script shows one frame
-    at a time, says "Step 3 of 13" between the buttons, and puts each new
+    with its caption ("Step 3 of 9: ...").  A page's script shows one frame
+    at a time, says "Step 3 of 9" between the buttons, and puts each new
     caption in a live region for screen readers; the arrow keys step when
     the stepper has the focus.  Without the script the buttons stay hidden
-    and the frames are shown one under the other.
+    and the frames are shown one under the other.  In the reader's browser
+    it displays itself as :data:`STEPPER_MIME` (see the module's docstring).
 
     Parameters
     ----------
@@ -223,6 +346,8 @@ class BackwardStepper:
         ``"backward() on L, step by step"`` for an output labelled ``L``.
     max_nodes : int, default 40
         See :func:`backward_frames`.
+    order : list of Value, optional
+        Run the rules in this order (see :func:`backward_frames`).
 
     Attributes
     ----------
@@ -236,9 +361,10 @@ class BackwardStepper:
         rankdir: str = "TB",
         label: str | None = None,
         max_nodes: int = MAX_STEPPER_NODES,
+        order: Sequence[Value] | None = None,
     ) -> None:
-        self.frames = backward_frames(root, rankdir=rankdir, max_nodes=max_nodes)
-        self.label = label if label is not None else f"backward() on {_name_of(root)}, step by step"
+        self.frames = backward_frames(root, rankdir=rankdir, max_nodes=max_nodes, order=order)
+        self.label = label if label is not None else f"backward() on {name_of(root)}, step by step"
 
     def __repr__(self) -> str:
         return f"<BackwardStepper: {len(self.frames)} frames>"
@@ -249,35 +375,203 @@ class BackwardStepper:
         The same frames give the same text, byte for byte: ids come from a
         digest of the frames' DOT sources.
         """
-        digest = hashlib.sha256()
-        for frame in self.frames:
-            digest.update(frame.dot.source.encode("utf-8"))
-        uid = "mg-step-" + digest.hexdigest()[:10]
-        total = len(self.frames)
-        parts = [
-            f'<div class="mg-stepper" id="{uid}" role="group" '
-            f'aria-label="{html.escape(self.label)}" data-frames="{total}">',
-            '<div class="mg-stepper-controls" hidden="">',
-            '<button type="button" class="mg-stepper-prev">&#9664; Previous</button>',
-            '<span class="mg-stepper-status"></span>',
-            '<button type="button" class="mg-stepper-next">Next &#9654;</button>',
-            "</div>",
-            '<p class="mg-stepper-live visually-hidden" aria-live="polite"></p>',
-        ]
-        for k, frame in enumerate(self.frames):
-            number = f"Step {k + 1} of {total}:"
+        return _to_html(self.to_json())
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        return _bundle(self.to_json(), repr(self))
+
+    def to_json(self) -> dict[str, Any]:
+        """The stepper as data: its label, and each frame's caption and DOT source."""
+        return {
+            "label": self.label,
+            "frames": [{"caption": f.caption, "dot": f.dot.source} for f in self.frames],
+        }
+
+
+class StepperPair:
+    """Two steppers side by side, stepped together: one set of buttons, two pictures.
+
+    Meant for the same graph stepped in two orders (the engine's and
+    another).  Each step shows frame ``k`` of both, each under its title; the
+    first step at which the two run different nodes' rules says so ("Here
+    the orders part").  If one has fewer frames, its last one stays shown.
+
+    Parameters
+    ----------
+    left, right : BackwardStepper
+        The two steppers.
+    titles : (str, str)
+        What each side shows (say, ``"backward()"`` and ``"breadth first"``).
+    label : str, optional
+        An accessible name for the pair.  Default: ``"<left> and <right>, step by step"``.
+
+    Attributes
+    ----------
+    left, right : BackwardStepper
+    titles : tuple of str
+    label : str
+    part : int or None
+        The index of the first step at which the two run different nodes'
+        rules (None if they never do).
+    """
+
+    def __init__(
+        self,
+        left: BackwardStepper,
+        right: BackwardStepper,
+        titles: tuple[str, str] = ("left", "right"),
+        label: str | None = None,
+    ) -> None:
+        for side, stepper in (("left", left), ("right", right)):
+            if not isinstance(stepper, BackwardStepper):
+                raise TypeError(f"{side} must be a BackwardStepper, got {type(stepper).__name__}")
+        if len(titles) != 2 or not all(isinstance(t, str) for t in titles):
+            raise TypeError(f"titles must be two strings, got {titles!r}")
+        self.left, self.right = left, right
+        self.titles = (titles[0], titles[1])
+        self.label = label if label is not None else f"{titles[0]} and {titles[1]}, step by step"
+        self.part = next(
+            (
+                k
+                for k, (a, b) in enumerate(zip(left.frames, right.frames, strict=False))
+                if a.name is not None and b.name is not None and a.name != b.name
+            ),
+            None,
+        )
+
+    def __repr__(self) -> str:
+        return f"<StepperPair: {max(len(self.left.frames), len(self.right.frames))} frames>"
+
+    def to_html(self) -> str:
+        """The stepper as one HTML element (renders every frame with ``dot``).
+
+        The same frames give the same text, byte for byte: ids come from a
+        digest of the frames' DOT sources.
+        """
+        return _to_html(self.to_json())
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        return _bundle(self.to_json(), repr(self))
+
+    def _note(self, k: int) -> str:
+        if k != self.part:
+            return ""
+        a, b = self.left.frames[k].node, self.right.frames[k].node
+        if a is None or b is None:  # pragma: no cover - part is a step where both run a rule
+            return ""
+        return (
+            f"Here the orders part: {self.titles[0]} runs {name_of(a)}'s rule, "
+            f"{self.titles[1]} runs {name_of(b)}'s."
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The pair as data: its label, titles, and for each step a note and both frames."""
+        total = max(len(self.left.frames), len(self.right.frames))
+        frames = []
+        for k in range(total):
+            sides = [
+                stepper.frames[min(k, len(stepper.frames) - 1)]
+                for stepper in (self.left, self.right)
+            ]
+            frames.append(
+                {
+                    "note": self._note(k),
+                    "sides": [{"caption": f.caption, "dot": f.dot.source} for f in sides],
+                }
+            )
+        return {"label": self.label, "titles": list(self.titles), "frames": frames}
+
+
+def _dots(data: dict[str, Any]) -> list[str]:
+    """Every DOT source of a stepper's data, in page order."""
+    dots = []
+    for frame in data["frames"]:
+        for side in frame.get("sides", [frame]):
+            dots.append(side["dot"])
+    return dots
+
+
+def html_from_json(data: dict[str, Any] | str, svgs: Sequence[str]) -> str:
+    """A stepper's HTML from its data (``to_json()``) and the SVG of each DOT source.
+
+    The build calls this with SVG from ``dot``; the reader's browser with SVG
+    from viz.js, for a stepper that displayed itself as :data:`STEPPER_MIME`.
+
+    Parameters
+    ----------
+    data : dict or str
+        What :meth:`BackwardStepper.to_json` or :meth:`StepperPair.to_json`
+        returns (or that as JSON text).
+    svgs : list of str
+        The SVG document of each frame's DOT source, in the order of the frames.
+
+    Returns
+    -------
+    str
+        One ``<div class="mg-stepper">`` element.
+
+    Raises
+    ------
+    ValueError
+        If the number of SVGs is not the number of DOT sources.
+    """
+    if isinstance(data, str):
+        data = json.loads(data)
+    if not isinstance(data, dict):
+        raise TypeError(f"data must be a stepper's to_json(), got {type(data).__name__}")
+    dots = _dots(data)
+    if len(svgs) != len(dots):
+        raise ValueError(f"the stepper has {len(dots)} drawings, got {len(svgs)} SVGs")
+    uid = _uid(dots)
+    frames = data["frames"]
+    total = len(frames)
+    titles = data.get("titles")
+    parts = [
+        f'<div class="mg-stepper{" mg-stepper-pair" if titles else ""}" id="{uid}" role="group" '
+        f'aria-label="{html.escape(data["label"])}" data-frames="{total}">',
+        '<div class="mg-stepper-controls" hidden="">',
+        '<button type="button" class="mg-stepper-prev">&#9664; Previous</button>',
+        '<span class="mg-stepper-status"></span>',
+        '<button type="button" class="mg-stepper-next">Next &#9654;</button>',
+        "</div>",
+        '<p class="mg-stepper-live visually-hidden" aria-live="polite"></p>',
+    ]
+    drawing = iter(svgs)
+    for k, frame in enumerate(frames):
+        number = f"Step {k + 1} of {total}:"
+        if titles is None:
             svg = inline_svg(
-                render_svg(frame.dot), id_prefix=f"{uid}-{k}-", label=f"{number} {frame.caption}"
+                next(drawing), id_prefix=f"{uid}-{k}-", label=f"{number} {frame['caption']}"
             )
             parts += [
                 f'<figure class="mg-stepper-frame" data-frame="{k}">',
                 f'<figcaption><span class="mg-stepper-number">{number}</span> '
-                f"{html.escape(frame.caption)}</figcaption>",
+                f"{html.escape(frame['caption'])}</figcaption>",
                 svg,
                 "</figure>",
             ]
-        parts.append("</div>")
-        return "\n".join(parts) + "\n"
-
-    def _repr_html_(self) -> str:
-        return self.to_html()
+            continue
+        note = frame["note"]
+        part = ' data-part="true"' if note else ""
+        parts += [
+            f'<figure class="mg-stepper-frame" data-frame="{k}"{part}>',
+            f'<figcaption><span class="mg-stepper-number">{number[:-1]}</span>'
+            f"{': ' + html.escape(note) if note else ''}</figcaption>",
+            '<div class="mg-stepper-sides">',
+        ]
+        for s, (title, side) in enumerate(zip(titles, frame["sides"], strict=True)):
+            svg = inline_svg(
+                next(drawing),
+                id_prefix=f"{uid}-{k}-{s}-",
+                label=f"{number} {title}: {side['caption']}",
+            )
+            parts += [
+                '<figure class="mg-stepper-side">',
+                f'<figcaption><span class="mg-stepper-title">{html.escape(title)}:</span> '
+                f"{html.escape(side['caption'])}</figcaption>",
+                svg,
+                "</figure>",
+            ]
+        parts += ["</div>", "</figure>"]
+    parts.append("</div>")
+    return "\n".join(parts) + "\n"
