@@ -28,13 +28,20 @@ import pytest
 matplotlib.use("Agg")
 
 from micrograd import paused_gc
+from micrograd.chart import Chart, show
 from micrograd.datasets import make_moons
-from micrograd.draw import draw_dot, draw_mlp, inline_svg, render_svg
+from micrograd.draw import draw_dot, draw_mlp
 from micrograd.engine import Value, new_node, topological_order
 from micrograd.nn import MLP, Layer, Neuron
-from micrograd.plot import plot_decision_boundary, plot_moons
-from micrograd.stepper import BackwardStepper
-from micrograd.training_log import TrainingLog
+from micrograd.plot import (
+    decision_boundary_chart,
+    moons_chart,
+    plot_decision_boundary,
+    plot_moons,
+)
+from micrograd.stepper import BackwardStepper, StepperPair, html_from_json
+from micrograd.svg import inline_svg, render_svg
+from micrograd.training_log import TrainingLog, watching
 
 
 def interpreter_state() -> dict[str, Any]:
@@ -118,7 +125,45 @@ ENTRY_POINTS: dict[str, Callable[[], object]] = {
         small_model(), *make_moons(20, noise=0.1, seed=1), resolution=0.5
     ),
     "TrainingLog record and plot": lambda: _log_and_plot(),
+    "TrainingLog chart": lambda: _log().chart(title="run").to_json(),
+    "watching": lambda: _watched(),
+    "Chart and show": lambda: _chart_shown(),
+    "moons_chart": lambda: moons_chart(*make_moons(20, noise=0.1, seed=1)).to_json(),
+    "decision_boundary_chart": lambda: decision_boundary_chart(
+        small_model(), *make_moons(20, noise=0.1, seed=1), resolution=0.5
+    ).to_json(),
+    "StepperPair": lambda: StepperPair(
+        BackwardStepper(Value(2.0) * Value(3.0)), BackwardStepper(Value(2.0) + Value(3.0))
+    ).to_html(),
+    "html_from_json": lambda: _stepper_from_json(),
 }
+
+
+def _log() -> TrainingLog:
+    log = TrainingLog()
+    log.record(0, loss=1.0, accuracy=0.5)
+    log.record(1, loss=0.5, accuracy=0.75)
+    return log
+
+
+def _watched() -> list[float]:
+    seen: list[float] = []
+    with watching(lambda log, row: seen.append(row.loss)):
+        _log()
+    return seen
+
+
+def _chart_shown() -> object:
+    chart = Chart(title="t", x_label="x", y_label="y", legend="below")
+    chart.line([0, 1], [1.0, 0.5], label="a line")
+    chart.rule(0.75)
+    return show(chart, chart)
+
+
+def _stepper_from_json() -> str:
+    data = BackwardStepper(Value(2.0) * Value(3.0)).to_json()
+    svgs = [render_svg(type("G", (), {"source": frame["dot"]})()) for frame in data["frames"]]
+    return html_from_json(data, svgs)
 
 
 def _log_and_plot() -> object:

@@ -10,15 +10,26 @@ from pathlib import Path
 import pytest
 from _dot import dot_on_path
 
+import micrograd.chart
 import micrograd.draw
 import micrograd.engine
 import micrograd.nn
 import micrograd.stepper
+import micrograd.svg
+import micrograd.training_log
 
 
 @pytest.mark.parametrize(
     "module",
-    [micrograd.engine, micrograd.nn, micrograd.draw, micrograd.stepper],
+    [
+        micrograd.engine,
+        micrograd.nn,
+        micrograd.draw,
+        micrograd.svg,
+        micrograd.stepper,
+        micrograd.chart,
+        micrograd.training_log,
+    ],
     ids=lambda m: m.__name__,
 )
 def test_module_docstring_examples_pass(module: types.ModuleType, tmp_path: Path) -> None:

@@ -2,15 +2,25 @@
 
 from __future__ import annotations
 
+import json
 import sys
+import types
 
 import matplotlib
 import numpy as np
 import pytest
 
 from micrograd import MLP, Value
+from micrograd.chart import CHART_MIME, Points, Regions
 from micrograd.datasets import make_moons
-from micrograd.plot import CLASS_COLOURS, MAX_GRID_POINTS, plot_decision_boundary, plot_moons
+from micrograd.plot import (
+    CLASS_COLOURS,
+    MAX_GRID_POINTS,
+    decision_boundary_chart,
+    moons_chart,
+    plot_decision_boundary,
+    plot_moons,
+)
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -55,8 +65,8 @@ def test_plot_moons_scatters_every_point_coloured_by_label() -> None:
     np.testing.assert_array_equal(points.get_offsets(), X)
     expected = [CLASS_COLOURS[0] if label < 0 else CLASS_COLOURS[1] for label in y]
     assert point_colours(ax) == expected
-    assert ax.get_xlabel() == "$x_1$"
-    assert ax.get_ylabel() == "$x_2$"
+    assert ax.get_xlabel() == "x\u2081"
+    assert ax.get_ylabel() == "x\u2082"
 
 
 def test_plot_moons_has_a_legend_with_one_entry_per_class_in_its_colour() -> None:
@@ -210,3 +220,72 @@ def test_a_model_returning_plain_numbers_works_too() -> None:
     below, above = filled(ax).get_paths()
     assert below.vertices[:, 0].max() <= 0.75
     assert above.vertices[:, 0].min() >= 0.25
+
+
+# -- the descriptions, which the browser draws too ------------------------------------------
+
+
+def test_the_charts_are_built_without_matplotlib_or_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("matplotlib", "matplotlib.pyplot", "numpy"):
+        monkeypatch.setitem(sys.modules, name, None)
+    X, y = make_moons(n_samples=20)
+    chart = moons_chart(X, y)
+    (points,) = chart.marks
+    assert isinstance(points, Points)
+    assert list(zip(points.x, points.y, strict=True)) == [tuple(p) for p in X]
+    boundary = decision_boundary_chart(Counting(), X, y, resolution=0.5)
+    assert [type(mark) for mark in boundary.marks] == [Regions, Points]
+
+
+def test_the_boundary_chart_is_the_grid_the_matplotlib_plot_draws() -> None:
+    X = np.array([[-1.0, 0.0], [1.0, 1.0], [0.5, -0.5]])
+    y = np.array([-1, 1, 1])
+    chart = decision_boundary_chart(Counting(), X, y, resolution=0.5)
+    regions = chart.marks[0]
+    assert isinstance(regions, Regions)
+    np.testing.assert_allclose(regions.xs, np.arange(-2.0, 2.0, 0.5))
+    np.testing.assert_allclose(regions.ys, np.arange(-1.5, 2.0, 0.5))
+    assert regions.scores[0] == regions.xs  # the score is x1, at every row
+    assert (regions.below, regions.above) == CLASS_COLOURS
+    assert chart.x_limits() == (regions.xs[0], regions.xs[-1])
+    entries = [(e.label, e.colour, e.shape) for e in chart.legend_entries()]
+    assert entries == [
+        ("class -1", CLASS_COLOURS[0], "point"),
+        ("class +1", CLASS_COLOURS[1], "point"),
+        ("predicted class -1", CLASS_COLOURS[0], "patch"),
+        ("predicted class +1", CLASS_COLOURS[1], "patch"),
+    ]
+    ax = plot_decision_boundary(Counting(), X, y, resolution=0.5)
+    assert legend_texts(ax) == [e[0] for e in entries]
+    assert ax.get_xticks().tolist() == chart.x_ticks()
+
+
+def displayed_in_the_browser(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Pretend to be the reader's browser: no matplotlib, and the page's IPython.display."""
+    shown: list[object] = []
+    module = types.ModuleType("IPython.display")
+    module.display = lambda *objs: shown.extend(objs)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "IPython.display", module)
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    return shown
+
+
+def test_in_the_browser_the_plots_display_their_chart_for_the_page_to_draw(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    X, y = make_moons(n_samples=20)
+    expected = [
+        moons_chart(X, y).to_json(),
+        decision_boundary_chart(Counting(), X, y, 0.5).to_json(),
+    ]
+    shown = displayed_in_the_browser(monkeypatch)
+    plot_moons(X, y)  # as `plot_moons(X, y);` in a cell: the chart is displayed all the same
+    plot_decision_boundary(Counting(), X, y, resolution=0.5)
+    assert len(shown) == 2
+    for figure, chart in zip(shown, expected, strict=True):
+        bundle = figure._repr_mimebundle_()  # type: ignore[attr-defined]
+        assert bundle["text/plain"] == "<Figure: 1 chart>"
+        data = json.loads(bundle[CHART_MIME])
+        assert data["size"] == [5.0, 4.0]
+        assert data["charts"] == [json.loads(json.dumps(chart))]

@@ -4,11 +4,16 @@
 also appends each row to a CSV file as soon as it is recorded, so a run that
 is interrupted (Ctrl-C, a crash, a killed process) keeps every row it had
 recorded (floats are written with ``repr``, which round-trips).  The log
-prints as a fixed-width table and plots loss and accuracy against the step
-with matplotlib.
+prints as a fixed-width table and charts loss and accuracy against the step
+(:meth:`TrainingLog.chart`, drawn by :meth:`TrainingLog.plot`).
 
-The table and CSV need only the standard library; :meth:`TrainingLog.plot`
-needs matplotlib (``pip install "micrograd-book[plot]"``).
+:func:`watching` lets a host see every row as it is recorded, for as long as
+a ``with`` block lasts: the book's in-browser runner uses it to draw the loss
+curve while a training cell runs.
+
+The table, CSV and chart need only the standard library; :meth:`TrainingLog.plot`
+needs matplotlib (``pip install "micrograd-book[plot]"``), except in the
+reader's browser, where the page draws the chart (see :mod:`micrograd.chart`).
 """
 
 from __future__ import annotations
@@ -17,22 +22,29 @@ import csv
 import math
 import numbers
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from micrograd.chart import Chart, draw, show
 from micrograd.engine import Value
 
 if TYPE_CHECKING:  # pragma: no cover - only for the type checker
     from matplotlib.axes import Axes
 
-__all__ = ["COLUMNS", "LogRow", "TrainingLog"]
+__all__ = ["COLUMNS", "LogRow", "TrainingLog", "watching"]
 
 #: The CSV header, in order.
 COLUMNS = ("step", "loss", "accuracy", "learning_rate", "predictions")
 
 PathLike = str | os.PathLike[str]
+
+#: The colours of the loss and accuracy lines.
+LOSS_COLOUR = "#d62728"
+ACCURACY_COLOUR = "#1f77b4"
 
 
 @dataclass(frozen=True)
@@ -105,6 +117,55 @@ def _make_row(
             )
         preds = tuple(_number(f"predictions[{i}]", p) for i, p in enumerate(predictions))
     return LogRow(int(step), loss_f, acc, lr, preds)
+
+
+#: The callbacks of the :func:`watching` blocks the current context is in.
+_WATCHERS: ContextVar[tuple[Callable[[TrainingLog, LogRow], None], ...]] = ContextVar(
+    "micrograd_training_log_watchers", default=()
+)
+
+
+@contextmanager
+def watching(callback: Callable[[TrainingLog, LogRow], None]) -> Iterator[None]:
+    """Call ``callback(log, row)`` after each row any :class:`TrainingLog` records in this block.
+
+    For a host that shows a run as it goes (the book's in-browser runner
+    redraws the loss curve while a cell trains).  The callback runs in the
+    thread that records, right after the row is added (and written to the
+    log's file); an exception it raises propagates out of ``record``, so it
+    should be quick and not fail.  Blocks nest; each callback is called in
+    the order the blocks were entered.  When the block ends, however it
+    ends, the callback is dropped and nothing of it is left behind.  Only
+    the current thread (``contextvars`` context) is watched.
+
+    Parameters
+    ----------
+    callback : callable
+        Called as ``callback(log, row)`` with the log and its new :class:`LogRow`.
+
+    Raises
+    ------
+    TypeError
+        If ``callback`` is not callable.
+
+    Examples
+    --------
+    >>> seen = []
+    >>> log = TrainingLog()
+    >>> with watching(lambda log, row: seen.append(row.loss)):
+    ...     log.record(0, 0.9)
+    ...     log.record(1, 0.5)
+    >>> log.record(2, 0.25)  # after the block: not watched
+    >>> seen
+    [0.9, 0.5]
+    """
+    if not callable(callback):
+        raise TypeError(f"callback must be callable, got {type(callback).__name__}")
+    token = _WATCHERS.set((*_WATCHERS.get(), callback))
+    try:
+        yield
+    finally:
+        _WATCHERS.reset(token)
 
 
 class TrainingLog:
@@ -181,6 +242,8 @@ class TrainingLog:
                 csv.writer(f, lineterminator="\n").writerow(row.csv_fields())
                 f.flush()
         self.rows.append(row)
+        for watcher in _WATCHERS.get():
+            watcher(self, row)
 
     def __repr__(self) -> str:
         where = "" if self.path is None else f", path={str(self.path)!r}"
@@ -239,16 +302,59 @@ class TrainingLog:
             lines.append("  ".join(c.rjust(w) for c, w in zip(line, widths, strict=True)))
         return "\n".join(lines)
 
-    def plot(self, ax: Axes | None = None, title: str | None = None) -> Axes:
-        """Plot loss and accuracy against the step, on one axis.
+    def chart(self, title: str | None = None) -> Chart:
+        """Loss and accuracy against the step, on one axis, as a :class:`~micrograd.chart.Chart`.
 
         Both usually live between 0 and 1 (a loss can start above 1), so one
-        y axis serves both.
+        y axis serves both: from 0 (or the lowest loss, if negative) to 5 %
+        above the highest loss or 1.
+
+        Parameters
+        ----------
+        title : str, optional
+            The chart's title.
+
+        Returns
+        -------
+        Chart
+            With a ``"loss"`` line (red), an ``"accuracy"`` line (blue) if any
+            row has an accuracy, axis labels, whole-number steps, a grid and a legend.
+
+        Raises
+        ------
+        ValueError
+            If the log has no rows.
+        """
+        if not self.rows:
+            raise ValueError("the log has no rows to plot")
+        acc_points = [(row.step, row.accuracy) for row in self.rows if row.accuracy is not None]
+        finite = [row.loss for row in self.rows if math.isfinite(row.loss)]
+        top = max([1.0, *finite])
+        chart = Chart(
+            title=title,
+            x_label="step",
+            y_label="loss, accuracy" if acc_points else "loss",
+            integer_x=True,
+            grid=True,
+            y_range=(min(0.0, *finite) if finite else 0.0, top * 1.05),
+        )
+        chart.line(self.column("step"), self.column("loss"), label="loss", colour=LOSS_COLOUR)
+        if acc_points:
+            chart.line(
+                [step for step, _ in acc_points],
+                [acc for _, acc in acc_points],
+                label="accuracy",
+                colour=ACCURACY_COLOUR,
+            )
+        return chart
+
+    def plot(self, ax: Axes | None = None, title: str | None = None) -> Any:
+        """Plot loss and accuracy against the step, on one axis: draw :meth:`chart`.
 
         Parameters
         ----------
         ax : matplotlib Axes, optional
-            Where to draw; a new figure (via pyplot) if not given.
+            Where to draw; a new figure if not given (see :func:`micrograd.chart.show`).
         title : str, optional
             The axis title.
 
@@ -256,7 +362,8 @@ class TrainingLog:
         -------
         matplotlib.axes.Axes
             With a ``"loss"`` line, an ``"accuracy"`` line if any row has an
-            accuracy, axis labels and a legend.
+            accuracy, axis labels and a legend (in the reader's browser,
+            which draws it itself: the Chart).
 
         Raises
         ------
@@ -265,36 +372,7 @@ class TrainingLog:
         ImportError
             If matplotlib is missing (``pip install "micrograd-book[plot]"``).
         """
-        if not self.rows:
-            raise ValueError("the log has no rows to plot")
-        if ax is None:
-            try:
-                import matplotlib.pyplot as plt
-            except ImportError as error:
-                raise ImportError(
-                    'TrainingLog.plot needs matplotlib: pip install "micrograd-book[plot]"'
-                ) from error
-            _, ax = plt.subplots(figsize=(5.0, 3.5))  # fits a phone's column, readable
-        from matplotlib.ticker import MaxNLocator
+        chart = self.chart(title)
+        # 5 x 3.5 inches: fits a phone's column, readable
+        return draw(chart, ax) if ax is not None else show(chart, size=(5.0, 3.5))
 
-        steps = self.column("step")
-        ax.plot(steps, self.column("loss"), label="loss", color="#d62728")
-        acc_points = [(row.step, row.accuracy) for row in self.rows if row.accuracy is not None]
-        if acc_points:
-            ax.plot(
-                [step for step, _ in acc_points],
-                [acc for _, acc in acc_points],
-                label="accuracy",
-                color="#1f77b4",
-            )
-        ax.set_xlabel("step")
-        ax.set_ylabel("loss, accuracy" if acc_points else "loss")
-        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
-        finite = [row.loss for row in self.rows if math.isfinite(row.loss)]
-        top = max([1.0, *finite])
-        ax.set_ylim(min(0.0, *finite) if finite else 0.0, top * 1.05)
-        ax.grid(True, alpha=0.3)
-        ax.legend()
-        if title is not None:
-            ax.set_title(title)
-        return ax

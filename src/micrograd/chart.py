@@ -1,0 +1,577 @@
+"""Charts as data: one description, drawn by matplotlib or by the reader's browser.
+
+A :class:`Chart` is one set of axes described in plain Python: its marks
+(lines, points, horizontal rules, regions split by a score's sign), its axis
+labels, limits and ticks, its title and its legend, every colour spelled
+out.  :func:`show` draws one or more charts, one under the other:
+
+* with matplotlib, where it is installed (at build time, in Jupyter, in a
+  script), as a figure of stacked axes;
+* in the reader's browser (Pyodide, where ``sys.platform == "emscripten"``
+  and there is no matplotlib), by displaying the description itself as
+  :data:`CHART_MIME` JSON, which the page draws with Observable Plot.
+
+Both renderers draw the same description, made by the same code
+(:mod:`micrograd.plot`, :meth:`micrograd.training_log.TrainingLog.chart`),
+so the two pictures show the same data, axes, ticks, legend and colours.
+Elsewhere, without matplotlib, :func:`show` raises an ImportError that names
+the extra to install.
+
+Building a chart needs only the standard library.
+
+Examples
+--------
+>>> chart = Chart(title="two lines", x_label="step", y_label="loss")
+>>> chart.line([0, 1, 2], [1.0, 0.5, 0.25], label="loss", colour="#d62728")
+>>> chart.rule(0.5, dashed=True)
+>>> [entry.label for entry in chart.legend_entries()]
+['loss']
+>>> chart.x_limits(), chart.y_limits()
+((-0.1, 2.1), (0.2125, 1.0375))
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import numbers
+import sys
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from micrograd.engine import Value
+
+if TYPE_CHECKING:  # pragma: no cover - only for the type checker
+    from matplotlib.axes import Axes
+
+__all__ = [
+    "CHART_MIME",
+    "PALETTE",
+    "Chart",
+    "LegendEntry",
+    "Line",
+    "Points",
+    "Regions",
+    "Rule",
+    "draw",
+    "figure_json",
+    "show",
+]
+
+#: How a chart displays itself in the reader's browser (JSON of :func:`figure_json`).
+CHART_MIME = "application/vnd.micrograd.chart+json"
+
+#: The colours a line gets when none is given, in order (matplotlib's first four).
+PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
+
+#: Where a legend may go: inside the axes ("best" lets matplotlib choose), or below them.
+LEGEND_PLACES = ("best", "upper right", "center right", "lower left", "below")
+
+_INK = "#1f2328"  # outlines, rules and boundaries
+_MARGIN = 0.05  # the share of the data's range added on each side (matplotlib's default)
+
+
+def _numbers(name: str, values: Any) -> list[float]:
+    """``values`` as a list of floats (a Value's ``data`` is taken), or a TypeError."""
+    if isinstance(values, (str, bytes)):
+        raise TypeError(f"{name} must be a list of numbers, got {type(values).__name__}")
+    try:
+        items = list(values)
+    except TypeError:
+        raise TypeError(f"{name} must be a list of numbers, got {type(values).__name__}") from None
+    out = []
+    for i, v in enumerate(items):
+        data = v.data if isinstance(v, Value) else v
+        if isinstance(data, bool) or not isinstance(data, numbers.Real):
+            raise TypeError(f"{name}[{i}] must be a number, got {type(v).__name__} {v!r}")
+        out.append(float(data))
+    return out
+
+
+def _colour(name: str, colour: object) -> str:
+    if not isinstance(colour, str) or not colour.startswith("#") or len(colour) not in (4, 7):
+        raise ValueError(f"{name} must be a colour like '#1f77b4', got {colour!r}")
+    return colour
+
+
+@dataclass(frozen=True)
+class Line:
+    """A line through points ``(x[i], y[i])``, solid or dashed."""
+
+    x: list[float]
+    y: list[float]
+    colour: str
+    label: str | None = None
+    dashed: bool = False
+    width: float = 1.5  # points
+    kind: str = "line"
+
+
+@dataclass(frozen=True)
+class Rule:
+    """A horizontal line across the whole chart at height ``y``."""
+
+    y: float
+    colour: str = "#57606a"
+    dashed: bool = True
+    width: float = 1.0  # points
+    kind: str = "rule"
+
+
+@dataclass(frozen=True)
+class Points:
+    """Dots at ``(x[i], y[i])``, each filled with ``colours[i]`` and outlined in ink."""
+
+    x: list[float]
+    y: list[float]
+    colours: list[str]
+    size: float = 6.3  # diameter, in points (matplotlib's s=40)
+    edge: str = _INK
+    kind: str = "points"
+
+
+@dataclass(frozen=True)
+class Regions:
+    """The plane split where a score crosses ``0``, each side filled with its colour.
+
+    ``scores[j][i]`` is the score at ``(xs[i], ys[j])``, a grid; between grid
+    points the score is interpolated linearly, so the split is a smooth
+    curve.  ``below`` fills where the score is <= 0, ``above`` where it is
+    > 0; ``boundary`` (a colour, or None) draws the line where it crosses 0.
+    """
+
+    xs: list[float]
+    ys: list[float]
+    scores: list[list[float]]
+    below: str
+    above: str
+    alpha: float = 0.35
+    boundary: str | None = _INK
+    kind: str = "regions"
+
+
+@dataclass(frozen=True)
+class LegendEntry:
+    """One entry of a legend: its text and how its swatch looks.
+
+    ``shape`` is ``"line"``, ``"point"`` or ``"patch"``; ``alpha`` is the
+    patch's opacity; ``dashed`` is for a line.
+    """
+
+    label: str
+    colour: str
+    shape: str = "line"
+    dashed: bool = False
+    alpha: float = 1.0
+    edge: str = _INK
+
+
+@dataclass
+class Chart:
+    """One set of axes, described as data.
+
+    Parameters
+    ----------
+    title : str, optional
+        Shown above the axes.
+    x_label, y_label : str, optional
+        The axes' labels.
+    integer_x : bool, default False
+        Ticks on the x axis at whole numbers only (steps, say).
+    grid : bool, default False
+        Light grid lines at the ticks.
+    legend : {"best", "upper right", "center right", "lower left", "below"}, default "best"
+        Where the legend goes: inside the axes, or below them.
+    legend_columns : int, default 1
+        How many columns the legend has.
+    x_range, y_range : (float, float), optional
+        The axes' limits; by default the data's range and 5 % on each side.
+
+    Attributes
+    ----------
+    marks : list of Line, Rule, Points or Regions
+        What is drawn, in order (later over earlier).
+    legend_extra : list of LegendEntry
+        Legend entries besides the labelled lines (classes of points, regions).
+    """
+
+    title: str | None = None
+    x_label: str = ""
+    y_label: str = ""
+    integer_x: bool = False
+    grid: bool = False
+    legend: str = "best"
+    legend_columns: int = 1
+    x_range: tuple[float, float] | None = None
+    y_range: tuple[float, float] | None = None
+    marks: list[Line | Rule | Points | Regions] = field(default_factory=list)
+    legend_extra: list[LegendEntry] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if self.legend not in LEGEND_PLACES:
+            raise ValueError(
+                f"legend must be one of {', '.join(LEGEND_PLACES)}; got {self.legend!r}"
+            )
+        for name in ("x_range", "y_range"):
+            limits = getattr(self, name)
+            if limits is not None:
+                low, high = _numbers(name, list(limits))
+                if not low < high:
+                    raise ValueError(f"{name} must go from low to high, got {limits!r}")
+                setattr(self, name, (low, high))
+
+    # -- adding marks -----------------------------------------------------------------------
+
+    def line(
+        self,
+        x: Sequence[float],
+        y: Sequence[float],
+        label: str | None = None,
+        colour: str | None = None,
+        dashed: bool = False,
+    ) -> None:
+        """Add a line through ``(x[i], y[i])``; without a colour, the next of :data:`PALETTE`."""
+        xs, ys = _numbers("x", x), _numbers("y", y)
+        if len(xs) != len(ys):
+            raise ValueError(f"x and y must have the same length, got {len(xs)} and {len(ys)}")
+        if colour is None:
+            used = sum(isinstance(mark, Line) for mark in self.marks)
+            colour = PALETTE[used % len(PALETTE)]
+        self.marks.append(Line(xs, ys, _colour("colour", colour), label, bool(dashed)))
+
+    def rule(self, y: float, colour: str = "#57606a", dashed: bool = True) -> None:
+        """Add a horizontal line across the chart at height ``y``."""
+        (value,) = _numbers("y", [y])
+        self.marks.append(Rule(value, _colour("colour", colour), bool(dashed)))
+
+    def points(self, x: Sequence[float], y: Sequence[float], colours: Sequence[str]) -> None:
+        """Add dots at ``(x[i], y[i])``, dot ``i`` filled with ``colours[i]``."""
+        xs, ys = _numbers("x", x), _numbers("y", y)
+        fills = [_colour(f"colours[{i}]", c) for i, c in enumerate(colours)]
+        if not len(xs) == len(ys) == len(fills):
+            lengths = f"{len(xs)}, {len(ys)}, {len(fills)}"
+            raise ValueError(f"x, y and colours must have the same length, got {lengths}")
+        self.marks.append(Points(xs, ys, fills))
+
+    def regions(
+        self,
+        xs: Sequence[float],
+        ys: Sequence[float],
+        scores: Sequence[Sequence[float]],
+        below: str,
+        above: str,
+    ) -> None:
+        """Add the plane split where a score on a grid crosses 0 (see :class:`Regions`).
+
+        The boundary line is drawn only where the score changes sign.
+        """
+        gx, gy = _numbers("xs", xs), _numbers("ys", ys)
+        rows = [_numbers(f"scores[{j}]", row) for j, row in enumerate(scores)]
+        if (
+            len(gx) < 2
+            or len(gy) < 2
+            or len(rows) != len(gy)
+            or any(len(r) != len(gx) for r in rows)
+        ):
+            raise ValueError(
+                "scores must be a grid of at least 2 x 2: one row per y, one score per x"
+            )
+        low = min(min(row) for row in rows)
+        high = max(max(row) for row in rows)
+        boundary = _INK if low < 0 < high else None
+        self.marks.append(
+            Regions(
+                gx, gy, rows, _colour("below", below), _colour("above", above), boundary=boundary
+            )
+        )
+
+    # -- what the renderers need ----------------------------------------------------------
+
+    def legend_entries(self) -> list[LegendEntry]:
+        """The legend: each labelled line, then :attr:`legend_extra`."""
+        lines = [
+            LegendEntry(mark.label, mark.colour, "line", mark.dashed)
+            for mark in self.marks
+            if isinstance(mark, Line) and mark.label
+        ]
+        return lines + list(self.legend_extra)
+
+    def x_limits(self) -> tuple[float, float]:
+        """The x axis's limits: :attr:`x_range`, else the data's and 5 % on each side."""
+        if self.x_range is not None:
+            return self.x_range
+        return _padded([v for mark in self.marks for v in _xs(mark)])
+
+    def y_limits(self) -> tuple[float, float]:
+        """The y axis's limits: :attr:`y_range`, else the data's and 5 % on each side."""
+        if self.y_range is not None:
+            return self.y_range
+        return _padded([v for mark in self.marks for v in _ys(mark)])
+
+    def x_ticks(self) -> list[float]:
+        """Where the x axis has ticks: round numbers (whole ones with ``integer_x``)."""
+        return _ticks(*self.x_limits(), integer=self.integer_x)
+
+    def y_ticks(self) -> list[float]:
+        """Where the y axis has ticks: round numbers."""
+        return _ticks(*self.y_limits(), integer=False)
+
+    def describe(self) -> str:
+        """A text alternative: what the chart shows, in a sentence or two."""
+        parts = []
+        for mark in self.marks:
+            if isinstance(mark, Line) and mark.x:
+                name = mark.label or "a line"
+                parts.append(
+                    f"{name}: {len(mark.x)} points, from {mark.y[0]:.4g} at {mark.x[0]:g} "
+                    f"to {mark.y[-1]:.4g} at {mark.x[-1]:g}"
+                )
+            elif isinstance(mark, Points):
+                parts.append(f"{len(mark.x)} points")
+            elif isinstance(mark, Regions):
+                parts.append("the plane shaded by the sign of the score")
+            elif isinstance(mark, Rule):
+                parts.append(f"a rule at {mark.y:g}")
+        legend = ", ".join(entry.label for entry in self.legend_entries())
+        title = f"Chart {self.title!r}" if self.title else "Chart"
+        axes = f"x: {self.x_label or 'x'}, y: {self.y_label or 'y'}"
+        return (
+            f"{title} ({axes}): " + "; ".join(parts) + (f". Legend: {legend}." if legend else ".")
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The chart as JSON-ready data, limits and ticks included."""
+        data = asdict(self)
+        data["x_range"], data["y_range"] = self.x_limits(), self.y_limits()
+        data["x_ticks"], data["y_ticks"] = self.x_ticks(), self.y_ticks()
+        data["legend_entries"] = [asdict(entry) for entry in self.legend_entries()]
+        del data["legend_extra"]
+        data["description"] = self.describe()
+        return data
+
+
+def _xs(mark: Line | Rule | Points | Regions) -> list[float]:
+    if isinstance(mark, Regions):
+        return [mark.xs[0], mark.xs[-1]]
+    return [] if isinstance(mark, Rule) else mark.x
+
+
+def _ys(mark: Line | Rule | Points | Regions) -> list[float]:
+    if isinstance(mark, Regions):
+        return [mark.ys[0], mark.ys[-1]]
+    return [mark.y] if isinstance(mark, Rule) else mark.y
+
+
+def _padded(values: list[float]) -> tuple[float, float]:
+    """The range of the finite ``values`` with 5 % on each side ((0, 1) if there are none)."""
+    finite = [v for v in values if math.isfinite(v)]
+    if not finite:
+        return 0.0, 1.0
+    low, high = min(finite), max(finite)
+    if low == high:
+        return low - 0.5, high + 0.5
+    pad = _MARGIN * (high - low)
+    return low - pad, high + pad
+
+
+def _ticks(low: float, high: float, integer: bool) -> list[float]:
+    """Round numbers from ``low`` to ``high``: at most 8, 1, 2, 2.5 or 5 times a power of 10 apart.
+
+    With ``integer``, whole numbers only (no step of 2.5, none below 1).
+    """
+    raw = (high - low) / 8
+    power = 10 ** math.floor(math.log10(raw))
+    multiples = (1, 2, 5, 10) if integer else (1, 2, 2.5, 5, 10)
+    step = next(m * power for m in multiples if m * power >= raw)
+    if integer:
+        step = max(1.0, step)
+    ticks = []
+    k = math.ceil(low / step - 1e-9)
+    while k * step <= high + 1e-9 * step:
+        ticks.append(round(k * step, 12) + 0.0)  # + 0.0: no -0.0
+        k += 1
+    return ticks
+
+
+# -- drawing --------------------------------------------------------------------------------
+
+
+def _in_browser() -> bool:
+    """Whether this runs in the reader's browser (Pyodide), where there is no matplotlib."""
+    return sys.platform == "emscripten"
+
+
+def _pyplot() -> Any:
+    """matplotlib.pyplot, or an ImportError naming the extra."""
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError as error:
+        raise ImportError(
+            'drawing a chart needs matplotlib: pip install "micrograd-book[plot]"'
+        ) from error
+    return plt
+
+
+def draw(chart: Chart, ax: Axes) -> Axes:
+    """Draw ``chart`` on a matplotlib Axes (its legend too, unless it goes below the figure).
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        ``ax``.
+    """
+    for mark in chart.marks:
+        if isinstance(mark, Regions):
+            _draw_regions(ax, mark)
+        elif isinstance(mark, Line):
+            style = "--" if mark.dashed else "-"
+            ax.plot(
+                mark.x, mark.y, style, color=mark.colour, linewidth=mark.width, label=mark.label
+            )
+        elif isinstance(mark, Rule):
+            style = "--" if mark.dashed else "-"
+            ax.axhline(mark.y, color=mark.colour, linestyle=style, linewidth=mark.width)
+        else:
+            size = mark.size**2  # matplotlib sizes a marker by its area
+            ax.scatter(mark.x, mark.y, c=mark.colours, s=size, edgecolors=mark.edge, linewidths=0.5)
+    ax.set_xlim(*chart.x_limits())
+    ax.set_ylim(*chart.y_limits())
+    ax.set_xticks(chart.x_ticks())
+    ax.set_yticks(chart.y_ticks())
+    ax.set_xlabel(chart.x_label)
+    ax.set_ylabel(chart.y_label)
+    if chart.grid:
+        ax.grid(True, alpha=0.3)
+    if chart.title is not None:
+        ax.set_title(chart.title)
+    handles = _legend_handles(chart)
+    if handles and chart.legend != "below":
+        ax.legend(handles=handles, loc=chart.legend, framealpha=0.9, ncol=chart.legend_columns)
+    return ax
+
+
+def _draw_regions(ax: Axes, mark: Regions) -> None:
+    """The two filled sides of the score's 0, and the boundary line between them."""
+    low = min(min(min(row) for row in mark.scores), 0.0) - 1.0
+    high = max(max(max(row) for row in mark.scores), 0.0) + 1.0
+    colours = [mark.below, mark.above]
+    levels = [low, 0.0, high]
+    ax.contourf(mark.xs, mark.ys, mark.scores, levels=levels, colors=colours, alpha=mark.alpha)
+    if mark.boundary is not None:
+        ax.contour(
+            mark.xs, mark.ys, mark.scores, levels=[0.0], colors=mark.boundary, linewidths=1.0
+        )
+
+
+def _legend_handles(chart: Chart) -> list[Any]:
+    """matplotlib's legend handles for the chart's legend entries."""
+    from matplotlib.lines import Line2D
+    from matplotlib.patches import Patch
+
+    handles: list[Any] = []
+    for entry in chart.legend_entries():
+        if entry.shape == "patch":
+            handles.append(
+                Patch(
+                    facecolor=entry.colour,
+                    alpha=entry.alpha,
+                    edgecolor=entry.edge,
+                    label=entry.label,
+                )
+            )
+        elif entry.shape == "point":
+            marker = {"marker": "o", "markersize": 6, "markeredgewidth": 0.5}
+            handles.append(
+                Line2D(
+                    [],
+                    [],
+                    linestyle="",
+                    markerfacecolor=entry.colour,
+                    markeredgecolor=entry.edge,
+                    label=entry.label,
+                    **marker,
+                )
+            )
+        else:
+            style = "--" if entry.dashed else "-"
+            handles.append(Line2D([], [], color=entry.colour, linestyle=style, label=entry.label))
+    return handles
+
+
+def figure_json(charts: Sequence[Chart], size: tuple[float, float]) -> str:
+    """What :func:`show` displays in the browser: the charts and the figure's size, as JSON."""
+    return json.dumps({"size": list(size), "charts": [chart.to_json() for chart in charts]})
+
+
+class _BrowserFigure:
+    """A figure for the reader's browser: displays itself as :data:`CHART_MIME`."""
+
+    def __init__(self, charts: Sequence[Chart], size: tuple[float, float]) -> None:
+        self.data = figure_json(charts, size)
+        self.text = f"<Figure: {len(charts)} chart{'s' if len(charts) != 1 else ''}>"
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+        return {CHART_MIME: self.data, "text/plain": self.text}
+
+
+def show(*charts: Chart, size: tuple[float, float] | None = None) -> Any:
+    """Draw ``charts``, one under the other, as one figure.
+
+    With matplotlib: a new figure (``layout="constrained"``, the axes sharing
+    their x axis when there are several), shown by Jupyter as any figure is.
+    In the reader's browser: the description is displayed as
+    :data:`CHART_MIME` for the page to draw (a cell ending in ``;`` shows it
+    too, as matplotlib's figures are).
+
+    Parameters
+    ----------
+    *charts : Chart
+        One or more charts.
+    size : (float, float), optional
+        Width and height in inches; default 5 wide and 3.5 high per chart
+        (4 for one with points).
+
+    Returns
+    -------
+    matplotlib.axes.Axes or list of them, or Chart
+        The Axes (one per chart), or in the browser the first chart.
+
+    Raises
+    ------
+    TypeError
+        If an argument is not a Chart.
+    ImportError
+        If matplotlib is missing (``pip install "micrograd-book[plot]"``) outside the browser.
+    """
+    if not charts or not all(isinstance(chart, Chart) for chart in charts):
+        raise TypeError("show needs one or more Chart objects")
+    if size is None:
+        tall = any(isinstance(mark, Points) for chart in charts for mark in chart.marks)
+        size = (5.0, (4.0 if tall else 3.5) * len(charts))
+    width, height = _numbers("size", list(size))
+    if _in_browser():
+        try:
+            from IPython.display import display  # type: ignore[import-not-found, unused-ignore]
+        except ImportError as error:
+            raise ImportError(
+                "in the browser, a chart is shown by the page that runs the code "
+                "(it offers IPython.display); elsewhere it needs matplotlib: "
+                'pip install "micrograd-book[plot]"'
+            ) from error
+        display(_BrowserFigure(charts, (width, height)))
+        return charts[0]
+    plt = _pyplot()
+    many = len(charts) > 1
+    fig, axes = plt.subplots(
+        len(charts), 1, figsize=(width, height), sharex=many, layout="constrained", squeeze=False
+    )
+    drawn = [draw(chart, ax) for chart, ax in zip(charts, axes[:, 0], strict=True)]
+    for chart in charts:
+        if chart.legend == "below":
+            fig.legend(
+                handles=_legend_handles(chart),
+                loc="outside lower center",
+                ncol=chart.legend_columns,
+            )
+    return drawn[0] if len(drawn) == 1 else drawn
