@@ -86,6 +86,9 @@ extensions = [
     "accessible_names",
     # The whole book as one PDF in every page's download menu (nox -s pdf prints it).
     "book_pdf",
+    # Each number pasted by {glue:text} names its key and format, so that the
+    # page can show the reader's own value there after a run in the browser.
+    "glued_numbers",
 ]
 
 exclude_patterns = ["_build", "jupyter_execute", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints"]
