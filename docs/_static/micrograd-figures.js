@@ -154,10 +154,13 @@
       view.firstElementChild.style.width = "";
       view.firstElementChild.style.height = "";
     });
-    const rows = new Set(views.map((view) => Math.round(view.getBoundingClientRect().top))).size;
+    // Side by side (a pair on a wide screen) or one above the other (a phone).
+    const columns = new Set(views.map((view) => Math.round(view.getBoundingClientRect().left))).size;
+    const rows = Math.ceil(views.length / columns);
+    const heights = views.map((view) => view.getBoundingClientRect().height);
+    const drawn = columns > 1 ? Math.max(...heights) : heights.reduce((sum, h) => sum + h, 0);
     // What is not drawing: the stepper's height now, less its drawings' own.
-    const drawn = views.reduce((sum, view) => sum + view.getBoundingClientRect().height, 0);
-    const chrome = stepper.getBoundingClientRect().height - drawn / (views.length / rows);
+    const chrome = stepper.getBoundingClientRect().height - drawn;
     const free = (window.innerHeight - stuckTop() - chrome - 8) / rows;
     for (const view of views) {
       const svg = view.firstElementChild;

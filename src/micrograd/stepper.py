@@ -555,8 +555,8 @@ def html_from_json(data: dict[str, Any] | str, svgs: Sequence[str]) -> str:
         part = ' data-part="true"' if note else ""
         parts += [
             f'<figure class="mg-stepper-frame" data-frame="{k}"{part}>',
-            f'<figcaption><span class="mg-stepper-number">{number[:-1]}</span>'
-            f"{': ' + html.escape(note) if note else ''}</figcaption>",
+            f'<figcaption><span class="mg-stepper-number">{number if note else number[:-1]}</span>'
+            f"{' ' + html.escape(note) if note else ''}</figcaption>",
             '<div class="mg-stepper-sides">',
         ]
         for s, (title, side) in enumerate(zip(titles, frame["sides"], strict=True)):
