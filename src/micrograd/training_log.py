@@ -375,4 +375,3 @@ class TrainingLog:
         chart = self.chart(title)
         # 5 x 3.5 inches: fits a phone's column, readable
         return draw(chart, ax) if ax is not None else show(chart, size=(5.0, 3.5))
-
