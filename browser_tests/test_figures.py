@@ -24,6 +24,7 @@ import pytest
 from conftest import CONTENT_PAGES as PAGES
 from PIL import Image, ImageChops
 from sitefiles import article, parse
+from steppers import STEPPER_PARTS_JS, STEPPER_STATE_JS, off_screen
 
 #: The reader's screens: a laptop and a phone (CSS pixels).
 VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
@@ -372,22 +373,6 @@ def test_graphs_are_inline_svg_not_images(html: Path) -> None:
 
 # -- the backward stepper --------------------------------------------------------------------
 
-STEPPER_STATE_JS = """
-(stepper) => {
-  const frames = Array.from(stepper.querySelectorAll(':scope > .mg-stepper-frame'));
-  const shown = frames.filter((f) => f.getClientRects().length > 0);
-  return {
-    total: frames.length,
-    shown: shown.map((f) => Number(f.dataset.frame)),
-    status: stepper.querySelector('.mg-stepper-status').textContent,
-    controls: stepper.querySelector('.mg-stepper-controls').getClientRects().length > 0,
-    previous: stepper.querySelector('.mg-stepper-prev').disabled,
-    next: stepper.querySelector('.mg-stepper-next').disabled,
-    live: stepper.querySelector('.mg-stepper-live').textContent,
-  };
-}
-"""
-
 
 def _normalised(svg_markup: str) -> str:
     """An inline graph's markup without its page-specific ids and accessible name."""
@@ -494,58 +479,6 @@ def test_the_stepper_follows_the_engines_order(html: Path) -> None:
     assert captions[4].endswith("a and b are leaves: their grads are final.")
 
 
-#: Where the parts of a stepper's current frame are on the screen, and what the
-#: theme keeps stuck to the top of the window.
-STEPPER_PARTS_JS = """
-(stepper) => {
-  const frame = stepper.querySelector(':scope > .mg-stepper-frame.mg-current');
-  const rect = (el) => { const b = el.getBoundingClientRect();
-                         return {top: b.top, bottom: b.bottom, left: b.left, right: b.right}; };
-  let stuck = 0;
-  for (const bar of document.querySelectorAll('.bd-header, .bd-header-article')) {
-    const style = getComputedStyle(bar);
-    if ((style.position === 'sticky' || style.position === 'fixed')
-        && bar.getBoundingClientRect().top <= 0) {
-      stuck = Math.max(stuck, bar.getBoundingClientRect().bottom);
-    }
-  }
-  const active = Array.from(frame.querySelectorAll('g.node.mg-active')).map((node) => {
-    const view = node.closest('.mg-stepper-view').getBoundingClientRect();
-    const b = node.getBoundingClientRect();
-    return {...rect(node), inView: b.top >= view.top - 1 && b.bottom <= view.bottom + 1};
-  });
-  return {
-    frame: Number(frame.dataset.frame),
-    controls: rect(stepper.querySelector('.mg-stepper-controls')),
-    captions: Array.from(frame.querySelectorAll('figcaption'), rect),
-    active,
-    stuck,
-    width: window.innerWidth,
-    height: window.innerHeight,
-  };
-}
-"""
-
-
-def _off_screen(parts: dict[str, Any]) -> list[str]:
-    """Which parts of the frame are not wholly on the screen, below the theme's header."""
-
-    def outside(box: dict[str, float]) -> bool:
-        return (
-            box["top"] < parts["stuck"] - 1
-            or box["bottom"] > parts["height"] + 1
-            or box["left"] < -1
-            or box["right"] > parts["width"] + 1
-        )
-
-    problems = [f"controls {parts['controls']}"] if outside(parts["controls"]) else []
-    problems += [f"caption {box}" for box in parts["captions"] if outside(box)]
-    problems += [
-        f"active node {box}" for box in parts["active"] if outside(box) or not box["inView"]
-    ]
-    return problems
-
-
 @pytest.mark.parametrize("stepper_page", STEPPER_PAGES)
 def test_every_frame_of_every_stepper_shows_its_controls_captions_and_active_node_at_once(
     tab: Any, server: str, stepper_page: str, viewport: str
@@ -564,7 +497,7 @@ def test_every_frame_of_every_stepper_shows_its_controls_captions_and_active_nod
             assert parts["frame"] == step
             if 0 < step < total - 1:
                 assert parts["active"], f"step {step + 1} highlights no node"
-            problems += [f"step {step + 1}: {p}" for p in _off_screen(parts)]
+            problems += [f"step {step + 1}: {p}" for p in off_screen(parts)]
             if step < total - 1:
                 stepper.locator(".mg-stepper-next").click()
         assert not problems, f"{stepper_page} stepper {k} at {viewport}:\n" + "\n".join(problems)

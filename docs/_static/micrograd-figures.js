@@ -174,11 +174,13 @@
       svg.style.height = `${height * scale}px`;
       if (height * scale > free + 1) {
         view.style.height = `${Math.max(free, 120)}px`;
-        const active = svg.querySelector("g.node.mg-active");
-        if (active) {
-          const node = active.getBoundingClientRect();
+        // The node at work and its operation, together in the middle of the view.
+        const active = Array.from(svg.querySelectorAll("g.node.mg-active"), (g) => g.getBoundingClientRect());
+        if (active.length) {
+          const top = Math.min(...active.map((b) => b.top));
+          const bottom = Math.max(...active.map((b) => b.bottom));
           const box = view.getBoundingClientRect();
-          view.scrollTop += node.top + node.height / 2 - (box.top + box.height / 2);
+          view.scrollTop += (top + bottom) / 2 - (box.top + box.height / 2);
         }
       }
       markZoomable(svg);
