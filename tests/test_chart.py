@@ -10,7 +10,7 @@ import matplotlib
 import pytest
 
 from micrograd import Value
-from micrograd.chart import CHART_MIME, PALETTE, Chart, LegendEntry, draw, show
+from micrograd.chart import CHART_MIME, PALETTE, Chart, LegendEntry, draw, figure_json, show
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -121,6 +121,7 @@ def test_matplotlib_draws_what_the_description_says() -> None:
     assert (ax.get_title(), ax.get_xlabel(), ax.get_ylabel()) == ("loss", "step", "loss")
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["loss", "accuracy"]
     assert ax.figure.get_size_inches().tolist() == [5.0, 3.5]
+    assert json.loads(ax.figure.micrograd_chart) == json.loads(figure_json([chart], (5.0, 3.5)))
 
 
 def test_several_charts_stack_sharing_their_x_axis_and_a_legend_can_go_below() -> None:

@@ -519,7 +519,8 @@ def show(*charts: Chart, size: tuple[float, float] | None = None) -> Any:
     """Draw ``charts``, one under the other, as one figure.
 
     With matplotlib: a new figure (``layout="constrained"``, the axes sharing
-    their x axis when there are several), shown by Jupyter as any figure is.
+    their x axis when there are several), shown by Jupyter as any figure is;
+    its ``micrograd_chart`` attribute holds :func:`figure_json` of the charts.
     In the reader's browser: the description is displayed as
     :data:`CHART_MIME` for the page to draw (a cell ending in ``;`` shows it
     too, as matplotlib's figures are).
@@ -574,4 +575,6 @@ def show(*charts: Chart, size: tuple[float, float] | None = None) -> Any:
                 loc="outside lower center",
                 ncol=chart.legend_columns,
             )
+    # What the figure shows, as the browser gets it (the book's build records it).
+    fig.micrograd_chart = figure_json(charts, (width, height))
     return drawn[0] if len(drawn) == 1 else drawn
