@@ -80,6 +80,8 @@ def notebook_cells(html: Path, page: str) -> list[dict[str, Any]] | None:
 
 
 RICH_ORDER = ("text/markdown", "text/html", "image/svg+xml", "text/plain")
+#: A stepper's frames (captions and DOT) in a built output's metadata (micrograd.stepper).
+STEPPER_MIME = "application/vnd.micrograd.stepper+json"
 
 
 def build_outputs(cell: dict[str, Any]) -> tuple[str, list[tuple[str, str]]]:
@@ -93,6 +95,10 @@ def build_outputs(cell: dict[str, Any]) -> tuple[str, list[tuple[str, str]]]:
             dot = output.get("metadata", {}).get("text/vnd.graphviz", {}).get("dot")
             if dot is not None:
                 shown.append(("dot", dot))
+                continue
+            frames = output.get("metadata", {}).get(STEPPER_MIME, {}).get("json")
+            if frames is not None:
+                shown.append((STEPPER_MIME, frames))
                 continue
             data = output["data"]
             mime = next(m for m in RICH_ORDER if m in data)

@@ -319,7 +319,10 @@ def test_html_has_hidden_controls_and_one_captioned_figure_per_frame(dot_program
     assert labels[0] == f"Step 1 of {total}: Before backward(): every grad is 0."
     ids = re.findall(r' id="([^"]+)"', html)
     assert len(ids) == len(set(ids)), "ids repeat between frames"
-    assert stepper._repr_mimebundle_() == {"text/html": html, "text/plain": repr(stepper)}
+    assert stepper._repr_mimebundle_() == (
+        {"text/html": html, "text/plain": repr(stepper)},
+        {STEPPER_MIME: {"json": json.dumps(stepper.to_json())}},
+    )
     assert repr(stepper) == f"<BackwardStepper: {total} frames>"
 
 
@@ -431,8 +434,9 @@ def test_in_the_browser_a_stepper_shows_its_frames_as_dot_and_needs_no_dot_progr
     monkeypatch.setattr(sys, "platform", "emscripten")
     monkeypatch.setenv("PATH", str(tmp_path))  # no dot, no graphviz-pure
     monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
-    bundle = stepper._repr_mimebundle_()
+    bundle, metadata = stepper._repr_mimebundle_()
     assert set(bundle) == {STEPPER_MIME, "text/plain"}
+    assert metadata == {}
     assert json.loads(bundle[STEPPER_MIME]) == stepper.to_json()
 
 
@@ -445,7 +449,7 @@ def test_the_browser_assembles_the_builds_html_from_the_same_data(
     dots = [side["dot"] for f in data["frames"] for side in f.get("sides", [f])]
     svgs = [render_svg(type("G", (), {"source": dot})()) for dot in dots]
     assert html_from_json(json.dumps(data), svgs) == stepper.to_html()
-    assert stepper._repr_mimebundle_()["text/html"] == stepper.to_html()
+    assert stepper._repr_mimebundle_()[0]["text/html"] == stepper.to_html()
 
 
 def test_html_from_json_needs_one_svg_per_drawing() -> None:

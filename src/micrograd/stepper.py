@@ -22,10 +22,10 @@ one under the other.
 
 At build time the frames are laid out by ``dot`` (:func:`~micrograd.svg.render_svg`).
 In the reader's browser (Pyodide, ``sys.platform == "emscripten"``) there is
-no ``dot``: a stepper then displays itself as :data:`STEPPER_MIME`, its
+no ``dot``: a stepper then displays itself as :data:`STEPPER_MIME` only, its
 frames' DOT sources and captions as JSON; the page lays the DOT out with
 viz.js and calls :func:`html_from_json`, the very function that assembles
-the build's HTML.
+the build's HTML.  (At build time the same JSON goes into the output's metadata.)
 
 This module needs the ``graphviz`` Python package (and, at build time, a
 ``dot`` program), like :mod:`micrograd.draw`.
@@ -308,11 +308,19 @@ def _to_html(data: dict[str, Any]) -> str:
     return html_from_json(data, [render_svg(_Source(dot)) for dot in _dots(data)])
 
 
-def _bundle(data: dict[str, Any], text: str) -> dict[str, str]:
-    """HTML in Jupyter and at build time; :data:`STEPPER_MIME` in the reader's browser."""
+def _bundle(data: dict[str, Any], text: str) -> tuple[dict[str, str], dict[str, Any]]:
+    """What a stepper displays, as ``(data, metadata)`` (IPython's ``_repr_mimebundle_``).
+
+    In Jupyter and at build time: its HTML, and its frames as JSON in the
+    metadata under :data:`STEPPER_MIME` (``{"json": ...}``), so that a run in
+    the reader's browser can be compared with the build's frames.  In the
+    reader's browser, where there is no ``dot``: the JSON as :data:`STEPPER_MIME`,
+    which the page lays out.
+    """
+    frames = json.dumps(data)
     if _in_browser():
-        return {STEPPER_MIME: json.dumps(data), "text/plain": text}
-    return {"text/html": _to_html(data), "text/plain": text}
+        return {STEPPER_MIME: frames, "text/plain": text}, {}
+    return {"text/html": _to_html(data), "text/plain": text}, {STEPPER_MIME: {"json": frames}}
 
 
 @dataclass(frozen=True)
@@ -377,7 +385,9 @@ class BackwardStepper:
         """
         return _to_html(self.to_json())
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+    def _repr_mimebundle_(
+        self, include: Any = None, exclude: Any = None
+    ) -> tuple[dict[str, str], dict[str, Any]]:
         return _bundle(self.to_json(), repr(self))
 
     def to_json(self) -> dict[str, Any]:
@@ -450,7 +460,9 @@ class StepperPair:
         """
         return _to_html(self.to_json())
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
+    def _repr_mimebundle_(
+        self, include: Any = None, exclude: Any = None
+    ) -> tuple[dict[str, str], dict[str, Any]]:
         return _bundle(self.to_json(), repr(self))
 
     def _note(self, k: int) -> str:

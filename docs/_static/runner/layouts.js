@@ -1,7 +1,8 @@
 // The worker's post-cell layout steps: once a cell has run, a display output
 // that the page cannot show as it is gets laid out here, off the page's
 // thread, and is sent to the page as a message of its own kind.  Built in:
-// Graphviz DOT -> SVG with viz.js ("drawing"), Markdown -> HTML with marked
+// Graphviz DOT -> SVG with viz.js, made an inline drawing as the build's are
+// by micrograd.svg.inline_svg ("drawing"), Markdown -> HTML with marked
 // ("markdown").  A failed step sends {type: "layout-error", error}.
 //
 // registerLayout(mime, layout)
@@ -10,8 +11,9 @@
 //     to) the message to send, e.g. {type: "drawing", svg}, or null for none.
 //     The worker adds the run's id and the output's index.  settings holds
 //     the runtime's paths (base, viz, marked, ...); load(path) imports an ES
-//     module from the site once.  An add-on registers from a module that
-//     worker.js imports.
+//     module from the site once, viz(settings) gives viz.js ready to lay out
+//     DOT, and pyimport(name) a module of the worker's Python.  An add-on
+//     registers from a module that worker.js imports.
 
 const layouts = []; // [mime, layout]
 const modules = new Map(); // path -> promise of the imported module
@@ -33,9 +35,32 @@ export function load(path, settings) {
 
 let vizInstance = null;
 
+/** viz.js, ready to lay out DOT (loaded once; for add-on layout steps too). */
+export function viz(settings) {
+  if (vizInstance === null) vizInstance = load(settings.viz, settings).then((m) => m.instance());
+  return vizInstance;
+}
+
+let python = null;
+
+/** worker.js hands over its Pyodide once it is loaded. */
+export function setPython(pyodide) {
+  python = pyodide;
+}
+
+/** A Python module of the worker's Pyodide, for a layout step that needs Python. */
+export function pyimport(name) {
+  return python.pyimport(name);
+}
+
+let drawings = 0; // each drawing's ids get their own prefix: several share a page
+
 registerLayout("text/vnd.graphviz", async (dot, bundle, settings) => {
-  if (vizInstance === null) vizInstance = (await load(settings.viz, settings)).instance();
-  const svg = (await vizInstance).renderString(dot, { format: "svg", engine: "dot" });
+  const laidOut = (await viz(settings)).renderString(dot, { format: "svg", engine: "dot" });
+  // As the build's drawings: tooltips as <title>, the graph's text alternative,
+  // class micrograd-graph (scaled to the column, full size on click).
+  drawings += 1;
+  const svg = pyimport("micrograd.svg").inline_svg(laidOut, `runner-${drawings}-`);
   return { type: "drawing", svg };
 });
 

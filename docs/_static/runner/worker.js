@@ -20,8 +20,9 @@
 //               {type: "log", level, text}   (what Pyodide prints outside a cell)
 //               {type: "fatal", message}     (the runtime cannot go on)
 
-import { layoutsFor } from "./layouts.js";
+import { layoutsFor, setPython } from "./layouts.js";
 // Add-on layout steps (they call registerLayout) are imported here.
+import "./stepper_layout.js";
 
 const post = (message) => self.postMessage(message);
 const errorText = (error) => String((error && error.message) || error);
@@ -94,6 +95,7 @@ async function init(message) {
   pyodide.FS.writeFile(`${sitePackages}/micrograd_cell_names.py`, cellNamesSource);
   pyodide.FS.writeFile(`${sitePackages}/micrograd_browser_kernel.py`, kernelSource);
   kernel = pyodide.pyimport("micrograd_browser_kernel");
+  setPython(pyodide);
   const names = JSON.parse(kernel.starting_names());
   post({ type: "ready", names, seconds: (performance.now() - started) / 1000 });
 }
