@@ -231,3 +231,53 @@ def test_on_a_phone_a_drawing_made_in_the_browser_fits_the_column_as_the_builds_
     # Hovering a node gives its numbers, as on the build's drawing.
     assert fit["titles"] > 0
 
+
+# -- numbers in the prose ---------------------------------------------------------------------
+
+#: Every format spec the pages paste numbers with (and a few more of the same grammar).
+GLUE_SPECS = ["s", ",", "+.0f", "+.3f", ".0f", ".1f", ".2f", ".3f", ".4f", ".6f", ".1e", ".1%"]
+
+
+def glue_values() -> list[str]:
+    """Values as a cell's glue sends them (their text/plain): ties, signs, sizes, ints, text."""
+    import random
+
+    pick = random.Random(16)
+    floats = [0.0, -0.0, 0.125, -0.125, 0.375, 2.5, 9.995, 99.95, 1e-7, 5e-324, 1e300, 0.010978]
+    floats += [pick.uniform(-10, 10) for _ in range(150)]
+    floats += [pick.uniform(-1, 1) * 10 ** pick.randint(-12, 12) for _ in range(150)]
+    floats += [round(pick.uniform(0, 10), 3) for _ in range(100)]
+    ints = [0, -5, 22, 1234567, 20000, -33]
+    return [repr(x) for x in [*floats, *ints]] + ["'Intel Xeon'", "'2026-11-30'"]
+
+
+def test_the_page_formats_a_readers_number_exactly_as_myst_nb_formats_the_builds(
+    reader: Reader,
+) -> None:
+    """pyformat.js against myst-nb's own format_plain_text, on every spec the pages use."""
+    from ast import literal_eval
+
+    from myst_nb.core.variables import format_plain_text
+
+    cases, expected = [], []
+    for plain in glue_values():
+        for spec in GLUE_SPECS:
+            try:
+                expected.append(format_plain_text(plain, spec))
+            except ValueError:  # a string with a number's spec: the build fails there too
+                continue
+            cases.append([plain, spec])
+    reader.open("index.html")
+    shown = reader.page.evaluate(
+        """async (cases) => {
+          const { pythonFormat } = await import('./_static/runner/pyformat.js');
+          return cases.map(([plain, spec]) => pythonFormat(plain, spec));
+        }""",
+        cases,
+    )
+    wrong = [(c, e, s) for c, e, s in zip(cases, expected, shown, strict=True) if s != e]
+    # Declined (null, the build's number stays, marked): only a float with "," alone,
+    # which Python writes in its general format.
+    declined = [c for c, _, s in wrong if s is None]
+    assert all(spec == "," and isinstance(literal_eval(plain), float) for plain, spec in declined)
+    assert [w for w in wrong if w[2] is not None] == []
