@@ -16,108 +16,48 @@ reach 127.0.0.1 only, these tests check that
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
-from conftest import CHROMIUM_ARGS, chromium_path
+from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab
 from steppers import STEPPER_PARTS_JS, STEPPER_STATE_JS, off_screen
 
 VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
-#: Long enough for Python to start and a page's cells to run on a busy 2-core machine.
-RUN_TIMEOUT_MS = 120_000
 NEURON_X2 = 'x2 = Value(0.0, label="x2")'
+STEPPER_MIME = "application/vnd.micrograd.stepper+json"
 
 
-@pytest.fixture(scope="module")
-def offline_browser(browser: Any) -> Iterator[Any]:
-    """Headless Chromium that can reach 127.0.0.1 and nothing else."""
-    args = [*CHROMIUM_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
-    launched = browser.browser_type.launch(executable_path=chromium_path(), args=args)
-    try:
-        yield launched
-    finally:
-        launched.close()
+def cell_with(tab: Tab, text: str) -> int:
+    """The index (among the runnable cells) of the one cell whose code holds ``text``."""
+    found = tab.evaluate(
+        "(text) => microgradRunner.cells.flatMap((c, i) => c.source.includes(text) ? [i] : [])",
+        text,
+    )
+    assert len(found) == 1, f"{len(found)} runnable cells hold {text!r}"
+    return int(found[0])
 
 
-class Reader:
-    """A reader on one page: a fresh context (empty storage), light theme, one viewport."""
+def run(tab: Tab, index: int) -> None:
+    """Run cell ``index`` (and what it needs) and check that it ran without error."""
+    tab.click_run(index)
+    state = tab.wait_state(index, DONE, PAGE_TIMEOUT_MS)
+    assert state == "ok", f"cell {index} {state}:\n{tab.output_text(index)}"
 
-    def __init__(self, browser: Any, server: str, viewport: str) -> None:
-        width, height = VIEWPORTS[viewport]
-        self.context = browser.new_context(viewport={"width": width, "height": height})
-        self.context.add_init_script("localStorage.setItem('mode', 'light');")
-        self.foreign: list[str] = []
-        self.errors: list[str] = []
-        here = urlsplit(server).netloc
 
-        def note_foreign(request: Any) -> None:
-            url = urlsplit(request.url)
-            if url.scheme not in ("data", "blob") and url.netloc != here:
-                self.foreign.append(request.url)
-
-        self.context.on("request", note_foreign)
-        self.page = self.context.new_page()
-        self.page.on(
-            "console", lambda m: m.type == "error" and self.errors.append(f"console: {m.text}")
-        )
-        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
-        self.server = server
-
-    def open(self, page: str) -> None:
-        self.page.goto(f"{self.server}/{page}", wait_until="networkidle")
-
-    def cell_with(self, text: str) -> int:
-        """The index (among the runnable cells) of the one cell whose code holds ``text``."""
-        found = self.page.evaluate(
-            "(text) => microgradRunner.cells.flatMap((c, i) => c.source.includes(text) ? [i] : [])",
-            text,
-        )
-        assert len(found) == 1, f"{len(found)} runnable cells hold {text!r}"
-        return int(found[0])
-
-    def cell(self, index: int) -> Any:
-        return self.page.locator("div.cell:has(button.runner-run)").nth(index)
-
-    def run(self, index: int) -> None:
-        """Run cell ``index`` (and what it needs) and wait until it has run without error."""
-        self.cell(index).locator("button.runner-run").click()
-        self.page.wait_for_function(
-            "(i) => ['ok', 'error', 'skipped', 'crashed'].includes(microgradRunner.cells[i].state)",
-            arg=index,
-            timeout=RUN_TIMEOUT_MS,
-        )
-        state = self.page.evaluate(f"microgradRunner.cells[{index}].state")
-        output = self.cell(index).locator("div.runner-output").inner_text()
-        assert state == "ok", f"cell {index} {state}:\n{output}"
-
-    def edit(self, index: int, old: str, new: str) -> None:
-        """Replace ``old`` by ``new`` in cell ``index``'s code (its editor is open)."""
-        source = self.page.evaluate(f"microgradRunner.cells[{index}].editor.value")
+def edit(tab: Tab, index: int, *changes: tuple[str, str]) -> None:
+    """Make each (old, new) change in cell ``index``'s code."""
+    source = tab.evaluate(f"microgradRunner.cells[{index}].source")
+    for old, new in changes:
         assert old in source
-        self.cell(index).locator("textarea.runner-editor").fill(source.replace(old, new))
-
-    def browser_stepper(self, index: int) -> Any:
-        """The stepper cell ``index`` made in the browser, once the page has set it up."""
-        stepper = self.cell(index).locator("div.runner-output .mg-stepper.mg-ready")
-        stepper.wait_for(timeout=RUN_TIMEOUT_MS)
-        return stepper
-
-    def close(self) -> None:
-        self.context.close()
+        source = source.replace(old, new)
+    tab.edit(index, source)
 
 
-@pytest.fixture
-def reader(offline_browser: Any, server: str, request: pytest.FixtureRequest) -> Iterator[Reader]:
-    viewport = getattr(request, "param", "laptop")
-    opened = Reader(offline_browser, server, viewport)
-    try:
-        yield opened
-    finally:
-        opened.close()
-    assert not opened.foreign, f"requests to other origins: {opened.foreign}"
-    assert not opened.errors, opened.errors
+def browser_stepper(tab: Tab, index: int) -> Any:
+    """The stepper cell ``index`` made in the browser, once the page has set it up."""
+    stepper = tab.cell(index).locator("div.runner-output .mg-stepper.mg-ready")
+    stepper.wait_for(timeout=PAGE_TIMEOUT_MS)
+    return stepper
 
 
 def last_frame_boxes(stepper: Any) -> list[list[str]]:
@@ -130,9 +70,7 @@ def last_frame_boxes(stepper: Any) -> list[list[str]]:
     return [sides.nth(i).locator("text").all_text_contents() for i in range(sides.count())]
 
 
-def test_the_neuron_edited_to_x2_equal_1_steps_through_the_readers_neuron(
-    reader: Reader,
-) -> None:
+def test_the_neuron_edited_to_x2_equal_1_steps_through_the_readers_neuron(tab: Tab) -> None:
     from micrograd import Value
 
     x1, x2, w1, w2 = Value(2.0), Value(1.0), Value(-3.0), Value(1.0)
@@ -140,31 +78,30 @@ def test_the_neuron_edited_to_x2_equal_1_steps_through_the_readers_neuron(
     expected = f"{w2.grad:.4f}"
     assert expected == "0.0887"  # what the issue promises the reader
 
-    reader.open("neuron.html")
-    reader.run(0)
-    reader.edit(0, NEURON_X2, 'x2 = Value(1.0, label="x2")')
-    reader.run(0)
-    stepping = reader.cell_with("BackwardStepper(o)")
-    reader.run(stepping)
-    stepper = reader.browser_stepper(stepping)
-    shown_as = reader.page.evaluate(f"microgradRunner.outputsOf({stepping}).map(o => o.mime)")
-    assert shown_as == ["application/vnd.micrograd.stepper+json"]
+    tab.open("neuron.html")
+    edit(tab, 0, (NEURON_X2, 'x2 = Value(1.0, label="x2")'))
+    run(tab, 0)
+    stepping = cell_with(tab, "BackwardStepper(o)")
+    run(tab, stepping)
+    stepper = browser_stepper(tab, stepping)
+    assert [o["mime"] for o in tab.outputs(stepping)] == [STEPPER_MIME]
     first_frame = stepper.locator(".mg-stepper-frame").first
     first = " | ".join(first_frame.locator("text").all_text_contents())
     assert "x2 | data 1.0000 | grad 0.0000" in first
     (last,) = last_frame_boxes(stepper)
     assert f"w2 | data 1.0000 | grad {expected}" in " | ".join(last)
     # The build's stepper (x2 = 0) is not what the reader sees under the cell.
-    assert reader.cell(stepping).locator("div.cell_output").is_hidden()
+    assert tab.cell(stepping).locator("div.cell_output").is_hidden()
+    assert not tab.errors, tab.errors
 
 
 def test_the_wrong_order_stepper_in_the_browser_ends_on_minus_3_and_2_the_right_on_minus_33_and_22(
-    reader: Reader,
+    tab: Tab,
 ) -> None:
-    reader.open("backward.html")
-    pair_cell = reader.cell_with("StepperPair(")
-    reader.run(pair_cell)
-    pair = reader.browser_stepper(pair_cell)
+    tab.open("backward.html")
+    pair_cell = cell_with(tab, "StepperPair(")
+    run(tab, pair_cell)
+    pair = browser_stepper(tab, pair_cell)
     assert "mg-stepper-pair" in (pair.get_attribute("class") or "")
     part = pair.locator(".mg-stepper-frame[data-part] > figcaption").text_content() or ""
     assert "Here the orders part: backward() runs r's rule, breadth first runs q's." in part
@@ -175,18 +112,20 @@ def test_the_wrong_order_stepper_in_the_browser_ends_on_minus_3_and_2_the_right_
     assert "b | data -3.0000 | grad 2.0000" in wrong
 
 
-@pytest.mark.parametrize("reader", list(VIEWPORTS), indirect=True)
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
 @pytest.mark.parametrize(
     ("stepper_page", "code"),
     [("neuron.html", "BackwardStepper(o)"), ("backward.html", "StepperPair(")],
 )
 def test_every_frame_of_a_stepper_made_in_the_browser_shows_controls_captions_and_active_node(
-    reader: Reader, stepper_page: str, code: str
+    tab: Tab, viewport: str, stepper_page: str, code: str
 ) -> None:
-    reader.open(stepper_page)
-    index = reader.cell_with(code)
-    reader.run(index)
-    stepper = reader.browser_stepper(index)
+    width, height = VIEWPORTS[viewport]
+    tab.page.set_viewport_size({"width": width, "height": height})
+    tab.open(stepper_page)
+    index = cell_with(tab, code)
+    run(tab, index)
+    stepper = browser_stepper(tab, index)
     stepper.scroll_into_view_if_needed()
     total = stepper.evaluate(STEPPER_STATE_JS)["total"]
     problems = []
@@ -201,13 +140,14 @@ def test_every_frame_of_a_stepper_made_in_the_browser_shows_controls_captions_an
     assert not problems, "\n".join(problems)
 
 
-@pytest.mark.parametrize("reader", ["phone"], indirect=True)
 def test_on_a_phone_a_drawing_made_in_the_browser_fits_the_column_as_the_builds_do(
-    reader: Reader,
+    tab: Tab,
 ) -> None:
-    reader.open("neuron.html")
-    reader.run(0)
-    drawing = reader.cell(0).locator("div.runner-drawing svg")
+    width, height = VIEWPORTS["phone"]
+    tab.page.set_viewport_size({"width": width, "height": height})
+    tab.open("neuron.html")
+    run(tab, 0)
+    drawing = tab.cell(0).locator("div.runner-drawing svg")
     assert drawing.count() == 1
     fit = drawing.evaluate(
         """(svg) => {
@@ -225,7 +165,7 @@ def test_on_a_phone_a_drawing_made_in_the_browser_fits_the_column_as_the_builds_
     assert fit["page"] <= VIEWPORTS["phone"][0], fit
     # Wider than the column: scaled down, and full size on click, as the build's.
     assert fit["natural"] > fit["right"] - fit["left"] + 1
-    reader.page.wait_for_function(
+    tab.page.wait_for_function(
         "(svg) => svg.classList.contains('mg-zoomable')", arg=drawing.element_handle()
     )
     # Hovering a node gives its numbers, as on the build's drawing.
@@ -252,7 +192,7 @@ def glue_values() -> list[str]:
 
 
 def test_the_page_formats_a_readers_number_exactly_as_myst_nb_formats_the_builds(
-    reader: Reader,
+    tab: Tab,
 ) -> None:
     """pyformat.js against myst-nb's own format_plain_text, on every spec the pages use."""
     from ast import literal_eval
@@ -267,8 +207,8 @@ def test_the_page_formats_a_readers_number_exactly_as_myst_nb_formats_the_builds
             except ValueError:  # a string with a number's spec: the build fails there too
                 continue
             cases.append([plain, spec])
-    reader.open("index.html")
-    shown = reader.page.evaluate(
+    tab.open("index.html")
+    shown = tab.page.evaluate(
         """async (cases) => {
           const { pythonFormat } = await import('./_static/runner/pyformat.js');
           return cases.map(([plain, spec]) => pythonFormat(plain, spec));
@@ -281,3 +221,67 @@ def test_the_page_formats_a_readers_number_exactly_as_myst_nb_formats_the_builds
     declined = [c for c, _, s in wrong if s is None]
     assert all(spec == "," and isinstance(literal_eval(plain), float) for plain, spec in declined)
     assert [w for w in wrong if w[2] is not None] == []
+
+
+SPANS_JS = """() => Array.from(document.querySelectorAll('span.pasted-text[data-glue-key]'),
+  (s) => ({key: s.dataset.glueKey, format: s.dataset.glueFormat, html: s.outerHTML,
+           text: s.firstChild ? s.firstChild.textContent : '', shown: s.dataset.shown || null,
+           note: (s.querySelector('.mg-glue-note') || {}).textContent || null}))"""
+
+
+def test_an_edited_moons_run_puts_the_readers_numbers_in_the_prose_and_reset_the_builds(
+    tab: Tab,
+) -> None:
+    """steps = 30, learning_rate = 0.1: the prose after the training says 30 steps, the
+    reader's final loss and 92 %, marked as theirs with the build's number in a note; the
+    numbers below that the run made stale say "From the build"; Reset brings the build's
+    numbers back."""
+    tab.open("moons.html")
+    built = {(s["key"], s["format"], i): s for i, s in enumerate(tab.evaluate(SPANS_JS))}
+    training = cell_with(tab, "steps = 100")
+    edit(
+        tab,
+        training,
+        ("steps = 100", "steps = 30"),
+        ("learning_rate = 1.0 - 0.9 * k / steps", "learning_rate = 0.1"),
+    )
+    run(tab, training)
+    rows = [line.split() for line in tab.output_text(training).splitlines()]
+    rows = [row for row in rows if row and row[0].isdigit()]
+    assert rows[0][:2] == ["0", "0.895844"]
+    assert rows[-1][0] == "29"
+    assert rows[-1][2] == "0.9200"
+    # The hidden cell after the training glues its numbers right after it.
+    tab.page.wait_for_function(
+        "document.querySelector('span[data-glue-key=moons_final_loss]').dataset.shown === 'yours'",
+        timeout=PAGE_TIMEOUT_MS,
+    )
+    spans = {(s["key"], s["format"], i): s for i, s in enumerate(tab.evaluate(SPANS_JS))}
+    by_key = {key: span for (key, _, _), span in spans.items()}
+    expected = {"moons_steps": "30", "moons_final_loss": rows[-1][1], "moons_final_acc": "92"}
+    expected["moons_lr_last"] = "0.100"
+    for key, text in expected.items():
+        span = by_key[key]
+        assert (span["text"], span["shown"]) == (text, "yours"), span
+        build_text = next(s["text"] for (k, _, _), s in built.items() if k == key)
+        assert span["note"] == f"Your run's value; the build's value: {build_text}.", span
+    # The spike's numbers below depend on the model this run trained: marked, not silent.
+    spike = by_key["spike_step"]
+    assert spike["shown"] == "stale", spike
+    assert spike["note"].startswith("From the build"), spike
+    # The build's number is one focus away (the note is shown on focus, not only on hover).
+    final = tab.page.locator("span.pasted-text[data-glue-key=moons_final_loss]")
+    final.focus()
+    assert final.locator(".mg-glue-note").is_visible()
+    assert not tab.errors, tab.errors
+
+    tab.cell(training).locator("button.runner-reset").click()
+    tab.page.wait_for_function(
+        "document.querySelector('span[data-glue-key=moons_final_loss]').dataset.shown === undefined"
+    )
+    after = {(s["key"], s["format"], i): s for i, s in enumerate(tab.evaluate(SPANS_JS))}
+    assert [s["text"] for s in after.values()] == [s["text"] for s in built.values()]
+    reset_keys = {"moons_steps", "moons_final_loss", "moons_final_acc", "moons_lr_last"}
+    for where, span in after.items():
+        if where[0] in reset_keys or where[0].startswith("spike_"):
+            assert span["html"] == built[where]["html"], span
