@@ -151,6 +151,9 @@ PAGE_MODULES = {
     "outputs.js",
     "api.js",
     "editor.js",
+    "steppers.js",
+    "glue.js",
+    "pyformat.js",
 }
 
 

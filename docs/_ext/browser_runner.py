@@ -71,7 +71,7 @@ _PACKAGE_IMPORT = re.compile(
     r"""^(?:import|export)\b(?:[^;'"]*?\bfrom)?\s*['"]((?:@[\w.-]+/)?\w[\w.-]*)['"]""", re.M
 )
 #: The runner's own files that the worker fetches when it starts (with Pyodide and the wheels).
-WORKER_FILES = ("worker.js", "layouts.js", "kernel.py", "cell_names.py")
+WORKER_FILES = ("worker.js", "layouts.js", "stepper_layout.js", "kernel.py", "cell_names.py")
 
 
 # -- npm packages ---------------------------------------------------------------------------------
