@@ -8,7 +8,11 @@ and check:
 
 - every runnable cell of every page gives, in the browser, the output the
   build gave: printed text, values' reprs, Markdown, and each drawing's DOT
-  source (the build records it in the executed notebook's metadata);
+  source (the build records it in the executed notebook's metadata); only
+  the numbers of a page's declared measurements (PRINTED_MEASUREMENTS) may
+  differ;
+- every cell of "Why it's fast" that imports nothing beyond the standard
+  library and micrograd runs in the browser;
 - a 20,000-link chain is built, backpropagated and freed, and Python goes on;
   recursion through C calls with no end is a RecursionError;
 - the worked neuron, edited to ``x2 = 1``, gives ``w2`` the gradient the
@@ -28,9 +32,11 @@ tab these tests drive is runner_tab.Tab; conftest.py makes it.
 
 from __future__ import annotations
 
+import ast
 import json
 import re
 import statistics
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -143,6 +149,51 @@ def same_text(built: str, browser: str) -> tuple[bool, float]:
 
 def runnable(cell: dict[str, Any]) -> bool:
     return BUILD_ONLY not in cell.get("metadata", {}).get("tags", [])
+
+
+#: What a page's cells print about the machine and the Python that run them,
+#: by page, one pattern per kind of measurement.  In the browser these differ
+#: from the build's: another machine, and CPython 3.14 compiled to 32-bit
+#: WebAssembly instead of the build's CPython.  A measurement's numbers are left
+#: out of the comparison, its words are not, and everything else the cell
+#: prints must equal the build's.  Each pattern must match something the page
+#: prints.  (tools/repro.py's MEASUREMENTS exempts the same page's glued
+#: measurements when two builds are compared.)
+PRINTED_MEASUREMENTS: dict[str, tuple[re.Pattern[str], ...]] = {
+    "why-its-fast.html": (
+        re.compile(r"\d+\.\d+ (?:us|s)\b"),  # a time
+        re.compile(r"\d+\.\d+x faster"),  # the ratio of two times
+        re.compile(r"\d+%"),  # a share of a time
+        # tracemalloc's count: objects are smaller where pointers take 4 bytes
+        re.compile(r"\d+ bytes per node"),
+        # the collector's schedule: CPython 3.14's collector is incremental
+        re.compile(r"\d+ (?:young|middle|full)\b"),
+    ),
+}
+
+
+def without_measurements(page: str, text: str) -> str:
+    """``text`` with the numbers of ``page``'s declared measurements replaced by ``#``."""
+    for pattern in PRINTED_MEASUREMENTS.get(page, ()):
+        text = pattern.sub(lambda found: NUMBER.sub("#", found.group()), text)
+    return text
+
+
+#: What a cell may import and still run in the browser: the standard library
+#: (Pyodide's, which lacks a few modules no page uses, such as ssl and sqlite3)
+#: and the site's micrograd wheel.
+BROWSER_MODULES = sys.stdlib_module_names | {"micrograd"}
+
+
+def imported_modules(source: str) -> set[str]:
+    """The top-level names of the modules a cell's code imports."""
+    names = set()
+    for node in ast.walk(ast.parse(source)):
+        if isinstance(node, ast.Import):
+            names |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.split(".")[0])
+    return names
 
 
 # -- the budgets -------------------------------------------------------------------------------
@@ -279,10 +330,15 @@ def test_every_runnable_cell_gives_the_builds_output_in_the_browser(
     TIMINGS["pages"][content_page]["cell_seconds"] = [r["seconds"] for r in runs]
 
     worst = 0.0
+    printed = "".join(build_outputs(cell)[0] for cell in expected)
+    for pattern in PRINTED_MEASUREMENTS.get(content_page, ()):
+        assert pattern.search(printed), f"{pattern.pattern}: a measurement the page does not print"
     for index, cell in enumerate(expected):
         built_text, built_shown = build_outputs(cell)
         text, shown_here = browser_outputs(tab.outputs(index))
-        same, difference = same_text(built_text, text)
+        same, difference = same_text(
+            without_measurements(content_page, built_text), without_measurements(content_page, text)
+        )
         assert same, f"cell {index} printed\n{text}\nin the browser; the build:\n{built_text}"
         worst = max(worst, difference)
         assert [kind for kind, _ in shown_here] == [kind for kind, _ in built_shown], index
@@ -305,6 +361,19 @@ def test_every_runnable_cell_gives_the_builds_output_in_the_browser(
     assert tab.page.locator(".runner-stale-note").count() == 0
     assert "From an earlier run" not in (tab.page.locator("article").inner_text())
     assert not tab.errors, tab.errors
+
+
+def test_a_why_its_fast_cell_is_build_only_only_if_it_imports_beyond_stdlib_and_micrograd(
+    html: Path,
+) -> None:
+    cells = notebook_cells(html, "why-its-fast.html")
+    assert cells, "why-its-fast has no executed notebook"
+    for cell in cells:
+        source = _joined(cell["source"])
+        assert runnable(cell) or imported_modules(source) - BROWSER_MODULES, (
+            f"tagged {BUILD_ONLY}, yet it imports only the standard library and micrograd:\n"
+            f"{source}"
+        )
 
 
 # -- editing, errors, loops, crashes -----------------------------------------------------------
