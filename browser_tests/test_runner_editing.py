@@ -7,6 +7,8 @@
 - With no mouse event at all: Tab to a cell's Run, run it, open its editor,
   change the code, run it again with Shift+Enter, and get the new result.
 - Reset puts back the page's code and the build's output.
+- For a reader who prefers reduced motion, nothing of the runner moves (not
+  even the editor's blinking cursor).
 """
 
 from __future__ import annotations
@@ -117,4 +119,26 @@ def test_reset_puts_back_the_pages_code_and_the_builds_output(tab: Tab) -> None:
     assert tab.cell(0).locator("div.runner-output").count() == 0
     assert tab.cell(0).locator("div.cell_output").is_visible()
     assert not reset.is_visible()
+    assert not tab.errors, tab.errors
+
+
+#: The runner's elements that move: a CSS animation or a transition.
+MOVING = (
+    "Array.from(document.querySelectorAll('.runner-bar *, .runner-editor *, .runner-output *'))"
+    ".filter((el) => { const s = getComputedStyle(el); return s.animationName !== 'none' "
+    "|| parseFloat(s.transitionDuration) > 0; }).map((el) => el.className)"
+)
+
+
+def test_the_runner_keeps_still_for_a_reader_who_prefers_reduced_motion(tab: Tab) -> None:
+    tab.open(NEURON)
+    tab.cell(0).locator("button.runner-edit").click()
+    tab.wait_editor(0)
+    tab.cell(0).locator(".cm-content").focus()
+    # Otherwise the editor's cursor blinks (an animation)...
+    assert tab.evaluate(MOVING), "nothing moves: this test would not see motion"
+    # ... and for a reader who prefers reduced motion, nothing of the runner moves.
+    tab.page.emulate_media(reduced_motion="reduce")
+    tab.cell(0).locator(".cm-content").focus()
+    assert tab.evaluate(MOVING) == []
     assert not tab.errors, tab.errors

@@ -166,6 +166,19 @@ function needsTheBuild(c, page) {
 }
 
 /**
+ * A hidden cell that reads a name the page's code above it defines, but the
+ * reader's edits took away (no cell above defines or changes it any more),
+ * would only raise a NameError: it stays the build's.
+ */
+function lostInput(c, page) {
+  const definedByThePage = (name) => codeCells.some((p) => p.code < c.code && p.names
+    && !p.names.error && p.names.defines.includes(name));
+  return facts(c).uses.some(
+    (name) => providers(name, c.code, page).length === 0 && definedByThePage(name),
+  );
+}
+
+/**
  * Whether `name` holds, for the cell at position k, what the page's flow
  * gives it, once the cells in `plan` (codes) have run, in page order, after
  * the runs so far: either every cell above k that may change it is in the
@@ -199,7 +212,8 @@ function inFlow(name, k, page, plan) {
 export function planFor(k, leaveOut = new Set()) {
   const page = pageFacts();
   const left = (c) => session.skipped.has(c.code) || leaveOut.has(c.code);
-  const canRun = (c) => runnable(c) && !left(c) && !(c.hidden && needsTheBuild(c, page));
+  const canRun = (c) => runnable(c) && !left(c)
+    && !(c.hidden && (needsTheBuild(c, page) || lostInput(c, page)));
   const plan = new Set(
     codeCells.filter((c) => c.code < k && canRun(c) && !session.lastRun.has(c.code))
       .map((c) => c.code),

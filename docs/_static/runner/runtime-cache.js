@@ -23,9 +23,7 @@ self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim(
 self.addEventListener("fetch", (event) => {
   const url = new URL(event.request.url);
   if (event.request.method !== "GET" || url.origin !== self.location.origin) return;
-  event.respondWith(
-    VERSIONED.test(url.pathname) ? cacheFirst(event.request) : networkFirst(event.request),
-  );
+  event.respondWith(VERSIONED.test(url.pathname) ? cacheFirst(event) : networkFirst(event));
 });
 
 /** The request's URL without its query (?v=...), so that one file is one entry. */
@@ -35,23 +33,28 @@ const key = (request) => {
   return url.href;
 };
 
-async function cacheFirst(request) {
-  const cache = await caches.open(CACHE);
-  const cached = await cache.match(key(request));
-  if (cached) return cached;
-  const response = await fetch(request);
-  if (response.ok) await cache.put(key(request), response.clone());
+/**
+ * Keep a copy of the response in the cache, without holding the response back:
+ * the page gets it as it arrives (Pyodide compiles its WebAssembly while it
+ * downloads), and the copy is written alongside.
+ */
+function keep(event, cache, response) {
+  if (response.ok) event.waitUntil(cache.put(key(event.request), response.clone()));
   return response;
 }
 
-async function networkFirst(request) {
+async function cacheFirst(event) {
+  const cache = await caches.open(CACHE);
+  const cached = await cache.match(key(event.request));
+  return cached || keep(event, cache, await fetch(event.request));
+}
+
+async function networkFirst(event) {
   const cache = await caches.open(CACHE);
   try {
-    const response = await fetch(request);
-    if (response.ok) await cache.put(key(request), response.clone());
-    return response;
+    return keep(event, cache, await fetch(event.request));
   } catch (error) {
-    const cached = await cache.match(key(request));
+    const cached = await cache.match(key(event.request));
     if (cached) return cached;
     throw error;
   }
