@@ -5,7 +5,8 @@
 - Each control says what it does to which cell ("Run cell 3"), and state
   changes are announced through the page's one polite live region.
 - With no mouse event at all: Tab to a cell's Run, run it, open its editor,
-  change the code, run it again with Shift+Enter, and get the new result.
+  change the code, run it again with Shift+Enter, and get the new result;
+  then run the stepper cell and step the reader's stepper to its last frame.
 - Reset puts back the page's code and the build's output.
 - For a reader who prefers reduced motion, nothing of the runner moves (not
   even the editor's blinking cursor).
@@ -14,8 +15,10 @@
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from runner_tab import DONE, Tab
+from steppers import STEPPER_STATE_JS
 
 NEURON = "neuron.html"
 NEURON_X2 = 'x2 = Value(0.0, label="x2")'
@@ -25,6 +28,15 @@ COUNT_MOUSE = (
     "document.addEventListener(type, (e) => { if (e.detail > 0 || e.pointerType) "
     "window.mouseEvents += 1; }, true);"
 )
+
+
+def tab_to(keyboard: Any, target: Any, what: str) -> None:
+    """Press Tab until ``target`` has the focus (at most 400 times)."""
+    for _ in range(400):
+        keyboard.press("Tab")
+        if target.evaluate("(el) => el === document.activeElement"):
+            return
+    raise AssertionError(f"Tab never reached {what}")
 
 
 def test_edit_is_offered_before_any_run_and_loads_no_python(tab: Tab) -> None:
@@ -63,12 +75,7 @@ def test_a_cell_runs_is_edited_and_runs_again_with_the_keyboard_alone(tab: Tab) 
     )
     keyboard = tab.page.keyboard
     run = tab.cell(0).locator("button.runner-run")
-    for _ in range(400):  # Tab through the page until the first Run button has the focus
-        keyboard.press("Tab")
-        if run.evaluate("(b) => b === document.activeElement"):
-            break
-    else:
-        raise AssertionError("Tab never reached the first cell's Run button")
+    tab_to(keyboard, run, "the first cell's Run button")
     outline = run.evaluate("(b) => getComputedStyle(b).outlineStyle")
     assert outline != "none", "the focused Run button shows no focus"
     keyboard.press("Enter")
@@ -102,6 +109,23 @@ def test_a_cell_runs_is_edited_and_runs_again_with_the_keyboard_alone(tab: Tab) 
     # (The editor's own region, CodeMirror's, reads out its editing commands.)
     others = ".runner-bar [aria-live], .runner-output[aria-live], .runner-output [aria-live]"
     assert tab.page.locator(others).count() == 0
+    # Out of the editor (Escape, then Tab), on to the stepper cell's Run, and
+    # through the reader's own stepper to its last frame.
+    keyboard.press("Escape")
+    sources = tab.evaluate("microgradRunner.cells.map((c) => c.source)")
+    stepping = next(i for i, code in enumerate(sources) if "BackwardStepper(o)" in code)
+    tab_to(keyboard, tab.cell(stepping).locator("button.runner-run"), "the stepper cell's Run")
+    keyboard.press("Enter")
+    assert tab.wait_state(stepping, DONE, 60_000) == "ok", tab.output_text(stepping)
+    stepper = tab.cell(stepping).locator("div.runner-output .mg-stepper.mg-ready")
+    stepper.wait_for(timeout=60_000)
+    tab_to(keyboard, stepper, "the reader's stepper")
+    keyboard.press("End")
+    state = stepper.evaluate(STEPPER_STATE_JS)
+    assert state["shown"] == [state["total"] - 1]
+    last = stepper.locator(".mg-stepper-frame.mg-current svg.micrograd-graph text")
+    assert "w2 | data 1.0000 | grad 0.0887" in " | ".join(last.all_text_contents())
+    assert tab.evaluate("window.mouseEvents") == 0
     assert not tab.errors, tab.errors
 
 
