@@ -44,6 +44,11 @@ def growth(report: dict[str, Any]) -> dict[str, float]:
     return {side: step[last][side] / step[first][side] for side in step[first]}
 
 
+def deep_result(run: dict[str, Any], unit: str = "") -> str:
+    """A deep chain's backward: its time in seconds, or the exception that stopped it."""
+    return f"{run['backward_seconds']:.2f}{unit}" if run["ok"] else run["error"].split(":")[0]
+
+
 def rows(report: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
     """The table of the run, one row per line: medians, and the ratio original / ours."""
     cases, settings = report["cases"], report["settings"]
@@ -124,15 +129,11 @@ def rows(report: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
         )
     )
     deep = cases["deep_chain"]
-
-    def deep_text(r: dict[str, Any]) -> str:
-        return f"{r['backward_seconds']:.2f} s" if r["ok"] else r["error"].split(":")[0]
-
     table.append(
         (
             f"(5) backward, chain depth {settings['deep_depth']:,}",
-            deep_text(deep["original"]),
-            deep_text(deep["ours"]),
+            deep_result(deep["original"], " s"),
+            deep_result(deep["ours"], " s"),
             "",
             "",
         )
@@ -258,15 +259,11 @@ def page_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str]]:
     mem = cases["bytes_per_node"]
     add("(4) bytes per graph node", mem["original"], mem["ours"], 0)
     deep = cases["deep_chain"]
-
-    def deep_text(r: dict[str, Any]) -> str:
-        return f"{r['backward_seconds']:.2f}" if r["ok"] else r["error"].split(":")[0]
-
     table.append(
         (
             f"(5) backward, chain depth {settings['deep_depth']:,}: s",
-            deep_text(deep["original"]),
-            deep_text(deep["ours"]),
+            deep_result(deep["original"]),
+            deep_result(deep["ours"]),
             "",
         )
     )
