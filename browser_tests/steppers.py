@@ -76,3 +76,22 @@ def off_screen(parts: dict[str, Any]) -> list[str]:
         f"active node {box}" for box in parts["active"] if outside(box) or not box["inView"]
     ]
     return problems
+
+
+def off_screen_stepping_through(stepper: Any) -> list[str]:
+    """Step through ``stepper`` with Next, without scrolling: what is out of view on each frame.
+
+    Every frame between the first and the last must highlight a node at work.
+    """
+    stepper.scroll_into_view_if_needed()
+    total = stepper.evaluate(STEPPER_STATE_JS)["total"]
+    problems = []
+    for step in range(total):
+        parts = stepper.evaluate(STEPPER_PARTS_JS)
+        assert parts["frame"] == step
+        if 0 < step < total - 1:
+            assert parts["active"], f"step {step + 1} highlights no node"
+        problems += [f"step {step + 1}: {p}" for p in off_screen(parts)]
+        if step < total - 1:
+            stepper.locator(".mg-stepper-next").click()
+    return problems

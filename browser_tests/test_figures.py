@@ -24,7 +24,7 @@ import pytest
 from conftest import CONTENT_PAGES as PAGES
 from PIL import Image, ImageChops
 from sitefiles import article, parse
-from steppers import STEPPER_PARTS_JS, STEPPER_STATE_JS, off_screen
+from steppers import STEPPER_STATE_JS, off_screen_stepping_through
 
 #: The reader's screens: a laptop and a phone (CSS pixels).
 VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
@@ -489,17 +489,7 @@ def test_every_frame_of_every_stepper_shows_its_controls_captions_and_active_nod
     assert steppers.count() >= 1
     for k in range(steppers.count()):
         stepper = steppers.nth(k)
-        stepper.scroll_into_view_if_needed()
-        total = stepper.evaluate(STEPPER_STATE_JS)["total"]
-        problems = []
-        for step in range(total):
-            parts = stepper.evaluate(STEPPER_PARTS_JS)
-            assert parts["frame"] == step
-            if 0 < step < total - 1:
-                assert parts["active"], f"step {step + 1} highlights no node"
-            problems += [f"step {step + 1}: {p}" for p in off_screen(parts)]
-            if step < total - 1:
-                stepper.locator(".mg-stepper-next").click()
+        problems = off_screen_stepping_through(stepper)
         assert not problems, f"{stepper_page} stepper {k} at {viewport}:\n" + "\n".join(problems)
 
 

@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab
-from steppers import STEPPER_PARTS_JS, STEPPER_STATE_JS, off_screen
+from steppers import STEPPER_STATE_JS, off_screen_stepping_through
 
 VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
 NEURON_X2 = 'x2 = Value(0.0, label="x2")'
@@ -126,17 +126,7 @@ def test_every_frame_of_a_stepper_made_in_the_browser_shows_controls_captions_an
     index = cell_with(tab, code)
     run(tab, index)
     stepper = browser_stepper(tab, index)
-    stepper.scroll_into_view_if_needed()
-    total = stepper.evaluate(STEPPER_STATE_JS)["total"]
-    problems = []
-    for step in range(total):
-        parts = stepper.evaluate(STEPPER_PARTS_JS)
-        assert parts["frame"] == step
-        if 0 < step < total - 1:
-            assert parts["active"], f"step {step + 1} highlights no node"
-        problems += [f"step {step + 1}: {p}" for p in off_screen(parts)]
-        if step < total - 1:
-            stepper.locator(".mg-stepper-next").click()
+    problems = off_screen_stepping_through(stepper)
     assert not problems, "\n".join(problems)
 
 
