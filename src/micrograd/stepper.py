@@ -37,6 +37,7 @@ import hashlib
 import html
 import json
 import sys
+from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -330,7 +331,33 @@ class _Source:
     source: str
 
 
-class BackwardStepper:
+class Stepper(ABC):
+    """What every stepper shares: it is data (:meth:`to_json`), HTML and a display.
+
+    :class:`BackwardStepper` and :class:`StepperPair` say what their frames
+    are (:meth:`to_json`); the HTML, and how a stepper displays itself in
+    Jupyter, at build time and in the reader's browser, are the same for both.
+    """
+
+    @abstractmethod
+    def to_json(self) -> dict[str, Any]:
+        """The stepper as data: its label, and each frame's captions and DOT sources."""
+
+    def to_html(self) -> str:
+        """The stepper as one HTML element (renders every frame with ``dot``).
+
+        The same frames give the same text, byte for byte: ids come from a
+        digest of the frames' DOT sources.
+        """
+        return _to_html(self.to_json())
+
+    def _repr_mimebundle_(
+        self, include: Any = None, exclude: Any = None
+    ) -> tuple[dict[str, str], dict[str, Any]]:
+        return _bundle(self.to_json(), repr(self))
+
+
+class BackwardStepper(Stepper):
     """The frames of :func:`backward_frames`, as HTML a reader steps through.
 
     In Jupyter (or any page built from a notebook) it displays itself as
@@ -377,19 +404,6 @@ class BackwardStepper:
     def __repr__(self) -> str:
         return f"<BackwardStepper: {len(self.frames)} frames>"
 
-    def to_html(self) -> str:
-        """The stepper as one HTML element (renders every frame with ``dot``).
-
-        The same frames give the same text, byte for byte: ids come from a
-        digest of the frames' DOT sources.
-        """
-        return _to_html(self.to_json())
-
-    def _repr_mimebundle_(
-        self, include: Any = None, exclude: Any = None
-    ) -> tuple[dict[str, str], dict[str, Any]]:
-        return _bundle(self.to_json(), repr(self))
-
     def to_json(self) -> dict[str, Any]:
         """The stepper as data: its label, and each frame's caption and DOT source."""
         return {
@@ -398,7 +412,7 @@ class BackwardStepper:
         }
 
 
-class StepperPair:
+class StepperPair(Stepper):
     """Two steppers side by side, stepped together: one set of buttons, two pictures.
 
     Meant for the same graph stepped in two orders (the engine's and
@@ -451,19 +465,6 @@ class StepperPair:
 
     def __repr__(self) -> str:
         return f"<StepperPair: {max(len(self.left.frames), len(self.right.frames))} frames>"
-
-    def to_html(self) -> str:
-        """The stepper as one HTML element (renders every frame with ``dot``).
-
-        The same frames give the same text, byte for byte: ids come from a
-        digest of the frames' DOT sources.
-        """
-        return _to_html(self.to_json())
-
-    def _repr_mimebundle_(
-        self, include: Any = None, exclude: Any = None
-    ) -> tuple[dict[str, str], dict[str, Any]]:
-        return _bundle(self.to_json(), repr(self))
 
     def _note(self, k: int) -> str:
         if k != self.part:
