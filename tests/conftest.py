@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import sys
 import types
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -74,6 +75,21 @@ def close_figures() -> Iterator[None]:
     import matplotlib.pyplot as plt
 
     plt.close("all")
+
+
+@pytest.fixture
+def browser_display(monkeypatch: pytest.MonkeyPatch) -> list[object]:
+    """Pretend to be the reader's browser: no matplotlib, and the page's IPython.display.
+
+    Returns the list that collects what is displayed.
+    """
+    shown: list[object] = []
+    module = types.ModuleType("IPython.display")
+    module.display = lambda *objs: shown.extend(objs)  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "IPython.display", module)
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    monkeypatch.setattr(sys, "platform", "emscripten")
+    return shown
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import types
 
 import matplotlib
 import pytest
@@ -147,16 +146,10 @@ def test_without_matplotlib_show_names_the_extra(monkeypatch: pytest.MonkeyPatch
         show(two_lines())
 
 
-def test_in_the_browser_show_displays_the_description(monkeypatch: pytest.MonkeyPatch) -> None:
-    shown: list[object] = []
-    module = types.ModuleType("IPython.display")
-    module.display = lambda *objs: shown.extend(objs)  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "IPython.display", module)
-    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
-    monkeypatch.setattr(sys, "platform", "emscripten")
+def test_in_the_browser_show_displays_the_description(browser_display: list[object]) -> None:
     top, bottom = two_lines(), two_lines()
     assert show(top, bottom) is top
-    (figure,) = shown
+    (figure,) = browser_display
     bundle = figure._repr_mimebundle_()  # type: ignore[attr-defined]
     assert bundle["text/plain"] == "<Figure: 2 charts>"
     data = json.loads(bundle[CHART_MIME])

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import sys
-import types
 
 import matplotlib
 import numpy as np
@@ -260,26 +259,15 @@ def test_the_boundary_chart_is_the_grid_the_matplotlib_plot_draws() -> None:
     assert ax.get_xticks().tolist() == chart.x_ticks()
 
 
-def displayed_in_the_browser(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """Pretend to be the reader's browser: no matplotlib, and the page's IPython.display."""
-    shown: list[object] = []
-    module = types.ModuleType("IPython.display")
-    module.display = lambda *objs: shown.extend(objs)  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "IPython.display", module)
-    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
-    monkeypatch.setattr(sys, "platform", "emscripten")
-    return shown
-
-
 def test_in_the_browser_the_plots_display_their_chart_for_the_page_to_draw(
-    monkeypatch: pytest.MonkeyPatch,
+    browser_display: list[object],
 ) -> None:
     X, y = make_moons(n_samples=20)
     expected = [
         moons_chart(X, y).to_json(),
         decision_boundary_chart(Counting(), X, y, 0.5).to_json(),
     ]
-    shown = displayed_in_the_browser(monkeypatch)
+    shown = browser_display
     plot_moons(X, y)  # as `plot_moons(X, y);` in a cell: the chart is displayed all the same
     plot_decision_boundary(Counting(), X, y, resolution=0.5)
     assert len(shown) == 2
