@@ -292,6 +292,17 @@ def test_search_page_finds_backward(context: Any, server: str, html: Path) -> No
         assert "backward" in target.read_text(encoding="utf-8").lower()
 
 
+def _follow(tab: Any, link: str, name: str) -> list[str]:
+    """The URLs met from here on, clicking ``link`` (``name`` in messages) while there is one."""
+    met = [tab.url]
+    while tab.locator(link).count():
+        tab.locator(link).click()
+        tab.wait_for_load_state()
+        assert tab.url not in met, f"'{name}' loops back to {tab.url}"
+        met.append(tab.url)
+    return met
+
+
 def _nav_order(tab: Any) -> list[str]:
     """The pages of the sidebar's table of contents, in order, as absolute URLs."""
     urls = tab.locator("nav.bd-docs-nav a.reference.internal").evaluate_all(
@@ -309,20 +320,9 @@ def test_next_and_previous_links_walk_every_page_in_toc_order(
     toc = _nav_order(tab)
     assert toc, "the sidebar has no table of contents"
 
-    forward = [tab.url]
-    while tab.locator("a.right-next").count():
-        tab.locator("a.right-next").click()
-        tab.wait_for_load_state()
-        assert tab.url not in forward, f"'next' loops back to {tab.url}"
-        forward.append(tab.url)
+    forward = _follow(tab, "a.right-next", "next")
     assert forward == [start, *toc], "'next' order differs from the table of contents"
-
-    backward = [tab.url]
-    while tab.locator("a.left-prev").count():
-        tab.locator("a.left-prev").click()
-        tab.wait_for_load_state()
-        assert tab.url not in backward, f"'previous' loops back to {tab.url}"
-        backward.append(tab.url)
+    backward = _follow(tab, "a.left-prev", "previous")
     assert backward == forward[::-1], "'previous' does not retrace 'next'"
 
     reached = {urlsplit(url).path.lstrip("/") for url in forward}
