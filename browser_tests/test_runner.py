@@ -7,8 +7,9 @@ with every other origin unreachable (the host resolver knows only 127.0.0.1),
 and check:
 
 - every runnable cell of every page gives, in the browser, the output the
-  build gave: printed text, values' reprs, Markdown, and each drawing's DOT
-  source (the build records it in the executed notebook's metadata); only
+  build gave: printed text, values' reprs, Markdown, each drawing's DOT
+  source and each chart's description (the build records both in the
+  executed notebook's metadata, next to the SVG it shows); only
   the numbers of a page's declared measurements (PRINTED_MEASUREMENTS) may
   differ;
 - every cell of "Why it's fast" that imports nothing beyond the standard
@@ -88,6 +89,8 @@ def notebook_cells(html: Path, page: str) -> list[dict[str, Any]] | None:
 RICH_ORDER = ("text/markdown", "text/html", "image/svg+xml", "text/plain")
 #: A stepper's frames (captions and DOT) in a built output's metadata (micrograd.stepper).
 STEPPER_MIME = "application/vnd.micrograd.stepper+json"
+#: A chart's description (micrograd.chart) in a built figure's metadata (docs/_kernel).
+CHART_MIME = "application/vnd.micrograd.chart+json"
 
 
 def build_outputs(cell: dict[str, Any]) -> tuple[str, list[tuple[str, str]]]:
@@ -102,9 +105,13 @@ def build_outputs(cell: dict[str, Any]) -> tuple[str, list[tuple[str, str]]]:
             if dot is not None:
                 shown.append(("dot", dot))
                 continue
-            frames = output.get("metadata", {}).get(STEPPER_MIME, {}).get("json")
-            if frames is not None:
-                shown.append((STEPPER_MIME, frames))
+            described = [
+                (mime, output["metadata"][mime]["json"])
+                for mime in (STEPPER_MIME, CHART_MIME)
+                if "json" in output.get("metadata", {}).get(mime, {})
+            ]
+            if described:
+                shown += described
                 continue
             data = output["data"]
             mime = next(m for m in RICH_ORDER if m in data)
@@ -353,6 +360,10 @@ def test_every_runnable_cell_gives_the_builds_output_in_the_browser(
     assert drawings.count() == sum(k == "dot" for c in expected for k, _ in build_outputs(c)[1])
     for i in range(drawings.count()):
         assert drawings.nth(i).locator("svg").count() == 1, "a drawing was not laid out"
+    charts = tab.page.locator("div.runner-display.runner-chart")
+    assert charts.count() == sum(k == CHART_MIME for c in expected for k, _ in build_outputs(c)[1])
+    for i in range(charts.count()):
+        charts.nth(i).locator("svg.mg-chart-axes").first.wait_for(timeout=30_000)
     TIMINGS["pages"][content_page]["largest_relative_number_difference"] = worst
     # The hidden cells ran too (those that need only what the browser has), without an error.
     hidden = tab.page.locator(".runner-hidden-error")

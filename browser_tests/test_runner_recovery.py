@@ -120,9 +120,12 @@ def test_the_status_names_the_download_it_makes_and_only_then(
     status = tab.status(0)
     tab.page.wait_for_function("microgradRunner.status === 'ready'", timeout=60_000)
     tab.wait_state(0, DONE, 60_000)
-    # Python's start: not viz.js and marked (the first drawing fetches them), nor the
-    # editor or the runner's page-side modules, which the page fetches at the first Run.
-    python = {u: n for u, n in fetched.items() if not re.search(r"/(viz|marked)-|/editor/", u)}
+    # Python's start: not viz.js and marked (the first drawing fetches them), nor d3 and
+    # Observable Plot (the first chart), nor the editor or the runner's page-side modules,
+    # which the page fetches at the first Run.
+    python = {
+        u: n for u, n in fetched.items() if not re.search(r"/(viz|marked|d3|plot)-|/editor/", u)
+    }
     page_side = {u: n for u, n in python.items() if u.rsplit("/", 1)[1] in PAGE_MODULES}
     start = sum(python.values()) - sum(page_side.values())
     TIMINGS["start_download_bytes"] = start
@@ -154,6 +157,7 @@ PAGE_MODULES = {
     "steppers.js",
     "glue.js",
     "pyformat.js",
+    "charts.js",
 }
 
 

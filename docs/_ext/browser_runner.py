@@ -3,9 +3,10 @@
 The site ships its own Python: Pyodide (CPython compiled to WebAssembly), the
 ``micrograd`` package the site was built from and the pure-Python ``graphviz``
 package (wheels: runtime_wheels.py), viz.js (Graphviz compiled to
-WebAssembly) to lay drawings out, marked to show Markdown outputs, and
-CodeMirror 6 for the cell editor (ES modules, named in each notebook page's
-import map).  ``runner/runner.js`` (``docs/_static/runner/``, ES modules)
+WebAssembly) to lay drawings out, marked to show Markdown outputs, Observable
+Plot (with d3, which it needs) to draw the charts a cell shows in place of
+matplotlib's figures, and CodeMirror 6 for the cell editor (ES modules, named
+in each notebook page's import map).  ``runner/runner.js`` (``docs/_static/runner/``, ES modules)
 adds Run and Edit buttons to each code cell; nothing of the runtime is fetched
 until the first Run (nor of the editor until the first Edit or Run).
 Cells tagged ``build-only`` (they need NumPy, matplotlib, PyTorch or the
@@ -14,8 +15,9 @@ build machine) keep their build-time output and get a one-line note instead.
 At build time the extension
 
 * checks that ``npm ci`` installed the versions ``package-lock.json`` pins
-  (``nox -s docs`` runs it), and copies Pyodide, viz.js, marked and
-  CodeMirror, with their licence texts, into ``_static/runner/``;
+  (``nox -s docs`` runs it), and copies Pyodide, viz.js, marked, d3,
+  Observable Plot and CodeMirror, with their licence texts, into
+  ``_static/runner/``;
 * puts the two wheels there, and adds runner.js to every page with the
   runtime's paths and the size of what starting Python downloads (computed
   from the files it fetches), and the editor's import map to every page
@@ -53,7 +55,12 @@ NPM_FILES = {
     ],
     "@viz-js/viz": ["dist/viz.js"],
     "marked": ["lib/marked.esm.js"],
+    # Scripts (UMD bundles), not ES modules: Plot's bundle uses the global d3.
+    "d3": ["dist/d3.min.js"],
+    "@observablehq/plot": ["dist/plot.umd.min.js"],
 }
+#: Packages that a shipped file has bundled inside it: their licences ship too.
+BUNDLED = {"@observablehq/plot": ("interval-tree-1d", "binary-search-bounds", "isoformat")}
 #: What the cell editor (editor.js) imports: CodeMirror 6.  These packages and
 #: every package they import are shipped, one ES module file each, and named in
 #: every notebook page's import map.
@@ -70,8 +77,17 @@ EDITOR_IMPORTS = (
 _PACKAGE_IMPORT = re.compile(
     r"""^(?:import|export)\b(?:[^;'"]*?\bfrom)?\s*['"]((?:@[\w.-]+/)?\w[\w.-]*)['"]""", re.M
 )
-#: The runner's own files that the worker fetches when it starts (with Pyodide and the wheels).
-WORKER_FILES = ("worker.js", "layouts.js", "stepper_layout.js", "kernel.py", "cell_names.py")
+#: The runner's own files fetched when Python first starts (with Pyodide and the wheels):
+#: the worker's, and the runtime cache's service worker (session.js registers it first).
+WORKER_FILES = (
+    "runtime-cache.js",
+    "worker.js",
+    "layouts.js",
+    "stepper_layout.js",
+    "kernel.py",
+    "cell_names.py",
+    "live_charts.py",
+)
 
 
 # -- npm packages ---------------------------------------------------------------------------------
@@ -171,6 +187,11 @@ viz-*/      viz.js {versions["@viz-js/viz"]} (npm @viz-js/viz), MIT License
             (viz.js-LICENSE.txt); it contains Graphviz (Eclipse Public License,
             https://graphviz.org/license/) and Expat (MIT License) in object code form.
 marked-*/   marked {versions["marked"]}, MIT License (marked-LICENSE.md).
+d3-*/       d3 {versions["d3"]}, ISC License (d3-LICENSE.txt).
+plot-*/     Observable Plot {versions["@observablehq/plot"]} (npm @observablehq/plot),
+            ISC License (plot-LICENSE.txt); its bundle contains interval-tree-1d and
+            binary-search-bounds (MIT License) and isoformat (ISC License), each with
+            its licence in <name>-LICENSE.txt.
 editor/     CodeMirror 6 (npm @codemirror/*, @lezer/*, and crelt, style-mod, w3c-keyname,
             @marijn/find-cluster-break), the cell editor, one file per package, each
             under the MIT License (licenses/<file name>-LICENSE.txt).
@@ -221,7 +242,8 @@ def _pyodide_lock(pyodide_folder: Path) -> tuple[bytes, str]:
 def _download_bytes(app: Sphinx, packages: dict[str, tuple[str, Path]]) -> int:
     """What starting Python fetches: Pyodide, its lock file, the wheels, the worker's files.
 
-    (viz.js and marked come later, with the first drawing or Markdown output.)
+    (viz.js and marked come later, with the first drawing or Markdown output; d3 and
+    Observable Plot with the first chart, fetched by the page.)
     """
     folder = packages["pyodide"][1]
     pyodide = sum((folder / relative).stat().st_size for relative in NPM_FILES["pyodide"])
@@ -245,6 +267,9 @@ def _on_builder_inited(app: Sphinx) -> None:
             "data-pyodide": _npm_dir("pyodide", packages["pyodide"][0]) + "/",
             "data-viz": _npm_dir("@viz-js/viz", packages["@viz-js/viz"][0]) + "/viz.js",
             "data-marked": _npm_dir("marked", packages["marked"][0]) + "/marked.esm.js",
+            "data-d3": _npm_dir("d3", packages["d3"][0]) + "/d3.min.js",
+            "data-plot": _npm_dir("@observablehq/plot", packages["@observablehq/plot"][0])
+            + "/plot.umd.min.js",
             "data-wheels": " ".join(_runtime_wheels(app)),
             "data-download-bytes": str(_download_bytes(app, packages)),
             "data-build-only-tag": BUILD_ONLY_TAG,
@@ -318,6 +343,11 @@ def _on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     for name in ("MPL-2.0.txt", "viz.js-LICENSE.txt"):
         _write(licences / name, (HERE / "licenses" / name).read_bytes())
     _write(licences / "marked-LICENSE.md", (packages["marked"][1] / "LICENSE").read_bytes())
+    node_modules = Path(app.config.browser_runner_node_modules)
+    for name in ("d3", "@observablehq/plot"):
+        folders = [packages[name][1], *(node_modules / inner for inner in BUNDLED.get(name, ()))]
+        for folder in folders:
+            _write(licences / f"{folder.name}-LICENSE.txt", _licence_file(folder).read_bytes())
     gv_name, _, gv_licence = graphviz_wheel()
     _write(licences / "graphviz-LICENSE.txt", gv_licence.encode())
     _write(licences / "README.txt", _licence_notice(versions, gv_name.split("-")[1]).encode())

@@ -18,7 +18,9 @@ hidden cells glue numbers into the text with it) here sends the page a
 
 An add-on sends the page a message of its own kind while a cell runs with
 :func:`post_message` (the page hands it to the handler registered for that
-type: api.js's ``registerMessage``).
+type: api.js's ``registerMessage``), and can wrap every cell in a context
+manager of its own by appending its factory to :data:`CELL_CONTEXTS`
+(live_charts.py draws the training curve that way).
 
 For the runner's view of the page's flow, :func:`run_cell` also reports which
 of the names it was asked to watch the cell actually changed (rebound, or
@@ -37,6 +39,7 @@ import tokenize
 import traceback
 import types
 from collections.abc import Callable
+from contextlib import AbstractContextManager, ExitStack
 from typing import Any
 
 from micrograd_cell_names import cell_names
@@ -53,6 +56,10 @@ REPR_METHODS = (
     ("text/markdown", "_repr_markdown_"),
     ("text/latex", "_repr_latex_"),
 )
+
+#: What every cell runs inside: each add-on's factory of a context manager, entered
+#: in order after the cell's outputs go to it and before its code runs.
+CELL_CONTEXTS: list[Callable[[], AbstractContextManager[object]]] = []
 
 _emit: Callable[[str, str, str], None] | None = None
 
@@ -287,12 +294,15 @@ def run_cell(
         last = None
         if tree.body and isinstance(tree.body[-1], ast.Expr) and not _ends_with_semicolon(source):
             last = ast.Expression(tree.body.pop().value)
-        exec(compile(tree, filename, "exec"), NAMESPACE)
-        if last is not None:
-            value = eval(compile(last, filename, "eval"), NAMESPACE)
-            if value is not None:
-                NAMESPACE["_"] = value
-                display(value)
+        with ExitStack() as contexts:
+            for make in CELL_CONTEXTS:
+                contexts.enter_context(make())
+            exec(compile(tree, filename, "exec"), NAMESPACE)
+            if last is not None:
+                value = eval(compile(last, filename, "eval"), NAMESPACE)
+                if value is not None:
+                    NAMESPACE["_"] = value
+                    display(value)
         ok, error_text = True, None
     except BaseException as error:  # a cell's SystemExit or KeyboardInterrupt ends the cell only
         ok, error_text = False, _traceback(error, filename)

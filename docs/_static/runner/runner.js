@@ -39,7 +39,7 @@ import { now, runner } from "./state.js";
 // What the first Run loads (a page nobody runs loads none of it): the run queue,
 // with the page's flow, the worker's lifecycle and output rendering, and the
 // add-on modules, which register through api.js.  Add-on modules are listed here.
-const RUN_MODULES = ["./queue.js", "./steppers.js", "./glue.js"];
+const RUN_MODULES = ["./queue.js", "./steppers.js", "./glue.js", "./charts.js"];
 
 let loading = null;
 function machinery() {

@@ -1,21 +1,21 @@
-// The runtime's cache: a service worker for this folder (_static/runner/) only,
-// registered by session.js before the first start of Python.  What the
+// The runtime's cache: a service worker for this folder (_static/runner/)
+// only, registered by session.js before the first start of Python.  What the
 // page's worker fetches to start Python (Pyodide, the wheels, the worker's own
-// files) and later (viz.js, marked) is kept in Cache Storage, so that a later
-// start, on this page or another page of the site, downloads nothing, and
-// works with no connection at all.  Pages themselves are outside its scope:
-// it never touches how a page loads.
+// files) and later (viz.js, marked; the page's d3 and Observable Plot) is kept
+// in Cache Storage, so that a later start, on this page or another page of the
+// site, downloads nothing, and works with no connection at all.  Pages
+// themselves are outside its scope: it never touches how a page loads.
 //
 // Files whose names carry their version (pyodide-314.0.7/, viz-3.31.0/,
-// marked-18.2.1/, editor/*-6.43.15.js, the wheels: micrograd's is named after
-// the source hash) come from the cache first.  The runner's own files
-// (worker.js, kernel.py, ...) come from the network first, so that a new build
-// is used at once, and from the cache when the network fails.  A private
-// window has its own, empty Cache Storage, dropped when the window closes: it
-// downloads again.
+// marked-18.2.1/, d3-7.9.0/, plot-0.6.17/, editor/*-6.43.15.js, the wheels:
+// micrograd's is named after the source hash) come from the cache first.  The
+// runner's own files (worker.js, kernel.py, ...) come from the network first,
+// so that a new build is used at once, and from the cache when the network
+// fails.  A private window has its own, empty Cache Storage, dropped when the
+// window closes: it downloads again.
 
 const CACHE = "micrograd-runtime";
-const VERSIONED = /\/(pyodide|viz|marked)-[^/]+\/|\/editor\/|\.whl$/;
+const VERSIONED = /\/(pyodide|viz|marked|d3|plot)-[^/]+\/|\/editor\/|\.whl$/;
 
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));

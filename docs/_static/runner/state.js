@@ -11,6 +11,8 @@ export const settings = {
   pyodide: script.dataset.pyodide,
   viz: script.dataset.viz,
   marked: script.dataset.marked,
+  d3: script.dataset.d3,
+  plot: script.dataset.plot,
   wheels: script.dataset.wheels.split(" ").filter(Boolean),
 };
 

@@ -24,6 +24,10 @@ import { layoutsFor, setPython } from "./layouts.js";
 // Add-on layout steps (they call registerLayout) are imported here.
 import "./stepper_layout.js";
 
+// The kernel's Python add-ons (they add to kernel.py's CELL_CONTEXTS): file -> module
+// name, installed next to the kernel and imported once it is loaded.
+const PYTHON_ADDONS = { "live_charts.py": "micrograd_live_charts" };
+
 const post = (message) => self.postMessage(message);
 const errorText = (error) => String((error && error.message) || error);
 
@@ -79,7 +83,9 @@ async function init(message) {
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
   const wheels = Promise.all(message.wheels.map((name) => fetchBytes(new URL(name, base))));
   const pythonFiles = Promise.all(
-    ["kernel.py", "cell_names.py"].map((name) => fetch(new URL(name, base)).then((r) => r.text())),
+    ["kernel.py", "cell_names.py", ...Object.keys(PYTHON_ADDONS)].map((name) =>
+      fetch(new URL(name, base)).then((r) => r.text()),
+    ),
   );
   const pyodide = await loadPyodide({
     indexURL,
@@ -91,10 +97,14 @@ async function init(message) {
   for (const bytes of await wheels) {
     pyodide.unpackArchive(bytes, "wheel", { extractDir: sitePackages });
   }
-  const [kernelSource, cellNamesSource] = await pythonFiles;
+  const [kernelSource, cellNamesSource, ...addOnSources] = await pythonFiles;
   pyodide.FS.writeFile(`${sitePackages}/micrograd_cell_names.py`, cellNamesSource);
   pyodide.FS.writeFile(`${sitePackages}/micrograd_browser_kernel.py`, kernelSource);
   kernel = pyodide.pyimport("micrograd_browser_kernel");
+  Object.values(PYTHON_ADDONS).forEach((module, i) => {
+    pyodide.FS.writeFile(`${sitePackages}/${module}.py`, addOnSources[i]);
+    pyodide.pyimport(module);
+  });
   setPython(pyodide);
   const names = JSON.parse(kernel.starting_names());
   post({ type: "ready", names, seconds: (performance.now() - started) / 1000 });

@@ -1,0 +1,318 @@
+// Charts drawn in the reader's browser: an add-on of the runner (api.js).
+//
+// There is no matplotlib in the browser.  micrograd.chart.show() displays the
+// chart's description instead, as application/vnd.micrograd.chart+json: the
+// description matplotlib draws at build time (data, limits, ticks, labels,
+// colours, legend entries), made by the same code.  This module draws it with
+// Observable Plot (npm @observablehq/plot, with d3, which it needs: both
+// pinned in package-lock.json and shipped by the build), loaded from this
+// site the first time a chart is drawn.
+//
+// While a cell trains, the kernel's live_charts.py sends the chart of every
+// TrainingLog the cell records to as a "chart-live" message: after the first
+// row, then at most four times a second, and once more when the cell ends.
+// The cell's live chart, under its Run bar, is drawn again with each one, so
+// the loss curve grows as the run goes.
+//
+// microgradRunner.live.updates records each drawing of a live chart
+// ({cell, at: performance.now(), points}), for the browser tests.
+
+import { registerMessage, registerOutput } from "./api.js";
+import { element } from "./dom.js";
+import { now, runner, settings } from "./state.js";
+// The built-in renderers register first, so that this one, registered after
+// them, is the one a chart's bundle (JSON and text/plain) is shown by.
+import "./outputs.js";
+
+const CHART_MIME = "application/vnd.micrograd.chart+json";
+const SVG = "http://www.w3.org/2000/svg";
+const PX_PER_INCH = 96; // a figure 5 inches wide is 480 CSS px, as the build's picture
+const PX_PER_POINT = 96 / 72;
+const INK = "#1f2328";
+const FONT_PX = 13.33; // matplotlib's 10 pt labels
+const LEGEND_ROW_PX = 22;
+const LEGEND_ENTRY_PX = 160;
+const TITLE_PX = 24;
+const PADDING_PX = 16; // the figure's padding, left and right (runner.css)
+
+runner.live = { updates: [] };
+
+// -- the library -------------------------------------------------------------------------------
+
+let library = null;
+
+function script(path) {
+  return new Promise((resolve, reject) => {
+    const tag = document.createElement("script");
+    tag.src = new URL(path, settings.base).href;
+    tag.onload = resolve;
+    tag.onerror = () => reject(new Error(`could not load ${path}`));
+    document.head.append(tag);
+  });
+}
+
+/** Observable Plot, loaded once (d3 first: Plot's bundle uses the global d3). */
+function plotLibrary() {
+  if (library === null) {
+    library = script(settings.d3)
+      .then(() => script(settings.plot))
+      .then(() => window.Plot);
+  }
+  return library;
+}
+
+// -- one chart ---------------------------------------------------------------------------------
+
+const dashes = (dashed, width) =>
+  dashed ? `${3.7 * width * PX_PER_POINT},${1.6 * width * PX_PER_POINT}` : undefined;
+
+/** The chart's marks (micrograd.chart's Line, Rule, Points, Regions), as Plot's marks. */
+function marks(Plot, chart) {
+  const out = [];
+  for (const mark of chart.marks) {
+    if (mark.kind === "regions") out.push(...regionMarks(Plot, mark));
+    else if (mark.kind === "line") {
+      out.push(
+        Plot.line(mark.x.map((x, i) => [x, mark.y[i]]), {
+          x: "0",
+          y: "1",
+          stroke: mark.colour,
+          strokeWidth: mark.width * PX_PER_POINT,
+          strokeDasharray: dashes(mark.dashed, mark.width),
+          clip: true,
+        }),
+      );
+    } else if (mark.kind === "rule") {
+      out.push(
+        Plot.ruleY([mark.y], {
+          stroke: mark.colour,
+          strokeWidth: mark.width * PX_PER_POINT,
+          strokeDasharray: dashes(mark.dashed, mark.width),
+        }),
+      );
+    } else if (mark.kind === "points") {
+      out.push(
+        Plot.dot(mark.x.map((x, i) => ({ x, y: mark.y[i], fill: mark.colours[i] })), {
+          x: "x",
+          y: "y",
+          fill: "fill",
+          stroke: mark.edge,
+          strokeWidth: 0.5 * PX_PER_POINT,
+          r: (mark.size * PX_PER_POINT) / 2,
+          clip: true,
+        }),
+      );
+    }
+  }
+  return out;
+}
+
+/**
+ * The plane split where the score crosses 0: each side filled, and the line
+ * between them, where the score interpolated linearly between grid points is
+ * 0 (as matplotlib's contour).  Plot's contours put a grid's samples at the
+ * centres of its cells, so the cells reach half a step beyond the first and
+ * last samples; the chart's limits (the grid's) clip that half off.
+ */
+function regionMarks(Plot, mark) {
+  const nx = mark.xs.length;
+  const ny = mark.ys.length;
+  const dx = (mark.xs[nx - 1] - mark.xs[0]) / (nx - 1);
+  const dy = (mark.ys[ny - 1] - mark.ys[0]) / (ny - 1);
+  const grid = {
+    x1: mark.xs[0] - dx / 2,
+    x2: mark.xs[nx - 1] + dx / 2,
+    y1: mark.ys[0] - dy / 2,
+    y2: mark.ys[ny - 1] + dy / 2,
+    width: nx,
+    height: ny,
+    thresholds: [0],
+    clip: true,
+  };
+  const scores = mark.scores.flat();
+  const side = (colour) => ({ ...grid, fill: colour, fillOpacity: mark.alpha, stroke: "none" });
+  // A contour at 0 encloses the values >= 0: "below" is where -score >= 0 (score <= 0),
+  // "above" where score > 0 (a score of exactly 0 counts as below, as in matplotlib).
+  const out = [
+    Plot.contour(scores.map((v) => -v), side(mark.below)),
+    Plot.contour(scores.map((v) => (v > 0 ? v : Math.min(v, -Number.MIN_VALUE))), side(mark.above)),
+  ];
+  if (mark.boundary) {
+    out.push(Plot.contour(scores, { ...grid, fill: "none", stroke: mark.boundary, strokeWidth: PX_PER_POINT }));
+  }
+  return out;
+}
+
+/**
+ * Tick labels as matplotlib writes them: every label of an axis with as many
+ * decimals as the one that needs the most, and a true minus sign.
+ */
+function tickFormat(ticks) {
+  const decimals = Math.max(0, ...ticks.map((t) => (String(t).split(".")[1] || "").length));
+  return (t) => t.toFixed(Math.min(decimals, 6)).replace("-", "\u2212");
+}
+
+/** A legend entry's swatch: a short line, a dot or a shaded patch. */
+function swatch(entry) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("width", "24");
+  svg.setAttribute("height", "12");
+  svg.setAttribute("aria-hidden", "true");
+  const shape = (tag, attributes) => {
+    const el = document.createElementNS(SVG, tag);
+    for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, String(value));
+    svg.append(el);
+  };
+  if (entry.shape === "point") {
+    shape("circle", { cx: 12, cy: 6, r: 4, fill: entry.colour, stroke: entry.edge, "stroke-width": 0.7 });
+  } else if (entry.shape === "patch") {
+    shape("rect", {
+      x: 2, y: 1, width: 20, height: 10, fill: entry.colour, "fill-opacity": entry.alpha,
+      stroke: entry.edge, "stroke-width": 0.7,
+    });
+  } else {
+    const line = { x1: 0, x2: 24, y1: 6, y2: 6, stroke: entry.colour, "stroke-width": 2 };
+    if (entry.dashed) line["stroke-dasharray"] = "5,2";
+    shape("line", line);
+  }
+  return svg;
+}
+
+/**
+ * How many columns the legend has: the chart's, for a legend in columns (below the
+ * axes, as matplotlib puts it, or in more than one column); a legend that
+ * matplotlib puts inside the axes goes above them here, its entries side by side
+ * as far as they fit (about LEGEND_ENTRY_PX each).
+ */
+function legendColumns(chart, width) {
+  if (chart.legend === "below" || chart.legend_columns > 1) return chart.legend_columns;
+  return Math.max(1, Math.min(chart.legend_entries.length, Math.floor(width / LEGEND_ENTRY_PX)));
+}
+
+function legend(chart, columns) {
+  const list = element("ul", "mg-chart-legend");
+  list.style.setProperty("--mg-legend-columns", String(columns));
+  for (const entry of chart.legend_entries) {
+    const item = element("li", "mg-chart-legend-entry");
+    item.append(swatch(entry), element("span", "", entry.label));
+    list.append(item);
+  }
+  return list;
+}
+
+/** One chart: its title, its legend (above the axes, or below them) and the axes. */
+function drawChart(Plot, chart, width, height) {
+  const box = element("div", "mg-chart");
+  if (chart.title !== null) box.append(element("div", "mg-chart-title", chart.title));
+  const columns = legendColumns(chart, width);
+  const entries = chart.legend_entries.length ? legend(chart, columns) : null;
+  if (entries && chart.legend !== "below") box.append(entries);
+  let axesHeight = height - (chart.title !== null ? TITLE_PX : 0);
+  if (entries) axesHeight -= LEGEND_ROW_PX * Math.ceil(chart.legend_entries.length / columns);
+  const axis = (range, ticks, label) => ({
+    domain: range,
+    ticks,
+    tickFormat: tickFormat(ticks),
+    label: label || null,
+    labelAnchor: "center",
+    labelArrow: "none",
+    grid: chart.grid,
+  });
+  const svg = Plot.plot({
+    width,
+    height: Math.max(120, Math.round(axesHeight)),
+    marginLeft: 52,
+    marginRight: 12,
+    marginTop: 10,
+    marginBottom: chart.x_label ? 42 : 26,
+    style: { fontSize: `${FONT_PX}px`, background: "transparent", color: INK, overflow: "visible" },
+    x: axis(chart.x_range, chart.x_ticks, chart.x_label),
+    y: axis(chart.y_range, chart.y_ticks, chart.y_label),
+    color: { type: "identity" }, // the description spells out every colour
+    marks: [...marks(Plot, chart), Plot.frame({ stroke: INK })],
+  });
+  svg.classList.add("mg-chart-axes");
+  svg.setAttribute("aria-hidden", "true");
+  box.append(svg);
+  if (entries && chart.legend === "below") box.append(entries);
+  return box;
+}
+
+/**
+ * The whole figure (one chart, or several one under the other), as one image
+ * with a text alternative: the charts' own descriptions.  As wide as the
+ * build's figure, or the column where that is narrower.
+ */
+async function drawFigure(data, room) {
+  const Plot = await plotLibrary();
+  const figure = typeof data === "string" ? JSON.parse(data) : data;
+  const [inches, tall] = figure.size;
+  const natural = Math.round(inches * PX_PER_INCH);
+  const width = room > 0 ? Math.min(natural, Math.floor(room)) : natural;
+  const each = (tall * PX_PER_INCH) / figure.charts.length;
+  const box = element("div", "mg-chart-figure");
+  box.setAttribute("role", "img");
+  box.setAttribute("aria-label", figure.charts.map((chart) => chart.description).join(" "));
+  box.style.width = `${width + PADDING_PX}px`; // and at most the column's (runner.css)
+  for (const chart of figure.charts) box.append(drawChart(Plot, chart, width, each));
+  return box;
+}
+
+/** The room a chart has in the element it goes into: its width, less the figure's padding. */
+const room = (container) => container.clientWidth - PADDING_PX;
+
+async function show(box, data) {
+  box.classList.add("runner-chart");
+  box.textContent = "Drawing the chart…";
+  try {
+    box.replaceChildren(await drawFigure(data, room(box)));
+  } catch (error) {
+    box.replaceChildren(element("pre", "runner-error", `Could not draw: ${error.message || error}`));
+  }
+}
+
+registerOutput(CHART_MIME, (box, data) => show(box, data));
+
+// -- the live chart of a training cell ----------------------------------------------------------
+
+const pending = new Map(); // cell -> the newest {figure, points} not drawn yet
+const drawing = new Set(); // cells whose live chart is being drawn
+
+function liveBox(cell) {
+  let box = cell.output.body.querySelector(":scope > .runner-live-chart");
+  if (!box) {
+    box = element("figure", "runner-chart runner-live-chart");
+    box.append(element("div", "runner-live-drawing"), element("figcaption", "runner-note"));
+    cell.output.body.append(box);
+  }
+  return box;
+}
+
+async function drawLive(cell) {
+  drawing.add(cell);
+  try {
+    while (pending.has(cell)) {
+      const { figure, points } = pending.get(cell);
+      pending.delete(cell);
+      if (!cell.output) return;
+      const box = liveBox(cell);
+      const drawn = await drawFigure(figure, room(box.firstElementChild));
+      if (!box.isConnected) return; // a new run or a Reset emptied the output meanwhile
+      box.firstElementChild.replaceChildren(drawn);
+      box.dataset.points = String(points);
+      box.lastElementChild.textContent =
+        `Your run's ${points} step${points === 1 ? "" : "s"}, drawn as it trains.`;
+      runner.live.updates.push({ cell: cell.index, at: now(), points });
+    }
+  } catch (error) {
+    liveBox(cell).replaceChildren(element("pre", "runner-error", `Could not draw: ${error.message || error}`));
+  } finally {
+    drawing.delete(cell);
+  }
+}
+
+registerMessage("chart-live", ({ figure, points }, run) => {
+  if (!run || !run.cell) return; // a hidden cell's training shows no chart
+  pending.set(run.cell, { figure, points }); // only the newest counts
+  if (!drawing.has(run.cell)) drawLive(run.cell);
+});
