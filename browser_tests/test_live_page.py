@@ -11,15 +11,33 @@ reach 127.0.0.1 only, these tests check that
   and ends on -33/22 (the engine's order) against -3/2 (breadth first);
 - at 1366x768 and 390x844, every frame of a stepper made in the browser shows
   its controls, its captions and the node at work together, without scrolling;
-- a drawing made in the browser fits the column on a phone, as the build's do.
+- a drawing made in the browser fits the column on a phone, as the build's do;
+- numbers in the prose follow the reader's run (glue.js, pyformat.js);
+- pictures follow the run (charts.js, live_charts.py): the moons training edited
+  to 30 steps draws its loss and accuracy curve as it trains, the loss plot
+  and the decision boundary are drawn from the reader's run, and Reset brings
+  back the build's page; the mlp page's plots are drawn in the browser from
+  the descriptions the build drew with matplotlib.  The moons test measures
+  the first point's delay, the page's responsiveness during the training and
+  the time per step against this CPython, for benchmarks/RESULTS.md.
 """
 
 from __future__ import annotations
 
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from itertools import pairwise
+from pathlib import Path
 from typing import Any
 
 import pytest
-from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab
+from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab, report
+from sitefiles import ROOT, executed_notebooks_dir
 from steppers import STEPPER_STATE_JS, off_screen_stepping_through
 
 VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
@@ -219,28 +237,20 @@ SPANS_JS = """() => Array.from(document.querySelectorAll('span.pasted-text[data-
            note: (s.querySelector('.mg-glue-note') || {}).textContent || null}))"""
 
 
-def test_an_edited_moons_run_puts_the_readers_numbers_in_the_prose_and_reset_the_builds(
-    tab: Tab,
+#: The reader's edit of the moons training: 30 steps at a constant learning rate.
+MOONS_EDIT = (
+    ("steps = 100", "steps = 30"),
+    ("learning_rate = 1.0 - 0.9 * k / steps", "learning_rate = 0.1"),
+)
+MOONS_STEPS = 30
+
+
+def check_the_prose_follows_the_edited_moons_run(
+    tab: Tab, built: dict[Any, Any], rows: list[list[str]]
 ) -> None:
-    """steps = 30, learning_rate = 0.1: the prose after the training says 30 steps, the
-    reader's final loss and 92 %, marked as theirs with the build's number in a note; the
-    numbers below that the run made stale say "From the build"; Reset brings the build's
-    numbers back."""
-    tab.open("moons.html")
-    built = {(s["key"], s["format"], i): s for i, s in enumerate(tab.evaluate(SPANS_JS))}
-    training = cell_with(tab, "steps = 100")
-    edit(
-        tab,
-        training,
-        ("steps = 100", "steps = 30"),
-        ("learning_rate = 1.0 - 0.9 * k / steps", "learning_rate = 0.1"),
-    )
-    run(tab, training)
-    rows = [line.split() for line in tab.output_text(training).splitlines()]
-    rows = [row for row in rows if row and row[0].isdigit()]
-    assert rows[0][:2] == ["0", "0.895844"]
-    assert rows[-1][0] == "29"
-    assert rows[-1][2] == "0.9200"
+    """The prose after the training says 30 steps, the reader's final loss and 92 %, marked
+    as theirs with the build's number in a note; the numbers below that the run made stale
+    say "From the build"."""
     # The hidden cell after the training glues its numbers right after it.
     tab.page.wait_for_function(
         "document.querySelector('span[data-glue-key=moons_final_loss]').dataset.shown === 'yours'",
@@ -263,15 +273,375 @@ def test_an_edited_moons_run_puts_the_readers_numbers_in_the_prose_and_reset_the
     final = tab.page.locator("span.pasted-text[data-glue-key=moons_final_loss]")
     final.focus()
     assert final.locator(".mg-glue-note").is_visible()
+
+
+# -- pictures that follow the run --------------------------------------------------------------
+
+CHART_MIME = "application/vnd.micrograd.chart+json"
+#: What the live-chart test measured, for benchmarks/RESULTS.md (benchmarks/report.py --browser).
+LIVE_ARTIFACT = ROOT / "artifacts" / "runner" / "live_charts.json"
+#: Pictures of the charts drawn in the browser, for a person to compare with the build's.
+SCREENSHOTS = ROOT / "artifacts" / "screenshots" / "browser-charts"
+
+#: A probe of the page's responsiveness while a cell runs: a button in a corner whose
+#: pointerdown handler notes how long the input waited (its handling time less the event's
+#: time stamp), a timer every 50 ms that notes how late it fires, and the time of each Run.
+PROBE_JS = """() => {
+  const probe = {delays: [], lags: [], runClicked: [], done: []};
+  window.mgProbe = probe;
+  const button = document.createElement('button');
+  button.id = 'mg-probe';
+  button.textContent = 'probe';
+  button.style.cssText = 'position:fixed;right:0;bottom:0;z-index:10000;width:48px;height:32px';
+  button.addEventListener('pointerdown', (e) => probe.delays.push(performance.now() - e.timeStamp));
+  document.body.append(button);
+  document.addEventListener('click', (e) => {
+    if (e.target.closest('button.runner-run')) probe.runClicked.push(performance.now());
+  }, true);
+  document.addEventListener('micrograd:run-done',
+    (e) => probe.done.push({cell: e.detail.cell, at: performance.now()}));
+  let last = performance.now();
+  const tick = () => {
+    const t = performance.now();
+    probe.lags.push(t - last - 50);
+    last = t;
+    if (window.mgProbe === probe) setTimeout(tick, 50);
+  };
+  setTimeout(tick, 50);
+}"""
+
+#: The pictures the runner drew in the browser, as the reader sees them.
+CHARTS_JS = """() => Array.from(
+  document.querySelectorAll('article .runner-output .mg-chart-figure'), (figure) => {
+    const article = document.querySelector('article.bd-article');
+    const column = article.getBoundingClientRect();
+    const style = getComputedStyle(article);
+    const left = column.left + parseFloat(style.paddingLeft);
+    const right = column.right - parseFloat(style.paddingRight);
+    const box = figure.getBoundingClientRect();
+    const scrolled = [];
+    for (let p = figure.parentElement; p && p !== article; p = p.parentElement) {
+      if (p.scrollWidth > p.clientWidth + 1 && getComputedStyle(p).overflowX !== 'visible') {
+        scrolled.push(p.className || p.tagName);
+      }
+    }
+    let smallest = Infinity;
+    for (const svg of figure.querySelectorAll('svg.mg-chart-axes')) {
+      const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+      for (const text of svg.querySelectorAll('text')) {
+        smallest = Math.min(smallest, parseFloat(getComputedStyle(text).fontSize) * scale);
+      }
+    }
+    const lines = Array.from(figure.querySelectorAll('g[aria-label=line] path'),
+      (path) => (path.getAttribute('d').match(/L/g) || []).length + 1);
+    const cell = figure.closest('div.cell');
+    const cells = Array.from(document.querySelectorAll('div.cell'))
+      .filter((c) => c.querySelector('button.runner-run'));
+    return {
+      cell: cells.indexOf(cell),
+      left: box.left - left, right: right - box.right, scrolled, label_px: smallest, lines,
+      live: Boolean(figure.closest('.runner-live-chart')),
+      head: cell.querySelector('.runner-output-label').textContent,
+      build_shown: Boolean(cell.querySelector('div.cell_output:not([hidden])')),
+      titles: Array.from(figure.querySelectorAll('.mg-chart-title'), (t) => t.textContent),
+      legend: Array.from(figure.querySelectorAll('.mg-chart-legend-entry'), (e) => e.textContent),
+      name: figure.getAttribute('aria-label'),
+    };
+  })"""
+
+
+def browser_charts(tab: Tab) -> list[dict[str, Any]]:
+    """Every chart drawn in the browser, once each has its axes."""
+    tab.page.wait_for_function(
+        """() => Array.from(document.querySelectorAll('.runner-chart'))
+                  .every((box) => box.querySelector('svg.mg-chart-axes'))""",
+        timeout=60_000,
+    )
+    return list(tab.evaluate(CHARTS_JS))
+
+
+def check_the_charts_fit(charts: list[dict[str, Any]], where: str) -> None:
+    """Each chart in the column, scrolling nowhere, with labels drawn at 9 px or more."""
+    assert charts, f"no chart drawn in the browser ({where})"
+    for chart in charts:
+        assert chart["left"] >= -1, (where, chart)
+        assert chart["right"] >= -1, (where, chart)
+        assert not chart["scrolled"], (where, chart)
+        assert chart["label_px"] >= 9.0, (where, chart)
+
+
+def numbers_close(a: Any, b: Any) -> bool:
+    """Two JSON values equal, their numbers to within 1e-9 (Pyodide's libm: test_runner.py)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(numbers_close(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(numbers_close(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, float | int) and isinstance(b, float | int):
+        return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+    return bool(a == b)
+
+
+def build_chart(html: Path, page: str, code: str) -> dict[str, Any]:
+    """The chart description the build recorded for the one figure of the cell holding ``code``."""
+    notebook = executed_notebooks_dir(html) / Path(page).with_suffix(".ipynb")
+    cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
+    (cell,) = [c for c in cells if c["cell_type"] == "code" and code in "".join(c["source"])]
+    (described,) = [
+        o["metadata"][CHART_MIME]["json"] for o in cell["outputs"] if CHART_MIME in o["metadata"]
+    ]
+    return dict(json.loads(described))
+
+
+#: The moons page's cells natively, in this test's CPython: the training timed, then the
+#: page's decision-boundary cell, whose figure keeps its chart's description (micrograd.chart).
+NATIVE_MOONS = """
+import contextlib, io, json, sys, time
+import matplotlib
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+cells = json.load(sys.stdin)
+namespace = {"__name__": "__main__"}
+with contextlib.redirect_stdout(io.StringIO()):
+    for source in cells["before"]:
+        exec(source, namespace)
+    started = time.perf_counter()
+    exec(cells["training"], namespace)
+    seconds = time.perf_counter() - started
+    exec(cells["boundary"], namespace)
+print(json.dumps({"training_seconds": seconds, "boundary": plt.gcf().micrograd_chart,
+                  "python": sys.version.split()[0]}))
+"""
+
+
+def native_moons(before: list[str], training: str, boundary: str) -> dict[str, Any]:
+    """Run the moons cells in a fresh CPython (this test's): its timing and boundary chart."""
+    cells = json.dumps({"before": before, "training": training, "boundary": boundary})
+    done = subprocess.run(
+        [sys.executable, "-c", NATIVE_MOONS],
+        input=cells,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=600,
+    )
+    return dict(json.loads(done.stdout))
+
+
+def train_with_probing(tab: Tab, index: int) -> list[tuple[float, int]]:
+    """Run cell ``index`` and press the probe button every 0.2 s until the run is done.
+
+    Returns what this test saw of the cell's live chart while it ran: (seconds since the
+    click, points drawn) at each poll.
+    """
+    probe = tab.page.locator("#mg-probe").bounding_box()
+    assert probe is not None
+    seen = []
+    clicked = tab.click_run(index)
+    while tab.state(index) not in DONE:
+        tab.page.mouse.click(probe["x"] + probe["width"] / 2, probe["y"] + probe["height"] / 2)
+        points = tab.evaluate(
+            f"microgradRunner.live.updates.filter(u => u.cell === {index}).map(u => u.points)"
+        )
+        seen.append((time.perf_counter() - clicked, max(points, default=0)))
+        time.sleep(0.2)
+    state = tab.state(index)
+    assert state == "ok", f"cell {index} {state}:\n{tab.output_text(index)}"
+    return seen
+
+
+def test_an_edited_moons_run_draws_its_curve_as_it_trains_and_the_readers_boundary_and_numbers(
+    tab: Tab, html: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """steps = 30, learning_rate = 0.1: a fresh run (step 0 loss 0.895844, accuracy 0.92 at
+    the end) whose loss and accuracy curve grows under the cell as it trains, to 30 points;
+    the loss plot and the decision boundary drawn again from the reader's run, marked as
+    theirs, fitting the column on a laptop and a phone; the reader's numbers in the prose;
+    Reset brings back exactly the build's page.  What it measured on the way (the first
+    point's delay, the page's responsiveness while training, the time per step against
+    this CPython's) goes to artifacts/runner/live_charts.json."""
+    tab.open("moons.html")
+    built = {(s["key"], s["format"], i): s for i, s in enumerate(tab.evaluate(SPANS_JS))}
+    build_outputs = tab.evaluate(
+        "Array.from(document.querySelectorAll('article div.cell_output'), (o) => o.outerHTML)"
+    )
+    run(tab, 0)  # Python is loaded: what follows measures the training, not the start
+    tab.evaluate(PROBE_JS)
+    training = cell_with(tab, "steps = 100")
+    edit(tab, training, *MOONS_EDIT)
+    seen = train_with_probing(tab, training)
+
+    printed = "".join(o["text"] for o in tab.outputs(training) if o["kind"] == "stream")
+    rows = [line.split() for line in printed.splitlines()]
+    rows = [row for row in rows if row and row[0].isdigit()]
+    assert rows[0][:2] == ["0", "0.895844"]
+    assert rows[-1][0] == "29"
+    assert rows[-1][2] == "0.9200"
+    # The live chart grew while the cell ran, and ends on every step.
+    probe = tab.evaluate("window.mgProbe")
+    updates = tab.evaluate(f"microgradRunner.live.updates.filter(u => u.cell === {training})")
+    (done,) = [d["at"] for d in probe["done"] if d["cell"] == training]
+    during = [u for u in updates if u["at"] < done]
+    assert len(during) > 1, updates
+    assert [u["points"] for u in updates] == sorted({u["points"] for u in updates}), updates
+    assert len({points for _, points in seen if points}) > 1, seen  # seen growing from here
+    tab.page.wait_for_function(  # the last update is drawn (maybe just after the run ended)
+        f"microgradRunner.live.updates.some(u => u.cell === {training} && u.points === 30)"
+    )
+    live = tab.cell(training).locator("figure.runner-live-chart")
+    assert live.get_attribute("data-points") == str(MOONS_STEPS)
+    assert "30 steps, drawn as it trains" in (live.locator("figcaption").text_content() or "")
+    (live_chart,) = [c for c in browser_charts(tab) if c["live"]]
+    assert live_chart["cell"] == training
+    assert live_chart["lines"] == [MOONS_STEPS, MOONS_STEPS], live_chart  # loss, accuracy
+    assert live_chart["legend"] == ["loss", "accuracy"]
+
+    check_the_prose_follows_the_edited_moons_run(tab, built, rows)
+
+    # The loss plot below, run: the reader's 30 steps, drawn as the build's 100 are.
+    plotting = cell_with(tab, 'log.plot(title="the moons: loss and accuracy")')
+    run(tab, plotting)
+    # The decision boundary from the reader's model: the one this CPython draws for it.
+    boundary = cell_with(tab, "plot_decision_boundary(model")
+    sources = tab.evaluate("microgradRunner.cells.map(c => c.source)")
+    above = ("make_moons(", "model = MLP(2", "def loss_and")
+    before = [sources[cell_with(tab, code)] for code in above]
+    native = native_moons(
+        before, tab.evaluate(f"microgradRunner.cells[{training}].editor.value"), sources[boundary]
+    )
+    run(tab, boundary)
+    (drawn,) = [o["data"] for o in tab.outputs(boundary) if o["mime"] == CHART_MIME]
+    readers = json.loads(drawn)
+    assert numbers_close(readers, json.loads(native["boundary"]))
+    builds = build_chart(html, "moons.html", "plot_decision_boundary(model")
+    regions = [m for m in readers["charts"][0]["marks"] if m["kind"] == "regions"]
+    built_regions = [m for m in builds["charts"][0]["marks"] if m["kind"] == "regions"]
+    assert regions[0]["scores"] != built_regions[0]["scores"]
+    charts = browser_charts(tab)
+    # The data's scatter (run before the training: it had not run), the live curve, the
+    # loss plot and the boundary.
+    scatter = cell_with(tab, "plot_moons(X, y)")
+    assert [c["cell"] for c in charts] == [scatter, training, plotting, boundary], charts
+    for chart in charts:
+        assert chart["head"] == "Computed in your browser", chart
+        assert not chart["build_shown"], chart  # the build's picture is one click away
+    loss_chart, boundary_chart = charts[2:]
+    assert loss_chart["titles"] == ["the moons: loss and accuracy"]
+    assert loss_chart["lines"] == [MOONS_STEPS, MOONS_STEPS]
+    assert boundary_chart["legend"] == [e["label"] for e in builds["charts"][0]["legend_entries"]]
+    check_the_charts_fit(charts, "1366x768")
+    for name, index in (("live", training), ("loss", plotting), ("boundary", boundary)):
+        figure = tab.cell(index).locator(".runner-output .mg-chart-figure").first
+        figure.screenshot(path=SCREENSHOTS / f"moons-{name}.png")
+    tab.page.set_viewport_size({"width": VIEWPORTS["phone"][0], "height": VIEWPORTS["phone"][1]})
+    check_the_charts_fit(browser_charts(tab), "390x844, drawn at 1366x768")
+    tab.page.set_viewport_size({"width": 1366, "height": 768})
     assert not tab.errors, tab.errors
 
-    tab.cell(training).locator("button.runner-reset").click()
+    record_live_measurements(tab, training, probe, updates, native, capsys)
+
+    # Reset on every cell that ran: the page is exactly the build's again.
+    for index in range(tab.cell_count()):
+        reset = tab.cell(index).locator("button.runner-reset")
+        if reset.is_visible():
+            reset.click()
     tab.page.wait_for_function(
         "document.querySelector('span[data-glue-key=moons_final_loss]').dataset.shown === undefined"
     )
     after = {(s["key"], s["format"], i): s for i, s in enumerate(tab.evaluate(SPANS_JS))}
-    assert [s["text"] for s in after.values()] == [s["text"] for s in built.values()]
-    reset_keys = {"moons_steps", "moons_final_loss", "moons_final_acc", "moons_lr_last"}
-    for where, span in after.items():
-        if where[0] in reset_keys or where[0].startswith("spike_"):
-            assert span["html"] == built[where]["html"], span
+    assert [s["html"] for s in after.values()] == [s["html"] for s in built.values()]
+    assert (
+        tab.evaluate(
+            "Array.from(document.querySelectorAll('article div.cell_output'), (o) => o.outerHTML)"
+        )
+        == build_outputs
+    )
+    assert tab.page.locator("article .runner-output").count() == 0
+    assert tab.page.locator("article .runner-stale-note").count() == 0
+
+
+def record_live_measurements(
+    tab: Tab,
+    training: int,
+    probe: dict[str, Any],
+    updates: list[dict[str, Any]],
+    native: dict[str, Any],
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Write what the moons test measured to LIVE_ARTIFACT, and print it."""
+    (clicked,) = probe["runClicked"]
+    runs = tab.evaluate("microgradRunner.timings.runs")
+    browser_seconds = [r["seconds"] for r in runs if r["cell"] == training][-1]
+    times = [u["at"] for u in updates]
+    measured = {
+        "date": datetime.date.today().isoformat(),
+        "machine": {
+            "platform": platform.platform(),
+            "processor": platform.machine(),
+            "cpus": os.cpu_count(),
+            "load_average": os.getloadavg()[0],
+        },
+        "chromium": tab.context.browser.version,
+        "pyodide": tab.evaluate("document.getElementById('micrograd-runner').dataset.pyodide"),
+        "native_python": native["python"],
+        "steps": MOONS_STEPS,
+        "first_point_seconds": (updates[0]["at"] - clicked) / 1000,
+        "live_updates": len(updates),
+        "longest_gap_between_updates_seconds": max(b - a for a, b in pairwise(times)) / 1000,
+        "input_delays_ms": probe["delays"],
+        "timer_lag_ms_max": max(probe["lags"]),
+        "browser_seconds_per_step": browser_seconds / MOONS_STEPS,
+        "native_seconds_per_step": native["training_seconds"] / MOONS_STEPS,
+    }
+    measured["browser_over_native"] = (
+        measured["browser_seconds_per_step"] / measured["native_seconds_per_step"]
+    )
+    LIVE_ARTIFACT.parent.mkdir(parents=True, exist_ok=True)
+    LIVE_ARTIFACT.write_text(json.dumps(measured, indent=1, sort_keys=True) + "\n")
+    delays = measured["input_delays_ms"]
+    report(
+        capsys,
+        f"moons, {MOONS_STEPS} steps: first point {measured['first_point_seconds']:.2f} s "
+        f"after Run; {len(updates)} updates, longest gap "
+        f"{measured['longest_gap_between_updates_seconds']:.2f} s; input handled within "
+        f"{max(delays, default=float('nan')):.1f} ms ({len(delays)} presses), timers late by "
+        f"{measured['timer_lag_ms_max']:.1f} ms at most; "
+        f"{measured['browser_seconds_per_step']:.3f} s per step in the browser, "
+        f"{measured['native_seconds_per_step']:.3f} s in CPython {native['python']} "
+        f"({measured['browser_over_native']:.2f}x)",
+    )
+
+
+@pytest.mark.parametrize("viewport", list(VIEWPORTS))
+def test_the_mlp_pages_plots_are_drawn_in_the_browser_from_the_readers_run(
+    tab: Tab, html: Path, viewport: str
+) -> None:
+    """Both plotting cells of the mlp page run in the browser: the charts the build drew
+    with matplotlib, drawn from the same descriptions, under the label "Computed in your
+    browser", fitting the column; the training cell's curve grew as it trained."""
+    width, height = VIEWPORTS[viewport]
+    tab.page.set_viewport_size({"width": width, "height": height})
+    tab.open("mlp.html")
+    last = cell_with(tab, "show(comparison")
+    run(tab, last)  # and every cell above it, the first plot's too
+    first = cell_with(tab, "show(loss_chart, predictions")
+    assert tab.state(first) == "ok"
+    for index, code in ((first, "show(loss_chart, predictions"), (last, "show(comparison")):
+        (drawn,) = [o["data"] for o in tab.outputs(index) if o["mime"] == CHART_MIME]
+        assert numbers_close(json.loads(drawn), build_chart(html, "mlp.html", code))
+    charts = browser_charts(tab)
+    titles = [title for chart in charts for title in chart["titles"]]
+    assert titles == [
+        "loss",
+        "predictions (dashed: the targets)",
+        "the same training, with and without zero_grad()",
+    ]
+    live = [chart for chart in charts if chart["live"]]
+    assert [chart["lines"] for chart in live] == [[20]]  # the training cell's 20 steps
+    for chart in charts:
+        assert chart["head"] == "Computed in your browser", chart
+        assert chart["name"], chart  # a text alternative: the charts' descriptions
+    check_the_charts_fit(charts, viewport)
+    for index in (first, last):
+        figure = tab.cell(index).locator(".runner-output .mg-chart-figure").first
+        figure.screenshot(path=SCREENSHOTS / f"mlp-{viewport}-cell-{index}.png")
+    assert not tab.errors, tab.errors
