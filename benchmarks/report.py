@@ -6,14 +6,23 @@ run with its date and machine, and ``RESULTS.md``, written from it.  The
 README quotes the record, and the docs page "Why it's fast" shows its table,
 built from the same file, so the three cannot disagree (the tests check it).
 
+The moons training in the reader's browser is measured by a browser test
+(``browser_tests/test_live_page.py``, ``nox -s browser -- -k moons_run``),
+which writes ``artifacts/runner/live_charts.json``; ``--browser`` keeps that
+file as ``RESULTS_BROWSER.json``, and RESULTS.md gets a section from it.
+
 Usage::
 
     python benchmarks/report.py    # write RESULTS.md again from RESULTS.json
+    python benchmarks/report.py --browser artifacts/runner/live_charts.json
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import shutil
+import statistics
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,6 +32,12 @@ HERE = Path(__file__).resolve().parent
 RECORD = HERE / "RESULTS.json"
 #: The recorded run, for people: written from RECORD by :func:`markdown`.
 RECORD_MARKDOWN = HERE / "RESULTS.md"
+#: The moons training in the reader's browser, as the browser test measured it.
+BROWSER_RECORD = HERE / "RESULTS_BROWSER.json"
+#: What the browser measurements are held to (issue #16).
+FIRST_POINT_TARGET_SECONDS = 2.0
+INPUT_DELAY_TARGET_MS = 100.0
+UPDATE_GAP_TARGET_SECONDS = 1.0
 
 HEADER = ("case (medians)", "original 0.1.0", "ours", "original/ours", "torch (torch/ours)")
 
@@ -30,6 +45,11 @@ HEADER = ("case (medians)", "original 0.1.0", "ours", "original/ours", "torch (t
 def load(path: Path = RECORD) -> dict[str, Any]:
     """The report of a run, as ``run.py`` wrote it."""
     return json.loads(path.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def load_browser(path: Path = BROWSER_RECORD) -> dict[str, Any] | None:
+    """The browser test's measurements, as it wrote them (None if none were kept)."""
+    return load(path) if path.is_file() else None
 
 
 def microseconds(seconds: float) -> str:
@@ -288,8 +308,53 @@ def machine(report: dict[str, Any]) -> str:
     return f"Python {m['python']} on {processor}{cpus}, {m['platform']}"
 
 
-def markdown(report: dict[str, Any]) -> str:
-    """``RESULTS.md``: the run's command, date and machine, and its table."""
+def _met(ok: bool) -> str:
+    return "met" if ok else "NOT met"
+
+
+def browser_lines(browser: dict[str, Any]) -> list[str]:
+    """One line per measurement of the moons training in the browser, against its target."""
+    first = browser["first_point_seconds"]
+    delays = browser["input_delays_ms"]
+    gap = browser["longest_gap_between_updates_seconds"]
+    slowest = max(delays)
+    soon = first <= FIRST_POINT_TARGET_SECONDS
+    return [
+        f"first point of the live loss curve: {first:.2f} s after Run"
+        f" (target {FIRST_POINT_TARGET_SECONDS:g} s) -> {_met(soon)}",
+        f"input during the training: handled within {slowest:.1f} ms, median"
+        f" {statistics.median(delays):.1f} ms, {len(delays)} presses"
+        f" (target {INPUT_DELAY_TARGET_MS:g} ms) -> {_met(slowest <= INPUT_DELAY_TARGET_MS)}",
+        f"the page's timers during the training: late by {browser['timer_lag_ms_max']:.1f} ms"
+        " at most",
+        f"live chart: {browser['live_updates']} drawings, at most {gap:.2f} s apart"
+        f" (target {UPDATE_GAP_TARGET_SECONDS:g} s) -> {_met(gap <= UPDATE_GAP_TARGET_SECONDS)}",
+        f"moons training, {browser['steps']} steps: {browser['browser_seconds_per_step']:.3f} s"
+        f" per step in the browser, {browser['native_seconds_per_step']:.3f} s in CPython"
+        f" {browser['native_python']}: {browser['browser_over_native']:.2f}x",
+    ]
+
+
+def browser_markdown(browser: dict[str, Any]) -> str:
+    """RESULTS.md's section on the moons training in the reader's browser."""
+    m = browser["machine"]
+    pyodide = browser["pyodide"].strip("/").split("-")[-1]
+    return (
+        "\n## In the reader's browser\n\n"
+        "Measured by `browser_tests/test_live_page.py` (`python -m nox -s browser -- -k"
+        " moons_run`) and kept by `python benchmarks/report.py --browser"
+        f" artifacts/runner/live_charts.json`, on {browser['date']} in headless Chromium"
+        f" {browser['chromium']} with Pyodide {pyodide}, on {m['processor']}, {m['cpus']}"
+        f" CPUs, {m['platform']} (load average {m['load_average']:.1f}, a machine shared with"
+        " other work): the moons page's training edited to"
+        f" {browser['steps']} steps, run once Python was loaded, the same cells then run in"
+        " the test's CPython.\n\n"
+        f"```text\n" + "\n".join(browser_lines(browser)) + "\n```\n"
+    )
+
+
+def markdown(report: dict[str, Any], browser: dict[str, Any] | None = None) -> str:
+    """``RESULTS.md``: the run's command, date and machine, and its table (and the browser's)."""
     when = f" on {report['date']}" if "date" in report else ""
     return (
         "# Benchmark results\n\n"
@@ -299,11 +364,21 @@ def markdown(report: dict[str, Any]) -> str:
         " Absolute times on this machine are noisy; the ratios, measured in the same"
         " run with the two libraries alternating, are what the targets are about.\n\n"
         f"```text\n{text_table(report)}\n```\n"
+    ) + (browser_markdown(browser) if browser is not None else "")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Write RESULTS.md from the records.")
+    parser.add_argument(
+        "--browser",
+        type=Path,
+        help="keep this file (the browser test's live_charts.json) as RESULTS_BROWSER.json",
     )
-
-
-def main() -> int:
-    RECORD_MARKDOWN.write_text(markdown(load()), encoding="utf-8")
+    args = parser.parse_args(argv)
+    if args.browser is not None:
+        shutil.copyfile(args.browser, BROWSER_RECORD)
+        print(f"kept {args.browser} as {BROWSER_RECORD}")
+    RECORD_MARKDOWN.write_text(markdown(load(), load_browser()), encoding="utf-8")
     print(f"wrote {RECORD_MARKDOWN} from {RECORD}")
     return 0
 
