@@ -9,6 +9,7 @@
 
 import { refreshReset } from "./cells.js";
 import { element } from "./dom.js";
+import { mark } from "./state.js";
 
 let codemirror = null;
 
@@ -94,4 +95,5 @@ async function makeEditor(cell, run) {
   cell.code.hidden = true;
   cell.code.after(wrapper, help);
   cell.editButton.hidden = true;
+  mark("editorOpened");
 }

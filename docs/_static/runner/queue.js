@@ -27,7 +27,7 @@ import { openEditor } from "./editor.js";
 import * as flow from "./flow.js";
 import { addOutput, addTraceback, displayBox } from "./outputs.js";
 import { end, isStarted, post, startSession, startingText, whenReady } from "./session.js";
-import { now, runner, sinceFirstClick } from "./state.js";
+import { mark, now, runner, sinceFirstClick } from "./state.js";
 
 const queue = []; // the cells (flow entries) the reader asked to run, in click order
 let running = null; // {entry, id, resolve}: the run in the worker
@@ -322,6 +322,7 @@ function runOne(entry, target, plan = null) {
       announce(`${cell.name}: running`);
     }
     emit("run-start", { cell: cell ? cell.index : null, code: entry.code, edited });
+    if (cell) mark("firstCellPosted");
     post({
       type: "run",
       id,

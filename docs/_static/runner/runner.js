@@ -34,7 +34,7 @@
 // (for the browser tests and for the curious).
 
 import { setUpCells } from "./cells.js";
-import { now, runner } from "./state.js";
+import { mark, now, runner } from "./state.js";
 
 // What the first Run loads (a page nobody runs loads none of it): the run queue,
 // with the page's flow, the worker's lifecycle and output rendering, and the
@@ -44,7 +44,10 @@ const RUN_MODULES = ["./queue.js", "./steppers.js", "./glue.js", "./charts.js"];
 let loading = null;
 function machinery() {
   if (loading === null) {
-    loading = Promise.all(RUN_MODULES.map((url) => import(url))).then(([queue]) => queue);
+    loading = Promise.all(RUN_MODULES.map((url) => import(url))).then(([queue]) => {
+      mark("modules");
+      return queue;
+    });
   }
   return loading;
 }

@@ -6,7 +6,7 @@
 // folder only) is put in place, so that a later start downloads nothing and
 // needs no connection.
 
-import { downloadMB, runner, settings, sinceFirstClick } from "./state.js";
+import { downloadMB, mark, runner, settings, sinceFirstClick } from "./state.js";
 
 const CACHE = "micrograd-runtime"; // runtime-cache.js's Cache Storage
 let worker = null;
@@ -30,8 +30,10 @@ export function startSession({ onMessage, onCrash }) {
   const mine = session;
   ready = (async () => {
     await useRuntimeCache();
+    mark("cacheRegistered");
     if (mine !== session) return new Promise(() => {}); // ended before it started
     const thisWorker = new Worker(new URL("worker.js", settings.base), { type: "module" });
+    mark("workerCreated");
     worker = thisWorker;
     await new Promise((resolve, reject) => {
       const fail = (message) => {
@@ -42,6 +44,10 @@ export function startSession({ onMessage, onCrash }) {
       thisWorker.addEventListener("message", (event) => {
         if (worker !== thisWorker) return;
         const message = event.data;
+        // The worker's phases of the start and of a run (state.js keeps the first of each).
+        for (const [phase, at] of Object.entries(message.phases || {})) {
+          mark(phase, at - performance.timeOrigin);
+        }
         if (message.type === "ready") {
           runner.status = "ready";
           runner.kernelNames = message.names;

@@ -25,7 +25,11 @@ export const buildOnlyClass = `tag_${script.dataset.buildOnlyTag}`;
 export const runner = {
   cells: [],
   log: [],
-  timings: { clicked: null, ready: null, firstOutput: null, firstDone: null, runs: [] },
+  // Seconds since the first Run: Python ready, the first output, the first cell
+  // done; phases: when each step of the first start happened (mark below).
+  timings: {
+    clicked: null, ready: null, firstOutput: null, firstDone: null, runs: [], phases: {},
+  },
   status: "off", // off, starting, ready, crashed
 };
 window.microgradRunner = runner;
@@ -35,3 +39,12 @@ export const now = () => performance.now();
 /** Seconds since the first Run (null before it). */
 export const sinceFirstClick = () =>
   runner.timings.clicked === null ? null : (now() - runner.timings.clicked) / 1000;
+
+/**
+ * Note when a phase of the first start happened, in seconds since the first
+ * Run (the first time only).  at: a time on this page's clock (performance.now).
+ */
+export function mark(phase, at = now()) {
+  const { clicked, phases } = runner.timings;
+  if (clicked !== null && !(phase in phases)) phases[phase] = (at - clicked) / 1000;
+}

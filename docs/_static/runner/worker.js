@@ -8,7 +8,8 @@
 // Messages in:  {type: "init", base, pyodide, wheels, viz, marked}
 //               {type: "run", id, code, filename, watch}   (watch: names, as JSON)
 //               {type: "analyse", id, code}
-// Messages out: {type: "ready", names, seconds}   (names: what the namespace starts with)
+// Messages out: {type: "ready", names, seconds, phases}   (names: what the namespace
+//                starts with; phases: when each step of the start ended, ms since 1970)
 //               {type: "analysis", id, facts}   (cell_names.py's, for "analyse")
 //               {type: "output", id, kind: "stream", name, text}
 //               {type: "output", id, kind: "display", index, bundle}
@@ -16,7 +17,8 @@
 //               {type: "markdown", id, index, html}        (layouts.js)
 //               {type: "layout-error", id, index, error}   (a layout step failed)
 //               {type: <any>, id, ...fields}   (kernel.py's post_message, for add-ons)
-//               {type: "done", id, ok, error, changed, seconds}
+//               {type: "done", id, ok, error, changed, seconds, phases}   (phases: when
+//                the cell's Python ended and its outputs were laid out, ms since 1970)
 //               {type: "log", level, text}   (what Pyodide prints outside a cell)
 //               {type: "fatal", message}     (the runtime cannot go on)
 
@@ -75,12 +77,17 @@ async function fetchBytes(url) {
   return response.arrayBuffer();
 }
 
+/** The time now, in ms since 1970: the page's clock and the worker's differ in origin. */
+const epoch = () => performance.timeOrigin + performance.now();
+
 async function init(message) {
   settings = message;
   const started = performance.now();
+  const phases = { workerStarted: epoch() };
   const base = new URL(message.base);
   const indexURL = new URL(message.pyodide, base).href;
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
+  phases.pyodideImported = epoch();
   const wheels = Promise.all(message.wheels.map((name) => fetchBytes(new URL(name, base))));
   const pythonFiles = Promise.all(
     ["kernel.py", "cell_names.py", ...Object.keys(PYTHON_ADDONS)].map((name) =>
@@ -92,11 +99,13 @@ async function init(message) {
     stdout: (text) => post({ type: "log", level: "stdout", text }),
     stderr: (text) => post({ type: "log", level: "stderr", text }),
   });
+  phases.pythonLoaded = epoch();
   fitCStackToTheBrowser(pyodide);
   const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
   for (const bytes of await wheels) {
     pyodide.unpackArchive(bytes, "wheel", { extractDir: sitePackages });
   }
+  phases.wheelsInstalled = epoch();
   const [kernelSource, cellNamesSource, ...addOnSources] = await pythonFiles;
   pyodide.FS.writeFile(`${sitePackages}/micrograd_cell_names.py`, cellNamesSource);
   pyodide.FS.writeFile(`${sitePackages}/micrograd_browser_kernel.py`, kernelSource);
@@ -107,7 +116,8 @@ async function init(message) {
   });
   setPython(pyodide);
   const names = JSON.parse(kernel.starting_names());
-  post({ type: "ready", names, seconds: (performance.now() - started) / 1000 });
+  phases.kernelImported = epoch();
+  post({ type: "ready", names, seconds: (performance.now() - started) / 1000, phases });
 }
 
 async function run({ id, code, filename, watch }) {
@@ -133,6 +143,7 @@ async function run({ id, code, filename, watch }) {
     post({ type: "fatal", message: errorText(error) });
     return;
   }
+  const phases = { cellRan: epoch() };
   for (const [index, bundle] of displays) {
     for (const [mime, layout] of layoutsFor(bundle)) {
       try {
@@ -143,7 +154,8 @@ async function run({ id, code, filename, watch }) {
       }
     }
   }
-  post({ type: "done", id, ...result, seconds: (performance.now() - started) / 1000 });
+  phases.laidOut = epoch();
+  post({ type: "done", id, ...result, seconds: (performance.now() - started) / 1000, phases });
 }
 
 self.onmessage = async (event) => {
