@@ -9,7 +9,8 @@
   edit it), and shows a status and a Stop button while it waits.
 - Starting Python says "downloading" only when it downloads, and the size it
   names is what it fetches (bytes counted from the responses).
-- After the first start, Python starts again with no connection at all.
+- After the first start (its files copied into the runtime's cache once its
+  first cell has run), Python starts again with no connection at all.
 """
 
 from __future__ import annotations
@@ -163,6 +164,9 @@ PAGE_MODULES = {
 
 def test_after_the_first_start_python_starts_again_offline(tab: Tab) -> None:
     tab.run_first_cell(NEURON)
+    # The first start does not wait for the runtime's cache: once a cell has run,
+    # the runner copies what Python's start fetched into it (session.js).
+    tab.page.wait_for_function("'runtimeKept' in microgradRunner.timings.phases")
     tab.context.set_offline(True)
     try:
         started = time.perf_counter()

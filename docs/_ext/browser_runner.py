@@ -19,9 +19,9 @@ At build time the extension
   Observable Plot and CodeMirror, with their licence texts, into
   ``_static/runner/``;
 * puts the two wheels there, and adds runner.js to every page with the
-  runtime's paths and the size of what starting Python downloads (computed
-  from the files it fetches), and the editor's import map to every page
-  with code cells.
+  runtime's paths, the files starting Python fetches and their size (the
+  runtime's cache keeps them; the status names the size), and the editor's
+  import map to every page with code cells.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ _PACKAGE_IMPORT = re.compile(
     r"""^(?:import|export)\b(?:[^;'"]*?\bfrom)?\s*['"]((?:@[\w.-]+/)?\w[\w.-]*)['"]""", re.M
 )
 #: The runner's own files fetched when Python first starts (with Pyodide and the wheels):
-#: the worker's, and the runtime cache's service worker (session.js registers it first).
+#: the worker's, and the runtime cache's service worker (session.js registers it then).
 WORKER_FILES = (
     "runtime-cache.js",
     "worker.js",
@@ -239,19 +239,22 @@ def _pyodide_lock(pyodide_folder: Path) -> tuple[bytes, str]:
     return data, str(info.get("python", "?"))
 
 
-def _download_bytes(app: Sphinx, packages: dict[str, tuple[str, Path]]) -> int:
-    """What starting Python fetches: Pyodide, its lock file, the wheels, the worker's files.
+def _start_files(app: Sphinx, packages: dict[str, tuple[str, Path]]) -> dict[str, int]:
+    """What starting Python fetches, by path in the runner's folder, with each file's size.
 
-    (viz.js and marked come later, with the first drawing or Markdown output; d3 and
-    Observable Plot with the first chart, fetched by the page.)
+    The worker's files, the runtime cache's service worker, Pyodide and its lock
+    file, the wheels.  (viz.js and marked come later, with the first drawing or
+    Markdown output; d3 and Observable Plot with the first chart, fetched by the page.)
     """
-    folder = packages["pyodide"][1]
-    pyodide = sum((folder / relative).stat().st_size for relative in NPM_FILES["pyodide"])
-    lock = len(_pyodide_lock(folder)[0])
-    wheels = sum(len(data) for data in _runtime_wheels(app).values())
+    version, folder = packages["pyodide"]
+    pyodide = _npm_dir("pyodide", version)
     own = DOCS / "_static" / "runner"
-    worker = sum((own / name).stat().st_size for name in WORKER_FILES)
-    return pyodide + lock + wheels + worker
+    files = {name: (own / name).stat().st_size for name in WORKER_FILES}
+    for relative in NPM_FILES["pyodide"]:
+        files[f"{pyodide}/{Path(relative).name}"] = (folder / relative).stat().st_size
+    files[f"{pyodide}/pyodide-lock.json"] = len(_pyodide_lock(folder)[0])
+    files.update((name, len(data)) for name, data in _runtime_wheels(app).items())
+    return files
 
 
 def _on_builder_inited(app: Sphinx) -> None:
@@ -259,6 +262,7 @@ def _on_builder_inited(app: Sphinx) -> None:
     if app.builder.format != "html":
         return
     packages = _packages(app)
+    start = _start_files(app, packages)
     app.add_js_file(
         "runner/runner.js",
         type="module",
@@ -271,7 +275,8 @@ def _on_builder_inited(app: Sphinx) -> None:
             "data-plot": _npm_dir("@observablehq/plot", packages["@observablehq/plot"][0])
             + "/plot.umd.min.js",
             "data-wheels": " ".join(_runtime_wheels(app)),
-            "data-download-bytes": str(_download_bytes(app, packages)),
+            "data-start-files": " ".join(start),
+            "data-download-bytes": str(sum(start.values())),
             "data-build-only-tag": BUILD_ONLY_TAG,
         },
     )

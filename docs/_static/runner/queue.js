@@ -26,7 +26,9 @@ import { button, element } from "./dom.js";
 import { openEditor } from "./editor.js";
 import * as flow from "./flow.js";
 import { addOutput, addTraceback, displayBox } from "./outputs.js";
-import { end, isStarted, post, startSession, startingText, whenReady } from "./session.js";
+import {
+  end, isStarted, keepRuntime, post, startSession, startingText, whenReady,
+} from "./session.js";
 import { mark, now, runner, sinceFirstClick } from "./state.js";
 
 const queue = []; // the cells (flow entries) the reader asked to run, in click order
@@ -339,6 +341,7 @@ function runOne(entry, target, plan = null) {
 
 function finished(entry, result, seconds, id) {
   const cell = entry.ui;
+  keepRuntime(); // Python has run a cell: its files go into the runtime's cache (once)
   flow.afterRun(entry, id, result.changed || []);
   runner.timings.runs.push({
     cell: cell ? cell.index : null, code: entry.code, seconds, ok: result.ok,

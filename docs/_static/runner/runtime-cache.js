@@ -1,10 +1,12 @@
 // The runtime's cache: a service worker for this folder (_static/runner/)
-// only, registered by session.js before the first start of Python.  What the
+// only, registered by session.js at the first start of Python.  What the
 // page's worker fetches to start Python (Pyodide, the wheels, the worker's own
-// files) and later (viz.js, marked; the page's d3 and Observable Plot) is kept
-// in Cache Storage, so that a later start, on this page or another page of the
-// site, downloads nothing, and works with no connection at all.  Pages
-// themselves are outside its scope: it never touches how a page loads.
+// files) and later (viz.js, marked) is kept in Cache Storage, so that a later
+// start, on this page or another page of the site, downloads nothing, and
+// works with no connection at all.  The first start does not wait for this
+// worker to be active: once its first cell has run, session.js copies what
+// that start fetched (and viz.js, marked) into the cache.  Pages themselves are outside its scope: it never touches
+// how a page loads.
 //
 // Files whose names carry their version (pyodide-314.0.7/, viz-3.31.0/,
 // marked-18.2.1/, d3-7.9.0/, plot-0.6.17/, editor/*-6.43.15.js, the wheels:

@@ -1,10 +1,16 @@
 // The worker's lifecycle: the page's one Python session (worker.js) is
 // started on the first Run, torn down by Stop, Restart or a crash, and
 // started again when needed.  Everything the worker says goes to the
-// handlers given to startSession; teardown is end().  Before the first start,
-// the runtime's cache (runtime-cache.js, a service worker for the runner's
-// folder only) is put in place, so that a later start downloads nothing and
-// needs no connection.
+// handlers given to startSession; teardown is end().
+//
+// The runtime's cache (runtime-cache.js, a service worker for the runner's
+// folder only) makes a later start download nothing and need no connection.
+// The first start does not wait for it: the worker starts at once, and the
+// cache is registered meanwhile.  Once the first cell has run, what Python's
+// start fetched (the build's list), viz.js and marked (the worker's later
+// fetches) are copied into the cache (from the browser's HTTP cache when it
+// kept them); a later start waits until that copy is done, and is then served
+// by the cache.
 
 import { downloadMB, mark, runner, settings, sinceFirstClick } from "./state.js";
 
@@ -12,6 +18,7 @@ const CACHE = "micrograd-runtime"; // runtime-cache.js's Cache Storage
 let worker = null;
 let ready = null; // a promise, resolved when the worker can run cells
 let session = 0; // bumped at each start and end: a start that was ended stops
+let keeping = null; // a promise: the runtime's files are being copied into the cache
 
 /** Whether a session is starting or running. */
 export const isStarted = () => ready !== null;
@@ -29,8 +36,8 @@ export function startSession({ onMessage, onCrash }) {
   session += 1;
   const mine = session;
   ready = (async () => {
-    await useRuntimeCache();
-    mark("cacheRegistered");
+    const cache = useRuntimeCache();
+    if (keeping !== null) await Promise.all([cache, keeping]); // not the first start
     if (mine !== session) return new Promise(() => {}); // ended before it started
     const thisWorker = new Worker(new URL("worker.js", settings.base), { type: "module" });
     mark("workerCreated");
@@ -88,43 +95,72 @@ export function post(message) {
 
 /**
  * Register the runtime's cache (once; a browser without service workers, or
- * one that refuses them, fetches as it always does).  Waits until it is
- * active, so that the worker about to start is one it serves.
+ * one that refuses them, fetches as it always does).  Resolves, true, when it
+ * is active (a worker started from then on is one it serves); false when
+ * there is none.
  */
 let registered = null;
 function useRuntimeCache() {
   if (registered === null) {
     registered = (async () => {
-      if (!("serviceWorker" in navigator)) return;
+      if (!("serviceWorker" in navigator) || !("caches" in window)) return false;
       try {
         const registration = await navigator.serviceWorker.register(
           new URL("runtime-cache.js", settings.base), { scope: settings.base },
         );
         const pending = registration.installing || registration.waiting;
-        if (registration.active && !pending) return;
-        await new Promise((resolve) => {
+        if (registration.active && !pending) return true;
+        return await new Promise((resolve) => {
           const check = () => pending.state === "activated" || pending.state === "redundant";
-          if (check()) resolve();
-          pending.addEventListener("statechange", () => check() && resolve());
-          setTimeout(resolve, 5000); // never wait long for a cache
+          const done = () => check() && resolve(pending.state === "activated");
+          pending.addEventListener("statechange", done);
+          done();
+          setTimeout(() => resolve(false), 5000); // never wait long for a cache
         });
       } catch {
-        // No cache (a private mode that refuses service workers, a file:// page): fine.
+        return false; // a private mode that refuses service workers, a file:// page: fine
       }
     })();
+    registered.then((active) => active && mark("cacheActive"));
   }
   return registered;
 }
 
-/** Whether the runtime's big files are in the cache already (a start then downloads nothing). */
+/** The runtime's files the cache keeps: Python's start (the build's list), viz.js, marked. */
+const runtimeFiles = () => [...settings.startFiles, settings.viz, settings.marked]
+  .map((file) => new URL(file, settings.base).href);
+
+/**
+ * Copy the runtime's files into the cache, once Python has run a cell (the
+ * first start went to the network without it).  Each comes from the browser's
+ * HTTP cache when it kept it, else from the network; what the cache holds
+ * already is left as it is.  A failed copy (the connection lost) is tried
+ * again after the next cell's run.
+ */
+export function keepRuntime() {
+  if (keeping === null) {
+    keeping = (async () => {
+      if (!(await useRuntimeCache())) return;
+      const cache = await caches.open(CACHE);
+      await Promise.all(runtimeFiles().map(async (url) => {
+        if (!(await cache.match(url))) await cache.add(new Request(url, { cache: "force-cache" }));
+      }));
+      mark("runtimeKept");
+    })().catch(() => {
+      keeping = null;
+    });
+  }
+  return keeping;
+}
+
+/** Whether the cache holds what a start fetches (it then downloads nothing). */
 async function runtimeCached() {
+  if (keeping !== null) await keeping;
   if (!("caches" in window)) return false;
   try {
     const cache = await caches.open(CACHE);
-    const files = [`${settings.pyodide}pyodide.asm.wasm`, `${settings.pyodide}python_stdlib.zip`,
-      ...settings.wheels];
-    const found = await Promise.all(files.map((f) => cache.match(new URL(f, settings.base).href)));
-    return found.every(Boolean);
+    const start = settings.startFiles.map((f) => new URL(f, settings.base).href);
+    return (await Promise.all(start.map((url) => cache.match(url)))).every(Boolean);
   } catch {
     return false;
   }

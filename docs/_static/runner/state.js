@@ -14,6 +14,8 @@ export const settings = {
   d3: script.dataset.d3,
   plot: script.dataset.plot,
   wheels: script.dataset.wheels.split(" ").filter(Boolean),
+  // What starting Python fetches (paths in the runner's folder), as the build listed it.
+  startFiles: script.dataset.startFiles.split(" ").filter(Boolean),
 };
 
 /** What the first start downloads, in MB, as the build counted it. */
