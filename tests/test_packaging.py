@@ -10,6 +10,8 @@ import ast
 import importlib.metadata
 import importlib.util
 import re
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +54,14 @@ def test_version_without_installed_metadata_says_it_is_unknown(
     fresh = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(fresh)
     assert fresh.__version__ == "0+unknown"
+
+
+def test_importing_micrograd_leaves_the_metadata_machinery_unloaded() -> None:
+    # importlib.metadata costs more to import than the engine (in the reader's
+    # browser too, where the first cell imports micrograd); the version reads it.
+    code = "import sys, micrograd; print('importlib.metadata' in sys.modules)"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "False"
 
 
 def test_published_extras_are_what_a_user_of_the_package_needs() -> None:
