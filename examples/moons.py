@@ -11,6 +11,11 @@ loss and accuracy every ``--every`` steps and at the end, and writes to
 (``decision_boundary.png``), loss and accuracy per step
 (``training.png``) and the log (``log.csv``).
 
+The training loop runs inside :func:`micrograd.paused_gc`, the opt-in for a
+training loop: the cyclic garbage collector does not rescan each step's live
+graph (which has no cycles to find), so the 100 steps take less than half the
+time, with the same numbers.
+
 The final line of the original demo, ``step 99 loss 0.010978370135492717,
 accuracy 100.0%``, is this script's ``final loss`` and ``final accuracy``
 with the default settings.
@@ -27,7 +32,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from _common import Progress, parser, report_log, save_figure
 
-from micrograd import MLP, Value
+from micrograd import MLP, Value, paused_gc
 from micrograd.datasets import make_moons
 from micrograd.plot import plot_decision_boundary, plot_moons
 from micrograd.training_log import TrainingLog
@@ -84,7 +89,8 @@ def main(argv: list[str] | None = None) -> int:
 
     log = TrainingLog(out / "log.csv")
     total, acc = loss_and_accuracy(model, X, y)  # with --steps 0: the untrained network's
-    with Progress(args.steps, "train", enabled=False if args.quiet else None) as bar:
+    bar = Progress(args.steps, "train", enabled=False if args.quiet else None)
+    with bar, paused_gc():  # the collector off for the loop, back as it was after it
         for k in range(args.steps):
             # forward
             total, acc = loss_and_accuracy(model, X, y)
