@@ -1,4 +1,4 @@
-"""Shared pytest configuration: Hypothesis profiles, the torch guard and the shared fixtures.
+"""Shared pytest configuration: Hypothesis profiles, test order, the torch guard, shared fixtures.
 
 Hypothesis profiles
 -------------------
@@ -14,9 +14,10 @@ session and deselects them (``-m "not torch"``) in the others; they are never
 skipped.  A run that selects them where torch is not installed stops before
 any test runs, with an error that says so.
 
-Tests marked ``no_cover``
-------------------------
-pytest-cov leaves them untraced (they are slow and add no coverage);
+Tests marked ``slow`` and ``no_cover``
+--------------------------------------
+A test marked ``slow`` runs first (see :func:`pytest_collection_modifyitems`).
+pytest-cov leaves a test marked ``no_cover`` untraced (it is slow and adds no coverage);
 :func:`pytest_runtest_call` makes sure of it on pytest-xdist's workers too.
 
 Fixtures
@@ -63,7 +64,13 @@ settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 @pytest.hookimpl(trylast=True)  # after -m has deselected what it deselects
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Stop a run that selects tests marked ``torch`` where torch is not installed."""
+    """Put the tests marked ``slow`` first; stop a run that needs torch where it is missing.
+
+    pytest-xdist hands out the tests in this order (after the groups that share
+    a page run), so a slow test starts early, beside the others, instead of
+    being the last one the run waits for.  The sort keeps the order otherwise.
+    """
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
     selected = [item.nodeid for item in items if item.get_closest_marker("torch")]
     if selected and importlib.util.find_spec("torch") is None:
         raise pytest.UsageError(

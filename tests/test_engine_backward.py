@@ -261,6 +261,7 @@ def test_paused_gc_nests() -> None:
 
 # Coverage tracing would make this test four times slower and adds no coverage.
 @pytest.mark.no_cover
+@pytest.mark.slow
 def test_a_million_deep_chain_backpropagates_without_recursion_and_can_be_dropped() -> None:
     limit = sys.getrecursionlimit()
     x = Value(0.0)
