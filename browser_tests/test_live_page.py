@@ -275,6 +275,39 @@ def check_the_prose_follows_the_edited_moons_run(
     assert final.locator(".mg-glue-note").is_visible()
 
 
+def test_numbers_and_pictures_that_read_a_name_the_readers_edit_took_away_say_from_the_build(
+    tab: Tab,
+) -> None:
+    """The moons training edited to keep its log as ``history`` (and to train 3 steps): the
+    hidden cell after it glues its numbers from ``log``, so it cannot run, and the loss plot
+    draws ``log``.  Next to the reader's 3-step table, their numbers and picture say "From
+    the build", never unmarked."""
+    tab.open("moons.html")
+    training = cell_with(tab, "steps = 100")
+    edit(
+        tab,
+        training,
+        ("log = TrainingLog()", "history = TrainingLog()"),
+        ("    log.record(", "    history.record("),
+        ("print(log.table(", "print(history.table("),
+        ("for k in range(steps):", "for k in range(3):"),
+    )
+    run(tab, training)
+    tab.page.wait_for_function(
+        "document.querySelector('span[data-glue-key=moons_final_loss]').dataset.shown === 'stale'",
+        timeout=PAGE_TIMEOUT_MS,
+    )
+    by_key = {s["key"]: s for s in tab.evaluate(SPANS_JS)}
+    for key in ("moons_steps", "moons_final_loss", "moons_final_acc", "moons_lr_last"):
+        assert by_key[key]["shown"] == "stale", by_key[key]
+        assert by_key[key]["note"].startswith("From the build"), by_key[key]
+    plotting = cell_with(tab, 'log.plot(title="the moons: loss and accuracy")')
+    note = tab.cell(plotting).locator(".runner-stale-note").inner_text()
+    assert note.startswith("From the build"), note
+    assert tab.page.locator(".runner-hidden-error").count() == 0
+    assert not tab.errors, tab.errors
+
+
 # -- pictures that follow the run --------------------------------------------------------------
 
 CHART_MIME = "application/vnd.micrograd.chart+json"

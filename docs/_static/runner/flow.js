@@ -286,12 +286,20 @@ export function afterRun(c, run, changed) {
   blocked.delete(c.code);
 }
 
-/** The codes of the cells whose shown output (the build's or a run's) is stale. */
+/**
+ * The codes of the cells whose shown output (the build's or a run's) is stale: computed
+ * from values that are no longer the page's, or (a hidden cell) from a name the reader's
+ * edits took away.
+ */
 export function staleCells() {
   const page = pageFacts();
   return codeCells
     .filter((c) => runnable(c) && !c.buildOnly)
     .filter((c) => {
+      // A cell that reads a name the reader's edits took away: a hidden one cannot run,
+      // and what it showed (the build's numbers, or an earlier run's) no longer follows
+      // from the page; nor does a visible one's build output, until it runs.
+      if (lostInput(c, page) && (c.hidden || !session.lastRun.has(c.code))) return true;
       const inputs = session.inputs.get(c.code) || new Map();
       for (const name of dependencies(c.code, page)) {
         if (versionAt(name, c.code) !== (inputs.get(name) ?? 0)) return true;
