@@ -11,7 +11,7 @@ outputs between builds.  This extension owns what the book does with them:
   ``executed_notebooks_cache_keys`` (the hashes of ``src/micrograd`` and of
   the benchmark record) and the hash of the kernel's start-up files.  Older
   caches there are removed;
-* **the kernel's start-up files** (``docs/_kernel/``, e.g. record_dot.py, which
+* **the kernel's start-up files** (``docs/_kernel/``, e.g. record_sources.py, which
   keeps each drawing's DOT source next to its SVG): installed into the
   IPython profile of the kernel myst-nb starts;
 * **printed text** as the cell printed it, however the kernel split it
