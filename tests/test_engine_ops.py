@@ -200,16 +200,15 @@ def _sin(x: Value) -> Value:
     return new_node(math.sin(x.data), "sin", _sin_backward, x)
 
 
-def _sin_backward(out: Value) -> None:
-    out._a.grad += math.cos(out._a.data) * out.grad
+def _sin_backward(out: Value, a: Value) -> None:
+    a.grad += math.cos(a.data) * out.grad
 
 
 def _hypot(x: Value, y: Value) -> Value:
     return new_node(math.hypot(x.data, y.data), "hypot", _hypot_backward, x, y)
 
 
-def _hypot_backward(out: Value) -> None:
-    x, y = out._a, out._b
+def _hypot_backward(out: Value, x: Value, y: Value) -> None:
     x.grad += x.data / out.data * out.grad
     y.grad += y.data / out.data * out.grad
 

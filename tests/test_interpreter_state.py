@@ -96,8 +96,8 @@ def training_step(model: MLP, points: int = 8) -> Value:
     return total
 
 
-def sin_backward(out: Value) -> None:
-    out._a.grad += 0.5 * out.grad
+def sin_backward(out: Value, a: Value) -> None:
+    a.grad += 0.5 * out.grad
 
 
 # Every public entry point, as a call that returns what a user would keep.
@@ -241,7 +241,7 @@ def test_a_user_disabled_collector_stays_disabled_with_earlier_outputs_alive() -
 def failing_training_step(model: MLP, where: str) -> None:
     """A training step that raises in its forward pass, its loss, or a backward rule."""
 
-    def explode(out: Value) -> None:
+    def explode(out: Value, a: Value) -> None:
         raise RuntimeError("a backward rule failed")
 
     scores = [model([0.1, 0.2]), model([0.3, 0.4])]

@@ -3,9 +3,11 @@
 Every arithmetic operation on a :class:`Value` returns a new ``Value`` that
 records its inputs, the name of the operation (``_op``) and the operation's
 *backward rule*: a small function that applies the chain rule for that one
-operation.  :meth:`Value.backward` runs each node's rule once, from the output
-back to the leaves: in *reverse* topological order, so that every node has
-received its whole gradient before its rule passes it on.
+operation, ``rule(out, a)`` for an operation of one input and
+``rule(out, a, b)`` for one of two.  :meth:`Value.backward` runs each node's
+rule once, from the output back to the leaves: in *reverse* topological
+order, so that every node has received its whole gradient before its rule
+passes it on.
 
 The design follows the original micrograd closely, with two differences that
 make it fast and frugal (the docs page "Why it's fast" measures them):
@@ -27,16 +29,16 @@ from __future__ import annotations
 
 import math
 import numbers
-import warnings
 from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
 
 __all__ = ["BackwardRule", "Value", "new_node", "topological_order"]
 
-#: A backward rule: given an operation's output node, it adds the output's
-#: gradient, times the local derivative, to the ``grad`` of each input.
-BackwardRule = Callable[["Value"], None]
+#: A backward rule, ``rule(out, a)`` or ``rule(out, a, b)``: given an
+#: operation's output node and its inputs, it adds the output's gradient,
+#: times the local derivative, to the ``grad`` of each input.
+BackwardRule = Callable[..., None]
 
 # What an input slot holds when there is no such input: a leaf has none, a
 # one-input operation has no second one.  The slots are typed ``Value`` so
@@ -121,7 +123,7 @@ class Value:
         self._rule = None
         self.label = label
 
-    # -- the graph --------------------------------------------------------------
+    # -- the original micrograd's names for the graph ------------------------------
 
     @property
     def _prev(self) -> tuple[Value, ...]:
@@ -134,19 +136,16 @@ class Value:
 
     @property
     def _backward(self) -> Callable[[], None]:
-        """The original's ``node._backward()``: this node's rule, bound to the node.
+        """The original's ``node._backward()``: run this node's rule (nothing, in a leaf).
 
-        Not a field: calling it runs ``self._rule(self)``, as :meth:`backward`
-        does (and nothing, in a leaf).  It is here so that code written for the
-        original micrograd runs unchanged.
+        Assigning a function of no arguments, as the original's operations
+        do (a closure over the node and its inputs), makes it the node's rule.
         """
         rule = self._rule
-        return _nothing if rule is None else partial(rule, self)
+        return _nothing if rule is None else partial(rule, self, *self._prev)
 
     @_backward.setter
     def _backward(self, function: Callable[[], None]) -> None:
-        # Lets code written for the original define its own operation by
-        # assigning a closure, exactly as the original's operations do.
         self._rule = partial(_call_closure, function)
 
     # -- the operations: forward value, and the local rule for backward ---------
@@ -158,10 +157,10 @@ class Value:
         return _node(self.data + other.data, "+", Value._add_backward, self, other)
 
     @staticmethod
-    def _add_backward(out: Value) -> None:
+    def _add_backward(out: Value, a: Value, b: Value) -> None:
         # d(a + b)/da = 1 and d(a + b)/db = 1: add passes the gradient through.
-        out._a.grad += out.grad
-        out._b.grad += out.grad
+        a.grad += out.grad
+        b.grad += out.grad
 
     def __mul__(self, other: Value | float) -> Value:
         other = other if type(other) is Value else _value(other)
@@ -170,9 +169,8 @@ class Value:
         return _node(self.data * other.data, "*", Value._mul_backward, self, other)
 
     @staticmethod
-    def _mul_backward(out: Value) -> None:
+    def _mul_backward(out: Value, a: Value, b: Value) -> None:
         # d(a * b)/da = b and d(a * b)/db = a: mul crosses the inputs over.
-        a, b = out._a, out._b
         a.grad += b.data * out.grad
         b.grad += a.data * out.grad
 
@@ -183,10 +181,10 @@ class Value:
         return _node(self.data - other.data, "-", Value._sub_backward, self, other)
 
     @staticmethod
-    def _sub_backward(out: Value) -> None:
+    def _sub_backward(out: Value, a: Value, b: Value) -> None:
         # d(a - b)/da = 1 and d(a - b)/db = -1.
-        out._a.grad += out.grad
-        out._b.grad -= out.grad
+        a.grad += out.grad
+        b.grad += -out.grad
 
     def __truediv__(self, other: Value | float) -> Value:
         other = other if type(other) is Value else _value(other)
@@ -197,19 +195,18 @@ class Value:
         return _node(self.data / other.data, "/", Value._div_backward, self, other)
 
     @staticmethod
-    def _div_backward(out: Value) -> None:
+    def _div_backward(out: Value, a: Value, b: Value) -> None:
         # d(a / b)/da = 1 / b and d(a / b)/db = -a / b**2.
-        a, b = out._a, out._b
         a.grad += out.grad / b.data
-        b.grad -= out.grad * a.data / (b.data * b.data)
+        b.grad += -out.grad * a.data / (b.data * b.data)
 
     def __neg__(self) -> Value:
         return _node(-self.data, "neg", Value._neg_backward, self)
 
     @staticmethod
-    def _neg_backward(out: Value) -> None:
+    def _neg_backward(out: Value, a: Value) -> None:
         # d(-a)/da = -1.
-        out._a.grad -= out.grad
+        a.grad += -out.grad
 
     def __pow__(self, exponent: float) -> Value:
         exponent = _exponent(exponent)
@@ -225,10 +222,9 @@ class Value:
         return _node(base**exponent, f"**{exponent}", rule, self)
 
     @staticmethod
-    def _pow_backward(exponent: float, out: Value) -> None:
+    def _pow_backward(exponent: float, out: Value, a: Value) -> None:
         # d(a ** n)/da = n * a ** (n - 1); for n = 0 that is 0 everywhere, a = 0 included.
         if exponent != 0:
-            a = out._a
             a.grad += exponent * a.data ** (exponent - 1) * out.grad
 
     def relu(self) -> Value:
@@ -236,19 +232,19 @@ class Value:
         return _node(self.data if self.data > 0 else 0.0, "ReLU", Value._relu_backward, self)
 
     @staticmethod
-    def _relu_backward(out: Value) -> None:
+    def _relu_backward(out: Value, a: Value) -> None:
         # d relu(a)/da = 1 where a > 0, else 0: relu lets the gradient through or stops it.
         if out.data > 0:
-            out._a.grad += out.grad
+            a.grad += out.grad
 
     def tanh(self) -> Value:
         """The hyperbolic tangent, squashing any input into (-1, 1)."""
         return _node(math.tanh(self.data), "tanh", Value._tanh_backward, self)
 
     @staticmethod
-    def _tanh_backward(out: Value) -> None:
+    def _tanh_backward(out: Value, a: Value) -> None:
         # d tanh(a)/da = 1 - tanh(a)**2, and tanh(a) is out.data.
-        out._a.grad += (1.0 - out.data * out.data) * out.grad
+        a.grad += (1.0 - out.data * out.data) * out.grad
 
     def exp(self) -> Value:
         """e ** self.
@@ -267,9 +263,9 @@ class Value:
         return _node(result, "exp", Value._exp_backward, self)
 
     @staticmethod
-    def _exp_backward(out: Value) -> None:
+    def _exp_backward(out: Value, a: Value) -> None:
         # d exp(a)/da = exp(a), which is out.data.
-        out._a.grad += out.data * out.grad
+        a.grad += out.data * out.grad
 
     def log(self) -> Value:
         """The natural logarithm.
@@ -284,9 +280,8 @@ class Value:
         return _node(math.log(self.data), "log", Value._log_backward, self)
 
     @staticmethod
-    def _log_backward(out: Value) -> None:
+    def _log_backward(out: Value, a: Value) -> None:
         # d log(a)/da = 1 / a.
-        a = out._a
         a.grad += out.grad / a.data
 
     def sigmoid(self) -> Value:
@@ -300,9 +295,9 @@ class Value:
         return _node(s, "sigmoid", Value._sigmoid_backward, self)
 
     @staticmethod
-    def _sigmoid_backward(out: Value) -> None:
+    def _sigmoid_backward(out: Value, a: Value) -> None:
         # d sigmoid(a)/da = sigmoid(a) * (1 - sigmoid(a)), and sigmoid(a) is out.data.
-        out._a.grad += out.data * (1.0 - out.data) * out.grad
+        a.grad += out.data * (1.0 - out.data) * out.grad
 
     # -- the reflected forms: `2 * v`, `1 - v`, `1 / v` ... ----------------------
 
@@ -350,8 +345,13 @@ class Value:
         self.grad = 1.0
         for node in reversed(order):
             rule = node._rule
-            if rule is not None:  # a leaf has nothing to pass on
-                rule(node)
+            if rule is None:  # a leaf has nothing to pass on
+                continue
+            b = node._b
+            if b is None:
+                rule(node, node._a)
+            else:
+                rule(node, node._a, b)
 
     def __repr__(self) -> str:
         return f"Value(data={self.data}, grad={self.grad})"
@@ -373,12 +373,12 @@ def new_node(data: float, op: str, rule: BackwardRule, a: Value, b: Value | None
     op : str
         The operation's name, shown in graph drawings (e.g. ``"sin"``).
     rule : callable
-        The backward rule, called once per :meth:`Value.backward` as
-        ``rule(out)`` with the node made here.  It must *add* ``out.grad``
-        times the local derivative to the ``grad`` of each input, which it
-        finds in ``out._a`` (and ``out._b``).  Use a plain function (or a
-        static method), not a closure over ``out``: a closure that refers to
-        its own node makes a reference cycle.
+        The backward rule, called once per :meth:`Value.backward` with the
+        node made here and its inputs: ``rule(out, a)``, or ``rule(out, a, b)``
+        for two inputs.  It must *add* ``out.grad`` times the local derivative
+        to the ``grad`` of each input.  Use a plain function (or a static
+        method), not a closure over ``out``: a closure that refers to its own
+        node makes a reference cycle.
     a, b : Value
         The inputs: one, or two.
 
@@ -398,8 +398,8 @@ def new_node(data: float, op: str, rule: BackwardRule, a: Value, b: Value | None
     >>> import math
     >>> def sin(x):
     ...     return new_node(math.sin(x.data), "sin", sin_backward, x)
-    >>> def sin_backward(out):
-    ...     out._a.grad += math.cos(out._a.data) * out.grad  # d sin(a)/da = cos(a)
+    >>> def sin_backward(out, a):
+    ...     a.grad += math.cos(a.data) * out.grad  # d sin(a)/da = cos(a)
     >>> x = Value(0.0)
     >>> y = sin(x)
     >>> y.backward()
@@ -507,23 +507,9 @@ def _exponent(exponent: Any) -> float:
 
 
 def _nothing() -> None:
-    """The backward rule of a leaf: nothing to pass on."""
+    """What ``_backward`` runs in a leaf: nothing to pass on."""
 
 
-def _call_closure(function: Callable[[], None], out: Value) -> None:
+def _call_closure(function: Callable[[], None], out: Value, *inputs: Value) -> None:
+    """A rule made of a closure assigned to ``_backward``: it knows its node and inputs."""
     function()
-
-
-def __getattr__(name: str) -> Any:
-    """``micrograd.engine.paused_gc``, where it was until 0.2.0: still there, deprecated."""
-    if name == "paused_gc":
-        warnings.warn(
-            "micrograd.engine.paused_gc has moved to micrograd.collector: "
-            "use `from micrograd import paused_gc`",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        from micrograd.collector import paused_gc
-
-        return paused_gc
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

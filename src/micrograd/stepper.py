@@ -128,7 +128,7 @@ def backward_frames(
     top of whatever the graph held before).
 
     The frames are: the graph before anything runs; the seed (``root.grad``
-    set to 1); one frame per node that has a backward rule (``node._rule(node)``
+    set to 1); one frame per node that has a backward rule (``node._backward()``
     runs, as in ``backward()``), in reverse topological order, the engine's
     own order; and the finished graph.  A leaf has no rule and no frame: the
     caption of the step that sends it its last share says its grad is final.
@@ -215,7 +215,7 @@ def backward_frames(
         inputs = list(dict.fromkeys(node._prev)) if rule is not None else []
         was = [child.grad for child in inputs]
         if rule is not None:
-            rule(node)  # the node's own rule, called exactly as backward() calls it
+            node._backward()  # the node's own rule, with its inputs, as backward() runs it
         dot = draw_dot(root, rankdir=rankdir)
         _mark(dot, names[node], _CURRENT_FILL, ACTIVE_CLASS, with_op=bool(node._op))
         for child in inputs:
