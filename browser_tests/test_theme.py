@@ -12,16 +12,13 @@
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from sitefiles import ROOT, is_external, parse
-
-sys.path.insert(0, str(ROOT / "docs" / "_ext"))
 from repository_links import repository_url
+from sitefiles import is_external, parse
 
 VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
 

@@ -28,6 +28,7 @@ from typing import Any
 
 import pytest
 from markdown_it import MarkdownIt
+from runner_modules import load as load_runner_module
 
 from micrograd import paused_gc
 
@@ -87,9 +88,9 @@ def prose(page: str) -> str:
     return "\n".join(lines)
 
 
-def without_magics(source: str) -> str:
-    """IPython ``%magic`` lines (only in hidden setup cells) are notebook-only."""
-    return "\n".join(line for line in source.splitlines() if not line.lstrip().startswith("%"))
+#: IPython's ``%magic`` lines (only in hidden setup cells) are notebook-only: the code
+#: without them, as the in-browser runner reads it (blank lines keep the line numbers).
+without_magics = load_runner_module("cell_names").without_magics
 
 
 @dataclass

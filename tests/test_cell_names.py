@@ -2,25 +2,14 @@
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
-
-CELL_NAMES = (
-    Path(__file__).resolve().parent.parent / "docs" / "_static" / "runner" / "cell_names.py"
-)
+from runner_modules import load
 
 
-def _load() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("cell_names_under_test", CELL_NAMES)
-    if spec is None or spec.loader is None:
-        raise ImportError(CELL_NAMES)
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+def _load() -> Any:
+    return load("cell_names")
 
 
 def facts(source: str) -> dict[str, Any]:

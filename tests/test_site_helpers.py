@@ -3,14 +3,9 @@
 from __future__ import annotations
 
 import copy
-import sys
-from pathlib import Path
 
 import pytest
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "docs" / "_ext"))
-
-from executed_notebooks.download import fill_glue, format_plain_text, glued_values, reader_notebook
+from executed_notebooks.download import fill_glue, format_glued, glued_values, reader_notebook
 from executed_notebooks.streams import join_stream_pieces
 from repository_links import BUTTONS, repository_url, theme_options, web_url
 
@@ -197,7 +192,7 @@ def test_a_glued_markdown_block_is_written_into_the_text() -> None:
     ],
 )
 def test_formatting_follows_myst_nb(text: str, spec: str, shown: str) -> None:
-    assert format_plain_text(text, spec) == shown
+    assert format_glued(text, spec) == shown
 
 
 def test_the_download_has_no_memory_addresses() -> None:

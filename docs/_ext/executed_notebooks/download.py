@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import copy
 import re
-from ast import literal_eval
 from typing import Any
 
+import runner_modules
+
 from .streams import join_stream_pieces
+from .text import joined
 
 #: Tags with which a code cell is left out of the page, and so of the download.
 REMOVED = frozenset({"remove-cell", "remove_cell"})
@@ -61,38 +63,17 @@ def glued_values(notebook: dict[str, Any], side: dict[str, Any]) -> dict[str, di
             record = output.get("metadata", {}).get("scrapbook")
             if record:
                 values[record["name"]] = {
-                    mime.removeprefix(_RECORD): _text(data)
+                    mime.removeprefix(_RECORD): joined(data)
                     for mime, data in output.get("data", {}).items()
                 }
     for name, output in side.items():
-        values[name] = {mime: _text(data) for mime, data in output.get("data", {}).items()}
+        values[name] = {mime: joined(data) for mime, data in output.get("data", {}).items()}
     return values
 
 
-def _text(data: Any) -> str:
-    return "".join(data) if isinstance(data, list) else str(data)
-
-
-def format_plain_text(text: str, fmt_spec: str) -> str:
-    """A glued value's ``text/plain`` with a format spec, as myst-nb's ``glue:text`` does it.
-
-    (The same steps as ``myst_nb.core.variables.format_plain_text``, which
-    this module does not import, so that it needs nothing but Python.)
-    """
-    try:
-        value: Any = literal_eval(text)  # removes the quotes around a string
-    except (SyntaxError, ValueError):
-        value = text
-    if fmt_spec == "":
-        return str(value)
-    kind = fmt_spec[-1]
-    if kind == "s":
-        value = str(value)
-    elif kind in "bcdoxX":
-        value = int(value)
-    elif kind in "eEfFgGn%":
-        value = float(value)
-    return format(value, fmt_spec)
+#: A glued value's text/plain with a format spec, as the page shows it: glue_text.py,
+#: the one Python function that does it outside myst-nb (the reader's browser runs it too).
+format_glued = runner_modules.load("glue_text").format_glued
 
 
 def fill_glue(markdown: str, values: dict[str, dict[str, str]]) -> str:
@@ -118,7 +99,7 @@ def fill_glue(markdown: str, values: dict[str, dict[str, str]]) -> str:
         data = glued(key)
         if kind == "md" or (kind == "any" and "text/markdown" in data):
             return data["text/markdown"]
-        return format_plain_text(data["text/plain"], fmt_spec)
+        return format_glued(data["text/plain"], fmt_spec)
 
     def paste_block(match: re.Match[str]) -> str:
         return glued(match.group("key"))["text/markdown"].rstrip("\n")
@@ -128,11 +109,11 @@ def fill_glue(markdown: str, values: dict[str, dict[str, str]]) -> str:
 
 def _printed_as_lines(outputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Adjacent printed pieces joined, each stream's text as a list of lines (nbformat's form)."""
-    joined = join_stream_pieces(outputs, adjacent_only=True)
-    for output in joined:
+    pieces = join_stream_pieces(outputs, adjacent_only=True)
+    for output in pieces:
         if output["output_type"] == "stream":
             output["text"] = output["text"].splitlines(keepends=True)
-    return joined
+    return pieces
 
 
 def reader_notebook(notebook: dict[str, Any], side: dict[str, Any]) -> dict[str, Any]:
@@ -154,13 +135,13 @@ def reader_notebook(notebook: dict[str, Any], side: dict[str, Any]) -> dict[str,
         if cell.get("cell_type") == "code" and tags & REMOVED:
             continue
         if cell.get("cell_type") == "markdown":
-            cell["source"] = fill_glue(_text(cell.get("source", "")), values)
+            cell["source"] = fill_glue(joined(cell.get("source", "")), values)
         if "outputs" in cell:
             cell["outputs"] = _printed_as_lines(cell["outputs"])
         for output in cell.get("outputs", []):
             data = output.get("data", {})
             if "text/plain" in data:
-                data["text/plain"] = _ADDRESS.sub(r"\1>", _text(data["text/plain"]))
+                data["text/plain"] = _ADDRESS.sub(r"\1>", joined(data["text/plain"]))
         cells.append(cell)
     for number, cell in enumerate(cells):
         if "id" in cell:

@@ -23,10 +23,6 @@ import copy
 from typing import Any
 
 
-def _text(data: Any) -> str:
-    return "".join(data) if isinstance(data, list) else str(data)
-
-
 def join_stream_pieces(outputs: list[Any], *, adjacent_only: bool = False) -> list[Any]:
     """``outputs`` with the pieces of each stream joined, in copies.
 
@@ -37,19 +33,19 @@ def join_stream_pieces(outputs: list[Any], *, adjacent_only: bool = False) -> li
     streams and displayed values is kept (the download).  Nothing in
     ``outputs`` is changed.
     """
-    joined: list[Any] = []
+    result: list[Any] = []
     streams: dict[str, Any] = {}
     for output in outputs:
         if output["output_type"] == "stream":
             first = streams.get(output["name"])
-            if first is not None and (not adjacent_only or joined[-1] is first):
-                first["text"] += _text(output["text"])
+            if first is not None and (not adjacent_only or result[-1] is first):
+                first["text"] += joined(output["text"])
                 continue
             output = copy.deepcopy(output)
-            output["text"] = _text(output["text"])
+            output["text"] = joined(output["text"])
             streams[output["name"]] = output
-        joined.append(output)
-    return joined
+        result.append(output)
+    return result
 
 
 def patch_myst_nb() -> None:
