@@ -14,7 +14,7 @@ import pytest
 from sitefiles import ROOT
 
 #: The states a cell's run ends in.
-DONE = ("ok", "error", "crashed")
+DONE = ("done", "raised", "crashed")
 #: What still crashes the runtime: a list inside a list, 100,000 deep, freed.
 #: A list frees the next one inside its own freeing without moving the stack
 #: pointer CPython watches, so CPython never defers it (worker.js), and the
@@ -85,7 +85,7 @@ class Tab:
         return self.page.evaluate(script, arg)
 
     def cell_count(self) -> int:
-        return int(self.evaluate("microgradRunner.cells.length"))
+        return int(self.evaluate("microgradTest.cellCount()"))
 
     def cell(self, index: int) -> Any:
         """The page's ``index``-th runnable cell (the ones with a Run button)."""
@@ -96,7 +96,7 @@ class Tab:
         self.open(page)
         self.click_run(0)
         state = self.wait_state(0, DONE, 60_000)
-        assert state == "ok", self.output_text(0)
+        assert state == "done", self.output_text(0)
         return self
 
     def click_run(self, index: int) -> float:
@@ -109,31 +109,29 @@ class Tab:
 
     def wait_state(self, index: int, states: tuple[str, ...], timeout: float = 30_000) -> str:
         self.page.wait_for_function(
-            "([i, states]) => states.includes(microgradRunner.cells[i].state)",
+            "([i, states]) => states.includes(microgradTest.cell(i).state)",
             arg=[index, list(states)],
             timeout=timeout,
         )
-        return str(self.evaluate(f"microgradRunner.cells[{index}].state"))
+        return str(self.evaluate(f"microgradTest.cell({index}).state"))
 
     def wait_editor(self, index: int) -> None:
         """Wait until cell ``index`` has its editor (opened by Edit or a first Run)."""
-        self.page.wait_for_function(f"microgradRunner.cells[{index}].editor !== null")
+        self.page.wait_for_function(f"microgradTest.cell({index}).hasEditor")
 
     def edit(self, index: int, code: str) -> None:
         """Replace the code of cell ``index`` in its editor (opened with Edit if need be)."""
-        if self.evaluate(f"microgradRunner.cells[{index}].editor === null"):
+        if self.evaluate(f"!microgradTest.cell({index}).hasEditor"):
             cell = self.cell(index)
             cell.evaluate(
                 "(el) => { const d = el.querySelector('details'); if (d) d.open = true; }"
             )
             cell.locator("button.runner-edit").click()
         self.wait_editor(index)
-        self.evaluate(
-            "([i, code]) => { microgradRunner.cells[i].editor.value = code; }", [index, code]
-        )
+        self.evaluate("([i, code]) => { microgradTest.setCode(i, code); }", [index, code])
 
     def state(self, index: int) -> str:
-        return str(self.evaluate(f"microgradRunner.cells[{index}].state"))
+        return str(self.evaluate(f"microgradTest.cell({index}).state"))
 
     def status(self, index: int) -> str:
         return str(self.cell(index).locator(".runner-status").inner_text())
@@ -141,7 +139,7 @@ class Tab:
     def outputs(self, index: int) -> list[dict[str, Any]]:
         return list(
             self.evaluate(
-                f"microgradRunner.outputsOf({index}).map(o => ({{kind: o.kind, "
+                f"microgradTest.cell({index}).outputs.map(o => ({{kind: o.kind, "
                 "name: o.name || null, mime: o.mime || null, text: o.text || null, "
                 "data: o.data || null}))"
             )

@@ -109,7 +109,7 @@ def test_the_runner_at_work_passes_the_audit(runner_tab: Tab, theme: str, viewpo
 
     tab.edit(0, "from micrograd import Value\n\nValue(-1.0).log()")
     tab.click_run(0)
-    assert tab.wait_state(0, DONE) == "error"
+    assert tab.wait_state(0, DONE) == "raised"
     _check(audit(tab.page), f"neuron.html, a traceback shown, {theme}, {viewport}")
 
     # What still overflows the browser's stack, fatally for Pyodide (runner_tab.py).

@@ -36,6 +36,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from runner_modules import load as load_runner_module
 from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab, report
 from sitefiles import ROOT, executed_notebooks_dir
 from steppers import STEPPER_STATE_JS, off_screen_stepping_through
@@ -48,7 +49,7 @@ STEPPER_MIME = "application/vnd.micrograd.stepper+json"
 def cell_with(tab: Tab, text: str) -> int:
     """The index (among the runnable cells) of the one cell whose code holds ``text``."""
     found = tab.evaluate(
-        "(text) => microgradRunner.cells.flatMap((c, i) => c.source.includes(text) ? [i] : [])",
+        "(text) => microgradTest.cells().flatMap((c, i) => c.source.includes(text) ? [i] : [])",
         text,
     )
     assert len(found) == 1, f"{len(found)} runnable cells hold {text!r}"
@@ -59,12 +60,12 @@ def run(tab: Tab, index: int) -> None:
     """Run cell ``index`` (and what it needs) and check that it ran without error."""
     tab.click_run(index)
     state = tab.wait_state(index, DONE, PAGE_TIMEOUT_MS)
-    assert state == "ok", f"cell {index} {state}:\n{tab.output_text(index)}"
+    assert state == "done", f"cell {index} {state}:\n{tab.output_text(index)}"
 
 
 def edit(tab: Tab, index: int, *changes: tuple[str, str]) -> None:
     """Make each (old, new) change in cell ``index``'s code."""
-    source = tab.evaluate(f"microgradRunner.cells[{index}].source")
+    source = tab.evaluate(f"microgradTest.cell({index}).source")
     for old, new in changes:
         assert old in source
         source = source.replace(old, new)
@@ -199,36 +200,23 @@ def glue_values() -> list[str]:
     return [repr(x) for x in [*floats, *ints]] + ["'Intel Xeon'", "'2026-11-30'"]
 
 
-def test_the_page_formats_a_readers_number_exactly_as_myst_nb_formats_the_builds(
-    tab: Tab,
-) -> None:
-    """pyformat.js against myst-nb's own format_plain_text, on every spec the pages use."""
-    from ast import literal_eval
-
+def test_the_kernel_formats_a_readers_number_exactly_as_myst_nb_formats_the_builds() -> None:
+    """glue_text.format_glued (the kernel's, and the download's) against myst-nb's own function."""
     from myst_nb.core.variables import format_plain_text
 
-    cases, expected = [], []
+    format_glued = load_runner_module("glue_text").format_glued
+    compared = 0
     for plain in glue_values():
         for spec in GLUE_SPECS:
             try:
-                expected.append(format_plain_text(plain, spec))
-            except ValueError:  # a string with a number's spec: the build fails there too
+                expected = format_plain_text(plain, spec)
+            except ValueError as error:  # a string with a number's spec: the build fails too
+                with pytest.raises(ValueError, match=str(error)):
+                    format_glued(plain, spec)
                 continue
-            cases.append([plain, spec])
-    tab.open("index.html")
-    shown = tab.page.evaluate(
-        """async (cases) => {
-          const { pythonFormat } = await import('./_static/runner/pyformat.js');
-          return cases.map(([plain, spec]) => pythonFormat(plain, spec));
-        }""",
-        cases,
-    )
-    wrong = [(c, e, s) for c, e, s in zip(cases, expected, shown, strict=True) if s != e]
-    # Declined (null, the build's number stays, marked): only a float with "," alone,
-    # which Python writes in its general format.
-    declined = [c for c, _, s in wrong if s is None]
-    assert all(spec == "," and isinstance(literal_eval(plain), float) for plain, spec in declined)
-    assert [w for w in wrong if w[2] is not None] == []
+            assert format_glued(plain, spec) == expected, (plain, spec)
+            compared += 1
+    assert compared > 5_000
 
 
 SPANS_JS = """() => Array.from(document.querySelectorAll('span.pasted-text[data-glue-key]'),
@@ -473,12 +461,12 @@ def train_with_probing(tab: Tab, index: int) -> list[tuple[float, int]]:
     while tab.state(index) not in DONE:
         tab.page.mouse.click(probe["x"] + probe["width"] / 2, probe["y"] + probe["height"] / 2)
         points = tab.evaluate(
-            f"microgradRunner.live.updates.filter(u => u.cell === {index}).map(u => u.points)"
+            f"microgradTest.liveCharts().filter(u => u.cell === {index}).map(u => u.points)"
         )
         seen.append((time.perf_counter() - clicked, max(points, default=0)))
         time.sleep(0.2)
     state = tab.state(index)
-    assert state == "ok", f"cell {index} {state}:\n{tab.output_text(index)}"
+    assert state == "done", f"cell {index} {state}:\n{tab.output_text(index)}"
     return seen
 
 
@@ -511,14 +499,14 @@ def test_an_edited_moons_run_draws_its_curve_as_it_trains_and_the_readers_bounda
     assert rows[-1][2] == "0.9200"
     # The live chart grew while the cell ran, and ends on every step.
     probe = tab.evaluate("window.mgProbe")
-    updates = tab.evaluate(f"microgradRunner.live.updates.filter(u => u.cell === {training})")
+    updates = tab.evaluate(f"microgradTest.liveCharts().filter(u => u.cell === {training})")
     (done,) = [d["at"] for d in probe["done"] if d["cell"] == training]
     during = [u for u in updates if u["at"] < done]
     assert len(during) > 1, updates
     assert [u["points"] for u in updates] == sorted({u["points"] for u in updates}), updates
     assert len({points for _, points in seen if points}) > 1, seen  # seen growing from here
     tab.page.wait_for_function(  # the last update is drawn (maybe just after the run ended)
-        f"microgradRunner.live.updates.some(u => u.cell === {training} && u.points === 30)"
+        f"microgradTest.liveCharts().some(u => u.cell === {training} && u.points === 30)"
     )
     live = tab.cell(training).locator("figure.runner-live-chart")
     assert live.get_attribute("data-points") == str(MOONS_STEPS)
@@ -535,11 +523,11 @@ def test_an_edited_moons_run_draws_its_curve_as_it_trains_and_the_readers_bounda
     run(tab, plotting)
     # The decision boundary from the reader's model: the one this CPython draws for it.
     boundary = cell_with(tab, "plot_decision_boundary(model")
-    sources = tab.evaluate("microgradRunner.cells.map(c => c.source)")
+    sources = tab.evaluate("microgradTest.cells().map(c => c.source)")
     above = ("make_moons(", "model = MLP(2", "def loss_and")
     before = [sources[cell_with(tab, code)] for code in above]
     native = native_moons(
-        before, tab.evaluate(f"microgradRunner.cells[{training}].editor.value"), sources[boundary]
+        before, tab.evaluate(f"microgradTest.cell({training}).code"), sources[boundary]
     )
     run(tab, boundary)
     (drawn,) = [o["data"] for o in tab.outputs(boundary) if o["mime"] == CHART_MIME]
@@ -602,7 +590,7 @@ def record_live_measurements(
 ) -> None:
     """Write what the moons test measured to LIVE_ARTIFACT, and print it."""
     (clicked,) = probe["runClicked"]
-    runs = tab.evaluate("microgradRunner.timings.runs")
+    runs = tab.evaluate("microgradTest.timings().runs")
     browser_seconds = [r["seconds"] for r in runs if r["cell"] == training][-1]
     times = [u["at"] for u in updates]
     measured = {
@@ -657,7 +645,7 @@ def test_the_mlp_pages_plots_are_drawn_in_the_browser_from_the_readers_run(
     last = cell_with(tab, "show(comparison")
     run(tab, last)  # and every cell above it, the first plot's too
     first = cell_with(tab, "show(loss_chart, predictions")
-    assert tab.state(first) == "ok"
+    assert tab.state(first) == "done"
     for index, code in ((first, "show(loss_chart, predictions"), (last, "show(comparison")):
         (drawn,) = [o["data"] for o in tab.outputs(index) if o["mime"] == CHART_MIME]
         assert numbers_close(json.loads(drawn), build_chart(html, "mlp.html", code))

@@ -254,7 +254,7 @@ def test_nothing_is_fetched_and_load_time_is_unchanged_until_the_first_run(
                 "performance.getEntriesByType('navigation')[0].loadEventEnd / 1000"
             )
             set_up = tab.evaluate(
-                "window.microgradRunner ? microgradRunner.timings.setUpMilliseconds : null"
+                "window.microgradTest ? microgradTest.timings().setUpMilliseconds : null"
             )
             assert not tab.foreign, tab.foreign
             return float(seconds), tab.runtime_requests(), set_up
@@ -307,13 +307,13 @@ def test_every_runnable_cell_gives_the_builds_output_in_the_browser(
     assert tab.cell_count() == len(expected)
     if not expected:
         return
-    sources = tab.evaluate("microgradRunner.cells.map(c => c.source)")
+    sources = tab.evaluate("microgradTest.cells().map(c => c.source)")
     assert sources == [_joined(c["source"]) for c in expected]
 
     clicked = tab.click_run(0)
     first = tab.wait_state(0, DONE, timeout=60_000)
     first_seconds = time.perf_counter() - clicked
-    timings = tab.evaluate("microgradRunner.timings")
+    timings = tab.evaluate("microgradTest.timings()")
     TIMINGS.setdefault("pages", {})[content_page] = {
         "first_run_done_seconds": first_seconds,
         "runtime_ready_seconds": timings["ready"],
@@ -326,16 +326,16 @@ def test_every_runnable_cell_gives_the_builds_output_in_the_browser(
         f"{content_page}: Python ready {timings['ready']:.2f} s after the first Run, "
         f"first cell done {first_seconds:.2f} s",
     )
-    assert first == "ok", tab.output_text(0)
+    assert first == "done", tab.output_text(0)
     assert first_seconds <= BUDGET_FIRST_OUTPUT_SECONDS
 
     last = len(expected) - 1
     if last > 0:
         tab.click_run(last)
-        state = tab.wait_state(last, ("ok", "error", "skipped", "crashed"), PAGE_TIMEOUT_MS)
-        states = tab.evaluate("microgradRunner.cells.map(c => c.state)")
-        assert state == "ok", f"cell states {states}; last output {tab.output_text(last)}"
-    runs = tab.evaluate("microgradRunner.timings.runs")
+        state = tab.wait_state(last, ("done", "raised", "skipped", "crashed"), PAGE_TIMEOUT_MS)
+        states = tab.evaluate("microgradTest.cells().map(c => c.state)")
+        assert state == "done", f"cell states {states}; last output {tab.output_text(last)}"
+    runs = tab.evaluate("microgradTest.timings().runs")
     TIMINGS["pages"][content_page]["cell_seconds"] = [r["seconds"] for r in runs]
 
     worst = 0.0
@@ -406,11 +406,11 @@ def test_the_neuron_edited_to_x2_equal_1_gives_w2_the_engines_gradient(
 
     tab.run_first_cell("neuron.html")
     assert "grad 0.0000" in next(o["data"] for o in tab.outputs(0) if o["kind"] == "display")
-    source = tab.evaluate("microgradRunner.cells[0].editor.value")
+    source = tab.evaluate("microgradTest.cell(0).code")
     assert NEURON_X2 in source
     tab.edit(0, source.replace(NEURON_X2, 'x2 = Value(1.0, label="x2")'))
     clicked = tab.click_run(0)
-    assert tab.wait_state(0, DONE) == "ok"
+    assert tab.wait_state(0, DONE) == "done"
     seconds = time.perf_counter() - clicked
     TIMINGS["small_cell_seconds"] = seconds
     report(capsys, f"edited neuron cell (graph, backward, drawing) ran in {seconds:.2f} s")
@@ -426,7 +426,7 @@ def test_a_raising_cell_shows_its_traceback_and_python_carries_on(tab: Tab) -> N
     tab.run_first_cell("index.html")
     tab.edit(0, "from micrograd import Value\n\nd = Value(-1.0)\nd.log()")
     tab.click_run(0)
-    assert tab.wait_state(0, DONE) == "error"
+    assert tab.wait_state(0, DONE) == "raised"
     shown = tab.output_text(0)
     assert "Traceback (most recent call last)" in shown
     assert 'File "<cell 1>", line 4' in shown
@@ -434,7 +434,7 @@ def test_a_raising_cell_shows_its_traceback_and_python_carries_on(tab: Tab) -> N
     assert "ValueError" in shown
     tab.edit(0, "print(d.data * 2)")
     tab.click_run(0)
-    assert tab.wait_state(0, DONE) == "ok"
+    assert tab.wait_state(0, DONE) == "done"
     assert tab.output_text(0).endswith("-2.0")
     assert not tab.errors, tab.errors
 
@@ -447,7 +447,7 @@ def test_an_endless_loop_is_stopped_and_a_fresh_python_runs_the_next_cell(
     tab.click_run(0)
     tab.wait_state(0, ("running",))
     tab.page.wait_for_timeout(1500)
-    assert tab.evaluate("microgradRunner.cells[0].state") == "running"
+    assert tab.evaluate("microgradTest.cell(0).state") == "running"
     stop = tab.cell(0).locator("button.runner-stop")
     stopped = time.perf_counter()
     stop.click()
@@ -455,7 +455,7 @@ def test_an_endless_loop_is_stopped_and_a_fresh_python_runs_the_next_cell(
     assert "Stopped" in tab.output_text(0)
     tab.edit(0, "print('n' in globals(), 6 * 7)")
     tab.click_run(0)
-    assert tab.wait_state(0, DONE, 60_000) == "ok"
+    assert tab.wait_state(0, DONE, 60_000) == "done"
     seconds = time.perf_counter() - stopped
     TIMINGS["stop_to_next_output_seconds"] = seconds
     report(capsys, f"Stop, then a fresh Python's first output: {seconds:.2f} s")
@@ -508,14 +508,14 @@ def test_a_20000_link_chain_is_built_backpropagated_and_freed_in_the_browser(
     tab.run_first_cell("index.html")
     tab.edit(0, DEEP_CHAIN)
     clicked = tab.click_run(0)
-    assert tab.wait_state(0, DONE, 120_000) == "ok", tab.output_text(0)
+    assert tab.wait_state(0, DONE, 120_000) == "done", tab.output_text(0)
     seconds = time.perf_counter() - clicked
     TIMINGS["deep_chain_seconds"] = seconds
     report(capsys, f"20,000-link chain built, backpropagated and freed in {seconds:.2f} s")
     assert tab.output_text(0).endswith("backward: 1.0 1.0\nnodes left: 0")
     tab.edit(0, "print('same Python:', live_nodes() - before)")
     tab.click_run(0)
-    assert tab.wait_state(0, DONE) == "ok", tab.output_text(0)
+    assert tab.wait_state(0, DONE) == "done", tab.output_text(0)
     assert tab.output_text(0).endswith("same Python: 0")
     assert not tab.errors, tab.errors
 
@@ -526,15 +526,15 @@ def test_unbounded_recursion_through_c_calls_is_a_recursion_error_and_python_car
     tab.run_first_cell("index.html")
     tab.edit(0, NESTED_REPR)
     tab.click_run(0)
-    assert tab.wait_state(0, DONE) == "ok", tab.output_text(0)
+    assert tab.wait_state(0, DONE) == "done", tab.output_text(0)
     assert tab.output_text(0).endswith("50")
     tab.edit(0, "repr(Nested(1_000_000))")
     tab.click_run(0)
-    assert tab.wait_state(0, DONE, 60_000) == "error", tab.output_text(0)
+    assert tab.wait_state(0, DONE, 60_000) == "raised", tab.output_text(0)
     assert "RecursionError: Stack overflow" in tab.output_text(0)
     tab.edit(0, "print(repr(Nested(50)).count('['))")
     tab.click_run(0)
-    assert tab.wait_state(0, DONE) == "ok", tab.output_text(0)
+    assert tab.wait_state(0, DONE) == "done", tab.output_text(0)
     assert tab.output_text(0).endswith("50")
     assert not tab.errors, tab.errors
 
@@ -555,7 +555,7 @@ def test_a_crash_of_the_runtime_says_so_and_offers_a_restart(tab: Tab) -> None:
     restart.click()
     tab.edit(0, "print('back')")
     tab.click_run(0)
-    assert tab.wait_state(0, DONE, 60_000) == "ok"
+    assert tab.wait_state(0, DONE, 60_000) == "done"
     assert tab.output_text(0).endswith("back")
 
 

@@ -47,7 +47,7 @@ def test_edit_is_offered_before_any_run_and_loads_no_python(tab: Tab) -> None:
         cell = tab.cell(index)
         edit = cell.locator("button.runner-edit")
         assert edit.is_visible()
-        number = tab.evaluate(f"microgradRunner.cells[{index}].number")
+        number = tab.evaluate(f"microgradTest.cell({index}).number")
         assert edit.get_attribute("aria-label") == f"Edit cell {number}"
         assert cell.locator("button.runner-run").get_attribute("aria-label") == f"Run cell {number}"
     tab.cell(0).locator("button.runner-edit").click()
@@ -61,7 +61,7 @@ def test_edit_is_offered_before_any_run_and_loads_no_python(tab: Tab) -> None:
     # Nothing of Python was fetched to edit.
     fetched = tab.runtime_requests()
     assert not [u for u in fetched if re.search(r"pyodide|\.whl|worker\.js|kernel\.py", u)]
-    assert tab.evaluate("microgradRunner.status") == "off"
+    assert tab.evaluate("microgradTest.status()") == "off"
     assert not tab.errors, tab.errors
 
 
@@ -79,7 +79,7 @@ def test_a_cell_runs_is_edited_and_runs_again_with_the_keyboard_alone(tab: Tab) 
     outline = run.evaluate("(b) => getComputedStyle(b).outlineStyle")
     assert outline != "none", "the focused Run button shows no focus"
     keyboard.press("Enter")
-    assert tab.wait_state(0, DONE, 60_000) == "ok", tab.output_text(0)
+    assert tab.wait_state(0, DONE, 60_000) == "done", tab.output_text(0)
     # Into the editor (Run opened it): Tab from Run goes on to the editor's code.
     run.focus()
     content = tab.cell(0).locator(".cm-content")
@@ -89,7 +89,7 @@ def test_a_cell_runs_is_edited_and_runs_again_with_the_keyboard_alone(tab: Tab) 
         keyboard.press("Shift+Tab")
     assert content.evaluate("(c) => c === document.activeElement"), "the editor is not reachable"
     keyboard.press("Control+Home")
-    source = tab.evaluate("microgradRunner.cells[0].editor.value")
+    source = tab.evaluate("microgradTest.cell(0).code")
     line = source.split("\n").index(NEURON_X2)
     for _ in range(line):
         keyboard.press("ArrowDown")
@@ -97,8 +97,8 @@ def test_a_cell_runs_is_edited_and_runs_again_with_the_keyboard_alone(tab: Tab) 
     keyboard.press("Shift+End")
     keyboard.type('x2 = Value(1.0, label="x2")')
     keyboard.press("Shift+Enter")
-    tab.page.wait_for_function("microgradRunner.timings.runs.length >= 2")
-    assert tab.wait_state(0, DONE, 60_000) == "ok", tab.output_text(0)
+    tab.page.wait_for_function("microgradTest.timings().runs.length >= 2")
+    assert tab.wait_state(0, DONE, 60_000) == "done", tab.output_text(0)
     dot = next(o["data"] for o in tab.outputs(0) if o["kind"] == "display")
     assert "{ w2 | data 1.0000 | grad 0.0887 }" in dot
     assert tab.evaluate("window.mouseEvents") == 0
@@ -112,11 +112,11 @@ def test_a_cell_runs_is_edited_and_runs_again_with_the_keyboard_alone(tab: Tab) 
     # Out of the editor (Escape, then Tab), on to the stepper cell's Run, and
     # through the reader's own stepper to its last frame.
     keyboard.press("Escape")
-    sources = tab.evaluate("microgradRunner.cells.map((c) => c.source)")
+    sources = tab.evaluate("microgradTest.cells().map((c) => c.source)")
     stepping = next(i for i, code in enumerate(sources) if "BackwardStepper(o)" in code)
     tab_to(keyboard, tab.cell(stepping).locator("button.runner-run"), "the stepper cell's Run")
     keyboard.press("Enter")
-    assert tab.wait_state(stepping, DONE, 60_000) == "ok", tab.output_text(stepping)
+    assert tab.wait_state(stepping, DONE, 60_000) == "done", tab.output_text(stepping)
     stepper = tab.cell(stepping).locator("div.runner-output .mg-stepper.mg-ready")
     stepper.wait_for(timeout=60_000)
     tab_to(keyboard, stepper, "the reader's stepper")
@@ -131,15 +131,15 @@ def test_a_cell_runs_is_edited_and_runs_again_with_the_keyboard_alone(tab: Tab) 
 
 def test_reset_puts_back_the_pages_code_and_the_builds_output(tab: Tab) -> None:
     tab.run_first_cell(NEURON)
-    page_code = tab.evaluate("microgradRunner.cells[0].source")
+    page_code = tab.evaluate("microgradTest.cell(0).source")
     tab.edit(0, page_code.replace(NEURON_X2, 'x2 = Value(1.0, label="x2")'))
     tab.click_run(0)
-    assert tab.wait_state(0, DONE) == "ok"
+    assert tab.wait_state(0, DONE) == "done"
     reset = tab.cell(0).locator("button.runner-reset")
     assert reset.is_visible()
     reset.click()
-    tab.page.wait_for_function("microgradRunner.cells[0].outputs.length === 0")
-    assert tab.evaluate("microgradRunner.cells[0].editor.value") == page_code
+    tab.page.wait_for_function("microgradTest.cell(0).outputs.length === 0")
+    assert tab.evaluate("microgradTest.cell(0).code") == page_code
     assert tab.cell(0).locator("div.runner-output").count() == 0
     assert tab.cell(0).locator("div.cell_output").is_visible()
     assert not reset.is_visible()

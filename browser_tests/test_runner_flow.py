@@ -82,7 +82,7 @@ def test_every_notebook_page_lists_all_its_code_cells_for_the_runner(
 
 def _moons_cells(tab: Tab) -> dict[str, int]:
     """Where the cells of MOONS_CELLS are among the page's runnable cells (by their code)."""
-    sources = tab.evaluate("microgradRunner.cells.map((c) => c.source)")
+    sources = tab.evaluate("microgradTest.cells().map((c) => c.source)")
     found = {}
     for role, line in MOONS_CELLS.items():
         (found[role],) = [i for i, source in enumerate(sources) if line in source]
@@ -90,7 +90,7 @@ def _moons_cells(tab: Tab) -> dict[str, int]:
 
 
 def _edit_training(tab: Tab, training: int) -> None:
-    source = tab.evaluate(f"microgradRunner.cells[{training}].source")
+    source = tab.evaluate(f"microgradTest.cell({training}).source")
     for old, new in (STEPS_30, RATE_01):
         assert old in source
         source = source.replace(old, new)
@@ -98,7 +98,7 @@ def _edit_training(tab: Tab, training: int) -> None:
 
 
 def _runs_since(tab: Tab, start: int) -> list[dict[str, Any]]:
-    return list(tab.evaluate(f"microgradRunner.timings.runs.slice({start})"))
+    return list(tab.evaluate(f"microgradTest.timings().runs.slice({start})"))
 
 
 def _table(text: str) -> list[list[str]]:
@@ -111,7 +111,7 @@ def test_an_edited_training_run_starts_from_the_pages_model_and_says_so(tab: Tab
     cells = _moons_cells(tab)
     data, model, loss, training, spike, solution = (cells[role] for role in MOONS_CELLS)
     tab.click_run(training)
-    assert tab.wait_state(training, DONE, PAGE_TIMEOUT_MS) == "ok", tab.output_text(training)
+    assert tab.wait_state(training, DONE, PAGE_TIMEOUT_MS) == "done", tab.output_text(training)
     first = _table(tab.output_text(training))
     assert first[0][:2] == ["0", "0.895844"]
     assert first[-1][0] == "99"
@@ -125,7 +125,7 @@ def test_an_edited_training_run_starts_from_the_pages_model_and_says_so(tab: Tab
     _edit_training(tab, training)
     before = len(_runs_since(tab, 0))
     tab.click_run(training)
-    assert tab.wait_state(training, DONE, PAGE_TIMEOUT_MS) == "ok", tab.output_text(training)
+    assert tab.wait_state(training, DONE, PAGE_TIMEOUT_MS) == "done", tab.output_text(training)
     shown = tab.output_text(training)
     table = _table(shown)
     # A fresh run: the untrained model's loss at step 0, and the 30-step run's accuracy.
@@ -156,7 +156,7 @@ def test_an_edited_training_run_starts_from_the_pages_model_and_says_so(tab: Tab
     ran = [r["cell"] for r in _runs_since(tab, before) if r["cell"] is not None]
     # The spike cell had not run, nor the two plots (they run in the browser too: the loss
     # plot and the decision boundary); the training not again.
-    sources = tab.evaluate("microgradRunner.cells.map((c) => c.source)")
+    sources = tab.evaluate("microgradTest.cells().map((c) => c.source)")
     plots = [i for i, code in enumerate(sources) if "log.plot(" in code or "boundary(model" in code]
     assert ran == sorted([spike, *plots, solution]), ran
     before = len(_runs_since(tab, 0))
@@ -180,15 +180,15 @@ def test_a_reset_brings_back_the_pages_code_and_output_and_the_marks_go(tab: Tab
         "(e) => window.resets.push(e.detail));"
     )
     tab.click_run(training)
-    assert tab.wait_state(training, DONE, PAGE_TIMEOUT_MS) == "ok"
+    assert tab.wait_state(training, DONE, PAGE_TIMEOUT_MS) == "done"
     _edit_training(tab, training)
     tab.click_run(training)
-    assert tab.wait_state(training, DONE, PAGE_TIMEOUT_MS) == "ok"
+    assert tab.wait_state(training, DONE, PAGE_TIMEOUT_MS) == "done"
     assert "From the build" in tab.cell(spike).text_content()
-    page_code = tab.evaluate(f"microgradRunner.cells[{training}].source")
+    page_code = tab.evaluate(f"microgradTest.cell({training}).source")
     tab.cell(training).locator("button.runner-reset").click()
     tab.page.wait_for_function("window.resets.length === 1")
-    assert tab.evaluate(f"microgradRunner.cells[{training}].editor.value") == page_code
+    assert tab.evaluate(f"microgradTest.cell({training}).code") == page_code
     assert tab.cell(training).locator("div.runner-output").count() == 0
     assert tab.cell(training).locator("div.cell_output").is_visible()
     reset = tab.evaluate("window.resets[0]")
@@ -200,7 +200,7 @@ def test_a_reset_brings_back_the_pages_code_and_output_and_the_marks_go(tab: Tab
     # first: the solution then counts what the build counted.
     built = tab.cell(solution).locator("div.cell_output").text_content() or ""
     tab.click_run(solution)
-    assert tab.wait_state(solution, DONE, PAGE_TIMEOUT_MS) == "ok"
+    assert tab.wait_state(solution, DONE, PAGE_TIMEOUT_MS) == "done"
     counted = tab.output_text(solution)
     assert "Re-ran cells 3–4" in counted, counted
     assert "a Reset put back" in counted, counted

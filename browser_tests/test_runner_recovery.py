@@ -8,7 +8,9 @@
   again: the cell below that needs the loop's names asks (run it, skip it,
   edit it), and shows a status and a Stop button while it waits.
 - Starting Python says "downloading" only when it downloads, and the size it
-  names is what it fetches (bytes counted from the responses).
+  names is what that first Run fetches: Python, the run machinery and the
+  editor, and what the cell's outputs need (viz.js for a drawing), counted
+  from the responses.
 - After the first start (its files copied into the runtime's cache once its
   first cell has run), Python starts again with no connection at all.
 """
@@ -30,7 +32,7 @@ LOOP = "n = 0\nwhile True:\n    n += 1"
 
 
 def _megabytes(status: str) -> float:
-    found = re.search(r"downloading Python \(([\d.]+) MB", status)
+    found = re.search(r"downloading Python and what this run needs \(([\d.]+) MB", status)
     assert found, status
     return float(found.group(1))
 
@@ -46,17 +48,17 @@ def test_a_crash_keeps_what_the_cell_printed_and_restart_leaves_no_loop(tab: Tab
     assert "Restart Python, then Run" in shown
 
     tab.cell(0).locator("div.runner-crashed button.runner-restart").click()
-    tab.page.wait_for_function("['starting', 'ready'].includes(microgradRunner.status)")
-    states = tab.evaluate("microgradRunner.cells.map((c) => c.state)")
+    tab.page.wait_for_function("['starting', 'ready'].includes(microgradTest.status())")
+    states = tab.evaluate("microgradTest.cells().map((c) => c.state)")
     assert states == [""] * len(states), states  # every status of the old session is gone
-    assert not tab.evaluate("microgradRunner.log.filter((e) => e.level === 'error').length")
+    assert not tab.evaluate("microgradTest.log().filter((e) => e.level === 'error').length")
 
     # The next cell runs first time: the crashed cell above does not run again.
-    runs = len(tab.evaluate("microgradRunner.timings.runs"))
+    runs = len(tab.evaluate("microgradTest.timings().runs"))
     tab.edit(1, "print(1 + 1)")
     tab.click_run(1)
-    assert tab.wait_state(1, DONE, 60_000) == "ok", tab.output_text(1)
-    ran = [r["cell"] for r in tab.evaluate(f"microgradRunner.timings.runs.slice({runs})")]
+    assert tab.wait_state(1, DONE, 60_000) == "done", tab.output_text(1)
+    ran = [r["cell"] for r in tab.evaluate(f"microgradTest.timings().runs.slice({runs})")]
     assert 0 not in ran, ran
     shown = tab.output_text(1)
     assert "2" in shown.splitlines(), shown
@@ -81,7 +83,7 @@ def test_after_stop_a_later_cell_does_not_run_the_loop_again(tab: Tab) -> None:
     # A cell that does not need the loop's names runs at once, and says what it left out.
     tab.edit(1, "print(6 * 7)")
     tab.click_run(1)
-    assert tab.wait_state(1, DONE, 60_000) == "ok", tab.output_text(1)
+    assert tab.wait_state(1, DONE, 60_000) == "done", tab.output_text(1)
     assert "Not run again: cell 1" in tab.output_text(1)
     # One that needs them (Value) asks first, with a status and a Stop button while it waits.
     tab.edit(2, "print(Value(2.0) * 3)")
@@ -94,9 +96,9 @@ def test_after_stop_a_later_cell_does_not_run_the_loop_again(tab: Tab) -> None:
     for choice in ("run", "skip", "edit"):
         assert prompt.locator(f"button.runner-prompt-{choice}").count() == 1
     prompt.locator("button.runner-prompt-skip").click()
-    assert tab.wait_state(2, DONE, 60_000) == "error"  # skipped: Value was never defined
+    assert tab.wait_state(2, DONE, 60_000) == "raised"  # skipped: Value was never defined
     assert "NameError" in tab.output_text(2)
-    ran = [r["cell"] for r in tab.evaluate("microgradRunner.timings.runs")]
+    ran = [r["cell"] for r in tab.evaluate("microgradTest.timings().runs")]
     assert ran.count(0) == 1, ran  # the loop's cell ran once (the run then stopped), never again
     assert not tab.errors, tab.errors
 
@@ -114,65 +116,44 @@ def test_the_status_names_the_download_it_makes_and_only_then(
                 fetched[response.url] = 0
 
     tab.open(NEURON)
+    with_page = set(tab.runtime_requests())  # runner.js and the modules it loads with the page
     tab.page.on("response", count)
     tab.context.on("response", count)
     tab.click_run(0)
-    tab.page.wait_for_function("microgradRunner.cells[0].state === 'starting'")
+    tab.page.wait_for_function("microgradTest.cell(0).state === 'starting'")
     status = tab.status(0)
-    tab.page.wait_for_function("microgradRunner.status === 'ready'", timeout=60_000)
+    tab.page.wait_for_function("microgradTest.status() === 'ready'", timeout=60_000)
     tab.wait_state(0, DONE, 60_000)
-    # Python's start: not viz.js and marked (the first drawing fetches them), nor d3 and
-    # Observable Plot (the first chart), nor the editor or the runner's page-side modules,
-    # which the page fetches at the first Run.
-    python = {
-        u: n for u, n in fetched.items() if not re.search(r"/(viz|marked|d3|plot)-|/editor/", u)
-    }
-    page_side = {u: n for u, n in python.items() if u.rsplit("/", 1)[1] in PAGE_MODULES}
-    start = sum(python.values()) - sum(page_side.values())
-    TIMINGS["start_download_bytes"] = start
-    report(capsys, f"first start: '{status}'; fetched {start:,} bytes for Python")
-    assert abs(_megabytes(status) - start / 1e6) < 0.05, (status, sorted(python))
+    # The cell's drawing is laid out by viz.js before the run is done: all it fetched is in.
+    run = {url: size for url, size in fetched.items() if url not in with_page}
+    total = sum(run.values())
+    TIMINGS["first_run_download_bytes"] = total
+    report(capsys, f"first Run: '{status}'; fetched {total:,} bytes in {len(run)} files")
+    assert any("/viz-" in url for url in run), sorted(run)  # the cell draws its graph
+    assert any("/editor/" in url for url in run), sorted(run)  # Run opens the editor
+    assert abs(_megabytes(status) - total / 1e6) < 0.05, (status, sorted(run))
 
     # Restart: nothing to download, and the status does not say it does.
     tab.cell(0).locator("button.runner-restart").click()
     fetched.clear()
     tab.click_run(0)
-    tab.page.wait_for_function("microgradRunner.cells[0].state === 'starting'")
+    tab.page.wait_for_function("microgradTest.cell(0).state === 'starting'")
     again = tab.status(0)
     assert "download" not in again, again
     tab.wait_state(0, DONE, 60_000)
-
-
-#: The runner's page-side modules (fetched with the page or at the first Run, not by Python).
-PAGE_MODULES = {
-    "runner.js",
-    "state.js",
-    "dom.js",
-    "cells.js",
-    "queue.js",
-    "flow.js",
-    "session.js",
-    "outputs.js",
-    "api.js",
-    "editor.js",
-    "steppers.js",
-    "glue.js",
-    "pyformat.js",
-    "charts.js",
-}
 
 
 def test_after_the_first_start_python_starts_again_offline(tab: Tab) -> None:
     tab.run_first_cell(NEURON)
     # The first start does not wait for the runtime's cache: once a cell has run,
     # the runner copies what Python's start fetched into it (session.js).
-    tab.page.wait_for_function("'runtimeKept' in microgradRunner.timings.phases")
+    tab.page.wait_for_function("'runtimeKept' in microgradTest.timings().phases")
     tab.context.set_offline(True)
     try:
         started = time.perf_counter()
         tab.cell(0).locator("button.runner-restart").click()
         tab.click_run(1)
-        assert tab.wait_state(1, DONE, 60_000) == "ok", tab.output_text(1)
+        assert tab.wait_state(1, DONE, 60_000) == "done", tab.output_text(1)
         TIMINGS["offline_restart_seconds"] = time.perf_counter() - started
     finally:
         tab.context.set_offline(False)

@@ -43,6 +43,12 @@ ROOT = DOCS.parent
 
 #: The cell tag that keeps a cell out of the browser (it runs at build time only).
 BUILD_ONLY_TAG = "build-only"
+#: The MIME types the book's kernels show what the page draws itself under (by what they
+#: are: chart, stepper, graphviz), from the one file that spells them, which the page
+#: and the worker read too.
+MIME_TYPES: dict[str, str] = json.loads(
+    (DOCS / "_static" / "runner" / "mime_types.json").read_text(encoding="utf-8")
+)
 #: Where in the built site the runtime goes (under _static, next to runner.js).
 RUNNER_DIR = Path("_static") / "runner"
 #: The files of the npm packages that the site needs, by package.
@@ -77,17 +83,25 @@ EDITOR_IMPORTS = (
 _PACKAGE_IMPORT = re.compile(
     r"""^(?:import|export)\b(?:[^;'"]*?\bfrom)?\s*['"]((?:@[\w.-]+/)?\w[\w.-]*)['"]""", re.M
 )
-#: The runner's own files fetched when Python first starts (with Pyodide and the wheels):
-#: the worker's, and the runtime cache's service worker (session.js registers it then).
-WORKER_FILES = (
-    "runtime-cache.js",
-    "worker.js",
-    "layouts.js",
-    "stepper_layout.js",
-    "kernel.py",
-    "cell_names.py",
-    "live_charts.py",
+#: The runner's Python files, which the worker fetches when Python first starts (worker.js).
+KERNEL_FILES = ("kernel.py", "cell_names.py", "glue_text.py", "live_charts.py")
+#: The runner's ES modules where loading starts: the page's (runner.js, with the page),
+#: the worker's, and the runtime cache's service worker (session.js registers it).
+PAGE_ENTRY = "runner.js"
+WORKER_ENTRIES = ("worker.js", "runtime-cache.js")
+#: A relative module a runner's module imports, statically or not: ``"./queue.js"``.
+_RELATIVE_MODULE = re.compile(r"""["']\./([\w-]+\.(?:js|json))["']""")
+#: A static import (or re-export) of a relative module, at the start of a line.
+_STATIC_IMPORT = re.compile(
+    r"""^(?:import|export)\b(?:[^;'"]*?\bfrom)?\s*["']\./([\w-]+\.(?:js|json))["']""", re.M
 )
+#: What kind of output makes a Run fetch more (the first drawing, Markdown, chart):
+#: the npm packages it loads, by the kind (see :func:`output_kinds`).
+EXTRA_PACKAGES = {
+    "graphviz": ("@viz-js/viz",),
+    "markdown": ("marked",),
+    "chart": ("d3", "@observablehq/plot"),
+}
 
 
 # -- npm packages ---------------------------------------------------------------------------------
@@ -239,22 +253,104 @@ def _pyodide_lock(pyodide_folder: Path) -> tuple[bytes, str]:
     return data, str(info.get("python", "?"))
 
 
-def _start_files(app: Sphinx, packages: dict[str, tuple[str, Path]]) -> dict[str, int]:
-    """What starting Python fetches, by path in the runner's folder, with each file's size.
+def runner_modules(entries: tuple[str, ...], static_only: bool) -> set[str]:
+    """The runner's files (names in docs/_static/runner) that loading ``entries`` loads.
 
-    The worker's files, the runtime cache's service worker, Pyodide and its lock
-    file, the wheels.  (viz.js and marked come later, with the first drawing or
-    Markdown output; d3 and Observable Plot with the first chart, fetched by the page.)
+    Follows every relative import, the dynamic ones too (``import("./editor.js")``
+    and the module names runner.js lists), unless ``static_only``.
+    """
+    own = DOCS / "_static" / "runner"
+    found: set[str] = set()
+    todo = list(entries)
+    while todo:
+        name = todo.pop()
+        if name in found:
+            continue
+        found.add(name)
+        if name.endswith(".js"):
+            text = (own / name).read_text(encoding="utf-8")
+            pattern = _STATIC_IMPORT if static_only else _RELATIVE_MODULE
+            todo += pattern.findall(text)
+    return found
+
+
+def _sizes(app: Sphinx, packages: dict[str, tuple[str, Path]]) -> dict[str, dict[str, int]]:
+    """What a first Run fetches, by part: path in the runner's folder -> size in bytes.
+
+    ``python``: starting Python (the worker's files, the runtime cache's service
+    worker, Pyodide and its lock file, the wheels); ``run``: the page's run
+    machinery (the modules the page loads at the first Run, not with itself)
+    and the cell editor; and one part per kind of output (:data:`EXTRA_PACKAGES`),
+    fetched with the first output of that kind.
     """
     version, folder = packages["pyodide"]
     pyodide = _npm_dir("pyodide", version)
     own = DOCS / "_static" / "runner"
-    files = {name: (own / name).stat().st_size for name in WORKER_FILES}
+    worker_side = runner_modules(WORKER_ENTRIES, static_only=False) | set(KERNEL_FILES)
+    python = {name: (own / name).stat().st_size for name in worker_side}
     for relative in NPM_FILES["pyodide"]:
-        files[f"{pyodide}/{Path(relative).name}"] = (folder / relative).stat().st_size
-    files[f"{pyodide}/pyodide-lock.json"] = len(_pyodide_lock(folder)[0])
-    files.update((name, len(data)) for name, data in _runtime_wheels(app).items())
-    return files
+        python[f"{pyodide}/{Path(relative).name}"] = (folder / relative).stat().st_size
+    python[f"{pyodide}/pyodide-lock.json"] = len(_pyodide_lock(folder)[0])
+    python.update((name, len(data)) for name, data in _runtime_wheels(app).items())
+    with_page = runner_modules((PAGE_ENTRY,), static_only=True)
+    at_first_run = runner_modules((PAGE_ENTRY,), static_only=False) - with_page
+    run = {name: (own / name).stat().st_size for name in at_first_run}
+    for name in editor_packages(packages):
+        version, folder = packages[name]
+        run[editor_file(name, version)] = es_module_entry(folder).stat().st_size
+    parts = {"python": python, "run": run}
+    for kind, names in EXTRA_PACKAGES.items():
+        parts[kind] = {
+            f"{_npm_dir(name, packages[name][0])}/{Path(relative).name}": (
+                packages[name][1] / relative
+            )
+            .stat()
+            .st_size
+            for name in names
+            for relative in NPM_FILES[name]
+        }
+    return parts
+
+
+def output_kinds(outputs: list[dict[str, Any]], mime_types: dict[str, str]) -> set[str]:
+    """The kinds of :data:`EXTRA_PACKAGES` among a cell's build outputs.
+
+    A drawing or a stepper is laid out by viz.js, a chart drawn by Observable
+    Plot, Markdown (without HTML beside it) turned into HTML by marked; the
+    build's kernel records a drawing's, a stepper's and a chart's source in the
+    output's metadata under the book's MIME types.
+    """
+    kinds: set[str] = set()
+    for output in outputs:
+        recorded = set(output.get("metadata", {})) | set(output.get("data", {}))
+        if mime_types["graphviz"] in recorded or mime_types["stepper"] in recorded:
+            kinds.add("graphviz")
+        if mime_types["chart"] in recorded:
+            kinds.add("chart")
+        data = output.get("data", {})
+        if "text/markdown" in data and not {"text/html", "image/svg+xml"} & set(data):
+            kinds.add("markdown")
+    return kinds
+
+
+def first_run_bytes(app: Sphinx, kinds: list[set[str]]) -> list[int]:
+    """For each code cell, what a first Run on it fetches, in bytes.
+
+    ``kinds[k]`` is what kinds of output cell ``k`` makes (:func:`output_kinds`;
+    an empty set for a cell that does not run in the browser).  A first Run on
+    cell ``k`` starts Python, loads the run machinery and the editor, and runs
+    the cells above ``k`` and ``k`` itself (and the hidden cells right after it,
+    which make no outputs the page shows): whatever their outputs need comes too.
+    """
+    parts = _sizes(app, _packages(app))
+    totals = []
+    seen = {"python", "run"}
+    for cell_kinds in kinds:
+        seen |= cell_kinds
+        # A file both sides load (protocol.js, say) is fetched, and counted, once.
+        files = {path: size for part in sorted(seen) for path, size in parts[part].items()}
+        totals.append(sum(files.values()))
+    return totals
 
 
 def _on_builder_inited(app: Sphinx) -> None:
@@ -262,7 +358,7 @@ def _on_builder_inited(app: Sphinx) -> None:
     if app.builder.format != "html":
         return
     packages = _packages(app)
-    start = _start_files(app, packages)
+    start = _sizes(app, packages)["python"]
     app.add_js_file(
         "runner/runner.js",
         type="module",
@@ -275,8 +371,7 @@ def _on_builder_inited(app: Sphinx) -> None:
             "data-plot": _npm_dir("@observablehq/plot", packages["@observablehq/plot"][0])
             + "/plot.umd.min.js",
             "data-wheels": " ".join(_runtime_wheels(app)),
-            "data-start-files": " ".join(start),
-            "data-download-bytes": str(sum(start.values())),
+            "data-start-files": " ".join(sorted(start)),
             "data-build-only-tag": BUILD_ONLY_TAG,
         },
     )

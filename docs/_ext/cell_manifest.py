@@ -12,51 +12,39 @@ one entry per code cell, in page order (an entry's position is its index):
 ``source``, ``tags``, ``hidden`` (the page does not show its code),
 ``buildOnly`` (tagged ``build-only``: it never runs in the browser), ``glue``
 (the keys of the values it glues, from the ``scrapbook`` metadata myst-nb
-gives each glued output) and ``names``: which names the code defines, reads
+gives each glued output), ``names``: which names the code defines, reads
 and may change (``docs/_static/runner/cell_names.py``, which the worker also
-uses for code a reader edits).
+uses for code a reader edits), and ``firstRunBytes``: what a first Run on
+the cell fetches (browser_runner.first_run_bytes; its status names it).
+Beside the cells, ``glueFormats``: each key the prose pastes, with the format
+specs it pastes it with (the in-browser kernel formats the reader's values so).
 """
 
 from __future__ import annotations
 
-import importlib.util
 import json
-from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-from browser_runner import BUILD_ONLY_TAG
+import runner_modules
+from browser_runner import BUILD_ONLY_TAG, MIME_TYPES, first_run_bytes, output_kinds
+from docutils import nodes
 from executed_notebooks import executed_notebook
-from sphinx.errors import ExtensionError
+from executed_notebooks.text import joined
+from glued_numbers import glued_number
 
-CELL_NAMES = Path(__file__).resolve().parent.parent / "_static" / "runner" / "cell_names.py"
 #: Tags with which myst-nb leaves a cell's code out of the page.
 HIDDEN_TAGS = frozenset({"remove-cell", "remove_cell", "remove-input", "remove_input"})
 
 
-def _cell_names() -> ModuleType:
-    """cell_names.py, which lives with the runner's files (the worker ships it)."""
-    spec = importlib.util.spec_from_file_location("micrograd_cell_names", CELL_NAMES)
-    if spec is None or spec.loader is None:
-        raise ExtensionError(f"cell_manifest: cannot load {CELL_NAMES}")
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _text(data: str | list[str]) -> str:
-    return data if isinstance(data, str) else "".join(data)
-
-
-def manifest(notebook: dict[str, Any]) -> dict[str, Any]:
-    """The manifest of a notebook's code cells (see the module's docstring)."""
-    cell_names = _cell_names().cell_names
+def manifest(notebook: dict[str, Any], glue_formats: dict[str, list[str]]) -> dict[str, Any]:
+    """The manifest of a notebook's code cells (see the module's docstring), without sizes."""
+    cell_names = runner_modules.load("cell_names").cell_names
     cells = []
     for cell in notebook.get("cells", []):
         if cell.get("cell_type") != "code":
             continue
         tags = list(cell.get("metadata", {}).get("tags", []))
-        source = _text(cell.get("source", ""))
+        source = joined(cell.get("source", ""))
         glue = [
             output["metadata"]["scrapbook"]["name"]
             for output in cell.get("outputs", [])
@@ -72,16 +60,32 @@ def manifest(notebook: dict[str, Any]) -> dict[str, Any]:
                 "names": cell_names(source),
             }
         )
-    return {"cells": cells}
+    return {"cells": cells, "glueFormats": glue_formats}
+
+
+def glue_formats(doctree: nodes.document) -> dict[str, list[str]]:
+    """Each key the page's prose pastes (glued_numbers.py), with its format specs, sorted."""
+    formats: dict[str, set[str]] = {}
+    for node in doctree.findall(glued_number):
+        formats.setdefault(node["glue_key"], set()).add(node["glue_format"])
+    return {key: sorted(specs) for key, specs in sorted(formats.items())}
 
 
 def _add_manifest(
     app: Any, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
 ) -> None:
     notebook = executed_notebook(app, pagename)
-    if app.builder.format != "html" or notebook is None:
+    if app.builder.format != "html" or notebook is None or doctree is None:
         return
-    body = json.dumps(manifest(notebook), ensure_ascii=False, sort_keys=True)
+    found = manifest(notebook, glue_formats(doctree))
+    code = [cell for cell in notebook.get("cells", []) if cell.get("cell_type") == "code"]
+    kinds = [
+        set() if entry["buildOnly"] else output_kinds(cell.get("outputs", []), MIME_TYPES)
+        for entry, cell in zip(found["cells"], code, strict=True)
+    ]
+    for entry, size in zip(found["cells"], first_run_bytes(app, kinds), strict=True):
+        entry["firstRunBytes"] = size
+    body = json.dumps(found, ensure_ascii=False, sort_keys=True)
     # "</" cannot end the script early once escaped; JSON reads "<\/" as "</".
     body = body.replace("</", "<\\/")
     app.add_js_file(None, type="application/json", id="micrograd-cells", body=body)

@@ -1,26 +1,97 @@
-// The cells' UI: each code cell's bar (Run, Edit, Stop, Reset, Restart and a
-// status), its editor, the box under it that holds what the cell computed in
-// the browser (with the build's output one click away), the marks on outputs
-// that a run has made stale, and the page's one live region, which announces
-// what happens to the cells.  What goes into the output box is outputs.js's
-// job; when a cell runs is queue.js's.  Every control is a real button with a
-// name that says what it does to which cell ("Run cell 3").
+// The cells: one Cell object per runnable code cell, the one module that
+// changes a cell's fields, and render(cell), the one function that draws a
+// cell's state on the page.
+//
+// A cell's state is data, in three fields:
+//   state   what its last Run request is doing or did (STATES below);
+//   shows   what its output area shows: the build's output ("build"), a run's in
+//           this Python session ("run"), or a run's in a session that has ended
+//           ("earlier-run");
+//   stale   whether what it shows no longer follows from the page's state (a run
+//           changed what it was computed from: flow.js decides).
+// Every label, mark and button on the cell follows from these by render(); no
+// module decides anything from a label's text.  Each code cell gets a bar (Run,
+// Edit, Stop, Reset, Restart and a status line), and, once it runs, an output
+// box under it, with the build's output one click away.  Build-only cells get a
+// one-line note instead.  Every control is a real button named for what it does
+// to which cell ("Run cell 3").
 
 import { button, element } from "./dom.js";
-import { buildOnlyClass, runner } from "./state.js";
+import { buildOnlyClass } from "./state.js";
+
+/** What a cell's last Run request is doing or did. */
+export const STATES = {
+  idle: "not run in this session",
+  queued: "waiting for its turn, or for cells above it",
+  starting: "waiting for Python to start",
+  waiting: "waiting for the reader's answer about a cell above",
+  running: "running",
+  done: "ran without an exception",
+  raised: "ran and raised an exception",
+  skipped: "not run: a cell above raised, or Python crashed in another cell",
+  stopped: "stopped by the reader",
+  crashed: "Python crashed while it ran",
+};
+const BUSY = new Set(["queued", "starting", "waiting", "running"]);
 
 const BUILD_ONLY_NOTE =
   "Runs when the site is built, not in your browser (it needs NumPy, matplotlib, " +
   "PyTorch or the build machine): the output is the build's.";
-const COMPUTED_HERE = "Computed in your browser";
-const COMPUTED_EARLIER = "Computed in your browser, by an earlier Python session";
-const STALE_RUN = "From an earlier run: run this cell to update it";
+/** The output box's label, by what it shows and whether that is stale. */
+const OUTPUT_LABELS = {
+  run: "Computed in your browser",
+  "run-stale": "From an earlier run: run this cell to update it",
+  "earlier-run": "Computed in your browser, by an earlier Python session",
+  "earlier-run-stale": "Computed in your browser, by an earlier Python session",
+};
 const STALE_BUILD = "From the build: run this cell to update it";
+
+/** A runnable code cell: its page elements, its code and its state. */
+export class Cell {
+  constructor({ el, index, number, source, codeView, buildOutput }) {
+    this.el = el; // the page's div.cell
+    this.index = index; // among the runnable cells, in page order
+    this.number = number; // among the page's shown code cells: "cell 3"
+    this.name = `cell ${number}`;
+    this.filename = `<cell ${number}>`; // in tracebacks
+    this.source = source; // the page's code
+    this.codeView = codeView; // the highlighted code, hidden once the editor opens
+    this.buildOutput = buildOutput; // the build's output element, or null
+    this.entry = null; // its entry in the page's flow (flow.js)
+    this.editor = null; // {element, view, value, focus()} once opened (editor.js)
+    this.state = "idle";
+    this.detail = ""; // the status line's words for the state
+    this.shows = "build";
+    this.stale = false;
+    this.outputs = []; // what the run showed: {kind: "stream" | "display", ...}
+    this.controls = null; // {bar, run, edit, stop, reset, status}
+    this.box = null; // {element, label, body, toggle} while it shows a run
+    this.staleNote = null; // the note above a stale build output
+  }
+
+  /** The code the cell runs: the editor's, once it has one, else the page's. */
+  get code() {
+    return this.editor ? this.editor.value : this.source;
+  }
+
+  get edited() {
+    return this.code !== this.source;
+  }
+
+  get busy() {
+    return BUSY.has(this.state);
+  }
+}
+
+const cells = [];
+
+/** The page's runnable cells, in page order. */
+export const allCells = () => cells;
 
 /**
  * Find the page's code cells and give each runnable one its bar; build-only
- * cells get a note instead.  actions: {run, edit, stop, reset, restart}, each
- * taking the cell (restart: none).
+ * cells get a note.  actions: {run, edit, stop, reset, restart}, each taking the
+ * cell (restart: none).
  */
 export function setUpCells(actions) {
   const article = document.querySelector("article.bd-article") || document.body;
@@ -33,184 +104,188 @@ export function setUpCells(actions) {
       input.after(element("p", "runner-note runner-build-only", BUILD_ONLY_NOTE));
       continue;
     }
-    const code = input.querySelector("div.highlight") || input.querySelector("pre");
+    const codeView = input.querySelector("div.highlight") || input.querySelector("pre");
     const pre = input.querySelector("pre");
-    if (!code || !pre) continue;
-    const cell = {
+    if (!codeView || !pre) continue;
+    const cell = new Cell({
       el,
-      index: runner.cells.length,
+      index: cells.length,
       number,
-      name: `cell ${number}`,
-      filename: `<cell ${number}>`,
       source: pre.textContent.replace(/\n$/, ""),
-      code,
+      codeView,
       buildOutput: el.querySelector("div.cell_output"),
-      editor: null,
-      output: null,
-      outputs: [],
-      state: "",
-    };
-    input.after(makeBar(cell, actions));
-    runner.cells.push(cell);
+    });
+    cell.controls = makeBar(cell, actions);
+    input.after(cell.controls.bar);
+    cells.push(cell);
+    render(cell);
   }
+  return cells;
 }
 
 function makeBar(cell, actions) {
-  const bar = element("div", "runner-bar");
   const named = (b, label, title) => {
     b.setAttribute("aria-label", label);
     b.title = title;
     return b;
   };
-  cell.runButton = named(
-    button("runner-run", "▶ Run", () => actions.run(cell)),
-    `Run ${cell.name}`,
-    "Run this cell in your browser, after the cells above it that it needs (Shift+Enter)",
-  );
-  cell.editButton = named(
-    button("runner-edit", "✎ Edit", () => actions.edit(cell)),
-    `Edit ${cell.name}`,
-    "Change this cell's code, then run it",
-  );
-  cell.stopButton = named(
-    button("runner-stop", "■ Stop", () => actions.stop(cell)),
-    `Stop ${cell.name}`,
-    "Stop: a running cell ends this page's Python (a fresh one starts); a waiting cell stays unrun",
-  );
-  cell.resetButton = named(
-    button("runner-reset", "↺ Reset", () => actions.reset(cell)),
-    `Reset ${cell.name} to the page's code and the build's output`,
-    "Put back the page's code and the build's output",
-  );
-  const restartButton = named(
-    button("runner-restart", "↻ Restart", () => actions.restart()),
-    "Restart this page's Python",
-    "Restart this page's Python: every variable is forgotten",
-  );
-  cell.stopButton.hidden = true;
-  cell.resetButton.hidden = true;
-  cell.status = element("span", "runner-status");
-  bar.append(
-    cell.runButton, cell.editButton, cell.stopButton, cell.resetButton, restartButton, cell.status,
-  );
-  cell.bar = bar;
-  return bar;
+  const controls = {
+    bar: element("div", "runner-bar"),
+    run: named(
+      button("runner-run", "▶ Run", () => actions.run(cell)),
+      `Run ${cell.name}`,
+      "Run this cell in your browser, after the cells above it that it needs (Shift+Enter)",
+    ),
+    edit: named(
+      button("runner-edit", "✎ Edit", () => actions.edit(cell)),
+      `Edit ${cell.name}`,
+      "Change this cell's code, then run it",
+    ),
+    stop: named(
+      button("runner-stop", "■ Stop", () => actions.stop(cell)),
+      `Stop ${cell.name}`,
+      "Stop: a running cell ends this page's Python (a fresh one starts); a waiting cell stays unrun",
+    ),
+    reset: named(
+      button("runner-reset", "↺ Reset", () => actions.reset(cell)),
+      `Reset ${cell.name} to the page's code and the build's output`,
+      "Put back the page's code and the build's output",
+    ),
+    restart: named(
+      button("runner-restart", "↻ Restart", () => actions.restart()),
+      "Restart this page's Python",
+      "Restart this page's Python: every variable is forgotten",
+    ),
+    status: element("span", "runner-status"),
+  };
+  const { bar, run, edit, stop, reset, restart, status } = controls;
+  bar.append(run, edit, stop, reset, restart, status);
+  return controls;
 }
 
-/** The code the cell runs: the editor's, once it has one, else the page's. */
-export function sourceOf(cell) {
-  return cell.editor ? cell.editor.value : cell.source;
-}
+// -- drawing a cell's state ---------------------------------------------------------------------
 
-const BUSY = ["queued", "starting", "waiting", "running"];
-
-/**
- * cell.state: "" (not run), queued, starting, waiting (for the reader's answer),
- * running, ok, error, skipped, stopped, crashed.
- */
-export function setStatus(cell, text, state = "") {
-  cell.state = state;
-  cell.el.dataset.runnerState = state;
-  cell.status.textContent = text;
-  cell.runButton.disabled = BUSY.includes(state);
-  cell.stopButton.hidden = !BUSY.includes(state);
-  refreshReset(cell);
-}
-
-/** Reset is offered once the cell's code or output is no longer the page's. */
-export function refreshReset(cell) {
-  const changed = sourceOf(cell) !== cell.source || cell.output !== null;
-  cell.resetButton.hidden = !changed || BUSY.includes(cell.state);
-}
-
-/** The cell's output box, emptied for a new run (made on first use). */
-export function freshOutput(cell) {
-  if (!cell.output) makeOutput(cell);
-  setOutputHead(cell, COMPUTED_HERE, false);
-  cell.output.body.replaceChildren();
-  cell.outputs = [];
-  if (cell.buildOutput) showBuildOutput(cell, false);
-  markBuildOutputStale(cell, false);
-  return cell.output;
-}
-
-function makeOutput(cell) {
-  const output = element("div", "runner-output");
-  const head = element("div", "runner-output-head");
-  head.append(element("span", "runner-output-label", COMPUTED_HERE));
-  if (cell.buildOutput) {
-    cell.toggle = button("runner-toggle", "", () =>
-      showBuildOutput(cell, cell.buildOutput.hidden),
-    );
-    head.append(cell.toggle);
+/** Draw the cell's state: its status line, its buttons, its output's label and marks. */
+export function render(cell) {
+  const { controls } = cell;
+  cell.el.dataset.runnerState = cell.state;
+  controls.status.textContent = cell.detail;
+  controls.run.disabled = cell.busy;
+  controls.stop.hidden = !cell.busy;
+  controls.edit.hidden = cell.editor !== null;
+  controls.reset.hidden = cell.busy || (!cell.edited && cell.shows === "build");
+  if (cell.box) {
+    const key = cell.stale ? `${cell.shows}-stale` : cell.shows;
+    cell.box.label.textContent = OUTPUT_LABELS[key];
+    cell.box.element.classList.toggle("runner-stale", cell.shows !== "run" || cell.stale);
   }
-  const body = element("div", "runner-output-body");
-  output.append(head, body);
-  cell.bar.after(output);
-  cell.output = output;
-  output.body = body;
-  refreshReset(cell);
+  const staleBuild = cell.shows === "build" && cell.stale && cell.buildOutput !== null;
+  if (staleBuild && !cell.staleNote) {
+    cell.staleNote = element("p", "runner-note runner-stale-note", STALE_BUILD);
+    cell.buildOutput.before(cell.staleNote);
+  } else if (!staleBuild && cell.staleNote) {
+    cell.staleNote.remove();
+    cell.staleNote = null;
+  }
+  if (cell.buildOutput) cell.buildOutput.classList.toggle("runner-stale", staleBuild);
 }
 
-function setOutputHead(cell, text, dimmed) {
-  cell.output.querySelector(".runner-output-label").textContent = text;
-  cell.output.classList.toggle("runner-stale", dimmed);
+// -- changing a cell's state (the only place that does) -----------------------------------------
+
+/** Set what the cell's last Run request is doing or did, with the status line's words. */
+export function setState(cell, state, detail = "") {
+  if (!(state in STATES)) throw new Error(`runner: no cell state ${state}`);
+  cell.state = state;
+  cell.detail = detail;
+  render(cell);
+}
+
+/** Mark (or unmark) what the cell shows as out of date. */
+export function setStale(cell, stale) {
+  if (cell.stale === stale) return;
+  cell.stale = stale;
+  render(cell);
+}
+
+/** The cell's code changed in its editor (the Reset button may be due). */
+export const codeChanged = (cell) => render(cell);
+
+/** Give the cell its editor, in place of its highlighted code (editor.js makes it). */
+export function attachEditor(cell, editor, help) {
+  cell.editor = editor;
+  cell.codeView.hidden = true;
+  cell.codeView.after(editor.element, help);
+  render(cell);
+}
+
+/** Put the page's code back into the cell's editor, if it has one. */
+export function restoreCode(cell) {
+  if (cell.editor) cell.editor.value = cell.source;
+}
+
+/** An empty output box for a new run: the cell now shows what this run shows. */
+export function startOutput(cell) {
+  if (!cell.box) cell.box = makeOutputBox(cell);
+  cell.box.body.replaceChildren();
+  cell.outputs = [];
+  cell.shows = "run";
+  cell.stale = false;
+  if (cell.buildOutput) showBuildOutput(cell, false);
+  render(cell);
+  return cell.box.body;
+}
+
+/** The element a run's outputs and notes go into (made if the cell has none yet). */
+export function outputBody(cell) {
+  return cell.box ? cell.box.body : startOutput(cell);
+}
+
+/** Record one thing the run showed (outputs.js renders it). */
+export function recordOutput(cell, output) {
+  cell.outputs.push(output);
+}
+
+function makeOutputBox(cell) {
+  const box = { element: element("div", "runner-output"), label: null, body: null, toggle: null };
+  const head = element("div", "runner-output-head");
+  box.label = element("span", "runner-output-label");
+  head.append(box.label);
+  if (cell.buildOutput) {
+    box.toggle = button("runner-toggle", "", () => showBuildOutput(cell, cell.buildOutput.hidden));
+    head.append(box.toggle);
+  }
+  box.body = element("div", "runner-output-body");
+  box.element.append(head, box.body);
+  cell.controls.bar.after(box.element);
+  return box;
 }
 
 function showBuildOutput(cell, shown) {
   cell.buildOutput.hidden = !shown;
-  cell.toggle.textContent = shown ? "Hide the build's output" : "Show the build's output";
-  cell.toggle.setAttribute("aria-expanded", String(shown));
+  cell.box.toggle.textContent = shown ? "Hide the build's output" : "Show the build's output";
+  cell.box.toggle.setAttribute("aria-expanded", String(shown));
 }
 
 /** Remove what the cell computed in the browser: the build's output is shown again. */
 export function removeOutput(cell) {
-  if (cell.output) cell.output.remove();
-  cell.output = null;
+  if (cell.box) cell.box.element.remove();
+  cell.box = null;
   cell.outputs = [];
+  cell.shows = "build";
+  cell.stale = false;
   if (cell.buildOutput) cell.buildOutput.hidden = false;
+  render(cell);
 }
 
-/** Grey out what the cell computed: it came from a Python session that has ended. */
-export function markFromEarlierSession(cell) {
-  if (cell.output) setOutputHead(cell, COMPUTED_EARLIER, true);
-}
-
-/**
- * Mark (or unmark) the cell's shown output as stale: a run has changed what it
- * was computed from.  Returns whether the mark changed.
- */
-export function markStale(cell, stale) {
-  if (!cell.output) return markBuildOutputStale(cell, stale);
-  const label = cell.output.querySelector(".runner-output-label");
-  if (label.textContent === COMPUTED_EARLIER) return false;
-  const was = label.textContent === STALE_RUN;
-  if (was !== stale) setOutputHead(cell, stale ? STALE_RUN : COMPUTED_HERE, stale);
-  return was !== stale;
-}
-
-function markBuildOutputStale(cell, stale) {
-  const was = Boolean(cell.staleNote);
-  if (stale && !cell.staleNote && cell.buildOutput) {
-    cell.staleNote = element("p", "runner-note runner-stale-note", STALE_BUILD);
-    cell.buildOutput.before(cell.staleNote);
-    cell.buildOutput.classList.add("runner-stale");
-  } else if (!stale && cell.staleNote) {
-    cell.staleNote.remove();
-    cell.staleNote = null;
-    cell.buildOutput.classList.remove("runner-stale");
+/** Python ended: what the cell computed came from a session that is gone. */
+export function endOfSession(cell) {
+  if (cell.shows === "run") {
+    cell.shows = "earlier-run";
+    render(cell);
   }
-  return was !== Boolean(cell.staleNote);
 }
 
-/** A note in the cell's output box, under what it shows (stopped, crashed, a re-run). */
-export function addNote(cell, className, text, { first = false } = {}) {
-  if (!cell.output) freshOutput(cell);
-  const note = element("div", `runner-note ${className}`, text);
-  if (first) cell.output.body.prepend(note);
-  else cell.output.body.append(note);
-  return note;
-}
+// -- the page's voice ---------------------------------------------------------------------------
 
 let announcer = null;
 

@@ -1,30 +1,28 @@
 // Charts drawn in the reader's browser: an add-on of the runner (api.js).
 //
-// There is no matplotlib in the browser.  micrograd.chart.show() displays the
-// chart's description instead, as application/vnd.micrograd.chart+json: the
-// description matplotlib draws at build time (data, limits, ticks, labels,
-// colours, legend entries), made by the same code.  This module draws it with
-// Observable Plot (npm @observablehq/plot, with d3, which it needs: both
-// pinned in package-lock.json and shipped by the build), loaded from this
-// site the first time a chart is drawn.
+// There is no matplotlib in the browser.  The book's kernel (kernel.py) shows
+// a micrograd.viz.chart.Figure by its description instead, under the chart
+// MIME type (mime_types.json): the description matplotlib draws at build time
+// (data, limits, ticks, labels, colours, legend entries), made by the same
+// code.  This module draws it with Observable Plot (npm @observablehq/plot,
+// with d3, which it needs: both pinned in package-lock.json and shipped by the
+// build), loaded from this site the first time a chart is drawn.
 //
 // While a cell trains, the kernel's live_charts.py sends the chart of every
-// TrainingLog the cell records to as a "chart-live" message: after the first
-// row, then at most four times a second, and once more when the cell ends.
-// The cell's live chart, under its Run bar, is drawn again with each one, so
-// the loss curve grows as the run goes.
-//
-// microgradRunner.live.updates records each drawing of a live chart
-// ({cell, at: performance.now(), points}), for the browser tests.
+// TrainingLog the cell records to as the add-on message "live-chart": after
+// the first row, then at most four times a second, and once more when the cell
+// ends.  The cell's live chart, under its Run bar, is drawn again with each
+// one, so the loss curve grows as the run goes.  records.liveCharts keeps each
+// drawing ({cell, at: performance.now(), points}), for the browser tests.
 
-import { registerMessage, registerOutput } from "./api.js";
+import { registerAddon, registerOutput } from "./api.js";
+import { outputBody } from "./cells.js";
 import { element } from "./dom.js";
-import { now, runner, settings } from "./state.js";
+import MIME_TYPES from "./mime_types.json" with { type: "json" };
+import { now, records, settings } from "./state.js";
 // The built-in renderers register first, so that this one, registered after
 // them, is the one a chart's bundle (JSON and text/plain) is shown by.
 import "./outputs.js";
-
-const CHART_MIME = "application/vnd.micrograd.chart+json";
 const SVG = "http://www.w3.org/2000/svg";
 const PX_PER_INCH = 96; // a figure 5 inches wide is 480 CSS px, as the build's picture
 const PX_PER_POINT = 96 / 72;
@@ -35,7 +33,7 @@ const LEGEND_ENTRY_PX = 160;
 const TITLE_PX = 24;
 const PADDING_PX = 16; // the figure's padding, left and right (runner.css)
 
-runner.live = { updates: [] };
+records.liveCharts = [];
 
 // -- the library -------------------------------------------------------------------------------
 
@@ -271,7 +269,7 @@ async function show(box, data) {
   }
 }
 
-registerOutput(CHART_MIME, (box, data) => show(box, data));
+registerOutput(MIME_TYPES.chart, (box, data) => show(box, data));
 
 // -- the live chart of a training cell ----------------------------------------------------------
 
@@ -279,11 +277,12 @@ const pending = new Map(); // cell -> the newest {figure, points} not drawn yet
 const drawing = new Set(); // cells whose live chart is being drawn
 
 function liveBox(cell) {
-  let box = cell.output.body.querySelector(":scope > .runner-live-chart");
+  const body = outputBody(cell);
+  let box = body.querySelector(":scope > .runner-live-chart");
   if (!box) {
     box = element("figure", "runner-chart runner-live-chart");
     box.append(element("div", "runner-live-drawing"), element("figcaption", "runner-note"));
-    cell.output.body.append(box);
+    body.append(box);
   }
   return box;
 }
@@ -294,7 +293,7 @@ async function drawLive(cell) {
     while (pending.has(cell)) {
       const { figure, points } = pending.get(cell);
       pending.delete(cell);
-      if (!cell.output) return;
+      if (cell.shows !== "run") return; // a Reset or a new Python took the run's output away
       const box = liveBox(cell);
       const drawn = await drawFigure(figure, room(box.firstElementChild));
       if (!box.isConnected) return; // a new run or a Reset emptied the output meanwhile
@@ -302,17 +301,18 @@ async function drawLive(cell) {
       box.dataset.points = String(points);
       box.lastElementChild.textContent =
         `Your run's ${points} step${points === 1 ? "" : "s"}, drawn as it trains.`;
-      runner.live.updates.push({ cell: cell.index, at: now(), points });
+      records.liveCharts.push({ cell: cell.index, at: now(), points });
     }
   } catch (error) {
-    liveBox(cell).replaceChildren(element("pre", "runner-error", `Could not draw: ${error.message || error}`));
+    const failed = element("pre", "runner-error", `Could not draw: ${error.message || error}`);
+    if (cell.shows === "run") liveBox(cell).replaceChildren(failed);
   } finally {
     drawing.delete(cell);
   }
 }
 
-registerMessage("chart-live", ({ figure, points }, run) => {
-  if (!run || !run.cell) return; // a hidden cell's training shows no chart
+registerAddon("live-chart", ({ figure, points }, run) => {
+  if (!run.cell) return; // a hidden cell's training shows no chart
   pending.set(run.cell, { figure, points }); // only the newest counts
   if (!drawing.has(run.cell)) drawLive(run.cell);
 });

@@ -5,9 +5,9 @@
 // indentation (Tab indents; Escape, then Tab, leaves the editor), Shift+Enter
 // (or Ctrl/Cmd+Enter) runs the cell.
 //
-// cell.editor is {element, value (get, set), focus()}.
+// A cell's editor is {element, view, value (get, set), focus()} (cells.js attaches it).
 
-import { refreshReset } from "./cells.js";
+import { attachEditor, codeChanged } from "./cells.js";
 import { element } from "./dom.js";
 import { mark } from "./state.js";
 
@@ -33,9 +33,11 @@ function loadCodeMirror() {
  * Give the cell its editor (once), in place of its highlighted code; run(cell)
  * is what Shift+Enter does.  Resolves when the editor is there.
  */
+const opening = new Map(); // cell -> the promise of its editor
+
 export function openEditor(cell, run, { focus = false } = {}) {
-  if (!cell.opening) cell.opening = makeEditor(cell, run);
-  return cell.opening.then(() => {
+  if (!opening.has(cell)) opening.set(cell, makeEditor(cell, run));
+  return opening.get(cell).then(() => {
     if (focus) cell.editor.focus();
   });
 }
@@ -74,14 +76,19 @@ async function makeEditor(cell, run) {
         view.EditorView.contentAttributes.of({
           "aria-label": `Code of ${cell.name}`,
           "aria-describedby": help.id,
+          // Focusable by name, not only as editable text: the editor's scroller, which
+          // scrolls a long line or a long cell, then has a focusable element inside it
+          // for every assistive technology (axe: scrollable-region-focusable).  It is
+          // the one Tab stop the editor already is.
+          tabindex: "0",
         }),
         view.EditorView.updateListener.of((update) => {
-          if (update.docChanged) refreshReset(cell);
+          if (update.docChanged) codeChanged(cell);
         }),
       ],
     }),
   });
-  cell.editor = {
+  const editor = {
     element: wrapper,
     view: editorView,
     get value() {
@@ -92,8 +99,6 @@ async function makeEditor(cell, run) {
     },
     focus: () => editorView.focus(),
   };
-  cell.code.hidden = true;
-  cell.code.after(wrapper, help);
-  cell.editButton.hidden = true;
+  attachEditor(cell, editor, help);
   mark("editorOpened");
 }

@@ -17,7 +17,7 @@
 // worker computes them for code the reader edited.  What a run actually
 // changed comes from the kernel (it compares each name before and after).
 
-import { runner } from "./state.js";
+import { kernelNames } from "./session.js";
 
 const script = document.getElementById("micrograd-cells");
 const manifest = script ? JSON.parse(script.textContent) : { cells: [] };
@@ -25,20 +25,23 @@ const manifest = script ? JSON.parse(script.textContent) : { cells: [] };
 /**
  * Every code cell of the page, in order: {code (its index), source, hidden,
  * buildOnly, glue (the keys it glues), names (facts of the page's code),
- * ui (the visible cell's UI object, or null), after (for a hidden cell: the
- * visible cell above it, or null)}.
+ * cell (the visible cell's Cell, cells.js, or null), after (for a hidden cell:
+ * the visible cell above it, or null)}.
  */
-export const codeCells = manifest.cells.map((entry, code) => ({ ...entry, code, ui: null }));
+export const codeCells = manifest.cells.map((entry, code) => ({ ...entry, code, cell: null }));
+
+/** The format specs the page shows each glued value in: {key: [spec, ...]} (the build's). */
+export const glueFormats = manifest.glueFormats || {};
 
 const EMPTY = {
   defines: [], uses: [], changes: [], method_calls: [], calls: {}, functions: {}, imports: [],
 };
 const analysed = new Map(); // edited source -> facts (the worker's)
 const blocked = new Map(); // code -> "crashed" | "stopped": runs again only when asked to
-let session = freshSession();
+let history = freshHistory(); // what ran in this Python session
 let sequence = 0;
 
-function freshSession() {
+function freshHistory() {
   return {
     lastRun: new Map(), // code -> sequence number of its last run
     lastChange: new Map(), // name -> {code, seq} of the last run that changed it
@@ -51,22 +54,22 @@ function freshSession() {
 
 /** A new Python session: nothing has run in it. */
 export function newSession() {
-  session = freshSession();
+  history = freshHistory();
 }
 
 /**
- * Link the page's visible runnable cells (UI objects, in page order) to their
+ * Link the page's visible runnable cells (Cells, in page order) to their
  * entries.  Without a manifest that matches the page (a page built without
  * one), each visible cell becomes an entry of its own, with no facts: every
  * cell above then runs before it, as a notebook's "run all above" would.
  */
-export function linkCells(uiCells) {
+export function linkCells(cells) {
   const visible = codeCells.filter((c) => !c.hidden && !c.buildOnly);
-  const matches = visible.length === uiCells.length
-    && visible.every((c, i) => c.source === uiCells[i].source);
+  const matches = visible.length === cells.length
+    && visible.every((c, i) => c.source === cells[i].source);
   if (!matches) {
-    codeCells.splice(0, codeCells.length, ...uiCells.map((ui, code) => ({
-      code, source: ui.source, hidden: false, buildOnly: false, glue: [], names: null, ui: null,
+    codeCells.splice(0, codeCells.length, ...cells.map((cell, code) => ({
+      code, source: cell.source, hidden: false, buildOnly: false, glue: [], names: null, cell: null,
     })));
     visible.splice(0, visible.length, ...codeCells);
   }
@@ -76,13 +79,14 @@ export function linkCells(uiCells) {
     else above = c;
   }
   visible.forEach((c, i) => {
-    c.ui = uiCells[i];
-    uiCells[i].entry = c;
+    c.cell = cells[i];
+    cells[i].entry = c;
   });
   return matches;
 }
 
-export const sourceOf = (c) => (c.ui && c.ui.editor ? c.ui.editor.value : c.source);
+/** The code an entry runs: its cell's (the reader's edit, if any), or the page's. */
+export const sourceOf = (c) => (c.cell ? c.cell.code : c.source);
 export const isEdited = (c) => sourceOf(c) !== c.source;
 const runnable = (c) => !c.buildOnly;
 
@@ -157,7 +161,7 @@ export function needs(k, b) {
  * build-only setup cell imports).
  */
 function needsTheBuild(c, page) {
-  const offered = new Set(runner.kernelNames || []);
+  const offered = new Set(kernelNames());
   return facts(c).uses.some((name) => {
     if (offered.has(name)) return false;
     const found = providers(name, c.code, page);
@@ -187,13 +191,13 @@ function lostInput(c, page) {
  * has run since, or will in the plan.
  */
 function inFlow(name, k, page, plan) {
-  const change = session.lastChange.get(name);
+  const change = history.lastChange.get(name);
   if (change === undefined) return true;
-  const above = providers(name, k, page).filter((p) => runnable(p) && !session.skipped.has(p.code));
+  const above = providers(name, k, page).filter((p) => runnable(p) && !history.skipped.has(p.code));
   if (above.length > 0 && above.every((p) => plan.has(p.code))) return true;
   if (change.code >= k) return false;
   return above.every((p) => p.code <= change.code || plan.has(p.code)
-    || (session.lastRun.get(p.code) ?? -1) > change.seq);
+    || (history.lastRun.get(p.code) ?? -1) > change.seq);
 }
 
 /**
@@ -211,11 +215,11 @@ function inFlow(name, k, page, plan) {
  */
 export function planFor(k, leaveOut = new Set()) {
   const page = pageFacts();
-  const left = (c) => session.skipped.has(c.code) || leaveOut.has(c.code);
+  const left = (c) => history.skipped.has(c.code) || leaveOut.has(c.code);
   const canRun = (c) => runnable(c) && !left(c)
     && !(c.hidden && (needsTheBuild(c, page) || lostInput(c, page)));
   const plan = new Set(
-    codeCells.filter((c) => c.code < k && canRun(c) && !session.lastRun.has(c.code))
+    codeCells.filter((c) => c.code < k && canRun(c) && !history.lastRun.has(c.code))
       .map((c) => c.code),
   );
   const unrun = new Set(plan);
@@ -237,7 +241,7 @@ export function planFor(k, leaveOut = new Set()) {
   }
   const again = [...plan].filter((code) => !unrun.has(code)).sort((a, b) => a - b);
   const rerun = again.length === 0 ? null
-    : { cells: again, names: changed, by: session.lastChange.get(changed[0]).code };
+    : { cells: again, names: changed, by: history.lastChange.get(changed[0]).code };
   const steps = [...plan].sort((a, b) => a - b);
   const followers = [];
   for (const c of codeCells.slice(k + 1)) {
@@ -249,7 +253,7 @@ export function planFor(k, leaveOut = new Set()) {
 
 /** The version of `name` that cell k sees: that of the nearest run above k that changed it. */
 function versionAt(name, k) {
-  const byCell = session.versions.get(name);
+  const byCell = history.versions.get(name);
   if (!byCell) return 0;
   let best = -1;
   let version = 0;
@@ -267,21 +271,22 @@ export function beforeRun(c) {
   const page = pageFacts();
   const inputs = new Map();
   for (const name of dependencies(c.code, page)) inputs.set(name, versionAt(name, c.code));
-  session.inputs.set(c.code, inputs);
+  history.inputs.set(c.code, inputs);
   const fromReader = [...facts(c).uses].some((name) => versionAt(name, c.code) !== 0);
-  session.diverged.set(c.code, isEdited(c) || fromReader);
+  history.diverged.set(c.code, isEdited(c) || fromReader);
 }
 
-/** After cell c ran (raised or not) as run `run`, changing the names `changed`. */
-export function afterRun(c, run, changed) {
+/** After cell c ran (raised or not), changing the names `changed`. */
+export function afterRun(c, changed) {
   sequence += 1;
-  session.lastRun.set(c.code, sequence);
-  const version = session.diverged.get(c.code) ? run : 0;
-  for (const name of touches(c)) session.versions.get(name)?.delete(c.code);
+  history.lastRun.set(c.code, sequence);
+  // A run that started from the page's values leaves the page's values (version 0).
+  const version = history.diverged.get(c.code) ? sequence : 0;
+  for (const name of touches(c)) history.versions.get(name)?.delete(c.code);
   for (const name of changed) {
-    session.lastChange.set(name, { code: c.code, seq: sequence });
-    if (!session.versions.has(name)) session.versions.set(name, new Map());
-    session.versions.get(name).set(c.code, version);
+    history.lastChange.set(name, { code: c.code, seq: sequence });
+    if (!history.versions.has(name)) history.versions.set(name, new Map());
+    history.versions.get(name).set(c.code, version);
   }
   blocked.delete(c.code);
 }
@@ -299,8 +304,8 @@ export function staleCells() {
       // A cell that reads a name the reader's edits took away: a hidden one cannot run,
       // and what it showed (the build's numbers, or an earlier run's) no longer follows
       // from the page; nor does a visible one's build output, until it runs.
-      if (lostInput(c, page) && (c.hidden || !session.lastRun.has(c.code))) return true;
-      const inputs = session.inputs.get(c.code) || new Map();
+      if (lostInput(c, page) && (c.hidden || !history.lastRun.has(c.code))) return true;
+      const inputs = history.inputs.get(c.code) || new Map();
       for (const name of dependencies(c.code, page)) {
         if (versionAt(name, c.code) !== (inputs.get(name) ?? 0)) return true;
       }
@@ -318,19 +323,18 @@ export function forget(c) {
   for (const cell of codeCells.slice(c.code)) {
     if (cell !== c && !cell.hidden) break;
     gone.push(cell.code);
-    for (const [name, change] of session.lastChange) {
-      if (change.code === cell.code) session.lastChange.set(name, { code: Infinity, seq: Infinity });
+    for (const [name, change] of history.lastChange) {
+      if (change.code === cell.code) history.lastChange.set(name, { code: Infinity, seq: Infinity });
     }
-    for (const byCell of session.versions.values()) byCell.delete(cell.code);
-    session.lastRun.delete(cell.code);
-    session.inputs.delete(cell.code);
+    for (const byCell of history.versions.values()) byCell.delete(cell.code);
+    history.lastRun.delete(cell.code);
+    history.inputs.delete(cell.code);
     blocked.delete(cell.code);
   }
   return gone;
 }
 
-export const hasRun = (c) => session.lastRun.has(c.code);
 export const block = (c, why) => blocked.set(c.code, why);
 export const blockedWhy = (code) => blocked.get(code);
-export const skip = (code) => session.skipped.add(code);
+export const skip = (code) => history.skipped.add(code);
 export const unblock = (code) => blocked.delete(code);

@@ -2,30 +2,27 @@
 //
 // The build pastes each glued number as <span class="pasted-text"
 // data-glue-key="moons_final_loss" data-glue-format=".6f">0.010978</span>
-// (docs/_ext/glued_numbers.py).  In the browser, a cell's myst_nb.glue(key,
-// value) sends {type: "glue", key, bundle} (kernel.py): each span of that key
-// then shows the reader's value, formatted as myst-nb formats it
-// (pythonFormat), marked as the reader's, with the build's number on hover or
-// focus (the span can be focused from the keyboard).
+// (docs/_ext/glued_numbers.py), and lists every key's formats for the kernel
+// (the page's cell manifest, docs/_ext/cell_manifest.py).  In the browser, a
+// cell's myst_nb.glue(key, value) sends the add-on message "glue" {key, texts}
+// (kernel.py): texts holds the value formatted in each of those formats by
+// Python, as myst-nb formats it at build time (glue_text.py).  Each span of
+// that key then shows the reader's text, marked as the reader's, with the
+// build's number on hover or focus (the span can be focused from the keyboard).
 //
 // - micrograd:restart: every span shows the build's number again, exactly as
 //   the build wrote it; micrograd:reset {glue}: those keys' spans do;
 // - micrograd:stale {glue}: the keys whose gluing cells are stale now; their
 //   spans keep the number they show, marked "from the build" (or "from an
 //   earlier run"), until those cells run again.
-//
-// microgradRunner.glue: key -> the reader's value as shown, per format.
 
-import { registerMessage } from "./api.js";
+import { registerAddon } from "./api.js";
 import { element } from "./dom.js";
-import { pythonFormat } from "./pyformat.js";
-import { runner } from "./state.js";
 
 const spans = Array.from(document.querySelectorAll("span.pasted-text[data-glue-key]"));
 const built = new Map(spans.map((span) => [span, span.innerHTML])); // as the build wrote them
 const yours = new Map(); // key -> {format: text}
 let stale = new Set(); // keys whose cells are stale
-runner.glue = yours;
 
 // -- the spans ----------------------------------------------------------------------------------
 
@@ -82,15 +79,8 @@ function show(key) {
 
 const keys = () => new Set(spans.map((span) => span.dataset.glueKey));
 
-registerMessage("glue", ({ key, bundle }) => {
-  const plain = bundle && bundle["text/plain"];
-  if (typeof plain !== "string" || !keys().has(key)) return;
-  const texts = {};
-  for (const span of spans) {
-    if (span.dataset.glueKey !== key) continue;
-    const text = pythonFormat(plain, span.dataset.glueFormat);
-    if (text !== null) texts[span.dataset.glueFormat] = text;
-  }
+registerAddon("glue", ({ key, texts }) => {
+  if (!keys().has(key)) return;
   yours.set(key, texts);
   stale.delete(key);
   show(key);

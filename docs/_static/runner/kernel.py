@@ -1,24 +1,31 @@
 """The Python side of the in-browser runner: runs a page's cells inside Pyodide.
 
-worker.js installs this module and calls :func:`run_cell` for each cell, in
-one namespace per page, as a notebook kernel would: the cell's last
-expression is displayed unless the cell ends with ``;``, printed text goes to
-the cell as it is written, and an exception ends the cell with its traceback
-(the runner's own frames left out).
+worker.js installs this module, calls :func:`start` once, and calls
+:func:`run_cell` for each cell, in one namespace per page, as a notebook
+kernel would: the cell's last expression is displayed unless the cell ends
+with ``;``, printed text goes to the cell as it is written, and an exception
+ends the cell with its traceback (the runner's own frames left out).
 
 Values are displayed by their rich reprs (``_repr_mimebundle_``,
-``_repr_html_``, ``_repr_svg_``, ``_repr_markdown_``) and ``repr``.  A
-graphviz graph (``draw_dot``, ``draw_mlp``) is shown by its DOT source, which
-the worker lays out with viz.js: graphviz's own reprs run the ``dot`` program,
-which a browser does not have.  There is no IPython in the browser either, so
-``IPython.display`` here offers what pages use of it: ``display``, ``HTML``,
-``Markdown`` and ``SVG``; nor is there myst-nb, whose ``glue`` (the pages'
-hidden cells glue numbers into the text with it) here sends the page a
-``glue`` message (:func:`glue`).
+``_repr_html_``, ``_repr_svg_``, ``_repr_markdown_``) and ``repr``, except
+where the book shows a kind of value differently in the browser, which this
+kernel says by type (:func:`for_type_by_name`), as a notebook kernel's
+display formatters do: a graphviz graph (``draw_dot``, ``draw_mlp``) by its
+DOT source, which the worker lays out with viz.js (graphviz's own reprs run
+the ``dot`` program, which a browser does not have); a
+``micrograd.viz.chart.Figure`` by its description, which the page draws
+(there is no matplotlib here); a ``micrograd.viz.stepper`` stepper by its
+frames' data, which the worker lays out.  Their MIME types are the book's
+(mime_types.json, handed over by :func:`start`).  There is no IPython in the
+browser either, so ``IPython.display`` here offers what pages use of it:
+``display``, ``HTML``, ``Markdown`` and ``SVG``; nor is there myst-nb, whose
+``glue`` (the pages' hidden cells glue numbers into the text with it) here
+sends the page the value's text in each format the page shows it in
+(:func:`glue`).
 
-An add-on sends the page a message of its own kind while a cell runs with
+An add-on sends the page a message of its own while a cell runs with
 :func:`post_message` (the page hands it to the handler registered for that
-type: api.js's ``registerMessage``), and can wrap every cell in a context
+name: api.js's ``registerAddon``), and can wrap every cell in a context
 manager of its own by appending its factory to :data:`CELL_CONTEXTS`
 (live_charts.py draws the training curve that way).
 
@@ -40,9 +47,10 @@ import traceback
 import types
 from collections.abc import Callable
 from contextlib import AbstractContextManager, ExitStack
-from typing import Any
+from typing import Any, Protocol
 
 from micrograd_cell_names import cell_names
+from micrograd_glue_text import format_glued
 
 #: The namespace every cell of the page runs in.  It starts with ``glue``: every
 #: page's setup cell imports it (``from myst_nb import glue``) and is build-only
@@ -61,7 +69,29 @@ REPR_METHODS = (
 #: in order after the cell's outputs go to it and before its code runs.
 CELL_CONTEXTS: list[Callable[[], AbstractContextManager[object]]] = []
 
-_emit: Callable[[str, str, str], None] | None = None
+#: The book's MIME types, by what they are (mime_types.json; :func:`start` sets them).
+MIME_TYPES: dict[str, str] = {}
+#: The formats each glued key is shown in on the page: key -> format specs (:func:`start`).
+GLUE_FORMATS: dict[str, list[str]] = {}
+#: How the book shows a kind of value in the browser: (module, class name) ->
+#: a function of the value that gives its bundle (:func:`for_type_by_name`).
+FORMATTERS: dict[tuple[str, str], Callable[[Any], dict[str, str]]] = {}
+
+
+class Output(Protocol):
+    """Where a running cell's outputs go: the worker's messages (worker.js, protocol.js)."""
+
+    def stream(self, name: str, text: str) -> None:
+        """Printed text (``name``: stdout or stderr)."""
+
+    def display(self, bundle: str) -> None:
+        """A displayed value's bundle, as JSON."""
+
+    def addon(self, name: str, fields: str) -> None:
+        """An add-on's message and its fields, as JSON."""
+
+
+_out: Output | None = None  # the running cell's, while one runs
 
 
 class _CellStream(io.TextIOBase):
@@ -74,21 +104,33 @@ class _CellStream(io.TextIOBase):
         return True
 
     def write(self, text: str) -> int:
-        if text and _emit is not None:
-            _emit("stream", self.name, text)
+        if text and _out is not None:
+            _out.stream(self.name, text)
         return len(text)
 
 
-def _is_graphviz(obj: object) -> bool:
-    return type(obj).__module__.split(".")[0] == "graphviz" and isinstance(
-        getattr(obj, "source", None), str
-    )
+def for_type_by_name(module: str, name: str, formatter: Callable[[Any], dict[str, str]]) -> None:
+    """Show values of the class ``module.name`` (and its subclasses) as ``formatter(value)``.
+
+    By name, as IPython's formatters register, so that the module is not
+    imported before a cell imports it.
+    """
+    FORMATTERS[(module, name)] = formatter
+
+
+def _formatter(obj: object) -> Callable[[Any], dict[str, str]] | None:
+    for cls in type(obj).__mro__:
+        found = FORMATTERS.get((cls.__module__, cls.__qualname__))
+        if found is not None:
+            return found
+    return None
 
 
 def mimebundle(obj: object) -> dict[str, str]:
-    """What a notebook would show for ``obj``: ``{mime type: data}``."""
-    if _is_graphviz(obj):
-        return {"text/vnd.graphviz": obj.source, "text/plain": repr(obj)}  # type: ignore[attr-defined]
+    """What the page shows for ``obj``: ``{mime type: data}``."""
+    book = _formatter(obj)
+    if book is not None:
+        return {**book(obj), "text/plain": repr(obj)}
     bundle: dict[str, str] = {}
     if not isinstance(obj, type):
         method = getattr(obj, "_repr_mimebundle_", None)
@@ -113,24 +155,24 @@ def mimebundle(obj: object) -> dict[str, str]:
 def display(*objs: object) -> None:
     """Show each object in the running cell (``IPython.display.display``)."""
     for obj in objs:
-        if _emit is not None:
-            _emit("display", "", json.dumps(mimebundle(obj)))
+        if _out is not None:
+            _out.display(json.dumps(mimebundle(obj)))
 
 
 _show = display  # what glue(display=True) calls, under a name its argument does not hide
 
 
-def post_message(message_type: str, **fields: Any) -> None:
-    """Send the page ``{type: message_type, id, **fields}`` (id: the running cell's run).
+def post_message(name: str, **fields: Any) -> None:
+    """Send the page the add-on message ``name`` with ``fields``, as part of the running cell's run.
 
     Raises
     ------
     RuntimeError
         If no cell is running (the message would belong to no run).
     """
-    if _emit is None:
-        raise RuntimeError(f"post_message({message_type!r}): no cell is running")
-    _emit("message", message_type, json.dumps(fields))
+    if _out is None:
+        raise RuntimeError(f"post_message({name!r}): no cell is running")
+    _out.addon(name, json.dumps(fields))
 
 
 def _install_ipython_display() -> None:
@@ -232,14 +274,27 @@ def analyse(source: str) -> str:
     return json.dumps(cell_names(source))
 
 
+def glue_texts(name: str, variable: object) -> dict[str, str]:
+    """The value's text in each format the page shows ``name`` in (a misfit left out)."""
+    plain = mimebundle(variable)["text/plain"]
+    texts = {}
+    for spec in GLUE_FORMATS.get(name, []):
+        try:
+            texts[spec] = format_glued(plain, spec)
+        except (TypeError, ValueError):  # "abc" with ".4f": the page keeps the build's number
+            continue
+    return texts
+
+
 def glue(name: str, variable: object, display: bool = True) -> None:
     """``myst_nb.glue`` in the browser: send the page the value a hidden cell glues into the text.
 
-    The page gets ``{type: "glue", id, key: name, bundle, display}`` (``bundle``:
-    the value's :func:`mimebundle`); with ``display``, the value is also shown,
-    as myst-nb shows it.
+    The page gets the add-on message ``glue`` with ``key`` and ``texts``: the
+    value formatted in each of the formats the page shows it in, by
+    :func:`format_glued`, as myst-nb formats it at build time.  With
+    ``display``, the value is also shown, as myst-nb shows it.
     """
-    post_message("glue", key=name, bundle=mimebundle(variable), display=display)
+    post_message("glue", key=name, texts=glue_texts(name, variable))
     if display:
         _show(variable)
 
@@ -273,21 +328,19 @@ def _traceback(error: BaseException, filename: str) -> str:
     return "".join(traceback.format_exception(type(error), error, tb))
 
 
-def run_cell(
-    source: str, filename: str, emit: Callable[[str, str, str], None], watch: str = "[]"
-) -> str:
+def run_cell(source: str, filename: str, out: Output, watch: str = "[]") -> str:
     """Run one cell in the page's namespace; return ``{"ok", "error", "changed"}`` as JSON.
 
     ``watch`` is a JSON list of names; ``changed`` lists those the cell
     rebound, deleted or bound anew, or whose contents it changed.
 
-    ``emit(kind, key, data)`` receives the cell's outputs as they happen:
-    ``("stream", "stdout" or "stderr", text)``, ``("display", "", bundle as JSON)``
-    and ``("message", type, fields as JSON)`` (:func:`post_message`).
+    ``out`` receives the cell's outputs as they happen:
+    ``out.stream("stdout" or "stderr", text)``, ``out.display(bundle as JSON)``
+    and ``out.addon(name, fields as JSON)`` (:func:`post_message`).
     """
-    global _emit
+    global _out
     watched = {name: _summary(name) for name in json.loads(watch)}
-    _emit = emit
+    _out = out
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     try:
         tree = ast.parse(source, filename)
@@ -309,16 +362,40 @@ def run_cell(
     finally:
         for stream in (sys.stdout, sys.stderr):
             stream.flush()
-        _emit = None
+        _out = None
     changed = [name for name, before in watched.items() if _summary(name) != before]
     return json.dumps({"ok": ok, "error": error_text, "changed": changed})
 
 
-sys.stdout = _CellStream("stdout")
-sys.stderr = _CellStream("stderr")
-_install_ipython_display()
-_install_myst_nb()
-NAMESPACE["glue"] = glue
+def _graphviz_bundle(graph: Any) -> dict[str, str]:
+    return {MIME_TYPES["graphviz"]: graph.source}
+
+
+def _figure_bundle(figure: Any) -> dict[str, str]:
+    return {MIME_TYPES["chart"]: json.dumps(figure.to_json())}
+
+
+def _stepper_bundle(stepper: Any) -> dict[str, str]:
+    return {MIME_TYPES["stepper"]: json.dumps(stepper.to_json())}
+
+
+def start(mime_types: str, glue_formats: str) -> None:
+    """Make this interpreter the page's kernel: its streams, modules, formatters and glue.
+
+    ``mime_types`` is the book's mime_types.json; ``glue_formats`` maps each key
+    the page's prose pastes to the format specs it pastes it with (JSON).
+    """
+    MIME_TYPES.update(json.loads(mime_types))
+    GLUE_FORMATS.update(json.loads(glue_formats))
+    sys.stdout = _CellStream("stdout")
+    sys.stderr = _CellStream("stderr")
+    _install_ipython_display()
+    _install_myst_nb()
+    NAMESPACE["glue"] = glue
+    # Every graphviz graph class (Graph, Digraph, Source) derives from JupyterIntegration.
+    for_type_by_name("graphviz.jupyter_integration", "JupyterIntegration", _graphviz_bundle)
+    for_type_by_name("micrograd.viz.chart", "Figure", _figure_bundle)
+    for_type_by_name("micrograd.viz.stepper", "Stepper", _stepper_bundle)
 
 
 def starting_names() -> str:

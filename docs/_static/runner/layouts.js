@@ -1,19 +1,20 @@
 // The worker's post-cell layout steps: once a cell has run, a display output
 // that the page cannot show as it is gets laid out here, off the page's
-// thread, and is sent to the page as a message of its own kind.  Built in:
-// Graphviz DOT -> SVG with viz.js, made an inline drawing as the build's are
-// by micrograd.svg.inline_svg ("drawing"), Markdown -> HTML with marked
-// ("markdown").  A failed step sends {type: "layout-error", error}.
+// thread, and is sent to the page as HTML ("laid-out", protocol.js).  Built
+// in: Graphviz DOT -> SVG with viz.js, made an inline drawing as the build's
+// are by micrograd.viz.svg.inline_svg; Markdown -> HTML with marked.  A failed
+// step sends "layout-failed".
 //
 // registerLayout(mime, layout)
 //     For a display output whose bundle has this MIME type, the worker calls
 //     layout(data, bundle, settings) after the cell; it returns (or resolves
-//     to) the message to send, e.g. {type: "drawing", svg}, or null for none.
-//     The worker adds the run's id and the output's index.  settings holds
-//     the runtime's paths (base, viz, marked, ...); load(path) imports an ES
-//     module from the site once, viz(settings) gives viz.js ready to lay out
-//     DOT, and pyimport(name) a module of the worker's Python.  An add-on
-//     registers from a module that worker.js imports.
+//     to) the output's HTML, or null when the page shows the bundle as it is.
+//     settings holds the runtime's paths (base, viz, marked, ...); load(path)
+//     imports an ES module from the site once, viz(settings) gives viz.js ready
+//     to lay out DOT, and pyimport(name) a module of the worker's Python.  An
+//     add-on registers from a module that worker.js imports.
+
+import MIME_TYPES from "./mime_types.json" with { type: "json" };
 
 const layouts = []; // [mime, layout]
 const modules = new Map(); // path -> promise of the imported module
@@ -55,17 +56,16 @@ export function pyimport(name) {
 
 let drawings = 0; // each drawing's ids get their own prefix: several share a page
 
-registerLayout("text/vnd.graphviz", async (dot, bundle, settings) => {
+registerLayout(MIME_TYPES.graphviz, async (dot, bundle, settings) => {
   const laidOut = (await viz(settings)).renderString(dot, { format: "svg", engine: "dot" });
   // As the build's drawings: tooltips as <title>, the graph's text alternative,
   // class micrograd-graph (scaled to the column, full size on click).
   drawings += 1;
-  const svg = pyimport("micrograd.svg").inline_svg(laidOut, `runner-${drawings}-`);
-  return { type: "drawing", svg };
+  return pyimport("micrograd.viz.svg").inline_svg(laidOut, `runner-${drawings}-`);
 });
 
 registerLayout("text/markdown", async (text, bundle, settings) => {
   if ("text/html" in bundle || "image/svg+xml" in bundle) return null; // the page shows those
   const { marked } = await load(settings.marked, settings);
-  return { type: "markdown", html: marked.parse(text, { async: false }) };
+  return marked.parse(text, { async: false });
 });

@@ -1,15 +1,18 @@
 """The training curve while a cell trains: an add-on of the in-browser kernel (kernel.py).
 
 While a cell runs, every :class:`~micrograd.training_log.TrainingLog` it
-records to is sent to the page as it grows (seen through
-:func:`micrograd.training_log.watching`): its chart,
-:meth:`~micrograd.training_log.TrainingLog.chart` as
-:func:`micrograd.chart.figure_json` (the description the build's
-``log.plot()`` draws with matplotlib), goes as a ``"chart-live"`` message
-(``{figure, points}``: the JSON and the number of rows) after the log's first
-row, then at most every :data:`LIVE_INTERVAL` seconds, and once more when the
-cell ends if rows came after the last one sent.  The page (charts.js) draws it
-under the cell.
+records to is sent to the page as it grows: its chart
+(:func:`micrograd.viz.plot.training_chart`, in a
+:class:`~micrograd.viz.chart.Figure` of the size the build's
+``plot_training`` draws, as its ``to_json()``) goes as the add-on message
+``"live-chart"`` (``{figure, points}``: the description and the number of rows)
+after the log's first row, then at most every :data:`LIVE_INTERVAL` seconds,
+and once more when the cell ends if rows came after the last one sent.  The
+page (charts.js) draws it under the cell.
+
+The library records rows and knows nothing of a page: this add-on sees each
+row by wrapping ``TrainingLog.record`` for as long as the cell runs, and puts
+the method back when the cell ends, however it ends.
 
 worker.js installs this module next to the kernel and imports it once the
 kernel is loaded; importing it adds :func:`live_charts` to the kernel's
@@ -18,44 +21,49 @@ kernel is loaded; importing it adds :func:`live_charts` to the kernel's
 
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import Any
 
 import micrograd_browser_kernel as kernel
 
-if TYPE_CHECKING:  # pragma: no cover - only for the type checker
-    from micrograd.training_log import LogRow, TrainingLog
-
 #: The shortest time between two drawings of one log's chart, in seconds.
 LIVE_INTERVAL = 0.25
-#: The size the live chart is drawn at, in inches: that of the build's ``log.plot()``.
+#: The size the live chart is drawn at, in inches: that of the build's ``plot_training``.
 LIVE_SIZE = (5.0, 3.5)
 
 
 @contextmanager
 def live_charts() -> Iterator[None]:
     """While the block runs, send the chart of every training log that records a row."""
-    from micrograd.chart import figure_json
-    from micrograd.training_log import watching
+    from micrograd.viz.chart import Figure
+    from micrograd.viz.plot import training_chart
+
+    from micrograd.training_log import TrainingLog
 
     sent: dict[int, tuple[TrainingLog, float, int]] = {}  # id(log) -> (log, when, rows sent)
 
     def send(log: TrainingLog) -> None:
-        figure = figure_json([log.chart()], size=LIVE_SIZE)
-        kernel.post_message("chart-live", figure=figure, points=len(log.rows))
+        figure = Figure([training_chart(log)], size=LIVE_SIZE)
+        kernel.post_message("live-chart", figure=figure.to_json(), points=len(log.rows))
         sent[id(log)] = (log, time.monotonic(), len(log.rows))
 
-    def on_record(log: TrainingLog, row: LogRow) -> None:
+    record = TrainingLog.record
+
+    @functools.wraps(record)
+    def recording(log: TrainingLog, *args: Any, **kwargs: Any) -> None:
+        record(log, *args, **kwargs)
         last = sent.get(id(log))
         if last is None or time.monotonic() - last[1] >= LIVE_INTERVAL:
             send(log)
 
+    TrainingLog.record = recording  # type: ignore[method-assign]
     try:
-        with watching(on_record):
-            yield
+        yield
     finally:
+        TrainingLog.record = record  # type: ignore[method-assign]
         for log, _, rows in list(sent.values()):
             if rows != len(log.rows):
                 send(log)

@@ -2,23 +2,20 @@
 // output box.  Printed text is appended as it arrives; each displayed value
 // gets a box (div.runner-display) filled by the renderer of its MIME type
 // (api.js's registerOutput; the built-in ones are here).  Drawings and
-// Markdown are laid out in the worker after the cell has run, and arrive as
-// messages of their own ("drawing": SVG, "markdown": HTML, "layout-error").
+// Markdown are laid out in the worker after the cell has run and arrive as
+// HTML ("laid-out", protocol.js), which the same renderer puts in.
 
-import { registerMessage, registerOutput, rendererFor } from "./api.js";
+import { registerOutput, rendererFor } from "./api.js";
+import { outputBody, recordOutput } from "./cells.js";
 import { element } from "./dom.js";
-import { runner, sinceFirstClick } from "./state.js";
+import MIME_TYPES from "./mime_types.json" with { type: "json" };
+import { first } from "./state.js";
 
-/** Append one output message ({kind: "stream" | "display", ...}) to the cell's box. */
-export function addOutput(cell, message) {
-  if (runner.timings.firstOutput === null) runner.timings.firstOutput = sinceFirstClick();
-  if (message.kind === "stream") addStream(cell, message);
-  else addDisplay(cell, message);
-}
-
-function addStream(cell, { name, text }) {
-  cell.outputs.push({ kind: "stream", name, text });
-  const body = cell.output.body;
+/** Append printed text to the cell's box. */
+export function addStream(cell, name, text) {
+  first("firstOutput");
+  recordOutput(cell, { kind: "stream", name, text });
+  const body = outputBody(cell);
   let pre = body.lastElementChild;
   if (!pre || !pre.classList.contains("runner-stream")) {
     pre = element("pre", "runner-stream");
@@ -27,25 +24,42 @@ function addStream(cell, { name, text }) {
   pre.append(element("span", name === "stderr" ? "runner-stderr" : "", text));
 }
 
-function addDisplay(cell, { bundle, index }) {
-  const [mime, render] = rendererFor(bundle);
+/** Append the run's index-th displayed value ({mime: data}) to the cell's box. */
+export function addDisplay(cell, index, bundle) {
+  first("firstOutput");
+  const [mime, { show }] = rendererFor(bundle);
   const data = bundle[mime];
-  cell.outputs.push({ kind: "display", mime, data, bundle });
+  recordOutput(cell, { kind: "display", mime, data, bundle });
   const box = element("div", "runner-display");
   box.dataset.mime = mime;
   box.dataset.index = index;
-  cell.output.body.append(box);
-  render(box, data, { bundle, index, cell });
+  outputBody(cell).append(box);
+  show(box, data, { bundle, index, cell });
 }
 
 /** The box of the cell's index-th display output (null if there is none). */
 export function displayBox(cell, index) {
-  return cell.output.body.querySelector(`.runner-display[data-index="${index}"]`);
+  if (!cell.box) return null;
+  return cell.box.body.querySelector(`.runner-display[data-index="${index}"]`);
+}
+
+/** The worker laid the index-th display out: its renderer puts the HTML in. */
+export function addLayout(cell, index, html) {
+  const box = displayBox(cell, index);
+  if (!box) return;
+  const [, { laidOut }] = rendererFor({ [box.dataset.mime]: null });
+  laidOut(box, html);
+}
+
+/** Laying out the index-th display failed: say so in its box. */
+export function addLayoutError(cell, index, error) {
+  const box = displayBox(cell, index);
+  if (box) box.replaceChildren(element("pre", "runner-error", `Could not draw: ${error}`));
 }
 
 /** The exception's traceback, under what the cell showed. */
 export function addTraceback(cell, text) {
-  cell.output.body.append(element("pre", "runner-error", text));
+  outputBody(cell).append(element("pre", "runner-error", text));
 }
 
 // -- built-in renderers: registered from least to most preferred --------------------------------
@@ -56,36 +70,29 @@ const asMarkup = (box, data) => {
 };
 registerOutput("text/plain", asText);
 registerOutput("text/latex", asText);
-registerOutput("text/markdown", (box, data) => {
-  box.textContent = data; // until the worker's "markdown" message brings the HTML
-});
+registerOutput(
+  "text/markdown",
+  (box, data) => {
+    box.textContent = data; // until the worker lays it out as HTML
+  },
+  (box, html) => {
+    box.innerHTML = html;
+    for (const table of box.querySelectorAll("table")) table.classList.add("table");
+  },
+);
 registerOutput("text/html", asMarkup);
 registerOutput("image/svg+xml", asMarkup);
-registerOutput("text/vnd.graphviz", (box) => {
-  box.classList.add("runner-drawing");
-  box.textContent = "Laying out the drawing…";
-});
-
-// -- what the worker's layout steps send (worker: layouts.js) ------------------------------------
-
-registerMessage("drawing", ({ index, svg }, run) => {
-  const box = run.display(index);
-  if (!box) return;
-  box.innerHTML = svg;
-  // The class of the build's inline graphs: it fits the column as they do, and
-  // opens full size when shown smaller (micrograd-figures.css and .js).
-  const drawing = box.querySelector("svg");
-  if (drawing) drawing.classList.add("micrograd-graph");
-});
-
-registerMessage("markdown", ({ index, html }, run) => {
-  const box = run.display(index);
-  if (!box) return;
-  box.innerHTML = html;
-  for (const table of box.querySelectorAll("table")) table.classList.add("table");
-});
-
-registerMessage("layout-error", ({ index, error }, run) => {
-  const box = run.display(index);
-  if (box) box.replaceChildren(element("pre", "runner-error", `Could not draw: ${error}`));
-});
+registerOutput(
+  MIME_TYPES.graphviz,
+  (box) => {
+    box.classList.add("runner-drawing");
+    box.textContent = "Laying out the drawing…";
+  },
+  (box, svg) => {
+    box.innerHTML = svg;
+    // The class of the build's inline graphs: it fits the column as they do, and
+    // opens full size when shown smaller (micrograd-figures.css and .js).
+    const drawing = box.querySelector("svg");
+    if (drawing) drawing.classList.add("micrograd-graph");
+  },
+);

@@ -14,27 +14,31 @@
 // build-time output and get a one-line note instead.
 //
 // The parts, one job each (ES modules, no build step; only runner.js, state.js,
-// dom.js and cells.js load with the page, the rest at the first Run):
-//   api.js      the extension API for add-on modules (output renderers,
-//               worker message types, the micrograd:* events on document)
-//   state.js    the page's settings and window.microgradRunner
-//   session.js  the worker's lifecycle: start, end (Stop, Restart, crash)
-//   flow.js     the page's flow: every code cell (the build's manifest), what
-//               each run changed; what must run before a cell; stale outputs
-//   queue.js    the run queue: runs what the flow says, and what a raise, a
-//               Stop or a crash does to it
-//   cells.js    the cells' UI: bar, buttons, status, output box, stale marks,
-//               the page's live region
-//   editor.js   the editor (CodeMirror 6, loaded on the first Edit or Run)
-//   outputs.js  output rendering (and the built-in renderers)
-//   worker.js, layouts.js, kernel.py   the worker side: Pyodide, the
-//               post-cell layout steps (DOT, Markdown), the Python kernel
-//
-// window.microgradRunner exposes the cells, their outputs and the timings
-// (for the browser tests and for the curious).
+// dom.js, cells.js and test_api.js load with the page, the rest at the first Run):
+//   cells.js     the Cell: its state (data) and render(), the one function that
+//                draws it; the page's live region
+//   state.js     the page's settings, and what the runner records of its work
+//   test_api.js  the small API the browser tests drive the runner through
+//   api.js       the extension API for add-on modules (output renderers, add-on
+//                messages, the micrograd:* events on document)
+//   queue.js     the run queue: runs what the flow says, Stop, Restart, Reset, crashes
+//   flow.js      the page's flow: every code cell (the build's manifest), what
+//                each run changed; what must run before a cell; stale outputs
+//   routing.js   the worker's messages about runs, to the cells they belong to
+//   prompts.js   the question about a cell above that crashed or was stopped
+//   notes.js     what the runner says in a cell's output box, in words
+//   session.js   the worker's lifecycle: start, end (Stop, Restart, crash), its cache
+//   protocol.js  the worker protocol: every message type, with its shape
+//   editor.js    the editor (CodeMirror 6, loaded on the first Edit or Run)
+//   outputs.js   output rendering (and the built-in renderers)
+//   worker.js, layouts.js, kernel.py   the worker side: Pyodide, the post-cell
+//                layout steps (DOT, Markdown), the Python kernel
+// Add-ons: steppers.js, glue.js, charts.js (page), stepper_layout.js,
+// live_charts.py (worker).
 
 import { setUpCells } from "./cells.js";
-import { mark, now, runner } from "./state.js";
+import { mark, now, records } from "./state.js";
+import "./test_api.js";
 
 // What the first Run loads (a page nobody runs loads none of it): the run queue,
 // with the page's flow, the worker's lifecycle and output rendering, and the
@@ -54,7 +58,7 @@ function machinery() {
 
 const actions = {
   run(cell) {
-    if (runner.timings.clicked === null) runner.timings.clicked = now();
+    if (records.timings.clicked === null) records.timings.clicked = now();
     machinery().then((queue) => queue.run(cell));
   },
   // The editor needs neither the queue nor Python: it loads on its own.
@@ -68,9 +72,7 @@ const actions = {
 function setUp() {
   const started = now();
   setUpCells(actions);
-  runner.outputsOf = (index) => runner.cells[index].outputs;
-  runner.run = (index) => actions.run(runner.cells[index]);
-  runner.timings.setUpMilliseconds = now() - started;
+  records.timings.setUpMilliseconds = now() - started;
 }
 
 if (document.readyState === "loading") {

@@ -1,7 +1,9 @@
 // The worker's lifecycle: the page's one Python session (worker.js) is
 // started on the first Run, torn down by Stop, Restart or a crash, and
-// started again when needed.  Everything the worker says goes to the
-// handlers given to startSession; teardown is end().
+// started again when needed.  What the worker says about itself (ready, the
+// phases of its start, its console, a fatal error) is handled here; what it
+// says about runs goes to the handler given to startSession (routing.js);
+// teardown is end().
 //
 // The runtime's cache (runtime-cache.js, a service worker for the runner's
 // folder only) makes a later start download nothing and need no connection.
@@ -12,13 +14,24 @@
 // kept them); a later start waits until that copy is done, and is then served
 // by the cache.
 
-import { downloadMB, mark, runner, settings, sinceFirstClick } from "./state.js";
+import { TO_PAGE, TO_WORKER } from "./protocol.js";
+import { first, mark, records, settings } from "./state.js";
+import { provide } from "./test_api.js";
 
 const CACHE = "micrograd-runtime"; // runtime-cache.js's Cache Storage
 let worker = null;
 let ready = null; // a promise, resolved when the worker can run cells
-let session = 0; // bumped at each start and end: a start that was ended stops
+let generation = 0; // bumped at each start and end: a start that was ended stops
 let keeping = null; // a promise: the runtime's files are being copied into the cache
+let status = "off"; // off, starting, ready, crashed
+let startingNames = []; // what the kernel's namespace starts with
+
+/** The runtime's status: off, starting, ready or crashed. */
+export const runtimeStatus = () => status;
+provide("status", runtimeStatus);
+
+/** The names the kernel's namespace starts with (glue, ...), once Python is ready. */
+export const kernelNames = () => startingNames;
 
 /** Whether a session is starting or running. */
 export const isStarted = () => ready !== null;
@@ -29,16 +42,18 @@ export const whenReady = () => ready;
 /**
  * Start a worker.  handlers: {onMessage(message), onCrash(message)}; onCrash
  * is called (once) when the runtime fails, after the session has ended.
+ * glueFormats: {key: [format spec, ...]}, the formats the page shows each
+ * glued value in (glue.js), for the kernel to format them.
  */
-export function startSession({ onMessage, onCrash }) {
-  runner.status = "starting";
+export function startSession({ onMessage, onCrash }, glueFormats) {
+  status = "starting";
   document.documentElement.classList.add("runner-active");
-  session += 1;
-  const mine = session;
+  generation += 1;
+  const mine = generation;
   ready = (async () => {
     const cache = useRuntimeCache();
     if (keeping !== null) await Promise.all([cache, keeping]); // not the first start
-    if (mine !== session) return new Promise(() => {}); // ended before it started
+    if (mine !== generation) return new Promise(() => {}); // ended before it started
     const thisWorker = new Worker(new URL("worker.js", settings.base), { type: "module" });
     mark("workerCreated");
     worker = thisWorker;
@@ -51,19 +66,22 @@ export function startSession({ onMessage, onCrash }) {
       thisWorker.addEventListener("message", (event) => {
         if (worker !== thisWorker) return;
         const message = event.data;
-        // The worker's phases of the start and of a run (state.js keeps the first of each).
-        for (const [phase, at] of Object.entries(message.phases || {})) {
-          mark(phase, at - performance.timeOrigin);
-        }
-        if (message.type === "ready") {
-          runner.status = "ready";
-          runner.kernelNames = message.names;
-          if (runner.timings.ready === null) runner.timings.ready = sinceFirstClick();
+        if (message.type === TO_PAGE.phases) {
+          // The worker's phases of the start and of a run (state.js keeps the first of each).
+          for (const [phase, at] of Object.entries(message.phases)) {
+            mark(phase, at - performance.timeOrigin);
+          }
+        } else if (message.type === TO_PAGE.ready) {
+          status = "ready";
+          startingNames = message.names;
+          first("ready");
           resolve();
-        } else if (message.type === "fatal") {
+        } else if (message.type === TO_PAGE.fatal) {
           fail(message.message);
-        } else if (message.type === "log") {
-          runner.log.push({ level: message.level, text: message.text });
+        } else if (message.type === TO_PAGE.console) {
+          records.log.push({ level: message.level, text: message.text });
+        } else if (message.type === TO_PAGE.strayOutput) {
+          records.log.push({ level: message.name, text: message.text });
         } else {
           onMessage(message);
         }
@@ -73,19 +91,19 @@ export function startSession({ onMessage, onCrash }) {
         event.preventDefault();
         fail(event.message || "the worker could not start");
       });
-      thisWorker.postMessage({ type: "init", ...settings });
+      thisWorker.postMessage({ type: TO_WORKER.start, ...settings, glueFormats });
     });
   })();
   ready.catch(() => {}); // reported through onCrash
 }
 
-/** End the session: the worker and every variable in it are gone.  status: off or crashed. */
-export function end(status = "off") {
+/** End the session: the worker and every variable in it are gone.  why: off or crashed. */
+export function end(why = "off") {
   if (worker !== null) worker.terminate();
   worker = null;
   ready = null;
-  session += 1;
-  runner.status = status;
+  generation += 1;
+  status = why;
 }
 
 /** Send a message to the worker. */
@@ -166,9 +184,12 @@ async function runtimeCached() {
   }
 }
 
-/** The status of a cell waiting for Python: it names a download only when there is one. */
-export async function startingText() {
-  return (await runtimeCached())
-    ? "starting Python…"
-    : `downloading Python (${downloadMB} MB, the first time only)…`;
+/**
+ * The status of a cell waiting for Python: it names a download only when there
+ * is one.  bytes: what this first Run fetches (the build counted it for the cell).
+ */
+export async function startingText(bytes) {
+  if (await runtimeCached()) return "starting Python…";
+  const size = Number.isFinite(bytes) ? `${(bytes / 1e6).toFixed(1)} MB, ` : "";
+  return `downloading Python and what this run needs (${size}the first time only)…`;
 }

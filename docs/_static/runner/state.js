@@ -1,7 +1,7 @@
-// What the runner knows about this page: the settings the build wrote on the
-// runner's <script> element, and window.microgradRunner (the cells, the
-// runtime's log, the timings, the runtime's status), which the browser tests
-// read (and the curious may).
+// The page's settings for the runner, as the build wrote them on the runner's
+// <script> element, and what the runner records of its work (the timings of
+// the first start and of every run, the runtime's console), which the browser
+// tests read through test_api.js.
 
 const script = document.getElementById("micrograd-runner");
 
@@ -18,35 +18,44 @@ export const settings = {
   startFiles: script.dataset.startFiles.split(" ").filter(Boolean),
 };
 
-/** What the first start downloads, in MB, as the build counted it. */
-export const downloadMB = (Number(script.dataset.downloadBytes) / 1e6).toFixed(1);
-
 /** The class of cells that run at build time only. */
 export const buildOnlyClass = `tag_${script.dataset.buildOnlyTag}`;
 
-export const runner = {
-  cells: [],
-  log: [],
-  // Seconds since the first Run: Python ready, the first output, the first cell
-  // done; phases: when each step of the first start happened (mark below).
+/**
+ * What the runner did, for the browser tests and the curious.  timings: seconds
+ * since the first Run (Python ready, the first output, the first cell done), each
+ * run ({cell, code, seconds, ok}), and the phases of the first start (mark below);
+ * log: what the runtime wrote to its console ({level, text}).
+ */
+export const records = {
   timings: {
-    clicked: null, ready: null, firstOutput: null, firstDone: null, runs: [], phases: {},
+    clicked: null,
+    ready: null,
+    firstOutput: null,
+    firstDone: null,
+    setUpMilliseconds: null,
+    runs: [],
+    phases: {},
   },
-  status: "off", // off, starting, ready, crashed
+  log: [],
 };
-window.microgradRunner = runner;
 
 export const now = () => performance.now();
 
 /** Seconds since the first Run (null before it). */
 export const sinceFirstClick = () =>
-  runner.timings.clicked === null ? null : (now() - runner.timings.clicked) / 1000;
+  records.timings.clicked === null ? null : (now() - records.timings.clicked) / 1000;
 
 /**
  * Note when a phase of the first start happened, in seconds since the first
  * Run (the first time only).  at: a time on this page's clock (performance.now).
  */
 export function mark(phase, at = now()) {
-  const { clicked, phases } = runner.timings;
+  const { clicked, phases } = records.timings;
   if (clicked !== null && !(phase in phases)) phases[phase] = (at - clicked) / 1000;
+}
+
+/** Note the first time something happened (ready, firstOutput, firstDone). */
+export function first(what) {
+  if (records.timings[what] === null) records.timings[what] = sinceFirstClick();
 }

@@ -1,18 +1,17 @@
 // Steppers made in the reader's browser, laid out in the worker: an add-on of
 // the runner's worker (layouts.js).
 //
-// In the browser, micrograd.stepper's BackwardStepper and StepperPair display
-// themselves as application/vnd.micrograd.stepper+json: each frame's caption
-// and DOT source.  Once the cell has run, each DOT source is laid out with
-// viz.js, and micrograd.stepper.html_from_json (the function that assembles
-// the build's stepper from dot's SVG) makes the stepper's HTML from them,
-// which goes to the page as a "stepper" message (steppers.js shows it).
+// The book's kernel (kernel.py) shows micrograd.viz.stepper's BackwardStepper
+// and StepperPair by their data (to_json: each frame's caption and DOT source),
+// under the stepper MIME type (mime_types.json).  Once the cell has run, each
+// DOT source is laid out with viz.js, and micrograd.viz.stepper.html_from_json
+// (the function that assembles the build's stepper from dot's SVG) makes the
+// stepper's HTML from them (steppers.js shows it).
 
+import MIME_TYPES from "./mime_types.json" with { type: "json" };
 import { pyimport, registerLayout, viz } from "./layouts.js";
 
-const STEPPER_MIME = "application/vnd.micrograd.stepper+json";
-
-registerLayout(STEPPER_MIME, async (data, bundle, settings) => {
+registerLayout(MIME_TYPES.stepper, async (data, bundle, settings) => {
   const stepper = JSON.parse(data);
   const layout = await viz(settings);
   const svgs = [];
@@ -21,5 +20,5 @@ registerLayout(STEPPER_MIME, async (data, bundle, settings) => {
       svgs.push(layout.renderString(side.dot, { format: "svg", engine: "dot" }));
     }
   }
-  return { type: "stepper", html: pyimport("micrograd.stepper").html_from_json(data, svgs) };
+  return pyimport("micrograd.viz.stepper").html_from_json(data, svgs);
 });

@@ -4,30 +4,22 @@
 // cells in one shared namespace (kernel.py).  After each cell, its display
 // outputs go through the layout steps (layouts.js: drawings with viz.js,
 // Markdown with marked), so the page itself only inserts finished outputs.
-//
-// Messages in:  {type: "init", base, pyodide, wheels, viz, marked}
-//               {type: "run", id, code, filename, watch}   (watch: names, as JSON)
-//               {type: "analyse", id, code}
-// Messages out: {type: "ready", names, seconds, phases}   (names: what the namespace
-//                starts with; phases: when each step of the start ended, ms since 1970)
-//               {type: "analysis", id, facts}   (cell_names.py's, for "analyse")
-//               {type: "output", id, kind: "stream", name, text}
-//               {type: "output", id, kind: "display", index, bundle}
-//               {type: "drawing", id, index, svg}          (layouts.js)
-//               {type: "markdown", id, index, html}        (layouts.js)
-//               {type: "layout-error", id, index, error}   (a layout step failed)
-//               {type: <any>, id, ...fields}   (kernel.py's post_message, for add-ons)
-//               {type: "done", id, ok, error, changed, seconds, phases}   (phases: when
-//                the cell's Python ended and its outputs were laid out, ms since 1970)
-//               {type: "log", level, text}   (what Pyodide prints outside a cell)
-//               {type: "fatal", message}     (the runtime cannot go on)
+// The messages it takes and sends: protocol.js.
 
 import { layoutsFor, setPython } from "./layouts.js";
+import MIME_TYPES from "./mime_types.json" with { type: "json" };
+import { TO_PAGE, TO_WORKER } from "./protocol.js";
 // Add-on layout steps (they call registerLayout) are imported here.
 import "./stepper_layout.js";
 
-// The kernel's Python add-ons (they add to kernel.py's CELL_CONTEXTS): file -> module
-// name, installed next to the kernel and imported once it is loaded.
+// The kernel's Python modules: file -> module name, installed into site-packages.
+const KERNEL_MODULES = {
+  "cell_names.py": "micrograd_cell_names",
+  "glue_text.py": "micrograd_glue_text",
+  "kernel.py": "micrograd_browser_kernel",
+};
+// The kernel's Python add-ons (they add to kernel.py's CELL_CONTEXTS), installed next
+// to the kernel and imported once it is loaded.
 const PYTHON_ADDONS = { "live_charts.py": "micrograd_live_charts" };
 
 const post = (message) => self.postMessage(message);
@@ -36,7 +28,7 @@ const errorText = (error) => String((error && error.message) || error);
 // Whatever the runtime reports on the console (e.g. Pyodide's fatal-error
 // notice) goes to the page, which shows it in the cell instead.
 for (const level of ["error", "warn"]) {
-  console[level] = (...args) => post({ type: "log", level, text: args.map(String).join(" ") });
+  console[level] = (...args) => post({ type: TO_PAGE.console, level, text: args.map(String).join(" ") });
 }
 
 let kernel = null;
@@ -78,95 +70,94 @@ async function fetchBytes(url) {
 }
 
 /** The time now, in ms since 1970: the page's clock and the worker's differ in origin. */
-const epoch = () => performance.timeOrigin + performance.now();
+const wallClock = () => performance.timeOrigin + performance.now();
 
-async function init(message) {
+async function start(message) {
   settings = message;
-  const started = performance.now();
-  const phases = { workerStarted: epoch() };
+  const phases = { workerStarted: wallClock() };
   const base = new URL(message.base);
   const indexURL = new URL(message.pyodide, base).href;
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
-  phases.pyodideImported = epoch();
+  phases.pyodideImported = wallClock();
   const wheels = Promise.all(message.wheels.map((name) => fetchBytes(new URL(name, base))));
-  const pythonFiles = Promise.all(
-    ["kernel.py", "cell_names.py", ...Object.keys(PYTHON_ADDONS)].map((name) =>
-      fetch(new URL(name, base)).then((r) => r.text()),
-    ),
+  const files = { ...KERNEL_MODULES, ...PYTHON_ADDONS };
+  const sources = Promise.all(
+    Object.keys(files).map((name) => fetch(new URL(name, base)).then((r) => r.text())),
   );
   const pyodide = await loadPyodide({
     indexURL,
-    stdout: (text) => post({ type: "log", level: "stdout", text }),
-    stderr: (text) => post({ type: "log", level: "stderr", text }),
+    stdout: (text) => post({ type: TO_PAGE.strayOutput, name: "stdout", text }),
+    stderr: (text) => post({ type: TO_PAGE.strayOutput, name: "stderr", text }),
   });
-  phases.pythonLoaded = epoch();
+  phases.pythonLoaded = wallClock();
   fitCStackToTheBrowser(pyodide);
   const sitePackages = pyodide.runPython("import site; site.getsitepackages()[0]");
   for (const bytes of await wheels) {
     pyodide.unpackArchive(bytes, "wheel", { extractDir: sitePackages });
   }
-  phases.wheelsInstalled = epoch();
-  const [kernelSource, cellNamesSource, ...addOnSources] = await pythonFiles;
-  pyodide.FS.writeFile(`${sitePackages}/micrograd_cell_names.py`, cellNamesSource);
-  pyodide.FS.writeFile(`${sitePackages}/micrograd_browser_kernel.py`, kernelSource);
-  kernel = pyodide.pyimport("micrograd_browser_kernel");
-  Object.values(PYTHON_ADDONS).forEach((module, i) => {
-    pyodide.FS.writeFile(`${sitePackages}/${module}.py`, addOnSources[i]);
-    pyodide.pyimport(module);
+  phases.wheelsInstalled = wallClock();
+  const texts = await sources;
+  Object.values(files).forEach((module, i) => {
+    pyodide.FS.writeFile(`${sitePackages}/${module}.py`, texts[i]);
   });
+  kernel = pyodide.pyimport(KERNEL_MODULES["kernel.py"]);
+  kernel.start(JSON.stringify(MIME_TYPES), JSON.stringify(message.glueFormats));
+  Object.values(PYTHON_ADDONS).forEach((module) => pyodide.pyimport(module));
   setPython(pyodide);
   const names = JSON.parse(kernel.starting_names());
-  phases.kernelImported = epoch();
-  post({ type: "ready", names, seconds: (performance.now() - started) / 1000, phases });
+  phases.kernelImported = wallClock();
+  post({ type: TO_PAGE.phases, phases });
+  post({ type: TO_PAGE.ready, names });
 }
 
-async function run({ id, code, filename, watch }) {
-  const started = performance.now();
+async function run({ run: id, code, filename, watch }) {
   const displays = []; // [index, bundle]
-  const emit = (kind, key, data) => {
-    if (kind === "stream") {
-      post({ type: "output", id, kind, name: key, text: data });
-    } else if (kind === "display") {
+  // What kernel.py's run_cell sends while the cell runs: each as its own message.
+  const out = {
+    stream: (name, text) => post({ type: TO_PAGE.stream, run: id, name, text }),
+    display: (data) => {
       const bundle = JSON.parse(data);
       const index = displays.length;
       displays.push([index, bundle]);
-      post({ type: "output", id, kind, index, bundle });
-    } else if (kind === "message") {
-      post({ ...JSON.parse(data), type: key, id });
-    }
+      post({ type: TO_PAGE.display, run: id, index, bundle });
+    },
+    addon: (name, fields) => post({ type: TO_PAGE.addon, run: id, name, fields: JSON.parse(fields) }),
   };
   let result;
   try {
-    result = JSON.parse(kernel.run_cell(code, filename, emit, watch));
+    result = JSON.parse(kernel.run_cell(code, filename, out, watch));
   } catch (error) {
     // Not a Python exception (run_cell reports those): the runtime itself failed.
-    post({ type: "fatal", message: errorText(error) });
+    post({ type: TO_PAGE.fatal, message: errorText(error) });
     return;
   }
-  const phases = { cellRan: epoch() };
+  const phases = { cellRan: wallClock() };
   for (const [index, bundle] of displays) {
     for (const [mime, layout] of layoutsFor(bundle)) {
       try {
-        const laidOut = await layout(bundle[mime], bundle, settings);
-        if (laidOut) post({ ...laidOut, id, index });
+        const html = await layout(bundle[mime], bundle, settings);
+        if (html !== null) post({ type: TO_PAGE.laidOut, run: id, index, html });
       } catch (error) {
-        post({ type: "layout-error", id, index, error: errorText(error) });
+        post({ type: TO_PAGE.layoutFailed, run: id, index, error: errorText(error) });
       }
     }
   }
-  phases.laidOut = epoch();
-  post({ type: "done", id, ...result, seconds: (performance.now() - started) / 1000, phases });
+  phases.laidOut = wallClock();
+  post({ type: TO_PAGE.changed, run: id, names: result.changed });
+  post({ type: TO_PAGE.phases, phases });
+  post({ type: TO_PAGE.done, run: id, ok: result.ok, error: result.error });
 }
 
 self.onmessage = async (event) => {
   const message = event.data;
   try {
-    if (message.type === "init") await init(message);
-    else if (message.type === "run") await run(message);
-    else if (message.type === "analyse") {
-      post({ type: "analysis", id: message.id, facts: JSON.parse(kernel.analyse(message.code)) });
+    if (message.type === TO_WORKER.start) await start(message);
+    else if (message.type === TO_WORKER.run) await run(message);
+    else if (message.type === TO_WORKER.analyse) {
+      const facts = JSON.parse(kernel.analyse(message.code));
+      post({ type: TO_PAGE.analysis, request: message.request, facts });
     }
   } catch (error) {
-    post({ type: "fatal", message: String((error && error.stack) || error) });
+    post({ type: TO_PAGE.fatal, message: String((error && error.stack) || error) });
   }
 };

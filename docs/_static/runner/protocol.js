@@ -1,0 +1,57 @@
+// The worker protocol: every message between the page and its Python worker,
+// one type per kind of thing.  The page (session.js, queue.js, routing.js) and
+// the worker (worker.js) name message types only through TO_WORKER and
+// TO_PAGE.  Times are milliseconds since 1970 (the page's clock and the
+// worker's differ in origin).
+//
+// Page -> worker
+// | type    | fields                                   | what it asks                         |
+// |---------|------------------------------------------|--------------------------------------|
+// | start   | base, pyodide, wheels, viz, marked,      | start Python, once per worker        |
+// |         | glueFormats ({key: [format spec, ...]})  |                                      |
+// | run     | run, code, filename, watch ([names])     | run a cell; run: the run's id        |
+// | analyse | request, code                            | the dependency facts of edited code  |
+//
+// Worker -> page
+// | type          | fields                 | what it says                                     |
+// |---------------|------------------------|--------------------------------------------------|
+// | ready         | names                  | Python is ready; names: what the namespace has   |
+// | phases        | phases ({name: time})  | when steps of the start or of a run ended        |
+// | stream        | run, name, text        | the run printed text (name: stdout or stderr)    |
+// | display       | run, index, bundle     | the run displayed its index-th value ({mime: data}) |
+// | laid-out      | run, index, html       | that display, laid out after the run (DOT to SVG,|
+// |               |                        | Markdown to HTML, a stepper): layouts.js         |
+// | layout-failed | run, index, error      | laying it out failed                             |
+// | changed       | run, names             | the watched names the run rebound or changed     |
+// | done          | run, ok, error         | the run ended; error: its traceback, if it raised |
+// | analysis      | request, facts         | cell_names.py's facts, for an "analyse"          |
+// | addon         | run, name, fields      | an add-on's message (kernel.py's post_message):  |
+// |               |                        | name is in the add-ons' namespace, not this table's |
+// | console       | level, text            | the runtime wrote to its console (error, warn)   |
+// | stray-output  | name, text             | Python printed outside any cell                  |
+// | fatal         | message                | the runtime cannot go on                         |
+//
+// Messages with a run belong to that run: the page drops them once the run has
+// ended or was stopped.
+
+export const TO_WORKER = Object.freeze({
+  start: "start",
+  run: "run",
+  analyse: "analyse",
+});
+
+export const TO_PAGE = Object.freeze({
+  ready: "ready",
+  phases: "phases",
+  stream: "stream",
+  display: "display",
+  laidOut: "laid-out",
+  layoutFailed: "layout-failed",
+  changed: "changed",
+  done: "done",
+  analysis: "analysis",
+  addon: "addon",
+  console: "console",
+  strayOutput: "stray-output",
+  fatal: "fatal",
+});

@@ -1,0 +1,62 @@
+// The runner's test API: the one small surface the browser tests
+// (browser_tests/) read and drive the runner through, as window.microgradTest.
+// Nothing in the runner uses it.  A cell is named by its index among the
+// runnable cells (those with a Run button), in page order.
+//
+//   cellCount()          how many runnable cells the page has
+//   cell(i)              {index, number, name, source (the page's code), code (what
+//                        it runs: the reader's edit, if any), edited, state, shows,
+//                        stale, hasEditor, outputs ({kind, name, mime, text, data})}
+//   cells()              cell(i) of every cell
+//   setCode(i, code)     put code into cell i's editor (it must have one)
+//   status()             the runtime: off, starting, ready or crashed
+//   timings()            records.timings (state.js): the first start's phases, each run
+//   log()                what the runtime wrote to its console
+//   liveCharts()         each drawing of a live training chart (charts.js)
+
+import { allCells } from "./cells.js";
+import { records } from "./state.js";
+
+const providers = { status: () => "off" };
+
+/** A module that is loaded later (session.js) provides what it knows. */
+export function provide(name, getter) {
+  providers[name] = getter;
+}
+
+function summary(cell) {
+  return {
+    index: cell.index,
+    number: cell.number,
+    name: cell.name,
+    source: cell.source,
+    code: cell.code,
+    edited: cell.edited,
+    state: cell.state,
+    shows: cell.shows,
+    stale: cell.stale,
+    hasEditor: cell.editor !== null,
+    outputs: cell.outputs.map((o) => ({
+      kind: o.kind,
+      name: o.name || null,
+      mime: o.mime || null,
+      text: o.text || null,
+      data: o.data || null,
+    })),
+  };
+}
+
+window.microgradTest = Object.freeze({
+  cellCount: () => allCells().length,
+  cell: (i) => summary(allCells()[i]),
+  cells: () => allCells().map(summary),
+  setCode(i, code) {
+    const cell = allCells()[i];
+    if (!cell.editor) throw new Error(`cell ${i} has no editor yet`);
+    cell.editor.value = code;
+  },
+  status: () => providers.status(),
+  timings: () => records.timings,
+  log: () => records.log,
+  liveCharts: () => records.liveCharts || [],
+});
