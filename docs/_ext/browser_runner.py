@@ -83,14 +83,13 @@ EDITOR_IMPORTS = (
 _PACKAGE_IMPORT = re.compile(
     r"""^(?:import|export)\b(?:[^;'"]*?\bfrom)?\s*['"]((?:@[\w.-]+/)?\w[\w.-]*)['"]""", re.M
 )
-#: The runner's Python files, which the worker fetches when Python first starts (worker.js).
-KERNEL_FILES = ("kernel.py", "cell_names.py", "glue_text.py", "live_charts.py")
 #: The runner's ES modules where loading starts: the page's (runner.js, with the page),
 #: the worker's, and the runtime cache's service worker (session.js registers it).
 PAGE_ENTRY = "runner.js"
 WORKER_ENTRIES = ("worker.js", "runtime-cache.js")
-#: A relative module a runner's module imports, statically or not: ``"./queue.js"``.
-_RELATIVE_MODULE = re.compile(r"""["']\./([\w-]+\.(?:js|json))["']""")
+#: A relative module a runner's module imports, statically or not: ``"./queue.js"``; and
+#: a Python file the worker fetches and installs: ``"kernel.py"`` (worker.js).
+_RELATIVE_MODULE = re.compile(r"""["'](?:\./([\w-]+\.(?:js|json))|([\w-]+\.py))["']""")
 #: A static import (or re-export) of a relative module, at the start of a line.
 _STATIC_IMPORT = re.compile(
     r"""^(?:import|export)\b(?:[^;'"]*?\bfrom)?\s*["']\./([\w-]+\.(?:js|json))["']""", re.M
@@ -257,7 +256,8 @@ def runner_modules(entries: tuple[str, ...], static_only: bool) -> set[str]:
     """The runner's files (names in docs/_static/runner) that loading ``entries`` loads.
 
     Follows every relative import, the dynamic ones too (``import("./editor.js")``
-    and the module names runner.js lists), unless ``static_only``.
+    and the module names runner.js lists), and the Python files a module names
+    (the worker fetches them), unless ``static_only``.
     """
     own = DOCS / "_static" / "runner"
     found: set[str] = set()
@@ -269,8 +269,10 @@ def runner_modules(entries: tuple[str, ...], static_only: bool) -> set[str]:
         found.add(name)
         if name.endswith(".js"):
             text = (own / name).read_text(encoding="utf-8")
-            pattern = _STATIC_IMPORT if static_only else _RELATIVE_MODULE
-            todo += pattern.findall(text)
+            if static_only:
+                todo += _STATIC_IMPORT.findall(text)
+            else:
+                todo += [module or python for module, python in _RELATIVE_MODULE.findall(text)]
     return found
 
 
@@ -286,7 +288,7 @@ def _sizes(app: Sphinx, packages: dict[str, tuple[str, Path]]) -> dict[str, dict
     version, folder = packages["pyodide"]
     pyodide = _npm_dir("pyodide", version)
     own = DOCS / "_static" / "runner"
-    worker_side = runner_modules(WORKER_ENTRIES, static_only=False) | set(KERNEL_FILES)
+    worker_side = runner_modules(WORKER_ENTRIES, static_only=False)
     python = {name: (own / name).stat().st_size for name in worker_side}
     for relative in NPM_FILES["pyodide"]:
         python[f"{pyodide}/{Path(relative).name}"] = (folder / relative).stat().st_size

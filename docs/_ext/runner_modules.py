@@ -18,6 +18,7 @@ RUNNER = Path(__file__).resolve().parent.parent / "_static" / "runner"
 #: The name worker.js installs each module under (kernel.py imports the others by it).
 INSTALLED_AS = {
     "cell_names": "micrograd_cell_names",
+    "claims": "micrograd_claims",
     "glue_text": "micrograd_glue_text",
     "kernel": "micrograd_browser_kernel",
     "live_charts": "micrograd_live_charts",

@@ -170,7 +170,9 @@ export function render(cell) {
   const { controls } = cell;
   cell.el.dataset.runnerState = cell.state;
   controls.status.textContent = cell.detail;
-  controls.run.disabled = cell.busy;
+  // Not `disabled`: a disabled button loses the focus, and the reader who pressed
+  // Run would be thrown back to the top of the page.  Run does nothing while busy.
+  controls.run.setAttribute("aria-disabled", String(cell.busy));
   controls.stop.hidden = !cell.busy;
   controls.edit.hidden = cell.editor !== null;
   controls.reset.hidden = cell.busy || (!cell.edited && cell.shows === "build");
@@ -207,8 +209,11 @@ export function setStale(cell, stale) {
   render(cell);
 }
 
-/** The cell's code changed in its editor (the Reset button may be due). */
-export const codeChanged = (cell) => render(cell);
+/** The cell's code changed in its editor (the Reset button may be due; the page saves it). */
+export function codeChanged(cell) {
+  render(cell);
+  document.dispatchEvent(new CustomEvent("micrograd:edit", { detail: { cell: cell.index } }));
+}
 
 /** Give the cell its editor, in place of its highlighted code (editor.js makes it). */
 export function attachEditor(cell, editor, help) {
@@ -283,6 +288,63 @@ export function endOfSession(cell) {
     cell.shows = "earlier-run";
     render(cell);
   }
+}
+
+// -- keeping a cell across a reload (pagestate.js) -----------------------------------------------
+
+/** What of the cell a reload brings back: its code, if edited, and what its output shows. */
+export function snapshot(cell) {
+  return {
+    source: cell.source,
+    code: cell.edited ? cell.code : null,
+    state: cell.busy ? "idle" : cell.state,
+    detail: cell.busy ? "" : cell.detail,
+    shows: cell.shows,
+    stale: cell.stale,
+    html: cell.box ? cell.box.body.innerHTML : null,
+    // What each output was, without its whole bundle (a chart's data can be large).
+    outputs: cell.outputs.map((output) => ({ ...output, bundle: undefined })),
+  };
+}
+
+/**
+ * Show a run saved before a reload (snapshot): what it showed, from a Python
+ * session that is gone (the reader's, marked so).
+ */
+export function restoreOutput(cell, saved) {
+  if (saved.html === null || saved.shows === "build") return;
+  startOutput(cell);
+  cell.box.body.innerHTML = saved.html;
+  cell.outputs = saved.outputs;
+  cell.shows = "earlier-run";
+  cell.stale = saved.stale;
+  cell.state = saved.state;
+  cell.detail = saved.detail;
+  render(cell);
+}
+
+/**
+ * The reader's code from an earlier visit, for a cell whose page code has changed
+ * since: shown above the cell, with a button that puts it into the editor (takeBack).
+ */
+export function attachSavedCode(cell, code, takeBack) {
+  const note = element("div", "runner-note runner-saved-code",
+    "You changed this cell on an earlier visit, and the page's code has changed since. " +
+    "Your code was:");
+  note.append(element("pre", "", code));
+  note.append(button("runner-take-back", `Put your earlier code into ${cell.name}`, () => {
+    note.remove();
+    takeBack();
+  }));
+  cell.codeView.before(note);
+}
+
+/** Put the page's code and the build's output back, as the page was built (Reset page). */
+export function resetCell(cell) {
+  restoreCode(cell);
+  removeOutput(cell);
+  for (const note of cell.el.querySelectorAll(".runner-saved-code")) note.remove();
+  setState(cell, "idle", "");
 }
 
 // -- the page's voice ---------------------------------------------------------------------------

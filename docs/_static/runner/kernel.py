@@ -21,7 +21,9 @@ browser either, so ``IPython.display`` here offers what pages use of it:
 ``display``, ``HTML``, ``Markdown`` and ``SVG``; nor is there myst-nb, whose
 ``glue`` (the pages' hidden cells glue numbers into the text with it) here
 sends the page the value's text in each format the page shows it in
-(:func:`glue`).
+(:func:`glue`).  The pages' hidden cells also state claims (``claim``,
+claims.py): here a claim goes to the page, which shows the wording of its
+sentence that is true of the reader's run.
 
 An add-on sends the page a message of its own while a cell runs with
 :func:`post_message` (the page hands it to the handler registered for that
@@ -49,6 +51,7 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, ExitStack
 from typing import Any, Protocol
 
+import micrograd_claims
 from micrograd_cell_names import cell_names
 from micrograd_glue_text import format_glued
 
@@ -367,6 +370,10 @@ def run_cell(source: str, filename: str, out: Output, watch: str = "[]") -> str:
     return json.dumps({"ok": ok, "error": error_text, "changed": changed})
 
 
+def _send_claim(key: str, record: dict[str, Any]) -> None:
+    post_message("claim", key=key, **record)
+
+
 def _graphviz_bundle(graph: Any) -> dict[str, str]:
     return {MIME_TYPES["graphviz"]: graph.source}
 
@@ -392,6 +399,10 @@ def start(mime_types: str, glue_formats: str) -> None:
     _install_ipython_display()
     _install_myst_nb()
     NAMESPACE["glue"] = glue
+    # A claim a hidden cell states goes to the page, which shows the sentence's
+    # wording that is true of the reader's run (claims.py, claims.js).
+    micrograd_claims.send = _send_claim
+    NAMESPACE["claim"] = micrograd_claims.claim
     # Every graphviz graph class (Graph, Digraph, Source) derives from JupyterIntegration.
     for_type_by_name("graphviz.jupyter_integration", "JupyterIntegration", _graphviz_bundle)
     for_type_by_name("micrograd.viz.chart", "Figure", _figure_bundle)

@@ -90,6 +90,13 @@ export function restart() {
   startSession(handlers, flow.glueFormats);
 }
 
+/** Reset page: Python ends (a Run starts a new one) and nothing waits to run. */
+export function endPython() {
+  abandon("stopped");
+  for (const entry of waiting.splice(0)) if (entry.cell) clear(entry.cell);
+  endSession();
+}
+
 /** Reset: the page's code and the build's output again; the page forgets the cell's run. */
 export function reset(cell) {
   restoreCode(cell);

@@ -14,9 +14,12 @@
 // build-time output and get a one-line note instead.
 //
 // The parts, one job each (ES modules, no build step; only runner.js, state.js,
-// dom.js, cells.js and test_api.js load with the page, the rest at the first Run):
+// dom.js, cells.js, pagestate.js and test_api.js load with the page, the rest at
+// the first Run, or when a reload brings back what the reader changed):
 //   cells.js     the Cell: its state (data) and render(), the one function that
 //                draws it; the page's live region
+//   pagestate.js the page's state as one thing: saved as it changes, brought back
+//                on reload, and Reset page; the page bar and the skip link
 //   state.js     the page's settings, and what the runner records of its work
 //   test_api.js  the small API the browser tests drive the runner through
 //   api.js       the extension API for add-on modules (output renderers, add-on
@@ -33,17 +36,20 @@
 //   outputs.js   output rendering (and the built-in renderers)
 //   worker.js, layouts.js, kernel.py   the worker side: Pyodide, the post-cell
 //                layout steps (DOT, Markdown), the Python kernel
-// Add-ons: steppers.js, glue.js, charts.js (page), stepper_layout.js,
-// live_charts.py (worker).
+//   prose.js     what the prose shows of the reader's run: each glued value's and
+//                claim's state (the add-ons glue.js and claims.js show them)
+// Add-ons: steppers.js, glue.js and claims.js (on prose.js), charts.js (page),
+// stepper_layout.js, live_charts.py (worker).
 
 import { setUpCells } from "./cells.js";
+import { setUpPageState } from "./pagestate.js";
 import { mark, now, records } from "./state.js";
 import "./test_api.js";
 
 // What the first Run loads (a page nobody runs loads none of it): the run queue,
 // with the page's flow, the worker's lifecycle and output rendering, and the
 // add-on modules, which register through api.js.  Add-on modules are listed here.
-const RUN_MODULES = ["./queue.js", "./steppers.js", "./glue.js", "./charts.js"];
+const RUN_MODULES = ["./queue.js", "./steppers.js", "./glue.js", "./claims.js", "./charts.js"];
 
 let loading = null;
 function machinery() {
@@ -72,6 +78,10 @@ const actions = {
 function setUp() {
   const started = now();
   setUpCells(actions);
+  setUpPageState({
+    machinery: () => loading,
+    openEditor: (cell) => import("./editor.js").then((editor) => editor.openEditor(cell, actions.run)),
+  });
   records.timings.setUpMilliseconds = now() - started;
 }
 

@@ -15,6 +15,7 @@ import "./stepper_layout.js";
 // The kernel's Python modules: file -> module name, installed into site-packages.
 const KERNEL_MODULES = {
   "cell_names.py": "micrograd_cell_names",
+  "claims.py": "micrograd_claims",
   "glue_text.py": "micrograd_glue_text",
   "kernel.py": "micrograd_browser_kernel",
 };

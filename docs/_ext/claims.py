@@ -1,0 +1,171 @@
+"""Sphinx extension: a sentence whose truth depends on a value says so, and the build checks it.
+
+A page's hidden cell states a claim as code, next to the numbers it glues
+(``claim(key, holds, about)``: docs/_static/runner/claims.py).  The prose
+says it with the ``claim`` role, whose content is the claim's key, then the
+wording that is true when the claim holds, then, after ``||``, the wording
+for when it does not::
+
+    The loss {claim}``moons_loss_rises: rises || falls`` after the first step.
+
+(double backticks, so that a wording may hold roles of its own: glued
+numbers, say).  A sentence that has no other wording leaves out ``||``: in
+the reader's browser it is then marked "not true of your run", with the
+claim's ``about``, when the reader's run breaks it.
+
+At build time the role
+
+* fails the build, at the sentence, when the claim does not hold for the
+  build's run (a warning, an error under ``-W``), or when no cell states it;
+* shows the first wording, and keeps the other, hidden, for the page's
+  runner (docs/_static/runner/claims.js), which shows the wording that is
+  true of the reader's run.
+
+:func:`parse` and :func:`problem` are plain Python: the tests find a page's
+claims and judge them as the build does.
+"""
+
+from __future__ import annotations
+
+import re
+from ast import literal_eval
+from dataclasses import dataclass
+from typing import Any
+
+from docutils import nodes
+
+import runner_modules
+
+#: The claim role as it stands in a page's Markdown, for the tools that read
+#: pages without Sphinx (the download, the tests): its content in ``content``.
+ROLE = re.compile(r"\{claim\}(?P<ticks>`+)(?P<content>.+?)(?P=ticks)", re.S)
+#: What the kernels glue a claim under (claims.py).
+GLUE_PREFIX: str = runner_modules.load("claims").GLUE_PREFIX
+
+
+@dataclass(frozen=True)
+class Said:
+    """A claim as the prose says it: its key, the wording when it holds, the one when not."""
+
+    key: str
+    holds: str
+    fails: str | None
+
+
+def parse(content: str) -> Said:
+    """The claim role's content, ``key: wording || other wording``, read.
+
+    Raises
+    ------
+    ValueError
+        If it is not of that form.
+    """
+    key, colon, rest = content.partition(":")
+    wordings = [part.strip() for part in rest.split("||")]
+    if not colon or not re.fullmatch(r"[A-Za-z_][\w-]*", key.strip()) or "" in wordings:
+        raise ValueError(
+            f"a claim is written {{claim}}``key: wording || other wording``, got {content!r}"
+        )
+    if len(wordings) > 2:
+        raise ValueError(f"a claim has at most two wordings, got {len(wordings)}: {content!r}")
+    return Said(key.strip(), wordings[0], wordings[1] if len(wordings) == 2 else None)
+
+
+def verdict(text_plain: str) -> dict[str, Any]:
+    """A glued claim, as the build's kernel recorded it (its text/plain): holds, about."""
+    record: dict[str, Any] = literal_eval(text_plain)
+    return record
+
+
+def problem(said: Said, record: dict[str, Any]) -> str | None:
+    """Why the build must not print this sentence (the claim does not hold), or None."""
+    if record["holds"]:
+        return None
+    about = f" ({record['about']})" if record["about"] else ""
+    return (
+        f"this sentence says {said.holds!r}, which the claim {said.key!r} says is not true "
+        f"of the build's run{about}: change the code, the claim or the sentence"
+    )
+
+
+# -- the role --------------------------------------------------------------------------------
+
+
+class claim_node(nodes.inline):  # noqa: N801 - docutils names node classes in lower case
+    """A claim's wordings: the one that holds is shown, the other kept for the reader's run."""
+
+
+class claim_fails(nodes.inline):  # noqa: N801
+    """The wording for a run that breaks the claim: hidden, until the reader's run does."""
+
+
+def _visit_claim(translator: Any, node: claim_node) -> None:
+    attributes = {"data-claim-key": node["key"], "data-claim-holds-at-build": "true"}
+    translator.body.append(translator.starttag(node, "span", "", CLASS="mg-claim", **attributes))
+
+
+def _visit_fails(translator: Any, node: claim_fails) -> None:
+    translator.body.append(
+        translator.starttag(node, "span", "", CLASS="mg-claim-fails", hidden="hidden")
+    )
+
+
+def _depart_span(translator: Any, node: nodes.Element) -> None:
+    translator.body.append("</span>")
+
+
+def _skip(translator: Any, node: nodes.Element) -> None:
+    raise nodes.SkipNode
+
+
+def _role() -> Any:
+    from myst_nb.core.variables import RetrievalError
+    from myst_nb.ext.glue.utils import retrieve_glue_data
+    from myst_nb.ext.utils import RoleBase
+
+    class ClaimRole(RoleBase):  # type: ignore[misc]
+        """``{claim}``key: wording || other wording``` (see the module's docstring)."""
+
+        def run(self) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+            reporter = self.inliner.reporter
+            try:
+                said = parse(self.text)
+                data = retrieve_glue_data(self.document, GLUE_PREFIX + said.key)
+            except (ValueError, RetrievalError) as error:
+                return [], [reporter.warning(f"claim: {error}", line=self.line)]
+            record = verdict("".join(data.data["text/plain"]))
+            node = claim_node(self.rawtext, key=said.key)
+            messages = []
+            holds = nodes.inline(classes=["mg-claim-holds"])
+            children, found = self.inliner.parse(said.holds, self.line, self.inliner, holds)
+            holds += children
+            node += holds
+            messages += found
+            if said.fails is not None:
+                fails = claim_fails()
+                children, found = self.inliner.parse(said.fails, self.line, self.inliner, fails)
+                fails += children
+                node += fails
+                messages += found
+            wrong = problem(said, record)
+            if wrong is not None:
+                messages.append(reporter.warning(f"claim: {wrong}", line=self.line))
+            self.set_source_info(node)
+            return [node], messages
+
+    return ClaimRole()
+
+
+def setup(app: Any) -> dict[str, Any]:
+    app.setup_extension("myst_nb")
+    app.add_node(
+        claim_node,
+        html=(_visit_claim, _depart_span),
+        latex=(lambda t, n: None, lambda t, n: None),
+        text=(lambda t, n: None, lambda t, n: None),
+    )
+    app.add_node(
+        claim_fails, html=(_visit_fails, _depart_span), latex=(_skip, None), text=(_skip, None)
+    )
+    app.add_role("claim", _role())
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,64 @@
+// Sentences that follow the reader's run: an add-on of the runner (api.js).
+//
+// A sentence whose truth depends on a value is a claim: a page's hidden cell
+// states it as code (claim(key, holds, about): claims.py), and the build
+// writes the sentence's wordings (docs/_ext/claims.py) as
+//   <span class="mg-claim" data-claim-key="moons_loss_rises">
+//     <span class="mg-claim-holds">rises</span>
+//     <span class="mg-claim-fails" hidden>falls</span></span>
+// (the second wording only where the sentence has one), having checked that
+// every claim holds for the build's own run.  In the browser the cell's
+// claim(...) sends the add-on message "claim" {key, holds, about} (kernel.py),
+// and every span of that key shows what is true of the run its cells last
+// showed (prose.js keeps where that is from): the first wording while the claim
+// holds; else the other wording, marked as the reader's; else the first
+// wording, marked "not true of your run", with what the claim is about.  The
+// marks are words inside the sentence (a screen reader reads them), not focus
+// stops.  A claim whose cells are stale keeps its wording, marked out of date.
+
+import { registerAddon } from "./api.js";
+import { element } from "./dom.js";
+import { followKeys } from "./prose.js";
+
+const GLUE_PREFIX = "claim:"; // what the runner's events name a claim by (claims.py)
+const spans = Array.from(document.querySelectorAll("span.mg-claim[data-claim-key]"));
+const keys = new Set(spans.map((span) => GLUE_PREFIX + span.dataset.claimKey));
+
+/** What a span of this state says about its wording, in brackets (none: the build's, current). */
+function mark(state) {
+  const { value, from, stale } = state;
+  if (stale) {
+    const whose = value === null ? "from the build" : "from an earlier run of yours";
+    return `${whose}: your changes above make it out of date`;
+  }
+  if (value === null || value.holds) return from === "earlier-run" ? "from an earlier session of yours" : null;
+  const broken = value.about ? `not true of your run: ${value.about}` : "not true of your run";
+  return from === "earlier-run" ? `${broken} (an earlier session)` : broken;
+}
+
+function render(key, state) {
+  for (const span of spans) {
+    if (GLUE_PREFIX + span.dataset.claimKey !== key) continue;
+    const holds = span.querySelector(":scope > .mg-claim-holds");
+    const fails = span.querySelector(":scope > .mg-claim-fails");
+    for (const old of span.querySelectorAll(":scope > .mg-claim-mark")) old.remove();
+    const broken = state.value !== null && !state.value.holds;
+    const switched = broken && fails !== null;
+    holds.hidden = switched;
+    if (fails) fails.hidden = !switched;
+    const words = switched && !state.stale ? (state.from === "run" ? null : "from an earlier session of yours")
+      : mark(state);
+    if (words !== null) span.append(element("span", "mg-claim-mark", ` [${words}]`));
+    span.classList.toggle("mg-claim-yours", state.value !== null && !broken || switched);
+    span.classList.toggle("mg-claim-broken", broken && !switched);
+    span.classList.toggle("mg-claim-stale", state.stale);
+    span.dataset.shown = state.stale ? "stale" : broken && !switched ? "broken"
+      : state.value === null ? "build" : "yours";
+  }
+}
+
+const claims = followKeys((key) => keys.has(key), render);
+
+registerAddon("claim", ({ key, holds, about }) => {
+  if (keys.has(GLUE_PREFIX + key)) claims.set(GLUE_PREFIX + key, { holds, about });
+});

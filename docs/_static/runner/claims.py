@@ -1,0 +1,71 @@
+"""A claim: a sentence of the prose whose truth depends on a value, stated as code.
+
+A page's hidden cell states each claim next to the numbers it glues::
+
+    claim("moons_loss_rises", log.rows[1].loss > log.rows[0].loss,
+          about=f"the loss went from {log.rows[0].loss:.4f} to {log.rows[1].loss:.4f}")
+
+and the prose says it with the ``claim`` role (docs/_ext/claims.py), which
+holds the wording that is true when the claim holds, and the one for when it
+does not, if the sentence has one.  Whoever runs the page decides what a
+claim becomes: at build time it is glued (:data:`GLUE_PREFIX` and the key)
+and the build fails at the sentence of a claim that does not hold; in the
+reader's browser the kernel sends it to the page (kernel.py sets
+:data:`send`), which shows the wording that is true of the reader's run, or
+marks the sentence with ``about``.  Standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Any
+
+#: What a claim is glued under at build time: the prefix, then the claim's key.
+GLUE_PREFIX = "claim:"
+#: A claim's key: what its role in the prose names.
+KEY = re.compile(r"[A-Za-z_][\w-]*")
+
+
+def glue_claim(key: str, record: dict[str, Any]) -> None:
+    """At build time: glue the claim (myst-nb), for the ``claim`` role to check and show."""
+    from myst_nb import glue
+
+    glue(GLUE_PREFIX + key, record, display=False)
+
+
+#: Where a claim goes once stated: ``send(key, {"holds": bool, "about": str})``.
+send: Callable[[str, dict[str, Any]], None] = glue_claim
+
+
+def claim(key: str, holds: bool, about: str = "") -> None:
+    """State that the sentence of ``key`` is true of this run when ``holds`` is.
+
+    Parameters
+    ----------
+    key : str
+        The name the prose's ``claim`` role uses.
+    holds : bool
+        Whether the claim is true of the values this run computed.
+    about : str, optional
+        The values the claim is about, in words (``"o**2 = 0.5000"``): shown
+        next to a sentence that is not true of a reader's run, and in the
+        build's error for a claim that does not hold.
+
+    Raises
+    ------
+    TypeError
+        If ``holds`` is not a bool (a number or a list would be true by
+        accident) or ``about`` is not a str.
+    ValueError
+        If ``key`` is not a name.
+    """
+    if not isinstance(key, str) or not KEY.fullmatch(key):
+        raise ValueError(f"a claim's key is a name such as 'loss_falls', got {key!r}")
+    if not isinstance(holds, bool):
+        raise TypeError(
+            f"claim {key!r}: holds must be a bool (a comparison), got {type(holds).__name__}"
+        )
+    if not isinstance(about, str):
+        raise TypeError(f"claim {key!r}: about must be a str, got {type(about).__name__}")
+    send(key, {"holds": holds, "about": about})

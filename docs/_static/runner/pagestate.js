@@ -1,0 +1,195 @@
+// A page's state is one thing: what the reader changed on it (code, runs, and
+// what the prose shows of them) is saved in the browser as it changes, brought
+// back on reload and on back-navigation, marked as the reader's, and "Reset
+// page" puts all of it back to the build's at once.
+//
+// - Saved: each cell's code (if edited) and what its output box shows, and
+//   the state of every glued number and claim (prose.js), under the page's
+//   address in localStorage, within a second of a change (micrograd:* events).
+// - Brought back: code into the editor; outputs as a Python session that has
+//   ended shows them ("Computed in your browser, by an earlier Python
+//   session"); the prose's values the same way.  Python itself starts afresh.
+// - Tied to the book's version: a saved state names the page's code cells and
+//   the micrograd wheel it ran against.  When those changed since, no run is
+//   brought back; an edit whose cell did not change is, and an edit whose cell
+//   did change is shown beside the new code, with a button to take it back.
+// - A window whose storage refuses to keep anything (a private window, storage
+//   turned off) saves nothing and says so, once.
+//
+// The page bar (at the top of the article) holds "Reset page" and says what
+// is saved; a skip link, the first thing a keyboard reaches, leads to the
+// first cell's Run.
+
+import {
+  allCells, announce, attachSavedCode, resetCell, restoreOutput, snapshot,
+} from "./cells.js";
+import { button, element } from "./dom.js";
+import { settings } from "./state.js";
+
+const KEY = `micrograd-book:${location.pathname}`;
+const SAVE_AFTER_MS = 300; // well within the second a change may wait to be saved
+const manifest = document.getElementById("micrograd-cells");
+
+/** What a saved state must match to be brought back: the page's cells and its micrograd. */
+function version() {
+  const text = `${manifest ? manifest.textContent : ""}\n${settings.wheels.join(" ")}`;
+  let hash = 0;
+  for (let i = 0; i < text.length; i += 1) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
+  return `${text.length}-${(hash >>> 0).toString(16)}`;
+}
+
+let hooks = null; // {machinery(): the queue module, or null if no Run has loaded it}
+let prose = null; // prose.js, once something on the page needs it
+let bar = null;
+let refused = false; // the storage refused a write: said once
+let timer = null;
+
+function loadProse() {
+  if (prose === null) {
+    prose = Promise.all([import("./prose.js"), import("./glue.js"), import("./claims.js")])
+      .then(([module]) => module);
+  }
+  return prose;
+}
+
+// -- saving ---------------------------------------------------------------------------------------
+
+function changed() {
+  return allCells().some((cell) => cell.edited || cell.shows !== "build");
+}
+
+async function save() {
+  timer = null;
+  const proseStates = prose === null ? {} : (await prose).snapshot();
+  const cells = allCells().map(snapshot);
+  const kept = changed() || Object.keys(proseStates).length > 0;
+  showBar(kept);
+  try {
+    if (kept) {
+      localStorage.setItem(KEY, JSON.stringify({ version: version(), cells, prose: proseStates }));
+    } else {
+      localStorage.removeItem(KEY);
+    }
+  } catch {
+    if (!refused) {
+      refused = true;
+      say("This window does not keep your changes (a private window, or storage turned " +
+        "off): they are lost when you leave the page.");
+    }
+  }
+}
+
+function soon() {
+  clearTimeout(timer);
+  timer = setTimeout(save, SAVE_AFTER_MS);
+}
+
+// -- bringing it back -----------------------------------------------------------------------------
+
+function read() {
+  try {
+    const text = localStorage.getItem(KEY);
+    return text === null ? null : JSON.parse(text);
+  } catch {
+    return null; // storage turned off, or a state this page cannot read: nothing to bring back
+  }
+}
+
+async function bringBack(saved, openEditor) {
+  const cells = allCells();
+  const current = saved.version === version();
+  for (const [index, kept] of saved.cells.entries()) {
+    const cell = cells[index];
+    if (!cell) continue;
+    if (kept.source === cell.source && kept.code !== null) {
+      await openEditor(cell);
+      cell.editor.value = kept.code;
+    } else if (kept.code !== null) {
+      attachSavedCode(cell, kept.code, async () => {
+        await openEditor(cell);
+        cell.editor.value = kept.code;
+      });
+    }
+    if (current) restoreOutput(cell, kept);
+  }
+  if (current && Object.keys(saved.prose).length) (await loadProse()).restore(saved.prose);
+  showBar(true);
+  say(current
+    ? "Your changes to this page are back, from your last visit: runs are marked as from an " +
+      "earlier Python session."
+    : "This page changed since your last visit: your edits are back, your runs are not.");
+}
+
+// -- Reset page -----------------------------------------------------------------------------------
+
+async function resetPage() {
+  clearTimeout(timer);
+  const queue = hooks.machinery();
+  if (queue !== null) (await queue).endPython();
+  for (const cell of allCells()) resetCell(cell);
+  if (prose !== null) (await prose).resetAll();
+  try {
+    localStorage.removeItem(KEY);
+  } catch {
+    // nothing was kept
+  }
+  showBar(false);
+  say("The page is the build's again: its code, outputs, numbers and sentences.");
+  const first = allCells()[0];
+  if (first) first.controls.run.focus();
+}
+
+// -- the page bar and the skip link ---------------------------------------------------------------
+
+function say(text) {
+  bar.status.textContent = text;
+  announce(text);
+}
+
+function showBar(changes) {
+  bar.reset.hidden = !changes;
+}
+
+function makeBar() {
+  const article = document.querySelector("article.bd-article");
+  const first = allCells()[0];
+  if (!article || !first) return null;
+  const made = {
+    element: element("div", "runner-page-bar"),
+    reset: button("runner-reset-page", "↺ Reset page", () => resetPage()),
+    status: element("span", "runner-page-status"),
+  };
+  made.element.setAttribute("role", "region");
+  made.element.setAttribute("aria-label", "Your changes to this page");
+  made.reset.setAttribute("aria-label", "Reset page: the build's code, outputs and text again");
+  made.reset.hidden = true;
+  made.element.append(made.reset, made.status);
+  const heading = article.querySelector("h1");
+  (heading || article.firstElementChild).after(made.element);
+  const skip = element("a", "runner-skip-link", "Skip to the first code cell");
+  skip.href = `#${first.el.id || (first.el.id = "runner-first-cell")}`;
+  skip.addEventListener("click", (event) => {
+    event.preventDefault();
+    first.controls.run.focus();
+    first.controls.run.scrollIntoView({ block: "center" });
+  });
+  document.body.prepend(skip);
+  return made;
+}
+
+/**
+ * Set up the page's state: its bar, what a reload brings back, saving from now on.
+ * machinery(): the run queue's module (a promise), or null before the first Run.
+ */
+export function setUpPageState({ machinery, openEditor }) {
+  hooks = { machinery };
+  bar = makeBar();
+  if (bar === null) return;
+  for (const event of ["run-done", "reset", "restart", "stale", "edit", "prose"]) {
+    document.addEventListener(`micrograd:${event}`, soon);
+  }
+  // The add-ons that keep the prose's state load with the first Run; save what they keep.
+  document.addEventListener("micrograd:run-start", () => loadProse(), { once: true });
+  const saved = read();
+  if (saved !== null) bringBack(saved, openEditor);
+}

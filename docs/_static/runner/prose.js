@@ -1,0 +1,88 @@
+// What the prose shows of the reader's run: the values hidden cells send the
+// page for its sentences (glued numbers: glue.js; claims: claims.js), each
+// under its key, with where it comes from, as data.  A key's state is
+//   {value, from, stale}
+// value: the reader's value (null: the build's); from: "run" (this Python
+// session) or "earlier-run" (a session that has ended, or a saved run brought
+// back on reload); stale: the cells it was computed from have changed since.
+// It follows the runner's events as the cells' outputs do, so that a sentence
+// never says something the outputs around it no longer show:
+//   micrograd:restart  the reader's values are from an earlier session now
+//   micrograd:reset    {glue}: those keys are the build's again
+//   micrograd:stale    {glue}: exactly these keys are stale
+//
+// followKeys(owns, render) gives an add-on the keys it owns (owns(key)) and
+// calls render(key, state) whenever one changes; its set(key, value) records
+// the reader's value of a run.  snapshot() and restore() save and bring back
+// every key's state (pagestate.js).
+
+const followers = []; // {owns, render, states: Map key -> state}
+
+const BUILD = Object.freeze({ value: null, from: "build", stale: false });
+
+function follower(key) {
+  return followers.find((f) => f.owns(key)) || null;
+}
+
+function update(key, change) {
+  const owner = follower(key);
+  if (!owner) return;
+  const state = { ...(owner.states.get(key) || BUILD), ...change };
+  if (state.value === null && !state.stale) owner.states.delete(key);
+  else owner.states.set(key, state);
+  owner.render(key, owner.states.get(key) || BUILD);
+  document.dispatchEvent(new CustomEvent("micrograd:prose", { detail: { key } }));
+}
+
+/** Follow the keys owns(key) says are the add-on's; render(key, state) shows one. */
+export function followKeys(owns, render) {
+  const states = new Map();
+  followers.push({ owns, render, states });
+  return {
+    /** A run's value for the key: the reader's, current. */
+    set: (key, value) => update(key, { value, from: "run", stale: false }),
+    /** The key's state now. */
+    state: (key) => states.get(key) || BUILD,
+  };
+}
+
+document.addEventListener("micrograd:restart", () => {
+  for (const { states } of followers) {
+    for (const [key, state] of states) {
+      if (state.value !== null) update(key, { from: "earlier-run" });
+    }
+  }
+});
+
+document.addEventListener("micrograd:reset", (event) => {
+  for (const key of event.detail.glue || []) update(key, { value: null, from: "build", stale: false });
+});
+
+document.addEventListener("micrograd:stale", (event) => {
+  const now = new Set(event.detail.glue || []);
+  for (const { states } of followers) {
+    for (const [key, state] of states) if (state.stale && !now.has(key)) update(key, { stale: false });
+  }
+  for (const key of now) update(key, { stale: true });
+});
+
+/** Every key's state that is not the build's: {key: {value, from, stale}}. */
+export function snapshot() {
+  const saved = {};
+  for (const { states } of followers) for (const [key, state] of states) saved[key] = state;
+  return saved;
+}
+
+/** Bring saved states back (a reload): the reader's values are from an earlier session. */
+export function restore(saved) {
+  for (const [key, state] of Object.entries(saved)) {
+    update(key, { ...state, from: state.value === null ? "build" : "earlier-run" });
+  }
+}
+
+/** Every key the build's again (Reset page). */
+export function resetAll() {
+  for (const { states } of followers) {
+    for (const key of [...states.keys()]) update(key, { value: null, from: "build", stale: false });
+  }
+}

@@ -1,0 +1,266 @@
+"""The book's in-browser kernel (docs/_static/runner/kernel.py, live_charts.py), run in CPython.
+
+The library knows nothing of the reader's browser: there, the book's kernel
+decides how a value is shown, by its type, as a notebook kernel's display
+formatters do.  These tests run the kernel's Python here, with the MIME types
+of the book's one file of them, and check what the page would receive: a
+chart's description (no matplotlib in the browser), a stepper's frames (no
+``dot``), a graph's DOT source, the reader's glued numbers in the page's
+formats, and a training log's live chart while a cell trains.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import pytest
+from micrograd.viz.chart import Chart, Figure
+from micrograd.viz.draw import draw_dot
+from micrograd.viz.plot import (
+    decision_boundary_chart,
+    moons_chart,
+    plot_decision_boundary,
+    plot_moons,
+    plot_training,
+    training_chart,
+)
+from micrograd.viz.stepper import BackwardStepper, StepperPair
+from runner_modules import RUNNER, load
+
+from micrograd import MLP, Value
+from micrograd.datasets import make_moons
+from micrograd.training_log import TrainingLog
+
+MIME_TYPES: dict[str, str] = json.loads((RUNNER / "mime_types.json").read_text(encoding="utf-8"))
+
+
+class Page:
+    """What the page receives from a cell's run: printed text, displays, add-on messages."""
+
+    def __init__(self) -> None:
+        self.streams: list[tuple[str, str]] = []
+        self.displays: list[dict[str, str]] = []
+        self.addons: list[tuple[str, dict[str, Any]]] = []
+
+    def stream(self, name: str, text: str) -> None:
+        self.streams.append((name, text))
+
+    def display(self, bundle: str) -> None:
+        self.displays.append(json.loads(bundle))
+
+    def addon(self, name: str, fields: str) -> None:
+        self.addons.append((name, json.loads(fields)))
+
+
+#: The modules the kernel installs or is: the fixture puts them back as they were.
+KERNEL_MODULES = (
+    "IPython",
+    "IPython.display",
+    "myst_nb",
+    "micrograd_cell_names",
+    "micrograd_glue_text",
+    "micrograd_browser_kernel",
+    "micrograd_live_charts",
+)
+
+
+@pytest.fixture
+def kernel(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
+    """The kernel, started as worker.js starts it (the interpreter put back afterwards)."""
+    for name in ("stdout", "stderr"):
+        monkeypatch.setattr(sys, name, getattr(sys, name))
+    before = {name: sys.modules.get(name) for name in KERNEL_MODULES}
+    for name in KERNEL_MODULES:
+        sys.modules.pop(name, None)
+    try:
+        load("cell_names")
+        load("glue_text")
+        module = load("kernel")
+        formats = {"loss": [".4f", ".1e"], "name": ["s"], "steps": ["", "d"]}
+        module.start(json.dumps(MIME_TYPES), json.dumps(formats))
+        yield module
+    finally:
+        for name, found in before.items():
+            if found is None:
+                sys.modules.pop(name, None)
+            else:
+                sys.modules[name] = found
+
+
+def run(kernel: ModuleType, code: str) -> tuple[Page, dict[str, Any]]:
+    page = Page()
+    result = json.loads(kernel.run_cell(code, "<cell 1>", page))
+    return page, result
+
+
+def two_lines() -> Chart:
+    chart = Chart(title="two lines", x_label="step", y_label="loss")
+    chart.line([0, 1, 2], [1.0, 0.5, 0.25], label="loss")
+    chart.rule(0.5)
+    return chart
+
+
+# -- what the book shows differently in the browser, by type ------------------------------------
+
+
+def test_a_figure_is_shown_by_its_description_and_needs_no_matplotlib(
+    kernel: ModuleType, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib", None)  # the browser has none
+    top, bottom = two_lines(), two_lines()
+    figure = Figure([top, bottom])
+    bundle = kernel.mimebundle(figure)
+    assert set(bundle) == {MIME_TYPES["chart"], "text/plain"}
+    assert bundle["text/plain"] == repr(figure)
+    data = json.loads(bundle[MIME_TYPES["chart"]])
+    assert data == json.loads(json.dumps(figure.to_json()))
+    assert data["charts"] == [json.loads(json.dumps(top.to_json()))] * 2
+
+
+def test_the_plots_a_cell_ends_with_are_shown_for_the_page_to_draw(kernel: ModuleType) -> None:
+    X, y = make_moons(n_samples=20)
+    model = MLP(2, [4, 1])
+    kernel.NAMESPACE.update(X=X, y=y, model=model, plot_moons=plot_moons)
+    kernel.NAMESPACE["plot_decision_boundary"] = plot_decision_boundary
+    expected = [moons_chart(X, y), decision_boundary_chart(model, X, y, 0.5)]
+    page, result = run(kernel, "plot_moons(X, y)")
+    page2, _ = run(kernel, "plot_decision_boundary(model, X, y, resolution=0.5)")
+    assert result["ok"], result["error"]
+    for shown, chart in zip([*page.displays, *page2.displays], expected, strict=True):
+        data = json.loads(shown[MIME_TYPES["chart"]])
+        assert data["charts"] == [json.loads(json.dumps(chart.to_json()))]
+
+
+def worked_example() -> Value:
+    a, b = Value(2.0, label="a"), Value(-3.0, label="b")
+    c = a * b + Value(10.0, label="c")
+    c.label = "L"
+    return c
+
+
+@pytest.mark.parametrize("kind", ["stepper", "pair"])
+def test_a_stepper_is_shown_by_its_frames_and_needs_no_dot_program(
+    kernel: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path: Path, kind: str
+) -> None:
+    stepper: BackwardStepper | StepperPair = BackwardStepper(worked_example())
+    if kind == "pair":
+        stepper = StepperPair(stepper, BackwardStepper(worked_example()), ("one", "two"))
+    monkeypatch.setenv("PATH", str(tmp_path))  # no dot, no graphviz-pure
+    monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
+    bundle = kernel.mimebundle(stepper)
+    assert set(bundle) == {MIME_TYPES["stepper"], "text/plain"}
+    assert json.loads(bundle[MIME_TYPES["stepper"]]) == json.loads(json.dumps(stepper.to_json()))
+
+
+def test_a_graphviz_graph_is_shown_by_its_dot_source(kernel: ModuleType) -> None:
+    graph = draw_dot(worked_example())
+    bundle = kernel.mimebundle(graph)
+    assert bundle[MIME_TYPES["graphviz"]] == graph.source
+    assert set(bundle) == {MIME_TYPES["graphviz"], "text/plain"}
+
+
+def test_other_values_are_shown_by_their_own_reprs(kernel: ModuleType) -> None:
+    class Rich:
+        def _repr_html_(self) -> str:
+            return "<b>rich</b>"
+
+    assert kernel.mimebundle(Rich())["text/html"] == "<b>rich</b>"
+    assert kernel.mimebundle(Value(2.0)) == {"text/plain": "Value(data=2.0, grad=0.0)"}
+
+
+# -- a cell's run -------------------------------------------------------------------------------
+
+
+def test_a_cell_prints_and_shows_its_last_value_through_the_page(kernel: ModuleType) -> None:
+    page, result = run(kernel, "print('hello')\nx = 2\nx * 3")
+    assert result == {"ok": True, "error": None, "changed": []}
+    assert page.streams == [("stdout", "hello"), ("stdout", "\n")]
+    assert page.displays == [{"text/plain": "6"}]
+
+
+def test_a_raising_cell_gets_its_own_traceback_without_the_kernels_frames(
+    kernel: ModuleType,
+) -> None:
+    _, result = run(kernel, "def f():\n    return 1 / 0\n\nf()")
+    assert not result["ok"]
+    assert result["error"].startswith('Traceback (most recent call last):\n  File "<cell 1>"')
+    assert "ZeroDivisionError: division by zero" in result["error"]
+    assert "kernel.py" not in result["error"]
+
+
+# -- glued numbers ------------------------------------------------------------------------------
+
+
+def test_glue_sends_the_value_in_every_format_the_page_shows_it_in(kernel: ModuleType) -> None:
+    page, result = run(kernel, "from myst_nb import glue\nglue('loss', 0.123456789, display=False)")
+    assert result["ok"], result["error"]
+    assert page.addons == [("glue", {"key": "loss", "texts": {".4f": "0.1235", ".1e": "1.2e-01"}})]
+    assert page.displays == []
+
+
+def test_a_format_the_value_does_not_fit_is_left_out_and_the_rest_sent(kernel: ModuleType) -> None:
+    page, _ = run(kernel, "glue('loss', 'not a number', display=False)\nglue('steps', 30)")
+    assert page.addons[0] == ("glue", {"key": "loss", "texts": {}})
+    assert page.addons[1] == ("glue", {"key": "steps", "texts": {"": "30", "d": "30"}})
+    assert page.displays == [{"text/plain": "30"}]  # display=True shows it, as myst-nb does
+
+
+def test_glue_texts_are_the_texts_the_download_writes(kernel: ModuleType) -> None:
+    from executed_notebooks.download import format_glued
+
+    for value in (0.5, -1.25e-7, 41, "Intel", 2.0):
+        texts = kernel.glue_texts("loss", value)
+        plain = repr(value)
+        assert texts == {spec: format_glued(plain, spec) for spec in texts}
+
+
+# -- the live training chart ------------------------------------------------------------------
+
+
+@pytest.fixture
+def live(kernel: ModuleType) -> Iterator[ModuleType]:
+    """live_charts.py, imported as worker.js imports it once the kernel is loaded."""
+    module = load("live_charts")
+    yield module
+    kernel.CELL_CONTEXTS.remove(module.live_charts)
+
+
+TRAINING = """\
+log = TrainingLog()
+for step in range(5):
+    log.record(step, 1.0 / (step + 1), accuracy=step / 4)
+"""
+
+
+def test_a_training_cell_sends_its_live_chart_first_at_the_first_row_and_last_at_the_end(
+    kernel: ModuleType, live: ModuleType
+) -> None:
+    kernel.NAMESPACE["TrainingLog"] = TrainingLog
+    page, result = run(kernel, TRAINING)
+    assert result["ok"], result["error"]
+    charts = [fields for name, fields in page.addons if name == "live-chart"]
+    assert charts[0]["points"] == 1
+    assert charts[-1]["points"] == 5
+    log = kernel.NAMESPACE["log"]
+    expected = Figure([training_chart(log)], size=live.LIVE_SIZE).to_json()
+    assert charts[-1]["figure"] == json.loads(json.dumps(expected))
+    assert expected == plot_training(log).to_json()  # what the build's plot_training draws
+
+
+def test_after_a_cell_even_one_that_raises_the_library_is_as_it_was(
+    kernel: ModuleType, live: ModuleType
+) -> None:
+    record = TrainingLog.record
+    kernel.NAMESPACE["TrainingLog"] = TrainingLog
+    page, result = run(kernel, TRAINING + "raise RuntimeError('boom')")
+    assert not result["ok"]
+    assert [fields["points"] for name, fields in page.addons][-1] == 5  # sent before it ended
+    assert TrainingLog.record is record
+    # Outside a cell, recording sends nothing: post_message would raise with no cell running.
+    kernel.NAMESPACE["log"].record(5, 0.1)
+    assert len(kernel.NAMESPACE["log"].rows) == 6
