@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+import screenshots
 from runner_tab import TIMINGS, TIMINGS_FILE, Tab
-from sitefiles import ROOT, content_pages, discover_pages, site_dir
+from sitefiles import content_pages, discover_pages, site_dir
 
 #: Flags for a quiet Chromium on a machine without internet: no sandbox (we
 #: are root), and none of the browser's own background traffic.
@@ -32,7 +33,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--disable-sync",
 ]
-SCREENSHOTS = ROOT / "artifacts" / "screenshots"
 NOT_BUILT = "<site not built>"
 
 HTML = site_dir()
@@ -119,14 +119,6 @@ def content_page_path(html: Path, content_page: str) -> str:
     return content_page
 
 
-def screenshot_path(page: str, theme: str) -> Path:
-    """Where the screenshot of ``page`` in ``theme`` is saved."""
-    base = SCREENSHOTS if theme == "light" else SCREENSHOTS / theme
-    path = base / Path(page).with_suffix(".png")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return path
-
-
 # -- the in-browser runner's tests (runner_tab.Tab) ---------------------------------------------
 
 
@@ -163,3 +155,22 @@ def _write_runner_timings() -> Iterator[None]:
     if TIMINGS:
         TIMINGS_FILE.parent.mkdir(parents=True, exist_ok=True)
         TIMINGS_FILE.write_text(json.dumps(TIMINGS, indent=1, sort_keys=True) + "\n")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _write_screenshot_timings() -> Iterator[None]:
+    """Write how long each page's screenshot took to artifacts/screenshots/timings.json."""
+    yield
+    if screenshots.TIMINGS:
+        screenshots.TIMINGS_FILE.parent.mkdir(parents=True, exist_ok=True)
+        screenshots.TIMINGS_FILE.write_text(
+            json.dumps(screenshots.TIMINGS, indent=1, sort_keys=True) + "\n"
+        )
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Print each page's screenshot times at the end of the run, slowest first."""
+    if screenshots.TIMINGS:
+        terminalreporter.write_sep("-", f"full-page screenshots ({screenshots.TIMINGS_FILE})")
+        for line in screenshots.summary():
+            terminalreporter.write_line(line)

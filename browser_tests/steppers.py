@@ -1,12 +1,16 @@
 """What the browser tests look at in a backward stepper (micrograd.stepper), on the screen.
 
-Shared by the checks of the build's steppers (test_figures.py) and of the
-steppers a reader's run makes in the browser (test_live_page.py).
+Shared by the checks of the build's steppers (test_figures.py), their
+accessibility audit (test_accessibility.py) and the checks of the steppers a
+reader's run makes in the browser (test_live_page.py).
 """
 
 from __future__ import annotations
 
 from typing import Any
+
+#: The pages that show the backward stepper.
+STEPPER_PAGES = ["backward.html", "neuron.html"]
 
 #: The stepper's frames, which are shown, its status text, buttons and live region.
 STEPPER_STATE_JS = """

@@ -24,7 +24,7 @@ import pytest
 from accessibility import audit, describe, unacceptable
 from runner_tab import DONE, NESTED_LISTS_FREED, Tab
 from sitefiles import ROOT
-from test_figures import STEPPER_PAGES
+from steppers import STEPPER_PAGES
 
 VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
 THEMES = ("light", "dark")
@@ -86,7 +86,7 @@ def _check(findings: list[Any], where: str) -> None:
 
 @pytest.fixture
 def runner_tab(browser: Any, server: str, theme: str, viewport: str) -> Iterator[Tab]:
-    """A :class:`test_runner.Tab` (other origins blocked) in ``theme`` at ``viewport``."""
+    """A :class:`runner_tab.Tab` (other origins blocked) in ``theme`` at ``viewport``."""
     tab = Tab(browser, server)
     tab.context.add_init_script(
         f"localStorage.setItem('mode', '{theme}'); localStorage.setItem('theme', '{theme}');"

@@ -24,7 +24,7 @@ import pytest
 from conftest import CONTENT_PAGES as PAGES
 from PIL import Image, ImageChops
 from sitefiles import article, parse
-from steppers import STEPPER_STATE_JS, off_screen_stepping_through
+from steppers import STEPPER_PAGES, STEPPER_STATE_JS, off_screen_stepping_through
 
 #: The reader's screens: a laptop and a phone (CSS pixels).
 VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
@@ -33,9 +33,6 @@ VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
 #: their natural size is 16 px, a plot's 10 pt tick labels 13.3 px.  (A graph
 #: as wide as 2,400 pt squeezed into a laptop's column would be about 5 px.)
 MIN_LABEL_PX = 9.0
-
-#: The pages that show the backward stepper.
-STEPPER_PAGES = ["backward.html", "neuron.html"]
 
 #: Every visible figure and table of the article, with what the tests need to know.
 FIGURES_JS = """

@@ -15,8 +15,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from conftest import screenshot_path
 from PIL import Image
+from screenshots import full_page_screenshot
 from sitefiles import backing_and_ink, content_pages, discover_pages, notebook_code_sources
 
 #: Dark mode keeps a plot or graph readable when the image is shown on a backing
@@ -152,7 +152,7 @@ def record_visit(browser: Any, server: str, page: str, theme: str) -> Visit:
                 if right > left and bottom > top:
                     shot = shot.crop((left, top, right, bottom))
                 visit.content_images.append(shot.convert("RGB"))
-        tab.screenshot(path=str(screenshot_path(page, theme)), full_page=True)
+        full_page_screenshot(tab, page, theme)
     finally:
         ctx.close()
     return visit
