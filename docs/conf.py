@@ -89,6 +89,9 @@ extensions = [
     # Each number pasted by {glue:text} names its key and format, so that the
     # page can show the reader's own value there after a run in the browser.
     "glued_numbers",
+    # A sentence whose truth depends on a value is a claim, checked at build time
+    # and shown in the wording true of the reader's run in the browser.
+    "claims",
 ]
 
 exclude_patterns = ["_build", "jupyter_execute", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints"]
@@ -147,7 +150,13 @@ html_theme_options: dict[str, Any] = {
     "use_download_button": True,
     "show_toc_level": 2,
     "navigation_with_keys": False,
+    # The floating "Back to top" button covered figures (a stepper's data, on a
+    # phone); the Home key and the header do its job.
+    "back_to_top_button": False,
 }
+# Formulas are read out by screen readers (MathJax's assistive MathML) but are not
+# Tab stops: a reader moving from one code cell's Run to the next passes no formula.
+mathjax3_config = {"options": {"menuOptions": {"settings": {"inTabOrder": False}}}}
 html_last_updated_fmt = None  # no build date: the same source gives the same site
 
 # -- the theme: one search box, a clean first visit, repository links only when known --

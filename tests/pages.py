@@ -98,6 +98,7 @@ class PageRun:
     """What running a page produced: glued values, the namespace, the printed text."""
 
     glued: dict[str, Any] = field(default_factory=dict)
+    claims: dict[str, dict[str, Any]] = field(default_factory=dict)
     namespace: dict[str, Any] = field(default_factory=dict)
     stdout: str = ""
     markdown: list[str] = field(default_factory=list)
@@ -143,6 +144,19 @@ def _importer(run: PageRun) -> Any:
     return importer
 
 
+def _claim(run: PageRun) -> Any:
+    """``claim`` as the kernels give it to the pages (claims.py), recording each claim."""
+    claims = load_runner_module("claims")
+
+    def record(key: str, verdict: dict[str, Any]) -> None:
+        if key in run.claims:
+            raise AssertionError(f"claim {key!r} stated twice")
+        run.claims[key] = verdict
+
+    claims.send = record
+    return claims.claim
+
+
 @cache
 def run_page(page: str) -> PageRun:
     """Execute every code cell of ``docs/<page>.md`` in order, as the build does."""
@@ -154,6 +168,7 @@ def run_page(page: str) -> PageRun:
     run = PageRun()
     run.namespace["__name__"] = f"docs_{page.replace('-', '_')}"
     run.namespace["__builtins__"] = {**vars(builtins), "__import__": _importer(run)}
+    run.namespace["claim"] = _claim(run)
     out = io.StringIO()
     with contextlib.redirect_stdout(out), paused_gc():
         for cell in code_cells(page):
@@ -166,6 +181,11 @@ def run_page(page: str) -> PageRun:
 
 def glued(page: str) -> dict[str, Any]:
     return run_page(page).glued
+
+
+def claimed(page: str) -> dict[str, dict[str, Any]]:
+    """The claims the page's cells state: key -> {holds, about}."""
+    return run_page(page).claims
 
 
 def in_page_group(page: str) -> pytest.MarkDecorator:

@@ -258,3 +258,80 @@ def test_printed_pieces_are_joined_into_the_first_output_of_their_stream() -> No
     ]
     whole = [{"output_type": "stream", "name": "stdout", "text": "Value(data=0.9, grad=0.0) 0.5\n"}]
     assert join_stream_pieces(whole) == [joined[0]]
+
+
+# -- what the in-browser runner loads, and when ------------------------------------------
+
+
+def test_the_page_loads_only_the_runners_page_side_modules_before_a_run() -> None:
+    from browser_runner import PAGE_ENTRY, runner_modules
+
+    with_page = runner_modules((PAGE_ENTRY,), static_only=True)
+    assert with_page == {
+        "runner.js",
+        "cells.js",
+        "dom.js",
+        "pagestate.js",
+        "state.js",
+        "test_api.js",
+    }
+
+
+def test_every_file_of_the_runner_is_loaded_by_the_page_or_the_worker() -> None:
+    from browser_runner import PAGE_ENTRY, WORKER_ENTRIES, runner_modules
+    from runner_modules import RUNNER
+
+    loaded = runner_modules((PAGE_ENTRY,), static_only=False)
+    loaded |= runner_modules(WORKER_ENTRIES, static_only=False)
+    shipped = {path.name for path in RUNNER.iterdir() if path.suffix in (".js", ".py", ".json")}
+    assert shipped == loaded, f"shipped, loaded by nothing: {sorted(shipped - loaded)}"
+
+
+def test_the_worker_side_holds_every_python_module_the_worker_installs() -> None:
+    import re
+
+    from browser_runner import WORKER_ENTRIES, runner_modules
+    from runner_modules import INSTALLED_AS, RUNNER
+
+    worker = (RUNNER / "worker.js").read_text(encoding="utf-8")
+    installed = dict(re.findall(r'"(\w+)\.py": "(\w+)"', worker))
+    assert installed == INSTALLED_AS  # the tests load each module under the worker's name
+    assert {f"{name}.py" for name in installed} <= runner_modules(WORKER_ENTRIES, False)
+
+
+@pytest.mark.parametrize(
+    ("outputs", "kinds"),
+    [
+        ([{"data": {"text/plain": "x"}}], set()),
+        (
+            [{"data": {"image/svg+xml": "<svg/>"}, "metadata": {"text/vnd.graphviz": {}}}],
+            {"graphviz"},
+        ),
+        (
+            [
+                {
+                    "data": {"text/html": "<div/>"},
+                    "metadata": {"application/vnd.micrograd.stepper+json": {}},
+                }
+            ],
+            {"graphviz"},
+        ),
+        (
+            [
+                {
+                    "data": {"image/svg+xml": "<svg/>"},
+                    "metadata": {"application/vnd.micrograd.chart+json": {}},
+                }
+            ],
+            {"chart"},
+        ),
+        ([{"data": {"text/markdown": "|a|"}}], {"markdown"}),
+        ([{"data": {"text/markdown": "|a|", "text/html": "<table/>"}}], set()),
+    ],
+)
+def test_a_cells_outputs_say_what_its_first_run_must_fetch(
+    outputs: list[dict[str, object]], kinds: set[str]
+) -> None:
+    from browser_runner import MIME_TYPES, output_kinds
+
+    assert output_kinds(outputs, MIME_TYPES) == kinds

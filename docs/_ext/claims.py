@@ -32,9 +32,8 @@ from ast import literal_eval
 from dataclasses import dataclass
 from typing import Any
 
-from docutils import nodes
-
 import runner_modules
+from docutils import nodes
 
 #: The claim role as it stands in a page's Markdown, for the tools that read
 #: pages without Sphinx (the download, the tests): its content in ``content``.
@@ -91,11 +90,11 @@ def problem(said: Said, record: dict[str, Any]) -> str | None:
 # -- the role --------------------------------------------------------------------------------
 
 
-class claim_node(nodes.inline):  # noqa: N801 - docutils names node classes in lower case
+class claim_node(nodes.inline):
     """A claim's wordings: the one that holds is shown, the other kept for the reader's run."""
 
 
-class claim_fails(nodes.inline):  # noqa: N801
+class claim_fails(nodes.inline):
     """The wording for a run that breaks the claim: hidden, until the reader's run does."""
 
 

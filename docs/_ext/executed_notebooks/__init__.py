@@ -38,16 +38,23 @@ from .streams import patch_myst_nb
 DOCS = Path(__file__).resolve().parents[2]
 #: IPython start-up files for the build's kernel (not Sphinx extensions).
 KERNEL_STARTUP = DOCS / "_kernel"
+#: The in-browser runner's files: its Python that the build's kernel runs too.
+RUNNER = DOCS / "_static" / "runner"
 
 
 def kernel_startup_files() -> list[Path]:
     return sorted(KERNEL_STARTUP.glob("*.py"))
 
 
+def kernel_files() -> list[Path]:
+    """What the kernel runs besides the pages: its start-up files and the runner's claims.py."""
+    return [*kernel_startup_files(), RUNNER / "claims.py"]
+
+
 def kernel_startup_digest() -> str:
-    """A digest of the kernel's start-up files (names and contents)."""
+    """A digest of what the kernel runs besides the pages (names and contents)."""
     digest = hashlib.sha256()
-    for path in kernel_startup_files():
+    for path in kernel_files():
         digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:12]
 
@@ -71,8 +78,10 @@ def _on_builder_inited(app: Any) -> None:
     startup.mkdir(parents=True, exist_ok=True)
     for path in kernel_startup_files():
         shutil.copyfile(path, startup / path.name)
-    # The kernel that myst-nb starts inherits this environment.
+    # The kernel that myst-nb starts inherits this environment; its start-up files
+    # find the runner's Python there (claims.py, which the reader's browser runs too).
     os.environ["IPYTHONDIR"] = str(startup.parent.parent)
+    os.environ["MICROGRAD_BOOK_RUNNER"] = str(RUNNER)
 
 
 def _on_env_updated(app: Any, env: Any) -> None:

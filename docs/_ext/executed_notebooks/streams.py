@@ -22,6 +22,8 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+from .text import joined
+
 
 def join_stream_pieces(outputs: list[Any], *, adjacent_only: bool = False) -> list[Any]:
     """``outputs`` with the pieces of each stream joined, in copies.

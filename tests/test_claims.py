@@ -1,0 +1,99 @@
+"""Claims: a sentence whose truth depends on a value, stated as code and checked.
+
+``claim(key, holds, about)`` (docs/_static/runner/claims.py) is what a page's
+hidden cells call, in the build's kernel and in the reader's browser alike;
+the prose's ``claim`` role (docs/_ext/claims.py) reads the key and the
+wordings and fails the build at a sentence whose claim does not hold.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from claims import ROLE, Said, parse, problem, verdict
+from runner_modules import load
+
+
+class Kernel:
+    """``claim`` as a kernel gives it to a page's cells, and what it sent."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        module = load("claims")
+        self.sent: list[tuple[str, dict[str, Any]]] = []
+        monkeypatch.setattr(module, "send", lambda key, record: self.sent.append((key, record)))
+        self.claim = module.claim
+
+
+@pytest.fixture
+def kernel(monkeypatch: pytest.MonkeyPatch) -> Kernel:
+    return Kernel(monkeypatch)
+
+
+def test_a_claim_is_sent_with_whether_it_holds_and_what_it_is_about(kernel: Kernel) -> None:
+    kernel.claim("loss_falls", 0.4 < 0.9, about="from 0.9 to 0.4")
+    kernel.claim("x2_is_zero", False)
+    assert kernel.sent == [
+        ("loss_falls", {"holds": True, "about": "from 0.9 to 0.4"}),
+        ("x2_is_zero", {"holds": False, "about": ""}),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("key", "holds", "about", "error", "message"),
+    [
+        ("loss falls", True, "", ValueError, "a name such as"),
+        ("", True, "", ValueError, "a name such as"),
+        (3, True, "", ValueError, "a name such as"),
+        ("loss", 1, "", TypeError, r"holds must be a bool \(a comparison\), got int"),
+        ("loss", [0.5], "", TypeError, r"holds must be a bool \(a comparison\), got list"),
+        ("loss", True, 0.5, TypeError, "about must be a str, got float"),
+    ],
+)
+def test_a_claim_that_is_not_stated_right_is_refused_with_what_was_wrong(
+    kernel: Kernel, key: Any, holds: Any, about: Any, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        kernel.claim(key, holds, about)
+    assert kernel.sent == []
+
+
+# -- the prose's role -----------------------------------------------------------------------
+
+
+def test_the_role_names_the_key_the_wording_that_holds_and_the_other() -> None:
+    assert parse("moons_loss_rises: rises || falls") == Said("moons_loss_rises", "rises", "falls")
+    assert parse("x2_zero: is zero") == Said("x2_zero", "is zero", None)
+    with_glue = parse("x2: is zero || is {glue:text}`neuron_x2:.1f`, so $w_2$ moves")
+    assert with_glue.fails == "is {glue:text}`neuron_x2:.1f`, so $w_2$ moves"
+
+
+@pytest.mark.parametrize(
+    "content", ["no key here", "two words: a", "k:", "k: a || ", "k: a || b || c", ": a"]
+)
+def test_a_role_that_is_not_key_and_wordings_is_refused(content: str) -> None:
+    with pytest.raises(ValueError, match="claim"):
+        parse(content)
+
+
+def test_the_role_is_found_in_a_pages_markdown_with_double_backticks() -> None:
+    text = "The loss {claim}``rises: *rises* || falls`` after {glue:text}`x:.1f` steps."
+    (found,) = ROLE.finditer(text)
+    assert parse(found["content"]) == Said("rises", "*rises*", "falls")
+
+
+def test_a_claim_that_holds_is_no_problem_and_one_that_does_not_names_the_wording() -> None:
+    said = Said("moons_loss_rises", "rises", "falls")
+    assert problem(said, {"holds": True, "about": "from 0.8958 to 0.4726"}) is None
+    wrong = problem(said, {"holds": False, "about": "from 0.8958 to 0.4726"})
+    assert wrong is not None
+    assert "'rises'" in wrong
+    assert "'moons_loss_rises'" in wrong
+    assert "from 0.8958 to 0.4726" in wrong
+
+
+def test_a_glued_claim_is_read_back_from_its_text() -> None:
+    assert verdict("{'holds': True, 'about': 'o = 0.7071'}") == {
+        "holds": True,
+        "about": "o = 0.7071",
+    }
