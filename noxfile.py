@@ -224,9 +224,9 @@ def _install_docs(session: nox.Session, *groups: str) -> None:
     # "findfont" warnings (which the build treats as errors).
     session.env["MPLCONFIGDIR"] = str(venv / "matplotlib")
     if shutil.which("dot") is None:
-        # The package's one finder of graphviz-pure, run from its file (nox has no micrograd).
-        finder = runpy.run_path(str(ROOT / "src" / "micrograd" / "dot_program.py"))
-        shim = finder["write_dot_shim"](session.bin, bin_dir=session.bin)
+        # Build tooling, run from its file: nox itself has no micrograd.
+        tool = runpy.run_path(str(ROOT / "tools" / "dot_shim.py"))
+        shim = tool["write_dot_shim"](session.bin, bin_dir=session.bin)
         session.log(f"no system `dot`: using graphviz-pure through {shim}")
     session.run("dot", "-V", silent=True)
     _install_browser_runtime(session)
