@@ -116,7 +116,7 @@ class Progress:
 
 def save_graph(graph: Any, path: Path) -> Path:
     """Save a Graphviz graph as SVG; without any dot program, save its DOT source."""
-    from micrograd.draw import render_svg
+    from micrograd.viz.svg import render_svg
 
     try:
         render_svg(graph, path)

@@ -23,8 +23,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import Progress, fmt_list, parser, report_log, save_graph
 
 from micrograd import MLP, Value
-from micrograd.draw import draw_mlp
 from micrograd.training_log import TrainingLog
+from micrograd.viz.draw import draw_mlp
 
 NAME = "mlp_four_points"
 XS = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]

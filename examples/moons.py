@@ -34,8 +34,8 @@ from _common import Progress, parser, report_log, save_figure
 
 from micrograd import MLP, Value, paused_gc
 from micrograd.datasets import make_moons
-from micrograd.plot import plot_decision_boundary, plot_moons
 from micrograd.training_log import TrainingLog
+from micrograd.viz.plot import plot_decision_boundary, plot_moons
 
 NAME = "moons"
 ALPHA = 1e-4  # L2 regularisation strength

@@ -22,9 +22,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from _common import Progress, parser, save_graph
 
 from micrograd import Value
-from micrograd.draw import draw_dot
 from micrograd.engine import topological_order
 from micrograd.training_log import TrainingLog
+from micrograd.viz.draw import draw_dot
 
 NAME = "neuron"
 DEFAULTS = {"x1": 2.0, "w1": -3.0, "x2": 0.0, "w2": 1.0, "b": 6.8813735870195432}

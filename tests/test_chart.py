@@ -1,4 +1,4 @@
-"""Tests for micrograd.chart: one description of a chart, drawn by matplotlib or the browser."""
+"""Tests for micrograd.viz.chart: one description of a chart, drawn by matplotlib or the browser."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import matplotlib
 import pytest
 
 from micrograd import Value
-from micrograd.chart import CHART_MIME, PALETTE, Chart, LegendEntry, draw, figure_json, show
+from micrograd.viz.chart import CHART_MIME, PALETTE, Chart, LegendEntry, draw, figure_json, show
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt

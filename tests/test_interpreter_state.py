@@ -28,20 +28,20 @@ import pytest
 matplotlib.use("Agg")
 
 from micrograd import paused_gc
-from micrograd.chart import Chart, show
 from micrograd.datasets import make_moons
-from micrograd.draw import draw_dot, draw_mlp
 from micrograd.engine import Value, new_node, topological_order
 from micrograd.nn import MLP, Layer, Neuron
-from micrograd.plot import (
+from micrograd.training_log import TrainingLog, watching
+from micrograd.viz.chart import Chart, show
+from micrograd.viz.draw import draw_dot, draw_mlp
+from micrograd.viz.plot import (
     decision_boundary_chart,
     moons_chart,
     plot_decision_boundary,
     plot_moons,
 )
-from micrograd.stepper import BackwardStepper, StepperPair, html_from_json
-from micrograd.svg import inline_svg, render_svg
-from micrograd.training_log import TrainingLog, watching
+from micrograd.viz.stepper import BackwardStepper, StepperPair, html_from_json
+from micrograd.viz.svg import inline_svg, render_svg
 
 
 def interpreter_state() -> dict[str, Any]:

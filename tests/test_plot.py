@@ -1,4 +1,4 @@
-"""Tests for micrograd.plot: the data and a classifier's decision regions."""
+"""Tests for micrograd.viz.plot: the data and a classifier's decision regions."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 
 from micrograd import MLP, Value
-from micrograd.chart import CHART_MIME, Points, Regions
 from micrograd.datasets import make_moons
-from micrograd.plot import (
+from micrograd.viz.chart import CHART_MIME, Points, Regions
+from micrograd.viz.plot import (
     CLASS_COLOURS,
     MAX_GRID_POINTS,
     decision_boundary_chart,

@@ -1,4 +1,4 @@
-"""Tests for micrograd.stepper: the backward pass drawn one rule at a time."""
+"""Tests for micrograd.viz.stepper: the backward pass drawn one rule at a time."""
 
 from __future__ import annotations
 
@@ -13,9 +13,9 @@ import pytest
 from labelled_neuron import build_neuron
 
 from micrograd import Value
-from micrograd.draw import draw_dot
 from micrograd.engine import topological_order
-from micrograd.stepper import (
+from micrograd.viz.draw import draw_dot
+from micrograd.viz.stepper import (
     MAX_STEPPER_NODES,
     STEPPER_MIME,
     BackwardStepper,
@@ -23,7 +23,7 @@ from micrograd.stepper import (
     backward_frames,
     html_from_json,
 )
-from micrograd.svg import inline_svg, render_svg
+from micrograd.viz.svg import inline_svg, render_svg
 
 
 def worked_example() -> Value:

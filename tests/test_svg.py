@@ -1,4 +1,4 @@
-"""Tests for micrograd.svg: drawings laid out as SVG, and made ready for an HTML page."""
+"""Tests for micrograd.viz.svg: drawings laid out as SVG, and made ready for an HTML page."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from micrograd import MLP, Value
-from micrograd.draw import draw_dot, draw_mlp
-from micrograd.svg import find_dot, inline_svg, render_svg
+from micrograd.viz.draw import draw_dot, draw_mlp
+from micrograd.viz.svg import find_dot, inline_svg, render_svg
 
 
 def product() -> Value:

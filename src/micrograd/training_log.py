@@ -13,7 +13,7 @@ curve while a training cell runs.
 
 The table, CSV and chart need only the standard library; :meth:`TrainingLog.plot`
 needs matplotlib (``pip install "micrograd-book[plot]"``), except in the
-reader's browser, where the page draws the chart (see :mod:`micrograd.chart`).
+reader's browser, where the page draws the chart (see :mod:`micrograd.viz.chart`).
 """
 
 from __future__ import annotations
@@ -29,8 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from micrograd.chart import Chart, draw, show
 from micrograd.engine import Value
+from micrograd.viz.chart import Chart, draw, show
 
 if TYPE_CHECKING:  # pragma: no cover - only for the type checker
     from matplotlib.axes import Axes
@@ -303,7 +303,7 @@ class TrainingLog:
         return "\n".join(lines)
 
     def chart(self, title: str | None = None) -> Chart:
-        """Loss and accuracy against the step, on one axis, as a :class:`~micrograd.chart.Chart`.
+        """Loss and accuracy against the step, on one axis, as a chart.
 
         Both usually live between 0 and 1 (a loss can start above 1), so one
         y axis serves both: from 0 (or the lowest loss, if negative) to 5 %
@@ -354,7 +354,7 @@ class TrainingLog:
         Parameters
         ----------
         ax : matplotlib Axes, optional
-            Where to draw; a new figure if not given (see :func:`micrograd.chart.show`).
+            Where to draw; a new figure if not given (see :func:`micrograd.viz.chart.show`).
         title : str, optional
             The axis title.
 

@@ -12,7 +12,7 @@ out.  :func:`show` draws one or more charts, one under the other:
   :data:`CHART_MIME` JSON, which the page draws with Observable Plot.
 
 Both renderers draw the same description, made by the same code
-(:mod:`micrograd.plot`, :meth:`micrograd.training_log.TrainingLog.chart`),
+(:mod:`micrograd.viz.plot`, :meth:`micrograd.training_log.TrainingLog.chart`),
 so the two pictures show the same data, axes, ticks, legend and colours.
 Elsewhere, without matplotlib, :func:`show` raises an ImportError that names
 the extra to install.

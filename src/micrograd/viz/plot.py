@@ -3,9 +3,9 @@
 :func:`moons_chart` describes the points of :func:`micrograd.datasets.make_moons`
 coloured by label; :func:`decision_boundary_chart` shades the plane by what a
 trained model predicts at each point of a grid (as the original micrograd
-demo does) and puts the data on top.  Both are :class:`~micrograd.chart.Chart`
+demo does) and puts the data on top.  Both are :class:`~micrograd.viz.chart.Chart`
 descriptions, made with the standard library only; :func:`plot_moons` and
-:func:`plot_decision_boundary` draw them (:func:`micrograd.chart.show`): with
+:func:`plot_decision_boundary` draw them (:func:`micrograd.viz.chart.show`): with
 matplotlib (``pip install "micrograd-book[plot]"``), or in the reader's
 browser by the page itself.  Importing :mod:`micrograd` does not import matplotlib.
 """
@@ -17,8 +17,8 @@ import numbers
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from micrograd.chart import Chart, LegendEntry, draw, show
 from micrograd.engine import Value
+from micrograd.viz.chart import Chart, LegendEntry, draw, show
 
 if TYPE_CHECKING:  # pragma: no cover - only for the type checker
     from matplotlib.axes import Axes
@@ -130,7 +130,7 @@ def moons_chart(X: Any, y: Any) -> Chart:
 def plot_moons(X: Any, y: Any, ax: Axes | None = None) -> Any:
     """Scatter two-dimensional points coloured by their label, with a legend.
 
-    Draws :func:`moons_chart` (see :func:`micrograd.chart.show`).
+    Draws :func:`moons_chart` (see :func:`micrograd.viz.chart.show`).
 
     Parameters
     ----------
@@ -260,7 +260,7 @@ def plot_decision_boundary(
 ) -> Any:
     """Shade the plane by the model's prediction, with the data on top.
 
-    Draws :func:`decision_boundary_chart` (see :func:`micrograd.chart.show`).
+    Draws :func:`decision_boundary_chart` (see :func:`micrograd.viz.chart.show`).
 
     Parameters
     ----------

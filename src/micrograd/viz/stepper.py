@@ -3,7 +3,7 @@
 :func:`backward_frames` runs a real backward pass, exactly as
 :meth:`micrograd.engine.Value.backward` does (seed the output's gradient with
 1, then run each node's rule in reverse :func:`~micrograd.engine.topological_order`),
-but stops after every rule to draw the graph with :func:`~micrograd.draw.draw_dot`:
+but stops after every rule to draw the graph with :func:`~micrograd.viz.draw.draw_dot`:
 the node whose rule just ran is highlighted, the inputs it passed a gradient
 to are outlined, and every ``grad`` shows what has arrived so far.  Leaves
 have no rule, so they get no frame of their own: the step that sends a leaf
@@ -20,7 +20,7 @@ part.  The page that shows them needs a small script to show one frame at a
 time (the book's ``micrograd-figures.js``); without it, every frame is shown,
 one under the other.
 
-At build time the frames are laid out by ``dot`` (:func:`~micrograd.svg.render_svg`).
+At build time the frames are laid out by ``dot`` (:func:`~micrograd.viz.svg.render_svg`).
 In the reader's browser (Pyodide, ``sys.platform == "emscripten"``) there is
 no ``dot``: a stepper then displays itself as :data:`STEPPER_MIME` only, its
 frames' DOT sources and captions as JSON; the page lays the DOT out with
@@ -28,7 +28,7 @@ viz.js and calls :func:`html_from_json`, the very function that assembles
 the build's HTML.  (At build time the same JSON goes into the output's metadata.)
 
 This module needs the ``graphviz`` Python package (and, at build time, a
-``dot`` program), like :mod:`micrograd.draw`.
+``dot`` program), like :mod:`micrograd.viz.draw`.
 """
 
 from __future__ import annotations
@@ -42,9 +42,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from micrograd.draw import dot_names, draw_dot, format_number, formula, name_of
 from micrograd.engine import Value, topological_order
-from micrograd.svg import inline_svg, render_svg
+from micrograd.viz.draw import draw_dot
+from micrograd.viz.labels import dot_names, format_number, formula, name_of
+from micrograd.viz.svg import inline_svg, render_svg
 
 if TYPE_CHECKING:  # pragma: no cover - only for the type checker
     import graphviz
@@ -82,13 +83,13 @@ class Frame:
     caption : str
         What happened in this step, with the numbers.
     dot : graphviz.Digraph
-        The drawing: :func:`~micrograd.draw.draw_dot` of the graph as it is
+        The drawing: :func:`~micrograd.viz.draw.draw_dot` of the graph as it is
         after this step, with the step's nodes highlighted.
     node : Value or None
         The node whose rule ran in this step (the output for the seed);
         None for the first and the last frame.
     name : str or None
-        ``node``'s name in the drawing (``n4``, see :func:`~micrograd.draw.dot_names`):
+        ``node``'s name in the drawing (``n4``, see :func:`~micrograd.viz.labels.dot_names`):
         the same for the same node of two copies of one graph.
     """
 
@@ -138,7 +139,7 @@ def backward_frames(
     root : Value
         The output node.
     rankdir : {"TB", "LR", "BT", "RL"}, default "TB"
-        Direction of the drawings (see :func:`~micrograd.draw.draw_dot`).
+        Direction of the drawings (see :func:`~micrograd.viz.draw.draw_dot`).
     max_nodes : int, default 40
         The largest graph (in Value nodes) to step through: each frame draws
         the whole graph.
@@ -326,7 +327,7 @@ def _bundle(data: dict[str, Any], text: str) -> tuple[dict[str, str], dict[str, 
 
 @dataclass(frozen=True)
 class _Source:
-    """A DOT source as :func:`~micrograd.svg.render_svg` takes it."""
+    """A DOT source as :func:`~micrograd.viz.svg.render_svg` takes it."""
 
     source: str
 

@@ -1,12 +1,12 @@
 """Drawings as SVG: laid out by Graphviz, then made ready to sit inside an HTML page.
 
-:func:`render_svg` lays out a graph of :mod:`micrograd.draw` (any object
+:func:`render_svg` lays out a graph of :mod:`micrograd.viz.draw` (any object
 with a DOT ``source``) with a ``dot`` program (:func:`find_dot`) and returns
 the SVG document.  :func:`inline_svg` turns such a document, from any
 dot-compatible layout program, into one ``<svg>`` element for a page: the
-tooltips of :mod:`micrograd.draw` as ``<title>`` elements (where a browser
+tooltips of :mod:`micrograd.viz.draw` as ``<title>`` elements (where a browser
 shows them), ids prefixed so that several drawings can share a page, and the
-graph's text alternative (see :func:`micrograd.draw.draw_dot`) as its
+graph's text alternative (see :func:`micrograd.viz.draw.draw_dot`) as its
 ``<desc>``.  Its three steps are public, for other SVG from Graphviz:
 :func:`prefix_ids`, :func:`lift_tooltips` and :func:`unwrap_links`.
 
@@ -61,8 +61,8 @@ def render_svg(graph: Any, path: str | Path | None = None) -> str:
     Parameters
     ----------
     graph : graphviz.Digraph
-        E.g. the result of :func:`~micrograd.draw.draw_dot` or
-        :func:`~micrograd.draw.draw_mlp` (anything with a DOT ``source``).
+        E.g. the result of :func:`~micrograd.viz.draw.draw_dot` or
+        :func:`~micrograd.viz.draw.draw_mlp` (anything with a DOT ``source``).
     path : str or path-like, optional
         Also write the SVG to this file (its folder is created).
 
@@ -110,7 +110,7 @@ def inline_svg(svg: str, id_prefix: str = "", label: str | None = None) -> str:
     this function
 
     * gives every node and arrow the tooltip of
-      :func:`~micrograd.draw.draw_dot` or :func:`~micrograd.draw.draw_mlp`
+      :func:`~micrograd.viz.draw.draw_dot` or :func:`~micrograd.viz.draw.draw_mlp`
       as its ``<title>`` (:func:`lift_tooltips`, which removes the links
       around it),
     * drops the titles that are only internal names (``n0``, the graph's own),
@@ -148,7 +148,7 @@ def inline_svg(svg: str, id_prefix: str = "", label: str | None = None) -> str:
     Examples
     --------
     >>> from micrograd import Value
-    >>> from micrograd.draw import draw_dot
+    >>> from micrograd.viz.draw import draw_dot
     >>> svg = render_svg(draw_dot(Value(2.0, label="x")))
     >>> html = inline_svg(svg, id_prefix="fig1-", label="the leaf x")
     >>> html.startswith("<svg ") and 'class="micrograd-graph"' in html
