@@ -128,24 +128,12 @@ def save_graph(graph: Any, path: Path) -> Path:
     return path
 
 
-def save_figure(ax: Any, path: Path) -> Path:
-    """Save the figure of a matplotlib Axes (PNG, 100 dpi) and close it."""
-    import matplotlib.pyplot as plt
-
-    fig = ax.figure
-    fig.tight_layout()
-    fig.savefig(path, dpi=100, metadata={"Software": None})
-    plt.close(fig)
-    return path
-
-
 def report_log(log: Any, title: str, picture: Path, name: str) -> None:
     """Plot a TrainingLog that has rows to ``picture``; print where the plot and the log went."""
-    if log.rows:
-        import matplotlib
+    from micrograd.viz.plot import plot_training
 
-        matplotlib.use("Agg")  # write files; never open a window
-        print(f"{name}: {save_figure(log.plot(title=title), picture)}")
+    if log.rows:
+        print(f"{name}: {plot_training(log, title=title).save(picture)}")
     print(f"log: {log.path}")
 
 

@@ -15,8 +15,8 @@ graphviz nor matplotlib.  Each module is one kind of view:
 * :mod:`micrograd.viz.stepper`: the backward pass one rule at a time, as frames
   a reader steps through;
 * :mod:`micrograd.viz.chart`: a chart described as plain data
-  (:class:`~micrograd.viz.chart.Chart`), which matplotlib draws
-  (``pip install "micrograd-book[plot]"``);
-* :mod:`micrograd.viz.plot`: ready-made charts: classification data and a
-  classifier's decision regions.
+  (:class:`~micrograd.viz.chart.Chart`), and a :class:`~micrograd.viz.chart.Figure`
+  of stacked charts that matplotlib draws (``pip install "micrograd-book[plot]"``);
+* :mod:`micrograd.viz.plot`: the charts of the book: classification data, a
+  classifier's decision regions, a training run's loss and accuracy.
 """
