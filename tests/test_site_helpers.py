@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import json
 import sys
 from pathlib import Path
 
@@ -10,9 +11,51 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "docs" / "_ext"))
 
+import executed_notebooks
 from executed_notebooks.download import fill_glue, format_plain_text, glued_values, reader_notebook
 from executed_notebooks.streams import join_stream_pieces
 from repository_links import BUTTONS, repository_url, theme_options, web_url
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# -- the build's kernel --------------------------------------------------------------------
+
+
+def test_the_kernel_gets_the_books_mime_types_beside_its_start_up_files() -> None:
+    files = executed_notebooks.kernel_startup_files()
+    assert executed_notebooks.MIME_TYPES in files
+    assert executed_notebooks.MIME_TYPES == ROOT / "docs" / "_static" / "runner" / "mime_types.json"
+    assert {path.suffix for path in files} == {".py", ".json"}
+    kinds = json.loads(executed_notebooks.MIME_TYPES.read_text(encoding="utf-8"))
+    assert set(kinds) == {"chart", "stepper", "graphviz"}
+
+
+def test_the_mime_types_key_the_execution_cache(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    before = executed_notebooks.kernel_startup_digest()
+    copy_of_types = tmp_path / "mime_types.json"
+    copy_of_types.write_bytes(executed_notebooks.MIME_TYPES.read_bytes())
+    monkeypatch.setattr(executed_notebooks, "MIME_TYPES", copy_of_types)
+    assert executed_notebooks.kernel_startup_digest() == before
+    copy_of_types.write_text('{"chart": "application/x-other+json"}', encoding="utf-8")
+    assert executed_notebooks.kernel_startup_digest() != before
+
+
+def test_only_mime_types_json_spells_the_books_mime_types() -> None:
+    spelled = json.loads(executed_notebooks.MIME_TYPES.read_text(encoding="utf-8")).values()
+    ours = [
+        *(ROOT / "src").rglob("*.py"),
+        *(ROOT / "docs" / "_ext").rglob("*.py"),
+        *(ROOT / "docs" / "_kernel").rglob("*.py"),
+        *(ROOT / "tools").glob("*.py"),
+        ROOT / "docs" / "conf.py",
+        ROOT / "noxfile.py",
+    ]
+    for path in ours:
+        text = path.read_text(encoding="utf-8")
+        assert not [mime for mime in spelled if mime in text], path
+
 
 # -- repository links ------------------------------------------------------------------
 

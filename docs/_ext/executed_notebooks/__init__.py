@@ -13,7 +13,8 @@ outputs between builds.  This extension owns what the book does with them:
   caches there are removed;
 * **the kernel's start-up files** (``docs/_kernel/``, e.g. record_sources.py, which
   keeps each drawing's DOT source next to its SVG): installed into the
-  IPython profile of the kernel myst-nb starts;
+  IPython profile of the kernel myst-nb starts, with the book's MIME types
+  (``docs/_static/runner/mime_types.json``), which they read;
 * **printed text** as the cell printed it, however the kernel split it
   (:mod:`.streams`);
 * **the notebooks on disk** given the cache's outputs: myst-nb (1.4) writes
@@ -38,10 +39,14 @@ from .streams import patch_myst_nb
 DOCS = Path(__file__).resolve().parents[2]
 #: IPython start-up files for the build's kernel (not Sphinx extensions).
 KERNEL_STARTUP = DOCS / "_kernel"
+#: The one place that spells the book's MIME types; the start-up files read it
+#: from their own folder (IPython runs only the ``*.py`` files there).
+MIME_TYPES = DOCS / "_static" / "runner" / "mime_types.json"
 
 
 def kernel_startup_files() -> list[Path]:
-    return sorted(KERNEL_STARTUP.glob("*.py"))
+    """What goes into the kernel's start-up folder: the start-up files and the MIME types."""
+    return [*sorted(KERNEL_STARTUP.glob("*.py")), MIME_TYPES]
 
 
 def kernel_startup_digest() -> str:
