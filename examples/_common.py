@@ -7,6 +7,7 @@ puts this folder on ``sys.path`` when run as ``python examples/NAME.py``).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Iterable
@@ -29,6 +30,24 @@ def parser(name: str, description: str, steps: int, seed: int) -> argparse.Argum
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
+
+
+def output_folder(p: argparse.ArgumentParser, out: Path) -> Path:
+    """``--out``, made if it is missing; one that cannot be written to ends the script.
+
+    As for any bad option, the script prints its usage and one line that
+    says what is wrong (which folder, and why), and exits with status 2,
+    before it computes anything.
+    """
+    if out.exists() and not out.is_dir():
+        p.error(f"--out {out}: it is a file, not a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        p.error(f"--out {out}: cannot make the folder: {error.strerror or error}")
+    if not os.access(out, os.W_OK | os.X_OK):
+        p.error(f"--out {out}: cannot write in the folder: permission denied")
+    return out
 
 
 def _non_negative(text: str) -> int:

@@ -30,7 +30,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import Progress, parser, report_log
+from _common import Progress, output_folder, parser, report_log
 
 from micrograd import MLP, Value, paused_gc
 from micrograd.datasets import make_moons
@@ -74,8 +74,7 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.every < 1:
         p.error("--every must be at least 1")
-    out: Path = args.out
-    out.mkdir(parents=True, exist_ok=True)
+    out = output_folder(p, args.out)
 
     random.seed(args.seed)  # the weights
     X, y = make_moons(n_samples=100, noise=0.1, seed=args.seed)  # the demo's points
