@@ -450,6 +450,18 @@ def pdf(session: nox.Session) -> None:
     )
 
 
+def _repro_against(session: nox.Session) -> Path | None:
+    """The folder of ``nox -s repro -- --against DIR``, or None without arguments."""
+    if not session.posargs:
+        return None
+    if len(session.posargs) != 2 or session.posargs[0] != "--against":
+        session.error("usage: nox -s repro [-- --against BUILD] (BUILD: a Sphinx output root)")
+    against = Path(session.invoked_from, session.posargs[1]).resolve()
+    if not (against / "jupyter_execute").is_dir():
+        session.error(f"--against {against}: no jupyter_execute/ there (not a build's output root)")
+    return against
+
+
 @nox.session
 def repro(session: nox.Session) -> None:
     """Build the site twice from clean and require identical glued numbers and SVGs.
@@ -458,10 +470,22 @@ def repro(session: nox.Session) -> None:
     each with its own empty execution cache, so every page is executed twice;
     ``tools/repro.py`` compares them and prints a diff of anything
     that differs.
+
+    ``nox -s repro -- --against DIR`` builds once, into artifacts/repro/first,
+    and compares only its numbers and pictures (glued values and SVGs) with
+    those of the build in ``DIR`` (an output root holding ``html/`` and
+    ``jupyter_execute/``, say a build of the code before a change): a change
+    to the code alone must not change what a reader reads or sees.
     """
+    against = _repro_against(session)
     _install_docs(session)
-    builds = [ROOT / "artifacts" / "repro" / name for name in ("first", "second")]
+    names = ("first",) if against else ("first", "second")
+    builds = [ROOT / "artifacts" / "repro" / name for name in names]
     for build in builds:
         shutil.rmtree(build, ignore_errors=True)
         _build_site(session, build / "html", "-q", "-d", str(build / "doctrees"))
-    session.run("python", str(ROOT / "tools" / "repro.py"), *map(str, builds))
+    tool = str(ROOT / "tools" / "repro.py")
+    if against:
+        session.run("python", tool, "--numbers-and-pictures", str(against), str(builds[0]))
+    else:
+        session.run("python", tool, *map(str, builds))
