@@ -68,14 +68,13 @@ def _once(
     inputs (a path stands for its contents), pyproject.toml, this file and the
     environment's ``pyvenv.cfg`` (its Python); it is written only after
     ``action`` succeeds.  ``nox -R`` (no installs) leaves a reused environment
-    as it is.  Returns whether ``action`` ran.
+    as it is (:func:`_installs`).  Returns whether ``action`` ran.
     """
     venv = Path(getattr(session.virtualenv, "location", None) or "")
     if venv == Path():  # no environment of its own (nox --no-venv)
         action()
         return True
-    config = getattr(getattr(session, "_runner", None), "global_config", None)
-    if getattr(config, "no_install", False) and getattr(session.virtualenv, "_reused", False):
+    if not _installs(session):
         return False
     digest = hashlib.sha256()
     for item in (*inputs, PYPROJECT, Path(__file__), venv / "pyvenv.cfg"):
@@ -90,6 +89,18 @@ def _once(
     action()
     stamp.write_text(digest.hexdigest(), encoding="utf-8")
     return True
+
+
+def _installs(session: nox.Session) -> bool:
+    """Whether this run of nox installs into the session's environment.
+
+    ``nox -R`` (``--no-install``) skips every install into an environment it
+    reuses.  nox's public API tells that only through what it skips:
+    ``session.run_install`` runs its command unless exactly then, and returns
+    None when it did not (a command run with ``silent=True`` returns its
+    output, a string).  So one empty Python command, quietly, answers it.
+    """
+    return session.run_install("python", "-c", "", silent=True, log=False) is not None
 
 
 def _uv_find_links() -> str:
