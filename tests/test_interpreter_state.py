@@ -189,8 +189,8 @@ def test_a_public_call_leaves_the_interpreter_as_the_caller_had_it(
 
 
 def test_a_kept_model_output_does_not_keep_the_collector_from_freeing_cycles() -> None:
-    # The bug this guards against: a kept output used to hold the collector
-    # off, so cyclic garbage made meanwhile (matplotlib figures, ...) piled up.
+    # A kept output must not hold the collector off: cyclic garbage made
+    # meanwhile (matplotlib figures, ...) would pile up.
     model = small_model()
     out = model([1.0, 2.0])
     assert gc.isenabled()
