@@ -91,6 +91,7 @@ def test_the_json_holds_everything_a_renderer_needs() -> None:
         (lambda c: c.line([0, 1], [0]), ValueError, "x and y must have the same length"),
         (lambda c: c.line([0], ["a"]), TypeError, r"y\[0\] must be a number"),
         (lambda c: c.line("ab", [0, 1]), TypeError, "x must be a list of numbers"),
+        (lambda c: c.line(3, [1]), TypeError, "x must be a list of numbers, got int"),
         (lambda c: c.line([0], [1], colour="red"), ValueError, "colour must be a colour like"),
         (lambda c: c.points([0], [0], []), ValueError, "must have the same length"),
         (lambda c: c.regions([0], [0], [[1.0]], "#000", "#fff"), ValueError, "at least 2 x 2"),
@@ -100,6 +101,17 @@ def test_the_json_holds_everything_a_renderer_needs() -> None:
 def test_bad_marks_are_refused(build: object, error: type[Exception], message: str) -> None:
     with pytest.raises(error, match=message):
         build(Chart())  # type: ignore[operator]
+
+
+def test_regions_bound_the_limits_by_their_grid_and_an_empty_line_is_not_described() -> None:
+    chart = Chart()
+    chart.regions([0, 1, 2], [-1, 1], [[-1.0, 0.0, 1.0], [-1.0, 0.5, 1.0]], "#e69f00", "#0072b2")
+    chart.line([], [], label="nothing yet")
+    assert chart.x_limits() == pytest.approx((-0.1, 2.1))
+    assert chart.y_limits() == pytest.approx((-1.1, 1.1))
+    assert chart.describe() == (
+        "Chart (x: x, y: y): the plane shaded by the sign of the score. Legend: nothing yet."
+    )
 
 
 def test_bad_charts_are_refused() -> None:

@@ -206,6 +206,7 @@ def test_one_class_everywhere_still_plots() -> None:
         (np.zeros((0, 2)), np.zeros(0), {}, ValueError, r"X must have shape \(n, 2\)"),
         (np.zeros((3, 2)), np.zeros(4), {}, ValueError, "y must have one label per row"),
         ([["a", "b"]], [1], {}, TypeError, "X and y must be arrays of numbers"),
+        (3, [1], {}, TypeError, "X and y must be arrays of numbers"),
         (np.zeros((3, 2)), np.zeros(3), {"resolution": 0}, ValueError, "resolution must be"),
         (np.zeros((3, 2)), np.zeros(3), {"resolution": "1"}, TypeError, "resolution must be"),
         (np.zeros((3, 2)), np.zeros(3), {"resolution": 1e-3}, ValueError, f"{MAX_GRID_POINTS}"),
