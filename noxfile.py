@@ -68,14 +68,13 @@ def _once(
     inputs (a path stands for its contents), pyproject.toml, this file and the
     environment's ``pyvenv.cfg`` (its Python); it is written only after
     ``action`` succeeds.  ``nox -R`` (no installs) leaves a reused environment
-    as it is.  Returns whether ``action`` ran.
+    as it is (:func:`_installs`).  Returns whether ``action`` ran.
     """
     venv = Path(getattr(session.virtualenv, "location", None) or "")
     if venv == Path():  # no environment of its own (nox --no-venv)
         action()
         return True
-    config = getattr(getattr(session, "_runner", None), "global_config", None)
-    if getattr(config, "no_install", False) and getattr(session.virtualenv, "_reused", False):
+    if not _installs(session):
         return False
     digest = hashlib.sha256()
     for item in (*inputs, PYPROJECT, Path(__file__), venv / "pyvenv.cfg"):
@@ -90,6 +89,18 @@ def _once(
     action()
     stamp.write_text(digest.hexdigest(), encoding="utf-8")
     return True
+
+
+def _installs(session: nox.Session) -> bool:
+    """Whether this run of nox installs into the session's environment.
+
+    ``nox -R`` (``--no-install``) skips every install into an environment it
+    reuses.  nox's public API tells that only through what it skips:
+    ``session.run_install`` runs its command unless exactly then, and returns
+    None when it did not (a command run with ``silent=True`` returns its
+    output, a string).  So one empty Python command, quietly, answers it.
+    """
+    return session.run_install("python", "-c", "", silent=True, log=False) is not None
 
 
 def _uv_find_links() -> str:
@@ -224,9 +235,9 @@ def _install_docs(session: nox.Session, *groups: str) -> None:
     # "findfont" warnings (which the build treats as errors).
     session.env["MPLCONFIGDIR"] = str(venv / "matplotlib")
     if shutil.which("dot") is None:
-        # The package's one finder of graphviz-pure, run from its file (nox has no micrograd).
-        finder = runpy.run_path(str(ROOT / "src" / "micrograd" / "dot_program.py"))
-        shim = finder["write_dot_shim"](session.bin, bin_dir=session.bin)
+        # Build tooling, run from its file: nox itself has no micrograd.
+        tool = runpy.run_path(str(ROOT / "tools" / "dot_shim.py"))
+        shim = tool["write_dot_shim"](session.bin, bin_dir=session.bin)
         session.log(f"no system `dot`: using graphviz-pure through {shim}")
     session.run("dot", "-V", silent=True)
     _install_browser_runtime(session)
@@ -450,6 +461,18 @@ def pdf(session: nox.Session) -> None:
     )
 
 
+def _repro_against(session: nox.Session) -> Path | None:
+    """The folder of ``nox -s repro -- --against DIR``, or None without arguments."""
+    if not session.posargs:
+        return None
+    if len(session.posargs) != 2 or session.posargs[0] != "--against":
+        session.error("usage: nox -s repro [-- --against BUILD] (BUILD: a Sphinx output root)")
+    against = Path(session.invoked_from, session.posargs[1]).resolve()
+    if not (against / "jupyter_execute").is_dir():
+        session.error(f"--against {against}: no jupyter_execute/ there (not a build's output root)")
+    return against
+
+
 @nox.session
 def repro(session: nox.Session) -> None:
     """Build the site twice from clean and require identical glued numbers and SVGs.
@@ -458,10 +481,22 @@ def repro(session: nox.Session) -> None:
     each with its own empty execution cache, so every page is executed twice;
     ``tools/repro.py`` compares them and prints a diff of anything
     that differs.
+
+    ``nox -s repro -- --against DIR`` builds once, into artifacts/repro/first,
+    and compares only its numbers and pictures (glued values and SVGs) with
+    those of the build in ``DIR`` (an output root holding ``html/`` and
+    ``jupyter_execute/``, say a build of the code before a change): a change
+    to the code alone must not change what a reader reads or sees.
     """
+    against = _repro_against(session)
     _install_docs(session)
-    builds = [ROOT / "artifacts" / "repro" / name for name in ("first", "second")]
+    names = ("first",) if against else ("first", "second")
+    builds = [ROOT / "artifacts" / "repro" / name for name in names]
     for build in builds:
         shutil.rmtree(build, ignore_errors=True)
         _build_site(session, build / "html", "-q", "-d", str(build / "doctrees"))
-    session.run("python", str(ROOT / "tools" / "repro.py"), *map(str, builds))
+    tool = str(ROOT / "tools" / "repro.py")
+    if against:
+        session.run("python", tool, "--numbers-and-pictures", str(against), str(builds[0]))
+    else:
+        session.run("python", tool, *map(str, builds))

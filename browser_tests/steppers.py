@@ -1,4 +1,4 @@
-"""What the browser tests look at in a backward stepper (micrograd.stepper), on the screen.
+"""What the browser tests look at in a backward stepper (micrograd.viz.stepper), on the screen.
 
 Shared by the checks of the build's steppers (test_figures.py), their
 accessibility audit (test_accessibility.py) and the checks of the steppers a

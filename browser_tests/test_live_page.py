@@ -1,6 +1,6 @@
 """The page follows the reader's run: steppers and drawings made in the browser (#16).
 
-A stepper cell (micrograd.stepper) runs in the reader's browser and steps
+A stepper cell (micrograd.viz.stepper) runs in the reader's browser and steps
 through the reader's own graph, laid out by viz.js in the runner's worker
 (docs/_static/runner/stepper_layout.js, steppers.js).  In a Chromium that can
 reach 127.0.0.1 only, these tests check that
@@ -414,7 +414,7 @@ def build_chart(html: Path, page: str, code: str) -> dict[str, Any]:
 
 
 #: The moons page's cells natively, in this test's CPython: the training timed, then the
-#: page's decision-boundary cell, whose figure keeps its chart's description (micrograd.chart).
+#: page's decision-boundary cell, whose figure keeps its chart's description (micrograd.viz.chart).
 NATIVE_MOONS = """
 import contextlib, io, json, sys, time
 import matplotlib

@@ -87,9 +87,9 @@ def notebook_cells(html: Path, page: str) -> list[dict[str, Any]] | None:
 
 
 RICH_ORDER = ("text/markdown", "text/html", "image/svg+xml", "text/plain")
-#: A stepper's frames (captions and DOT) in a built output's metadata (micrograd.stepper).
+#: A stepper's frames (captions and DOT) in a built output's metadata (micrograd.viz.stepper).
 STEPPER_MIME = "application/vnd.micrograd.stepper+json"
-#: A chart's description (micrograd.chart) in a built figure's metadata (docs/_kernel).
+#: A chart's description (micrograd.viz.chart) in a built figure's metadata (docs/_kernel).
 CHART_MIME = "application/vnd.micrograd.chart+json"
 
 
@@ -353,7 +353,7 @@ def test_every_runnable_cell_gives_the_builds_output_in_the_browser(
         assert [kind for kind, _ in shown_here] == [kind for kind, _ in built_shown], index
         for (kind, data), (_, built_data) in zip(shown_here, built_shown, strict=True):
             # A drawing's DOT too: its tooltips carry every digit of data and
-            # grad (micrograd.draw), so the same numbers-to-1e-9 rule applies.
+            # grad (micrograd.viz.draw), so the same numbers-to-1e-9 rule applies.
             what = "the drawing's DOT" if kind == "dot" else f"{kind} output"
             same, difference = same_text(built_data, data)
             assert same, f"cell {index}: {what} differs:\n{data}\n---\n{built_data}"

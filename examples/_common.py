@@ -7,6 +7,7 @@ puts this folder on ``sys.path`` when run as ``python examples/NAME.py``).
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import time
 from collections.abc import Iterable
@@ -29,6 +30,24 @@ def parser(name: str, description: str, steps: int, seed: int) -> argparse.Argum
     )
     p.add_argument("--quiet", action="store_true", help="no progress bar")
     return p
+
+
+def output_folder(p: argparse.ArgumentParser, out: Path) -> Path:
+    """``--out``, made if it is missing; one that cannot be written to ends the script.
+
+    As for any bad option, the script prints its usage and one line that
+    says what is wrong (which folder, and why), and exits with status 2,
+    before it computes anything.
+    """
+    if out.exists() and not out.is_dir():
+        p.error(f"--out {out}: it is a file, not a folder")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as error:
+        p.error(f"--out {out}: cannot make the folder: {error.strerror or error}")
+    if not os.access(out, os.W_OK | os.X_OK):
+        p.error(f"--out {out}: cannot write in the folder: permission denied")
+    return out
 
 
 def _non_negative(text: str) -> int:
@@ -116,7 +135,7 @@ class Progress:
 
 def save_graph(graph: Any, path: Path) -> Path:
     """Save a Graphviz graph as SVG; without any dot program, save its DOT source."""
-    from micrograd.draw import render_svg
+    from micrograd.viz.svg import render_svg
 
     try:
         render_svg(graph, path)
@@ -128,24 +147,12 @@ def save_graph(graph: Any, path: Path) -> Path:
     return path
 
 
-def save_figure(ax: Any, path: Path) -> Path:
-    """Save the figure of a matplotlib Axes (PNG, 100 dpi) and close it."""
-    import matplotlib.pyplot as plt
-
-    fig = ax.figure
-    fig.tight_layout()
-    fig.savefig(path, dpi=100, metadata={"Software": None})
-    plt.close(fig)
-    return path
-
-
 def report_log(log: Any, title: str, picture: Path, name: str) -> None:
     """Plot a TrainingLog that has rows to ``picture``; print where the plot and the log went."""
-    if log.rows:
-        import matplotlib
+    from micrograd.viz.plot import plot_training
 
-        matplotlib.use("Agg")  # write files; never open a window
-        print(f"{name}: {save_figure(log.plot(title=title), picture)}")
+    if log.rows:
+        print(f"{name}: {plot_training(log, title=title).save(picture)}")
     print(f"log: {log.path}")
 
 

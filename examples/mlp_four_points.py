@@ -20,11 +20,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import Progress, fmt_list, parser, report_log, save_graph
+from _common import Progress, fmt_list, output_folder, parser, report_log, save_graph
 
 from micrograd import MLP, Value
-from micrograd.draw import draw_mlp
 from micrograd.training_log import TrainingLog
+from micrograd.viz.draw import draw_mlp
 
 NAME = "mlp_four_points"
 XS = [[2.0, 3.0, -1.0], [3.0, -1.0, 0.5], [0.5, 1.0, 1.0], [1.0, 1.0, -1.0]]
@@ -54,8 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     p = parser(NAME, (__doc__ or NAME).splitlines()[0], steps=20, seed=1337)
     p.add_argument("--lr", type=float, default=0.1, help="learning rate (default 0.1)")
     args = p.parse_args(argv)
-    out: Path = args.out
-    out.mkdir(parents=True, exist_ok=True)
+    out = output_folder(p, args.out)
 
     random.seed(args.seed)
     model = MLP(3, [4, 4, 1], activation="tanh", output_activation="tanh")

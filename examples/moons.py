@@ -30,12 +30,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import Progress, parser, report_log, save_figure
+from _common import Progress, output_folder, parser, report_log
 
 from micrograd import MLP, Value, paused_gc
 from micrograd.datasets import make_moons
-from micrograd.plot import plot_decision_boundary, plot_moons
 from micrograd.training_log import TrainingLog
+from micrograd.viz.plot import plot_decision_boundary, plot_moons
 
 NAME = "moons"
 ALPHA = 1e-4  # L2 regularisation strength
@@ -74,18 +74,13 @@ def main(argv: list[str] | None = None) -> int:
     args = p.parse_args(argv)
     if args.every < 1:
         p.error("--every must be at least 1")
-    out: Path = args.out
-    out.mkdir(parents=True, exist_ok=True)
-
-    import matplotlib
-
-    matplotlib.use("Agg")  # write files; never open a window
+    out = output_folder(p, args.out)
 
     random.seed(args.seed)  # the weights
     X, y = make_moons(n_samples=100, noise=0.1, seed=args.seed)  # the demo's points
     model = MLP(2, [16, 16, 1])
     print(f"points: {len(X)}, parameters: {len(model.parameters())}")
-    print(f"data plot: {save_figure(plot_moons(X, y), out / 'data.png')}")
+    print(f"data plot: {plot_moons(X, y).save(out / 'data.png')}")
 
     log = TrainingLog(out / "log.csv")
     total, acc = loss_and_accuracy(model, X, y)  # with --steps 0: the untrained network's
@@ -109,9 +104,9 @@ def main(argv: list[str] | None = None) -> int:
     # As in the demo: the loss and accuracy of the last forward pass.
     print(f"final loss: {total.data:.10f}")
     print(f"final accuracy: {acc:.1%}")
-    ax = plot_decision_boundary(model, X, y, resolution=args.resolution)
-    ax.set_title(f"decision boundary after {args.steps} steps")
-    print(f"decision boundary: {save_figure(ax, out / 'decision_boundary.png')}")
+    boundary = plot_decision_boundary(model, X, y, resolution=args.resolution)
+    boundary.charts[0].title = f"decision boundary after {args.steps} steps"
+    print(f"decision boundary: {boundary.save(out / 'decision_boundary.png')}")
     report_log(log, "moons: loss and accuracy", out / "training.png", "training plot")
     return 0
 

@@ -19,12 +19,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from _common import Progress, parser, save_graph
+from _common import Progress, output_folder, parser, save_graph
 
 from micrograd import Value
-from micrograd.draw import draw_dot
 from micrograd.engine import topological_order
 from micrograd.training_log import TrainingLog
+from micrograd.viz.draw import draw_dot
 
 NAME = "neuron"
 DEFAULTS = {"x1": 2.0, "w1": -3.0, "x2": 0.0, "w2": 1.0, "b": 6.8813735870195432}
@@ -66,8 +66,7 @@ def main(
     p = parser(script, description, steps=5, seed=0)
     p.add_argument("--lr", type=float, default=0.1, help="step size (default 0.1)")
     args = p.parse_args(argv)
-    out: Path = args.out
-    out.mkdir(parents=True, exist_ok=True)
+    out = output_folder(p, args.out)
     # This example draws no random numbers; --seed is accepted like everywhere.
 
     v = leaves()

@@ -1,9 +1,9 @@
 """A ``dot`` program on ``PATH`` for the tests that need one, on any machine.
 
 The ``graphviz`` Python package renders by running a program called ``dot``.
-Where Graphviz is not installed, :func:`dot_on_path` puts the package's
-``dot`` script for ``graphviz-pure`` (:func:`micrograd.dot_program.write_dot_shim`,
-the one place that finds it) on ``PATH`` for as long as the ``with`` block lasts.
+Where Graphviz is not installed, :func:`dot_on_path` puts a ``dot`` script
+for ``graphviz-pure`` (``tools/dot_shim.py``, the build's own tool, which
+``noxfile.py`` uses too) on ``PATH`` for as long as the ``with`` block lasts.
 """
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from micrograd.dot_program import write_dot_shim
+from scripts import import_tool
+
+write_dot_shim = import_tool("dot_shim").write_dot_shim
 
 
 @contextmanager

@@ -109,21 +109,6 @@ def close_figures() -> Iterator[None]:
     plt.close("all")
 
 
-@pytest.fixture
-def browser_display(monkeypatch: pytest.MonkeyPatch) -> list[object]:
-    """Pretend to be the reader's browser: no matplotlib, and the page's IPython.display.
-
-    Returns the list that collects what is displayed.
-    """
-    shown: list[object] = []
-    module = types.ModuleType("IPython.display")
-    module.display = lambda *objs: shown.extend(objs)  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "IPython.display", module)
-    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
-    monkeypatch.setattr(sys, "platform", "emscripten")
-    return shown
-
-
 @pytest.fixture(scope="module")
 def dot_program(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """A working ``dot`` on PATH (Graphviz, or graphviz-pure behind a shim)."""

@@ -1,21 +1,28 @@
-"""Tests for micrograd.chart: one description of a chart, drawn by matplotlib or the browser."""
+"""Tests for micrograd.viz.chart: charts and figures as data, drawn by matplotlib."""
 
 from __future__ import annotations
 
+import io
 import json
+import struct
 import sys
+from pathlib import Path
 
 import matplotlib
 import pytest
+from scripts import run_python
 
 from micrograd import Value
-from micrograd.chart import CHART_MIME, PALETTE, Chart, LegendEntry, draw, figure_json, show
+from micrograd.viz.chart import PALETTE, Chart, Figure, LegendEntry, _legend_handles, draw
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 from matplotlib.colors import to_hex
 
 pytestmark = pytest.mark.usefixtures("close_figures")
+
+#: Clip-path ids of matplotlib's SVG are random unless salted (the book's pages salt them).
+SALTED = {"svg.hashsalt": "micrograd-tests"}
 
 
 def two_lines() -> Chart:
@@ -84,6 +91,7 @@ def test_the_json_holds_everything_a_renderer_needs() -> None:
         (lambda c: c.line([0, 1], [0]), ValueError, "x and y must have the same length"),
         (lambda c: c.line([0], ["a"]), TypeError, r"y\[0\] must be a number"),
         (lambda c: c.line("ab", [0, 1]), TypeError, "x must be a list of numbers"),
+        (lambda c: c.line(3, [1]), TypeError, "x must be a list of numbers, got int"),
         (lambda c: c.line([0], [1], colour="red"), ValueError, "colour must be a colour like"),
         (lambda c: c.points([0], [0], []), ValueError, "must have the same length"),
         (lambda c: c.regions([0], [0], [[1.0]], "#000", "#fff"), ValueError, "at least 2 x 2"),
@@ -95,20 +103,105 @@ def test_bad_marks_are_refused(build: object, error: type[Exception], message: s
         build(Chart())  # type: ignore[operator]
 
 
+def test_regions_bound_the_limits_by_their_grid_and_an_empty_line_is_not_described() -> None:
+    chart = Chart()
+    chart.regions([0, 1, 2], [-1, 1], [[-1.0, 0.0, 1.0], [-1.0, 0.5, 1.0]], "#e69f00", "#0072b2")
+    chart.line([], [], label="nothing yet")
+    assert chart.x_limits() == pytest.approx((-0.1, 2.1))
+    assert chart.y_limits() == pytest.approx((-1.1, 1.1))
+    assert chart.describe() == (
+        "Chart (x: x, y: y): the plane shaded by the sign of the score. Legend: nothing yet."
+    )
+
+
 def test_bad_charts_are_refused() -> None:
     with pytest.raises(ValueError, match="legend must be one of"):
         Chart(legend="somewhere")
     with pytest.raises(ValueError, match="x_range must go from low to high"):
         Chart(x_range=(1, 0))
-    with pytest.raises(TypeError, match="show needs one or more Chart objects"):
-        show()
-    with pytest.raises(TypeError, match="show needs one or more Chart objects"):
-        show("chart")  # type: ignore[arg-type]
+
+
+def below_the_axes() -> Chart:
+    chart = Chart(legend="below", x_label="step", legend_columns=2)
+    chart.line([0, 3], [0, 1], label="straight")
+    chart.line([0, 3], [1, 0], label="down")
+    return chart
+
+
+# -- figures as data ----------------------------------------------------------------------------
+
+
+def old_figure_json(charts: list[Chart], size: tuple[float, float]) -> str:
+    """What the book recorded for a figure before Figure existed, for the comparison."""
+    return json.dumps({"size": list(size), "charts": [chart.to_json() for chart in charts]})
+
+
+@pytest.mark.parametrize("size", [None, (4.8, 5.6), (5, 4)])
+def test_a_figures_json_is_the_description_the_book_recorded(
+    size: tuple[float, float] | None,
+) -> None:
+    charts = [two_lines(), below_the_axes()]
+    figure = Figure(charts, size=size)
+    expected = (5.0, 7.0) if size is None else (float(size[0]), float(size[1]))
+    assert json.dumps(figure.to_json()) == old_figure_json(charts, expected)
+
+
+def test_the_default_size_is_five_inches_wide_and_taller_for_points() -> None:
+    assert Figure([two_lines()]).size == (5.0, 3.5)
+    assert Figure([two_lines(), two_lines()]).size == (5.0, 7.0)
+    dots = Chart()
+    dots.points([0, 1], [1, 0], ["#000000", "#ffffff"])
+    assert Figure([dots]).size == (5.0, 4.0)
+    assert Figure([dots, two_lines()]).size == (5.0, 8.0)
+
+
+def test_a_figure_says_what_it_holds() -> None:
+    charts = [two_lines(), below_the_axes()]
+    figure = Figure(charts, size=(4.8, 5.6))
+    assert figure.charts == tuple(charts)
+    assert repr(figure) == "<Figure: 2 charts, 4.8 x 5.6 in>"
+    assert repr(Figure([two_lines()])) == "<Figure: 1 chart, 5.0 x 3.5 in>"
+
+
+@pytest.mark.parametrize(
+    ("charts", "size", "error", "message"),
+    [
+        (two_lines(), None, TypeError, r"Figure\(\[chart\]\) for one chart"),
+        ([], None, ValueError, "one or more Chart objects, got none"),
+        ("chart", None, TypeError, "charts must be a list of Chart objects, got str"),
+        ([two_lines(), "chart"], None, TypeError, r"charts\[1\] must be a Chart, got str"),
+        ([two_lines()], (5.0,), TypeError, r"size must be \(width, height\) in inches"),
+        ([two_lines()], "big", TypeError, r"size must be \(width, height\) in inches"),
+        ([two_lines()], (5.0, "tall"), TypeError, r"size\[1\] must be a number"),
+        ([two_lines()], (0, 3.5), ValueError, "size must be two positive numbers"),
+        ([two_lines()], (5.0, float("nan")), ValueError, "size must be two positive numbers"),
+        ([two_lines()], (float("inf"), 1), ValueError, "size must be two positive numbers"),
+    ],
+)
+def test_a_figure_refuses_what_it_cannot_draw(
+    charts: object, size: object, error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        Figure(charts, size=size)  # type: ignore[arg-type]
+
+
+def test_describing_a_figure_needs_no_matplotlib(monkeypatch: pytest.MonkeyPatch) -> None:
+    for name in ("matplotlib", "matplotlib.figure", "matplotlib.pyplot"):
+        monkeypatch.setitem(sys.modules, name, None)
+    figure = Figure([two_lines(), two_lines()])
+    assert figure.to_json()["size"] == [5.0, 7.0]
+    for draw_it in (figure.draw, figure.to_svg, lambda: figure.save("figure.svg")):
+        with pytest.raises(ImportError, match=r'pip install "micrograd-book\[plot\]"'):
+            draw_it()
+
+
+# -- figures drawn by matplotlib ----------------------------------------------------------------
 
 
 def test_matplotlib_draws_what_the_description_says() -> None:
     chart = two_lines()
-    ax = show(chart)
+    drawn = Figure([chart]).draw()
+    (ax,) = drawn.axes
     lines = ax.get_lines()
     assert [to_hex(line.get_color()) for line in lines[:2]] == list(PALETTE[:2])
     assert [line.get_linestyle() for line in lines] == ["-", "--", "--"]
@@ -119,20 +212,18 @@ def test_matplotlib_draws_what_the_description_says() -> None:
     assert ax.get_yticks().tolist() == pytest.approx(chart.y_ticks())
     assert (ax.get_title(), ax.get_xlabel(), ax.get_ylabel()) == ("loss", "step", "loss")
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["loss", "accuracy"]
-    assert ax.figure.get_size_inches().tolist() == [5.0, 3.5]
-    assert json.loads(ax.figure.micrograd_chart) == json.loads(figure_json([chart], (5.0, 3.5)))
+    assert drawn.get_size_inches().tolist() == [5.0, 3.5]
+    assert drawn.get_layout_engine() is not None
 
 
 def test_several_charts_stack_sharing_their_x_axis_and_a_legend_can_go_below() -> None:
-    top, bottom = two_lines(), Chart(legend="below", x_label="step")
-    bottom.line([0, 3], [0, 1], label="straight")
-    axes = show(top, bottom, size=(4.8, 5.6))
-    assert len(axes) == 2
-    assert axes[0].get_shared_x_axes().joined(axes[0], axes[1])
-    assert axes[1].get_legend() is None
-    (legend,) = axes[1].figure.legends
-    assert [t.get_text() for t in legend.get_texts()] == ["straight"]
-    assert axes[0].figure.get_size_inches().tolist() == [4.8, 5.6]
+    drawn = Figure([two_lines(), below_the_axes()], size=(4.8, 5.6)).draw()
+    top, bottom = drawn.axes
+    assert top.get_shared_x_axes().joined(top, bottom)
+    assert bottom.get_legend() is None
+    (legend,) = drawn.legends
+    assert [t.get_text() for t in legend.get_texts()] == ["straight", "down"]
+    assert drawn.get_size_inches().tolist() == [4.8, 5.6]
 
 
 def test_draw_uses_the_axes_it_is_given() -> None:
@@ -140,25 +231,119 @@ def test_draw_uses_the_axes_it_is_given() -> None:
     assert draw(two_lines(), ax) is ax
 
 
-def test_without_matplotlib_show_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
-    with pytest.raises(ImportError, match=r'pip install "micrograd-book\[plot\]"'):
-        show(two_lines())
+def test_each_draw_is_a_new_figure_that_pyplot_does_not_know() -> None:
+    figure = Figure([two_lines()])
+    before = plt.get_fignums()
+    first, second = figure.draw(), figure.draw()
+    assert first is not second
+    assert plt.get_fignums() == before
 
 
-def test_in_the_browser_show_displays_the_description(browser_display: list[object]) -> None:
-    top, bottom = two_lines(), two_lines()
-    assert show(top, bottom) is top
-    (figure,) = browser_display
-    bundle = figure._repr_mimebundle_()  # type: ignore[attr-defined]
-    assert bundle["text/plain"] == "<Figure: 2 charts>"
-    data = json.loads(bundle[CHART_MIME])
-    assert data["size"] == [5.0, 7.0]
-    assert data["charts"] == [json.loads(json.dumps(top.to_json()))] * 2
+def inline_backend_svg(charts: list[Chart], size: tuple[float, float]) -> str:
+    """The SVG Jupyter's inline backend printed for these charts drawn on a pyplot figure.
+
+    The figure as the book made it with pyplot; drawn once when the cell ended
+    (pyplot's hook in IPython draws every stale figure then); then printed as
+    IPython's ``print_figure(fig, "svg", bbox_inches="tight", metadata={"Date": None})``.
+    """
+    many = len(charts) > 1
+    fig, axes = plt.subplots(
+        len(charts), 1, figsize=size, sharex=many, layout="constrained", squeeze=False
+    )
+    for chart, ax in zip(charts, axes[:, 0], strict=True):
+        draw(chart, ax)
+    for chart in charts:
+        if chart.legend == "below":
+            fig.legend(
+                handles=_legend_handles(chart),
+                loc="outside lower center",
+                ncol=chart.legend_columns,
+            )
+    fig.canvas.draw()
+    buffer = io.BytesIO()
+    fig.canvas.print_figure(
+        buffer,
+        format="svg",
+        facecolor=fig.get_facecolor(),
+        edgecolor=fig.get_edgecolor(),
+        dpi=fig.dpi,
+        bbox_inches="tight",
+        metadata={"Date": None},
+    )
+    plt.close(fig)
+    return buffer.getvalue().decode("utf-8")
 
 
-def test_in_a_browser_that_offers_no_display_show_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "IPython.display", None)
-    monkeypatch.setattr(sys, "platform", "emscripten")
-    with pytest.raises(ImportError, match="shown by the page that runs the code"):
-        show(two_lines())
+@pytest.mark.parametrize("stacked", [False, True])
+def test_the_svg_is_byte_for_byte_what_the_inline_backend_gave(stacked: bool) -> None:
+    charts = [two_lines(), below_the_axes()] if stacked else [two_lines()]
+    size = (4.8, 5.6) if stacked else (5.0, 3.5)
+    with matplotlib.rc_context(SALTED):
+        svg = Figure(charts, size=size).to_svg()
+        assert svg == inline_backend_svg(charts, size)
+    assert svg.startswith("<?xml")
+    assert "<dc:date>" not in svg
+    assert Figure(charts, size=size)._repr_svg_().startswith("<?xml")
+
+
+def test_the_svg_is_the_same_every_time_with_salted_ids() -> None:
+    figure = Figure([two_lines(), below_the_axes()])
+    with matplotlib.rc_context(SALTED):
+        assert figure.to_svg() == figure.to_svg() == figure._repr_svg_()
+
+
+def test_drawing_leaves_rcparams_and_pyplot_as_they_were(tmp_path: Path) -> None:
+    figure = Figure([two_lines(), below_the_axes()])
+    plt.figure()  # the caller's own figure stays the current one
+    before = (dict(matplotlib.rcParams), plt.get_fignums(), plt.gcf())
+    figure.draw()
+    figure.to_svg()
+    figure.save(tmp_path / "figure.png")
+    assert (dict(matplotlib.rcParams), plt.get_fignums(), plt.gcf()) == before
+
+
+def test_a_figure_draws_without_importing_pyplot() -> None:
+    code = (
+        "import sys\n"
+        "from micrograd.viz.chart import Chart, Figure\n"
+        "chart = Chart(title='t')\n"
+        "chart.line([0, 1], [1.0, 0.5], label='a line')\n"
+        "svg = Figure([chart]).to_svg()\n"
+        "print(svg.startswith('<?xml'), 'matplotlib.pyplot' in sys.modules)\n"
+    )
+    assert run_python("-c", code).stdout.split() == ["True", "False"]
+
+
+def png_dpi(data: bytes) -> float:
+    """The resolution a PNG declares (its pHYs chunk), in dots per inch."""
+    at = data.index(b"pHYs")
+    per_metre, _, unit = struct.unpack(">IIB", data[at + 4 : at + 13])
+    assert unit == 1  # metres
+    return per_metre * 0.0254
+
+
+def test_save_writes_svg_or_png_by_the_suffix(tmp_path: Path) -> None:
+    figure = Figure([two_lines()])
+    with matplotlib.rc_context(SALTED):
+        assert figure.save(tmp_path / "a.svg") == tmp_path / "a.svg"
+        assert (tmp_path / "a.svg").read_text(encoding="utf-8") == figure.to_svg()
+    figure.save(str(tmp_path / "b.PNG"))
+    data = (tmp_path / "b.PNG").read_bytes()
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    assert round(png_dpi(data)) == 100
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["a.svg", "b.PNG"]
+
+
+def test_save_names_the_file_it_cannot_write_and_creates_nothing(tmp_path: Path) -> None:
+    figure = Figure([two_lines()])
+    missing = tmp_path / "no such folder" / "figure.svg"
+    message = r"cannot save the figure to .*: there is no folder"
+    with pytest.raises(FileNotFoundError, match=message):
+        figure.save(missing)
+    folder = tmp_path / "a folder.svg"
+    folder.mkdir()
+    with pytest.raises(IsADirectoryError, match="cannot save the figure to"):
+        figure.save(folder)
+    with pytest.raises(ValueError, match=r"saved as .svg or .png, not 'figure.pdf'"):
+        figure.save(tmp_path / "figure.pdf")
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["a folder.svg"]

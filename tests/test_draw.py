@@ -1,4 +1,4 @@
-"""Tests for micrograd.draw: graph and network drawings."""
+"""Tests for micrograd.viz.draw: graph and network drawings."""
 
 from __future__ import annotations
 
@@ -11,9 +11,9 @@ from labelled_neuron import NeuronBuilder
 from scripts import run_python
 
 from micrograd import MLP, Layer, Neuron, Value
-from micrograd.draw import DEFAULT_MAX_NODES, draw_dot, draw_mlp
 from micrograd.engine import topological_order
-from micrograd.svg import render_svg
+from micrograd.viz.draw import DEFAULT_MAX_NODES, draw_dot, draw_mlp
+from micrograd.viz.svg import render_svg
 
 
 def records(source: str) -> dict[str, str]:
@@ -76,7 +76,7 @@ def test_same_graph_gives_identical_source_every_time(neuron: NeuronBuilder) -> 
 def test_source_is_identical_in_a_fresh_interpreter(neuron: NeuronBuilder) -> None:
     code = (
         "import sys; sys.path.insert(0, 'tests'); from labelled_neuron import build_neuron; "
-        "from micrograd.draw import draw_dot; "
+        "from micrograd.viz.draw import draw_dot; "
         "print(draw_dot(build_neuron(backward=True).o).source, end='')"
     )
     out = run_python("-c", code).stdout

@@ -156,6 +156,31 @@ def test_examples_take_the_common_options(name: str) -> None:
     assert "expected a number >= 0" in proc.stderr
 
 
+def test_an_out_folder_that_cannot_be_made_ends_the_script_with_one_line(tmp_path: Path) -> None:
+    blocker = tmp_path / "a file"
+    blocker.write_text("not a folder\n", encoding="utf-8")
+    out = blocker / "pictures"  # under a file: no one can make it
+    proc = run_python(str(EXAMPLES / "moons.py"), "--out", str(out), returncode=2)
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.splitlines()[-1] == (
+        f"python examples/moons.py: error: --out {out}: cannot make the folder: Not a directory"
+    )
+    assert proc.stdout == ""  # stopped before computing anything
+    assert blocker.read_text(encoding="utf-8") == "not a folder\n"
+
+
+@pytest.mark.parametrize("name", ["moons", "neuron", "mlp_four_points"])
+def test_an_out_that_is_a_file_ends_the_script_with_one_line(name: str, tmp_path: Path) -> None:
+    blocker = tmp_path / "log.csv"
+    blocker.write_text("keep me\n", encoding="utf-8")
+    proc = run_python(str(EXAMPLES / f"{name}.py"), "--out", str(blocker), returncode=2)
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.splitlines()[-1] == (
+        f"python examples/{name}.py: error: --out {blocker}: it is a file, not a folder"
+    )
+    assert blocker.read_text(encoding="utf-8") == "keep me\n"
+
+
 def test_zero_steps_reports_the_untrained_network(tmp_path: Path) -> None:
     stdout = run_example("mlp_four_points", "--steps", "0", "--out", str(tmp_path))
     losses, _ = reference_four_points(1, 1337)

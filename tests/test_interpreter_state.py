@@ -2,8 +2,8 @@
 
 After any public call returns, the cyclic garbage collector (enabled flag,
 thresholds, freeze count), the recursion limit, the warnings filters,
-matplotlib's settings and NumPy's global random generator are exactly what
-the caller had.  The one way to keep
+matplotlib's settings, pyplot's figures and NumPy's global random generator
+are exactly what the caller had.  The one way to keep
 the collector off across calls is the explicit ``paused_gc()`` block.
 
 Each entry point runs with the collector on and with it off (as a user who
@@ -16,9 +16,11 @@ from __future__ import annotations
 import gc
 import random
 import sys
+import tempfile
 import threading
 import warnings
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import matplotlib
@@ -26,22 +28,25 @@ import numpy as np
 import pytest
 
 matplotlib.use("Agg")
+import matplotlib.pyplot as plt
 
 from micrograd import paused_gc
-from micrograd.chart import Chart, show
 from micrograd.datasets import make_moons
-from micrograd.draw import draw_dot, draw_mlp
 from micrograd.engine import Value, new_node, topological_order
 from micrograd.nn import MLP, Layer, Neuron
-from micrograd.plot import (
+from micrograd.training_log import TrainingLog
+from micrograd.viz.chart import Chart, Figure
+from micrograd.viz.draw import draw_dot, draw_mlp
+from micrograd.viz.plot import (
     decision_boundary_chart,
     moons_chart,
     plot_decision_boundary,
     plot_moons,
+    plot_training,
+    training_chart,
 )
-from micrograd.stepper import BackwardStepper, StepperPair, html_from_json
-from micrograd.svg import inline_svg, render_svg
-from micrograd.training_log import TrainingLog, watching
+from micrograd.viz.stepper import BackwardStepper, StepperPair, html_from_json
+from micrograd.viz.svg import inline_svg, render_svg
 
 
 def interpreter_state() -> dict[str, Any]:
@@ -53,6 +58,7 @@ def interpreter_state() -> dict[str, Any]:
         "recursion limit": sys.getrecursionlimit(),
         "warnings filters": list(warnings.filters),
         "matplotlib rcParams": dict(matplotlib.rcParams),
+        "pyplot figures": plt.get_fignums(),
         "numpy global random state": _numpy_random_state(),
     }
 
@@ -120,14 +126,17 @@ ENTRY_POINTS: dict[str, Callable[[], object]] = {
     "inline_svg": lambda: inline_svg(render_svg(draw_dot(Value(2.0) * Value(3.0))), "p-", "x"),
     "BackwardStepper": lambda: BackwardStepper(Value(2.0) * Value(3.0)).to_html(),
     "make_moons": lambda: make_moons(20, noise=0.1, seed=1),
-    "plot_moons": lambda: plot_moons(*make_moons(20, noise=0.1, seed=1)),
+    "plot_moons": lambda: plot_moons(*make_moons(20, noise=0.1, seed=1)).to_svg(),
     "plot_decision_boundary": lambda: plot_decision_boundary(
         small_model(), *make_moons(20, noise=0.1, seed=1), resolution=0.5
-    ),
-    "TrainingLog record and plot": lambda: _log_and_plot(),
-    "TrainingLog chart": lambda: _log().chart(title="run").to_json(),
-    "watching": lambda: _watched(),
-    "Chart and show": lambda: _chart_shown(),
+    ).draw(),
+    "TrainingLog record": lambda: _log(),
+    "plot_training": lambda: plot_training(_log(), title="run").to_svg(),
+    "training_chart": lambda: training_chart(_log(), title="run").to_json(),
+    "Chart and Figure.to_json": lambda: _figure().to_json(),
+    "Figure.draw": lambda: _figure().draw(),
+    "Figure.to_svg": lambda: _figure().to_svg(),
+    "Figure.save": lambda: _saved(),
     "moons_chart": lambda: moons_chart(*make_moons(20, noise=0.1, seed=1)).to_json(),
     "decision_boundary_chart": lambda: decision_boundary_chart(
         small_model(), *make_moons(20, noise=0.1, seed=1), resolution=0.5
@@ -146,31 +155,23 @@ def _log() -> TrainingLog:
     return log
 
 
-def _watched() -> list[float]:
-    seen: list[float] = []
-    with watching(lambda log, row: seen.append(row.loss)):
-        _log()
-    return seen
-
-
-def _chart_shown() -> object:
+def _figure() -> Figure:
     chart = Chart(title="t", x_label="x", y_label="y", legend="below")
     chart.line([0, 1], [1.0, 0.5], label="a line")
     chart.rule(0.75)
-    return show(chart, chart)
+    return Figure([chart, chart])
+
+
+def _saved() -> list[int]:
+    with tempfile.TemporaryDirectory() as folder:
+        files = [_figure().save(Path(folder) / name) for name in ("figure.svg", "figure.png")]
+        return [path.stat().st_size for path in files]
 
 
 def _stepper_from_json() -> str:
     data = BackwardStepper(Value(2.0) * Value(3.0)).to_json()
     svgs = [render_svg(type("G", (), {"source": frame["dot"]})()) for frame in data["frames"]]
     return html_from_json(data, svgs)
-
-
-def _log_and_plot() -> object:
-    log = TrainingLog()
-    log.record(0, loss=1.0, accuracy=0.5)
-    log.record(1, loss=0.5, accuracy=0.75)
-    return log.plot()
 
 
 pytestmark = pytest.mark.usefixtures("close_figures")
@@ -188,8 +189,8 @@ def test_a_public_call_leaves_the_interpreter_as_the_caller_had_it(
 
 
 def test_a_kept_model_output_does_not_keep_the_collector_from_freeing_cycles() -> None:
-    # The bug this guards against: a kept output used to hold the collector
-    # off, so cyclic garbage made meanwhile (matplotlib figures, ...) piled up.
+    # A kept output must not hold the collector off: cyclic garbage made
+    # meanwhile (matplotlib figures, ...) would pile up.
     model = small_model()
     out = model([1.0, 2.0])
     assert gc.isenabled()

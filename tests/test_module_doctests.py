@@ -10,13 +10,15 @@ from pathlib import Path
 import pytest
 from _dot import dot_on_path
 
-import micrograd.chart
-import micrograd.draw
+import micrograd.collector
 import micrograd.engine
 import micrograd.nn
-import micrograd.stepper
-import micrograd.svg
 import micrograd.training_log
+import micrograd.viz.chart
+import micrograd.viz.draw
+import micrograd.viz.labels
+import micrograd.viz.stepper
+import micrograd.viz.svg
 
 
 @pytest.mark.parametrize(
@@ -24,11 +26,13 @@ import micrograd.training_log
     [
         micrograd.engine,
         micrograd.nn,
-        micrograd.draw,
-        micrograd.svg,
-        micrograd.stepper,
-        micrograd.chart,
+        micrograd.collector,
         micrograd.training_log,
+        micrograd.viz.labels,
+        micrograd.viz.draw,
+        micrograd.viz.svg,
+        micrograd.viz.stepper,
+        micrograd.viz.chart,
     ],
     ids=lambda m: m.__name__,
 )

@@ -1,8 +1,7 @@
-"""Tests for micrograd.plot: the data and a classifier's decision regions."""
+"""Tests for micrograd.viz.plot: the data, a classifier's decision regions, a training run."""
 
 from __future__ import annotations
 
-import json
 import sys
 
 import matplotlib
@@ -10,24 +9,37 @@ import numpy as np
 import pytest
 
 from micrograd import MLP, Value
-from micrograd.chart import CHART_MIME, Points, Regions
 from micrograd.datasets import make_moons
-from micrograd.plot import (
+from micrograd.training_log import TrainingLog
+from micrograd.viz.chart import Figure, Points, Regions, draw
+from micrograd.viz.plot import (
+    ACCURACY_COLOUR,
     CLASS_COLOURS,
+    LOSS_COLOUR,
     MAX_GRID_POINTS,
     decision_boundary_chart,
     moons_chart,
     plot_decision_boundary,
     plot_moons,
+    plot_training,
+    training_chart,
 )
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
+from matplotlib.axes import Axes
 from matplotlib.collections import PathCollection
 from matplotlib.colors import to_hex
 from matplotlib.contour import ContourSet
 
 pytestmark = pytest.mark.usefixtures("close_figures")
+
+
+def axes_of(figure: Figure) -> Axes:
+    """The one Axes matplotlib draws a one-chart figure on."""
+    assert isinstance(figure, Figure)
+    (ax,) = figure.draw().axes
+    return ax
 
 
 def scatter_of(ax: object) -> PathCollection:
@@ -59,7 +71,7 @@ def legend_texts(ax: object) -> list[str]:
 
 def test_plot_moons_scatters_every_point_coloured_by_label() -> None:
     X, y = make_moons()
-    ax = plot_moons(X, y)
+    ax = axes_of(plot_moons(X, y))
     points = scatter_of(ax)
     np.testing.assert_array_equal(points.get_offsets(), X)
     expected = [CLASS_COLOURS[0] if label < 0 else CLASS_COLOURS[1] for label in y]
@@ -70,12 +82,12 @@ def test_plot_moons_scatters_every_point_coloured_by_label() -> None:
 
 def test_plot_moons_has_a_legend_with_one_entry_per_class_in_its_colour() -> None:
     X, y = make_moons(n_samples=20)
-    ax = plot_moons(X, y)
+    ax = axes_of(plot_moons(X, y))
     assert legend_texts(ax) == ["class -1", "class +1"]
     handles = ax.get_legend().legend_handles
     assert [to_hex(h.get_markerfacecolor()) for h in handles] == list(CLASS_COLOURS)
     # labels 0 and 1 are named without a sign
-    assert legend_texts(plot_moons(X, [int(v > 0) for v in y])) == ["class 0", "class 1"]
+    assert legend_texts(axes_of(plot_moons(X, [int(v > 0) for v in y]))) == ["class 0", "class 1"]
 
 
 def test_plot_moons_refuses_more_classes_than_colours() -> None:
@@ -83,10 +95,19 @@ def test_plot_moons_refuses_more_classes_than_colours() -> None:
         plot_moons([[0.0, 0.0], [1.0, 1.0], [2.0, 2.0]], [0, 1, 2])
 
 
-def test_plot_moons_draws_on_a_given_axis() -> None:
+def test_the_moons_chart_draws_on_a_given_axis() -> None:
     _, ax = plt.subplots()
     X, y = make_moons(n_samples=10)
-    assert plot_moons(np.asarray(X), np.asarray(y), ax=ax) is ax
+    assert draw(moons_chart(np.asarray(X), np.asarray(y)), ax) is ax
+    np.testing.assert_array_equal(scatter_of(ax).get_offsets(), X)
+
+
+def test_the_plots_are_figures_of_five_by_four_inches() -> None:
+    X, y = make_moons(n_samples=10)
+    for figure in (plot_moons(X, y), plot_decision_boundary(Counting(), X, y, resolution=0.5)):
+        assert figure.size == (5.0, 4.0)
+        assert len(figure.charts) == 1
+    assert plot_moons(X, y).to_json()["charts"] == [moons_chart(X, y).to_json()]
 
 
 class Counting:
@@ -105,7 +126,7 @@ def test_decision_boundary_scores_every_grid_point_and_splits_by_sign() -> None:
     X = np.array([[-1.0, 0.0], [1.0, 1.0], [0.5, -0.5]])
     y = np.array([-1, 1, 1])
     model = Counting()
-    ax = plot_decision_boundary(model, X, y, resolution=0.5)
+    ax = axes_of(plot_decision_boundary(model, X, y, resolution=0.5))
     # The demo's grid: from min - 1 to max + 1 (exclusive) in steps of h.
     xs = np.arange(-2.0, 2.0, 0.5)
     ys = np.arange(-1.5, 2.0, 0.5)
@@ -125,7 +146,7 @@ def test_decision_boundary_scores_every_grid_point_and_splits_by_sign() -> None:
 def test_regions_take_the_colour_of_their_class_and_the_boundary_is_drawn() -> None:
     X = np.array([[-1.0, 0.0], [1.0, 1.0], [0.5, -0.5]])
     y = np.array([-1, 1, 1])
-    ax = plot_decision_boundary(Counting(), X, y, resolution=0.5)
+    ax = axes_of(plot_decision_boundary(Counting(), X, y, resolution=0.5))
     regions = filled(ax)
     assert [to_hex(c) for c in regions.get_facecolor()] == list(CLASS_COLOURS)
     assert point_colours(ax) == [CLASS_COLOURS[0], CLASS_COLOURS[1], CLASS_COLOURS[1]]
@@ -144,7 +165,7 @@ def test_a_finer_grid_draws_a_smoother_boundary() -> None:
 
     def worst_error(resolution: float) -> float:
         _, ax = plt.subplots()
-        plot_decision_boundary(circle, X, y, ax=ax, resolution=resolution)
+        draw(decision_boundary_chart(circle, X, y, resolution=resolution), ax)
         (line,) = boundary_lines(ax)
         points = np.concatenate([path.vertices for path in line.get_paths()])
         return float(np.abs(np.hypot(points[:, 0], points[:, 1]) - 1).max())
@@ -161,7 +182,7 @@ def test_decision_boundary_of_an_mlp_follows_its_weights() -> None:
     neuron.w[0].data, neuron.w[1].data, neuron.b.data = 0.0, 1.0, -0.3
     X, y = make_moons(n_samples=30)
     _, ax = plt.subplots()
-    assert plot_decision_boundary(model, X, y, ax=ax, resolution=0.1) is ax
+    assert draw(decision_boundary_chart(model, X, y, resolution=0.1), ax) is ax
     below, above = filled(ax).get_paths()
     assert below.vertices[:, 1].max() <= 0.3 + 0.1
     assert above.vertices[:, 1].min() >= 0.3 - 0.1
@@ -171,7 +192,7 @@ def test_decision_boundary_of_an_mlp_follows_its_weights() -> None:
 
 def test_one_class_everywhere_still_plots() -> None:
     X, y = make_moons(n_samples=10)
-    ax = plot_decision_boundary(lambda x: Value(1.0), X, y)
+    ax = axes_of(plot_decision_boundary(lambda x: Value(1.0), X, y))
     below, above = filled(ax).get_paths()
     assert len(below.vertices) == 0
     assert len(above.vertices) > 0
@@ -185,6 +206,7 @@ def test_one_class_everywhere_still_plots() -> None:
         (np.zeros((0, 2)), np.zeros(0), {}, ValueError, r"X must have shape \(n, 2\)"),
         (np.zeros((3, 2)), np.zeros(4), {}, ValueError, "y must have one label per row"),
         ([["a", "b"]], [1], {}, TypeError, "X and y must be arrays of numbers"),
+        (3, [1], {}, TypeError, "X and y must be arrays of numbers"),
         (np.zeros((3, 2)), np.zeros(3), {"resolution": 0}, ValueError, "resolution must be"),
         (np.zeros((3, 2)), np.zeros(3), {"resolution": "1"}, TypeError, "resolution must be"),
         (np.zeros((3, 2)), np.zeros(3), {"resolution": 1e-3}, ValueError, f"{MAX_GRID_POINTS}"),
@@ -208,14 +230,15 @@ def test_decision_boundary_rejects_bad_input(
 
 
 def test_missing_matplotlib_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    figure = plot_moons([[0.0, 0.0]], [1])  # a description: no matplotlib needed yet
     with pytest.raises(ImportError, match=r'pip install "micrograd-book\[plot\]"'):
-        plot_moons([[0.0, 0.0]], [1])
+        figure.to_svg()
 
 
 def test_a_model_returning_plain_numbers_works_too() -> None:
     X, y = make_moons(n_samples=10)
-    ax = plot_decision_boundary(lambda x: x[0].data - 0.5, X, y)
+    ax = axes_of(plot_decision_boundary(lambda x: x[0].data - 0.5, X, y))
     below, above = filled(ax).get_paths()
     assert below.vertices[:, 0].max() <= 0.75
     assert above.vertices[:, 0].min() >= 0.25
@@ -225,7 +248,7 @@ def test_a_model_returning_plain_numbers_works_too() -> None:
 
 
 def test_the_charts_are_built_without_matplotlib_or_numpy(monkeypatch: pytest.MonkeyPatch) -> None:
-    for name in ("matplotlib", "matplotlib.pyplot", "numpy"):
+    for name in ("matplotlib", "matplotlib.figure", "matplotlib.pyplot", "numpy"):
         monkeypatch.setitem(sys.modules, name, None)
     X, y = make_moons(n_samples=20)
     chart = moons_chart(X, y)
@@ -234,6 +257,9 @@ def test_the_charts_are_built_without_matplotlib_or_numpy(monkeypatch: pytest.Mo
     assert list(zip(points.x, points.y, strict=True)) == [tuple(p) for p in X]
     boundary = decision_boundary_chart(Counting(), X, y, resolution=0.5)
     assert [type(mark) for mark in boundary.marks] == [Regions, Points]
+    figures = [plot_moons(X, y), plot_decision_boundary(Counting(), X, y, 0.5)]
+    figures.append(plot_training(sample_log()))
+    assert [len(figure.to_json()["charts"]) for figure in figures] == [1, 1, 1]
 
 
 def test_the_boundary_chart_is_the_grid_the_matplotlib_plot_draws() -> None:
@@ -254,26 +280,98 @@ def test_the_boundary_chart_is_the_grid_the_matplotlib_plot_draws() -> None:
         ("predicted class -1", CLASS_COLOURS[0], "patch"),
         ("predicted class +1", CLASS_COLOURS[1], "patch"),
     ]
-    ax = plot_decision_boundary(Counting(), X, y, resolution=0.5)
+    ax = axes_of(plot_decision_boundary(Counting(), X, y, resolution=0.5))
     assert legend_texts(ax) == [e[0] for e in entries]
     assert ax.get_xticks().tolist() == chart.x_ticks()
 
 
-def test_in_the_browser_the_plots_display_their_chart_for_the_page_to_draw(
-    browser_display: list[object],
+# -- a training run -----------------------------------------------------------------------------
+
+
+def sample_log() -> TrainingLog:
+    log = TrainingLog()
+    log.record(0, 0.8958441028683222, accuracy=0.5, learning_rate=1.0, predictions=[0.1, -0.2])
+    log.record(1, 1.723590533697202, accuracy=0.81, learning_rate=0.991)
+    log.record(2, 0.1 + 0.2, accuracy=0.77, learning_rate=0.982, predictions=[])
+    return log
+
+
+def test_plot_training_draws_loss_and_accuracy_on_one_axis() -> None:
+    log = sample_log()
+    figure = plot_training(log, title="run")
+    assert figure.size == (5.0, 3.5)
+    ax = axes_of(figure)
+    lines = {line.get_label(): line for line in ax.get_lines()}
+    assert set(lines) == {"loss", "accuracy"}
+    assert list(lines["loss"].get_xdata()) == [0, 1, 2]
+    assert list(lines["loss"].get_ydata()) == [r.loss for r in log.rows]
+    assert list(lines["accuracy"].get_ydata()) == [0.5, 0.81, 0.77]
+    assert ax.get_xlabel() == "step"
+    assert ax.get_ylabel() == "loss, accuracy"
+    assert ax.get_title() == "run"
+    legend = ax.get_legend()
+    assert legend is not None
+    assert [t.get_text() for t in legend.get_texts()] == ["loss", "accuracy"]
+    bottom, top = ax.get_ylim()
+    assert bottom == 0.0
+    assert top >= 1.723590533697202
+
+
+def test_the_training_chart_without_accuracy_draws_only_the_loss_on_a_given_axis() -> None:
+    log = TrainingLog()
+    log.record(0, 0.5)
+    log.record(1, 0.25)
+    _, ax = plt.subplots()
+    assert draw(training_chart(log), ax) is ax
+    assert [line.get_label() for line in ax.get_lines()] == ["loss"]
+    assert ax.get_ylabel() == "loss"
+    assert ax.get_ylim() == (0.0, 1.05)
+
+
+def test_the_training_chart_starts_at_a_negative_loss_and_ignores_infinite_ones() -> None:
+    log = TrainingLog()
+    log.record(0, float("inf"))
+    log.record(1, -0.5)
+    log.record(2, 2.0)
+    chart = training_chart(log)
+    assert chart.y_limits() == (-0.5, 2.0 * 1.05)
+
+
+def test_a_training_chart_of_an_empty_log_or_of_no_log_is_an_error() -> None:
+    with pytest.raises(ValueError, match="no rows to plot"):
+        training_chart(TrainingLog())
+    with pytest.raises(ValueError, match="no rows to plot"):
+        plot_training(TrainingLog())
+    with pytest.raises(TypeError, match="log must be a TrainingLog, got list"):
+        training_chart([0.5, 0.25])  # type: ignore[arg-type]
+
+
+def test_plot_training_without_matplotlib_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "matplotlib.figure", None)
+    with pytest.raises(ImportError, match=r'pip install "micrograd-book\[plot\]"'):
+        plot_training(sample_log()).draw()
+
+
+def test_the_training_chart_is_what_plot_training_draws_and_needs_no_matplotlib(
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    X, y = make_moons(n_samples=20)
-    expected = [
-        moons_chart(X, y).to_json(),
-        decision_boundary_chart(Counting(), X, y, 0.5).to_json(),
-    ]
-    shown = browser_display
-    plot_moons(X, y)  # as `plot_moons(X, y);` in a cell: the chart is displayed all the same
-    plot_decision_boundary(Counting(), X, y, resolution=0.5)
-    assert len(shown) == 2
-    for figure, chart in zip(shown, expected, strict=True):
-        bundle = figure._repr_mimebundle_()  # type: ignore[attr-defined]
-        assert bundle["text/plain"] == "<Figure: 1 chart>"
-        data = json.loads(bundle[CHART_MIME])
-        assert data["size"] == [5.0, 4.0]
-        assert data["charts"] == [json.loads(json.dumps(chart))]
+    log = sample_log()
+    ax = axes_of(plot_training(log, title="run"))
+    monkeypatch.setitem(sys.modules, "matplotlib", None)
+    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
+    chart = training_chart(log, title="run")
+    loss, accuracy = chart.marks
+    assert (loss.label, loss.colour, loss.x, loss.y) == (  # type: ignore[union-attr]
+        "loss",
+        LOSS_COLOUR,
+        [0.0, 1.0, 2.0],
+        [r.loss for r in log.rows],
+    )
+    assert (LOSS_COLOUR, ACCURACY_COLOUR) == ("#d62728", "#1f77b4")
+    assert (accuracy.label, accuracy.colour) == ("accuracy", ACCURACY_COLOUR)  # type: ignore[union-attr]
+    assert chart.y_limits() == (0.0, 1.723590533697202 * 1.05)
+    assert ax.get_ylim() == pytest.approx(chart.y_limits())
+    assert ax.get_xticks().tolist() == chart.x_ticks() == [0.0, 1.0, 2.0]
+    assert chart.integer_x
+    assert chart.grid
+    assert chart.title == "run"

@@ -10,6 +10,7 @@ from scripts import import_tool
 
 repro = import_tool("repro")
 MEASUREMENTS, compare_builds, main = repro.MEASUREMENTS, repro.compare_builds, repro.main
+compare_numbers_and_pictures = repro.compare_numbers_and_pictures
 
 GRAPH = '<svg xmlns="http://www.w3.org/2000/svg"><g id="n0"><text>a 2.0000</text></g></svg>'
 
@@ -165,3 +166,59 @@ def test_a_changed_page_is_reported_unless_it_prints_measurements(tmp_path: Path
     problems = compare_builds(a, b)
     assert [p.split(" differs")[0] for p in problems] == ["page moons.html"]
     assert main([str(a), str(b)]) == 1
+
+
+# -- numbers and pictures only --------------------------------------------------------------------
+
+
+def _rebuilt_with_new_code(root: Path, **changes: str) -> Path:
+    """A build of changed code: another wheel, pages, downloads; the same numbers and SVGs."""
+    build = _fake_build(root, wheel=b"PK the wheel of the new code", **changes)
+    (build / "html" / "moons.html").write_text("<p>a cell's text changed</p>\n")
+    (build / "html" / "_sources").mkdir()
+    (build / "html" / "_sources" / "train.ipynb").write_text("another download")
+    notebook = build / "jupyter_execute" / "tutorials" / "train.ipynb"
+    data = json.loads(notebook.read_text())
+    picture = data["cells"][0]["outputs"][0]
+    picture["output_type"] = "execute_result"  # a figure as the cell's value, with its repr
+    picture["data"]["text/plain"] = "<Figure: 1 chart, 5.0 x 3.5 in>"
+    notebook.write_text(json.dumps(data))
+    return build
+
+
+def test_numbers_and_pictures_leave_out_pages_downloads_and_runtime(tmp_path: Path) -> None:
+    a, b = _fake_build(tmp_path / "a"), _rebuilt_with_new_code(tmp_path / "b")
+    assert len(compare_builds(a, b)) == 3  # the wheel, the page and the download
+    assert compare_numbers_and_pictures(a, b) == []
+    assert main(["--numbers-and-pictures", str(a), str(b)]) == 0
+    assert main([str(a), str(b)]) == 1
+
+
+def test_numbers_and_pictures_report_a_changed_number_or_svg(tmp_path: Path) -> None:
+    a = _fake_build(tmp_path / "a")
+    changed_number = _rebuilt_with_new_code(tmp_path / "b", loss="0.2501")
+    (problem,) = compare_numbers_and_pictures(a, changed_number)
+    assert problem.startswith("glued value tutorials/train.ipynb:final_loss[text/plain] differs")
+    assert main(["--numbers-and-pictures", str(a), str(changed_number)]) == 1
+    changed_picture = _rebuilt_with_new_code(tmp_path / "c", graph=GRAPH.replace("a ", "b "))
+    problems = compare_numbers_and_pictures(a, changed_picture)
+    assert [p.split(" differs")[0] for p in problems] == [
+        "SVG html/_images/graph.svg",
+        "SVG tutorials/train.ipynb:cell0:output0",
+    ]
+
+
+def test_numbers_and_pictures_need_no_runtime_but_some_glued_value(tmp_path: Path) -> None:
+    a, b = _fake_build(tmp_path / "a"), _fake_build(tmp_path / "b", wheel=None)
+    assert compare_numbers_and_pictures(a, b) == []
+    unglued = _fake_build(tmp_path / "c", glue=False)
+    with pytest.raises(ValueError, match="no glued values"):
+        compare_numbers_and_pictures(a, unglued)
+
+
+@pytest.mark.parametrize("argv", [["--pictures-only", "a", "b"], ["--numbers-and-pictures", "a"]])
+def test_a_bad_command_line_prints_the_usage(
+    argv: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(argv) == 2
+    assert "--numbers-and-pictures BUILD_A BUILD_B" in capsys.readouterr().err

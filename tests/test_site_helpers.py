@@ -3,11 +3,65 @@
 from __future__ import annotations
 
 import copy
+import json
+from pathlib import Path
 
+import executed_notebooks
 import pytest
 from executed_notebooks.download import fill_glue, format_glued, glued_values, reader_notebook
 from executed_notebooks.streams import join_stream_pieces
 from repository_links import BUTTONS, repository_url, theme_options, web_url
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# -- the build's kernel --------------------------------------------------------------------
+
+
+def test_the_kernel_reads_the_books_mime_types_and_claim_from_the_runners_files() -> None:
+    files = executed_notebooks.kernel_files()
+    runner = ROOT / "docs" / "_static" / "runner"
+    assert runner == executed_notebooks.RUNNER
+    assert {runner / "mime_types.json", runner / "claims.py"} <= set(files)
+    assert set(executed_notebooks.kernel_startup_files()) == set(
+        (ROOT / "docs" / "_kernel").glob("*.py")
+    )
+    kinds = json.loads((runner / "mime_types.json").read_text(encoding="utf-8"))
+    assert set(kinds) == {"chart", "stepper", "graphviz"}
+
+
+def test_the_mime_types_and_claim_key_the_execution_cache(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    before = executed_notebooks.kernel_startup_digest()
+    for name in ("mime_types.json", "claims.py"):
+        (tmp_path / name).write_bytes((executed_notebooks.RUNNER / name).read_bytes())
+    monkeypatch.setattr(executed_notebooks, "RUNNER", tmp_path)
+    assert executed_notebooks.kernel_startup_digest() == before
+    (tmp_path / "mime_types.json").write_text('{"chart": "application/x-other+json"}')
+    changed_types = executed_notebooks.kernel_startup_digest()
+    assert changed_types != before
+    (tmp_path / "claims.py").write_text("def claim(key, holds, about=''): pass\n")
+    assert executed_notebooks.kernel_startup_digest() != changed_types
+
+
+def test_only_mime_types_json_spells_the_books_mime_types() -> None:
+    runner = ROOT / "docs" / "_static" / "runner"
+    spelled = json.loads((runner / "mime_types.json").read_text(encoding="utf-8")).values()
+    ours = [
+        *(ROOT / "src").rglob("*.py"),
+        *(ROOT / "docs" / "_ext").rglob("*.py"),
+        *(ROOT / "docs" / "_kernel").rglob("*.py"),
+        *runner.glob("*.py"),
+        *runner.glob("*.js"),
+        *(ROOT / "docs" / "_static").glob("*.js"),
+        *(ROOT / "tools").glob("*.py"),
+        ROOT / "docs" / "conf.py",
+        ROOT / "noxfile.py",
+    ]
+    for path in ours:
+        text = path.read_text(encoding="utf-8")
+        assert not [mime for mime in spelled if mime in text], path
+
 
 # -- repository links ------------------------------------------------------------------
 

@@ -1,4 +1,4 @@
-"""Tests for micrograd.stepper: the backward pass drawn one rule at a time."""
+"""Tests for micrograd.viz.stepper: the backward pass drawn one rule at a time."""
 
 from __future__ import annotations
 
@@ -13,17 +13,17 @@ import pytest
 from labelled_neuron import build_neuron
 
 from micrograd import Value
-from micrograd.draw import draw_dot
 from micrograd.engine import topological_order
-from micrograd.stepper import (
+from micrograd.viz.draw import draw_dot
+from micrograd.viz.stepper import (
     MAX_STEPPER_NODES,
-    STEPPER_MIME,
     BackwardStepper,
+    Stepper,
     StepperPair,
     backward_frames,
     html_from_json,
 )
-from micrograd.svg import inline_svg, render_svg
+from micrograd.viz.svg import inline_svg, render_svg
 
 
 def worked_example() -> Value:
@@ -319,10 +319,7 @@ def test_html_has_hidden_controls_and_one_captioned_figure_per_frame(dot_program
     assert labels[0] == f"Step 1 of {total}: Before backward(): every grad is 0."
     ids = re.findall(r' id="([^"]+)"', html)
     assert len(ids) == len(set(ids)), "ids repeat between frames"
-    assert stepper._repr_mimebundle_() == (
-        {"text/html": html, "text/plain": repr(stepper)},
-        {STEPPER_MIME: {"json": json.dumps(stepper.to_json())}},
-    )
+    assert stepper._repr_html_() == html
     assert repr(stepper) == f"<BackwardStepper: {total} frames>"
 
 
@@ -421,27 +418,33 @@ def test_a_pair_refuses_what_is_not_a_stepper() -> None:
         StepperPair(BackwardStepper(worked_example()), BackwardStepper(neuron()), titles=("a",))  # type: ignore[arg-type]
 
 
-# -- in the reader's browser ------------------------------------------------------------------
+# -- the stepper as data -------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("make", [lambda: BackwardStepper(neuron()), wrong_order_pair])
-def test_in_the_browser_a_stepper_shows_its_frames_as_dot_and_needs_no_dot_program(
+def test_a_stepper_is_plain_data_and_displays_itself_only_as_html(
     make: Callable[[], BackwardStepper | StepperPair],
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> None:
     stepper = make()
-    monkeypatch.setattr(sys, "platform", "emscripten")
+    assert isinstance(stepper, Stepper)
     monkeypatch.setenv("PATH", str(tmp_path))  # no dot, no graphviz-pure
     monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
-    bundle, metadata = stepper._repr_mimebundle_()
-    assert set(bundle) == {STEPPER_MIME, "text/plain"}
-    assert metadata == {}
-    assert json.loads(bundle[STEPPER_MIME]) == stepper.to_json()
+    with pytest.raises(RuntimeError, match="pip install graphviz-pure"):
+        stepper._repr_html_()
+    data = stepper.to_json()  # the data needs no dot program
+    assert json.loads(json.dumps(data)) == data  # JSON-ready: nothing but dicts, lists, text
+    frames = data["frames"]
+    sides = [side for frame in frames for side in frame.get("sides", [frame])]
+    assert all(side["dot"].startswith("digraph") for side in sides)
+    assert all(isinstance(side["caption"], str) and side["caption"] for side in sides)
+    display = {name for name in dir(stepper) if name.startswith("_repr_")}
+    assert display == {"_repr_html_"}
 
 
 @pytest.mark.parametrize("make", [lambda: BackwardStepper(neuron()), wrong_order_pair])
-def test_the_browser_assembles_the_builds_html_from_the_same_data(
+def test_html_from_json_assembles_the_same_html_from_the_same_data(
     make: Callable[[], BackwardStepper | StepperPair], dot_program: str
 ) -> None:
     stepper = make()
@@ -449,7 +452,7 @@ def test_the_browser_assembles_the_builds_html_from_the_same_data(
     dots = [side["dot"] for f in data["frames"] for side in f.get("sides", [f])]
     svgs = [render_svg(type("G", (), {"source": dot})()) for dot in dots]
     assert html_from_json(json.dumps(data), svgs) == stepper.to_html()
-    assert stepper._repr_mimebundle_()[0]["text/html"] == stepper.to_html()
+    assert stepper._repr_html_() == stepper.to_html()
 
 
 def test_html_from_json_needs_one_svg_per_drawing() -> None:

@@ -1,4 +1,4 @@
-"""Tests for micrograd.svg: drawings laid out as SVG, and made ready for an HTML page."""
+"""Tests for micrograd.viz.svg: drawings laid out as SVG, and made ready for an HTML page."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from micrograd import MLP, Value
-from micrograd.draw import draw_dot, draw_mlp
-from micrograd.svg import inline_svg, render_svg
+from micrograd.viz.draw import draw_dot, draw_mlp
+from micrograd.viz.svg import find_dot, inline_svg, render_svg
 
 
 def product() -> Value:
@@ -50,6 +50,35 @@ def test_render_svg_without_any_dot_program_says_what_to_install(
     monkeypatch.setattr(sys, "executable", str(tmp_path / "python"))
     with pytest.raises(RuntimeError, match="pip install graphviz-pure"):
         render_svg(draw_dot(product()))
+
+
+def test_without_graphviz_find_dot_gives_graphviz_pure_next_to_python(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("PATH", str(tmp_path))
+    assert find_dot() == str(Path(sys.executable).parent / "graphviz-pure")
+
+
+def program(folder: Path, name: str) -> Path:
+    """An executable file ``name`` in ``folder`` (what ``shutil.which`` finds)."""
+    path = folder / name
+    path.write_text("#!/bin/sh\n", encoding="utf-8")
+    path.chmod(0o755)
+    return path
+
+
+def test_find_dot_prefers_graphviz_on_path_then_graphviz_pure_beside_python_then_on_path(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    beside, on_path = tmp_path / "venv-bin", tmp_path / "path"
+    beside.mkdir()
+    on_path.mkdir()
+    monkeypatch.setenv("PATH", str(on_path))
+    monkeypatch.setattr(sys, "executable", str(beside / "python"))
+    assert find_dot() is None
+    for folder, name in [(on_path, "graphviz-pure"), (beside, "graphviz-pure"), (on_path, "dot")]:
+        made = program(folder, name)
+        assert find_dot() == str(made)
 
 
 def test_render_svg_reports_a_failed_layout(dot_program: str) -> None:

@@ -1,28 +1,19 @@
-"""Tests for micrograd.training_log.TrainingLog."""
+"""Tests for micrograd.training_log.TrainingLog (its charts: test_plot.py)."""
 
 from __future__ import annotations
 
 import math
-import sys
 import textwrap
-import threading
 from pathlib import Path
 
-import matplotlib
 import pytest
 from csv_log import read_log
 from scripts import run_python
 
 from micrograd import Value
-from micrograd.training_log import _WATCHERS, COLUMNS, LogRow, TrainingLog, watching
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
+from micrograd.training_log import COLUMNS, LogRow, TrainingLog
 
 HEADER = ",".join(COLUMNS) + "\n"
-
-
-pytestmark = pytest.mark.usefixtures("close_figures")
 
 
 def sample_log(path: Path | None = None) -> TrainingLog:
@@ -79,6 +70,17 @@ def test_table_columns_follow_what_was_recorded() -> None:
     assert TrainingLog().table() == "step  loss"
     with pytest.raises(ValueError, match="every must be an int >= 1"):
         log.table(every=0)
+
+
+def test_a_column_of_zeros_is_shown_and_an_empty_cell_stays_empty() -> None:
+    log = TrainingLog()
+    log.record(0, 1.0, accuracy=0.0)
+    log.record(1, 0.5, accuracy=0.0, learning_rate=0.0)
+    assert log.table().splitlines() == [
+        "step      loss  accuracy  learning_rate",
+        "   0  1.000000    0.0000               ",
+        "   1  0.500000    0.0000         0.0000",
+    ]
 
 
 def test_csv_keeps_every_digit(tmp_path: Path) -> None:
@@ -181,121 +183,3 @@ def test_record_rejects_bad_fields(
         log.record(**args)  # type: ignore[arg-type]
     assert log.rows == []
     assert path.read_text(encoding="utf-8") == HEADER  # nothing half-written
-
-
-def test_plot_draws_loss_and_accuracy_on_one_axis() -> None:
-    log = sample_log()
-    ax = log.plot(title="run")
-    lines = {line.get_label(): line for line in ax.get_lines()}
-    assert set(lines) == {"loss", "accuracy"}
-    assert list(lines["loss"].get_xdata()) == [0, 1, 2]
-    assert list(lines["loss"].get_ydata()) == [r.loss for r in log.rows]
-    assert list(lines["accuracy"].get_ydata()) == [0.5, 0.81, 0.77]
-    assert ax.get_xlabel() == "step"
-    assert ax.get_ylabel() == "loss, accuracy"
-    assert ax.get_title() == "run"
-    legend = ax.get_legend()
-    assert legend is not None
-    assert [t.get_text() for t in legend.get_texts()] == ["loss", "accuracy"]
-    bottom, top = ax.get_ylim()
-    assert bottom == 0.0
-    assert top >= 1.723590533697202
-
-
-def test_plot_without_accuracy_draws_only_the_loss_on_a_given_axis() -> None:
-    log = TrainingLog()
-    log.record(0, 0.5)
-    log.record(1, 0.25)
-    _, ax = plt.subplots()
-    assert log.plot(ax=ax) is ax
-    assert [line.get_label() for line in ax.get_lines()] == ["loss"]
-    assert ax.get_ylabel() == "loss"
-    assert ax.get_ylim() == (0.0, 1.05)
-
-
-def test_plot_of_an_empty_log_is_an_error() -> None:
-    with pytest.raises(ValueError, match="no rows to plot"):
-        TrainingLog().plot()
-
-
-def test_plot_without_matplotlib_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
-    with pytest.raises(ImportError, match=r'pip install "micrograd-book\[plot\]"'):
-        sample_log().plot()
-
-
-def test_the_chart_is_what_plot_draws_and_needs_no_matplotlib(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    log = sample_log()
-    ax = log.plot(title="run")
-    monkeypatch.setitem(sys.modules, "matplotlib", None)
-    monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
-    chart = log.chart(title="run")
-    loss, accuracy = chart.marks
-    assert (loss.label, loss.colour, loss.x, loss.y) == (  # type: ignore[union-attr]
-        "loss",
-        "#d62728",
-        [0.0, 1.0, 2.0],
-        [r.loss for r in log.rows],
-    )
-    assert (accuracy.label, accuracy.colour) == ("accuracy", "#1f77b4")  # type: ignore[union-attr]
-    assert chart.y_limits() == (0.0, 1.723590533697202 * 1.05)
-    assert ax.get_ylim() == pytest.approx(chart.y_limits())
-    assert ax.get_xticks().tolist() == chart.x_ticks() == [0.0, 1.0, 2.0]
-    assert chart.integer_x
-    assert chart.grid
-    assert chart.title == "run"
-
-
-def test_watching_sees_every_row_recorded_in_the_block_and_nothing_after() -> None:
-    seen: list[tuple[TrainingLog, LogRow]] = []
-    first, second = TrainingLog(), TrainingLog()
-    with watching(lambda log, row: seen.append((log, row))):
-        first.record(0, 0.9)
-        second.record(0, 0.8, accuracy=0.5)
-    first.record(1, 0.5)
-    assert seen == [(first, first.rows[0]), (second, second.rows[0])]
-
-
-def test_watching_blocks_nest_and_each_leaves_nothing_behind() -> None:
-    calls: list[str] = []
-    log = TrainingLog()
-    before = _WATCHERS.get()
-    with watching(lambda log, row: calls.append("outer")):
-        with watching(lambda log, row: calls.append("inner")):
-            log.record(0, 1.0)
-        log.record(1, 1.0)
-    assert calls == ["outer", "inner", "outer"]
-    assert _WATCHERS.get() == before == ()
-
-
-def test_watching_ends_however_its_block_ends() -> None:
-    log = TrainingLog()
-    with pytest.raises(ValueError, match="accuracy must be a fraction"), watching(print):
-        log.record(0, 1.0, accuracy=2.0)
-    assert _WATCHERS.get() == ()
-
-    def failing(log: TrainingLog, row: LogRow) -> None:
-        raise RuntimeError("the host failed")
-
-    with pytest.raises(RuntimeError, match="the host failed"), watching(failing):
-        log.record(0, 1.0)
-    assert len(log.rows) == 1  # the row was recorded before the host was told
-    assert _WATCHERS.get() == ()
-
-
-def test_watching_sees_only_its_own_thread() -> None:
-    seen: list[float] = []
-    log = TrainingLog()
-    with watching(lambda log, row: seen.append(row.loss)):
-        thread = threading.Thread(target=log.record, args=(0, 0.5))
-        thread.start()
-        thread.join()
-        log.record(1, 0.25)
-    assert seen == [0.25]
-
-
-def test_watching_refuses_what_cannot_be_called() -> None:
-    with pytest.raises(TypeError, match="callback must be callable"), watching(3):  # type: ignore[arg-type]
-        pass

@@ -3,6 +3,7 @@
 Usage::
 
     python tools/repro.py BUILD_A BUILD_B
+    python tools/repro.py --numbers-and-pictures BUILD_A BUILD_B
 
 Each ``BUILD_*`` is a Sphinx output root holding ``html/`` (the site) and
 ``jupyter_execute/`` (the notebooks myst-nb executed for it). Exits 1 and
@@ -12,6 +13,11 @@ wheel named after the source hash, the graphviz wheel, Pyodide, viz.js) whose
 bytes differ; 0 when the two builds publish the same numbers, graphs, pages
 and runtime.  The page and download of a notebook with declared measurements
 are exempt (see ``MEASUREMENTS``); other files that differ are listed.
+
+With ``--numbers-and-pictures`` only the glued values and the SVGs (matplotlib
+figures, graphs, stepper frames) are compared: what a reader reads and sees
+must not change when only the code that computes it did, while the pages,
+the downloads and the runtime (the micrograd wheel itself) then differ.
 """
 
 from __future__ import annotations
@@ -186,7 +192,30 @@ def pages(build: Path) -> dict[str, str]:
 
 
 def compare_builds(first: Path, second: Path) -> list[str]:
+    """Return the differences between two builds (empty if none).
+
+    Their glued values and SVGs (:func:`compare_numbers_and_pictures`), the
+    files of their runtime, their downloads and their pages.
+
+    Raises
+    ------
+    ValueError
+        If a build has no executed notebooks or no glued value, or no
+        micrograd wheel in its runtime: there would be nothing to compare,
+        and an empty comparison proves nothing.
+    """
+    return (
+        compare_numbers_and_pictures(first, second)
+        + _compare("runtime file", runtime_files(first), runtime_files(second))
+        + _compare("download", downloads(first), downloads(second))
+        + _compare("page", pages(first), pages(second))
+    )
+
+
+def compare_numbers_and_pictures(first: Path, second: Path) -> list[str]:
     """Return the differences between two builds' glued values and SVGs (empty if none).
+
+    Declared measurements (``MEASUREMENTS``) may differ, but must be glued in both.
 
     Raises
     ------
@@ -216,14 +245,7 @@ def compare_builds(first: Path, second: Path) -> list[str]:
     problems = sorted(set(problems))
     kept_a = {k: v for k, v in glued_a.items() if not is_measurement(k)}
     kept_b = {k: v for k, v in glued_b.items() if not is_measurement(k)}
-    return (
-        problems
-        + _compare("glued value", kept_a, kept_b)
-        + _compare("SVG", svgs_a, svgs_b)
-        + _compare("runtime file", runtime_files(first), runtime_files(second))
-        + _compare("download", downloads(first), downloads(second))
-        + _compare("page", pages(first), pages(second))
-    )
+    return problems + _compare("glued value", kept_a, kept_b) + _compare("SVG", svgs_a, svgs_b)
 
 
 def measurements(first: Path, second: Path) -> list[str]:
@@ -254,12 +276,20 @@ def other_differences(first: Path, second: Path) -> list[str]:
     )
 
 
+#: The option that limits the comparison to glued values and SVGs.
+NUMBERS_AND_PICTURES = "--numbers-and-pictures"
+
+
 def main(argv: list[str]) -> int:
     """Command-line entry point; returns the exit status."""
-    if len(argv) != 2:
+    options = {arg for arg in argv if arg.startswith("--")}
+    builds = [Path(arg) for arg in argv if not arg.startswith("--")]
+    if len(builds) != 2 or options - {NUMBERS_AND_PICTURES}:
         print(__doc__, file=sys.stderr)
         return 2
-    first, second = (Path(arg) for arg in argv)
+    first, second = builds
+    if NUMBERS_AND_PICTURES in options:
+        return _report_numbers_and_pictures(first, second)
     problems = compare_builds(first, second)
     glued, svgs = published(first)
     others = other_differences(first, second)
@@ -278,6 +308,24 @@ def main(argv: list[str]) -> int:
         f"reproducible: {len(kept)} glued values, {len(svgs)} SVGs and {len(runtime)} runtime "
         f"files ({wheels}) identical in both builds "
         f"({len(glued) - len(kept)} declared measurements exempt)"
+    )
+    return 0
+
+
+def _report_numbers_and_pictures(first: Path, second: Path) -> int:
+    """Print what :func:`compare_numbers_and_pictures` finds; return the exit status."""
+    problems = compare_numbers_and_pictures(first, second)
+    glued, svgs = published(first)
+    for line in measurements(first, second):
+        print(f"measurement (may differ): {line}")
+    if problems:
+        print(f"{len(problems)} difference(s) in numbers or pictures between {first} and {second}:")
+        print("\n\n".join(problems))
+        return 1
+    kept = [key for key in glued if not is_measurement(key)]
+    print(
+        f"the same numbers and pictures: {len(kept)} glued values and {len(svgs)} SVGs "
+        f"identical in both builds ({len(glued) - len(kept)} declared measurements exempt)"
     )
     return 0
 

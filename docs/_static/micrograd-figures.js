@@ -4,7 +4,7 @@
  *   size gets the class "mg-zoomable": a click, or Enter/Space when it has the
  *   focus, opens it full size in a dialog (Escape, the Close button or a click
  *   outside closes it).
- * - The backward stepper (micrograd.stepper.BackwardStepper, StepperPair): one
+ * - The backward stepper (micrograd.viz.stepper.BackwardStepper, StepperPair): one
  *   frame at a time, with Previous/Next buttons, and the arrow keys (Home/End
  *   too) when the stepper has the focus.  Each frame's drawings are scaled so
  *   that the buttons, the captions and the drawings fit the window together

@@ -13,7 +13,8 @@ outputs between builds.  This extension owns what the book does with them:
   caches there are removed;
 * **the kernel's start-up files** (``docs/_kernel/``, e.g. record_sources.py, which
   keeps each drawing's DOT source next to its SVG): installed into the
-  IPython profile of the kernel myst-nb starts;
+  IPython profile of the kernel myst-nb starts, with the book's MIME types
+  (``docs/_static/runner/mime_types.json``), which they read;
 * **printed text** as the cell printed it, however the kernel split it
   (:mod:`.streams`);
 * **the notebooks on disk** given the cache's outputs: myst-nb (1.4) writes
@@ -47,8 +48,9 @@ def kernel_startup_files() -> list[Path]:
 
 
 def kernel_files() -> list[Path]:
-    """What the kernel runs besides the pages: its start-up files and the runner's claims.py."""
-    return [*kernel_startup_files(), RUNNER / "claims.py"]
+    """What the kernel runs or reads besides the pages: its start-up files, and of the
+    runner's files, the book's MIME types and ``claim`` (the start-up files load them)."""
+    return [*kernel_startup_files(), RUNNER / "mime_types.json", RUNNER / "claims.py"]
 
 
 def kernel_startup_digest() -> str:

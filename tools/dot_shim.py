@@ -1,14 +1,12 @@
-"""Finding a program that lays out Graphviz graphs: Graphviz's ``dot``, else ``graphviz-pure``.
+"""A ``dot`` command that runs ``graphviz-pure``, for tools that call Graphviz's ``dot`` by name.
 
-Drawings become pictures by a program called ``dot``.  Where Graphviz is not
-installed, the dot-compatible ``graphviz-pure`` from PyPI (in the
-``examples`` extra) serves instead: pip and uv put its program next to the
-Python that installed it.  This module is the one place that looks for
-either.  :func:`micrograd.svg.render_svg` runs :func:`find_dot`; the tests
-and ``noxfile.py`` put :func:`write_dot_shim`'s script on ``PATH`` for tools
-that call ``dot`` by name (the ``graphviz`` package's ``pipe``, the docs
-build).  It imports only the standard library, so ``noxfile.py`` can load it
-from its file without installing the package.
+The docs build (myst-nb running the pages, the ``graphviz`` package's
+``pipe``) and some tests run a program called ``dot``.  Where Graphviz is not
+installed, :func:`write_dot_shim` writes a ``dot`` script that runs
+``graphviz-pure``, the dot-compatible port on PyPI; put its folder on
+``PATH``.  Build and test tooling, not part of the package: ``noxfile.py``
+loads this file with :func:`runpy.run_path` before micrograd is installed,
+so it uses the standard library only.
 """
 
 from __future__ import annotations
@@ -18,7 +16,7 @@ import stat
 import sys
 from pathlib import Path
 
-__all__ = ["find_dot", "graphviz_pure", "write_dot_shim"]
+__all__ = ["graphviz_pure", "write_dot_shim"]
 
 
 def graphviz_pure(bin_dir: str | Path | None = None) -> str | None:
@@ -28,11 +26,6 @@ def graphviz_pure(bin_dir: str | Path | None = None) -> str | None:
     if beside.is_file():
         return str(beside)
     return shutil.which("graphviz-pure")
-
-
-def find_dot() -> str | None:
-    """Graphviz's ``dot`` on PATH, else :func:`graphviz_pure`, else None."""
-    return shutil.which("dot") or graphviz_pure()
 
 
 def write_dot_shim(directory: str | Path, bin_dir: str | Path | None = None) -> Path:

@@ -1,13 +1,16 @@
-"""Plots of two-dimensional classification data and a classifier's regions.
+"""Ready-made charts: classification data, a classifier's regions, a training run.
 
 :func:`moons_chart` describes the points of :func:`micrograd.datasets.make_moons`
 coloured by label; :func:`decision_boundary_chart` shades the plane by what a
 trained model predicts at each point of a grid (as the original micrograd
-demo does) and puts the data on top.  Both are :class:`~micrograd.chart.Chart`
-descriptions, made with the standard library only; :func:`plot_moons` and
-:func:`plot_decision_boundary` draw them (:func:`micrograd.chart.show`): with
-matplotlib (``pip install "micrograd-book[plot]"``), or in the reader's
-browser by the page itself.  Importing :mod:`micrograd` does not import matplotlib.
+demo does) and puts the data on top; :func:`training_chart` draws the loss
+and accuracy of a :class:`~micrograd.training_log.TrainingLog` against the
+step.  They are :class:`~micrograd.viz.chart.Chart` descriptions, made with
+the standard library only.  :func:`plot_moons`, :func:`plot_decision_boundary`
+and :func:`plot_training` put each in a :class:`~micrograd.viz.chart.Figure`
+sized to fit a phone's column, which Jupyter shows, and which matplotlib
+draws, saves or turns into SVG (``pip install "micrograd-book[plot]"``).  Any chart can
+also be drawn on an Axes of one's own with :func:`micrograd.viz.chart.draw`.
 """
 
 from __future__ import annotations
@@ -15,24 +18,26 @@ from __future__ import annotations
 import math
 import numbers
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from micrograd.chart import Chart, LegendEntry, draw, show
 from micrograd.engine import Value
-
-if TYPE_CHECKING:  # pragma: no cover - only for the type checker
-    from matplotlib.axes import Axes
+from micrograd.training_log import TrainingLog
+from micrograd.viz.chart import Chart, Figure, LegendEntry
 
 __all__ = [
+    "ACCURACY_COLOUR",
     "CLASS_COLOURS",
+    "LOSS_COLOUR",
     "MAX_GRID_POINTS",
     "decision_boundary_chart",
     "moons_chart",
     "plot_decision_boundary",
     "plot_moons",
+    "plot_training",
+    "training_chart",
 ]
 
-#: The most grid points :func:`plot_decision_boundary` evaluates the model at.
+#: The most grid points :func:`decision_boundary_chart` evaluates the model at.
 MAX_GRID_POINTS = 250_000
 
 #: The colour of each class, smaller label first (orange for -1, blue for +1):
@@ -40,9 +45,14 @@ MAX_GRID_POINTS = 250_000
 #: orange and blue, told apart with every common kind of colour blindness.
 CLASS_COLOURS = ("#e69f00", "#0072b2")
 
-_INK = "#1f2328"  # point outlines and the boundary line
+#: The colours of the loss and accuracy lines of :func:`training_chart`.
+LOSS_COLOUR = "#d62728"
+ACCURACY_COLOUR = "#1f77b4"
+
 _REGION_ALPHA = 0.35
-_SIZE = (5.0, 4.0)  # inches: fits a phone's column, readable
+# Inches: they fit a phone's column, readable.
+_PLANE_SIZE = (5.0, 4.0)
+_CURVE_SIZE = (5.0, 3.5)
 
 
 def _check_data(X: Any, y: Any) -> tuple[list[tuple[float, float]], list[float]]:
@@ -127,10 +137,8 @@ def moons_chart(X: Any, y: Any) -> Chart:
     return chart
 
 
-def plot_moons(X: Any, y: Any, ax: Axes | None = None) -> Any:
-    """Scatter two-dimensional points coloured by their label, with a legend.
-
-    Draws :func:`moons_chart` (see :func:`micrograd.chart.show`).
+def plot_moons(X: Any, y: Any) -> Figure:
+    """Two-dimensional points coloured by their label, with a legend, as a figure.
 
     Parameters
     ----------
@@ -138,25 +146,18 @@ def plot_moons(X: Any, y: Any, ax: Axes | None = None) -> Any:
         The points.
     y : array of shape (n,)
         Their labels (e.g. -1 and +1): at most two different ones.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if not given.
 
     Returns
     -------
-    matplotlib.axes.Axes
-        With one scatter of all the points and a legend naming each class
-        (in the reader's browser, which draws it itself: the Chart).
+    Figure
+        :func:`moons_chart`, 5 by 4 inches.
 
     Raises
     ------
-    ValueError
-        If ``X`` is not of shape (n, 2), ``y`` not of shape (n,), or ``y``
-        holds more than two labels.
-    ImportError
-        If matplotlib is missing (``pip install "micrograd-book[plot]"``).
+    TypeError, ValueError
+        As :func:`moons_chart`.
     """
-    chart = moons_chart(X, y)
-    return draw(chart, ax) if ax is not None else show(chart, size=_SIZE)
+    return Figure([moons_chart(X, y)], size=_PLANE_SIZE)
 
 
 def _score(model: Callable[[list[Value]], Any], point: tuple[float, float]) -> float:
@@ -252,15 +253,9 @@ def decision_boundary_chart(
 
 
 def plot_decision_boundary(
-    model: Callable[[list[Value]], Any],
-    X: Any,
-    y: Any,
-    ax: Axes | None = None,
-    resolution: float = 0.25,
-) -> Any:
-    """Shade the plane by the model's prediction, with the data on top.
-
-    Draws :func:`decision_boundary_chart` (see :func:`micrograd.chart.show`).
+    model: Callable[[list[Value]], Any], X: Any, y: Any, resolution: float = 0.25
+) -> Figure:
+    """The plane shaded by the model's prediction, with the data on top, as a figure.
 
     Parameters
     ----------
@@ -270,25 +265,96 @@ def plot_decision_boundary(
         The points.
     y : array of shape (n,)
         Their labels (e.g. -1 and +1); at most two different ones.
-    ax : matplotlib Axes, optional
-        Where to draw; a new figure if not given.
     resolution : float, default 0.25
         The grid spacing (the demo's ``h``).
 
     Returns
     -------
-    matplotlib.axes.Axes
-        With the filled regions (a contour set with levels ``[low, 0, high]``),
-        the boundary line (when the score changes sign), the scattered
-        points and a legend for the points and the regions (in the reader's
-        browser, which draws it itself: the Chart).
+    Figure
+        :func:`decision_boundary_chart`, 5 by 4 inches.  matplotlib draws
+        its regions as a contour set with levels ``[low, 0, high]`` and the
+        boundary (when the score changes sign) as the contour at 0.
 
     Raises
     ------
     TypeError, ValueError
         As :func:`decision_boundary_chart`.
-    ImportError
-        If matplotlib is missing (``pip install "micrograd-book[plot]"``).
     """
-    chart = decision_boundary_chart(model, X, y, resolution)
-    return draw(chart, ax) if ax is not None else show(chart, size=_SIZE)
+    return Figure([decision_boundary_chart(model, X, y, resolution)], size=_PLANE_SIZE)
+
+
+def training_chart(log: TrainingLog, title: str | None = None) -> Chart:
+    """Loss and accuracy against the step, on one axis, as a chart.
+
+    Both usually live between 0 and 1 (a loss can start above 1), so one
+    y axis serves both: from 0 (or the lowest loss, if negative) to 5 %
+    above the highest loss or 1.
+
+    Parameters
+    ----------
+    log : TrainingLog
+        The run.
+    title : str, optional
+        The chart's title.
+
+    Returns
+    -------
+    Chart
+        With a ``"loss"`` line (:data:`LOSS_COLOUR`), an ``"accuracy"`` line
+        (:data:`ACCURACY_COLOUR`) if any row has an accuracy, axis labels,
+        whole-number steps, a grid and a legend.
+
+    Raises
+    ------
+    TypeError
+        If ``log`` is not a TrainingLog.
+    ValueError
+        If the log has no rows.
+    """
+    if not isinstance(log, TrainingLog):
+        raise TypeError(f"log must be a TrainingLog, got {type(log).__name__}")
+    if not log.rows:
+        raise ValueError("the log has no rows to plot")
+    acc_points = [(row.step, row.accuracy) for row in log.rows if row.accuracy is not None]
+    finite = [row.loss for row in log.rows if math.isfinite(row.loss)]
+    top = max([1.0, *finite])
+    chart = Chart(
+        title=title,
+        x_label="step",
+        y_label="loss, accuracy" if acc_points else "loss",
+        integer_x=True,
+        grid=True,
+        y_range=(min(0.0, *finite) if finite else 0.0, top * 1.05),
+    )
+    chart.line(log.column("step"), log.column("loss"), label="loss", colour=LOSS_COLOUR)
+    if acc_points:
+        chart.line(
+            [step for step, _ in acc_points],
+            [acc for _, acc in acc_points],
+            label="accuracy",
+            colour=ACCURACY_COLOUR,
+        )
+    return chart
+
+
+def plot_training(log: TrainingLog, title: str | None = None) -> Figure:
+    """Loss and accuracy against the step, on one axis, as a figure.
+
+    Parameters
+    ----------
+    log : TrainingLog
+        The run.
+    title : str, optional
+        The chart's title.
+
+    Returns
+    -------
+    Figure
+        :func:`training_chart`, 5 by 3.5 inches.
+
+    Raises
+    ------
+    TypeError, ValueError
+        As :func:`training_chart`.
+    """
+    return Figure([training_chart(log, title)], size=_CURVE_SIZE)

@@ -3,7 +3,7 @@
 :func:`backward_frames` runs a real backward pass, exactly as
 :meth:`micrograd.engine.Value.backward` does (seed the output's gradient with
 1, then run each node's rule in reverse :func:`~micrograd.engine.topological_order`),
-but stops after every rule to draw the graph with :func:`~micrograd.draw.draw_dot`:
+but stops after every rule to draw the graph with :func:`~micrograd.viz.draw.draw_dot`:
 the node whose rule just ran is highlighted, the inputs it passed a gradient
 to are outlined, and every ``grad`` shows what has arrived so far.  Leaves
 have no rule, so they get no frame of their own: the step that sends a leaf
@@ -17,18 +17,17 @@ as an inline SVG with a caption, and *Previous* / *Next* buttons.
 :class:`StepperPair` steps two of them side by side with one set of buttons
 (say, the engine's order against a wrong one) and marks the step where they
 part.  The page that shows them needs a small script to show one frame at a
-time (the book's ``micrograd-figures.js``); without it, every frame is shown,
-one under the other.
+time; without it, every frame is shown, one under the other.
 
-At build time the frames are laid out by ``dot`` (:func:`~micrograd.svg.render_svg`).
-In the reader's browser (Pyodide, ``sys.platform == "emscripten"``) there is
-no ``dot``: a stepper then displays itself as :data:`STEPPER_MIME` only, its
-frames' DOT sources and captions as JSON; the page lays the DOT out with
-viz.js and calls :func:`html_from_json`, the very function that assembles
-the build's HTML.  (At build time the same JSON goes into the output's metadata.)
+A stepper is data first: :meth:`~Stepper.to_json` gives its label, and each
+frame's caption and DOT source, as plain JSON-ready data.  In Jupyter it
+displays itself as HTML (``_repr_html_``), its frames laid out by ``dot``
+(:func:`~micrograd.viz.svg.render_svg`).  Where the DOT sources are laid out
+some other way, :func:`html_from_json` assembles the same HTML from the data
+and the SVG of each source.
 
-This module needs the ``graphviz`` Python package (and, at build time, a
-``dot`` program), like :mod:`micrograd.draw`.
+This module needs the ``graphviz`` Python package, like
+:mod:`micrograd.viz.draw`, and its HTML a ``dot`` program.
 """
 
 from __future__ import annotations
@@ -36,24 +35,24 @@ from __future__ import annotations
 import hashlib
 import html
 import json
-import sys
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from micrograd.draw import dot_names, draw_dot, format_number, formula, name_of
 from micrograd.engine import Value, topological_order
-from micrograd.svg import inline_svg, render_svg
+from micrograd.viz.draw import draw_dot
+from micrograd.viz.labels import dot_names, format_number, formula, name_of
+from micrograd.viz.svg import inline_svg, render_svg
 
 if TYPE_CHECKING:  # pragma: no cover - only for the type checker
     import graphviz
 
 __all__ = [
     "MAX_STEPPER_NODES",
-    "STEPPER_MIME",
     "BackwardStepper",
     "Frame",
+    "Stepper",
     "StepperPair",
     "backward_frames",
     "html_from_json",
@@ -61,9 +60,6 @@ __all__ = [
 
 #: The most Value nodes a stepper draws: one frame per rule, each a whole graph.
 MAX_STEPPER_NODES = 40
-
-#: How a stepper displays itself in the reader's browser: its frames as DOT, to lay out there.
-STEPPER_MIME = "application/vnd.micrograd.stepper+json"
 
 _CURRENT_FILL = "#ffd33d"  # the node whose rule runs: yellow
 _RECEIVING = "#bc4c00"  # the inputs it passes a gradient to: an orange outline
@@ -82,13 +78,13 @@ class Frame:
     caption : str
         What happened in this step, with the numbers.
     dot : graphviz.Digraph
-        The drawing: :func:`~micrograd.draw.draw_dot` of the graph as it is
+        The drawing: :func:`~micrograd.viz.draw.draw_dot` of the graph as it is
         after this step, with the step's nodes highlighted.
     node : Value or None
         The node whose rule ran in this step (the output for the seed);
         None for the first and the last frame.
     name : str or None
-        ``node``'s name in the drawing (``n4``, see :func:`~micrograd.draw.dot_names`):
+        ``node``'s name in the drawing (``n4``, see :func:`~micrograd.viz.labels.dot_names`):
         the same for the same node of two copies of one graph.
     """
 
@@ -138,7 +134,7 @@ def backward_frames(
     root : Value
         The output node.
     rankdir : {"TB", "LR", "BT", "RL"}, default "TB"
-        Direction of the drawings (see :func:`~micrograd.draw.draw_dot`).
+        Direction of the drawings (see :func:`~micrograd.viz.draw.draw_dot`).
     max_nodes : int, default 40
         The largest graph (in Value nodes) to step through: each frame draws
         the whole graph.
@@ -299,44 +295,19 @@ def _uid(sources: list[str]) -> str:
     return "mg-step-" + digest.hexdigest()[:10]
 
 
-def _in_browser() -> bool:
-    """Whether this runs in the reader's browser (Pyodide), where there is no ``dot``."""
-    return sys.platform == "emscripten"
-
-
-def _to_html(data: dict[str, Any]) -> str:
-    """A stepper's HTML, its frames laid out by ``dot`` (the build's way)."""
-    return html_from_json(data, [render_svg(_Source(dot)) for dot in _dots(data)])
-
-
-def _bundle(data: dict[str, Any], text: str) -> tuple[dict[str, str], dict[str, Any]]:
-    """What a stepper displays, as ``(data, metadata)`` (IPython's ``_repr_mimebundle_``).
-
-    In Jupyter and at build time: its HTML, and its frames as JSON in the
-    metadata under :data:`STEPPER_MIME` (``{"json": ...}``), so that a run in
-    the reader's browser can be compared with the build's frames.  In the
-    reader's browser, where there is no ``dot``: the JSON as :data:`STEPPER_MIME`,
-    which the page lays out.
-    """
-    frames = json.dumps(data)
-    if _in_browser():
-        return {STEPPER_MIME: frames, "text/plain": text}, {}
-    return {"text/html": _to_html(data), "text/plain": text}, {STEPPER_MIME: {"json": frames}}
-
-
 @dataclass(frozen=True)
 class _Source:
-    """A DOT source as :func:`~micrograd.svg.render_svg` takes it."""
+    """A DOT source as :func:`~micrograd.viz.svg.render_svg` takes it."""
 
     source: str
 
 
 class Stepper(ABC):
-    """What every stepper shares: it is data (:meth:`to_json`), HTML and a display.
+    """What every stepper shares: it is data (:meth:`to_json`) and HTML (:meth:`to_html`).
 
     :class:`BackwardStepper` and :class:`StepperPair` say what their frames
     are (:meth:`to_json`); the HTML, and how a stepper displays itself in
-    Jupyter, at build time and in the reader's browser, are the same for both.
+    Jupyter (as that HTML), are the same for both.
     """
 
     @abstractmethod
@@ -348,13 +319,18 @@ class Stepper(ABC):
 
         The same frames give the same text, byte for byte: ids come from a
         digest of the frames' DOT sources.
-        """
-        return _to_html(self.to_json())
 
-    def _repr_mimebundle_(
-        self, include: Any = None, exclude: Any = None
-    ) -> tuple[dict[str, str], dict[str, Any]]:
-        return _bundle(self.to_json(), repr(self))
+        Raises
+        ------
+        RuntimeError
+            If there is no ``dot`` program (see :func:`~micrograd.viz.svg.render_svg`).
+        """
+        data = self.to_json()
+        return html_from_json(data, [render_svg(_Source(dot)) for dot in _dots(data)])
+
+    def _repr_html_(self) -> str:
+        """How Jupyter shows a stepper: :meth:`to_html`."""
+        return self.to_html()
 
 
 class BackwardStepper(Stepper):
@@ -366,8 +342,7 @@ class BackwardStepper(Stepper):
     at a time, says "Step 3 of 9" between the buttons, and puts each new
     caption in a live region for screen readers; the arrow keys step when
     the stepper has the focus.  Without the script the buttons stay hidden
-    and the frames are shown one under the other.  In the reader's browser
-    it displays itself as :data:`STEPPER_MIME` (see the module's docstring).
+    and the frames are shown one under the other.
 
     Parameters
     ----------
@@ -507,8 +482,9 @@ def _dots(data: dict[str, Any]) -> list[str]:
 def html_from_json(data: dict[str, Any] | str, svgs: Sequence[str]) -> str:
     """A stepper's HTML from its data (``to_json()``) and the SVG of each DOT source.
 
-    The build calls this with SVG from ``dot``; the reader's browser with SVG
-    from viz.js, for a stepper that displayed itself as :data:`STEPPER_MIME`.
+    :meth:`Stepper.to_html` calls this with SVG from ``dot``; a host that lays
+    the DOT sources out another way (Graphviz compiled to WebAssembly, say)
+    gets the same HTML from the same SVG.
 
     Parameters
     ----------

@@ -14,8 +14,9 @@ so that a long graph grows down the page instead of off its right edge,
 every node and arrow carries a tooltip with its exact numbers, and the graph
 carries its own text alternative (its ``comment``): every node it draws, with
 its data and grad.  Laying a drawing out as SVG, and making the SVG ready for
-an HTML page, is the job of :mod:`micrograd.svg` (:func:`~micrograd.svg.render_svg`,
-:func:`~micrograd.svg.inline_svg`, also importable from here).
+an HTML page, is the job of :mod:`micrograd.viz.svg` (:func:`~micrograd.viz.svg.render_svg`,
+:func:`~micrograd.viz.svg.inline_svg`).  What a drawing calls each node comes
+from :mod:`micrograd.viz.labels`.
 
 The drawings are deterministic: node names come from the graph's structure
 (``n0``, ``n1``, ... in :func:`~micrograd.engine.topological_order`), never
@@ -37,22 +38,12 @@ from typing import TYPE_CHECKING, Any
 
 from micrograd.engine import Value, topological_order
 from micrograd.nn import MLP, Layer, Neuron
-
-# Public here in 0.2.0: still importable from here for the code that does.
-from micrograd.svg import inline_svg, render_svg  # noqa: F401
+from micrograd.viz.labels import dot_names, format_number, formula, name_of
 
 if TYPE_CHECKING:  # pragma: no cover - only for the type checker
     import graphviz
 
-__all__ = [
-    "DEFAULT_MAX_NODES",
-    "dot_names",
-    "draw_dot",
-    "draw_mlp",
-    "format_number",
-    "formula",
-    "name_of",
-]
+__all__ = ["DEFAULT_MAX_NODES", "draw_dot", "draw_mlp"]
 
 #: How many Value nodes :func:`draw_dot` draws before it summarises the rest.
 DEFAULT_MAX_NODES = 200
@@ -75,7 +66,8 @@ def _graphviz() -> Any:
         import graphviz
     except ImportError as error:
         raise ImportError(
-            'micrograd.draw needs the graphviz Python package: pip install "micrograd-book[draw]"'
+            "micrograd.viz.draw needs the graphviz Python package: "
+            'pip install "micrograd-book[draw]"'
         ) from error
     return graphviz
 
@@ -101,11 +93,6 @@ def _escape(text: str, special: str) -> str:
         else:
             out.append(ch)
     return "".join(out)
-
-
-def format_number(x: float) -> str:
-    """A number as the drawings show it: 4 decimals (``-1.5000``)."""
-    return f"{x:.4f}"
 
 
 def _exact(x: float) -> str:
@@ -205,7 +192,7 @@ def draw_dot(
         operation is ``n{i}_op``, and the note is ``more``; the same graph
         therefore gives the same source and the same rendering every run.
         The graph's ``comment`` is its text alternative, which Graphviz
-        writes into the SVG (and :func:`~micrograd.svg.inline_svg` makes the
+        writes into the SVG (and :func:`~micrograd.viz.svg.inline_svg` makes the
         picture's description): every drawn value, inputs first, with how it
         was computed, its data and its grad, e.g. ``A graph of 3 values: a
         (data 2.0000, grad -3.0000); b (data -3.0000, grad 2.0000); c = a * b
@@ -312,34 +299,6 @@ def draw_dot(
     return dot
 
 
-def dot_names(order: list[Value]) -> dict[Value, str]:
-    """Each node's name in :func:`draw_dot`'s DOT source: ``n0``, ``n1``, ...
-
-    ``order`` is :func:`~micrograd.engine.topological_order` of the drawn
-    graph's output; the value node ``n3`` has its operation in ``n3_op``.
-    """
-    return {node: f"n{i}" for i, node in enumerate(order)}
-
-
-def name_of(node: Value) -> str:
-    """What a tooltip, caption or text alternative calls ``node``: its label, else what made it."""
-    if node.label:
-        return node.label
-    if node._op:
-        return f"the result of {node._op}"
-    return f"the constant {format_number(node.data)}" if not node._prev else "an unlabelled value"
-
-
-def formula(node: Value) -> str:
-    """How ``node`` was computed from its inputs: ``e + c``, ``tanh(n)``; ``""`` for a leaf."""
-    if not node._prev:
-        return ""
-    operands = [name_of(child) for child in node._prev]
-    if len(operands) == 1:
-        return f"{node._op}({operands[0]})"
-    return f" {node._op} ".join(operands)
-
-
 def _dot_description(drawn: list[Value], total: int, show_grad: bool) -> str:
     """The text alternative of a :func:`draw_dot` drawing: each drawn value, from the inputs."""
     items = []
@@ -419,7 +378,7 @@ def draw_mlp(
     wide (at most ``max_penwidth``), so a trained network, whose weights
     have grown, looks different from a freshly initialised one.  Hovering
     over an arrow or a neuron in the SVG shows the exact weight or bias
-    (see :func:`~micrograd.svg.inline_svg` for a web page).
+    (see :func:`~micrograd.viz.svg.inline_svg` for a web page).
 
     Parameters
     ----------

@@ -1,23 +1,20 @@
-"""Charts as data: one description, drawn by matplotlib or by the reader's browser.
+"""Charts as data, and figures of them that matplotlib draws.
 
 A :class:`Chart` is one set of axes described in plain Python: its marks
 (lines, points, horizontal rules, regions split by a score's sign), its axis
 labels, limits and ticks, its title and its legend, every colour spelled
-out.  :func:`show` draws one or more charts, one under the other:
+out.  A :class:`Figure` is one or more charts, one under the other, with a
+size in inches.  Both are plain data (:meth:`Chart.to_json`,
+:meth:`Figure.to_json`), so any renderer can draw them and draw the same
+picture: the same data, axes, ticks, legend and colours.
 
-* with matplotlib, where it is installed (at build time, in Jupyter, in a
-  script), as a figure of stacked axes;
-* in the reader's browser (Pyodide, where ``sys.platform == "emscripten"``
-  and there is no matplotlib), by displaying the description itself as
-  :data:`CHART_MIME` JSON, which the page draws with Observable Plot.
-
-Both renderers draw the same description, made by the same code
-(:mod:`micrograd.plot`, :meth:`micrograd.training_log.TrainingLog.chart`),
-so the two pictures show the same data, axes, ticks, legend and colours.
-Elsewhere, without matplotlib, :func:`show` raises an ImportError that names
-the extra to install.
-
-Building a chart needs only the standard library.
+matplotlib is one such renderer: :func:`draw` draws a chart on a matplotlib
+Axes, and :meth:`Figure.draw` makes a new matplotlib figure of stacked axes
+(without pyplot: it opens no window and leaves pyplot's list of figures
+alone), which :meth:`Figure.to_svg` and :meth:`Figure.save` turn into SVG or
+PNG.  In Jupyter a Figure shows itself as that SVG.  Drawing needs
+matplotlib (``pip install "micrograd-book[plot]"``, else an ImportError says
+so); describing charts and figures needs only the standard library.
 
 Examples
 --------
@@ -28,39 +25,41 @@ Examples
 ['loss']
 >>> chart.x_limits(), chart.y_limits()
 ((-0.1, 2.1), (0.2125, 1.0375))
+>>> Figure([chart])
+<Figure: 1 chart, 5.0 x 3.5 in>
+>>> Figure([chart, chart], size=(4.8, 5.6)).to_json()["size"]
+[4.8, 5.6]
 """
 
 from __future__ import annotations
 
-import json
+import errno
+import io
 import math
 import numbers
-import sys
+import os
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from micrograd.engine import Value
 
 if TYPE_CHECKING:  # pragma: no cover - only for the type checker
+    import matplotlib.figure
     from matplotlib.axes import Axes
 
 __all__ = [
-    "CHART_MIME",
     "PALETTE",
     "Chart",
+    "Figure",
     "LegendEntry",
     "Line",
     "Points",
     "Regions",
     "Rule",
     "draw",
-    "figure_json",
-    "show",
 ]
-
-#: How a chart displays itself in the reader's browser (JSON of :func:`figure_json`).
-CHART_MIME = "application/vnd.micrograd.chart+json"
 
 #: The colours a line gets when none is given, in order (matplotlib's first four).
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
@@ -397,22 +396,6 @@ def _ticks(low: float, high: float, integer: bool) -> list[float]:
 # -- drawing --------------------------------------------------------------------------------
 
 
-def _in_browser() -> bool:
-    """Whether this runs in the reader's browser (Pyodide), where there is no matplotlib."""
-    return sys.platform == "emscripten"
-
-
-def _pyplot() -> Any:
-    """matplotlib.pyplot, or an ImportError naming the extra."""
-    try:
-        import matplotlib.pyplot as plt
-    except ImportError as error:
-        raise ImportError(
-            'drawing a chart needs matplotlib: pip install "micrograd-book[plot]"'
-        ) from error
-    return plt
-
-
 def draw(chart: Chart, ax: Axes) -> Axes:
     """Draw ``chart`` on a matplotlib Axes (its legend too, unless it goes below the figure).
 
@@ -499,82 +482,203 @@ def _legend_handles(chart: Chart) -> list[Any]:
     return handles
 
 
-def figure_json(charts: Sequence[Chart], size: tuple[float, float]) -> str:
-    """What :func:`show` displays in the browser: the charts and the figure's size, as JSON."""
-    return json.dumps({"size": list(size), "charts": [chart.to_json() for chart in charts]})
+# -- figures ------------------------------------------------------------------------------------
+
+#: The width of a figure whose size is not given, in inches: it fits a phone's column.
+DEFAULT_WIDTH = 5.0
+#: Its height per chart, in inches: taller for a chart of points (a plane, not a curve).
+DEFAULT_HEIGHT = 3.5
+DEFAULT_HEIGHT_WITH_POINTS = 4.0
+#: The resolution of a saved PNG, in dots per inch.
+PNG_DPI = 100
 
 
-class _BrowserFigure:
-    """A figure for the reader's browser: displays itself as :data:`CHART_MIME`."""
+def _matplotlib_figure(size: tuple[float, float]) -> matplotlib.figure.Figure:
+    """A new, empty matplotlib figure of ``size`` inches, made without pyplot."""
+    try:
+        from matplotlib.figure import Figure as MatplotlibFigure
+    except ImportError as error:
+        raise ImportError(
+            'drawing a chart needs matplotlib: pip install "micrograd-book[plot]"'
+        ) from error
+    return MatplotlibFigure(figsize=size, layout="constrained")
 
-    def __init__(self, charts: Sequence[Chart], size: tuple[float, float]) -> None:
-        self.data = figure_json(charts, size)
-        self.text = f"<Figure: {len(charts)} chart{'s' if len(charts) != 1 else ''}>"
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None) -> dict[str, str]:
-        return {CHART_MIME: self.data, "text/plain": self.text}
+def _checked_charts(charts: object) -> tuple[Chart, ...]:
+    """``charts`` as a tuple of one or more Charts, or a TypeError that says what is wrong."""
+    if isinstance(charts, Chart):
+        raise TypeError("charts must be a list of Chart objects (Figure([chart]) for one chart)")
+    if isinstance(charts, (str, bytes)) or not isinstance(charts, Sequence):
+        raise TypeError(f"charts must be a list of Chart objects, got {type(charts).__name__}")
+    if not charts:
+        raise ValueError("charts must hold one or more Chart objects, got none")
+    for i, chart in enumerate(charts):
+        if not isinstance(chart, Chart):
+            raise TypeError(f"charts[{i}] must be a Chart, got {type(chart).__name__} {chart!r}")
+    return tuple(charts)
 
 
-def show(*charts: Chart, size: tuple[float, float] | None = None) -> Any:
-    """Draw ``charts``, one under the other, as one figure.
+def _checked_size(size: object, charts: tuple[Chart, ...]) -> tuple[float, float]:
+    """``size`` as (width, height) in inches; by default 5 wide and 3.5 (or 4) high per chart."""
+    if size is None:
+        points = any(isinstance(mark, Points) for chart in charts for mark in chart.marks)
+        per_chart = DEFAULT_HEIGHT_WITH_POINTS if points else DEFAULT_HEIGHT
+        return DEFAULT_WIDTH, per_chart * len(charts)
+    if isinstance(size, (str, bytes)) or not isinstance(size, Sequence) or len(size) != 2:
+        raise TypeError(f"size must be (width, height) in inches, got {size!r}")
+    width, height = _numbers("size", size)
+    if not (0 < width < math.inf and 0 < height < math.inf):
+        raise ValueError(f"size must be two positive numbers of inches, got {size!r}")
+    return width, height
 
-    With matplotlib: a new figure (``layout="constrained"``, the axes sharing
-    their x axis when there are several), shown by Jupyter as any figure is;
-    its ``micrograd_chart`` attribute holds :func:`figure_json` of the charts.
-    In the reader's browser: the description is displayed as
-    :data:`CHART_MIME` for the page to draw (a cell ending in ``;`` shows it
-    too, as matplotlib's figures are).
+
+class Figure:
+    """One or more charts, one under the other, with a size in inches.
+
+    Plain data, like its charts: :meth:`to_json` is all a renderer needs.
+    matplotlib draws it (:meth:`draw`, :meth:`to_svg`, :meth:`save`): one set
+    of axes per chart, sharing the x axis when there are several, in a
+    figure of :attr:`size` with ``constrained`` layout; a chart whose legend
+    goes ``"below"`` gets it under the figure.  In Jupyter it shows itself as
+    :meth:`to_svg`.
 
     Parameters
     ----------
-    *charts : Chart
-        One or more charts.
+    charts : list of Chart
+        One or more charts, top to bottom.
     size : (float, float), optional
         Width and height in inches; default 5 wide and 3.5 high per chart
-        (4 for one with points).
-
-    Returns
-    -------
-    matplotlib.axes.Axes or list of them, or Chart
-        The Axes (one per chart), or in the browser the first chart.
+        (4 for a chart with points).
 
     Raises
     ------
     TypeError
-        If an argument is not a Chart.
-    ImportError
-        If matplotlib is missing (``pip install "micrograd-book[plot]"``) outside the browser.
+        If ``charts`` is not a list of Charts, or ``size`` is not a pair of numbers.
+    ValueError
+        If ``charts`` is empty, or a width or height is not a positive number.
     """
-    if not charts or not all(isinstance(chart, Chart) for chart in charts):
-        raise TypeError("show needs one or more Chart objects")
-    if size is None:
-        tall = any(isinstance(mark, Points) for chart in charts for mark in chart.marks)
-        size = (5.0, (4.0 if tall else 3.5) * len(charts))
-    width, height = _numbers("size", list(size))
-    if _in_browser():
+
+    def __init__(self, charts: Sequence[Chart], size: tuple[float, float] | None = None) -> None:
+        self._charts = _checked_charts(charts)
+        self._size = _checked_size(size, self._charts)
+
+    @property
+    def charts(self) -> tuple[Chart, ...]:
+        """The charts, from the top."""
+        return self._charts
+
+    @property
+    def size(self) -> tuple[float, float]:
+        """Width and height, in inches."""
+        return self._size
+
+    def __repr__(self) -> str:
+        count = len(self.charts)
+        width, height = self.size
+        return f"<Figure: {count} chart{'' if count == 1 else 's'}, {width} x {height} in>"
+
+    def to_json(self) -> dict[str, Any]:
+        """The figure as JSON-ready data: ``{"size": [w, h], "charts": [...]}``.
+
+        Each chart as :meth:`Chart.to_json` gives it, in order from the top.
+        """
+        return {"size": list(self.size), "charts": [chart.to_json() for chart in self.charts]}
+
+    def draw(self) -> matplotlib.figure.Figure:
+        """A new matplotlib figure of the charts (made without pyplot).
+
+        Raises
+        ------
+        ImportError
+            If matplotlib is missing (``pip install "micrograd-book[plot]"``).
+        """
+        figure = _matplotlib_figure(self.size)
+        many = len(self.charts) > 1
+        axes = figure.subplots(len(self.charts), 1, sharex=many, squeeze=False)
+        for chart, ax in zip(self.charts, axes[:, 0], strict=True):
+            draw(chart, ax)
+        for chart in self.charts:
+            if chart.legend == "below":
+                figure.legend(
+                    handles=_legend_handles(chart),
+                    loc="outside lower center",
+                    ncol=chart.legend_columns,
+                )
+        return figure
+
+    def to_svg(self) -> str:
+        """The figure as an SVG document, cropped to what it draws.
+
+        The same bytes as Jupyter's inline backend gives for the same
+        figure with ``bbox_inches="tight"`` and no date in the metadata.  It
+        follows matplotlib's settings (``rcParams``) as the caller has them;
+        set ``svg.hashsalt`` for the same ids on every run.
+
+        Raises
+        ------
+        ImportError
+            If matplotlib is missing (``pip install "micrograd-book[plot]"``).
+        """
+        return self._print("svg", metadata={"Date": None}).decode("utf-8")
+
+    def save(self, path: str | os.PathLike[str]) -> Path:
+        """Write the figure to ``path``: SVG (:meth:`to_svg`) or PNG at 100 dpi, by its suffix.
+
+        Only the file is written: its folder must exist.
+
+        Returns
+        -------
+        pathlib.Path
+            ``path``.
+
+        Raises
+        ------
+        ValueError
+            If ``path`` ends in neither ``.svg`` nor ``.png``.
+        OSError
+            If the file cannot be written (no such folder, no permission); the
+            message names the file and the reason.
+        ImportError
+            If matplotlib is missing (``pip install "micrograd-book[plot]"``).
+        """
+        target = Path(path)
+        kind = target.suffix.lower()
+        if kind not in (".svg", ".png"):
+            raise ValueError(f"a figure is saved as .svg or .png, not {target.name!r}")
+        if kind == ".svg":
+            data = self.to_svg().encode("utf-8")
+        else:
+            data = self._print("png", dpi=PNG_DPI, metadata={"Software": None})
         try:
-            from IPython.display import display  # type: ignore[import-not-found, unused-ignore]
-        except ImportError as error:
-            raise ImportError(
-                "in the browser, a chart is shown by the page that runs the code "
-                "(it offers IPython.display); elsewhere it needs matplotlib: "
-                'pip install "micrograd-book[plot]"'
-            ) from error
-        display(_BrowserFigure(charts, (width, height)))
-        return charts[0]
-    plt = _pyplot()
-    many = len(charts) > 1
-    fig, axes = plt.subplots(
-        len(charts), 1, figsize=(width, height), sharex=many, layout="constrained", squeeze=False
-    )
-    drawn = [draw(chart, ax) for chart, ax in zip(charts, axes[:, 0], strict=True)]
-    for chart in charts:
-        if chart.legend == "below":
-            fig.legend(
-                handles=_legend_handles(chart),
-                loc="outside lower center",
-                ncol=chart.legend_columns,
-            )
-    # What the figure shows, as the browser gets it (the book's build records it).
-    fig.micrograd_chart = figure_json(charts, (width, height))
-    return drawn[0] if len(drawn) == 1 else drawn
+            target.write_bytes(data)
+        except OSError as error:
+            reason = error.strerror or type(error).__name__
+            if error.errno == errno.ENOENT and not target.parent.is_dir():
+                reason = f"there is no folder {target.parent}"
+            raise OSError(error.errno, f"cannot save the figure to {target}: {reason}") from error
+        return target
+
+    def _repr_svg_(self) -> str:
+        """How Jupyter shows a figure: :meth:`to_svg`."""
+        return self.to_svg()
+
+    def _print(self, file_format: str, dpi: float | None = None, **options: Any) -> bytes:
+        """:meth:`draw`, printed as the inline backend prints a figure (``bbox_inches="tight"``)."""
+        figure = self.draw()
+        # Constrained layout refines the axes' positions from wherever they are, so
+        # the printed numbers depend on whether the figure was laid out before.  In
+        # Jupyter, pyplot lays out (draws) a cell's figures when the cell ends, before
+        # the inline backend prints them: laid out once here too, a Figure prints the
+        # bytes Jupyter prints for the same figure made with pyplot.
+        figure.draw_without_rendering()
+        buffer = io.BytesIO()
+        figure.canvas.print_figure(
+            buffer,
+            format=file_format,
+            facecolor=figure.get_facecolor(),
+            edgecolor=figure.get_edgecolor(),
+            dpi=figure.dpi if dpi is None else dpi,
+            bbox_inches="tight",
+            **options,
+        )
+        return buffer.getvalue()
