@@ -34,7 +34,7 @@ RECORD = HERE / "RESULTS.json"
 RECORD_MARKDOWN = HERE / "RESULTS.md"
 #: The moons training in the reader's browser, as the browser test measured it.
 BROWSER_RECORD = HERE / "RESULTS_BROWSER.json"
-#: What the browser measurements are held to (issue #16).
+#: What the browser measurements are held to: what a reader watching a training cell needs.
 FIRST_POINT_TARGET_SECONDS = 2.0
 INPUT_DELAY_TARGET_MS = 100.0
 UPDATE_GAP_TARGET_SECONDS = 1.0

@@ -37,7 +37,7 @@ import report as record  # benchmarks/report.py: the tables, and the record's fi
 HERE = Path(__file__).resolve().parent
 CASES = HERE / "cases.py"
 
-# The targets of the performance issue (#10), as ratios within one run.
+# The performance targets, as ratios within one run.
 TARGET_DEMO_SPEEDUP = 10.0  # the demo as written
 TARGET_DEMO_PAUSED_SPEEDUP = 25.0  # the same loop inside paused_gc()
 TARGET_CHAIN_SPEEDUP = 5.0

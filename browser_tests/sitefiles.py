@@ -19,6 +19,10 @@ from bs4 import BeautifulSoup
 from PIL import Image
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The book's MIME types, from the one file that spells them (the runner reads it too).
+MIME_TYPES: dict[str, str] = json.loads(
+    (ROOT / "docs" / "_static" / "runner" / "mime_types.json").read_text(encoding="utf-8")
+)
 SITE_ENV = "MICROGRAD_SITE_HTML"
 
 #: Folders of the built site that hold assets, not pages a reader navigates to.

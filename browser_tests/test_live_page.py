@@ -1,4 +1,4 @@
-"""The page follows the reader's run: steppers and drawings made in the browser (#16).
+"""The page follows the reader's run: steppers and drawings made in the browser.
 
 A stepper cell (micrograd.viz.stepper) runs in the reader's browser and steps
 through the reader's own graph, laid out by viz.js in the runner's worker
@@ -12,7 +12,8 @@ reach 127.0.0.1 only, these tests check that
 - at 1366x768 and 390x844, every frame of a stepper made in the browser shows
   its controls, its captions and the node at work together, without scrolling;
 - a drawing made in the browser fits the column on a phone, as the build's do;
-- numbers in the prose follow the reader's run (glue.js, pyformat.js);
+- numbers in the prose follow the reader's run (glue.js; the kernel formats them
+  with glue_text.py, which formats as myst-nb does);
 - pictures follow the run (charts.js, live_charts.py): the moons training edited
   to 30 steps draws its loss and accuracy curve as it trains, the loss plot
   and the decision boundary are drawn from the reader's run, and Reset brings
@@ -38,12 +39,12 @@ from typing import Any
 import pytest
 from runner_modules import load as load_runner_module
 from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab, report
-from sitefiles import ROOT, executed_notebooks_dir
+from sitefiles import MIME_TYPES, ROOT, executed_notebooks_dir
 from steppers import STEPPER_STATE_JS, off_screen_stepping_through
 
 VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
 NEURON_X2 = 'x2 = Value(0.0, label="x2")'
-STEPPER_MIME = "application/vnd.micrograd.stepper+json"
+STEPPER_MIME = MIME_TYPES["stepper"]
 
 
 def cell_with(tab: Tab, text: str) -> int:
@@ -289,7 +290,7 @@ def test_numbers_and_pictures_that_read_a_name_the_readers_edit_took_away_say_fr
     for key in ("moons_steps", "moons_final_loss", "moons_final_acc", "moons_lr_last"):
         assert by_key[key]["shown"] == "stale", by_key[key]
         assert by_key[key]["note"].startswith("From the build"), by_key[key]
-    plotting = cell_with(tab, 'log.plot(title="the moons: loss and accuracy")')
+    plotting = cell_with(tab, 'plot_training(log, title="the moons: loss and accuracy")')
     note = tab.cell(plotting).locator(".runner-stale-note").inner_text()
     assert note.startswith("From the build"), note
     assert tab.page.locator(".runner-hidden-error").count() == 0
@@ -298,7 +299,7 @@ def test_numbers_and_pictures_that_read_a_name_the_readers_edit_took_away_say_fr
 
 # -- pictures that follow the run --------------------------------------------------------------
 
-CHART_MIME = "application/vnd.micrograd.chart+json"
+CHART_MIME = MIME_TYPES["chart"]
 #: What the live-chart test measured, for benchmarks/RESULTS.md (benchmarks/report.py --browser).
 LIVE_ARTIFACT = ROOT / "artifacts" / "runner" / "live_charts.json"
 #: Pictures of the charts drawn in the browser, for a person to compare with the build's.
@@ -416,20 +417,20 @@ def build_chart(html: Path, page: str, code: str) -> dict[str, Any]:
 #: The moons page's cells natively, in this test's CPython: the training timed, then the
 #: page's decision-boundary cell, whose figure keeps its chart's description (micrograd.viz.chart).
 NATIVE_MOONS = """
-import contextlib, io, json, sys, time
-import matplotlib
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
+import ast, contextlib, io, json, sys, time
 cells = json.load(sys.stdin)
 namespace = {"__name__": "__main__"}
+boundary = ast.parse(cells["boundary"])  # the cell ends with the Figure it shows
+shown = ast.Expression(boundary.body.pop().value)
 with contextlib.redirect_stdout(io.StringIO()):
     for source in cells["before"]:
         exec(source, namespace)
     started = time.perf_counter()
     exec(cells["training"], namespace)
     seconds = time.perf_counter() - started
-    exec(cells["boundary"], namespace)
-print(json.dumps({"training_seconds": seconds, "boundary": plt.gcf().micrograd_chart,
+    exec(compile(boundary, "boundary", "exec"), namespace)
+    figure = eval(compile(shown, "boundary", "eval"), namespace)
+print(json.dumps({"training_seconds": seconds, "boundary": json.dumps(figure.to_json()),
                   "python": sys.version.split()[0]}))
 """
 
@@ -519,7 +520,7 @@ def test_an_edited_moons_run_draws_its_curve_as_it_trains_and_the_readers_bounda
     check_the_prose_follows_the_edited_moons_run(tab, built, rows)
 
     # The loss plot below, run: the reader's 30 steps, drawn as the build's 100 are.
-    plotting = cell_with(tab, 'log.plot(title="the moons: loss and accuracy")')
+    plotting = cell_with(tab, 'plot_training(log, title="the moons: loss and accuracy")')
     run(tab, plotting)
     # The decision boundary from the reader's model: the one this CPython draws for it.
     boundary = cell_with(tab, "plot_decision_boundary(model")

@@ -157,7 +157,11 @@ def test_an_edited_training_run_starts_from_the_pages_model_and_says_so(tab: Tab
     # The spike cell had not run, nor the two plots (they run in the browser too: the loss
     # plot and the decision boundary); the training not again.
     sources = tab.evaluate("microgradTest.cells().map((c) => c.source)")
-    plots = [i for i, code in enumerate(sources) if "log.plot(" in code or "boundary(model" in code]
+    plots = [
+        i
+        for i, code in enumerate(sources)
+        if "plot_training(log" in code or "boundary(model" in code
+    ]
     assert ran == sorted([spike, *plots, solution]), ran
     before = len(_runs_since(tab, 0))
     tab.click_run(solution)

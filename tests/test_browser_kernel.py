@@ -11,6 +11,7 @@ formats, and a training log's live chart while a cell trains.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from collections.abc import Iterator
@@ -19,6 +20,11 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from runner_modules import RUNNER, load
+
+from micrograd import MLP, Value
+from micrograd.datasets import make_moons
+from micrograd.training_log import TrainingLog
 from micrograd.viz.chart import Chart, Figure
 from micrograd.viz.draw import draw_dot
 from micrograd.viz.plot import (
@@ -30,11 +36,6 @@ from micrograd.viz.plot import (
     training_chart,
 )
 from micrograd.viz.stepper import BackwardStepper, StepperPair
-from runner_modules import RUNNER, load
-
-from micrograd import MLP, Value
-from micrograd.datasets import make_moons
-from micrograd.training_log import TrainingLog
 
 MIME_TYPES: dict[str, str] = json.loads((RUNNER / "mime_types.json").read_text(encoding="utf-8"))
 
@@ -63,6 +64,7 @@ KERNEL_MODULES = (
     "IPython.display",
     "myst_nb",
     "micrograd_cell_names",
+    "micrograd_claims",
     "micrograd_glue_text",
     "micrograd_browser_kernel",
     "micrograd_live_charts",
@@ -79,6 +81,7 @@ def kernel(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
         sys.modules.pop(name, None)
     try:
         load("cell_names")
+        load("claims")
         load("glue_text")
         module = load("kernel")
         formats = {"loss": [".4f", ".1e"], "name": ["s"], "steps": ["", "d"]}
@@ -93,8 +96,12 @@ def kernel(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
 
 
 def run(kernel: ModuleType, code: str) -> tuple[Page, dict[str, Any]]:
+    """Run a cell as the worker does; what it prints goes where the kernel sends it."""
     page = Page()
-    result = json.loads(kernel.run_cell(code, "<cell 1>", page))
+    # pytest puts its own sys.stdout back before each test: the cell gets the kernel's.
+    streams = (kernel._CellStream("stdout"), kernel._CellStream("stderr"))
+    with contextlib.redirect_stdout(streams[0]), contextlib.redirect_stderr(streams[1]):
+        result = json.loads(kernel.run_cell(code, "<cell 1>", page))
     return page, result
 
 
@@ -264,3 +271,21 @@ def test_after_a_cell_even_one_that_raises_the_library_is_as_it_was(
     # Outside a cell, recording sends nothing: post_message would raise with no cell running.
     kernel.NAMESPACE["log"].record(5, 0.1)
     assert len(kernel.NAMESPACE["log"].rows) == 6
+
+
+# -- claims -------------------------------------------------------------------------------------
+
+
+def test_a_claim_goes_to_the_page_with_whether_it_holds_for_the_readers_run(
+    kernel: ModuleType,
+) -> None:
+    page, result = run(kernel, "x2 = 1.0\nclaim('x2_is_zero', x2 == 0, about=f'x2 = {x2}')")
+    assert result["ok"], result["error"]
+    assert page.addons == [("claim", {"key": "x2_is_zero", "holds": False, "about": "x2 = 1.0"})]
+
+
+def test_a_claim_stated_wrong_is_the_cells_own_exception(kernel: ModuleType) -> None:
+    page, result = run(kernel, "claim('loss falls', True)")
+    assert not result["ok"]
+    assert "ValueError: a claim's key is a name" in result["error"]
+    assert page.addons == []

@@ -13,6 +13,9 @@ from executed_notebooks.streams import join_stream_pieces
 from repository_links import BUTTONS, repository_url, theme_options, web_url
 
 ROOT = Path(__file__).resolve().parent.parent
+MIME: dict[str, str] = json.loads(
+    (ROOT / "docs" / "_static" / "runner" / "mime_types.json").read_text(encoding="utf-8")
+)
 
 # -- the build's kernel --------------------------------------------------------------------
 
@@ -365,7 +368,7 @@ def test_the_worker_side_holds_every_python_module_the_worker_installs() -> None
             [
                 {
                     "data": {"text/html": "<div/>"},
-                    "metadata": {"application/vnd.micrograd.stepper+json": {}},
+                    "metadata": {MIME["stepper"]: {}},
                 }
             ],
             {"graphviz"},
@@ -374,7 +377,7 @@ def test_the_worker_side_holds_every_python_module_the_worker_installs() -> None
             [
                 {
                     "data": {"image/svg+xml": "<svg/>"},
-                    "metadata": {"application/vnd.micrograd.chart+json": {}},
+                    "metadata": {MIME["chart"]: {}},
                 }
             ],
             {"chart"},

@@ -38,10 +38,9 @@ LIVE_SIZE = (5.0, 3.5)
 @contextmanager
 def live_charts() -> Iterator[None]:
     """While the block runs, send the chart of every training log that records a row."""
+    from micrograd.training_log import TrainingLog
     from micrograd.viz.chart import Figure
     from micrograd.viz.plot import training_chart
-
-    from micrograd.training_log import TrainingLog
 
     sent: dict[int, tuple[TrainingLog, float, int]] = {}  # id(log) -> (log, when, rows sent)
 
