@@ -643,11 +643,11 @@ def test_the_mlp_pages_plots_are_drawn_in_the_browser_from_the_readers_run(
     width, height = VIEWPORTS[viewport]
     tab.page.set_viewport_size({"width": width, "height": height})
     tab.open("mlp.html")
-    last = cell_with(tab, "show(comparison")
+    last = cell_with(tab, "Figure([comparison]")
     run(tab, last)  # and every cell above it, the first plot's too
-    first = cell_with(tab, "show(loss_chart, predictions")
+    first = cell_with(tab, "Figure([loss_chart, predictions]")
     assert tab.state(first) == "done"
-    for index, code in ((first, "show(loss_chart, predictions"), (last, "show(comparison")):
+    for index, code in ((first, "Figure([loss_chart, predictions]"), (last, "Figure([comparison]")):
         (drawn,) = [o["data"] for o in tab.outputs(index) if o["mime"] == CHART_MIME]
         assert numbers_close(json.loads(drawn), build_chart(html, "mlp.html", code))
     charts = browser_charts(tab)
