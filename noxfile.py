@@ -390,16 +390,20 @@ def _build_site(
 
 
 def _build_pdf(session: nox.Session, html: Path) -> None:
-    """Print the book into ``html``/micrograd-book.pdf (docs/_ext/book_pdf.py links to it).
+    """Print the book into ``html``/micrograd-book.pdf, and offer it on every page.
 
     The single-page build of the same sources, with the execution cache of
     the HTML build in ``html`` (its numbers and pictures are the published
-    ones), printed by headless Chromium: browser_tests/print_book.py.
+    ones), printed by headless Chromium: browser_tests/print_book.py.  The
+    HTML is then built again (nothing runs again), so that every page's
+    download menu links to the file (docs/_ext/book_pdf.py offers it only
+    where it exists).
     """
     single = html.parent / "singlehtml"
     _build_site(session, html, "-q", builder="singlehtml", out=single)
     book = html / "micrograd-book.pdf"
     session.run("python", str(ROOT / "browser_tests" / "print_book.py"), str(single), str(book))
+    _build_site(session, html, "-q")
 
 
 def _chromium(session: nox.Session) -> str:

@@ -109,3 +109,28 @@ def test_the_download_prints_what_the_page_prints(html: Path) -> None:
             )
             checked += bool(on_page)
     assert checked > 20, f"only {checked} printed outputs compared"
+
+
+def test_every_link_of_every_download_menu_answers(html: Path, server: str) -> None:
+    """Each entry of the theme's download menu leads to a file the site serves (no 404).
+
+    The book's PDF is offered only where it was printed into the site
+    (docs/_ext/book_pdf.py): a site built by ``nox -s docs`` alone has no link to it.
+    """
+    from urllib.parse import urljoin
+    from urllib.request import urlopen
+
+    checked = set()
+    for name in PAGES:
+        page = parse(html, f"{name}.html")
+        for menu in page.select(".dropdown-download-buttons"):
+            for link in menu.select("a[href]"):
+                url = urljoin(f"{server}/{name}.html", str(link["href"]))
+                if url in checked or url.startswith("javascript:"):
+                    continue
+                with urlopen(url, timeout=30) as response:  # raises HTTPError on a 404
+                    assert response.status == 200, url
+                checked.add(url)
+    assert any(url.endswith(".ipynb") for url in checked)
+    book = (html / "micrograd-book.pdf").is_file()
+    assert any(url.endswith("micrograd-book.pdf") for url in checked) == book

@@ -50,7 +50,7 @@ def test_a_crash_keeps_what_the_cell_printed_and_restart_leaves_no_loop(tab: Tab
     tab.cell(0).locator("div.runner-crashed button.runner-restart").click()
     tab.page.wait_for_function("['starting', 'ready'].includes(microgradTest.status())")
     states = tab.evaluate("microgradTest.cells().map((c) => c.state)")
-    assert states == [""] * len(states), states  # every status of the old session is gone
+    assert states == ["idle"] * len(states), states  # every status of the old session is gone
     assert not tab.evaluate("microgradTest.log().filter((e) => e.level === 'error').length")
 
     # The next cell runs first time: the crashed cell above does not run again.

@@ -159,6 +159,11 @@ def _claim(run: PageRun) -> Any:
 
 @cache
 def run_page(page: str) -> PageRun:
+    """Execute every code cell of ``docs/<page>.md`` in order, as the build does (once)."""
+    return execute_page(page)
+
+
+def execute_page(page: str) -> PageRun:
     """Execute every code cell of ``docs/<page>.md`` in order, as the build does."""
     import matplotlib
 

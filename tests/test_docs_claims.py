@@ -21,8 +21,19 @@ import re
 from typing import Any
 
 import pytest
+from claims import ROLE, check, parse
 from labelled_neuron import NeuronBuilder
-from pages import DOCS, code_cells, glued, in_page_group, prose, run_page, without_magics
+from pages import (
+    DOCS,
+    claimed,
+    code_cells,
+    execute_page,
+    glued,
+    in_page_group,
+    prose,
+    run_page,
+    without_magics,
+)
 
 from micrograd import Value
 
@@ -82,6 +93,39 @@ def test_prose_types_no_number_that_the_page_computes(page: str) -> None:
         if isinstance(value, (int, float)) and not isinstance(value, bool):
             typed += [f"{key}={form}" for form in _typed_forms(value) if form in text]
     assert not typed, f"{page}.md types computed numbers instead of gluing them: {typed}"
+
+
+# -- claims: sentences whose truth depends on a value --------------------------------------
+
+
+@pytest.mark.parametrize("page", PAGE_PARAMS)
+def test_every_claim_the_prose_makes_is_stated_by_the_page_and_holds(page: str) -> None:
+    assert check(prose(page), claimed(page), f"docs/{page}.md") == []
+
+
+@pytest.mark.parametrize("page", PAGE_PARAMS)
+def test_every_claim_a_cell_states_is_said_in_the_prose(page: str) -> None:
+    said = {parse(match["content"]).key for match in ROLE.finditer(prose(page))}
+    assert set(claimed(page)) <= said, f"{page}.md states claims no sentence says"
+
+
+def test_a_claim_that_no_longer_holds_fails_the_build_at_its_sentence(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def mul_backward_flipped(out: Value, a: Value, b: Value) -> None:
+        a.grad -= b.data * out.grad
+        b.grad -= a.data * out.grad
+
+    # The start page's c = a*b + b**2: with * sending the wrong sign, a.grad = -b > 0.
+    monkeypatch.setattr(Value, "_mul_backward", staticmethod(mul_backward_flipped))
+    text = prose("index")
+    problems = check(text, execute_page("index").claims, "docs/index.md")
+    line = 1 + text[: text.index("taste_a_lowers_c: (so `c` falls)")].count("\n")
+    assert problems[0].startswith(
+        f"docs/index.md:{line}: claim: this sentence says '(so `c` falls)', "
+        "which the claim 'taste_a_lowers_c' says is not true of the build's run (a.grad = 3.0)"
+    )
+    assert len(problems) == 2  # the gradients by hand do not match either
 
 
 @pytest.mark.parametrize("page", PAGE_PARAMS)

@@ -375,3 +375,24 @@ def test_the_training_chart_is_what_plot_training_draws_and_needs_no_matplotlib(
     assert chart.integer_x
     assert chart.grid
     assert chart.title == "run"
+
+
+def test_a_spike_is_clipped_so_the_rest_of_the_curve_stays_readable_and_the_title_says_so() -> None:
+    log = TrainingLog()
+    for step, loss in enumerate([2.0, 125.3, 3.0, 1.5, 1.0, 0.8, 0.6, 0.5, 0.4, 0.3]):
+        log.record(step, loss)
+    chart = training_chart(log, title="moons")
+    assert chart.title == "moons\n(loss clipped at 4.5: it peaks at 125.3, step 1)"
+    assert chart.y_limits() == pytest.approx((0.0, 4.5 * 1.05))
+    assert chart.marks[0].y[1] == 125.3  # type: ignore[union-attr]  # the data stays whole
+    untitled = training_chart(log)
+    assert untitled.title == "loss clipped at 4.5: it peaks at 125.3, step 1"
+
+
+def test_a_curve_that_only_starts_high_is_not_clipped() -> None:
+    log = TrainingLog()
+    for step, loss in enumerate([4.3, 2.0, 1.0, 0.5, 0.2, 0.1, 0.05, 0.02]):
+        log.record(step, loss)
+    chart = training_chart(log)
+    assert chart.title is None
+    assert chart.y_limits() == pytest.approx((0.0, 4.3 * 1.05))

@@ -392,3 +392,15 @@ def test_a_cells_outputs_say_what_its_first_run_must_fetch(
     from browser_runner import MIME_TYPES, output_kinds
 
     assert output_kinds(outputs, MIME_TYPES) == kinds
+
+
+# -- the book's PDF in the download menu ---------------------------------------------------
+
+
+def test_the_pdf_is_offered_only_where_it_is_or_will_be(tmp_path: Path) -> None:
+    from book_pdf import BOOK_PDF, pdf_is_offered
+
+    assert not pdf_is_offered(tmp_path, {})
+    assert pdf_is_offered(tmp_path, {"READTHEDOCS": "True"})  # its PDF job prints it there
+    (tmp_path / BOOK_PDF).write_bytes(b"%PDF-1.7\n")
+    assert pdf_is_offered(tmp_path, {})

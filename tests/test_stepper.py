@@ -255,6 +255,43 @@ def test_the_wrong_order_runs_q_before_r_and_leaves_a_and_b_short() -> None:
     assert {n.label: n.grad for n in topological_order(right)}["a"] == -33.0
 
 
+def test_the_wrong_order_says_which_grads_end_wrong_and_what_backward_gives() -> None:
+    root = q_used_twice()
+    frames = backward_frames(root, order=breadth_first(root))
+    finishing_a_and_b = next(f for f in frames if f.node is not None and f.node.label == "q")
+    assert finishing_a_and_b.caption.endswith(
+        "a and b are leaves: their grads are final, and wrong: -3.0000 and 2.0000, "
+        "where backward() gives -33.0000 and 22.0000."
+    )
+    assert frames[-1].caption == (
+        "Done: every rule has run, in the order given. a.grad and b.grad end wrong: "
+        "-3.0000 and 2.0000, where backward() gives -33.0000 and 22.0000."
+    )
+    # Judging the order ran backward() on the side: the graph holds what the order left.
+    assert {n.label: n.grad for n in topological_order(root)}["a"] == -3.0
+
+
+def test_another_order_that_is_topological_ends_with_backwards_grads() -> None:
+    root = worked_example()
+    frames = backward_frames(root, order=list(reversed(topological_order(root))))
+    assert frames[-1].caption == (
+        "Done: every rule has run, in the order given; the grads are those L.backward() leaves."
+    )
+    assert ", and wrong:" not in " ".join(frame.caption for frame in frames)
+
+
+def test_a_node_labelled_with_its_own_formula_is_named_once() -> None:
+    x1, w1, c = Value(2.0, label="x1"), Value(-3.0, label="w1"), Value(1.0, label="c")
+    product = x1 * w1
+    product.label = "x1*w1"
+    total = product + c
+    total.label = "x1*w1 + c"
+    captions = [frame.caption for frame in backward_frames(total)]
+    assert captions[2].startswith("x1*w1 + c: its rule (+) adds to x1*w1.grad")
+    assert captions[3].startswith("x1*w1 = x1 * w1: its rule (*)")
+    assert captions[-1] == "Done: every grad is filled in, as (x1*w1 + c).backward() leaves it."
+
+
 def test_the_engines_order_given_explicitly_gives_the_same_frames() -> None:
     root = worked_example()
     given = backward_frames(root, order=list(reversed(topological_order(root))))

@@ -54,6 +54,9 @@ MEASUREMENTS: dict[str, frozenset[str]] = {
             "free_gc_share",  # timings
             "paused_speedup",
             "deep_seconds",
+            # claims about those timings: whether they hold, and the timing in words
+            "claim:chain_faster",
+            "claim:paused_faster",
         }
     ),
 }

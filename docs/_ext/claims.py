@@ -21,8 +21,8 @@ At build time the role
   runner (docs/_static/runner/claims.js), which shows the wording that is
   true of the reader's run.
 
-:func:`parse` and :func:`problem` are plain Python: the tests find a page's
-claims and judge them as the build does.
+:func:`parse`, :func:`problem` and :func:`check` are plain Python: the tests
+find a page's claims and judge them as the build does.
 """
 
 from __future__ import annotations
@@ -85,6 +85,24 @@ def problem(said: Said, record: dict[str, Any]) -> str | None:
         f"this sentence says {said.holds!r}, which the claim {said.key!r} says is not true "
         f"of the build's run{about}: change the code, the claim or the sentence"
     )
+
+
+def check(markdown: str, stated: dict[str, dict[str, Any]], path: str) -> list[str]:
+    """What the build says of a page's claims: ``path:line: claim: ...`` for each that fails.
+
+    ``markdown`` is the page's text, ``stated`` its cells' claims (key ->
+    ``{"holds", "about"}``).  A claim the prose names but no cell states fails
+    too, as in the build.
+    """
+    found = []
+    for match in ROLE.finditer(markdown):
+        line = markdown.count("\n", 0, match.start()) + 1
+        said = parse(match["content"])
+        if said.key not in stated:
+            found.append(f"{path}:{line}: claim: no cell states the claim {said.key!r}")
+        elif (wrong := problem(said, stated[said.key])) is not None:
+            found.append(f"{path}:{line}: claim: {wrong}")
+    return found
 
 
 # -- the role --------------------------------------------------------------------------------

@@ -205,7 +205,8 @@ function drawChart(Plot, chart, width, height) {
   const columns = legendColumns(chart, width);
   const entries = chart.legend_entries.length ? legend(chart, columns) : null;
   if (entries && chart.legend !== "below") box.append(entries);
-  let axesHeight = height - (chart.title !== null ? TITLE_PX : 0);
+  const titleLines = chart.title !== null ? chart.title.split("\n").length : 0;
+  let axesHeight = height - TITLE_PX * titleLines;
   if (entries) axesHeight -= LEGEND_ROW_PX * Math.ceil(chart.legend_entries.length / columns);
   const axis = (range, ticks, label) => ({
     domain: range,

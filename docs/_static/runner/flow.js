@@ -48,6 +48,7 @@ function freshHistory() {
     versions: new Map(), // name -> Map code -> version its last run left (0: the page's)
     inputs: new Map(), // code -> Map name -> version its shown output was computed from
     diverged: new Map(), // code -> whether its last run started from a reader's value
+    raised: new Set(), // codes whose last run raised
     skipped: new Set(), // codes the reader chose to skip in this session
   };
 }
@@ -276,10 +277,12 @@ export function beforeRun(c) {
   history.diverged.set(c.code, isEdited(c) || fromReader);
 }
 
-/** After cell c ran (raised or not), changing the names `changed`. */
-export function afterRun(c, changed) {
+/** After cell c ran, changing the names `changed`; ok: it did not raise. */
+export function afterRun(c, changed, ok) {
   sequence += 1;
   history.lastRun.set(c.code, sequence);
+  if (ok) history.raised.delete(c.code);
+  else history.raised.add(c.code);
   // A run that started from the page's values leaves the page's values (version 0).
   const version = history.diverged.get(c.code) ? sequence : 0;
   for (const name of touches(c)) history.versions.get(name)?.delete(c.code);
@@ -305,6 +308,8 @@ export function staleCells() {
       // and what it showed (the build's numbers, or an earlier run's) no longer follows
       // from the page; nor does a visible one's build output, until it runs.
       if (lostInput(c, page) && (c.hidden || !history.lastRun.has(c.code))) return true;
+      // A hidden cell that raised sent none of its numbers: the text keeps the build's.
+      if (c.hidden && history.raised.has(c.code)) return true;
       const inputs = history.inputs.get(c.code) || new Map();
       for (const name of dependencies(c.code, page)) {
         if (versionAt(name, c.code) !== (inputs.get(name) ?? 0)) return true;
@@ -328,6 +333,7 @@ export function forget(c) {
     }
     for (const byCell of history.versions.values()) byCell.delete(cell.code);
     history.lastRun.delete(cell.code);
+    history.raised.delete(cell.code);
     history.inputs.delete(cell.code);
     blocked.delete(cell.code);
   }

@@ -266,7 +266,7 @@ async function runOne(entry, plan = null) {
 function finished(entry, result, seconds) {
   const cell = entry.cell;
   keepRuntime(); // Python has run a cell: its files go into the runtime's cache (once)
-  flow.afterRun(entry, result.changed);
+  flow.afterRun(entry, result.changed, result.ok);
   records.timings.runs.push({ cell: cell ? cell.index : null, code: entry.code, seconds, ok: result.ok });
   if (cell) {
     first("firstDone");

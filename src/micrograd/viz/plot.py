@@ -29,6 +29,7 @@ __all__ = [
     "CLASS_COLOURS",
     "LOSS_COLOUR",
     "MAX_GRID_POINTS",
+    "SPIKE_FACTOR",
     "decision_boundary_chart",
     "moons_chart",
     "plot_decision_boundary",
@@ -288,7 +289,11 @@ def training_chart(log: TrainingLog, title: str | None = None) -> Chart:
 
     Both usually live between 0 and 1 (a loss can start above 1), so one
     y axis serves both: from 0 (or the lowest loss, if negative) to 5 %
-    above the highest loss or 1.
+    above the highest loss or 1.  A spike (a loss more than
+    :data:`SPIKE_FACTOR` times the loss's usual level, three times its
+    upper quartile or 1, whichever is more) would squash the rest of the
+    curve flat: the axis then stops at that usual level, the curve is clipped
+    there, and the title says so, with the peak's loss and step.
 
     Parameters
     ----------
@@ -318,6 +323,12 @@ def training_chart(log: TrainingLog, title: str | None = None) -> Chart:
     acc_points = [(row.step, row.accuracy) for row in log.rows if row.accuracy is not None]
     finite = [row.loss for row in log.rows if math.isfinite(row.loss)]
     top = max([1.0, *finite])
+    usual = _usual_level(finite)
+    if top > SPIKE_FACTOR * usual:
+        peak = max((row for row in log.rows if math.isfinite(row.loss)), key=lambda r: r.loss)
+        clipped = f"loss clipped at {usual:.3g}: it peaks at {peak.loss:.4g}, step {peak.step}"
+        title = clipped if title is None else f"{title}\n({clipped})"
+        top = usual
     chart = Chart(
         title=title,
         x_label="step",
@@ -335,6 +346,19 @@ def training_chart(log: TrainingLog, title: str | None = None) -> Chart:
             colour=ACCURACY_COLOUR,
         )
     return chart
+
+
+#: How far above the loss's usual level a spike may reach before the axis clips it.
+SPIKE_FACTOR = 10.0
+
+
+def _usual_level(losses: list[float]) -> float:
+    """Three times the losses' upper quartile, or 1 if that is more: where a curve lives."""
+    if not losses:
+        return 1.0
+    ordered = sorted(losses)
+    upper_quartile = ordered[(3 * (len(ordered) - 1)) // 4]
+    return max(1.0, 3.0 * upper_quartile)
 
 
 def plot_training(log: TrainingLog, title: str | None = None) -> Figure:

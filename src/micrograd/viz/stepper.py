@@ -35,6 +35,7 @@ from __future__ import annotations
 import hashlib
 import html
 import json
+import math
 from abc import ABC, abstractmethod
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -187,6 +188,7 @@ def backward_frames(
     steps = list(reversed(graph)) if order is None else _check_order(order, graph)
     names = dot_names(graph)  # the names draw_dot gives the nodes
     out = name_of(root)
+    called = f"({out})" if " " in out else out  # (x1*w1 + c).backward()
     before = "every grad is 0" if all(node.grad == 0 for node in graph) else "the grads it holds"
     frames = [Frame(f"Before backward(): {before}.", draw_dot(root, rankdir=rankdir), None)]
 
@@ -203,6 +205,9 @@ def backward_frames(
         seeded = f"{_grad_of(root)} is set to 1, then the rules run in another order: {ran}."
     frames.append(Frame(seeded, seed, root, names[root]))
     last_share = _last_shares(steps)
+    # Another order is judged against what backward() leaves: each leaf it finishes,
+    # and the last frame, say which grads end wrong.
+    right = None if engine_order else _what_backward_leaves(root, graph)
     for k, node in enumerate(steps):
         if node._rule is None and not node._prev:
             continue  # a leaf: nothing to pass on, no frame
@@ -217,14 +222,58 @@ def backward_frames(
         for child in inputs:
             _mark(dot, names[child], _RECEIVING_FILL, RECEIVING_CLASS, outline=_RECEIVING)
         final = [child for child in inputs if not child._prev and last_share.get(child) == k]
-        frames.append(Frame(_caption(node, inputs, was, final), dot, node, names[node]))
-    done = (
-        f"Done: every grad is filled in, as {out}.backward() leaves it."
-        if engine_order
-        else "Done: every rule has run, in the order given; these are the grads it leaves."
-    )
+        caption = _caption(node, inputs, was, final)
+        if right is not None and (wrong := _wrong(final, right)):
+            caption = caption[:-1] + f", and wrong: {_against(wrong, right)}."
+        frames.append(Frame(caption, dot, node, names[node]))
+    if right is None:
+        done = f"Done: every grad is filled in, as {called}.backward() leaves it."
+    elif wrong := _wrong(graph, right):
+        done = (
+            "Done: every rule has run, in the order given. "
+            f"{_names(wrong, grads=True)} end wrong: {_against(wrong, right)}."
+        )
+    else:
+        done = (
+            "Done: every rule has run, in the order given; "
+            f"the grads are those {called}.backward() leaves."
+        )
     frames.append(Frame(done, draw_dot(root, rankdir=rankdir), None))
     return frames
+
+
+def _what_backward_leaves(root: Value, graph: list[Value]) -> dict[Value, float]:
+    """Each node's grad after ``root.backward()``; the graph's grads are left as they were."""
+    held = [node.grad for node in graph]
+    root.grad = 1.0
+    for node in reversed(graph):
+        node._backward()
+    right = {node: node.grad for node in graph}
+    for node, grad in zip(graph, held, strict=True):
+        node.grad = grad
+    return right
+
+
+def _wrong(nodes: list[Value], right: dict[Value, float]) -> list[Value]:
+    """The nodes whose grad is not what backward() leaves (rounding aside)."""
+    return [
+        node
+        for node in nodes
+        if not math.isclose(node.grad, right[node], rel_tol=1e-9, abs_tol=1e-12)
+    ]
+
+
+def _names(nodes: list[Value], grads: bool = False) -> str:
+    """``a``, ``a and b``, ``a, b and c`` (with ``grads``: ``a.grad and b.grad``)."""
+    named = [_grad_of(node) if grads else name_of(node) for node in nodes]
+    return named[0] if len(named) == 1 else ", ".join(named[:-1]) + f" and {named[-1]}"
+
+
+def _against(wrong: list[Value], right: dict[Value, float]) -> str:
+    """``-3.0000 and 2.0000, where backward() gives -33.0000 and 22.0000``."""
+    got = " and ".join(format_number(node.grad) for node in wrong)
+    wanted = " and ".join(format_number(right[node]) for node in wrong)
+    return f"{got}, where backward() gives {wanted}"
 
 
 def _runs(node: Value) -> bool:
@@ -255,12 +304,14 @@ def _caption(node: Value, inputs: list[Value], was: list[float], final: list[Val
         f"{_grad_of(child)} ({format_number(old)} \u2192 {format_number(child.grad)})"
         for child, old in zip(inputs, was, strict=True)
     )
-    caption = f"{name} = {formula(node)}: its rule ({node._op}) adds to {changes}"
+    made = formula(node)
+    # A node labelled with its own formula ("x1*w1 + x2*w2") is named once.
+    caption = f"{name}: " if made == name else f"{name} = {made}: "
+    caption += f"its rule ({node._op}) adds to {changes}"
     if len(final) == 1:
         caption += f"; {name_of(final[0])} is a leaf: its grad is final"
     elif final:
-        leaves = ", ".join(name_of(leaf) for leaf in final[:-1]) + f" and {name_of(final[-1])}"
-        caption += f"; {leaves} are leaves: their grads are final"
+        caption += f"; {_names(final)} are leaves: their grads are final"
     return caption + "."
 
 
