@@ -1,4 +1,4 @@
-"""Sphinx extension: every page's download menu offers the whole book as one PDF, where there is one.
+"""Sphinx extension: every page's download menu offers the book as one PDF, where there is one.
 
 The PDF is not made by this build: ``nox -s pdf`` (and ``nox -s browser``)
 print the single-page build of the same sources, with the same execution
