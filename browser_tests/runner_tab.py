@@ -150,3 +150,29 @@ class Tab:
 
     def runtime_requests(self) -> list[str]:
         return [url for url in self.requests if "/_static/runner/" in url]
+
+
+def cell_with(tab: Tab, text: str) -> int:
+    """The index (among the runnable cells) of the one cell whose code holds ``text``."""
+    found = tab.evaluate(
+        "(text) => microgradTest.cells().flatMap((c, i) => c.source.includes(text) ? [i] : [])",
+        text,
+    )
+    assert len(found) == 1, f"{len(found)} runnable cells hold {text!r}"
+    return int(found[0])
+
+
+def run(tab: Tab, index: int) -> None:
+    """Run cell ``index`` (and what it needs) and check that it ran without error."""
+    tab.click_run(index)
+    state = tab.wait_state(index, DONE, PAGE_TIMEOUT_MS)
+    assert state == "done", f"cell {index} {state}:\n{tab.output_text(index)}"
+
+
+def edit(tab: Tab, index: int, *changes: tuple[str, str]) -> None:
+    """Make each (old, new) change in cell ``index``'s code."""
+    source = tab.evaluate(f"microgradTest.cell({index}).source")
+    for old, new in changes:
+        assert old in source
+        source = source.replace(old, new)
+    tab.edit(index, source)

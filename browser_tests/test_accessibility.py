@@ -139,3 +139,11 @@ def test_the_stepper_passes_the_audit_on_every_frame(
                 stepper.locator(".mg-stepper-next").click()
     finally:
         tab.context.close()
+
+
+def test_every_page_passes_the_audit_after_a_run(tab: Tab, content_page: str) -> None:
+    """The first cell run (its editor open, its output shown), on every page that has one."""
+    tab.open(content_page)
+    if tab.cell_count():
+        tab.run_first_cell(content_page)
+    _check(audit(tab.page), f"{content_page}, first cell run")

@@ -122,10 +122,10 @@ def test_every_link_of_every_download_menu_answers(html: Path, server: str) -> N
 
     checked = set()
     for name in PAGES:
-        page = parse(html, f"{name}.html")
+        page = parse(html, name)
         for menu in page.select(".dropdown-download-buttons"):
             for link in menu.select("a[href]"):
-                url = urljoin(f"{server}/{name}.html", str(link["href"]))
+                url = urljoin(f"{server}/{name}", str(link["href"]))
                 if url in checked or url.startswith("javascript:"):
                     continue
                 with urlopen(url, timeout=30) as response:  # raises HTTPError on a 404

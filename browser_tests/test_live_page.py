@@ -38,39 +38,13 @@ from typing import Any
 
 import pytest
 from runner_modules import load as load_runner_module
-from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab, report
+from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab, cell_with, edit, report, run
 from sitefiles import MIME_TYPES, ROOT, executed_notebooks_dir
 from steppers import STEPPER_STATE_JS, off_screen_stepping_through
 
 VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
 NEURON_X2 = 'x2 = Value(0.0, label="x2")'
 STEPPER_MIME = MIME_TYPES["stepper"]
-
-
-def cell_with(tab: Tab, text: str) -> int:
-    """The index (among the runnable cells) of the one cell whose code holds ``text``."""
-    found = tab.evaluate(
-        "(text) => microgradTest.cells().flatMap((c, i) => c.source.includes(text) ? [i] : [])",
-        text,
-    )
-    assert len(found) == 1, f"{len(found)} runnable cells hold {text!r}"
-    return int(found[0])
-
-
-def run(tab: Tab, index: int) -> None:
-    """Run cell ``index`` (and what it needs) and check that it ran without error."""
-    tab.click_run(index)
-    state = tab.wait_state(index, DONE, PAGE_TIMEOUT_MS)
-    assert state == "done", f"cell {index} {state}:\n{tab.output_text(index)}"
-
-
-def edit(tab: Tab, index: int, *changes: tuple[str, str]) -> None:
-    """Make each (old, new) change in cell ``index``'s code."""
-    source = tab.evaluate(f"microgradTest.cell({index}).source")
-    for old, new in changes:
-        assert old in source
-        source = source.replace(old, new)
-    tab.edit(index, source)
 
 
 def browser_stepper(tab: Tab, index: int) -> Any:

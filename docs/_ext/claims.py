@@ -123,7 +123,7 @@ def _visit_claim(translator: Any, node: claim_node) -> None:
 
 def _visit_fails(translator: Any, node: claim_fails) -> None:
     translator.body.append(
-        translator.starttag(node, "span", "", CLASS="mg-claim-fails", hidden="hidden")
+        translator.starttag(node, "span", "", CLASS="mg-claim-fails", hidden="")
     )
 
 

@@ -44,16 +44,19 @@ function render(key, state) {
     for (const old of span.querySelectorAll(":scope > .mg-claim-mark")) old.remove();
     const broken = state.value !== null && !state.value.holds;
     const switched = broken && fails !== null;
-    holds.hidden = switched;
-    if (fails) fails.hidden = !switched;
+    // Only what changes is touched, so that the build's own span stays byte for byte.
+    if (holds.hidden !== switched) holds.hidden = switched;
+    if (fails && fails.hidden === switched) fails.hidden = !switched;
     const words = switched && !state.stale ? (state.from === "run" ? null : "from an earlier session of yours")
       : mark(state);
     if (words !== null) span.append(element("span", "mg-claim-mark", ` [${words}]`));
     span.classList.toggle("mg-claim-yours", state.value !== null && !broken || switched);
     span.classList.toggle("mg-claim-broken", broken && !switched);
     span.classList.toggle("mg-claim-stale", state.stale);
-    span.dataset.shown = state.stale ? "stale" : broken && !switched ? "broken"
-      : state.value === null ? "build" : "yours";
+    if (state.stale) span.dataset.shown = "stale";
+    else if (broken && !switched) span.dataset.shown = "broken";
+    else if (state.value !== null) span.dataset.shown = "yours";
+    else delete span.dataset.shown; // the build's, as the build wrote it
   }
 }
 

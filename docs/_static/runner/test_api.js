@@ -13,11 +13,14 @@
 //   timings()            records.timings (state.js): the first start's phases, each run
 //   log()                what the runtime wrote to its console
 //   liveCharts()         each drawing of a live training chart (charts.js)
+//   prose()              what the prose shows of the reader's run: {key: {value, from,
+//                        stale}} of every glued number and claim that is not the build's
+//                        (prose.js; claims are named "claim:<key>")
 
 import { allCells } from "./cells.js";
 import { records } from "./state.js";
 
-const providers = { status: () => "off" };
+const providers = { status: () => "off", prose: () => ({}) };
 
 /** A module that is loaded later (session.js) provides what it knows. */
 export function provide(name, getter) {
@@ -59,4 +62,5 @@ window.microgradTest = Object.freeze({
   timings: () => records.timings,
   log: () => records.log,
   liveCharts: () => records.liveCharts || [],
+  prose: () => providers.prose(),
 });

@@ -1,0 +1,129 @@
+"""The runner by keyboard alone, and a page on paper.
+
+- From the top of a page, the first cell's Run is at most 3 Tabs away (a
+  skip link leads there); after Enter on Run the focus stays in that cell;
+  from one cell's Run to the next cell's takes at most 4 Tabs on every page
+  (formulas and live numbers are read out, not Tab stops).
+- A page printed from the browser has every stepper frame, and none of the
+  runner's controls.
+- On a phone no floating button lies over a figure, and a stepper pair is
+  read without an inner scroll box.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+from runner_tab import DONE, Tab
+
+#: The most Tabs between one runnable cell's Run and the next one's.
+TABS_BETWEEN_RUNS = 4
+#: The most Tabs from the top of a page to its first Run (with Enter on a skip link).
+TABS_TO_FIRST_RUN = 3
+
+FOCUSED_JS = """() => {
+  const el = document.activeElement;
+  const cells = Array.from(document.querySelectorAll('div.cell:has(button.runner-run)'));
+  return {
+    run: el ? cells.findIndex((c) => c.querySelector('button.runner-run') === el) : -1,
+    inCell: el ? cells.findIndex((c) => c.contains(el)) : -1,
+    skip: el ? el.classList.contains('runner-skip-link') : false,
+    what: el ? `${el.tagName}.${el.className}` : null,
+  };
+}"""
+
+
+def focused(tab: Tab) -> dict[str, Any]:
+    return dict(tab.evaluate(FOCUSED_JS))
+
+
+@pytest.mark.parametrize("where", ["index.html", "neuron.html", "moons.html"])
+def test_the_first_run_is_at_most_three_tabs_from_the_top(tab: Tab, where: str) -> None:
+    tab.open(where)
+    for _ in range(TABS_TO_FIRST_RUN):
+        tab.page.keyboard.press("Tab")
+        if focused(tab)["skip"]:
+            tab.page.keyboard.press("Enter")
+        if focused(tab)["run"] == 0:
+            break
+    assert focused(tab)["run"] == 0, focused(tab)
+
+
+def test_after_enter_on_run_the_focus_stays_in_the_cell(tab: Tab) -> None:
+    tab.open("neuron.html")
+    tab.cell(1).locator("button.runner-run").focus()
+    tab.page.keyboard.press("Enter")
+    assert tab.wait_state(1, DONE, 60_000) == "done", tab.output_text(1)
+    assert focused(tab)["inCell"] == 1, focused(tab)
+
+
+def test_from_one_cells_run_to_the_next_takes_at_most_four_tabs(
+    tab: Tab, content_page: str
+) -> None:
+    tab.open(content_page)
+    for index in range(tab.cell_count() - 1):
+        tab.cell(index).locator("button.runner-run").focus()
+        stops = []
+        for _ in range(TABS_BETWEEN_RUNS):
+            tab.page.keyboard.press("Tab")
+            stops.append(focused(tab)["what"])
+            if focused(tab)["run"] == index + 1:
+                break
+        else:
+            pytest.fail(f"{content_page}: from cell {index}'s Run, {stops}, and not yet the next")
+
+
+def test_a_printed_page_has_every_stepper_frame_and_no_runner_controls(tab: Tab) -> None:
+    from pypdf import PdfReader
+
+    tab.open("backward.html")
+    captions = tab.evaluate(
+        """() => Array.from(document.querySelectorAll('.mg-stepper-frame figcaption'),
+             (c) => c.textContent.replace(/\\s+/g, ' ').trim()).filter((t) => t)"""
+    )
+    assert len(captions) > 8
+    tab.page.emulate_media(media="print")
+    text = " ".join(
+        page.extract_text() for page in PdfReader(io.BytesIO(tab.page.pdf(format="A4"))).pages
+    )
+    flat = " ".join(text.split())
+    missing = [c for c in captions if " ".join(c.split())[:60] not in flat]
+    assert not missing, missing[:3]
+    for control in ("▶ Run", "✎ Edit", "↺ Reset", "↻ Restart", "Skip to the first code cell"):
+        assert control not in flat, control
+
+
+@pytest.mark.parametrize("where", ["neuron.html", "backward.html", "moons.html"])
+def test_on_a_phone_nothing_floats_over_a_figure(tab: Tab, where: str) -> None:
+    tab.page.set_viewport_size({"width": 390, "height": 844})
+    tab.open(where)
+    floating = tab.evaluate(
+        """() => Array.from(document.querySelectorAll('body *')).filter((el) => {
+             const style = getComputedStyle(el);
+             return style.position === 'fixed' && el.getClientRects().length > 0
+               && style.visibility !== 'hidden'
+               && !el.closest('.bd-header, dialog, .bd-sidebar-primary');
+           }).map((el) => `${el.tagName}#${el.id}.${el.className}`)"""
+    )
+    assert floating == [], floating
+
+
+def test_a_stepper_pair_on_a_phone_has_no_inner_scroll_box(tab: Tab) -> None:
+    tab.page.set_viewport_size({"width": 390, "height": 844})
+    tab.open("backward.html")
+    pair = tab.page.locator(".mg-stepper-pair.mg-ready").first
+    pair.scroll_into_view_if_needed()
+    frames = pair.locator(":scope > .mg-stepper-frame").count()
+    for frame in range(frames):
+        boxes = pair.evaluate(
+            """(pair) => Array.from(pair.querySelectorAll('.mg-stepper-frame.mg-current *'))
+                 .filter((el) => el.scrollWidth > el.clientWidth + 1
+                   || (el.scrollHeight > el.clientHeight + 1 && el.clientHeight > 0
+                       && getComputedStyle(el).overflowY !== 'visible'))
+                 .map((el) => `${el.tagName}.${el.className.baseVal ?? el.className}`)"""
+        )
+        assert boxes == [], (frame, boxes)
+        if frame + 1 < frames:
+            pair.locator(".mg-stepper-next").click()

@@ -1,0 +1,265 @@
+"""The page's words follow the reader's run, and the reader's changes last.
+
+A sentence whose truth depends on a value is a claim (docs/_ext/claims.py):
+the page shows the wording that is true of the run its cells show, or marks
+the sentence.  These tests make the edits a first-time reader made, and read
+every claim of the page through its own predicate, as the page's Python
+decided it: no test names a sentence, so a new claim is covered by them as
+it is written.  Then the reader's changes survive a reload, and "Reset page"
+brings back the build's page, exactly.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab, cell_with, edit, run
+
+#: What every claim span of the page shows: its key, which wording, its marks.
+CLAIMS_JS = """() => Array.from(document.querySelectorAll('span.mg-claim[data-claim-key]'), (s) => {
+  const holds = s.querySelector(':scope > .mg-claim-holds');
+  const fails = s.querySelector(':scope > .mg-claim-fails');
+  const visible = (el) => el !== null && !el.hidden && el.getClientRects().length > 0;
+  return {
+    key: s.dataset.claimKey,
+    holdsShown: visible(holds),
+    failsShown: visible(fails),
+    hasFails: fails !== null,
+    marks: Array.from(s.querySelectorAll(':scope > .mg-claim-mark'), (m) => m.textContent),
+    shown: s.dataset.shown || 'build',
+  };
+})"""
+
+#: Every glued number of the page: its key, what it shows, and how it is marked.
+NUMBERS_JS = """() => Array.from(document.querySelectorAll('span.pasted-text[data-glue-key]'),
+  (s) => ({key: s.dataset.glueKey, shown: s.dataset.shown || 'build',
+           note: (s.querySelector('.mg-glue-note') || {}).textContent || null,
+           html: s.innerHTML}))"""
+
+
+def false_and_unmarked(tab: Tab) -> list[str]:
+    """Every claim or number of the page that says something its run does not, unmarked.
+
+    A claim's truth is its predicate, as the page's Python decided it for
+    the reader's run (``microgradTest.prose()``); a claim the reader's run did
+    not decide shows the build's wording, which the build checked, and must
+    then not be stale unmarked.
+    """
+    prose = tab.evaluate("microgradTest.prose()")
+    wrong = []
+    for span in tab.evaluate(CLAIMS_JS):
+        state = prose.get(f"claim:{span['key']}", {"value": None, "from": "build", "stale": False})
+        verdict, marked = state["value"], bool(span["marks"])
+        if state["stale"] or state["from"] == "earlier-run":
+            if not marked:
+                wrong.append(f"{span['key']}: out of date, unmarked")
+        elif verdict is None:
+            if not span["holdsShown"] or span["failsShown"]:
+                wrong.append(f"{span['key']}: the build's claim, not in the build's wording")
+        elif verdict["holds"]:
+            if not span["holdsShown"] or span["failsShown"] or marked:
+                wrong.append(f"{span['key']}: holds, but does not show its wording")
+        elif span["hasFails"]:
+            if not span["failsShown"] or span["holdsShown"]:
+                wrong.append(f"{span['key']}: broken, and its other wording is not shown")
+        elif not (marked and "not true of your run" in span["marks"][0]):
+            wrong.append(f"{span['key']}: broken ({verdict['about']}), unmarked")
+    for number in tab.evaluate(NUMBERS_JS):
+        state = prose.get(number["key"], {"value": None, "from": "build", "stale": False})
+        if (state["stale"] or state["value"] is not None) and number["note"] is None:
+            wrong.append(f"number {number['key']}: the reader's or out of date, unmarked")
+    return wrong
+
+
+def decided(tab: Tab) -> dict[str, dict[str, Any]]:
+    """The claims the reader's run decided: key -> {holds, about}."""
+    prose = tab.evaluate("microgradTest.prose()")
+    return {
+        key.removeprefix("claim:"): state["value"]
+        for key, state in prose.items()
+        if key.startswith("claim:") and state["value"] is not None and not state["stale"]
+    }
+
+
+def run_to_the_end(tab: Tab) -> None:
+    """Run the page's last runnable cell: every cell above it runs first, as the page reads."""
+    run(tab, tab.cell_count() - 1)
+
+
+# -- the edits a first-time reader made ----------------------------------------------------
+
+
+def test_the_neuron_with_x2_equal_1_says_what_its_run_shows(tab: Tab) -> None:
+    tab.open("neuron.html")
+    first = cell_with(tab, 'x2 = Value(0.0, label="x2")')
+    edit(tab, first, ('x2 = Value(0.0, label="x2")', 'x2 = Value(1.0, label="x2")'))
+    run(tab, first)
+    assert false_and_unmarked(tab) == []
+    verdicts = decided(tab)
+    assert verdicts["neuron_x2_is_zero"]["holds"] is False  # "w2 has no influence": not now
+    assert verdicts["neuron_n_lifted_to_atanh"]["holds"] is False  # "one half": not now
+    run_to_the_end(tab)
+    assert false_and_unmarked(tab) == []
+    assert not tab.errors, tab.errors
+
+
+MOONS_EDIT = (
+    ("steps = 100", "steps = 30"),
+    ("learning_rate = 1.0 - 0.9 * k / steps", "learning_rate = 0.1"),
+)
+
+
+def test_the_moons_at_30_steps_and_a_constant_rate_say_what_their_run_shows(tab: Tab) -> None:
+    tab.open("moons.html")
+    training = cell_with(tab, "learning_rate = 1.0 - 0.9 * k / steps")
+    edit(tab, training, *MOONS_EDIT)
+    run(tab, training)
+    assert false_and_unmarked(tab) == []
+    verdicts = decided(tab)
+    assert verdicts["moons_lr_decays_linearly"]["holds"] is False
+    assert verdicts["moons_loss_rises"]["holds"] is False  # it falls, at 0.1
+    run_to_the_end(tab)
+    assert false_and_unmarked(tab) == []
+    assert decided(tab)["moons_lr_shrinks"]["holds"] is False
+
+    # Reset on the training cell: what was computed from it says it is out of date.
+    tab.cell(training).locator("button.runner-reset").click()
+    tab.page.wait_for_function(f"microgradTest.cell({training}).shows === 'build'")
+    assert false_and_unmarked(tab) == []
+    assert not tab.errors, tab.errors
+
+
+def test_the_mlp_with_sigmoid_hidden_layers_says_what_its_run_shows(tab: Tab) -> None:
+    tab.open("mlp.html")
+    model = cell_with(tab, 'activation="tanh", output_activation="tanh")\nprint(model)')
+    edit(
+        tab,
+        model,
+        ('activation="tanh", output_activation', 'activation="sigmoid", output_activation'),
+    )
+    run_to_the_end(tab)
+    assert false_and_unmarked(tab) == []
+    assert decided(tab), "the run decided no claim"
+    assert not tab.errors, tab.errors
+
+
+def test_why_its_fast_run_in_the_browser_says_what_its_run_shows(tab: Tab) -> None:
+    tab.open("why-its-fast.html")
+    run_to_the_end(tab)
+    assert false_and_unmarked(tab) == []
+    verdicts = decided(tab)
+    assert {"chain_faster", "paused_faster", "gc_generational"} <= set(verdicts)
+    assert not tab.errors, tab.errors
+
+
+# -- the reader's changes last, and Reset page gives back the build's page -----------------
+
+
+def page_as_read(tab: Tab) -> dict[str, Any]:
+    """What the page shows: every cell's code and output, every number's and claim's HTML."""
+    return tab.evaluate(
+        """() => ({
+          cells: microgradTest.cells().map((c) => ({code: c.code, shows: c.shows})),
+          outputs: document.querySelectorAll('.runner-output').length,
+          hidden: Array.from(document.querySelectorAll('div.cell_output'), (o) => o.hidden),
+          stale: document.querySelectorAll('.runner-stale, .runner-stale-note').length,
+          numbers: Array.from(document.querySelectorAll('span.pasted-text'), (s) => s.outerHTML),
+          claims: Array.from(document.querySelectorAll('span.mg-claim'), (s) => s.outerHTML),
+        })"""
+    )
+
+
+def test_two_edits_survive_a_reload_marked_and_reset_page_gives_back_the_build(tab: Tab) -> None:
+    tab.open("neuron.html")
+    built = page_as_read(tab)
+    first = cell_with(tab, 'x2 = Value(0.0, label="x2")')
+    edit(tab, first, ('x2 = Value(0.0, label="x2")', 'x2 = Value(1.0, label="x2")'))
+    run(tab, first)
+    printing = cell_with(tab, 'print(f"o = {o2.data:.4f}")')
+    edit(tab, printing, ('print(f"o = {o2.data:.4f}")', 'print(f"o is {o2.data:.6f}")'))
+    tab.page.wait_for_timeout(1_500)  # saved within a second of the change
+    ran = tab.evaluate(f"microgradTest.cell({first})")
+
+    tab.page.reload(wait_until="networkidle")
+    tab.page.wait_for_function(f"microgradTest.cell({first}).hasEditor")
+    tab.page.wait_for_function(f"microgradTest.cell({printing}).hasEditor")
+    again = tab.evaluate(f"microgradTest.cell({first})")
+    assert 'x2 = Value(1.0, label="x2")' in again["code"]
+    assert again["shows"] == "earlier-run"  # the reader's run, from a Python that is gone
+    assert [o["text"] for o in again["outputs"]] == [o["text"] for o in ran["outputs"]]
+    label = tab.cell(first).locator(".runner-output-label").inner_text()
+    assert label == "Computed in your browser, by an earlier Python session"
+    assert 'print(f"o is {o2.data:.6f}")' in tab.evaluate(f"microgradTest.cell({printing}).code")
+    assert "back, from your last visit" in tab.page.locator(".runner-page-status").inner_text()
+    assert false_and_unmarked(tab) == []
+
+    tab.page.locator("button.runner-reset-page").click()
+    tab.page.wait_for_function("microgradTest.cells().every((c) => c.shows === 'build')")
+    assert page_as_read(tab) == built
+    assert "the build's again" in tab.page.locator(".runner-page-status").inner_text()
+    tab.page.reload(wait_until="networkidle")
+    assert page_as_read(tab) == built  # nothing of the reader's run is kept after Reset page
+    assert not tab.errors, tab.errors
+
+
+def test_a_window_that_keeps_nothing_says_so_once(tab: Tab) -> None:
+    tab.context.add_init_script(
+        "Storage.prototype.setItem = function () {"
+        " throw new DOMException('refused', 'QuotaExceededError'); };"
+    )
+    tab.open("index.html")
+    tab.edit(0, "print(42)")
+    tab.page.wait_for_timeout(1_000)
+    status = tab.page.locator(".runner-page-status")
+    assert "does not keep your changes" in status.inner_text()
+    tab.edit(0, "print(43)")
+    tab.page.wait_for_timeout(1_000)
+    assert status.inner_text().count("does not keep") == 1
+    assert not tab.errors, tab.errors
+
+
+def test_a_saved_edit_of_a_cell_the_book_has_changed_since_is_kept_beside_it(tab: Tab) -> None:
+    tab.open("neuron.html")
+    key = tab.evaluate("`micrograd-book:${location.pathname}`")
+    saved = {
+        "version": "an older book",
+        "cells": [
+            {
+                "source": "the page's code, as it was",
+                "code": "print('my own neuron')",
+                "state": "done",
+                "detail": "",
+                "shows": "run",
+                "stale": False,
+                "html": "<pre>my own neuron</pre>",
+                "outputs": [],
+            }
+        ],
+        "prose": {},
+    }
+    tab.evaluate("([key, saved]) => localStorage.setItem(key, JSON.stringify(saved))", [key, saved])
+    tab.page.reload(wait_until="networkidle")
+    note = tab.cell(0).locator(".runner-saved-code")
+    assert "the page's code has changed since" in note.inner_text()
+    assert "print('my own neuron')" in note.inner_text()
+    assert tab.evaluate("microgradTest.cell(0).shows") == "build"  # no run of an older book
+    note.locator("button").click()
+    tab.page.wait_for_function("microgradTest.cell(0).hasEditor")
+    assert tab.evaluate("microgradTest.cell(0).code") == "print('my own neuron')"
+    assert not tab.errors, tab.errors
+
+
+def test_a_claim_marked_on_the_page_passes_the_audit(tab: Tab) -> None:
+    from accessibility import audit, describe, unacceptable
+
+    tab.open("neuron.html")
+    first = cell_with(tab, 'x2 = Value(0.0, label="x2")')
+    edit(tab, first, ('x2 = Value(0.0, label="x2")', 'x2 = Value(1.0, label="x2")'))
+    run(tab, first)
+    assert tab.wait_state(first, DONE, PAGE_TIMEOUT_MS) == "done"
+    bad = unacceptable(audit(tab.page))
+    assert not bad, describe(bad)
+    tab.page.reload(wait_until="networkidle")
+    tab.page.wait_for_function(f"microgradTest.cell({first}).shows === 'earlier-run'")
+    bad = unacceptable(audit(tab.page))
+    assert not bad, describe(bad)
