@@ -59,29 +59,34 @@ def test_after_enter_on_run_the_focus_stays_in_the_cell(tab: Tab) -> None:
     assert focused(tab)["inCell"] == 1, focused(tab)
 
 
-def test_from_one_cells_run_to_the_next_takes_at_most_four_tabs(
+def test_from_the_first_cells_run_to_the_seconds_takes_at_most_four_tabs(
     tab: Tab, content_page: str
 ) -> None:
     tab.open(content_page)
-    for index in range(tab.cell_count() - 1):
-        tab.cell(index).locator("button.runner-run").focus()
-        stops = []
-        for _ in range(TABS_BETWEEN_RUNS):
-            tab.page.keyboard.press("Tab")
-            stops.append(focused(tab)["what"])
-            if focused(tab)["run"] == index + 1:
-                break
-        else:
-            pytest.fail(f"{content_page}: from cell {index}'s Run, {stops}, and not yet the next")
+    if tab.cell_count() < 2:
+        assert content_page in ("api.html", "pytorch.html"), "a page of the book without 2 cells"
+        return
+    tab.cell(0).locator("button.runner-run").focus()
+    stops = []
+    for _ in range(TABS_BETWEEN_RUNS):
+        tab.page.keyboard.press("Tab")
+        stops.append(focused(tab)["what"])
+        if focused(tab)["run"] == 1:
+            break
+    assert focused(tab)["run"] == 1, f"{content_page}: from cell 1's Run, {stops}"
 
 
 def test_a_printed_page_has_every_stepper_frame_and_no_runner_controls(tab: Tab) -> None:
     from pypdf import PdfReader
 
     tab.open("backward.html")
+    # Each caption without its "Step 3 of 9:" (the buttons' status, which paper has not).
     captions = tab.evaluate(
-        """() => Array.from(document.querySelectorAll('.mg-stepper-frame figcaption'),
-             (c) => c.textContent.replace(/\\s+/g, ' ').trim()).filter((t) => t)"""
+        """() => Array.from(document.querySelectorAll('.mg-stepper-frame figcaption'), (c) => {
+             const copy = c.cloneNode(true);
+             copy.querySelectorAll('.mg-stepper-number').forEach((n) => n.remove());
+             return copy.textContent.replace(/\\s+/g, ' ').trim();
+           }).filter((t) => t)"""
     )
     assert len(captions) > 8
     tab.page.emulate_media(media="print")
@@ -95,19 +100,40 @@ def test_a_printed_page_has_every_stepper_frame_and_no_runner_controls(tab: Tab)
         assert control not in flat, control
 
 
+#: Every figure of a page, and every element fixed to the window that has a size there.
+COVERED_JS = """() => {
+  const area = (r) => r.width > 1 && r.height > 1 && r.bottom > 0 && r.top < innerHeight;
+  const fixed = Array.from(document.querySelectorAll('body *')).filter((el) => {
+    const style = getComputedStyle(el);
+    return style.position === 'fixed' && style.visibility !== 'hidden'
+      && !el.closest('.bd-header, dialog') && area(el.getBoundingClientRect());
+  });
+  const figures = document.querySelectorAll(
+    '.bd-article svg.micrograd-graph, .bd-article div.cell_output img, .bd-article .mg-stepper');
+  const hits = [];
+  for (const figure of figures) {
+    const f = figure.getBoundingClientRect();
+    if (!area(f)) continue;
+    for (const el of fixed) {
+      const r = el.getBoundingClientRect();
+      if (r.left < f.right && f.left < r.right && r.top < f.bottom && f.top < r.bottom) {
+        hits.push(`${el.tagName}#${el.id}.${el.className} over ${figure.tagName}`);
+      }
+    }
+  }
+  return hits;
+}"""
+
+
 @pytest.mark.parametrize("where", ["neuron.html", "backward.html", "moons.html"])
-def test_on_a_phone_nothing_floats_over_a_figure(tab: Tab, where: str) -> None:
+def test_on_a_phone_nothing_fixed_to_the_window_covers_a_figure(tab: Tab, where: str) -> None:
     tab.page.set_viewport_size({"width": 390, "height": 844})
     tab.open(where)
-    floating = tab.evaluate(
-        """() => Array.from(document.querySelectorAll('body *')).filter((el) => {
-             const style = getComputedStyle(el);
-             return style.position === 'fixed' && el.getClientRects().length > 0
-               && style.visibility !== 'hidden'
-               && !el.closest('.bd-header, dialog, .bd-sidebar-primary');
-           }).map((el) => `${el.tagName}#${el.id}.${el.className}`)"""
-    )
-    assert floating == [], floating
+    height = tab.evaluate("document.documentElement.scrollHeight")
+    for top in range(0, height, 400):  # every stretch of the page, as a reader scrolls
+        tab.evaluate(f"window.scrollTo(0, {top})")
+        tab.page.wait_for_timeout(50)
+        assert tab.evaluate(COVERED_JS) == [], top
 
 
 def test_a_stepper_pair_on_a_phone_has_no_inner_scroll_box(tab: Tab) -> None:
@@ -119,6 +145,7 @@ def test_a_stepper_pair_on_a_phone_has_no_inner_scroll_box(tab: Tab) -> None:
     for frame in range(frames):
         boxes = pair.evaluate(
             """(pair) => Array.from(pair.querySelectorAll('.mg-stepper-frame.mg-current *'))
+                 .filter((el) => el instanceof HTMLElement)
                  .filter((el) => el.scrollWidth > el.clientWidth + 1
                    || (el.scrollHeight > el.clientHeight + 1 && el.clientHeight > 0
                        && getComputedStyle(el).overflowY !== 'visible'))

@@ -160,7 +160,45 @@ function makeBar(cell, actions) {
   };
   const { bar, run, edit, stop, reset, restart, status } = controls;
   bar.append(run, edit, stop, reset, restart, status);
+  makeToolbar(bar, `Cell ${cell.number}`, run);
   return controls;
+}
+
+/**
+ * The bar is one Tab stop, as a toolbar is: Tab reaches its current button (Run,
+ * at first), the arrow keys (and Home, End) move along the buttons shown, so that a
+ * reader tabbing from one cell's Run to the next does not pass every button.
+ */
+function makeToolbar(bar, label, first) {
+  bar.setAttribute("role", "toolbar");
+  bar.setAttribute("aria-label", label);
+  const buttons = () => Array.from(bar.querySelectorAll("button"))
+    .filter((b) => !b.hidden && b.getClientRects().length > 0);
+  for (const b of bar.querySelectorAll("button")) b.tabIndex = b === first ? 0 : -1;
+  bar.addEventListener("focusin", (event) => {
+    if (event.target.tagName !== "BUTTON") return;
+    for (const b of bar.querySelectorAll("button")) b.tabIndex = b === event.target ? 0 : -1;
+  });
+  bar.addEventListener("keydown", (event) => {
+    const shown = buttons();
+    const at = shown.indexOf(document.activeElement);
+    const moves = { ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: shown.length - 1 };
+    if (at < 0 || !(event.key in moves) || event.altKey || event.ctrlKey || event.metaKey) return;
+    event.preventDefault();
+    shown[(moves[event.key] + shown.length) % shown.length].focus();
+  });
+}
+
+/**
+ * The bar's Tab stop, if the button that was it is hidden now: back to Run, and the
+ * focus with it if it was there (Stop pressed: the cell is no longer busy).
+ */
+function keepTabStop(controls) {
+  const stop = controls.bar.querySelector("button[tabindex='0']");
+  if (!stop || stop.hidden) {
+    for (const b of controls.bar.querySelectorAll("button")) b.tabIndex = b === controls.run ? 0 : -1;
+    if (stop && stop === document.activeElement) controls.run.focus();
+  }
 }
 
 // -- drawing a cell's state ---------------------------------------------------------------------
@@ -176,6 +214,7 @@ export function render(cell) {
   controls.stop.hidden = !cell.busy;
   controls.edit.hidden = cell.editor !== null;
   controls.reset.hidden = cell.busy || (!cell.edited && cell.shows === "build");
+  keepTabStop(controls);
   if (cell.box) {
     const key = cell.stale ? `${cell.shows}-stale` : cell.shows;
     cell.box.label.textContent = OUTPUT_LABELS[key];
