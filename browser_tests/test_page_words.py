@@ -82,8 +82,17 @@ def decided(tab: Tab) -> dict[str, dict[str, Any]]:
 
 
 def run_to_the_end(tab: Tab) -> None:
-    """Run the page's last runnable cell: every cell above it runs first, as the page reads."""
-    run(tab, tab.cell_count() - 1)
+    """Run the page's last cell before its exercises: every cell above it runs first.
+
+    (An exercise's solution checks the page's own run: after an edit it may
+    rightly raise.)
+    """
+    last = tab.evaluate(
+        """() => Array.from(document.querySelectorAll('div.cell:has(button.runner-run)'))
+             .map((cell, i) => cell.classList.contains('tag_hide-cell') ? -1 : i)
+             .reduce((a, b) => Math.max(a, b), -1)"""
+    )
+    run(tab, last)
 
 
 # -- the edits a first-time reader made ----------------------------------------------------
