@@ -44,6 +44,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
+from browser_runner import PAGE_ENTRY, runner_modules
 from runner_tab import DONE, NESTED_LISTS_FREED, PAGE_TIMEOUT_MS, TIMINGS, Tab, report
 from sitefiles import MIME_TYPES, REMOVED_INPUT_TAGS, executed_notebooks_dir
 
@@ -58,6 +59,8 @@ BUDGET_SITE_BYTES = RUNTIME_BYTES_WITHOUT_EDITOR_AND_PLOTS + 3_000_000
 #: without it by at most this share or 0.1 s, whichever is more (the page's load
 #: varies by more than that from one load to the next on a shared machine).
 LOAD_TIME_TOLERANCE = 0.10
+#: How many times the page is loaded with the runner, and as many without it.
+LOADS = 15
 #: What runner.js may spend setting up a page's buttons while nothing is run.
 SET_UP_BUDGET_MILLISECONDS = 20.0
 BUILD_ONLY = "build-only"
@@ -222,20 +225,6 @@ def test_the_runtime_grows_at_most_3_mb_with_issue_16(
     assert len(wheels) == 1, wheels
 
 
-IMPORT = re.compile(r"""^import\s+(?:[^"';]*?\s+from\s+)?["']\./([\w.-]+\.js)["']""", re.M)
-
-
-def page_modules(folder: Path, entry: str) -> set[str]:
-    """``entry`` and every module it imports, directly or not (static imports of ``./x.js``)."""
-    found, todo = set(), [entry]
-    while todo:
-        name = todo.pop()
-        if name not in found:
-            found.add(name)
-            todo += IMPORT.findall((folder / name).read_text(encoding="utf-8"))
-    return found
-
-
 def test_nothing_is_fetched_and_load_time_is_unchanged_until_the_first_run(
     offline_browser: Any, server: str, html: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -265,10 +254,10 @@ def test_nothing_is_fetched_and_load_time_is_unchanged_until_the_first_run(
     # Before a Run, the page fetches the runner's own page-side code only: runner.css
     # and runner.js with the modules it imports; nothing of the runtime (worker, kernel,
     # Pyodide, viz.js, marked, wheels).
-    page_side = sorted(["runner.css", *page_modules(html / RUNTIME, "runner.js")])
+    page_side = sorted(["runner.css", *runner_modules((PAGE_ENTRY,), static_only=True)])
     assert "worker.js" not in page_side
     with_runner, without, set_ups = [], [], []
-    for _ in range(9):
+    for _ in range(LOADS):
         seconds, fetched, set_up = load(without_runner=False)
         with_runner.append(seconds)
         set_ups.append(set_up)
@@ -276,14 +265,15 @@ def test_nothing_is_fetched_and_load_time_is_unchanged_until_the_first_run(
         without.append(load(without_runner=True)[0])
     TIMINGS["load_seconds"] = {"with_runner": with_runner, "without_runner": without}
     TIMINGS["runner_set_up_milliseconds"] = set_ups
-    # The fastest of 9 loads is the page's own cost; medians also carry the noise
-    # of a machine shared with other work, and are reported for information.
+    # The fastest of the loads (with and without the runner, one after the other) is
+    # the page's own cost; medians also carry the noise of a machine shared with other
+    # work, and are reported for information.
     a, b = min(with_runner), min(without)
     report(
         capsys,
         f"neuron page load: fastest {a:.3f} s with the runner, {b:.3f} s without; medians "
-        f"{statistics.median(with_runner):.3f} s and {statistics.median(without):.3f} s (9 "
-        f"loads each); runner.js set-up {statistics.median(set_ups):.1f} ms",
+        f"{statistics.median(with_runner):.3f} s and {statistics.median(without):.3f} s "
+        f"({LOADS} loads each); runner.js set-up {statistics.median(set_ups):.1f} ms",
     )
     assert max(set_ups) <= SET_UP_BUDGET_MILLISECONDS
     assert a <= b + max(0.1, LOAD_TIME_TOLERANCE * b)

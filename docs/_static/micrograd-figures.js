@@ -161,10 +161,7 @@
     const drawn = columns > 1 ? Math.max(...heights) : heights.reduce((sum, h) => sum + h, 0);
     // What is not drawing: the stepper's height now, less its drawings' own.
     const chrome = stepper.getBoundingClientRect().height - drawn;
-    // A pair stacked on a phone cannot fit the window twice over: each drawing then
-    // fits the column's width and the page scrolls, rather than two small boxes.
-    const stacked = rows > 1;
-    const free = stacked ? Infinity : (window.innerHeight - stuckTop() - chrome - 8) / rows;
+    const free = (window.innerHeight - stuckTop() - chrome - 8) / rows;
     for (const view of views) {
       const svg = view.firstElementChild;
       const width = naturalWidth(svg);
@@ -172,7 +169,7 @@
       const room = view.getBoundingClientRect().width;
       const fits = Math.min(1, room / width, Math.max(free, 0) / height);
       const readable = Math.min(1, room / width, MIN_LABEL_PX / labelPx(svg));
-      const scale = stacked ? fits : Math.max(fits, readable);
+      const scale = Math.max(fits, readable);
       svg.style.width = `${width * scale}px`;
       svg.style.height = `${height * scale}px`;
       if (height * scale > free + 1) {
