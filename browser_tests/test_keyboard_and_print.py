@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import io
+import unicodedata
 from typing import Any
 
 import pytest
@@ -99,8 +100,9 @@ def test_a_printed_page_has_every_stepper_frame_and_no_runner_controls(tab: Tab)
         page.extract_text() for page in PdfReader(io.BytesIO(tab.page.pdf(format="A4"))).pages
     )
     # Paper keeps the words in order; frames printed side by side interleave their lines
-    # in the PDF's text, so each caption's words are looked for in order, not together.
-    words = text.split()
+    # in the PDF's text, so each caption's words are looked for in order, not together
+    # (and the font's ligatures, "ﬁ" for "fi", read as their letters).
+    words = unicodedata.normalize("NFKC", text).split()
     missing = [c for c in captions if not in_order(c.split(), words)]
     assert not missing, missing[:3]
     flat = "".join(words)
