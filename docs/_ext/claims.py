@@ -122,9 +122,7 @@ def _visit_claim(translator: Any, node: claim_node) -> None:
 
 
 def _visit_fails(translator: Any, node: claim_fails) -> None:
-    translator.body.append(
-        translator.starttag(node, "span", "", CLASS="mg-claim-fails", hidden="")
-    )
+    translator.body.append(translator.starttag(node, "span", "", CLASS="mg-claim-fails", hidden=""))
 
 
 def _depart_span(translator: Any, node: nodes.Element) -> None:

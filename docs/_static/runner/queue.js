@@ -3,34 +3,31 @@
 // session, hidden ones included, and, when a run out of the page's order
 // changed what the cell depends on, the cells above that define it), then the
 // cell, then the hidden cells right after it (so that the numbers they glue
-// into the prose follow at once).  One run at a time.  Stop, Restart and
-// Reset act on the queue; a crash empties it.  A cell that crashed Python or
+// into the prose follow at once).  One run at a time (runs.js runs each).
+// Stop, Restart and Reset act on the queue; a crash empties it (crash.js).  A cell that crashed Python or
 // was stopped is not run again by itself: a cell below that needs it asks the
 // reader first (prompts.js).
 
 import { emit } from "./api.js";
 import {
-  allCells, announce, endOfSession, removeOutput, restoreCode, setStale, setState,
-  startOutput,
+  allCells, announce, endOfSession, removeOutput, restoreCode, setState,
 } from "./cells.js";
+import { showCrash } from "./crash.js";
 import { openEditor } from "./editor.js";
 import * as flow from "./flow.js";
-import {
-  addCrashNote, addNote, hiddenErrorNote, leftOutText, nameOf, rerunText, shownAt,
-  stoppedText,
-} from "./notes.js";
-import { addTraceback } from "./outputs.js";
+import { refreshStale } from "./marks.js";
+import { addNote, nameOf, shownAt, stoppedText } from "./notes.js";
 import { ask, dropPrompt, stopAsking } from "./prompts.js";
-import { abandon, analyse, onMessage, runningEntry, startRun } from "./routing.js";
+import { abandon, analyse, onMessage, runningEntry } from "./routing.js";
+import { noteHiddenError, runOne } from "./runs.js";
 import {
-  end, isStarted, keepRuntime, runtimeStatus, startSession, startingText, whenReady,
+  end, isStarted, runtimeStatus, startSession, startingText, whenReady,
 } from "./session.js";
-import { first, mark, now, records } from "./state.js";
+import { records } from "./state.js";
 
 const waiting = []; // the flow entries the reader asked to run, in click order
 let generation = 0; // bumped when Python ends: a pump of an older generation stops
 let pumping = -1; // the generation whose pump is going
-const pendingNotes = new Map(); // cell -> notes for its next output box (hidden cells' errors)
 
 flow.linkCells(allCells());
 
@@ -229,106 +226,13 @@ async function runPlan(target, plan, mine) {
   }
 }
 
-/** A hidden cell raised: say so under the visible cell above it (or the one that ran it). */
-function noteHiddenError(entry, target, error) {
-  const note = hiddenErrorNote(entry, error);
-  const at = shownAt(entry);
-  if (at && at.box) at.box.body.append(note);
-  else pendingNotes.set(target, [...(pendingNotes.get(target) || []), note]);
-}
-
-/** Run one entry (a visible or hidden cell) in the worker; resolves with the run's result. */
-async function runOne(entry, plan = null) {
-  const cell = entry.cell;
-  const edited = flow.isEdited(entry);
-  const started = now();
-  flow.beforeRun(entry);
-  if (cell) {
-    setState(cell, "running", "running…");
-    const body = startOutput(cell);
-    if (plan && plan.rerun) addNote(cell, "runner-rerun", rerunText(plan.rerun, entry, flow.codeCells));
-    if (plan && plan.leftOut.length) addNote(cell, "runner-left-out", leftOutText(plan.leftOut));
-    body.append(...(pendingNotes.get(cell) || []));
-    pendingNotes.delete(cell);
-    announce(`${cell.name}: running`);
-    mark("firstCellPosted");
-  }
-  emit("run-start", { cell: cell ? cell.index : null, code: entry.code, edited });
-  const result = await startRun(entry, {
-    code: flow.sourceOf(entry),
-    filename: cell ? cell.filename : `<hidden cell ${entry.code + 1}>`,
-    watch: JSON.stringify([...flow.touches(entry)]),
-  });
-  if (!result.stopped && !result.crashed) finished(entry, result, (now() - started) / 1000);
-  return result;
-}
-
-function finished(entry, result, seconds) {
-  const cell = entry.cell;
-  keepRuntime(); // Python has run a cell: its files go into the runtime's cache (once)
-  flow.afterRun(entry, result.changed, result.ok);
-  records.timings.runs.push({ cell: cell ? cell.index : null, code: entry.code, seconds, ok: result.ok });
-  if (cell) {
-    first("firstDone");
-    if (result.ok) {
-      setState(cell, "done", `ran in ${seconds.toFixed(2)} s`);
-      announce(`${cell.name}: done`);
-    } else {
-      addTraceback(cell, result.error);
-      setState(cell, "raised", "raised an exception");
-      announce(`${cell.name} raised an exception`);
-    }
-  }
-  emit("run-done", {
-    cell: cell ? cell.index : null, code: entry.code, ok: result.ok, edited: flow.isEdited(entry),
-  });
-  refreshStale();
-}
-
-let lastStale = "";
-
-/** Mark the outputs a run made stale (and unmark the ones that are current again). */
-function refreshStale() {
-  const stale = new Set(flow.staleCells());
-  for (const entry of flow.codeCells) {
-    if (entry.cell) setStale(entry.cell, stale.has(entry.code));
-  }
-  const detail = {
-    cells: [...stale].map((code) => flow.codeCells[code].cell).filter(Boolean).map((c) => c.index),
-    code: [...stale],
-    glue: [...stale].flatMap((code) => flow.codeCells[code].glue),
-  };
-  const key = JSON.stringify(detail);
-  if (key !== lastStale) {
-    lastStale = key;
-    emit("stale", detail);
-  }
-}
-
 // -- the runtime failed -------------------------------------------------------------------------
 
-/** The runtime failed: the cell that was running says so, and keeps what it printed. */
+/** The runtime failed: the queue empties, and the page says what happened (crash.js). */
 function onCrash(details) {
-  const recent = records.log.filter((entry) => entry.level === "error").map((e) => e.text);
   const crashed = runningEntry();
   const target = waiting[0] ? waiting[0].cell : null;
-  const cell = crashed ? shownAt(crashed) || target
-    : allCells().find((c) => c.state === "starting") || null;
   abandon("crashed");
   generation += 1;
-  for (const entry of waiting.splice(0)) {
-    if (entry.cell && entry.cell !== cell) {
-      const why = crashed ? `Python crashed in ${nameOf(crashed)}` : "Python crashed";
-      setState(entry.cell, "skipped", `not run: ${why}`);
-    }
-  }
-  flow.newSession();
-  for (const other of allCells()) if (other !== cell) endOfSession(other);
-  if (crashed) flow.block(crashed, "crashed");
-  if (cell) {
-    setState(cell, "crashed", "crashed");
-    const which = addCrashNote(cell, crashed, [details, ...recent].join("\n"), restart);
-    announce(`Python crashed while running ${which}`);
-  }
-  refreshStale();
+  showCrash(details, { crashed, target, waited: waiting.splice(0), restart });
 }

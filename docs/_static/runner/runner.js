@@ -24,7 +24,10 @@
 //   test_api.js  the small API the browser tests drive the runner through
 //   api.js       the extension API for add-on modules (output renderers, add-on
 //                messages, the micrograd:* events on document)
-//   queue.js     the run queue: runs what the flow says, Stop, Restart, Reset, crashes
+//   queue.js     the run queue: what runs, in which order; Stop, Restart, Reset
+//   runs.js      one run in the worker, and what it leaves on the page
+//   marks.js     the stale marks of outputs a run made out of date
+//   crash.js     what a crash of the page's Python does to the cells
 //   flow.js      the page's flow: every code cell (the build's manifest), what
 //                each run changed; what must run before a cell; stale outputs
 //   routing.js   the worker's messages about runs, to the cells they belong to

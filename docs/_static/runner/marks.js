@@ -1,0 +1,28 @@
+// The stale marks: which cells' shown outputs a run has made out of date
+// (flow.js decides), drawn on the cells and told to the add-ons that follow
+// them (micrograd:stale, with the glue keys of those cells).
+
+import { emit } from "./api.js";
+import { setStale } from "./cells.js";
+import * as flow from "./flow.js";
+
+let lastStale = "";
+
+/** Mark the outputs a run made stale (and unmark the ones that are current again). */
+export function refreshStale() {
+  const stale = new Set(flow.staleCells());
+  for (const entry of flow.codeCells) {
+    if (entry.cell) setStale(entry.cell, stale.has(entry.code));
+  }
+  const detail = {
+    cells: [...stale].map((code) => flow.codeCells[code].cell).filter(Boolean).map((c) => c.index),
+    code: [...stale],
+    glue: [...stale].flatMap((code) => flow.codeCells[code].glue),
+  };
+  const key = JSON.stringify(detail);
+  if (key !== lastStale) {
+    lastStale = key;
+    emit("stale", detail);
+  }
+}
+

@@ -1,0 +1,29 @@
+// ESLint for the site's own JavaScript (nox -s lint): the in-browser runner's ES
+// modules, its service worker and worker, and the figures' script.  The rules that
+// catch what a refactoring leaves behind: a name used but defined nowhere, a name
+// defined and never used, code after a return.
+import globals from "globals";
+
+export default [
+  {
+    files: ["docs/_static/**/*.js"],
+    ignores: ["docs/_static/runner/editor/**"],
+    languageOptions: {
+      ecmaVersion: 2025,
+      sourceType: "module",
+      globals: { ...globals.browser, ...globals.worker, ...globals.serviceworker },
+    },
+    rules: {
+      "no-undef": "error",
+      "no-unused-vars": "error",
+      "no-unreachable": "error",
+      "no-dupe-keys": "error",
+      "no-redeclare": "error",
+    },
+  },
+  {
+    // The figures' script is a classic script (an IIFE), not a module.
+    files: ["docs/_static/micrograd-figures.js"],
+    languageOptions: { sourceType: "script" },
+  },
+];
