@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import sys
 
 import matplotlib
@@ -396,3 +397,12 @@ def test_a_curve_that_only_starts_high_is_not_clipped() -> None:
     chart = training_chart(log)
     assert chart.title is None
     assert chart.y_limits() == pytest.approx((0.0, 4.3 * 1.05))
+
+
+def test_a_log_with_no_finite_loss_still_charts_on_the_unit_axis() -> None:
+    log = TrainingLog()
+    log.record(0, math.inf)
+    log.record(1, math.nan)
+    chart = training_chart(log)
+    assert chart.y_limits() == pytest.approx((0.0, 1.05))
+    assert chart.title is None
