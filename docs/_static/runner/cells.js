@@ -190,6 +190,19 @@ function makeToolbar(bar, label, first) {
 }
 
 /**
+ * Give every cell's bar a button of an add-on's (copy, check...), after its own
+ * buttons and before its status: make(cell) returns the button.  The bar stays one
+ * Tab stop: the arrow keys reach the new button too.
+ */
+export function addToolToEveryCell(make) {
+  for (const cell of cells) {
+    const made = make(cell);
+    made.tabIndex = -1;
+    cell.controls.status.before(made);
+  }
+}
+
+/**
  * The bar's Tab stop, if the button that was it is hidden now: back to Run, and the
  * focus with it if it was there (Stop pressed: the cell is no longer busy).
  */
