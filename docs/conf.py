@@ -92,6 +92,9 @@ extensions = [
     # A sentence whose truth depends on a value is a claim, checked at build time
     # and shown in the wording true of the reader's run in the browser.
     "claims",
+    # "Build your own micrograd": each exercise cell's title, hints and solution
+    # (docs/_checks/book_checks) for the page's Check button, with no Python needed.
+    "track",
 ]
 
 exclude_patterns = ["_build", "jupyter_execute", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints"]

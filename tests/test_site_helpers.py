@@ -423,3 +423,30 @@ def test_the_run_queue_is_the_queue_alone() -> None:
     # Routing, prompts, notes, one run, the stale marks and the crash have modules of their own.
     lines = (RUNNER / "queue.js").read_text(encoding="utf-8").splitlines()
     assert len(lines) < 250, len(lines)
+
+
+# -- the checks' wheel ----------------------------------------------------------------------
+
+
+def test_the_checks_wheel_holds_the_package_with_fixed_bytes_and_a_version_of_its_own(
+    tmp_path: Path,
+) -> None:
+    import io
+    import zipfile
+
+    from runtime_wheels import checks_wheel
+
+    package = tmp_path / "book_checks"
+    (package / "__pycache__").mkdir(parents=True)
+    (package / "__init__.py").write_text("EXERCISES = {}\n")
+    (package / "core.py").write_text("def check(exercise_id, namespace): ...\n")
+    (package / "__pycache__" / "core.cpython-311.pyc").write_bytes(b"not shipped")
+    name, data = checks_wheel(package)
+    assert name.startswith("micrograd_book_checks-1.0+")
+    assert name.endswith("-py3-none-any.whl")
+    assert checks_wheel(package) == (name, data), "two builds give the same bytes"
+    names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+    assert {"book_checks/__init__.py", "book_checks/core.py"} <= set(names)
+    assert not any("__pycache__" in entry for entry in names)
+    (package / "core.py").write_text("def check(exercise_id, namespace): return None\n")
+    assert checks_wheel(package)[0] != name, "a changed check is a new version: no stale wheel"

@@ -87,6 +87,9 @@ _PACKAGE_IMPORT = re.compile(
 #: the worker's, and the runtime cache's service worker (session.js registers it).
 PAGE_ENTRY = "runner.js"
 WORKER_ENTRIES = ("worker.js", "runtime-cache.js")
+#: Page modules a page with exercises loads with itself (runner.js imports them when
+#: the page has a ``#micrograd-track``): never part of what a first Run fetches.
+WITH_TRACK_PAGE = frozenset({"exercises.js"})
 #: A relative module a runner's module imports, statically or not: ``"./queue.js"``; and
 #: a Python file the worker fetches and installs: ``"kernel.py"`` (worker.js).
 _RELATIVE_MODULE = re.compile(r"""["'](?:\./([\w-]+\.(?:js|json))|([\w-]+\.py))["']""")
@@ -212,6 +215,8 @@ graphviz-{graphviz_version}-py3-none-any.whl
             the graphviz Python package, MIT License (graphviz-LICENSE.txt).
 micrograd_book-*.whl
             this site's own package, built from src/micrograd, MIT License.
+micrograd_book_checks-*.whl
+            the book's checks of the reader's own micrograd (docs/_checks), MIT License.
 """
 
 
@@ -295,7 +300,7 @@ def _sizes(app: Sphinx, packages: dict[str, tuple[str, Path]]) -> dict[str, dict
     python[f"{pyodide}/pyodide-lock.json"] = len(_pyodide_lock(folder)[0])
     python.update((name, len(data)) for name, data in _runtime_wheels(app).items())
     with_page = runner_modules((PAGE_ENTRY,), static_only=True)
-    at_first_run = runner_modules((PAGE_ENTRY,), static_only=False) - with_page
+    at_first_run = runner_modules((PAGE_ENTRY,), static_only=False) - with_page - WITH_TRACK_PAGE
     run = {name: (own / name).stat().st_size for name in at_first_run}
     for name in editor_packages(packages):
         version, folder = packages[name]

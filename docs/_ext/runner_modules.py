@@ -19,6 +19,7 @@ RUNNER = Path(__file__).resolve().parent.parent / "_static" / "runner"
 INSTALLED_AS = {
     "cell_names": "micrograd_cell_names",
     "claims": "micrograd_claims",
+    "exercises": "micrograd_exercises",
     "glue_text": "micrograd_glue_text",
     "kernel": "micrograd_browser_kernel",
     "live_charts": "micrograd_live_charts",

@@ -1,12 +1,14 @@
-"""The wheels the in-browser runner installs: micrograd and graphviz, with fixed bytes.
+"""The wheels the in-browser runner installs: micrograd, the book's checks and graphviz.
 
-Pyodide installs pure-Python wheels by unpacking them.  The site ships two,
+Pyodide installs pure-Python wheels by unpacking them.  The site ships three,
 made here rather than by a build backend so that two builds give the same
 bytes (fixed timestamps, modes and order): ``micrograd`` as the site was
 built from it (``src/micrograd``; its version carries the source hash, so a
-reader's browser never mixes an old wheel with a new page) and the installed
-pure-Python ``graphviz`` package, which builds ``draw_dot`` and ``draw_mlp``
-drawings (viz.js lays them out).
+reader's browser never mixes an old wheel with a new page); the book's
+checks of the reader's own micrograd (``docs/_checks/book_checks``, the
+"Build your own micrograd" exercises; its version carries its own hash); and
+the installed pure-Python ``graphviz`` package, which builds ``draw_dot`` and
+``draw_mlp`` drawings (viz.js lays them out).
 """
 
 from __future__ import annotations
@@ -80,6 +82,25 @@ def micrograd_wheel(source: Path, version: str, source_hash: str) -> tuple[str, 
     return f"micrograd_book-{full_version}-py3-none-any.whl", data
 
 
+#: The book's checks of the reader's exercises: a package of the book, not of micrograd.
+CHECKS = Path(__file__).resolve().parent.parent / "_checks" / "book_checks"
+
+
+def checks_wheel(folder: Path = CHECKS) -> tuple[str, bytes]:
+    """The wheel of the book's checks (file name, bytes); its version carries their hash."""
+    files = package_files(folder, "book_checks")
+    digest = hashlib.sha256()
+    for name, data in sorted(files.items()):
+        digest.update(name.encode() + b"\0" + data + b"\0")
+    version = f"1.0+{digest.hexdigest()[:16]}"
+    metadata = (
+        f"Metadata-Version: 2.1\nName: micrograd-book-checks\nVersion: {version}\n"
+        "Summary: the book's checks of the reader's own micrograd\nLicense: MIT\n"
+    )
+    data = wheel("micrograd-book-checks", version, files, metadata)
+    return f"micrograd_book_checks-{version}-py3-none-any.whl", data
+
+
 @functools.cache  # the installed package does not change during a build
 def graphviz_wheel() -> tuple[str, bytes, str]:
     """The installed ``graphviz`` package as a wheel: (file name, bytes, licence text)."""
@@ -114,10 +135,11 @@ def graphviz_wheel() -> tuple[str, bytes, str]:
 
 @functools.cache  # one set of wheels per source hash and build
 def runtime_wheels(source_hash: str) -> dict[str, bytes]:
-    """File name -> bytes of the micrograd and graphviz wheels."""
+    """File name -> bytes of the micrograd, checks and graphviz wheels."""
     import micrograd
 
     source = Path(micrograd.__file__).resolve().parent
     mg_name, mg_data = micrograd_wheel(source, micrograd.__version__, source_hash)
+    checks_name, checks_data = checks_wheel()
     gv_name, gv_data, _ = graphviz_wheel()
-    return {mg_name: mg_data, gv_name: gv_data}
+    return {mg_name: mg_data, checks_name: checks_data, gv_name: gv_data}

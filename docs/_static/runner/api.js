@@ -22,6 +22,11 @@
 //     was stopped is dropped.  Add-on names are their own namespace: they never
 //     clash with the protocol's message types (protocol.js).
 //
+// ask(addon, question, fields)
+//     Ask the add-on's worker side a question (layouts.js's registerAnswer there):
+//     resolves with the answer's fields, between runs, once Python is running
+//     (run a cell first); rejects with the worker's reason when there is none.
+//
 // Events, CustomEvents dispatched on document.  In their details, cell is the
 // cell's index among the runnable cells (null for a hidden cell), code its index
 // among all the page's code cells, glue the keys of the values the cells glue
@@ -67,6 +72,12 @@ export function rendererFor(bundle) {
 
 export function addonHandler(name) {
   return addons.get(name) || null;
+}
+
+export async function ask(addon, question, fields) {
+  // Loaded when asked: the routing of worker messages loads with the first Run.
+  const routing = await import("./routing.js");
+  return routing.ask(addon, question, fields);
 }
 
 /** Dispatch micrograd:<name> on document. */

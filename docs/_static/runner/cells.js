@@ -191,12 +191,13 @@ function makeToolbar(bar, label, first) {
 
 /**
  * Give every cell's bar a button of an add-on's (copy, check...), after its own
- * buttons and before its status: make(cell) returns the button.  The bar stays one
- * Tab stop: the arrow keys reach the new button too.
+ * buttons and before its status: make(cell) returns the button, or null for none.
+ * The bar stays one Tab stop: the arrow keys reach the new button too.
  */
 export function addToolToEveryCell(make) {
   for (const cell of cells) {
     const made = make(cell);
+    if (made === null) continue;
     made.tabIndex = -1;
     cell.controls.status.before(made);
   }

@@ -16,11 +16,27 @@
 
 import MIME_TYPES from "./mime_types.json" with { type: "json" };
 
+// registerAnswer(addon, question, answer)
+//     An add-on's page side may ask its worker side a question (api.js's ask):
+//     answer(fields, settings) returns (or resolves to) the answer's fields.  The
+//     worker answers between runs, never during one, so an answer sees the page's
+//     namespace as the last run left it.
+
 const layouts = []; // [mime, layout]
+const answers = new Map(); // "addon:question" -> answer
 const modules = new Map(); // path -> promise of the imported module
 
 export function registerLayout(mime, layout) {
   layouts.push([mime, layout]);
+}
+
+export function registerAnswer(addon, question, answer) {
+  answers.set(`${addon}:${question}`, answer);
+}
+
+/** What answers an add-on's question, or null. */
+export function answerFor(addon, question) {
+  return answers.get(`${addon}:${question}`) || null;
 }
 
 /** The layout steps for a display output's bundle: [[mime, layout], ...]. */

@@ -39,6 +39,8 @@ function version() {
 }
 
 let hooks = null; // {machinery(): the queue module, or null if no Run has loaded it}
+const addons = new Map(); // an add-on's name -> {snapshot(), restore(saved), reset()}
+let savedAddons = {}; // what a reload brought back for add-ons not registered yet
 let prose = null; // prose.js, once something on the page needs it
 let bar = null;
 let refused = false; // the storage refused a write: said once
@@ -52,21 +54,49 @@ function loadProse() {
   return prose;
 }
 
+/**
+ * An add-on keeps state of its own with the page's (the exercises' progress, say):
+ * snapshot() gives it as JSON-able data, restore(saved) brings it back after a
+ * reload, reset() is Reset page.  It is saved with the rest; call changedState()
+ * when it changes.
+ */
+export function keepState(name, handlers) {
+  addons.set(name, handlers);
+  if (name in savedAddons) {
+    handlers.restore(savedAddons[name]);
+    delete savedAddons[name];
+  }
+}
+
+/** An add-on's state changed: save it with the page's, soon. */
+export const changedState = () => soon();
+
 // -- saving ---------------------------------------------------------------------------------------
 
 function changed() {
   return allCells().some((cell) => cell.edited || cell.shows !== "build");
 }
 
+function addonSnapshots() {
+  const kept = { ...savedAddons };
+  for (const [name, handlers] of addons) {
+    const state = handlers.snapshot();
+    if (state !== null) kept[name] = state;
+  }
+  return kept;
+}
+
 async function save() {
   timer = null;
   const proseStates = prose === null ? {} : (await prose).snapshot();
   const cells = allCells().map(snapshot);
-  const kept = changed() || Object.keys(proseStates).length > 0;
+  const addonStates = addonSnapshots();
+  const kept = changed() || Object.keys(proseStates).length > 0 || Object.keys(addonStates).length > 0;
   showBar(kept);
   try {
     if (kept) {
-      localStorage.setItem(KEY, JSON.stringify({ version: version(), cells, prose: proseStates }));
+      const state = { version: version(), cells, prose: proseStates, addons: addonStates };
+      localStorage.setItem(KEY, JSON.stringify(state));
     } else {
       localStorage.removeItem(KEY);
     }
@@ -113,6 +143,14 @@ async function bringBack(saved, openEditor) {
     if (current) restoreOutput(cell, kept);
   }
   if (current && Object.keys(saved.prose).length) (await loadProse()).restore(saved.prose);
+  // An add-on's state is its own to judge (an exercise passed stays passed): kept either way.
+  savedAddons = { ...(saved.addons || {}) };
+  for (const [name, handlers] of addons) {
+    if (name in savedAddons) {
+      handlers.restore(savedAddons[name]);
+      delete savedAddons[name];
+    }
+  }
   showBar(true);
   say(current
     ? "Your changes to this page are back, from your last visit: runs are marked as from an " +
@@ -128,6 +166,8 @@ async function resetPage() {
   if (queue !== null) (await queue).endPython();
   for (const cell of allCells()) resetCell(cell);
   if (prose !== null) (await prose).resetAll();
+  savedAddons = {};
+  for (const handlers of addons.values()) handlers.reset();
   try {
     localStorage.removeItem(KEY);
   } catch {

@@ -11,6 +11,8 @@
 // |         | glueFormats ({key: [format spec, ...]})  |                                      |
 // | run     | run, code, filename, watch ([names])     | run a cell; run: the run's id        |
 // | analyse | request, code                            | the dependency facts of edited code  |
+// | ask     | request, addon, question, fields         | an add-on's question to its worker   |
+//         |                                          | side (layouts.js registerAnswer)     |
 //
 // Worker -> page
 // | type          | fields                 | what it says                                     |
@@ -25,6 +27,7 @@
 // | changed       | run, names             | the watched names the run rebound or changed     |
 // | done          | run, ok, error         | the run ended; error: its traceback, if it raised |
 // | analysis      | request, facts         | cell_names.py's facts, for an "analyse"          |
+// | answer        | request, fields, error | the answer to an "ask" (error: why there is none) |
 // | addon         | run, name, fields      | an add-on's message (kernel.py's post_message):  |
 // |               |                        | name is in the add-ons' namespace, not this table's |
 // | console       | level, text            | the runtime wrote to its console (error, warn)   |
@@ -38,6 +41,7 @@ export const TO_WORKER = Object.freeze({
   start: "start",
   run: "run",
   analyse: "analyse",
+  ask: "ask",
 });
 
 export const TO_PAGE = Object.freeze({
@@ -50,6 +54,7 @@ export const TO_PAGE = Object.freeze({
   changed: "changed",
   done: "done",
   analysis: "analysis",
+  answer: "answer",
   addon: "addon",
   console: "console",
   strayOutput: "stray-output",

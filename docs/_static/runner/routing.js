@@ -13,7 +13,7 @@ import { post } from "./session.js";
 
 let current = null; // the run in the worker: {id, entry, changed, resolve}
 let nextId = 1;
-const requests = new Map(); // analyse request id -> resolve
+const requests = new Map(); // analyse and ask request id -> resolve
 
 /**
  * Send a run of `entry` (a flow entry, flow.js) to the worker.  Resolves with
@@ -48,12 +48,25 @@ export function analyse(code) {
   });
 }
 
+/**
+ * An add-on's question to its worker side (layouts.js registerAnswer): resolves with
+ * the answer's fields; rejects with the worker's reason when there is none.
+ */
+export function ask(addon, question, fields) {
+  return new Promise((resolve, reject) => {
+    const request = nextId++;
+    requests.set(request, (answer) => (answer.error === null ? resolve(answer.fields)
+      : reject(new Error(answer.error))));
+    post({ type: TO_WORKER.ask, request, addon, question, fields });
+  });
+}
+
 /** What the worker says about runs (session.js hands over everything else). */
 export function onMessage(message) {
-  if (message.type === TO_PAGE.analysis) {
+  if (message.type === TO_PAGE.analysis || message.type === TO_PAGE.answer) {
     const resolve = requests.get(message.request);
     requests.delete(message.request);
-    if (resolve) resolve(message.facts);
+    if (resolve) resolve(message.type === TO_PAGE.analysis ? message.facts : message);
     return;
   }
   if (current === null || message.run !== current.id) return; // a run that has ended

@@ -41,8 +41,9 @@
 //                layout steps (DOT, Markdown), the Python kernel
 //   prose.js     what the prose shows of the reader's run: each glued value's and
 //                claim's state (the add-ons glue.js and claims.js show them)
-// Add-ons: steppers.js, glue.js and claims.js (on prose.js), charts.js (page),
-// stepper_layout.js, live_charts.py (worker).
+// Add-ons: steppers.js, glue.js and claims.js (on prose.js), charts.js,
+// exercises.js (page), stepper_layout.js, exercise_answers.js, live_charts.py,
+// exercises.py (worker).
 
 import { setUpCells } from "./cells.js";
 import { setUpPageState } from "./pagestate.js";
@@ -85,6 +86,10 @@ function setUp() {
     machinery: () => loading,
     openEditor: (cell) => import("./editor.js").then((editor) => editor.openEditor(cell, actions.run)),
   });
+  // A page with exercises shows their Check, hints and progress before any Run.
+  if (document.getElementById("micrograd-track")) {
+    import("./exercises.js").then((exercises) => exercises.setUpExercises(actions));
+  }
   records.timings.setUpMilliseconds = now() - started;
 }
 

@@ -6,10 +6,11 @@
 // Markdown with marked), so the page itself only inserts finished outputs.
 // The messages it takes and sends: protocol.js.
 
-import { layoutsFor, setPython } from "./layouts.js";
+import { answerFor, layoutsFor, setPython } from "./layouts.js";
 import MIME_TYPES from "./mime_types.json" with { type: "json" };
 import { TO_PAGE, TO_WORKER } from "./protocol.js";
-// Add-on layout steps (they call registerLayout) are imported here.
+// Add-ons' layout steps and answers (they call registerLayout, registerAnswer) are imported here.
+import "./exercise_answers.js";
 import "./stepper_layout.js";
 
 // The kernel's Python modules: file -> module name, installed into site-packages.
@@ -21,7 +22,10 @@ const KERNEL_MODULES = {
 };
 // The kernel's Python add-ons (they add to kernel.py's CELL_CONTEXTS), installed next
 // to the kernel and imported once it is loaded.
-const PYTHON_ADDONS = { "live_charts.py": "micrograd_live_charts" };
+const PYTHON_ADDONS = {
+  "exercises.py": "micrograd_exercises",
+  "live_charts.py": "micrograd_live_charts",
+};
 
 const post = (message) => self.postMessage(message);
 const errorText = (error) => String((error && error.message) || error);
@@ -149,6 +153,20 @@ async function run({ run: id, code, filename, watch }) {
   post({ type: TO_PAGE.done, run: id, ok: result.ok, error: result.error });
 }
 
+/** An add-on's question, answered by what its worker side registered (layouts.js). */
+async function ask({ request, addon, question, fields }) {
+  const answer = answerFor(addon, question);
+  if (answer === null) {
+    post({ type: TO_PAGE.answer, request, fields: null, error: `no answer to ${addon}:${question}` });
+    return;
+  }
+  try {
+    post({ type: TO_PAGE.answer, request, fields: await answer(fields, settings), error: null });
+  } catch (error) {
+    post({ type: TO_PAGE.answer, request, fields: null, error: errorText(error) });
+  }
+}
+
 self.onmessage = async (event) => {
   const message = event.data;
   try {
@@ -157,7 +175,7 @@ self.onmessage = async (event) => {
     else if (message.type === TO_WORKER.analyse) {
       const facts = JSON.parse(kernel.analyse(message.code));
       post({ type: TO_PAGE.analysis, request: message.request, facts });
-    }
+    } else if (message.type === TO_WORKER.ask) await ask(message);
   } catch (error) {
     post({ type: TO_PAGE.fatal, message: String((error && error.stack) || error) });
   }

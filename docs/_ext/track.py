@@ -1,0 +1,109 @@
+"""Sphinx extension: a page with exercises gets their titles, hints and solutions for the runner.
+
+"Build your own micrograd" asks the reader to write their own micrograd in the
+page's exercise cells (code cells tagged ``exercise-<id>``).  The checks, the
+hints and the solutions are the book's own package, ``book_checks``
+(docs/_checks; the reader's browser gets it as a wheel, runtime_wheels.py).
+So that a hint or a solution needs no Python in the browser, every page with
+exercise cells gets, in its ``<head>``::
+
+    <script type="application/json" id="micrograd-track">{"exercises": [...]}</script>
+
+one entry per exercise cell of the page, in page order: ``id``, ``number``
+(the step's place in the track, from 1), ``title``, ``hints`` and
+``solution`` (docs/_static/runner/exercises.js shows them).  An exercise cell
+whose code is not the package's starter for its step fails the build: the
+page and the checks would disagree about where the reader starts.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+from executed_notebooks import executed_notebook
+from executed_notebooks.text import joined
+from sphinx.errors import ExtensionError
+
+#: Where the book's checks live (a package of the book, not of micrograd).
+CHECKS = Path(__file__).resolve().parent.parent / "_checks"
+#: The tag of an exercise cell, before the exercise's id.
+TAG = "exercise-"
+
+
+def _exercises() -> dict[str, Any]:
+    if str(CHECKS) not in sys.path:
+        sys.path.insert(0, str(CHECKS))
+    from book_checks import EXERCISES
+
+    return dict(EXERCISES)
+
+
+def exercise_ids(notebook: dict[str, Any]) -> list[tuple[str, str]]:
+    """``(id, code)`` of each exercise cell of an executed notebook, in page order."""
+    found = []
+    for cell in notebook.get("cells", []):
+        tags = cell.get("metadata", {}).get("tags", [])
+        for tag in tags:
+            if tag.startswith(TAG):
+                found.append((tag[len(TAG) :], joined(cell.get("source", ""))))
+    return found
+
+
+def track_data(notebook: dict[str, Any], pagename: str) -> dict[str, Any] | None:
+    """What the page's runner needs of its exercises (None: the page has none).
+
+    Raises
+    ------
+    ExtensionError
+        If an exercise cell names no exercise of the package, or does not hold its starter.
+    """
+    cells = exercise_ids(notebook)
+    if not cells:
+        return None
+    known = _exercises()
+    order = list(known)
+    entries = []
+    for exercise_id, code in cells:
+        if exercise_id not in known:
+            raise ExtensionError(f"{pagename}: no exercise {exercise_id!r} in book_checks")
+        exercise = known[exercise_id]
+        if code.rstrip("\n") != exercise.starter.rstrip("\n"):
+            raise ExtensionError(
+                f"{pagename}: the exercise cell of {exercise_id!r} is not the starter of "
+                "book_checks: the page and the checks must start the reader in the same place"
+            )
+        entries.append(
+            {
+                "id": exercise_id,
+                "number": order.index(exercise_id) + 1,
+                "title": exercise.title,
+                "hints": list(exercise.hints),
+                "solution": exercise.solution,
+            }
+        )
+    return {"exercises": entries}
+
+
+def script_body(data: dict[str, Any]) -> str:
+    """``data`` as the text of a ``<script>`` element: JSON that cannot end the element."""
+    return json.dumps(data, ensure_ascii=False, sort_keys=True).replace("</", "<\\/")
+
+
+def _add_track(
+    app: Any, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+) -> None:
+    notebook = executed_notebook(app, pagename)
+    if app.builder.format != "html" or notebook is None:
+        return
+    data = track_data(notebook, pagename)
+    if data is None:
+        return
+    app.add_js_file(None, type="application/json", id="micrograd-track", body=script_body(data))
+
+
+def setup(app: Any) -> dict[str, Any]:
+    app.connect("html-page-context", _add_track)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
