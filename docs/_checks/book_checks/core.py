@@ -116,8 +116,12 @@ class Exercise:
     ``ready(namespace)`` says what the page still lacks before the step can
     be checked (a not-done message), or None; ``written(namespace)`` which
     of the step's optional parts the reader wrote (a case whose ``needs``
-    is not among them is skipped).  ``known_wrong`` maps a mistake's id to
-    a wrong solution that makes it (the tests run them).
+    is not among them is skipped); ``unfinished(written)``, asked once every
+    case passed, what is still missing (say, neither of two optional parts
+    written), or None.  ``builds_on`` names the steps whose code this one
+    uses, in the track's order: their known mistakes are recognised here too.
+    ``known_wrong`` maps a mistake's id to a wrong solution that makes it
+    (the tests run them).
     """
 
     id: str
@@ -242,7 +246,7 @@ def same(got: Any, want: Any, rel: float = 1e-9, abs_: float = 1e-12) -> bool:
 
 def show(x: Any, other: Any = None) -> str:
     """A number as a message shows it: short, but never like ``other``'s text when they differ."""
-    if isinstance(x, float) and not isinstance(other, bool):
+    if isinstance(x, float):
         text = repr(x) if len(repr(x)) <= 10 else f"{x:.6g}"
         if isinstance(other, float) and other != x and text == show(other):
             return repr(x)

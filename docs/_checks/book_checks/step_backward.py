@@ -292,7 +292,7 @@ def _recursive_sort(namespace: Namespace) -> Finding | None:
     return Finding(
         f"A recursive sort on a deep chain: a chain of 5,000 links raised RecursionError in "
         f"{name}, which calls itself once for each Value it goes down to: 5,000 "
-        f"nested calls here, and Python stops at {sys.getrecursionlimit()}. Keep the Values "
+        f"nested calls here, where Python allows {sys.getrecursionlimit()}. Keep the Values "
         "still to visit in a list used as a stack, "
         "and loop while it is not empty: see the engine's topological_order on the page "
         '"backward() and the topological sort".',

@@ -259,12 +259,16 @@ _CROSSED = "a = Value(2.0)\nb = Value(-3.0)\nc = a * b\nc.grad = 1.0\nc._backwar
 
 def _mul_not_crossed(namespace: Namespace) -> Finding | None:
     scope = probe(_CROSSED, namespace)
-    if scope is None or not (scope["a"].grad == 2.0 and scope["b"].grad == -3.0):
+    if scope is None:
+        return None
+    a, b = scope["a"], scope["b"]
+    if not (same(a.grad, a.data) and same(b.grad, b.data)):
         return None
     return Finding(
-        "`*`'s rule not crossed over: `c = a * b` with a = 2.0 and b = -3.0, then "
-        "`c._backward()` with c.grad = 1.0, gave a.grad = 2.0; expected b.data = -3.0 "
-        "(and b.grad = 2.0, not -3.0). Each input received its own number. In a * b, a "
+        f"`*`'s rule not crossed over: `c = a * b` with a = {show(a.data)} and b = "
+        f"{show(b.data)}, then `c._backward()` with c.grad = 1.0, gave a.grad = "
+        f"{show(a.grad)}; expected b.data = {show(b.data)} (and b.grad = {show(a.data)}, "
+        f"not {show(b.grad)}). Each input received its own number. In a * b, a "
         "change in a is scaled by b (dc/da = b), so a receives b's number and b receives a's: "
         "`self.grad += other.data * out.grad` and `other.grad += self.data * out.grad`.",
         _CROSSED,
@@ -273,7 +277,7 @@ def _mul_not_crossed(namespace: Namespace) -> Finding | None:
 
 #: (operation, probe body, output, its local derivative as the message writes it)
 _LOCAL = (
-    ("+", "a = Value(1.5)\nb = Value(-2.0)\nc = a + b", "c", "1"),
+    ("+", "a = Value(1.5)\nb = Value(-2.0)\nc = a + b", "c", "1.0"),
     ("*", "a = Value(1.5)\nb = Value(-2.0)\nc = a * b", "c", "b.data"),
     ("tanh", "a = Value(0.5)\nc = a.tanh()", "c", "1 - c.data**2"),
     ("exp", "a = Value(0.5)\nc = a.exp()", "c", "c.data"),
@@ -295,10 +299,11 @@ def _no_out_grad(namespace: Namespace) -> Finding | None:
         local = _a_grad(_micrograd(f"{body}\n{out}.grad = 1.0\n{out}._backward()"))
         if got is None or local is None or not same(float(got), local) or same(local, 2 * local):
             continue
+        local_is = local_text if local_text == show(local) else f"{local_text} = {show(local)}"
         return Finding(
             f"The chain rule without out.grad: `{'; '.join(code.splitlines())}` gave "
-            f"a.grad = {show(float(got))}, which is the local derivative alone ({local_text} "
-            f"= {show(local)}). The rule of {op} must multiply it by the gradient that "
+            f"a.grad = {show(float(got))}, which is the local derivative alone ({local_is}). "
+            f"The rule of {op} must multiply it by the gradient that "
             f"reached the output, {out}.grad = 2.0: a.grad should be {show(2 * local)}. "
             "With out.grad left out, every gradient would be as if each node were the output.",
             code,

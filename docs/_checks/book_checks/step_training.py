@@ -8,6 +8,7 @@ the page's own run, which must reach the loss the page's network reaches.
 
 from __future__ import annotations
 
+import contextlib
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -234,42 +235,64 @@ _PROBE = (
 )
 
 
-def _train_probe(
-    namespace: Namespace, steps: int
-) -> tuple[list[float], list[Any], list[float]] | None:
-    """Train the reader's page network for ``steps``: (its start weights, parameters, losses)."""
+@dataclass(frozen=True)
+class _Watched:
+    """The reader's page network trained by the reader's train, watched."""
+
+    start: list[float]  # the weights before training
+    params: list[Any]  # the reader's parameters, after
+    losses: list[float]
+    resets: int  # how often train called model.zero_grad()
+
+
+def _train_probe(namespace: Namespace, steps: int) -> _Watched | None:
+    """Train the reader's page network for ``steps``, counting its calls of zero_grad()."""
     scope = probe(_PROBE, namespace)
     if scope is None:
         return None
-    params = list(scope["model"].parameters())
+    model, resets = scope["model"], []
+    params = list(model.parameters())
     start = [p.data for p in params]
+    zero_grad = getattr(model, "zero_grad", None)
+    if callable(zero_grad):
+
+        def counted() -> None:
+            resets.append(1)
+            zero_grad()
+
+        with contextlib.suppress(AttributeError):  # a model with __slots__ is not watched
+            model.zero_grad = counted  # on this model only: the class keeps the reader's
     try:
         losses = _floats(run_code(f"losses = train(model, xs, ys, {steps}, 0.1)", scope)["losses"])
     except READER_ERRORS:
         return None
     if losses is None or len(params) != len(page_weights()):
         return None
-    return start, params, losses
+    return _Watched(start, params, losses, len(resets))
 
 
 def _no_zero_grad(namespace: Namespace) -> Finding | None:
     seen = _train_probe(namespace, 2)
     if seen is None:
         return None
-    start, params, _ = seen
     net = Net("MLP", PAGE_SIZES)
-    kept = train(net, start, XS, YS, 2, 0.1, reset=False)
-    right = train(net, start, XS, YS, 2, 0.1)
-    grads = [p.grad for p in params]
+    kept = train(net, seen.start, XS, YS, 2, 0.1, reset=False)
+    right = train(net, seen.start, XS, YS, 2, 0.1)
+    grads = [p.grad for p in seen.params]
     if not same(grads, kept.grads) or same(kept.grads, right.grads):
         return None
     first, second = right.first_grads[0], right.grads[0]
+    calls = (
+        "model.zero_grad(), which your train calls, left them as they were"
+        if seen.resets
+        else "your train never calls model.zero_grad()"
+    )
     return Finding(
         "zero_grad forgotten: after `train(model, xs, ys, 2, 0.1)` the first weight's grad "
         f"is {show(grads[0])}: the first step's gradient, {show(first)}, and the second's, "
-        f'{show(second)}, added up. backward() adds to grad (see "Why +="), so the second '
-        "step moved every parameter by the sum of both steps' gradients. Reset them before "
-        "each backward(): `model.zero_grad()`.",
+        f'{show(second)}, added up. backward() adds to grad (see "Why +="), and {calls}; so '
+        "the second step moved every parameter by the sum of both steps' gradients. Reset "
+        "them before each backward(): `model.zero_grad()`.",
         _PROBE + "\nlosses = train(model, xs, ys, 2, 0.1)\nprint(model.parameters()[0].grad)",
     )
 
@@ -278,13 +301,13 @@ def _sign_flipped(namespace: Namespace) -> Finding | None:
     seen = _train_probe(namespace, 1)
     if seen is None:
         return None
-    start, params, _ = seen
-    net = Net("MLP", PAGE_SIZES)
-    up = train(net, start, XS, YS, 1, 0.1, sign=1.0)
-    moved = [p.data for p in params]
+    start = seen.start
+    up = train(Net("MLP", PAGE_SIZES), start, XS, YS, 1, 0.1, sign=1.0)
+    moved = [p.data for p in seen.params]
     if not same(moved, up.weights) or same(up.weights, start):
         return None
-    losses = (_train_probe(namespace, 5) or ([], [], []))[2]
+    longer = _train_probe(namespace, 5)
+    losses = longer.losses if longer is not None else []
     grad = up.first_grads[0]
     return Finding(
         "The update's sign flipped: after one step of `train(model, xs, ys, 1, 0.1)` the "
