@@ -12,6 +12,7 @@ the reader's own traceback; and no check may leave the interpreter changed.
 from __future__ import annotations
 
 import builtins
+import doctest
 import gc
 import io
 import json
@@ -283,6 +284,13 @@ def test_nothing_the_reader_wrote_makes_a_check_raise(step: str, namespace: dict
     result = check(step, {"__builtins__": builtins, **namespace})
     assert result.status in {"not-done", "raised", "failed"}
     json.dumps(result.to_json())
+
+
+def test_the_packages_docstring_example_holds() -> None:
+    import book_checks
+
+    failures, tries = doctest.testmod(book_checks)
+    assert (failures, tries > 0) == (0, True)
 
 
 def test_check_says_what_is_wrong_with_its_own_arguments() -> None:
