@@ -47,6 +47,7 @@ NOTEBOOK_PAGES = [
     "mlp",
     "moons",
     "pytorch",
+    "build-your-own",
 ]
 
 # Coverage tracing makes the moons page's 100 training steps several times
@@ -128,10 +129,18 @@ def test_a_claim_that_no_longer_holds_fails_the_build_at_its_sentence(
     assert len(problems) == 2  # the gradients by hand do not match either
 
 
+#: Pages whose exercises are the reader's to write, checked by the runner's Check button
+#: (docs/_checks/book_checks): no solution on the page, a starter in each exercise cell.
+CHECKED_EXERCISE_PAGES = {"build-your-own"}
+
+
 @pytest.mark.parametrize("page", PAGE_PARAMS)
 def test_exercises_have_a_hidden_solution_that_checks_itself(page: str) -> None:
     if page == "index":  # the start page has no exercises
         assert "## Exercise" not in prose(page)
+        return
+    if page in CHECKED_EXERCISE_PAGES:
+        _check_checked_exercises(page)
         return
     assert re.search(r"^## Exercises?$", prose(page), re.MULTILINE), f"{page}.md has exercises"
     solutions = [c for c in code_cells(page) if "hide-cell" in c.tags]
@@ -140,6 +149,25 @@ def test_exercises_have_a_hidden_solution_that_checks_itself(page: str) -> None:
     for cell in solutions:  # the toggle says what it hides (myst-nb's cell-level prompts)
         assert cell.options.get("code_prompt_show") == '"Show solution"', cell.line
         assert cell.options.get("code_prompt_hide") == '"Hide solution"', cell.line
+
+
+def _check_checked_exercises(page: str) -> None:
+    """A page of checked exercises: cells tagged ``exercise`` and ``exercise-<id>``, no solution.
+
+    Each exercise cell is one step of the package's track, in its order, and
+    the page shows no solution cell: hints and solutions come from the package
+    (tests/test_exercises.py checks that the cells hold its starters).
+    """
+    from book_checks import EXERCISES
+
+    cells = code_cells(page)
+    exercises = [c for c in cells if "exercise" in c.tags]
+    steps = [t.removeprefix("exercise-") for c in exercises for t in c.tags if t != "exercise"]
+    assert steps == list(EXERCISES), f"{page}.md: one exercise cell per step, in order"
+    assert not any("hide-cell" in c.tags for c in cells), "no solution among the page's cells"
+    assert "## Exercise" not in prose(page), "the steps are the exercises"
+    headings = re.findall(r"^\(track-([\w-]+)\)=\n## ", prose(page), re.MULTILINE)
+    assert headings == steps, "each step has a heading with a (track-<id>)= target"
 
 
 def _bound(tree: ast.AST) -> set[str]:

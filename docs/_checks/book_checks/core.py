@@ -1,0 +1,465 @@
+"""What every exercise shares: its parts, a check's result, and running the reader's code.
+
+A check runs the exercise's visible example and then its hidden cases, in
+order, on the reader's namespace, and stops at the first that fails: a
+number that differs from micrograd's, or an exception from the reader's code.
+It then asks the exercise's known mistakes, and those of the steps it builds
+on, whether they recognise the reader's code, so that the result can name the
+mistake rather than only the number.  Nothing the reader wrote makes
+:func:`run_check` raise, and it leaves the interpreter as it found it.
+"""
+
+from __future__ import annotations
+
+import builtins
+import functools
+import gc
+import io
+import math
+import os
+import random
+import sys
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import CodeType
+from typing import Any, Protocol
+
+#: The reader's namespace: the page's names after the reader's cells ran.
+Namespace = Mapping[str, Any]
+
+#: The file name the checker's own snippets run under: their frames are not the reader's.
+CASE_FILE = "<book check>"
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+PASSED, FAILED, NOT_DONE, RAISED = "passed", "failed", "not-done", "raised"
+
+#: What the reader's code may raise that a check catches: any error, and ``exit()``.
+#: (A KeyboardInterrupt, the reader stopping the check, is let through.)
+READER_ERRORS = (Exception, SystemExit)
+
+
+class Case(Protocol):
+    """One check: code the reader can paste into a cell, and how the checker judges it."""
+
+    @property
+    def code(self) -> str:
+        """The case as code that runs in the reader's page (the reader's own class names)."""
+        ...
+
+    @property
+    def needs(self) -> str | None:
+        """The optional part of the step the case needs (``"exp"``), or None."""
+        ...
+
+    def run(self, namespace: Namespace) -> str | None:
+        """Run the case on the reader's code: a failure message, or None when it passes."""
+        ...
+
+
+@dataclass(frozen=True)
+class Example:
+    """The step's visible example: code, and exactly what it prints."""
+
+    code: str
+    prints: str
+
+    @property
+    def needs(self) -> str | None:
+        return None
+
+    def run(self, namespace: Namespace) -> str | None:
+        printed = io.StringIO()
+        shown, sys.stdout = sys.stdout, printed
+        try:
+            run_code(self.code, reader_scope(namespace))
+        finally:
+            sys.stdout = shown
+        if printed.getvalue() == self.prints:
+            return None
+        return (
+            f"The example printed\n{_indent(printed.getvalue())}\n"
+            f"where it should print\n{_indent(self.prints)}"
+        )
+
+
+@dataclass(frozen=True)
+class Finding:
+    """What a mistake's detector saw: the message, with the numbers, and the code that shows it."""
+
+    message: str
+    case: str
+
+
+@dataclass(frozen=True)
+class Mistake:
+    """A known mistake: what it is, why it gives the numbers it gives, and its detector.
+
+    ``detect(namespace)`` runs a small probe of its own on the reader's code
+    and returns a :class:`Finding` when the reader's numbers are this
+    mistake's, None otherwise (also when the probe raises).
+    """
+
+    id: str
+    title: str
+    why: str
+    detect: Callable[[Namespace], Finding | None]
+
+    def to_json(self) -> dict[str, str]:
+        return {"id": self.id, "title": self.title, "why": self.why}
+
+
+@dataclass(frozen=True)
+class Exercise:
+    """One step of the track.
+
+    ``ready(namespace)`` says what the page still lacks before the step can
+    be checked (a not-done message), or None; ``written(namespace)`` which
+    of the step's optional parts the reader wrote (a case whose ``needs``
+    is not among them is skipped); ``unfinished(written)``, asked once every
+    case passed, what is still missing (say, neither of two optional parts
+    written), or None.  ``builds_on`` names the steps whose code this one
+    uses, in the track's order: their known mistakes are recognised here too.
+    ``known_wrong`` maps a mistake's id to a wrong solution that makes it
+    (the tests run them).
+    """
+
+    id: str
+    title: str
+    starter: str
+    solution: str
+    hints: tuple[str, ...]
+    example: Example
+    hidden_cases: tuple[Case, ...]
+    mistakes: tuple[Mistake, ...]
+    known_wrong: Mapping[str, str]
+    ready: Callable[[Namespace], str | None]
+    written: Callable[[Namespace], frozenset[str]] = field(default=lambda namespace: frozenset())
+    unfinished: Callable[[frozenset[str]], str | None] = field(default=lambda written: None)
+    builds_on: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Result:
+    """A check's one result: passed, or the first failure, naming the mistake where it knows it.
+
+    ``checked`` is how many cases ran, the failing one included.
+    """
+
+    exercise: str
+    status: str
+    message: str
+    case: str | None = None
+    mistake: Mistake | None = None
+    traceback: str | None = None
+    checked: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "exercise": self.exercise,
+            "status": self.status,
+            "message": self.message,
+            "case": self.case,
+            "mistake": None if self.mistake is None else self.mistake.to_json(),
+            "traceback": self.traceback,
+            "checked": self.checked,
+        }
+
+
+# -- running the reader's code ----------------------------------------------------------------
+
+
+@functools.lru_cache(maxsize=512)
+def _compiled(code: str, mode: str) -> CodeType:
+    return compile(code, CASE_FILE, mode)
+
+
+def run_code(code: str, scope: dict[str, Any]) -> dict[str, Any]:
+    """Run ``code`` in ``scope`` (under the checker's file name) and return the scope."""
+    exec(_compiled(code, "exec"), scope)
+    return scope
+
+
+def evaluate(expression: str, scope: dict[str, Any]) -> Any:
+    """The value of ``expression`` in ``scope``."""
+    return eval(_compiled(expression, "eval"), scope)
+
+
+def reader_scope(namespace: Namespace) -> dict[str, Any]:
+    """A scratch copy of the reader's namespace: a case's own names do not land in the page's."""
+    scope = dict(namespace)
+    scope.setdefault("__builtins__", builtins)
+    return scope
+
+
+def probe(code: str, namespace: Namespace) -> dict[str, Any] | None:
+    """Run a detector's probe on the reader's code: its scope, or None if that code raised."""
+    try:
+        return run_code(code, reader_scope(namespace))
+    except READER_ERRORS:
+        return None
+
+
+def probe_error(code: str, namespace: Namespace) -> BaseException | None:
+    """The exception the reader's code raised running ``code``, or None if it ran."""
+    try:
+        run_code(code, reader_scope(namespace))
+    except READER_ERRORS as error:
+        return error
+    return None
+
+
+def edit(text: str, *changes: tuple[str, str]) -> str:
+    """``text`` with each ``(old, new)`` made: a known-wrong solution, from the right one.
+
+    Raises
+    ------
+    ValueError
+        If an ``old`` is not in the text (the solution changed under it).
+    """
+    for old, new in changes:
+        if old not in text:
+            raise ValueError(f"edit: {old!r} is not in the text")
+        text = text.replace(old, new)
+    return text
+
+
+# -- numbers in messages ---------------------------------------------------------------------
+
+
+def same(got: Any, want: Any, rel: float = 1e-9, abs_: float = 1e-12) -> bool:
+    """Whether the reader's ``got`` is micrograd's ``want`` (floats: up to rounding)."""
+    if isinstance(want, float):
+        if isinstance(got, bool) or not isinstance(got, (int, float)):
+            return False
+        if math.isnan(want):
+            return math.isnan(got)
+        return math.isclose(got, want, rel_tol=rel, abs_tol=abs_)
+    if isinstance(want, (list, tuple)):
+        return (
+            isinstance(got, (list, tuple))
+            and len(got) == len(want)
+            and all(same(g, w, rel, abs_) for g, w in zip(got, want, strict=True))
+        )
+    return bool(type(got) is type(want) and got == want)
+
+
+def show(x: Any, other: Any = None) -> str:
+    """A number as a message shows it: short, but never like ``other``'s text when they differ."""
+    if isinstance(x, float):
+        text = repr(x) if len(repr(x)) <= 10 else f"{x:.6g}"
+        if isinstance(other, float) and other != x and text == show(other):
+            return repr(x)
+        return text
+    if isinstance(x, (list, tuple)):
+        return "[" + ", ".join(show(v) for v in x) + "]"
+    return repr(x)
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + line for line in (text.rstrip("\n") or "(nothing)").splitlines())
+
+
+# -- the reader's traceback ----------------------------------------------------------------
+
+
+def _checkers(filename: str) -> bool:
+    """Whether a frame of this file is the checker's (this package, or a case it runs)."""
+    return filename == CASE_FILE or os.path.abspath(filename).startswith(_PACKAGE_DIR)
+
+
+def _trim(exception: traceback.TracebackException) -> None:
+    kept = [frame for frame in exception.stack if not _checkers(frame.filename)]
+    exception.stack = traceback.StackSummary.from_list(kept)
+    for chained in (exception.__cause__, exception.__context__):
+        if chained is not None:
+            _trim(chained)
+
+
+def reader_traceback(error: BaseException) -> str:
+    """The traceback of an exception from the reader's code, the checker's frames left out."""
+    exception = traceback.TracebackException.from_exception(error)
+    _trim(exception)
+    return "".join(exception.format())
+
+
+def readers(error: BaseException) -> list[CodeType]:
+    """The code of the reader's frames in an exception's traceback, outermost first."""
+    frames = []
+    tb = error.__traceback__
+    while tb is not None:
+        if not _checkers(tb.tb_frame.f_code.co_filename):
+            frames.append(tb.tb_frame.f_code)
+        tb = tb.tb_next
+    return frames
+
+
+def starter_part(error: BaseException) -> str | None:
+    """The name of the starter's function that raised NotImplementedError, or None.
+
+    A starter's unwritten functions raise NotImplementedError; one raised in
+    the reader's code means that part is still the starter's.
+    """
+    if not isinstance(error, NotImplementedError):
+        return None
+    frames = readers(error)
+    if not frames:
+        return None
+    code = frames[-1]
+    return str(getattr(code, "co_qualname", code.co_name))
+
+
+# -- the interpreter as the caller had it ----------------------------------------------------
+
+
+class Guard:
+    """Keeps what a check may disturb as the caller had it.
+
+    The random generator's state (the cases seed it), the recursion limit,
+    the garbage collector's switch and thresholds, and the standard streams:
+    what the reader's code prints while it is checked is not part of the result.
+    The collector is off during the check: the reader's closures make every
+    node a reference cycle, and rescanning a growing graph of them would take
+    longer than the check itself (what the book's ``paused_gc()`` is for).
+    """
+
+    def __enter__(self) -> Guard:
+        self._random = random.getstate()
+        self._limit = sys.getrecursionlimit()
+        self._collector = gc.isenabled(), gc.get_threshold()
+        self._streams = sys.stdout, sys.stderr
+        sys.stdout = sys.stderr = io.StringIO()
+        gc.disable()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        sys.stdout, sys.stderr = self._streams
+        random.setstate(self._random)
+        sys.setrecursionlimit(self._limit)
+        enabled, thresholds = self._collector
+        gc.set_threshold(*thresholds)
+        if enabled:
+            gc.enable()
+        else:
+            gc.disable()
+
+
+# -- a check ------------------------------------------------------------------------------------
+
+
+def run_check(exercise: Exercise, namespace: Namespace, builds_on: Sequence[Exercise]) -> Result:
+    """Check the reader's namespace against one exercise (see the module's docstring)."""
+    with Guard():
+        return _Check(exercise, namespace, builds_on).judge()
+
+
+class _Check:
+    """One check of one exercise: its cases in order, and the diagnosis of the first failure.
+
+    ``blame_earlier`` lets a failure that no known mistake explains be
+    traced to the earliest step it builds on that fails its own check.
+    """
+
+    def __init__(
+        self,
+        exercise: Exercise,
+        namespace: Namespace,
+        builds_on: Sequence[Exercise],
+        blame_earlier: bool = True,
+    ) -> None:
+        self.exercise = exercise
+        self.namespace = namespace
+        self.builds_on = builds_on
+        self.blame_earlier = blame_earlier
+
+    def result(self, status: str, message: str, **fields: Any) -> Result:
+        return Result(self.exercise.id, status, message, **fields)
+
+    def judge(self) -> Result:
+        try:
+            missing = self.exercise.ready(self.namespace)
+            if missing is not None:
+                return self.result(NOT_DONE, missing)
+            written = self.exercise.written(self.namespace)
+        except READER_ERRORS as error:
+            return self.raised(None, error, 0)
+        cases: list[Case] = [self.exercise.example]
+        cases += [c for c in self.exercise.hidden_cases if c.needs is None or c.needs in written]
+        for number, case in enumerate(cases, start=1):
+            try:
+                failure = case.run(self.namespace)
+            except READER_ERRORS as error:
+                return self.raised(case, error, number)
+            if failure is not None:
+                return self.failed(case, failure, number)
+        missing = self.exercise.unfinished(written)
+        if missing is not None:
+            return self.result(NOT_DONE, missing, checked=len(cases))
+        return self.result(
+            PASSED,
+            f"Passed: the example and all {len(cases) - 1} hidden cases give micrograd's numbers.",
+            checked=len(cases),
+        )
+
+    def failed(self, case: Case, failure: str, number: int) -> Result:
+        explained = self.explained(number, None)
+        if explained is not None:
+            return explained
+        return self.result(FAILED, failure, case=case.code, checked=number)
+
+    def raised(self, case: Case | None, error: BaseException, number: int) -> Result:
+        part = starter_part(error)
+        if part is not None:
+            message = f"Not done yet: `{part}` is still the starter's ({error})."
+            return self.result(NOT_DONE, message, checked=number)
+        tb = reader_traceback(error)
+        explained = self.explained(number, tb)
+        if explained is not None:
+            return explained
+        where = "The example" if isinstance(case, Example) else "A hidden case"
+        if case is None:
+            where = "Your code, before any case,"
+        return self.result(
+            RAISED,
+            f"{where} raised {type(error).__name__}: {error}",
+            case=None if case is None else case.code,
+            traceback=tb,
+            checked=number,
+        )
+
+    def explained(self, number: int, tb: str | None) -> Result | None:
+        """The failure put down to a known mistake, or to an earlier step that fails; or None."""
+        for owner in (self.exercise, *reversed(self.builds_on)):
+            for mistake in owner.mistakes:
+                try:
+                    finding = mistake.detect(self.namespace)
+                except READER_ERRORS:  # a probe that trips on other code recognises nothing
+                    finding = None
+                if finding is not None:
+                    return self.named(owner, mistake, finding, number, tb)
+        return self.earlier_failure(number) if self.blame_earlier else None
+
+    def named(
+        self, owner: Exercise, mistake: Mistake, finding: Finding, number: int, tb: str | None
+    ) -> Result:
+        message = finding.message
+        if owner is not self.exercise:
+            message = f'This comes from step "{owner.title}": {message}'
+        return self.result(
+            FAILED, message, case=finding.case, mistake=mistake, traceback=tb, checked=number
+        )
+
+    def earlier_failure(self, number: int) -> Result | None:
+        """The result of the earliest step this one builds on that fails its own check."""
+        for i, step in enumerate(self.builds_on):
+            earlier = _Check(step, self.namespace, self.builds_on[:i], blame_earlier=False).judge()
+            if earlier.status in (FAILED, RAISED):
+                return self.result(
+                    earlier.status,
+                    f'This comes from step "{step.title}", whose check fails: {earlier.message}',
+                    case=earlier.case,
+                    mistake=earlier.mistake,
+                    traceback=earlier.traceback,
+                    checked=number,
+                )
+        return None

@@ -1,0 +1,192 @@
+"""Cases on the reader's ``Value``: a few lines run with it and with micrograd's, results compared.
+
+An :class:`EngineCase` is code that makes some leaves, builds a graph on them
+and does something with it (``c._backward()``, ``L.backward()``).  It runs
+twice, in a scratch copy of the reader's namespace and with micrograd's
+``Value`` in its place, and then each observed expression (``a.grad``,
+``c.data``, the inputs ``c._prev`` holds) must agree.  Where the case names
+its output, a failing gradient of a leaf is also set against a central
+difference of that output, computed with micrograd.
+"""
+
+from __future__ import annotations
+
+import builtins
+import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import micrograd
+from book_checks.core import (
+    Namespace,
+    evaluate,
+    probe,
+    probe_error,
+    reader_scope,
+    run_code,
+    same,
+    show,
+)
+
+#: The step of a central difference.
+STEP = 1e-6
+
+
+@dataclass(frozen=True)
+class Look:
+    """One thing a case compares: an expression, how to read it, and why the number is right.
+
+    ``kind`` is ``"value"`` (the expression's value) or ``"inputs"`` (the
+    inputs the node ``expression`` records in ``_prev``, by name, as a set).
+    """
+
+    expression: str
+    because: str = ""
+    kind: str = "value"
+
+
+@dataclass(frozen=True)
+class EngineCase:
+    """A case on the reader's ``Value`` (see the module's docstring)."""
+
+    title: str
+    leaves: tuple[tuple[str, float], ...]
+    body: str
+    action: str
+    looks: tuple[Look, ...]
+    root: str | None = None
+    needs: str | None = None
+
+    @property
+    def code(self) -> str:
+        return "\n".join([*self._leaf_lines(dict(self.leaves)), self.body, self.action]).strip()
+
+    def _leaf_lines(self, leaves: dict[str, float]) -> list[str]:
+        return [f"{name} = Value({value!r})" for name, value in leaves.items()]
+
+    def run(self, namespace: Namespace) -> str | None:
+        mine = run_code(self.code, reader_scope(namespace))
+        theirs = run_code(self.code, micrograd_scope())
+        for look in self.looks:
+            got, want = read(look, mine), read(look, theirs)
+            if not same(got, want):
+                return self.failure(look, got, want)
+        return None
+
+    def failure(self, look: Look, got: Any, want: Any) -> str:
+        """The message for a look that differs: the operation, the input, got against expected."""
+        label = f"{look.expression}._prev" if look.kind == "inputs" else look.expression
+        message = f"{self.title} gave {label} = {show(got, want)}; expected {show(want, got)}"
+        if look.because:
+            message += f" ({look.because})"
+        slope = self.central_difference(look.expression)
+        if slope is not None:
+            message += f"; a central difference gives {slope:.6f}"
+        return message + "."
+
+    def central_difference(self, expression: str) -> float | None:
+        """d root / d leaf by a central difference (micrograd), for a look at a leaf's grad."""
+        name = expression.removesuffix(".grad")
+        leaves, root = dict(self.leaves), self.root
+        if root is None or name == expression or name not in leaves:
+            return None
+
+        def root_at(value: float) -> float:
+            nudged = {**leaves, name: value}
+            code = "\n".join([*self._leaf_lines(nudged), self.body])
+            return float(run_code(code, micrograd_scope())[root].data)
+
+        x = leaves[name]
+        return (root_at(x + STEP) - root_at(x - STEP)) / (2 * STEP)
+
+
+def micrograd_scope() -> dict[str, Any]:
+    """A fresh scope where ``Value`` is micrograd's: the reference run of a case."""
+    return {"__builtins__": builtins, "Value": micrograd.Value}
+
+
+def read(look: Look, scope: dict[str, Any]) -> Any:
+    """What ``look`` sees in ``scope``."""
+    value = evaluate(look.expression, scope)
+    if look.kind == "inputs":
+        return inputs_of(value, scope)
+    if look.kind != "value":
+        raise ValueError(f"a Look's kind is 'value' or 'inputs', not {look.kind!r}")
+    return value
+
+
+def inputs_of(node: Any, scope: dict[str, Any]) -> list[str]:
+    """The inputs ``node._prev`` records, as a sorted set of names: ``a``, or ``Value(1.5)``.
+
+    A set, because the original keeps ``_prev`` as a set (``a + a`` records
+    ``a`` once) and a tuple is as good; a Value that no name of the case
+    holds is shown by its number, and anything that is not a Value as itself.
+    """
+    value_type = scope["Value"]
+    names = {id(v): k for k, v in scope.items() if isinstance(v, value_type)}
+    seen: dict[int, str] = {}
+    for item in node._prev:
+        if id(item) in names:
+            seen[id(item)] = names[id(item)]
+        elif isinstance(item, value_type):
+            seen[id(item)] = f"Value({_as_number(item.data)})"
+        else:
+            seen[id(item)] = f"{item!r} (not a Value)"
+    return sorted(seen.values())
+
+
+def _as_number(x: Any) -> str:
+    """A Value's number as a float's repr (``Value(2)`` and ``Value(2.0)`` are the same input)."""
+    try:
+        return repr(float(x))
+    except (TypeError, ValueError):
+        return repr(x)
+
+
+def short(x: float) -> str:
+    """A number as a case's code writes it."""
+    return repr(float(x))
+
+
+def number(rng: random.Random, low: float, high: float, places: int = 2) -> float:
+    """A random number with few digits, never 0 (a case reads better with short numbers)."""
+    while True:
+        x = round(rng.uniform(low, high), places)
+        if x != 0:
+            return x
+
+
+def values_case(
+    title: str,
+    leaves: Sequence[tuple[str, float]],
+    body: str,
+    looks: Sequence[Look],
+    action: str = "",
+    root: str | None = None,
+    needs: str | None = None,
+) -> EngineCase:
+    """An :class:`EngineCase` from plain arguments (lists welcome)."""
+    return EngineCase(title, tuple(leaves), body, action, tuple(looks), root, needs)
+
+
+def grads(*names: str, because: Callable[[str], str] | None = None) -> list[Look]:
+    """Looks at the ``grad`` of each name."""
+    return [Look(f"{n}.grad", because(n) if because else "") for n in names]
+
+
+def value_with_grad(namespace: Namespace) -> str | None:
+    """None when the reader's Value has step 2's grad and _backward, else a not-done message.
+
+    Making a Value may itself raise (a starter's ``__init__``): that
+    exception goes up to the check, which says which part is the starter's.
+    """
+    if probe("a = Value(1.0)\na.grad\na._backward", namespace) is not None:
+        return None
+    error = probe_error("a = Value(1.0)", namespace)
+    if error is not None:
+        raise error
+    return (
+        "Your Value has no grad or _backward yet: run the cell of step 2 "
+        "(it starts `class Value(Value):`)."
+    )

@@ -1,0 +1,188 @@
+"""micrograd's own networks and training, the references of the later steps.
+
+The track's network is the one of the page "Training an MLP on four points":
+``tanh`` in every neuron, the output layer's included.  A reference is built
+with micrograd's classes and then given the reader's own weights (read from
+the reader's ``parameters()``, in the original's order: layer by layer,
+neuron by neuron, each neuron's weights and then its bias), so that a check
+does not depend on how the reader drew them.
+"""
+
+from __future__ import annotations
+
+import functools
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from micrograd import MLP, Layer, Neuron, Value
+
+#: A network of micrograd's, of any of the three kinds.
+Network = Neuron | Layer | MLP
+
+#: The four points of the page "Training an MLP on four points", and their targets.
+XS = ((2.0, 3.0, -1.0), (3.0, -1.0, 0.5), (0.5, 1.0, 1.0), (1.0, 1.0, -1.0))
+YS = (1.0, -1.0, -1.0, 1.0)
+#: That page's recipe: its seed, its network's sizes, its steps and its learning rate.
+PAGE_SEED, PAGE_SIZES, PAGE_STEPS, PAGE_RATE = 1337, (3, 4, 4, 1), 20, 0.1
+
+
+@dataclass(frozen=True)
+class Net:
+    """A network's kind (``"Neuron"``, ``"Layer"`` or ``"MLP"``) and its sizes.
+
+    ``sizes`` is ``(nin,)`` for a neuron, ``(nin, nout)`` for a layer and
+    ``(nin, *nouts)`` for an MLP.
+    """
+
+    kind: str
+    sizes: tuple[int, ...]
+
+    @property
+    def constructor(self) -> str:
+        """How the reader's code makes it: ``MLP(3, [4, 4, 1])``."""
+        nin, *rest = self.sizes
+        if self.kind == "Neuron":
+            return f"Neuron({nin})"
+        if self.kind == "Layer":
+            return f"Layer({nin}, {rest[0]})"
+        return f"MLP({nin}, {list(rest)})"
+
+    @property
+    def layers(self) -> list[tuple[int, int]]:
+        """(nin, nout) of each layer (a neuron is a layer of one)."""
+        if self.kind == "Neuron":
+            return [(self.sizes[0], 1)]
+        return list(zip(self.sizes, self.sizes[1:], strict=False))
+
+    @property
+    def weight_count(self) -> int:
+        return sum(nin * nout for nin, nout in self.layers)
+
+    @property
+    def bias_count(self) -> int:
+        return sum(nout for _, nout in self.layers)
+
+    def parameter_name(self, index: int) -> str:
+        """Which parameter the ``index``-th of ``parameters()`` is, in words."""
+        for layer, (nin, nout) in enumerate(self.layers, start=1):
+            if index < nout * (nin + 1):
+                neuron, k = divmod(index, nin + 1)
+                what = "its bias" if k == nin else f"weight {k + 1}"
+                where = [f"layer {layer}"] if self.kind == "MLP" else []
+                where += [f"neuron {neuron + 1}"] if self.kind != "Neuron" else []
+                return ", ".join([*where, what])
+            index -= nout * (nin + 1)
+        raise IndexError(f"{self.constructor} has no parameter {index}")
+
+    def build(
+        self, weights: Sequence[float], hidden: str = "tanh", output: str = "tanh"
+    ) -> Network:
+        """micrograd's network of this shape, holding ``weights`` (in parameters() order)."""
+        state = random.getstate()  # micrograd draws weights we are about to replace
+        try:
+            model = self._make(hidden, output)
+        finally:
+            random.setstate(state)
+        params = model.parameters()
+        if len(params) != len(weights):
+            raise ValueError(f"{self.constructor} has {len(params)} parameters, not {len(weights)}")
+        for p, w in zip(params, weights, strict=True):
+            p.data = float(w)
+        return model
+
+    def _make(self, hidden: str, output: str) -> Network:
+        nin, *rest = self.sizes
+        if self.kind == "Neuron":
+            return Neuron(nin, activation=output)
+        if self.kind == "Layer":
+            return Layer(nin, rest[0], activation=output)
+        return MLP(nin, rest, activation=hidden, output_activation=output)
+
+
+def outputs(model: Any, x: Sequence[Any]) -> Any:
+    """``model(x)``, with micrograd's layers always giving lists between them."""
+    return model(list(x))
+
+
+def total(out: Any) -> Value:
+    """One Value from an output (itself, or the sum of a list), for backward()."""
+    return out if isinstance(out, Value) else sum(out[1:], out[0])
+
+
+# -- training -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Run:
+    """A reference training run: each step's loss, and the weights and gradients at the end."""
+
+    losses: list[float]
+    weights: list[float]
+    grads: list[float]
+    first_grads: list[float]
+
+
+def train(
+    net: Net,
+    weights: Sequence[float],
+    xs: Sequence[Sequence[float]],
+    ys: Sequence[float],
+    steps: int,
+    rate: float,
+    reset: bool = True,
+    sign: float = -1.0,
+) -> Run:
+    """The MLP page's loop with micrograd: ``reset=False`` forgets zero_grad, ``sign=1`` ascends."""
+    model = net.build(weights)
+    losses: list[float] = []
+    first: list[float] = []
+    for step in range(steps):
+        ypred = [_one_output(model(list(x))) for x in xs]
+        loss = sum(((yout - ygt) ** 2 for ygt, yout in zip(ys, ypred, strict=True)), Value(0.0))
+        if reset:
+            model.zero_grad()
+        loss.backward()
+        if step == 0:
+            first = [p.grad for p in model.parameters()]
+        for p in model.parameters():
+            p.data += sign * rate * p.grad
+        losses.append(loss.data)
+    params = model.parameters()
+    return Run(losses, [p.data for p in params], [p.grad for p in params], first)
+
+
+def _one_output(out: Value | list[Value]) -> Value:
+    """The output of a network with one output (a training network has one)."""
+    if isinstance(out, Value):
+        return out
+    raise ValueError(f"a network that trains on these points has one output, not {len(out)}")
+
+
+@functools.cache
+def page_run() -> Run:
+    """The run of the page "Training an MLP on four points", with micrograd itself."""
+    net = Net("MLP", PAGE_SIZES)
+    return train(net, page_weights(), XS, YS, PAGE_STEPS, PAGE_RATE)
+
+
+@functools.cache
+def page_weights() -> tuple[float, ...]:
+    """The starting weights of the page's network: micrograd's draw after random.seed(1337)."""
+    state = random.getstate()
+    try:
+        random.seed(PAGE_SEED)
+        nin, *nouts = PAGE_SIZES
+        model = MLP(nin, nouts, activation="tanh", output_activation="tanh")
+    finally:
+        random.setstate(state)
+    return tuple(p.data for p in model.parameters())
+
+
+def table_rows(losses: Sequence[float], every: int = 4) -> list[tuple[int, str]]:
+    """(step, loss as the page's table prints it) for the rows the table shows."""
+    steps = list(range(0, len(losses), every))
+    if steps and steps[-1] != len(losses) - 1:
+        steps.append(len(losses) - 1)
+    return [(step, f"{losses[step]:.6f}") for step in steps]

@@ -1,0 +1,403 @@
+"""Step 3, "backward": the topological order, the seed, and each rule once, in reverse order.
+
+Some detectors watch the reader's ``backward()`` at work: before it runs,
+every node's ``_backward`` is wrapped in a function that notes the node and
+then runs the rule, so the detector sees which rules ran, how often and in
+what order.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections import Counter
+from typing import Any
+
+from book_checks.core import (
+    READER_ERRORS,
+    Example,
+    Exercise,
+    Finding,
+    Mistake,
+    Namespace,
+    edit,
+    probe,
+    probe_error,
+    readers,
+    run_code,
+    show,
+)
+from book_checks.engine_cases import (
+    EngineCase,
+    Look,
+    micrograd_scope,
+    number,
+    short,
+    value_with_grad,
+    values_case,
+)
+
+STARTER = '''\
+class Value(Value):
+    def backward(self):
+        """Fill in grad for every Value this one was made from, near or far."""
+        # 1. Order the graph: every Value after the Values it was made from.
+        #    It must work on a chain of 5,000 links too, deeper than Python lets
+        #    a function call itself.
+        # 2. Seed: d(self)/d(self) = 1.
+        # 3. Run each Value's _backward() once, from self back to the leaves.
+        raise NotImplementedError("backward: the order, the seed, the rules")
+'''
+
+SOLUTION = '''\
+class Value(Value):
+    def backward(self):
+        """Fill in grad for every Value this one was made from, near or far."""
+        # Depth first, with a list as the stack: a node goes into the order once
+        # all its inputs have ("done"), and a deep graph needs no deep recursion.
+        order, visited = [], set()
+        stack = [(self, False)]
+        while stack:
+            node, done = stack.pop()
+            if done:
+                order.append(node)
+            elif node not in visited:
+                visited.add(node)
+                stack.append((node, True))
+                stack.extend((child, False) for child in node._prev)
+        self.grad = 1.0
+        for node in reversed(order):  # the output first, each node after its users
+            node._backward()
+'''
+
+HINTS = (
+    "A Value may pass its gradient on only once it has all of it, that is after every "
+    'Value made from it has run its rule. (The page "backward() and the topological sort".)',
+    "Order the nodes so that each comes after its inputs (a topological sort, depth first "
+    "through _prev, each node once), set self.grad = 1.0, then call node._backward() for "
+    "each node of that order, reversed.",
+    "The original sorts with a function that calls itself for each input; on a chain of "
+    "5,000 links that is 5,000 nested calls, past Python's limit. Keep the nodes still to "
+    "visit in a list instead, and a set of the nodes already visited.",
+    "`stack = [(self, False)]`; while it is not empty, pop `(node, done)`: if done, append "
+    "node to the order; else, if node is not visited, mark it, push `(node, True)`, then "
+    "push `(child, False)` for each child in node._prev. Then `self.grad = 1.0` and "
+    "`for node in reversed(order): node._backward()`.",
+)
+
+EXAMPLE = Example(
+    code="""\
+a, b = Value(2.0), Value(-3.0)
+c, f = Value(10.0), Value(-2.0)
+L = (a * b + c) * f
+L.backward()
+print(L.data, a.grad, b.grad, c.grad, f.grad)
+""",
+    prints="-8.0 6.0 -4.0 -2.0 4.0\n",
+)
+
+_WORKED = (("a", 2.0), ("b", -3.0), ("c", 10.0), ("f", -2.0))
+_WORKED_BODY = "e = a * b\nd = e + c\nL = d * f"
+_CHAIN_BODY = "y = x\nfor _ in range(5000):\n    y = y * 1.0001"
+
+
+def _graph_case(
+    title: str, leaves: list[tuple[str, float]], body: str, root: str, names: list[str]
+) -> EngineCase:
+    looks = [Look(f"{name}.grad") for name in names]
+    looks.insert(0, Look(f"{root}.grad", "the seed: d(output)/d(output) = 1"))
+    return values_case(title, leaves, body, looks, action=f"{root}.backward()", root=root)
+
+
+def _random_graph(rng: random.Random) -> EngineCase:
+    """A random expression of +, *, tanh and numbers on two or three leaves, reusing nodes."""
+    leaves = [(name, number(rng, -1.5, 1.5)) for name in "abc"[: rng.randint(2, 3)]]
+    nodes = [name for name, _ in leaves]
+    lines = []
+    for i in range(1, rng.randint(5, 8) + 1):
+        x, y, k = rng.choice(nodes[-3:]), rng.choice(nodes), short(number(rng, -1.5, 1.5))
+        form = rng.choice([f"{x} + {y}", f"{x} * {y}", f"{x}.tanh()", f"{x} + {k}", f"{k} * {x}"])
+        lines.append(f"n{i} = {form}")
+        nodes.append(f"n{i}")
+    root = nodes[-1]
+    title = f"`{root}.backward()` on the case's graph ({len(lines)} operations)"
+    return _graph_case(title, leaves, "\n".join(lines), root, nodes[:-1])
+
+
+def _cases(rng: random.Random) -> tuple[EngineCase, ...]:
+    x, y = number(rng, -2, 2), number(rng, -2, 2)
+    return (
+        _graph_case(
+            "`L.backward()` on the worked example",
+            list(_WORKED),
+            _WORKED_BODY,
+            "L",
+            ["d", "f", "e", "c", "a", "b"],
+        ),
+        _graph_case(
+            f"`c.backward()` with a = Value({short(x)}), b = a + a and c = b + b",
+            [("a", x)],
+            "b = a + a\nc = b + b",
+            "c",
+            ["b", "a"],
+        ),
+        _graph_case(
+            "`out.backward()`, where s is used by both t and u",
+            [("x", x), ("y", y)],
+            "s = x * y\nt = s + 1.0\nu = s * 3.0\nout = t + u",
+            "out",
+            ["t", "u", "s", "x", "y"],
+        ),
+        _graph_case(
+            f"`c.backward()` with c = a * a * a, a = {short(y)}",
+            [("a", y)],
+            "c = a * a * a",
+            "c",
+            ["a"],
+        ),
+        *(_random_graph(rng) for _ in range(6)),
+        _graph_case(
+            "`y.backward()` on a chain of 5,000 links (`y = y * 1.0001`)",
+            [("x", 0.5)],
+            _CHAIN_BODY,
+            "y",
+            ["x"],
+        ),
+    )
+
+
+# -- watching the reader's backward() at work --------------------------------------------------
+
+
+def _nodes(root: Any) -> list[Any]:
+    """Every node ``root`` was made from, itself included (by identity, without recursion)."""
+    found, stack, seen = [], [root], {id(root)}
+    while stack:
+        node = stack.pop()
+        found.append(node)
+        for child in node._prev:
+            if id(child) not in seen:
+                seen.add(id(child))
+                stack.append(child)
+    return found
+
+
+def _watched_backward(
+    code: str, root: str, namespace: Namespace
+) -> tuple[dict[str, Any], list[Any]] | None:
+    """Build ``code``'s graph, run ``root.backward()``, every rule watched: (scope, rules run)."""
+    scope = probe(code, namespace)
+    if scope is None:
+        return None
+    runs: list[Any] = []
+    for node in _nodes(scope[root]):
+        if node._prev:
+            node._backward = _watcher(node, node._backward, runs)
+    try:
+        scope[root].backward()
+    except READER_ERRORS:
+        return None
+    return scope, runs
+
+
+def _watcher(node: Any, rule: Any, runs: list[Any]) -> Any:
+    def watched() -> None:
+        runs.append(node)
+        rule()
+
+    return watched
+
+
+def _micrograd_grad(code: str, root: str, leaf: str) -> float:
+    """``leaf.grad`` after ``root.backward()`` on ``code``'s graph, with micrograd."""
+    scope = run_code(code, micrograd_scope())
+    scope[root].backward()
+    return float(scope[leaf].grad)
+
+
+def _names(scope: dict[str, Any], nodes: list[Any]) -> list[str]:
+    by_id = {id(v): k for k, v in scope.items() if not k.startswith("_")}
+    return [by_id.get(id(node), "?") for node in nodes]
+
+
+_WORKED_CODE = "\n".join([*(f"{n} = Value({x!r})" for n, x in _WORKED), _WORKED_BODY])
+
+
+def _no_seed(namespace: Namespace) -> Finding | None:
+    watched = _watched_backward(_WORKED_CODE, "L", namespace)
+    if watched is None:
+        return None
+    scope, _ = watched
+    if any(scope[name].grad != 0 for name in "abcdef"):
+        return None
+    late = scope["L"].grad == 1
+    when = "set L.grad to 1 only after the rules had run" if late else "left L.grad at 0.0"
+    return Finding(
+        f"No seed: `L.backward()` on the worked example {when}, so every other gradient "
+        "is 0.0. Each rule multiplies by the gradient its output has received, and nothing "
+        "started the chain. Set self.grad = 1.0 (dL/dL = 1) before running the rules.",
+        _WORKED_CODE + "\nL.backward()",
+    )
+
+
+def _not_reversed(namespace: Namespace) -> Finding | None:
+    watched = _watched_backward(_WORKED_CODE, "L", namespace)
+    if watched is None:
+        return None
+    scope, runs = watched
+    order = _names(scope, runs)
+    if order[:1] == ["L"] or "L" not in order:
+        return None
+    want = _micrograd_grad(_WORKED_CODE, "L", "a")
+    return Finding(
+        f"Rules in the wrong order: `L.backward()` on the worked example ran the rules of "
+        f"{', '.join(order)}, in that order: {order[0]}'s first, before the Values made from "
+        f"{order[0]} had passed it any gradient. A Value passes its gradient on only once it "
+        "has all of it, after every Value made from it: walk the topological order in "
+        f"reverse (`for node in reversed(order)`). So a.grad came out "
+        f"{show(scope['a'].grad, want)} instead of {show(want)}.",
+        _WORKED_CODE + "\nL.backward()",
+    )
+
+
+_SHARED = "x = Value(2.0)\ny = Value(-1.5)\ns = x * y\nt = s + 1.0\nu = s * 3.0\nout = t + u"
+
+
+def _no_visited(namespace: Namespace) -> Finding | None:
+    watched = _watched_backward(_SHARED, "out", namespace)
+    if watched is None:
+        return None
+    scope, runs = watched
+    counts = Counter(_names(scope, runs))
+    if counts["s"] < 2:
+        return None
+    want = _micrograd_grad(_SHARED, "out", "x")
+    return Finding(
+        f"A shared Value's rule ran {counts['s']} times: s is used by both t and u, and "
+        "your backward() ran s's rule once along each path to it. Each run passes s's whole "
+        f"gradient on again, so x.grad is {show(scope['x'].grad, want)} instead of "
+        f"{show(want)}. Keep a set of the Values already visited, and visit each only once.",
+        _SHARED + "\nout.backward()",
+    )
+
+
+_CHAIN = f"x = Value(0.5)\n{_CHAIN_BODY}\ny.backward()"
+
+
+def _recursive_sort(namespace: Namespace) -> Finding | None:
+    error = probe_error(_CHAIN, namespace)
+    if not isinstance(error, RecursionError):
+        return None
+    name = _deepest_function(error)
+    return Finding(
+        f"A recursive sort on a deep chain: a chain of 5,000 links raised RecursionError in "
+        f"{name}, which calls itself once for each Value it goes down to: 5,000 "
+        f"nested calls here, where Python allows {sys.getrecursionlimit()}. Keep the Values "
+        "still to visit in a list used as a stack, "
+        "and loop while it is not empty: see the engine's topological_order on the page "
+        '"backward() and the topological sort".',
+        _CHAIN,
+    )
+
+
+def _deepest_function(error: BaseException) -> str:
+    """The reader's function that the traceback holds most often: the one that recursed."""
+    calls = Counter(getattr(code, "co_qualname", code.co_name) for code in readers(error))
+    return f"`{calls.most_common(1)[0][0]}`" if calls else "your sort"
+
+
+MISTAKES = (
+    Mistake(
+        "no-seed",
+        "No seed of 1",
+        "Every rule multiplies by its output's gradient: the output's own gradient, "
+        "d(output)/d(output) = 1, must be set before the rules run, or everything stays 0.",
+        _no_seed,
+    ),
+    Mistake(
+        "not-reversed",
+        "Rules in the wrong order",
+        "A topological order puts each Value after its inputs; the rules must run in the "
+        "reverse order, so that each Value has its whole gradient before it passes it on.",
+        _not_reversed,
+    ),
+    Mistake(
+        "no-visited",
+        "A shared Value visited twice",
+        "Without a set of visited Values, the sort lists a Value once for each path to it, "
+        "and its rule passes its gradient on as many times.",
+        _no_visited,
+    ),
+    Mistake(
+        "recursive-sort",
+        "A recursive sort on a deep chain",
+        "A sort that calls itself for each input nests as deep as the graph; Python stops "
+        "at its recursion limit. An explicit stack has no such limit.",
+        _recursive_sort,
+    ),
+)
+
+_RECURSIVE = """\
+class Value(Value):
+    def backward(self):
+        order, visited = [], set()
+
+        def build(node):
+            if node not in visited:
+                visited.add(node)
+                for child in node._prev:
+                    build(child)
+                order.append(node)
+
+        build(self)
+        self.grad = 1.0
+        for node in reversed(order):
+            node._backward()
+"""
+
+_NO_VISITED = """\
+class Value(Value):
+    def backward(self):
+        order = []
+
+        def build(node):
+            for child in node._prev:
+                build(child)
+            order.append(node)
+
+        build(self)
+        self.grad = 1.0
+        for node in reversed(order):
+            node._backward()
+"""
+
+KNOWN_WRONG = {
+    "no-seed": edit(SOLUTION, ("        self.grad = 1.0\n", "")),
+    "not-reversed": edit(SOLUTION, ("in reversed(order):", "in order:")),
+    "no-visited": _NO_VISITED,
+    "recursive-sort": _RECURSIVE,
+}
+
+
+def _ready(namespace: Namespace) -> str | None:
+    value = namespace.get("Value")
+    if not isinstance(value, type) or not hasattr(value, "backward"):
+        return "There is no `Value.backward` yet: run the cells of steps 1 to 3."
+    return value_with_grad(namespace)
+
+
+def exercise() -> Exercise:
+    """Step 3."""
+    return Exercise(
+        id="backward",
+        title="backward()",
+        starter=STARTER,
+        solution=SOLUTION,
+        hints=HINTS,
+        example=EXAMPLE,
+        hidden_cases=_cases(random.Random(1003)),
+        mistakes=MISTAKES,
+        known_wrong=KNOWN_WRONG,
+        ready=_ready,
+        builds_on=("value", "rules"),
+    )

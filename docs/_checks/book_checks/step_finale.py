@@ -1,0 +1,271 @@
+"""Step 6, "finale": the reader's engine in the book's own examples gives the book's numbers.
+
+The worked neuron of the page "The neuron" (and others like it), and the run
+of the page "Training an MLP on four points", whose table must come out as
+the page prints it, digit for digit.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from book_checks.core import (
+    Example,
+    Exercise,
+    Finding,
+    Mistake,
+    Namespace,
+    edit,
+    probe,
+    reader_scope,
+    run_code,
+    same,
+    show,
+)
+from book_checks.engine_cases import number, short
+from book_checks.reference import (
+    PAGE_RATE,
+    PAGE_SEED,
+    PAGE_SIZES,
+    PAGE_STEPS,
+    XS,
+    YS,
+    Net,
+    page_run,
+    page_weights,
+)
+from micrograd import Value
+from micrograd.training_log import TrainingLog
+
+STARTER = '''\
+def neuron(x1, w1, x2, w2, b):
+    """The neuron of "The neuron" on your Value: o = tanh(x1*w1 + x2*w2 + b).
+
+    Make a Value of each number, run o.backward(), and return o, x1, w1, x2, w2
+    (your Values, with their gradients).
+    """
+    raise NotImplementedError("neuron: the worked neuron on your Value")
+'''
+
+SOLUTION = '''\
+def neuron(x1, w1, x2, w2, b):
+    """The neuron of "The neuron" on your Value: o = tanh(x1*w1 + x2*w2 + b).
+
+    Make a Value of each number, run o.backward(), and return o, x1, w1, x2, w2
+    (your Values, with their gradients).
+    """
+    x1, w1, x2, w2, b = Value(x1), Value(w1), Value(x2), Value(w2), Value(b)
+    o = (x1 * w1 + x2 * w2 + b).tanh()
+    o.backward()
+    return o, x1, w1, x2, w2
+'''
+
+HINTS = (
+    'Nothing new: the neuron is a few lines of the page "The neuron", with your Value.',
+    "Make five Values from the numbers, build o from them with * , + and tanh, and run "
+    "o.backward() before you return.",
+    "`x1, w1, x2, w2, b = (Value(v) for v in (x1, w1, x2, w2, b))`, then "
+    "`o = (x1 * w1 + x2 * w2 + b).tanh()`, `o.backward()`, `return o, x1, w1, x2, w2`. "
+    "The page's table then needs your MLP to draw its weights as micrograd does.",
+)
+
+EXAMPLE = Example(
+    code="""\
+o, x1, w1, x2, w2 = neuron(2.0, -3.0, 0.0, 1.0, 6.8813735870195432)
+print(f"o = {o.data:.4f}")
+print(f"do/dx1 = {x1.grad:.4f}, do/dw1 = {w1.grad:.4f}")
+print(f"do/dx2 = {x2.grad:.4f}, do/dw2 = {w2.grad:.4f}")
+""",
+    prints="o = 0.7071\ndo/dx1 = -1.5000, do/dw1 = 1.0000\ndo/dx2 = 0.5000, do/dw2 = 0.0000\n",
+)
+
+_NAMES = ("x1", "w1", "x2", "w2")
+
+
+@dataclass(frozen=True)
+class NeuronCase:
+    """The reader's neuron against micrograd's neuron of the same numbers (as "The neuron")."""
+
+    x1: float
+    w1: float
+    x2: float
+    w2: float
+    b: float
+    title: str = ""
+    needs: str | None = None
+
+    @property
+    def _numbers(self) -> tuple[float, ...]:
+        return (self.x1, self.w1, self.x2, self.w2, self.b)
+
+    @property
+    def code(self) -> str:
+        return f"o, x1, w1, x2, w2 = neuron({', '.join(short(v) for v in self._numbers)})"
+
+    def run(self, namespace: Namespace) -> str | None:
+        scope = run_code(self.code, reader_scope(namespace))
+        x1, w1, x2, w2, b = (Value(v) for v in self._numbers)
+        o = (x1 * w1 + x2 * w2 + b).tanh()
+        o.backward()
+        call = self.title or f"`{self.code}`"
+        if not same(scope["o"].data, o.data):
+            return _differs(call, "o.data", scope["o"].data, o.data)
+        for name, leaf in zip(_NAMES, (x1, w1, x2, w2), strict=True):
+            got = scope[name].grad
+            if not same(got, leaf.grad):
+                return _differs(call, f"{name}.grad", got, leaf.grad)
+        return None
+
+
+def _differs(call: str, what: str, got: float, want: float) -> str:
+    return (
+        f"{call} gave {what} = {show(got, want)}; expected {show(want, got)} (micrograd's neuron)."
+    )
+
+
+@dataclass(frozen=True)
+class PageTable:
+    """The MLP page's run with the reader's classes: its table, digit for digit."""
+
+    needs: str | None = None
+
+    @property
+    def code(self) -> str:
+        return (
+            f"import random\n\nrandom.seed({PAGE_SEED})\nmodel = MLP(3, [4, 4, 1])\n"
+            f"xs = {[list(x) for x in XS]!r}\nys = {list(YS)!r}\n"
+            f"losses = train(model, xs, ys, {PAGE_STEPS}, {PAGE_RATE})"
+        )
+
+    def run(self, namespace: Namespace) -> str | None:
+        scope = run_code(self.code, reader_scope(namespace))
+        mine = _table([float(getattr(v, "data", v)) for v in scope["losses"]])
+        page = _table(page_run().losses)
+        for got, want in zip(mine.splitlines(), page.splitlines(), strict=False):
+            if got != want:
+                return (
+                    "The MLP page's run with your classes prints a different table: the row\n"
+                    f"    {got}\nwhere the page prints\n    {want}"
+                )
+        return (
+            None
+            if len(mine) == len(page)
+            else "The MLP page's run with your classes has other rows."
+        )
+
+
+def _table(losses: list[float]) -> str:
+    """The table the MLP page prints for these losses (``log.table(every=4)``)."""
+    log = TrainingLog()
+    for step, loss in enumerate(losses):
+        log.record(step, loss, learning_rate=PAGE_RATE)
+    return log.table(every=4)
+
+
+def _cases(rng: random.Random) -> tuple[NeuronCase | PageTable, ...]:
+    worked = NeuronCase(2.0, -3.0, 0.0, 1.0, 6.8813735870195432, title="The worked neuron")
+    others = []
+    for _ in range(9):
+        x1, w1, x2, w2, b = (number(rng, -3, 3) for _ in range(5))
+        others.append(NeuronCase(x1, w1, x2, w2, b))
+    return (worked, *others, PageTable())
+
+
+# -- the known mistakes ------------------------------------------------------------------------
+
+_PAGE_MODEL = f"import random\n\nrandom.seed({PAGE_SEED})\nmodel = MLP(3, [4, 4, 1])"
+
+
+def _drawn_differently(namespace: Namespace) -> Finding | None:
+    scope = probe(_PAGE_MODEL + "\nweights = [p.data for p in model.parameters()]", namespace)
+    page = list(page_weights())
+    if scope is None or len(scope["weights"]) != len(page) or same(scope["weights"], page):
+        return None
+    mine = scope["weights"]
+    first = next(i for i, (m, p) in enumerate(zip(mine, page, strict=True)) if not same(m, p))
+    how = (
+        "the same numbers, in another order: parameters() lists each neuron's weights and "
+        "then its bias, neuron by neuron, layer by layer"
+        if same(sorted(mine), sorted(page))
+        else "micrograd draws each neuron's weights in turn with random.uniform(-1, 1), "
+        "neuron by neuron, layer by layer, and each bias is Value(0.0), drawn from nothing"
+    )
+    return Finding(
+        f"Weights drawn differently: with random.seed({PAGE_SEED}), your MLP(3, [4, 4, 1]) "
+        f"starts with parameter {first + 1} ({Net('MLP', PAGE_SIZES).parameter_name(first)}) "
+        f"at {show(mine[first])}, where the page's starts at {show(page[first])}. The page's "
+        f"numbers come from its starting weights: {how}.",
+        _PAGE_MODEL + "\nprint([round(p.data, 4) for p in model.parameters()])",
+    )
+
+
+_WORKED = "o, x1, w1, x2, w2 = neuron(2.0, -3.0, 0.0, 1.0, 6.8813735870195432)"
+
+
+def _no_backward(namespace: Namespace) -> Finding | None:
+    scope = probe(_WORKED, namespace)
+    if scope is None or any(scope[name].grad != 0 for name in _NAMES):
+        return None
+    return Finding(
+        "No backward(): `neuron(...)` returned its Values with every gradient still 0.0. "
+        "Run o.backward() before returning: it fills in the gradient of every Value o was "
+        "made from.",
+        _WORKED + "\nprint(x1.grad, w1.grad)",
+    )
+
+
+MISTAKES = (
+    Mistake(
+        "weights-drawn-differently",
+        "Weights drawn differently from the page's",
+        "The page's table follows from its starting weights, micrograd's draw after "
+        "random.seed(1337): another draw trains another network.",
+        _drawn_differently,
+    ),
+    Mistake(
+        "no-backward",
+        "No backward()",
+        "The gradients are 0 until o.backward() fills them in.",
+        _no_backward,
+    ),
+)
+
+KNOWN_WRONG = {
+    "no-backward": edit(SOLUTION, ("    o.backward()\n", "")),
+    # The step 4 classes with each bias drawn too: every later weight shifts.
+    "weights-drawn-differently": SOLUTION
+    + """
+
+class Neuron(Neuron):
+    def __init__(self, nin):
+        super().__init__(nin)
+        self.b = Value(random.uniform(-1, 1))
+""",
+}
+
+
+def _ready(namespace: Namespace) -> str | None:
+    if not callable(namespace.get("neuron")):
+        return "There is no `neuron` yet: run the cell of step 6."
+    for name, step in (("MLP", 4), ("train", 5)):
+        if not callable(namespace.get(name)):
+            return f"There is no `{name}` yet: run the cell of step {step}."
+    return None
+
+
+def exercise() -> Exercise:
+    """Step 6."""
+    return Exercise(
+        id="finale",
+        title="The book's numbers",
+        starter=STARTER,
+        solution=SOLUTION,
+        hints=HINTS,
+        example=EXAMPLE,
+        hidden_cases=_cases(random.Random(1006)),
+        mistakes=MISTAKES,
+        known_wrong=KNOWN_WRONG,
+        ready=_ready,
+        builds_on=("value", "rules", "backward", "nn", "training"),
+    )

@@ -1,0 +1,507 @@
+"""Step 4, "nn": ``Neuron``, ``Layer``, ``MLP`` and ``parameters()`` on the reader's own ``Value``.
+
+A case seeds ``random``, builds the reader's network, runs it forward and
+backward, and compares the output and every parameter's gradient with
+micrograd's network of the same shape holding the reader's own weights.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from book_checks.core import (
+    Example,
+    Exercise,
+    Finding,
+    Mistake,
+    Namespace,
+    edit,
+    probe,
+    probe_error,
+    reader_scope,
+    run_code,
+    same,
+    show,
+)
+from book_checks.engine_cases import number, short
+from book_checks.reference import Net, outputs, total
+from micrograd import Value
+
+STARTER = '''\
+import random
+
+
+class Module:
+    """What Neuron, Layer and MLP share: their parameters, and resetting their gradients."""
+
+    def parameters(self):
+        return []
+
+    def zero_grad(self):
+        for p in self.parameters():
+            p.grad = 0.0
+
+
+class Neuron(Module):
+    def __init__(self, nin):
+        # nin weights, each Value(random.uniform(-1, 1)), and a bias, Value(0.0)
+        raise NotImplementedError("Neuron.__init__: the weights and the bias")
+
+    def __call__(self, x):
+        # tanh(w · x + b), for a list x of nin numbers (or Values)
+        raise NotImplementedError("Neuron.__call__: tanh(w · x + b)")
+
+    def parameters(self):
+        raise NotImplementedError("Neuron.parameters: its weights, then its bias")
+
+
+class Layer(Module):
+    def __init__(self, nin, nout):
+        # nout neurons, each reading the same nin inputs
+        raise NotImplementedError("Layer.__init__: nout neurons of nin inputs")
+
+    def __call__(self, x):
+        # the neurons' outputs: a list, or the one Value of a layer of one neuron
+        raise NotImplementedError("Layer.__call__: the neurons' outputs")
+
+    def parameters(self):
+        raise NotImplementedError("Layer.parameters: its neurons' parameters, in order")
+
+
+class MLP(Module):
+    def __init__(self, nin, nouts):
+        # a Layer for each size in nouts: the first reads the nin inputs, each
+        # next one the outputs of the layer before it
+        raise NotImplementedError("MLP.__init__: the layers")
+
+    def __call__(self, x):
+        # the layers in turn (a hidden layer of one neuron too)
+        raise NotImplementedError("MLP.__call__: the layers in turn")
+
+    def parameters(self):
+        raise NotImplementedError("MLP.parameters: its layers' parameters, in order")
+'''
+
+SOLUTION = '''\
+import random
+
+
+class Module:
+    """What Neuron, Layer and MLP share: their parameters, and resetting their gradients."""
+
+    def parameters(self):
+        return []
+
+    def zero_grad(self):
+        for p in self.parameters():
+            p.grad = 0.0
+
+
+class Neuron(Module):
+    def __init__(self, nin):
+        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
+        self.b = Value(0.0)
+
+    def __call__(self, x):
+        act = self.b  # b + w1*x1 + w2*x2 + ..., in the original's order
+        for wi, xi in zip(self.w, x):
+            act = act + wi * xi
+        return act.tanh()
+
+    def parameters(self):
+        return [*self.w, self.b]
+
+
+class Layer(Module):
+    def __init__(self, nin, nout):
+        self.neurons = [Neuron(nin) for _ in range(nout)]
+
+    def __call__(self, x):
+        out = [n(x) for n in self.neurons]
+        return out[0] if len(out) == 1 else out
+
+    def parameters(self):
+        return [p for n in self.neurons for p in n.parameters()]
+
+
+class MLP(Module):
+    def __init__(self, nin, nouts):
+        sizes = [nin, *nouts]
+        self.layers = [Layer(sizes[i], sizes[i + 1]) for i in range(len(nouts))]
+
+    def __call__(self, x):
+        for layer in self.layers:
+            out = layer(x)
+            x = out if isinstance(out, list) else [out]  # the next layer reads a list
+        return out
+
+    def parameters(self):
+        return [p for layer in self.layers for p in layer.parameters()]
+'''
+
+HINTS = (
+    'A neuron is the formula of the page "The neuron": tanh of its weights times the '
+    "inputs, plus its bias. A layer is a list of neurons that read the same inputs, and an "
+    "MLP a list of layers, each reading the outputs of the one before.",
+    "`Neuron.__init__`: `self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]` and "
+    "`self.b = Value(0.0)`. Its call adds `wi * xi` to the bias, one input at a time, and "
+    "returns the sum's `.tanh()`.",
+    "parameters() is every Value that training may move: a neuron's weights *and* its bias; "
+    "a layer's is the list of its neurons' parameters, an MLP's its layers', in order.",
+    "A layer of one neuron returns its Value alone (so that `model(x)` is one Value for a "
+    "network with one output), but the next layer reads a list: in `MLP.__call__`, "
+    "`out = layer(x)` and then `x = out if isinstance(out, list) else [out]`; return `out`.",
+)
+
+EXAMPLE = Example(
+    code="""\
+import random
+
+random.seed(1337)
+model = MLP(3, [4, 4, 1])
+print(len(model.parameters()))
+out = model([2.0, 3.0, -1.0])
+print(type(out).__name__, -1 < out.data < 1)
+""",
+    prints="41\nValue True\n",
+)
+
+
+@dataclass(frozen=True)
+class NetCase:
+    """The reader's network forward and backward, against micrograd's with the reader's weights."""
+
+    net: Net
+    seed: int
+    x: tuple[float, ...]
+    value_inputs: bool = False
+    needs: str | None = None
+
+    @property
+    def _inputs(self) -> str:
+        if self.value_inputs:
+            return "[" + ", ".join(f"Value({short(v)})" for v in self.x) + "]"
+        return "[" + ", ".join(short(v) for v in self.x) + "]"
+
+    @property
+    def code(self) -> str:
+        backward = "out.backward()" if self._outputs == 1 else "sum(out).backward()"
+        return (
+            f"import random\n\nrandom.seed({self.seed})\nmodel = {self.net.constructor}\n"
+            f"x = {self._inputs}\nout = model(x)\n{backward}"
+        )
+
+    @property
+    def _outputs(self) -> int:
+        return self.net.layers[-1][1]
+
+    @property
+    def title(self) -> str:
+        return f"`out = model(x)` with model = {self.net.constructor} and x = {self._inputs}"
+
+    def run(self, namespace: Namespace) -> str | None:
+        scope = run_code(self.code, reader_scope(namespace))
+        params = scope["model"].parameters()
+        problem = _parameters_problem(self.net, params, scope["Value"])
+        if problem is not None:
+            return f"{self.net.constructor}.parameters() {problem}."
+        reference = self.net.build([p.data for p in params])
+        x = [Value(v) if self.value_inputs else v for v in self.x]
+        want = outputs(reference, x)
+        total(want).backward()
+        return self._compare(scope, params, reference, x, want)
+
+    def _compare(
+        self, scope: dict[str, Any], params: list[Any], reference: Any, x: list[Any], want: Any
+    ) -> str | None:
+        got = scope["out"]
+        shape = _shape_problem(got, want, scope["Value"])
+        if shape is not None:
+            return f"{self.title} returned {shape}."
+        mine = [got] if self._outputs == 1 else list(got)
+        theirs = [want] if self._outputs == 1 else list(want)
+        for i, (m, t) in enumerate(zip(mine, theirs, strict=True)):
+            if not same(m.data, t.data):
+                where = "out.data" if self._outputs == 1 else f"out[{i}].data"
+                return self._differs(where, m.data, t.data)
+        for i, (p, r) in enumerate(zip(params, reference.parameters(), strict=True)):
+            if not same(p.grad, r.grad):
+                return self._differs(
+                    f"the grad of {self.net.parameter_name(i)}", p.grad, r.grad, after=True
+                )
+        if self.value_inputs:
+            for i, (v, r) in enumerate(zip(scope["x"], x, strict=False)):
+                if not same(v.grad, r.grad):
+                    return self._differs(f"x[{i}].grad", v.grad, r.grad, after=True)
+        return None
+
+    def _differs(self, what: str, got: Any, want: Any, after: bool = False) -> str:
+        then = " and backward()" if after else ""
+        return (
+            f"{self.title}{then} gave {what} = {show(got, want)}; expected {show(want, got)} "
+            f"(micrograd's {self.net.kind} with your weights)."
+        )
+
+
+def _parameters_problem(net: Net, params: Any, value_type: type) -> str | None:
+    try:
+        params = list(params)
+    except TypeError:
+        return f"gave {params!r}, not a list of Values"
+    count = net.weight_count + net.bias_count
+    if len(params) != count:
+        return (
+            f"gave {len(params)} Values; expected {count} "
+            f"({net.weight_count} weights and {net.bias_count} biases)"
+        )
+    strangers = [p for p in params if not isinstance(p, value_type)]
+    if strangers:
+        return f"holds {strangers[0]!r}, which is not one of your Values"
+    return None
+
+
+def _shape_problem(got: Any, want: Any, value_type: type) -> str | None:
+    if isinstance(want, list):
+        if not isinstance(got, (list, tuple)) or len(got) != len(want):
+            return f"{_describe(got, value_type)}; expected a list of {len(want)} Values"
+        return None
+    if not isinstance(got, value_type):
+        alone = "a layer of one neuron gives its Value alone"
+        return f"{_describe(got, value_type)}; expected one Value ({alone})"
+    return None
+
+
+def _describe(x: Any, value_type: type) -> str:
+    if isinstance(x, (list, tuple)):
+        return f"a {type(x).__name__} of {len(x)}"
+    if isinstance(x, value_type):
+        return "one Value"
+    return repr(x)
+
+
+def _cases(rng: random.Random) -> tuple[NetCase, ...]:
+    shapes = [
+        ("Neuron", (3,), False),
+        ("Neuron", (1,), False),
+        ("Neuron", (4,), True),
+        ("Layer", (3, 4), False),
+        ("Layer", (2, 1), False),
+        ("MLP", (3, 4, 4, 1), False),
+        ("MLP", (2, 3, 2), False),
+        ("MLP", (3, 1, 2), False),
+        ("MLP", (2, 3, 1, 1), False),
+        ("MLP", (4, 2, 3, 1), True),
+        ("MLP", (1, 2, 1), False),
+    ]
+    return tuple(
+        NetCase(
+            Net(kind, sizes),
+            rng.randrange(1000),
+            tuple(number(rng, -2, 2) for _ in range(sizes[0])),
+            value_inputs,
+        )
+        for kind, sizes, value_inputs in shapes
+    )
+
+
+# -- the known mistakes ------------------------------------------------------------------------
+
+_MODEL = "import random\n\nrandom.seed(1)\nmodel = MLP(3, [4, 4, 1])"
+
+
+def _no_bias(namespace: Namespace) -> Finding | None:
+    scope = probe(_MODEL + "\nparams = model.parameters()", namespace)
+    net = Net("MLP", (3, 4, 4, 1))
+    if scope is None or len(scope["params"]) != net.weight_count:
+        return None
+    return Finding(
+        f"parameters() without the biases: MLP(3, [4, 4, 1]).parameters() gave "
+        f"{net.weight_count} Values, its weights alone; the network has "
+        f"{net.weight_count + net.bias_count} parameters, {net.weight_count} weights and "
+        f"{net.bias_count} biases (one per neuron). Training moves only what parameters() "
+        "lists, so no bias would ever move. A neuron's parameters are its weights and then "
+        "its bias: `[*self.w, self.b]`.",
+        _MODEL + "\nprint(len(model.parameters()))",
+    )
+
+
+def _forward(
+    net: Net, x: list[float], namespace: Namespace, seed: int = 2
+) -> tuple[Any, list[float]] | None:
+    """The reader's network's output data, and its weights."""
+    code = f"import random\n\nrandom.seed({seed})\nmodel = {net.constructor}\nout = model({x!r})"
+    scope = probe(code, namespace)
+    if scope is None:
+        return None
+    out = scope["out"]
+    data = [o.data for o in out] if isinstance(out, (list, tuple)) else out.data
+    return data, [p.data for p in scope["model"].parameters()]
+
+
+def _output_with(net: Net, weights: list[float], x: list[float], hidden: str, output: str) -> Any:
+    out = outputs(net.build(weights, hidden, output), x)
+    return [o.data for o in out] if isinstance(out, list) else out.data
+
+
+_X = [0.5, -1.0, 2.0]
+
+
+def _no_tanh(namespace: Namespace) -> Finding | None:
+    net = Net("Neuron", (3,))
+    seen = _forward(net, _X, namespace)
+    if seen is None:
+        return None
+    got, weights = seen
+    linear = _output_with(net, weights, _X, "linear", "linear")
+    right = _output_with(net, weights, _X, "tanh", "tanh")
+    if not same(got, linear) or same(linear, right):
+        return None
+    return Finding(
+        f"No nonlinearity: `Neuron(3)({_X})` gave {show(got)}, which is w · x + b itself; "
+        f"expected tanh(w · x + b) = {show(right)}. Without a nonlinearity, layers of neurons "
+        "add up to one linear function of the inputs, however many there are: the neuron "
+        "returns `act.tanh()`.",
+        f"import random\n\nrandom.seed(2)\nmodel = Neuron(3)\nprint(model({_X}))",
+    )
+
+
+def _last_layer_linear(namespace: Namespace) -> Finding | None:
+    net = Net("MLP", (3, 4, 1))
+    seen = _forward(net, _X, namespace)
+    if seen is None:
+        return None
+    got, weights = seen
+    linear_out = _output_with(net, weights, _X, "tanh", "linear")
+    right = _output_with(net, weights, _X, "tanh", "tanh")
+    if not same(got, linear_out) or same(linear_out, right):
+        return None
+    return Finding(
+        f"The last layer without tanh: `MLP(3, [4, 1])({_X})` gave {show(got)}; expected "
+        f"{show(right)}, with tanh. The original micrograd makes its last layer linear, but "
+        'this track\'s network is the one of the page "Training an MLP on four points": '
+        "tanh in every neuron, the output's included, so that its output lies between -1 "
+        "and 1, like the targets.",
+        f"import random\n\nrandom.seed(2)\nmodel = MLP(3, [4, 1])\nprint(model({_X}))",
+    )
+
+
+_HIDDEN_ONE = "import random\n\nrandom.seed(3)\nmodel = MLP(2, [1, 2])\nout = model([0.5, -1.0])"
+_OUTPUT_ONE = "import random\n\nrandom.seed(3)\nmodel = MLP(2, [3, 1])\nout = model([0.5, -1.0])"
+
+
+def _one_neuron_layer(namespace: Namespace) -> Finding | None:
+    error = probe_error(_HIDDEN_ONE, namespace)
+    if isinstance(error, TypeError):
+        return Finding(
+            f"A one-neuron layer's output: `MLP(2, [1, 2])([0.5, -1.0])` raised TypeError "
+            f"({error}). Its first layer has one neuron, and a layer of one neuron returns "
+            "that Value alone; the next layer then reads it as its list of inputs. (The "
+            "original micrograd has this bug.) In MLP.__call__, hand each layer a list: "
+            "`x = out if isinstance(out, list) else [out]`.",
+            _HIDDEN_ONE,
+        )
+    scope = probe(_OUTPUT_ONE, namespace)
+    if scope is None or not (isinstance(scope["out"], (list, tuple)) and len(scope["out"]) == 1):
+        return None
+    return Finding(
+        "A one-neuron layer's output: `MLP(2, [3, 1])([0.5, -1.0])` returned a list of one "
+        "Value. A network with one output returns that Value, so that `(model(x) + -y) * ...` "
+        "and `model(x).backward()` work: a layer of one neuron returns its Value alone.",
+        _OUTPUT_ONE,
+    )
+
+
+MISTAKES = (
+    Mistake(
+        "no-bias",
+        "parameters() without the biases",
+        "Training moves only the Values that parameters() lists: each neuron's bias is one.",
+        _no_bias,
+    ),
+    Mistake(
+        "no-tanh",
+        "No nonlinearity",
+        "A neuron without its tanh is linear, and a network of linear neurons is one linear "
+        "function, whatever its depth.",
+        _no_tanh,
+    ),
+    Mistake(
+        "last-layer-linear",
+        "The last layer without tanh",
+        "This track's network has tanh in every neuron, the output's included, as on the "
+        'page "Training an MLP on four points" (the original\'s last layer is linear).',
+        _last_layer_linear,
+    ),
+    Mistake(
+        "one-neuron-layer",
+        "A one-neuron layer's output",
+        "A layer of one neuron returns its Value alone, which the network must return as it "
+        "is, but hand to a next layer as a list.",
+        _one_neuron_layer,
+    ),
+)
+
+#: The original micrograd's way: a linear last layer (``nonlin=False``), tanh elsewhere.
+_LINEAR_LAST = edit(
+    SOLUTION,
+    ("    def __init__(self, nin):\n", "    def __init__(self, nin, nonlin=True):\n"),
+    (
+        "        self.b = Value(0.0)\n",
+        "        self.b = Value(0.0)\n        self.nonlin = nonlin\n",
+    ),
+    ("return act.tanh()", "return act.tanh() if self.nonlin else act"),
+    ("def __init__(self, nin, nout):", "def __init__(self, nin, nout, **kwargs):"),
+    ("[Neuron(nin) for", "[Neuron(nin, **kwargs) for"),
+    (
+        "self.layers = [Layer(sizes[i], sizes[i + 1]) for i in range(len(nouts))]",
+        "last = len(nouts) - 1\n        self.layers = [\n"
+        "            Layer(sizes[i], sizes[i + 1], nonlin=i != last) for i in range(last + 1)\n"
+        "        ]",
+    ),
+)
+
+#: The original micrograd's MLP.__call__: a one-neuron hidden layer hands on a bare Value.
+_BARE_VALUE = edit(
+    SOLUTION,
+    ("            out = layer(x)\n", "            x = layer(x)\n"),
+    (
+        "            x = out if isinstance(out, list) else [out]  # the next layer reads a list\n",
+        "",
+    ),
+    ("        return out\n", "        return x\n"),
+)
+
+KNOWN_WRONG = {
+    "no-bias": edit(SOLUTION, ("return [*self.w, self.b]", "return self.w")),
+    "no-tanh": edit(SOLUTION, ("return act.tanh()", "return act")),
+    "last-layer-linear": _LINEAR_LAST,
+    "one-neuron-layer": _BARE_VALUE,
+}
+
+
+def _ready(namespace: Namespace) -> str | None:
+    for name in ("Neuron", "Layer", "MLP"):
+        if not isinstance(namespace.get(name), type):
+            return f"There is no `{name}` yet: run the cell of step 4."
+    if not hasattr(namespace.get("Value"), "backward"):
+        return "Your Value has no backward() yet: run the cells of steps 1 to 3."
+    return None
+
+
+def exercise() -> Exercise:
+    """Step 4."""
+    return Exercise(
+        id="nn",
+        title="Neuron, Layer, MLP",
+        starter=STARTER,
+        solution=SOLUTION,
+        hints=HINTS,
+        example=EXAMPLE,
+        hidden_cases=_cases(random.Random(1004)),
+        mistakes=MISTAKES,
+        known_wrong=KNOWN_WRONG,
+        ready=_ready,
+        builds_on=("value", "rules", "backward"),
+    )

@@ -1,0 +1,371 @@
+"""Step 5, "training": the MLP page's training loop on the reader's network.
+
+A case builds the reader's network, notes its starting weights, runs the
+reader's ``train`` and compares each step's loss and the final weights with
+micrograd's run of the page's loop from those same weights.  The last case is
+the page's own run, which must reach the loss the page's network reaches.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from book_checks.core import (
+    READER_ERRORS,
+    Example,
+    Exercise,
+    Finding,
+    Mistake,
+    Namespace,
+    edit,
+    probe,
+    reader_scope,
+    run_code,
+    same,
+    show,
+)
+from book_checks.engine_cases import number, short
+from book_checks.reference import (
+    PAGE_RATE,
+    PAGE_SEED,
+    PAGE_SIZES,
+    PAGE_STEPS,
+    XS,
+    YS,
+    Net,
+    Run,
+    page_run,
+    page_weights,
+    train,
+)
+
+_DATA = """\
+xs = [
+    [2.0, 3.0, -1.0],
+    [3.0, -1.0, 0.5],
+    [0.5, 1.0, 1.0],
+    [1.0, 1.0, -1.0],
+]
+ys = [1.0, -1.0, -1.0, 1.0]  # the targets
+"""
+
+STARTER = f'''\
+{_DATA}
+
+def train(model, xs, ys, steps, learning_rate):
+    """Gradient descent on the sum of squared errors; return each step's loss, as floats."""
+    # Each step: the forward pass on every x, the loss, the gradients reset
+    # (model.zero_grad()), loss.backward(), and every parameter moved a little.
+    # Your Value has + and *: (y - t)**2 is (y + -t) * (y + -t).
+    raise NotImplementedError("train: forward, loss, reset, backward, update")
+'''
+
+SOLUTION = f'''\
+{_DATA}
+
+def train(model, xs, ys, steps, learning_rate):
+    """Gradient descent on the sum of squared errors; return each step's loss, as floats."""
+    losses = []
+    for _ in range(steps):
+        ypred = [model(x) for x in xs]  # forward
+        errors = [yout + -ygt for ygt, yout in zip(ys, ypred)]
+        loss = sum(e * e for e in errors)
+        model.zero_grad()  # gradients add up (+=): reset them first
+        loss.backward()
+        for p in model.parameters():  # a small step against the gradient
+            p.data -= learning_rate * p.grad
+        losses.append(loss.data)
+    return losses
+'''
+
+HINTS = (
+    'It is the loop of the page "Training an MLP on four points", written with your '
+    "classes: forward, loss, reset, backward, update, once per step.",
+    "The loss is the sum over the points of (prediction - target) squared; your Value has "
+    "only + and *, so write `e = yout + -ygt` and add up `e * e`.",
+    "Gradients accumulate (`+=`): call `model.zero_grad()` before `loss.backward()`. The "
+    "gradient points where the loss grows, so the update goes against it.",
+    "`for p in model.parameters(): p.data -= learning_rate * p.grad`, after "
+    "`model.zero_grad()` and `loss.backward()`; append `loss.data` to the list you return.",
+)
+
+EXAMPLE = Example(
+    code="""\
+import random
+
+random.seed(1337)
+model = MLP(3, [4, 4, 1])
+losses = train(model, xs, ys, 20, 0.1)
+print(len(losses), losses[-1] < losses[0])
+""",
+    prints="20 True\n",
+)
+
+
+def _floats(values: Any) -> list[float] | None:
+    """The reader's losses as floats (a Value counts as its number), or None."""
+    try:
+        return [float(getattr(v, "data", v)) for v in values]
+    except (TypeError, ValueError):
+        return None
+
+
+def _literal(rows: Sequence[Sequence[float]] | Sequence[float]) -> str:
+    return repr([list(r) if isinstance(r, (list, tuple)) else r for r in rows])
+
+
+@dataclass(frozen=True)
+class TrainCase:
+    """The reader's ``train`` on a small problem, against micrograd's loop from the same weights."""
+
+    net: Net
+    seed: int
+    xs: tuple[tuple[float, ...], ...]
+    ys: tuple[float, ...]
+    steps: int
+    rate: float
+    needs: str | None = None
+
+    @property
+    def setup(self) -> str:
+        return (
+            f"import random\n\nrandom.seed({self.seed})\nmodel = {self.net.constructor}\n"
+            f"xs = {_literal(self.xs)}\nys = {_literal(self.ys)}"
+        )
+
+    @property
+    def action(self) -> str:
+        return f"losses = train(model, xs, ys, {self.steps}, {short(self.rate)})"
+
+    @property
+    def code(self) -> str:
+        return f"{self.setup}\n{self.action}"
+
+    def run(self, namespace: Namespace) -> str | None:
+        scope = run_code(self.setup, reader_scope(namespace))
+        params = list(scope["model"].parameters())
+        start = [p.data for p in params]
+        run_code(self.action, scope)
+        want = train(self.net, start, self.xs, self.ys, self.steps, self.rate)
+        return self._compare(_floats(scope["losses"]), [p.data for p in params], want)
+
+    def _compare(self, losses: list[float] | None, weights: list[float], want: Run) -> str | None:
+        call = f"`{self.action}` with model = {self.net.constructor}"
+        if losses is None or len(losses) != self.steps:
+            return f"{call} returned {losses!r}; expected a list of {self.steps} losses (floats)."
+        for step, (got, loss) in enumerate(zip(losses, want.losses, strict=True)):
+            if not same(got, loss):
+                return (
+                    f"{call} gave a loss of {show(got, loss)} at step {step}; expected "
+                    f"{show(loss, got)} (micrograd's run of the MLP page's loop from your "
+                    "model's starting weights)."
+                )
+        for i, (got, w) in enumerate(zip(weights, want.weights, strict=True)):
+            if not same(got, w):
+                return (
+                    f"{call} left {self.net.parameter_name(i)} at {show(got, w)}; expected "
+                    f"{show(w, got)} (micrograd's run from the same starting weights)."
+                )
+        return None
+
+
+@dataclass(frozen=True)
+class PageTarget:
+    """The page's own run: it must reach the loss the page's network reaches after 20 steps."""
+
+    needs: str | None = None
+
+    @property
+    def code(self) -> str:
+        return (
+            f"import random\n\nrandom.seed({PAGE_SEED})\nmodel = MLP(3, [4, 4, 1])\n"
+            f"xs = {_literal(XS)}\nys = {_literal(YS)}\n"
+            f"losses = train(model, xs, ys, {PAGE_STEPS}, {PAGE_RATE})"
+        )
+
+    def run(self, namespace: Namespace) -> str | None:
+        scope = run_code(self.code, reader_scope(namespace))
+        losses = _floats(scope["losses"]) or [float("nan")]
+        target = page_run().losses[-1]
+        if losses[-1] <= target * (1 + 1e-9):
+            return None
+        mine = [p.data for p in scope["model"].parameters()]
+        return (
+            f"The MLP page's run (its four points, random.seed({PAGE_SEED}), MLP(3, [4, 4, 1]), "
+            f"{PAGE_STEPS} steps at {PAGE_RATE}) ended at a loss of {show(losses[-1])}; the "
+            f"page's network reaches {show(target)}.{_start_differs(mine)}"
+        )
+
+
+def _start_differs(weights: list[float]) -> str:
+    """Why a right loop can miss the page's target: the network started elsewhere."""
+    page = list(page_weights())
+    if same(weights, page):
+        return ""
+    return (
+        " Your network starts from other weights than the page's (micrograd draws each "
+        "neuron's weights in turn with random.uniform(-1, 1), and each bias is 0): draw "
+        "them as it does, and the loop reproduces the page's run."
+    )
+
+
+def _cases(rng: random.Random) -> tuple[TrainCase | PageTarget, ...]:
+    cases: list[TrainCase | PageTarget] = []
+    for sizes in ((2, 3, 1), (3, 4, 4, 1), (2, 2, 1), (3, 3, 1), (1, 4, 1)) * 2:
+        points = rng.randint(2, 4)
+        xs = tuple(tuple(number(rng, -2, 2) for _ in range(sizes[0])) for _ in range(points))
+        ys = tuple(rng.choice((-1.0, 1.0)) for _ in range(points))
+        rate = rng.choice((0.05, 0.1, 0.2))
+        cases.append(
+            TrainCase(Net("MLP", sizes), rng.randrange(1000), xs, ys, rng.randint(2, 4), rate)
+        )
+    cases.append(PageTarget())
+    return tuple(cases)
+
+
+# -- the known mistakes ------------------------------------------------------------------------
+
+_PROBE = (
+    "import random\n\nrandom.seed(3)\nmodel = MLP(3, [4, 4, 1])\n"
+    f"xs = {_literal(XS)}\nys = {_literal(YS)}"
+)
+
+
+@dataclass(frozen=True)
+class _Watched:
+    """The reader's page network trained by the reader's train, watched."""
+
+    start: list[float]  # the weights before training
+    params: list[Any]  # the reader's parameters, after
+    losses: list[float]
+    resets: int  # how often train called model.zero_grad()
+
+
+def _train_probe(namespace: Namespace, steps: int) -> _Watched | None:
+    """Train the reader's page network for ``steps``, counting its calls of zero_grad()."""
+    scope = probe(_PROBE, namespace)
+    if scope is None:
+        return None
+    model, resets = scope["model"], []
+    params = list(model.parameters())
+    start = [p.data for p in params]
+    zero_grad = getattr(model, "zero_grad", None)
+    if callable(zero_grad):
+
+        def counted() -> None:
+            resets.append(1)
+            zero_grad()
+
+        with contextlib.suppress(AttributeError):  # a model with __slots__ is not watched
+            model.zero_grad = counted  # on this model only: the class keeps the reader's
+    try:
+        losses = _floats(run_code(f"losses = train(model, xs, ys, {steps}, 0.1)", scope)["losses"])
+    except READER_ERRORS:
+        return None
+    if losses is None or len(params) != len(page_weights()):
+        return None
+    return _Watched(start, params, losses, len(resets))
+
+
+def _no_zero_grad(namespace: Namespace) -> Finding | None:
+    seen = _train_probe(namespace, 2)
+    if seen is None:
+        return None
+    net = Net("MLP", PAGE_SIZES)
+    kept = train(net, seen.start, XS, YS, 2, 0.1, reset=False)
+    right = train(net, seen.start, XS, YS, 2, 0.1)
+    grads = [p.grad for p in seen.params]
+    if not same(grads, kept.grads) or same(kept.grads, right.grads):
+        return None
+    first, second = right.first_grads[0], right.grads[0]
+    calls = (
+        "model.zero_grad(), which your train calls, left them as they were"
+        if seen.resets
+        else "your train never calls model.zero_grad()"
+    )
+    return Finding(
+        "zero_grad forgotten: after `train(model, xs, ys, 2, 0.1)` the first weight's grad "
+        f"is {show(grads[0])}: the first step's gradient, {show(first)}, and the second's, "
+        f'{show(second)}, added up. backward() adds to grad (see "Why +="), and {calls}; so '
+        "the second step moved every parameter by the sum of both steps' gradients. Reset "
+        "them before each backward(): `model.zero_grad()`.",
+        _PROBE + "\nlosses = train(model, xs, ys, 2, 0.1)\nprint(model.parameters()[0].grad)",
+    )
+
+
+def _sign_flipped(namespace: Namespace) -> Finding | None:
+    seen = _train_probe(namespace, 1)
+    if seen is None:
+        return None
+    start = seen.start
+    up = train(Net("MLP", PAGE_SIZES), start, XS, YS, 1, 0.1, sign=1.0)
+    moved = [p.data for p in seen.params]
+    if not same(moved, up.weights) or same(up.weights, start):
+        return None
+    longer = _train_probe(namespace, 5)
+    losses = longer.losses if longer is not None else []
+    grad = up.first_grads[0]
+    return Finding(
+        "The update's sign flipped: after one step of `train(model, xs, ys, 1, 0.1)` the "
+        f"first weight went from {show(start[0])} to {show(moved[0])}, that is by "
+        f"0.1 × its gradient ({show(grad)}): up the slope. The gradient points where the "
+        "loss grows; step against it: `p.data -= learning_rate * p.grad`. Over 5 steps your "
+        f"losses go {', '.join(f'{loss:.4f}' for loss in losses)}.",
+        _PROBE + "\nlosses = train(model, xs, ys, 5, 0.1)\nprint(losses)",
+    )
+
+
+MISTAKES = (
+    Mistake(
+        "no-zero-grad",
+        "zero_grad forgotten",
+        "backward() adds to every grad: without a reset, each step's update is the sum of "
+        "all the gradients so far.",
+        _no_zero_grad,
+    ),
+    Mistake(
+        "sign-flipped",
+        "The update's sign flipped",
+        "The gradient points uphill, where the loss grows: gradient descent steps against it.",
+        _sign_flipped,
+    ),
+)
+
+KNOWN_WRONG = {
+    "no-zero-grad": edit(
+        SOLUTION,
+        ("        model.zero_grad()  # gradients add up (+=): reset them first\n", ""),
+    ),
+    "sign-flipped": edit(SOLUTION, ("p.data -= learning_rate", "p.data += learning_rate")),
+}
+
+
+def _ready(namespace: Namespace) -> str | None:
+    if not callable(namespace.get("train")):
+        return "There is no `train` yet: run the cell of step 5."
+    if not isinstance(namespace.get("MLP"), type):
+        return "There is no `MLP` yet: run the cell of step 4."
+    if "xs" not in namespace or "ys" not in namespace:
+        return "There are no `xs` and `ys` yet: run the cell of step 5."
+    return None
+
+
+def exercise() -> Exercise:
+    """Step 5."""
+    return Exercise(
+        id="training",
+        title="Training",
+        starter=STARTER,
+        solution=SOLUTION,
+        hints=HINTS,
+        example=EXAMPLE,
+        hidden_cases=_cases(random.Random(1005)),
+        mistakes=MISTAKES,
+        known_wrong=KNOWN_WRONG,
+        ready=_ready,
+        builds_on=("value", "rules", "backward", "nn"),
+    )

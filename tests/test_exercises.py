@@ -1,0 +1,509 @@
+"""The hidden checks of "Build your own micrograd" (docs/_checks/book_checks) judge rightly.
+
+The reader's code reaches a check as the page's namespace after the reader's
+cells ran.  These tests make that namespace the way the in-browser runner
+does: each step's code runs as a cell of its own (file name ``<cell N>``, its
+lines in ``linecache``), in one namespace, in the track's order.  Then a right
+solution must pass; each known wrong solution must be named by its own
+mistake; an untouched starter must be "not-done"; code that raises must get
+the reader's own traceback; and no check may leave the interpreter changed.
+"""
+
+from __future__ import annotations
+
+import builtins
+import doctest
+import gc
+import io
+import json
+import linecache
+import random
+import re
+import statistics
+import sys
+import time
+import warnings
+from collections.abc import Iterator
+from contextlib import redirect_stdout
+from pathlib import Path
+from typing import Any
+
+import pytest
+from book_checks import EXERCISES, check
+from book_checks.core import CASE_FILE, run_code
+from book_checks.engine_cases import micrograd_scope
+from book_checks.reference import XS, YS, page_run
+from book_checks.step_backward import _cases as backward_cases
+from book_checks.step_finale import _table
+from pages import DOCS, code_cells, in_page_group, run_page
+
+IDS = list(EXERCISES)
+PAGE = "build-your-own"
+
+
+def run_cell(namespace: dict[str, Any], code: str, number: int) -> None:
+    """Run ``code`` as the runner runs a cell: its file name ``<cell N>``, its lines kept."""
+    filename = f"<cell {number}>"
+    linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
+    exec(compile(code, filename, "exec"), namespace)
+
+
+def page_namespace(step: str, last: str | None = None) -> dict[str, Any]:
+    """The namespace after the steps' solutions up to ``step``, whose code is ``last`` if given."""
+    namespace: dict[str, Any] = {"__builtins__": builtins, "__name__": "__main__"}
+    for number, exercise in enumerate(EXERCISES.values(), start=1):
+        mine = exercise.id == step
+        run_cell(namespace, last if mine and last is not None else exercise.solution, number)
+        if mine:
+            return namespace
+    raise KeyError(step)
+
+
+def interpreter_state() -> dict[str, Any]:
+    """What a check must leave as it found it."""
+    return {
+        "random state": random.getstate(),
+        "recursion limit": sys.getrecursionlimit(),
+        "gc enabled": gc.isenabled(),
+        "gc thresholds": gc.get_threshold(),
+        "gc freeze count": gc.get_freeze_count(),
+        "streams": (sys.stdout, sys.stderr),
+        "warnings filters": list(warnings.filters),
+    }
+
+
+KNOWN_WRONG = [(e.id, mistake) for e in EXERCISES.values() for mistake in e.known_wrong]
+
+
+# -- the track ---------------------------------------------------------------------------------
+
+
+def test_the_track_is_six_steps_in_order() -> None:
+    assert IDS == ["value", "rules", "backward", "nn", "training", "finale"]
+    assert all(e.id == key for key, e in EXERCISES.items())
+
+
+@pytest.mark.parametrize("step", IDS)
+def test_every_step_has_its_cases_hints_and_mistakes(step: str) -> None:
+    exercise = EXERCISES[step]
+    assert 1 <= len(exercise.hints) <= 5
+    assert len(exercise.mistakes) >= 2
+    assert len({m.id for m in exercise.mistakes}) == len(exercise.mistakes)
+    # Every path through the step runs at least ten hidden cases (rules: with exp, or with **).
+    optional = {c.needs for c in exercise.hidden_cases} - {None}
+    for part in optional or {None}:
+        running = [c for c in exercise.hidden_cases if c.needs in (None, part)]
+        assert len(running) >= 10, (step, part)
+
+
+@pytest.mark.parametrize("step", IDS)
+def test_the_hints_go_from_vague_to_nearly_the_answer(step: str) -> None:
+    hints = EXERCISES[step].hints
+    code = [h.count("`") for h in hints]
+    assert code[-1] >= 4, "the last hint shows code"
+    assert code[0] < code[-1], "the first hint shows less code than the last"
+
+
+@pytest.mark.parametrize("step", IDS)
+def test_every_mistake_has_a_known_wrong_solution_unlike_the_right_one(step: str) -> None:
+    exercise = EXERCISES[step]
+    assert set(exercise.known_wrong) == {m.id for m in exercise.mistakes}
+    for code in exercise.known_wrong.values():
+        assert code != exercise.solution
+
+
+@pytest.mark.parametrize("step", IDS)
+def test_the_visible_example_prints_what_it_says(step: str) -> None:
+    exercise = EXERCISES[step]
+    namespace = page_namespace(step)
+    printed = io.StringIO()
+    with redirect_stdout(printed):
+        run_cell(namespace, exercise.example.code, 99)
+    assert printed.getvalue() == exercise.example.prints
+
+
+@in_page_group("neuron")
+def test_the_finale_example_prints_the_neuron_of_the_neuron_page() -> None:
+    glued = run_page("neuron").glued
+    expected = (
+        f"o = {glued['neuron_o']:.4f}\n"
+        f"do/dx1 = {glued['neuron_dx1']:.4f}, do/dw1 = {glued['neuron_dw1']:.4f}\n"
+        f"do/dx2 = {glued['neuron_dx2']:.4f}, do/dw2 = {glued['neuron_dw2']:.4f}\n"
+    )
+    assert EXERCISES["finale"].example.prints == expected
+
+
+# -- right, wrong, unfinished, raising ----------------------------------------------------------
+
+
+@pytest.mark.parametrize("step", IDS)
+def test_each_reference_solution_passes_its_check(step: str) -> None:
+    result = check(step, page_namespace(step))
+    assert result.status == "passed", result.message
+    assert result.checked == 1 + len(EXERCISES[step].hidden_cases)  # the example, and every case
+    assert (result.mistake, result.case, result.traceback) == (None, None, None)
+
+
+def rules_with_one_of(kept: str) -> str:
+    """The rules step's solution with only ``kept`` of exp and ``**`` written (the other a stub)."""
+    rules = EXERCISES["rules"]
+    stubs = rules.starter[rules.starter.index("    def exp(self):") :]
+    exp_stub, pow_stub = stubs.split("\n\n")
+    written = rules.solution[: rules.solution.index("    def exp(self):")]
+    exp, pow_ = rules.solution[len(written) :].split("\n\n    def __pow__")
+    pow_ = "    def __pow__" + pow_
+    if kept == "exp":
+        return f"{written}{exp}\n\n{pow_stub}"
+    return f"{written}{exp_stub}\n\n{pow_}"
+
+
+@pytest.mark.parametrize("kept", ["exp", "pow"])
+def test_the_rules_step_passes_with_exp_or_pow_alone(kept: str) -> None:
+    code = rules_with_one_of(kept)
+    assert "NotImplementedError" in code
+    result = check("rules", page_namespace("rules", code))
+    assert result.status == "passed", result.message
+    cases = EXERCISES["rules"].hidden_cases
+    assert result.checked == 1 + sum(c.needs in (None, kept) for c in cases)
+
+
+def test_the_rules_step_is_not_done_without_exp_or_pow() -> None:
+    rules = EXERCISES["rules"]
+    stubs = rules.starter[rules.starter.index("    # One more on your own") :]
+    neither = rules.solution[: rules.solution.index("    def exp(self)")] + stubs
+    result = check("rules", page_namespace("rules", neither))
+    assert result.status == "not-done"
+    assert "exp" in result.message
+    assert "__pow__" in result.message
+
+
+@pytest.mark.parametrize(("step", "mistake"), KNOWN_WRONG)
+def test_each_known_wrong_solution_gets_its_own_mistake(step: str, mistake: str) -> None:
+    exercise = EXERCISES[step]
+    result = check(step, page_namespace(step, exercise.known_wrong[mistake]))
+    assert result.status == "failed", result.message
+    assert result.mistake is not None
+    assert result.mistake.id == mistake, result.message
+    assert not result.message.startswith("This comes from step"), "its own step's mistake"
+    assert result.case, "the code that shows the mistake"
+
+
+@pytest.mark.parametrize(("step", "mistake"), KNOWN_WRONG)
+def test_a_mistakes_code_runs_as_a_cell_with_the_right_solution(step: str, mistake: str) -> None:
+    exercise = EXERCISES[step]
+    case = check(step, page_namespace(step, exercise.known_wrong[mistake])).case
+    assert case is not None
+    with redirect_stdout(io.StringIO()):
+        run_cell(page_namespace(step), case, 99)
+
+
+@pytest.mark.parametrize("step", IDS)
+def test_an_untouched_starter_is_not_done(step: str) -> None:
+    exercise = EXERCISES[step]
+    result = check(step, page_namespace(step, exercise.starter))
+    assert result.status == "not-done", result.message
+    assert "is still the starter's" in result.message
+    assert (result.traceback, result.mistake) == (None, None)
+
+
+def test_the_page_as_built_is_not_done_at_every_step() -> None:
+    # The build runs every starter in turn: each check then says what is still to write.
+    namespace: dict[str, Any] = {"__builtins__": builtins}
+    for number, exercise in enumerate(EXERCISES.values(), start=1):
+        run_cell(namespace, exercise.starter, number)
+    for step in IDS:
+        result = check(step, namespace)
+        assert result.status == "not-done", (step, result.message)
+        assert re.search(r"`[\w.]+` is still the starter's", result.message), result.message
+
+
+def test_a_step_whose_cell_has_not_run_is_not_done() -> None:
+    namespace = page_namespace("value")
+    assert check("rules", namespace).status == "not-done"
+    assert "run the cell of step 2" in check("rules", namespace).message
+    assert check("nn", {}).status == "not-done"
+
+
+RAISING = {
+    # step: (what the step's code becomes, the line of it the traceback must show)
+    "rules": ("other.grad += self.data * out.grad", "other.grad += self.data / 0 * out.grad"),
+    "nn": ("return act.tanh()", "return act.tanh() + undefined_name"),
+    "training": ("losses.append(loss.data)", "losses.append(loss.data[0])"),
+}
+
+
+@pytest.mark.parametrize("step", list(RAISING))
+def test_code_that_raises_gets_the_readers_traceback_trimmed_to_the_readers_lines(
+    step: str,
+) -> None:
+    old, new = RAISING[step]
+    raising = EXERCISES[step].solution.replace(old, new)
+    result = check(step, page_namespace(step, raising))
+    assert result.status == "raised", result.message
+    tb = result.traceback
+    assert tb is not None
+    assert tb.startswith("Traceback (most recent call last):")
+    frames = re.findall(r'^  File "([^"]+)"', tb, re.MULTILINE)
+    cell = f"<cell {IDS.index(step) + 1}>"
+    assert frames, tb
+    assert set(frames) == {cell}, tb  # the reader's frames, and only theirs
+    assert new.strip() in tb, "the reader's line, from linecache"
+    assert "book_checks" not in tb
+    assert CASE_FILE not in tb
+    assert result.case, "the case that raised, as code to paste"
+
+
+def test_a_raise_in_the_readers_own_code_keeps_the_frames_it_called() -> None:
+    # A helper of the reader's, in another cell, called by the step's code.
+    namespace = page_namespace("rules")
+    run_cell(namespace, "def broken(x):\n    return 1 / (x - x)\n", 10)
+    run_cell(
+        namespace,
+        "class Value(Value):\n    def tanh(self):\n        return broken(self.data)\n",
+        11,
+    )
+    result = check("rules", namespace)
+    assert result.status == "raised"
+    assert re.findall(r'File "(<cell \d+>)"', result.traceback or "") == ["<cell 11>", "<cell 10>"]
+
+
+class Exit:
+    """A reader's class whose every use calls exit()."""
+
+    def __init__(self, *args: object) -> None:
+        raise SystemExit(3)
+
+
+@pytest.mark.parametrize(
+    "namespace",
+    [{}, {"Value": 42}, {"Value": Exit}, {"Value": type("Value", (), {})}],
+    ids=["empty", "not a class", "calls exit()", "an empty class"],
+)
+@pytest.mark.parametrize("step", IDS)
+def test_nothing_the_reader_wrote_makes_a_check_raise(step: str, namespace: dict[str, Any]) -> None:
+    result = check(step, {"__builtins__": builtins, **namespace})
+    assert result.status in {"not-done", "raised", "failed"}
+    json.dumps(result.to_json())
+
+
+def test_the_packages_docstring_example_holds() -> None:
+    import book_checks
+
+    failures, tries = doctest.testmod(book_checks)
+    assert (failures, tries > 0) == (0, True)
+
+
+def test_check_says_what_is_wrong_with_its_own_arguments() -> None:
+    with pytest.raises(KeyError, match="no exercise 'values'"):
+        check("values", {})
+    with pytest.raises(TypeError, match="a mapping"):
+        check("value", [("Value", int)])  # type: ignore[arg-type]
+
+
+def test_a_result_is_the_json_the_runner_reads() -> None:
+    result = check("rules", page_namespace("rules", EXERCISES["rules"].known_wrong["overwrite"]))
+    data = json.loads(json.dumps(result.to_json()))
+    assert set(data) == {"exercise", "status", "message", "case", "mistake", "traceback", "checked"}
+    assert (data["exercise"], data["status"]) == ("rules", "failed")
+    assert set(data["mistake"]) == {"id", "title", "why"}
+    assert data["mistake"]["id"] == "overwrite"
+    assert isinstance(data["checked"], int)
+    assert data["checked"] >= 1
+
+
+# -- what a failure says ------------------------------------------------------------------------
+
+
+def test_a_failure_names_the_operation_the_input_and_the_numbers() -> None:
+    # A ** rule off by one power: no known mistake, so the case's own message.
+    wrong = EXERCISES["rules"].solution.replace("n * self.data ** (n - 1)", "n * self.data**n")
+    namespace = page_namespace("rules", wrong)
+    result = check("rules", namespace)
+    assert (result.status, result.mistake) == ("failed", None)
+    match = re.fullmatch(
+        r"`p = a\*\*(\S+); p.grad = (\S+); p._backward\(\)` with a = Value\((\S+)\) "
+        r"gave a.grad = (\S+); expected (\S+) \(.*\)\.",
+        result.message,
+    )
+    assert match, result.message
+    n, grad, a, got, want = (float(g) for g in match.groups())
+    assert math_close(want, n * a ** (n - 1) * grad)
+    assert math_close(got, n * a**n * grad)
+    # The case is code the reader can paste: it gives the reader's number again.
+    assert result.case is not None
+    run_cell(namespace, result.case, 99)
+    assert math_close(namespace["a"].grad, got)
+
+
+def math_close(x: float, y: float) -> bool:
+    return abs(x - y) <= 1e-5 * max(1.0, abs(y))
+
+
+def test_a_backward_failure_gives_the_central_difference_too() -> None:
+    # tanh's rule forgets the square: step 3 runs into it on a random graph.
+    wrong = EXERCISES["rules"].solution.replace("(1 - out.data**2)", "(1 - out.data)")
+    namespace = page_namespace("rules", wrong)
+    run_cell(namespace, EXERCISES["backward"].solution, 3)
+    result = check("backward", namespace)
+    # The earlier step fails its own check, and the result says so.
+    assert result.status == "failed"
+    assert result.message.startswith('This comes from step "The backward rules", whose check')
+    assert "(1 - t.data**2) * t.grad" in result.message
+
+
+def test_a_later_step_names_an_earlier_steps_known_mistake() -> None:
+    namespace = page_namespace("rules", EXERCISES["rules"].known_wrong["overwrite"])
+    run_cell(namespace, EXERCISES["backward"].solution, 3)
+    result = check("backward", namespace)
+    assert result.status == "failed"
+    assert result.mistake is not None
+    assert result.mistake.id == "overwrite"
+    assert result.message.startswith('This comes from step "The backward rules": ')
+
+
+def test_the_hidden_graphs_agree_with_central_differences() -> None:
+    # The checker's own cases: micrograd's gradients are what the message sets them against.
+    for case in backward_cases(random.Random(1003)):
+        scope = run_code(case.code, micrograd_scope())
+        for look in case.looks:
+            slope = case.central_difference(look.expression)
+            if slope is not None:
+                leaf = scope[look.expression.removesuffix(".grad")]
+                assert math_close(slope, leaf.grad), case.code
+
+
+# -- the interpreter as the reader had it -------------------------------------------------------
+
+NAMESPACES = [
+    *((s, "solution") for s in IDS),
+    *((s, "starter") for s in IDS),
+    ("value", "reflected-calls-itself"),
+    ("backward", "recursive-sort"),
+    ("training", "no-zero-grad"),
+]
+
+
+@pytest.fixture(params=["collector on", "collector off"])
+def collector(request: pytest.FixtureRequest) -> Iterator[None]:
+    was_enabled = gc.isenabled()
+    if request.param == "collector off":
+        gc.disable()
+    try:
+        yield
+    finally:
+        (gc.enable if was_enabled else gc.disable)()
+
+
+@pytest.mark.usefixtures("collector")
+@pytest.mark.parametrize(("step", "code"), NAMESPACES)
+def test_a_check_leaves_the_interpreter_as_it_found_it(step: str, code: str) -> None:
+    exercise = EXERCISES[step]
+    source = {"solution": exercise.solution, "starter": exercise.starter}.get(code)
+    namespace = page_namespace(step, source or exercise.known_wrong[code])
+    random.seed(12345)
+    random.random()  # a state of the reader's own, mid-sequence
+    before = interpreter_state()
+    check(step, namespace)
+    assert interpreter_state() == before
+
+
+def test_a_check_puts_back_what_the_readers_code_changed() -> None:
+    namespace = page_namespace("value")
+    run_cell(
+        namespace,
+        "import sys\n\nclass Value(Value):\n    def __mul__(self, other):\n"
+        "        sys.setrecursionlimit(4321)\n        return super().__mul__(other)\n",
+        7,
+    )
+    before = interpreter_state()
+    assert check("value", namespace).status == "passed"
+    assert interpreter_state() == before
+
+
+# -- speed --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("step", [s for s in IDS if s != "training"])
+def test_a_check_takes_well_under_a_second(step: str) -> None:
+    namespace = page_namespace(step)
+    times = []
+    for _ in range(3):
+        start = time.perf_counter()
+        check(step, namespace)
+        times.append(time.perf_counter() - start)
+    # Generous: a check takes tens of milliseconds here; the bound allows a busy machine.
+    assert statistics.median(times) < 1.0, times
+
+
+# -- the page -----------------------------------------------------------------------------------
+
+
+def exercise_cells() -> list[tuple[str, str]]:
+    """(id, code) of each exercise cell of the page, in page order."""
+    cells = []
+    for cell in code_cells(PAGE):
+        if "exercise" in cell.tags:
+            ids = [t.removeprefix("exercise-") for t in cell.tags if t.startswith("exercise-")]
+            assert len(ids) == 1, cell.tags
+            cells.append((ids[0], cell.source))
+    return cells
+
+
+def test_the_pages_exercise_cells_hold_the_packages_starters_in_order() -> None:
+    cells = exercise_cells()
+    assert [i for i, _ in cells] == IDS
+    for step, source in cells:
+        assert source == EXERCISES[step].starter, step
+
+
+def _page_blocks(fence: str) -> list[str]:
+    text = (DOCS / f"{PAGE}.md").read_text(encoding="utf-8")
+    return re.findall(rf"^```{{code-block}} {fence}\n(.*?)^```$", text, re.MULTILINE | re.DOTALL)
+
+
+def test_the_pages_examples_are_the_packages() -> None:
+    text = (DOCS / f"{PAGE}.md").read_text(encoding="utf-8")
+    examples = re.findall(
+        r"^```\{code-block\} python\n(.*?)^```\n\nprints\n\n```\{code-block\} text\n(.*?)^```$",
+        text,
+        re.MULTILINE | re.DOTALL,
+    )
+    assert examples == [(e.example.code, e.example.prints) for e in EXERCISES.values()]
+
+
+def test_the_pdfs_appendix_holds_each_steps_solution() -> None:
+    text = (DOCS / f"{PAGE}.md").read_text(encoding="utf-8")
+    appendix = text[text.index("````{only} singlehtml") :]
+    solutions = re.findall(r"^```python\n(.*?)^```$", appendix, re.MULTILINE | re.DOTALL)
+    assert solutions == [e.solution for e in EXERCISES.values()]
+
+
+def test_the_page_links_each_step_and_leaves_the_runner_its_progress_element() -> None:
+    text = (DOCS / f"{PAGE}.md").read_text(encoding="utf-8")
+    assert '<div class="mg-track-progress"></div>' in text
+    for step in IDS:
+        assert f"(track-{step})=\n## " in text, step
+
+
+@in_page_group("mlp")
+def test_the_checks_four_points_and_target_are_the_mlp_pages() -> None:
+    run = run_page("mlp")
+    assert [list(x) for x in XS] == run.namespace["xs"]
+    assert list(YS) == run.namespace["ys"]
+    assert page_run().losses == run.namespace["log"].column("loss")
+    assert _table(page_run().losses) == run.namespace["log"].table(every=4)
+
+
+def test_the_exercises_are_plain_python_for_the_browser() -> None:
+    # Pyodide runs the package from a wheel of its .py files: nothing else may be needed.
+    import book_checks
+
+    folder = DOCS / "_checks" / "book_checks"
+    assert book_checks.__file__ is not None
+    assert folder.samefile(Path(book_checks.__file__).parent)
+    files = {p.name for p in folder.iterdir() if p.name != "__pycache__"}
+    assert "__init__.py" in files
+    assert all(name.endswith(".py") for name in files), files
+    assert sorted(p.name for p in (DOCS / "_checks").iterdir() if p.name != "__pycache__") == [
+        "book_checks"
+    ]
