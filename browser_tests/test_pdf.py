@@ -11,6 +11,8 @@
 * internal links lead to places in the PDF, and no link points at the local
   server that printed it;
 * the page count is reasonable for the book's length;
+* "Build your own micrograd" prints each step with its starter, and the
+  solutions in an appendix after the last step;
 * every page's download menu offers it.
 """
 
@@ -134,6 +136,51 @@ def test_the_neurons_numbers_are_text_in_the_pdf(
     # The numbers in the graph pictures are text too: the pictures are drawings.
     assert f"grad {x1.grad:.4f}" in chapter
     assert f"data {o.data:.4f}" in chapter
+
+
+def test_the_track_prints_each_exercise_with_its_starter_and_the_solutions_after(
+    html: Path, pdf: Any
+) -> None:
+    """ "Build your own micrograd" on paper: each step's starter, then an appendix of solutions."""
+    from book_checks import EXERCISES
+
+    starts = chapter_starts(html, pdf)
+    order = list(starts)
+    page = "build-your-own.html"
+    following = order[order.index(page) + 1] if order.index(page) + 1 < len(order) else None
+    end = starts[following] + 1 if following else len(pdf.pages)
+    # In reading order: Chromium draws a code block's text after the prose around it,
+    # so the plain extraction puts a step's heading after its starter.
+    # Typographic apostrophes as typed ones, as the titles are in book_checks.
+    chapter = _normal(
+        " ".join(
+            pdf.pages[n].extract_text(extraction_mode="layout") for n in range(starts[page], end)
+        )
+    ).replace("\u2019", "'")
+
+    def lines(code: str) -> list[str]:
+        return [_normal(line) for line in code.splitlines() if line.strip()]
+
+    at = 0
+    for number, exercise in enumerate(EXERCISES.values(), 1):  # in order, with whole starters
+        at = _find(chapter, f"{number}. {exercise.title}", at)
+        assert at >= 0, f"step {exercise.title!r} is not in the PDF's chapter, in order"
+        for line in lines(exercise.starter):
+            found = _find(chapter, line, at)
+            assert found >= 0, f"{exercise.id}: the starter's line {line!r} is not printed"
+            at = found
+    appendix = _find(chapter, "Solutions", at)
+    assert appendix >= 0, "no appendix of solutions after the last step"
+    at = appendix
+    for number, exercise in enumerate(EXERCISES.values(), 1):
+        at = _find(chapter, f"Step {number}, {exercise.title}", at)
+        assert at >= 0, f"{exercise.id}: no heading of its solution in the appendix, in order"
+        for line in lines(exercise.solution):
+            found = _find(chapter, line, at)
+            assert found >= 0, f"{exercise.id}: the solution's line {line!r} is not printed"
+            at = found
+    for control in ("Check step", "Show hint", "Reset all progress", "steps done"):
+        assert _find(chapter, control) < 0, f"the runner's {control!r} is printed"
 
 
 #: Where an inline image starts (``BI`` then its first key): a content stream without it

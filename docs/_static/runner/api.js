@@ -33,6 +33,8 @@
 // into the text:
 //     micrograd:run-start  {cell, code, edited}      a cell (hidden ones too) starts
 //     micrograd:run-done   {cell, code, ok, edited}  it finished (ok: no exception)
+//     micrograd:cell-settled {cell, state}           a runnable cell's Run ended: done,
+//                                                     raised, skipped, stopped or crashed
 //     micrograd:restart    {}                        the page's Python ended and a new
 //                                                     one starts (Restart, Stop, or the
 //                                                     first Run or Restart after a crash):

@@ -33,6 +33,8 @@ export const STATES = {
   crashed: "Python crashed while it ran",
 };
 const BUSY = new Set(["queued", "starting", "waiting", "running"]);
+/** The states a Run ends in (api.js: the micrograd:cell-settled event). */
+const SETTLED = new Set(["done", "raised", "skipped", "stopped", "crashed"]);
 
 const BUILD_ONLY_NOTE =
   "Runs when the site is built, not in your browser (it needs NumPy, matplotlib, " +
@@ -253,6 +255,9 @@ export function setState(cell, state, detail = "") {
   cell.state = state;
   cell.detail = detail;
   render(cell);
+  if (SETTLED.has(state)) {
+    document.dispatchEvent(new CustomEvent("micrograd:cell-settled", { detail: { cell: cell.index, state } }));
+  }
 }
 
 /** Mark (or unmark) what the cell shows as out of date. */

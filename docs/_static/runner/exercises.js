@@ -22,6 +22,7 @@
 
 import { addToolToEveryCell, allCells, announce, resetCell } from "./cells.js";
 import { button, element } from "./dom.js";
+import { alsoReads } from "./flow.js";
 import { changedState, keepState } from "./pagestate.js";
 import { now, records } from "./state.js";
 
@@ -39,9 +40,15 @@ const exerciseOf = (cell) => {
 
 /** Set up every exercise cell of the page; actions.run(cell) is the runner's Run. */
 export function setUpExercises(actions) {
+  const above = []; // the exercise cells above
   addToolToEveryCell((cell) => {
     const exercise = exerciseOf(cell);
     if (exercise === null) return null;
+    // The check reads the reader's classes of the steps above this one: a Check makes
+    // them what the reader's cells define now, never a leftover of an earlier version
+    // of a cell (the flow runs those cells again, and says so).
+    alsoReads(cell, above);
+    above.push(cell);
     const check = button("runner-check", "✓ Check", () => checkCell(cell, exercise, actions));
     check.setAttribute("aria-label", `Check step ${exercise.number}: ${exercise.title}`);
     check.title = "Run this cell, then check your code against the book's tests";
@@ -54,44 +61,62 @@ export function setUpExercises(actions) {
 
 // -- checking --------------------------------------------------------------------------------
 
-function ranOnce(cell) {
+/** Run the cell (and what it needs); resolves with the state its Run ends in. */
+function runToTheEnd(cell, actions) {
+  actions.run(cell);
+  // Listening starts after run(): a Run after a crash first ends that Python (a restart).
   return new Promise((resolve) => {
-    const done = (event) => {
-      if (event.detail.cell !== cell.index) return;
-      document.removeEventListener("micrograd:run-done", done);
-      resolve(event.detail.ok);
+    const settled = (event) => {
+      if (event.detail.cell === cell.index) finish(event.detail.state);
     };
-    document.addEventListener("micrograd:run-done", done);
+    const ended = () => finish("stopped"); // Restart or Reset page before the cell ran
+    function finish(state) {
+      document.removeEventListener("micrograd:cell-settled", settled);
+      document.removeEventListener("micrograd:restart", ended);
+      resolve(state);
+    }
+    document.addEventListener("micrograd:cell-settled", settled);
+    document.addEventListener("micrograd:restart", ended);
   });
 }
+
+/** Why the checks could not run, by the state the cell's Run ended in. */
+const NOT_RUN = {
+  raised: "Your cell raised an exception before the checks could run: its traceback is above.",
+  skipped: "A cell above yours raised an exception, so yours did not run: fix that one first.",
+  stopped: "The run was stopped before the checks could run: press Check again.",
+  crashed: "Python crashed while it ran your cell (the note above says more): press Check again.",
+};
 
 async function checkCell(cell, exercise, actions) {
   const panel = panels.get(exercise.id);
   const started = now();
   say(panel, `Checking step ${exercise.number}…`);
-  const ran = ranOnce(cell);
-  actions.run(cell);
-  if (!(await ran)) {
-    show(panel, exercise, {
-      status: "raised",
-      message: "Your cell raised an exception before the checks could run: its traceback is above.",
-    });
-    return;
-  }
-  const { ask } = await import("./api.js");
-  let result;
-  try {
-    result = await ask("exercises", "check", { exercise: exercise.id });
-  } catch (error) {
-    result = { status: "raised", message: `The checks could not run: ${error.message}` };
-  }
-  records.checks.push({ exercise: exercise.id, status: result.status, seconds: (now() - started) / 1000 });
+  const result = await resultOf(cell, exercise, actions);
+  records.checks.push({
+    exercise: exercise.id,
+    status: result.status,
+    mistake: result.mistake ? result.mistake.id : null,
+    seconds: (now() - started) / 1000,
+  });
   progress.checked.add(exercise.id);
   if (result.status === "passed") progress.passed.add(exercise.id);
   else progress.passed.delete(exercise.id);
   show(panel, exercise, result);
   showProgress();
   changedState();
+}
+
+/** Run the cell (and what it needs), then ask the worker's Python for the checks' verdict. */
+async function resultOf(cell, exercise, actions) {
+  const state = await runToTheEnd(cell, actions);
+  if (state !== "done") return { status: "raised", message: NOT_RUN[state] };
+  const { ask } = await import("./api.js");
+  try {
+    return await ask("exercises", "check", { exercise: exercise.id });
+  } catch (error) {
+    return { status: "raised", message: `The checks could not run: ${error.message}` };
+  }
 }
 
 // -- one exercise's panel ----------------------------------------------------------------------
@@ -121,6 +146,7 @@ function makePanel(cell, exercise) {
 }
 
 function say(panel, text) {
+  delete panel.result.dataset.status;
   panel.result.replaceChildren(element("p", "", text));
   announce(text);
 }
@@ -255,7 +281,10 @@ function showProgress() {
   box.replaceChildren(element("p", "mg-track-count", `${done} of ${order.length} steps done.`));
   if (next) {
     const link = element("a", "", `Next: step ${exercises.get(next).number}, ${exercises.get(next).title}`);
-    link.href = `#mg-exercise-${next}`;
+    // To the step's section: its explanation and example come before its cell.
+    const panel = panels.get(next);
+    const section = panel ? panel.cell.el.closest("section[id]") : null;
+    link.href = `#${section ? section.id : `mg-exercise-${next}`}`;
     box.append(link);
   }
   if (done || progress.checked.size) {

@@ -37,6 +37,7 @@ const EMPTY = {
   defines: [], uses: [], changes: [], method_calls: [], calls: {}, functions: {}, imports: [],
 };
 const analysed = new Map(); // edited source -> facts (the worker's)
+const alsoRead = new Map(); // Cell -> the Cells whose page code defines what follows its run reads
 const blocked = new Map(); // code -> "crashed" | "stopped": runs again only when asked to
 let history = freshHistory(); // what ran in this Python session
 let sequence = 0;
@@ -202,6 +203,21 @@ function inFlow(name, k, page, plan) {
 }
 
 /**
+ * After a Run on `cell`, something besides its code reads what the page's code of
+ * the cells `definers` defines (an exercise's check reads the reader's classes of
+ * the steps above it): the Run makes those names hold what the page's flow gives
+ * them, as if the cell's code read them (Cells: linked to their entries by then).
+ */
+export function alsoReads(cell, definers) {
+  alsoRead.set(cell, [...definers]);
+}
+
+function readAfter(c) {
+  return (alsoRead.get(c.cell) || []).flatMap((d) => (d.entry && d.entry.names && !d.entry.names.error
+    ? d.entry.names.defines : []));
+}
+
+/**
  * What Run on cell k runs (leaving out the codes in leaveOut, and those the
  * reader chose to skip): {steps: [codes, before k, page order], followers:
  * [hidden codes right after k], rerun: {cells, names, by} | null (the cells
@@ -228,7 +244,8 @@ export function planFor(k, leaveOut = new Set()) {
   for (let grew = true; grew;) {
     grew = false;
     for (const c of codeCells.filter((cell) => plan.has(cell.code) || cell.code === k)) {
-      for (const name of facts(c).uses) {
+      const read = c.code === k ? [...facts(c).uses, ...readAfter(c)] : facts(c).uses;
+      for (const name of read) {
         if (inFlow(name, c.code, page, plan)) continue;
         if (!changed.includes(name)) changed.push(name);
         for (const p of providers(name, c.code, page)) {

@@ -13,6 +13,8 @@
 //   timings()            records.timings (state.js): the first start's phases, each run
 //   log()                what the runtime wrote to its console
 //   liveCharts()         each drawing of a live training chart (charts.js)
+//   checks()             each Check of an exercise (exercises.js): {exercise, status,
+//                        mistake (its id, or null), seconds from the click to the result}
 //   prose()              what the prose shows of the reader's run: {key: {value, from,
 //                        stale}} of every glued number and claim that is not the build's
 //                        (prose.js; claims are named "claim:<key>")
@@ -62,5 +64,6 @@ window.microgradTest = Object.freeze({
   timings: () => records.timings,
   log: () => records.log,
   liveCharts: () => records.liveCharts || [],
+  checks: () => records.checks || [],
   prose: () => providers.prose(),
 });

@@ -1,0 +1,381 @@
+"""Build your own micrograd (docs/build-your-own.md) as its reader meets it.
+
+- The whole track, solved by keyboard alone from a first visit: each step
+  first with one of its known mistakes (the result names that mistake, in the
+  page and in the live region), a hint, then the book's solution typed in,
+  which passes and is shown beside the book's; halfway, a reload keeps the
+  reader's code and progress; the finale prints the book's numbers, the
+  worked neuron's and the MLP page's table, from the reader's own engine.
+- Check answers within 1 s of the key press once Python is loaded, for every
+  step but training's; the times go to artifacts/runner/checks.json
+  (benchmarks/report.py --checks keeps them for benchmarks/RESULTS.md).
+- In Pyodide as in CPython (tests/test_exercises.py), every known-wrong
+  solution of book_checks gets its own mistake, the recursion probes included.
+- The audit (axe-core) in every state of a step (failed, a hint shown, the
+  solution offered and shown, passed), on a laptop and on a phone, with
+  nothing wider than the phone's screen; and Check works offline once the
+  page has run a cell.
+"""
+
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import platform
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from accessibility import audit, describe, unacceptable
+from book_checks import EXERCISES
+from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab, report
+from sitefiles import ROOT, executed_notebooks_dir
+
+PAGE = "build-your-own.html"
+STEPS = list(EXERCISES)
+#: The mistake the keyboard run makes first at each step: the issue's examples.
+TYPED_MISTAKES = {
+    "value": "no-reflected",
+    "rules": "overwrite",
+    "backward": "recursive-sort",
+    "nn": "no-bias",
+    "training": "no-zero-grad",
+    "finale": "weights-drawn-differently",
+}
+#: Where the run reloads the page: after this step passed.
+RELOAD_AFTER = "backward"
+#: Steps whose Check trains a network, and may take longer than CHECK_SECONDS.
+TRAINING_STEPS = frozenset({"training"})
+#: How soon a Check must answer once Python is loaded (every step but the training ones).
+CHECK_SECONDS = 1.0
+CHECKS_ARTIFACT = ROOT / "artifacts" / "runner" / "checks.json"
+#: The most key presses from one place to the next a reader wants (Tabs along the prose).
+MOST_TABS = 40
+
+FOCUS_JS = """() => {
+  const el = document.activeElement;
+  const cells = Array.from(document.querySelectorAll('div.cell:has(button.runner-run)'));
+  return {
+    cell: el ? cells.findIndex((c) => c.contains(el)) : -1,
+    className: el && typeof el.className === 'string' ? el.className : '',
+    inBar: !!(el && el.closest('.runner-bar')),
+    inEditor: !!(el && el.closest('.cm-editor')),
+    text: el ? (el.getAttribute('aria-label') || el.textContent || '').trim().slice(0, 60) : '',
+  };
+}"""
+
+
+def focus(tab: Tab) -> dict[str, Any]:
+    return dict(tab.evaluate(FOCUS_JS))
+
+
+def press_until(
+    tab: Tab, key: str, reached: Callable[[dict[str, Any]], bool], limit: int, what: str
+) -> int:
+    """Press ``key`` until the focus is where ``reached`` says; how many presses it took."""
+    for presses in range(limit + 1):
+        where = focus(tab)
+        if reached(where):
+            return presses
+        if where["inEditor"] and key in ("Tab", "Shift+Tab"):
+            tab.page.keyboard.press("Escape")  # an editor's Tab indents: Escape, then Tab leaves
+        tab.page.keyboard.press(key)
+    raise AssertionError(f"{what}: not reached in {limit} presses of {key}: {focus(tab)}")
+
+
+def to_toolbar(tab: Tab, index: int) -> None:
+    """Tab forward to cell ``index``'s toolbar (one Tab stop)."""
+    press_until(
+        tab, "Tab", lambda f: f["cell"] == index and f["inBar"], MOST_TABS, f"cell {index}'s bar"
+    )
+
+
+def to_button(tab: Tab, name: str) -> None:
+    """Move along the focused toolbar with the arrow keys to the button of class ``name``."""
+    press_until(tab, "ArrowRight", lambda f: name in f["className"].split(), 8, name)
+
+
+def to_panel_button(tab: Tab, index: int, name: str) -> None:
+    """Tab forward to the button of class ``name`` in cell ``index``'s exercise panel."""
+    press_until(
+        tab,
+        "Tab",
+        lambda f: f["cell"] == index and name in f["className"].split(),
+        12,
+        f"{name} of cell {index}",
+    )
+
+
+def type_code(tab: Tab, index: int, code: str) -> None:
+    """From cell ``index``'s bar: into its editor, the code typed in, and back to the bar."""
+    if tab.evaluate(f"microgradTest.cell({index}).hasEditor"):
+        press_until(tab, "Shift+Tab", lambda f: f["inEditor"], 4, f"cell {index}'s editor")
+    else:
+        to_button(tab, "runner-edit")
+        tab.page.keyboard.press("Enter")
+        tab.wait_editor(index)
+        assert focus(tab)["inEditor"], focus(tab)
+    tab.page.keyboard.press("Control+A")
+    tab.page.keyboard.insert_text(code)
+    assert tab.evaluate(f"microgradTest.cell({index}).code") == code
+    tab.page.keyboard.press("Escape")  # the editor's own Tab indents: Escape, then Tab leaves
+    to_toolbar(tab, index)
+
+
+def check(tab: Tab, index: int) -> dict[str, Any]:
+    """Press Check in cell ``index``'s bar; the check's record once it answered."""
+    before = len(tab.evaluate("microgradTest.checks()"))
+    to_button(tab, "runner-check")
+    tab.page.keyboard.press("Enter")
+    tab.page.wait_for_function(f"microgradTest.checks().length > {before}", timeout=PAGE_TIMEOUT_MS)
+    return dict(tab.evaluate("microgradTest.checks()")[-1])
+
+
+def panel(tab: Tab, step: str) -> Any:
+    return tab.page.locator(f"#mg-exercise-{step}")
+
+
+def announced(tab: Tab) -> str:
+    return str(tab.evaluate("document.querySelector('.runner-announcer').textContent"))
+
+
+def audited(tab: Tab, where: str) -> None:
+    bad = unacceptable(audit(tab.page))
+    assert not bad, f"{where}:\n{describe(bad)}"
+
+
+def progress(tab: Tab) -> str:
+    return " ".join(tab.page.locator(".mg-track-progress").inner_text().split())
+
+
+def title(step: str) -> str:
+    (mistake,) = [m for m in EXERCISES[step].mistakes if m.id == TYPED_MISTAKES[step]]
+    return mistake.title
+
+
+def mlp_page_table(html: Path) -> str:
+    """What the MLP page's table cell printed at build time."""
+    notebook = json.loads((executed_notebooks_dir(html) / "mlp.ipynb").read_text("utf-8"))
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "code" and "log.table(every=4)" in "".join(cell["source"]):
+            return "".join("".join(o.get("text", "")) for o in cell["outputs"])
+    raise AssertionError("the MLP page prints no table")
+
+
+#: The finale's numbers, printed by the reader's engine after the finale passed.
+FINALE_PRINTS = """
+
+o, x1, w1, x2, w2 = neuron(2.0, -3.0, 0.0, 1.0, 6.8813735870195432)
+print(f"o = {o.data:.4f}")
+print(f"do/dx1 = {x1.grad:.4f}, do/dw1 = {w1.grad:.4f}")
+print(f"do/dx2 = {x2.grad:.4f}, do/dw2 = {w2.grad:.4f}")
+
+import random
+from micrograd.training_log import TrainingLog
+
+random.seed(1337)
+model = MLP(3, [4, 4, 1])
+log = TrainingLog()
+for step, loss in enumerate(train(model, xs, ys, 20, 0.1)):
+    log.record(step, loss, learning_rate=0.1)
+print(log.table(every=4))
+"""
+
+
+def test_the_whole_track_by_keyboard_alone(
+    tab: Tab, html: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    tab.open(PAGE)
+    assert tab.cell_count() == len(STEPS)
+    assert progress(tab).startswith(f"0 of {len(STEPS)} steps done. Next: step 1")
+    # The skip link leads to the first exercise's bar.
+    press_until(tab, "Tab", lambda f: "runner-skip-link" in f["className"], 3, "the skip link")
+    tab.page.keyboard.press("Enter")
+    assert focus(tab)["cell"] == 0, focus(tab)
+    assert focus(tab)["inBar"], focus(tab)
+    passing_seconds: dict[str, float] = {}
+    for index, step in enumerate(STEPS):
+        exercise = EXERCISES[step]
+        if step == STEPS[STEPS.index(RELOAD_AFTER) + 1]:
+            # After the reload, the progress links to the next open step's section.
+            press_until(tab, "Tab", lambda f: f["text"].startswith("Next: step"), MOST_TABS, "Next")
+            tab.page.keyboard.press("Enter")
+            assert tab.page.url.endswith(f"#track-{step}"), tab.page.url
+        if index:
+            to_toolbar(tab, index)
+        if step == STEPS[STEPS.index(RELOAD_AFTER) + 1]:
+            # Reloaded: the code typed so far is back in its cells, the progress too.
+            for earlier in range(index):
+                assert tab.evaluate(f"microgradTest.cell({earlier}).code") == (
+                    EXERCISES[STEPS[earlier]].solution
+                )
+            assert progress(tab).startswith(f"{index} of {len(STEPS)} steps done.")
+            assert f"Next: step {index + 1}" in progress(tab)
+
+        # A known mistake first: the result names it, in the page and aloud.
+        type_code(tab, index, exercise.known_wrong[TYPED_MISTAKES[step]])
+        result = check(tab, index)
+        assert result["status"] == "failed", (step, result, panel(tab, step).inner_text())
+        assert result["mistake"] == TYPED_MISTAKES[step], panel(tab, step).inner_text()
+        assert title(step) in panel(tab, step).inner_text()
+        assert title(step) in announced(tab)
+        assert "The case, to paste into a cell and run" in panel(tab, step).inner_text()
+        if index == 0:
+            audited(tab, "a step failed")
+
+        # A hint, by keyboard, read out as it appears.
+        to_panel_button(tab, index, "mg-exercise-hint")
+        tab.page.keyboard.press("Enter")
+        hints = len(exercise.hints)
+        assert f"Hint 1 of {hints}" in panel(tab, step).inner_text()
+        assert f"Hint 1 of {hints}: {exercise.hints[0]}" in announced(tab)
+        if index == 0:
+            audited(tab, "a hint shown")
+            # The solution: offered after a first Check, shown only once the reader confirms.
+            to_panel_button(tab, index, "mg-exercise-solve")
+            tab.page.keyboard.press("Enter")
+            assert "mg-exercise-yes" in focus(tab)["className"], focus(tab)
+            audited(tab, "the solution offered")
+            tab.page.keyboard.press("Enter")
+            shown = panel(tab, step).locator(".mg-exercise-solution")
+            assert shown.is_visible()
+            assert exercise.solution.strip() in shown.inner_text()
+            audited(tab, "the solution shown")
+            tab.page.keyboard.press("Shift+Tab")
+
+        # The book's solution, typed in: it passes, and shows beside the book's.
+        press_until(
+            tab, "Shift+Tab", lambda f, i=index: f["cell"] == i and f["inBar"], 12, "the bar"
+        )
+        type_code(tab, index, exercise.solution)
+        result = check(tab, index)
+        assert result["status"] == "passed", (step, panel(tab, step).inner_text())
+        passing_seconds[step] = result["seconds"]
+        assert f"Passed: step {index + 1}" in announced(tab)
+        beside = panel(tab, step).locator(".mg-exercise-beside")
+        assert beside.locator("figcaption").all_inner_texts() == [
+            "Your code",
+            "The book's solution",
+        ]
+        assert f"{index + 1} of {len(STEPS)} steps done." in progress(tab)
+        if index == 0:
+            audited(tab, "a step passed")
+
+        if step == RELOAD_AFTER:
+            tab.page.wait_for_timeout(400)  # the page saves its state within 300 ms
+            tab.page.reload(wait_until="networkidle")
+
+    # The finale's numbers, from the reader's engine, as the book prints them.
+    last = len(STEPS) - 1
+    type_code(tab, last, EXERCISES["finale"].solution + FINALE_PRINTS)
+    to_button(tab, "runner-run")
+    tab.page.keyboard.press("Enter")
+    assert tab.wait_state(last, DONE, PAGE_TIMEOUT_MS) == "done", tab.output_text(last)
+    printed = "".join(o["text"] for o in tab.outputs(last) if o["kind"] == "stream")
+    assert printed == EXERCISES["finale"].example.prints + mlp_page_table(html)
+    assert progress(tab).startswith(f"{len(STEPS)} of {len(STEPS)} steps done.")
+    assert not tab.errors, tab.errors
+
+    _keep_check_times(tab, passing_seconds)
+    report(
+        capsys,
+        "Check, once Python is loaded: "
+        + ", ".join(f"{step} {seconds:.2f} s" for step, seconds in passing_seconds.items()),
+    )
+    slow = {
+        step: seconds
+        for step, seconds in passing_seconds.items()
+        if step not in TRAINING_STEPS and seconds > CHECK_SECONDS
+    }
+    assert not slow, f"Check took longer than {CHECK_SECONDS} s: {slow}"
+
+
+def _keep_check_times(tab: Tab, seconds: dict[str, float]) -> None:
+    """Write the passing Checks' times to CHECKS_ARTIFACT, with the machine they ran on."""
+    measured = {
+        "date": datetime.date.today().isoformat(),
+        "machine": {
+            "platform": platform.platform(),
+            "processor": platform.machine(),
+            "cpus": os.cpu_count(),
+            "load_average": os.getloadavg()[0],
+        },
+        "chromium": tab.context.browser.version,
+        "pyodide": tab.evaluate("document.getElementById('micrograd-runner').dataset.pyodide"),
+        "target_seconds": CHECK_SECONDS,
+        "training_steps": sorted(TRAINING_STEPS),
+        "check_seconds": seconds,
+    }
+    CHECKS_ARTIFACT.parent.mkdir(parents=True, exist_ok=True)
+    CHECKS_ARTIFACT.write_text(json.dumps(measured, indent=1, sort_keys=True) + "\n")
+
+
+def test_every_known_mistake_gets_its_own_message_in_the_browser(tab: Tab) -> None:
+    """Pyodide's Python, its small stack included, names each mistake as CPython does."""
+    tab.open(PAGE)
+    for index, step in enumerate(STEPS):
+        tab.edit(index, EXERCISES[step].solution)
+    named = {}
+    for index, step in enumerate(STEPS):
+        for mistake, code in EXERCISES[step].known_wrong.items():
+            tab.edit(index, code)
+            tab.cell(index).locator("button.runner-check").click()
+            tab.page.wait_for_function(
+                f"microgradTest.checks().length > {len(named)}", timeout=PAGE_TIMEOUT_MS
+            )
+            named[(step, mistake)] = tab.evaluate("microgradTest.checks()")[-1]["mistake"]
+        tab.edit(index, EXERCISES[step].solution)
+    wrong = {key: got for key, got in named.items() if got != key[1]}
+    assert not wrong, f"(step, mistake) -> what the browser named: {wrong}"
+    assert tab.evaluate("microgradTest.status()") == "ready"
+    assert not tab.errors, tab.errors
+
+
+def test_a_step_on_a_phone_in_the_dark_passes_the_audit_in_every_state(tab: Tab) -> None:
+    tab.context.add_init_script(
+        "localStorage.setItem('mode', 'dark'); localStorage.setItem('theme', 'dark');"
+    )
+    tab.page.set_viewport_size({"width": 390, "height": 844})
+    tab.open(PAGE)
+    exercise = EXERCISES["value"]
+
+    def fits(where: str) -> None:
+        audited(tab, f"phone, dark: {where}")
+        wide = tab.evaluate("document.documentElement.scrollWidth - window.innerWidth")
+        assert wide <= 0, f"{where}: the page is {wide} px wider than the phone's screen"
+
+    fits("first visit")
+    tab.edit(0, exercise.known_wrong["number-not-wrapped"])
+    tab.cell(0).locator("button.runner-check").click()
+    tab.page.wait_for_function("microgradTest.checks().length === 1", timeout=PAGE_TIMEOUT_MS)
+    fits("a step failed")
+    panel(tab, "value").locator(".mg-exercise-hint").click()
+    fits("a hint shown")
+    panel(tab, "value").locator(".mg-exercise-solve").click()
+    fits("the solution offered")
+    panel(tab, "value").locator(".mg-exercise-yes").click()
+    fits("the solution shown")
+    tab.edit(0, exercise.solution)
+    tab.cell(0).locator("button.runner-check").click()
+    tab.page.wait_for_function("microgradTest.checks().length === 2", timeout=PAGE_TIMEOUT_MS)
+    assert tab.evaluate("microgradTest.checks()")[-1]["status"] == "passed"
+    fits("a step passed, the two solutions side by side")
+
+
+def test_check_works_offline_once_the_page_has_run_a_cell(tab: Tab) -> None:
+    tab.open(PAGE)
+    tab.edit(0, EXERCISES["value"].solution)
+    tab.cell(0).locator("button.runner-check").click()
+    tab.page.wait_for_function("microgradTest.checks().length === 1", timeout=PAGE_TIMEOUT_MS)
+    tab.page.wait_for_function("'runtimeKept' in microgradTest.timings().phases")
+    tab.context.set_offline(True)
+    try:
+        tab.cell(0).locator("button.runner-restart").click()
+        tab.cell(0).locator("button.runner-check").click()
+        tab.page.wait_for_function("microgradTest.checks().length === 2", timeout=60_000)
+    finally:
+        tab.context.set_offline(False)
+    assert [c["status"] for c in tab.evaluate("microgradTest.checks()")] == ["passed", "passed"]
+    assert not tab.errors, tab.errors
