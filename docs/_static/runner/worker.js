@@ -18,6 +18,7 @@ const KERNEL_MODULES = {
   "claims.py": "micrograd_claims",
   "glue_text.py": "micrograd_glue_text",
   "kernel.py": "micrograd_browser_kernel",
+  "snippets.py": "micrograd_snippets",
 };
 // The kernel's Python add-ons (they add to kernel.py's CELL_CONTEXTS), installed next
 // to the kernel and imported once it is loaded.
