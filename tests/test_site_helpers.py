@@ -366,6 +366,7 @@ def test_the_page_loads_only_the_runners_page_side_modules_before_a_run() -> Non
     assert with_page == {
         "runner.js",
         "cells.js",
+        "copy.js",
         "dom.js",
         "pagestate.js",
         "state.js",

@@ -11,6 +11,8 @@
 // |         | glueFormats ({key: [format spec, ...]})  |                                      |
 // | run     | run, code, filename, watch ([names])     | run a cell; run: the run's id        |
 // | analyse | request, code                            | the dependency facts of edited code  |
+// | script  | request, cells ([{source, hidden,        | cells[index] as a script that runs   |
+// |         | buildOnly, shows, edited}]), index, page | by itself (snippets.py)              |
 //
 // Worker -> page
 // | type          | fields                 | what it says                                     |
@@ -25,6 +27,8 @@
 // | changed       | run, names             | the watched names the run rebound or changed     |
 // | done          | run, ok, error         | the run ended; error: its traceback, if it raised |
 // | analysis      | request, facts         | cell_names.py's facts, for an "analyse"          |
+// | script        | request, text, error   | the script, for a "script" (error: why there is  |
+// |               |                        | none, if snippets.py raised)                     |
 // | addon         | run, name, fields      | an add-on's message (kernel.py's post_message):  |
 // |               |                        | name is in the add-ons' namespace, not this table's |
 // | console       | level, text            | the runtime wrote to its console (error, warn)   |
@@ -38,6 +42,7 @@ export const TO_WORKER = Object.freeze({
   start: "start",
   run: "run",
   analyse: "analyse",
+  script: "script",
 });
 
 export const TO_PAGE = Object.freeze({
@@ -50,6 +55,7 @@ export const TO_PAGE = Object.freeze({
   changed: "changed",
   done: "done",
   analysis: "analysis",
+  script: "script",
   addon: "addon",
   console: "console",
   strayOutput: "stray-output",

@@ -13,7 +13,7 @@ import { post } from "./session.js";
 
 let current = null; // the run in the worker: {id, entry, changed, resolve}
 let nextId = 1;
-const requests = new Map(); // analyse request id -> resolve
+const requests = new Map(); // analyse or script request id -> resolve
 
 /**
  * Send a run of `entry` (a flow entry, flow.js) to the worker.  Resolves with
@@ -48,12 +48,26 @@ export function analyse(code) {
   });
 }
 
+/**
+ * A cell of the page as a script, assembled by snippets.py in the worker from
+ * {cells, index, page}; resolves with {text, error}.
+ */
+export function requestScript(fields) {
+  return new Promise((resolve) => {
+    const request = nextId++;
+    requests.set(request, resolve);
+    post({ type: TO_WORKER.script, request, ...fields });
+  });
+}
+
 /** What the worker says about runs (session.js hands over everything else). */
 export function onMessage(message) {
-  if (message.type === TO_PAGE.analysis) {
+  if (message.type === TO_PAGE.analysis || message.type === TO_PAGE.script) {
     const resolve = requests.get(message.request);
     requests.delete(message.request);
-    if (resolve) resolve(message.facts);
+    if (!resolve) return;
+    if (message.type === TO_PAGE.analysis) resolve(message.facts);
+    else resolve({ text: message.text, error: message.error });
     return;
   }
   if (current === null || message.run !== current.id) return; // a run that has ended
