@@ -23,13 +23,16 @@ cannot disagree:
   which "Copy as a script" copies; for a page the reader has edited, the
   worker assembles the reader's version with this same function.
 
-A script leaves the book's machinery out (``ast`` finds the statements; the
-text around them is kept as written, comments included): IPython magics,
-``glue(...)`` and ``claim(...)`` calls and ``myst_nb`` imports.  The cells it
-needs run silently: their ``print(...)`` calls (outside functions) are left
-out, and so is their last expression when it only showed something on the
-page.  The cell's own last expression is shown as Jupyter would show it
-(nothing after a trailing ``;``), in the form :data:`SHOWN_AS` names, by what
+A script takes a cell it needs whole, or only its imports where the names it
+needs of that cell are all bound by them (the rest of the cell leaves them be):
+an import reads nothing, so nothing more is followed from it, and the
+assignments the script does not need stay out.  It leaves the book's machinery
+out (``ast`` finds the statements; the text around them is kept as written,
+comments included): IPython magics, ``glue(...)`` and ``claim(...)`` calls and
+``myst_nb`` imports.  The cells it needs run silently: their ``print(...)``
+calls (outside functions) are left out, and so is their last expression when
+it only showed something on the page.  The cell's own last expression is
+shown as Jupyter would show it (nothing after a trailing ``;``), by what
 the build showed for it (:func:`shown_kind`): a plain value is printed with
 ``repr``; Markdown is printed as its text (``Markdown(text)`` becomes
 ``print(text)``, and the cell's ``IPython.display`` import goes where nothing
@@ -56,8 +59,8 @@ from typing import Any
 from micrograd_cell_names import cell_names, ends_with_semicolon
 
 #: A cell as these functions take it: a cell manifest's entry (docs/_ext/cell_manifest.py):
-#: ``source``, ``hidden``, ``buildOnly``, ``shows`` (:func:`shown_kind`), and, from the
-#: page, ``edited`` (the source is the reader's).
+#: ``source``, ``hidden``, ``buildOnly``, ``shows`` (:func:`shows`), and, from the page,
+#: ``edited`` (the source is the reader's).
 Cell = Mapping[str, Any]
 
 #: What a cell's last expression shows, by the kind of output the build made of it:
