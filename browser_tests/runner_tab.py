@@ -152,6 +152,16 @@ class Tab:
         return [url for url in self.requests if "/_static/runner/" in url]
 
 
+def clipboard_once_written(page: Any, before: str, timeout: float = 10) -> str:
+    """What the clipboard holds once it no longer holds ``before`` (a copy may take a while:
+    a script of the reader's version waits for Python)."""
+    deadline = time.monotonic() + timeout
+    while (held := str(page.evaluate("navigator.clipboard.readText()"))) == before:
+        assert time.monotonic() < deadline, f"nothing was copied within {timeout} s"
+        time.sleep(0.1)
+    return held
+
+
 def cell_with(tab: Tab, text: str) -> int:
     """The index (among the runnable cells) of the one cell whose code holds ``text``."""
     found = tab.evaluate(

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 
 import pytest
 from PIL import Image
+from runner_tab import clipboard_once_written
 from screenshots import full_page_screenshot
 from sitefiles import backing_and_ink, content_pages, discover_pages, notebook_code_sources
 
@@ -250,28 +251,43 @@ def test_dark_mode_keeps_graphs_and_plots_readable(visits: Any, content_page_pat
 # --- interactions -----------------------------------------------------------------------------
 
 
-def test_copy_button_puts_exactly_the_cell_code_on_the_clipboard(
+def test_each_cells_copy_puts_exactly_its_code_on_the_clipboard_and_code_blocks_keep_theirs(
     context: Any, server: str, html: Path, content_page_path: str
 ) -> None:
+    """A code cell's bar has Copy ("Copy cell 3"), in place of sphinx-copybutton's button;
+    a plain code block keeps sphinx-copybutton's, which copies its code."""
     expected = notebook_code_sources(html, content_page_path)
     tab = context.new_page()
     tab.goto(f"{server}/{content_page_path}", wait_until="networkidle")
     cells = tab.locator("div.cell_input div.highlight")
     if expected is None:
         assert cells.count() == 0, "code cells on a page that has no executed notebook"
-        return
-    assert cells.count() == len(expected), (
-        f"page shows {cells.count()} code cells, its notebook has {len(expected)}"
-    )
-    for index, source in enumerate(expected):
-        cell = cells.nth(index)
-        # Open a collapsed (hide-input) cell the way a reader would.
-        cell.evaluate("(el) => { const d = el.closest('details'); if (d) d.open = true; }")
+    else:
+        assert cells.count() == len(expected), (
+            f"page shows {cells.count()} code cells, its notebook has {len(expected)}"
+        )
+        assert tab.locator("div.cell_input button.copybtn").count() == 0
+        # Open the collapsed (hide-cell) cells, as a reader would.
+        tab.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+        for index, source in enumerate(expected):
+            copy = tab.get_by_role("button", name=f"Copy cell {index + 1}", exact=True)
+            tab.evaluate("navigator.clipboard.writeText('<clipboard not written>')")
+            copy.click()
+            copied = clipboard_once_written(tab, "<clipboard not written>")
+            assert copied == source, f"cell #{index}: copied {copied!r}, expected {source!r}"
+    blocks = tab.locator("article :not(.cell_input) > div:not(.output) > div.highlight")
+    for index in range(blocks.count()):
+        block = blocks.nth(index)
+        code = block.locator("pre").inner_text()
         tab.evaluate("navigator.clipboard.writeText('<clipboard not written>')")
-        cell.hover()
-        cell.locator("button.copybtn").click()
+        block.hover()
+        block.locator("button.copybtn").click()
         copied = tab.evaluate("navigator.clipboard.readText()")
-        assert copied == source, f"cell #{index}: copied {copied!r}, expected {source!r}"
+        # The block's code, without its prompts (">>> ") and outputs (conf.py's copybutton_*).
+        assert copied.strip(), f"code block #{index} copied nothing"
+        assert all(line in code for line in copied.splitlines()), (
+            f"code block #{index}: copied {copied!r}, not its code {code!r}"
+        )
 
 
 def test_search_page_finds_backward(context: Any, server: str, html: Path) -> None:

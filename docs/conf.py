@@ -180,8 +180,9 @@ copybutton_exclude = ".linenos, .gp, .go"
 copybutton_prompt_text = r">>> |\.\.\. |\$ "
 copybutton_prompt_is_regexp = True
 copybutton_only_copy_prompt_lines = True
-# Code only: cell inputs and plain code blocks, not cell outputs (class "output").
-copybutton_selector = "div:not(.output) > div.highlight pre"
+# Plain code blocks only: not cell outputs (class "output"), nor the code cells, whose
+# bar has its own Copy and Copy as a script (the runner's copy.js).
+copybutton_selector = ":not(.cell_input) > div:not(.output) > div.highlight pre"
 
 
 def setup(app: Any) -> dict[str, Any]:

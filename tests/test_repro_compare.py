@@ -151,11 +151,15 @@ def test_a_changed_inline_graph_or_stepper_frame_is_reported(tmp_path: Path) -> 
 def test_a_changed_download_is_reported_unless_it_prints_measurements(tmp_path: Path) -> None:
     a, b = _fake_build(tmp_path / "a"), _fake_build(tmp_path / "b")
     for root, text in ((a, "one"), (b, "two")):
-        (root / "html" / "_sources").mkdir()
+        (root / "html" / "_sources" / "why-its-fast").mkdir(parents=True)
         (root / "html" / "_sources" / "train.ipynb").write_text(text)
         (root / "html" / "_sources" / "why-its-fast.ipynb").write_text(text)
+        (root / "html" / "_sources" / "why-its-fast" / "cell-1.py").write_text(text)
     problems = compare_builds(a, b)
-    assert [p.split(" differs")[0] for p in problems] == ["download train.ipynb"]
+    assert [p.split(" differs")[0] for p in problems] == [
+        "download train.ipynb",
+        "download why-its-fast/cell-1.py",  # a script is code only: it never measures
+    ]
 
 
 def test_a_changed_page_is_reported_unless_it_prints_measurements(tmp_path: Path) -> None:

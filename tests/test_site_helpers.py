@@ -268,6 +268,45 @@ def test_the_download_has_no_memory_addresses() -> None:
     assert outputs[1]["data"]["image/svg+xml"] == "<svg/>"
 
 
+def test_the_download_leaves_out_when_each_cell_ran() -> None:
+    notebook = _notebook()
+    ran = {"iopub.execute_input": "2026-12-01T16:18:55.264486Z"}
+    notebook["cells"][2]["metadata"]["execution"] = ran  # type: ignore[index]
+    download = reader_notebook(notebook, SIDE)
+    assert all("execution" not in cell["metadata"] for cell in download["cells"])
+
+
+# -- each cell as a script: the download menu ------------------------------------------------
+
+
+def _menu(*labels: str) -> dict[str, object]:
+    buttons = [{"label": label} for label in labels]
+    return {"header_buttons": [{"label": "download-buttons", "buttons": buttons}]}
+
+
+def test_the_cells_scripts_follow_the_notebook_in_the_download_menu() -> None:
+    from executed_notebooks.scripts import _add_after_notebook
+
+    context = _menu("download-notebook-button", "download-source-button")
+    _add_after_notebook(context, [{"label": "cell-1"}, {"label": "cell-2"}])
+    buttons = context["header_buttons"][0]["buttons"]  # type: ignore[index]
+    assert [b["label"] for b in buttons] == [
+        "download-notebook-button",
+        "cell-1",
+        "cell-2",
+        "download-source-button",
+    ]
+
+
+def test_a_script_names_the_pins_of_the_torch_group(tmp_path: Path) -> None:
+    pytest.importorskip("tomllib")  # the build's Pythons, 3.11 and newer
+    from executed_notebooks.scripts import pinned_requirements
+
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('[dependency-groups]\ntorch = ["torch==9.9.9"]\n', encoding="utf-8")
+    assert pinned_requirements(pyproject) == {"torch": "torch==9.9.9"}
+
+
 def _printed(*pieces: tuple[str, str]) -> dict[str, object]:
     return {
         "cell_type": "code",
@@ -327,6 +366,7 @@ def test_the_page_loads_only_the_runners_page_side_modules_before_a_run() -> Non
     assert with_page == {
         "runner.js",
         "cells.js",
+        "copy.js",
         "dom.js",
         "pagestate.js",
         "state.js",

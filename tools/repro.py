@@ -166,16 +166,19 @@ def _compare(kind: str, a: dict[str, str], b: dict[str, str]) -> list[str]:
 
 
 def downloads(build: Path) -> dict[str, str]:
-    """The notebooks the site offers for download (``html/_sources/*.ipynb``), by file name.
+    """What the site offers for download, by path under ``html/_sources``: each page's
+    notebook (``*.ipynb``) and each of its cells as a script (``<page>/cell-<n>.py``).
 
-    A page whose notebook prints declared measurements (see ``MEASUREMENTS``)
-    is left out: its printed timings differ from build to build.
+    The notebook of a page that prints declared measurements (see
+    ``MEASUREMENTS``) is left out: its printed timings differ from build to
+    build.  Its scripts, which hold code only, are not.
     """
     folder = build / "html" / "_sources"
+    found = [p for p in folder.glob("*.ipynb") if p.name not in MEASUREMENTS]
+    found += folder.glob("*/cell-*.py")
     return {
-        path.name: path.read_text(encoding="utf-8")
-        for path in sorted(folder.glob("*.ipynb"))
-        if path.name not in MEASUREMENTS
+        path.relative_to(folder).as_posix(): path.read_text(encoding="utf-8")
+        for path in sorted(found)
     }
 
 

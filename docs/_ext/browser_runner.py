@@ -33,6 +33,7 @@ from pathlib import Path
 from typing import Any
 
 from executed_notebooks import executed_notebook
+from executed_notebooks.scripts import BUILD_ONLY_TAG
 from runtime_wheels import graphviz_wheel, runtime_wheels
 from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
@@ -41,8 +42,6 @@ HERE = Path(__file__).resolve().parent
 DOCS = HERE.parent
 ROOT = DOCS.parent
 
-#: The cell tag that keeps a cell out of the browser (it runs at build time only).
-BUILD_ONLY_TAG = "build-only"
 #: The MIME types the book's kernels show what the page draws itself under (by what they
 #: are: chart, stepper, graphviz), from the one file that spells them, which the page
 #: and the worker read too.

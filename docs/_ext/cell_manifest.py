@@ -16,8 +16,17 @@ gives each glued output), ``names``: which names the code defines, reads
 and may change (``docs/_static/runner/cell_names.py``, which the worker also
 uses for code a reader edits), and ``firstRunBytes``: what a first Run on
 the cell fetches (browser_runner.first_run_bytes; its status names it).
-Beside the cells, ``glueFormats``: each key the prose pastes, with the format
-specs it pastes it with (the in-browser kernel formats the reader's values so).
+And, from ``docs/_static/runner/snippets.py``, the one analysis of which
+cells a cell needs: ``needs``, the cells the runner runs before it on a fresh
+page (flow.js takes them from here while the reader has edited nothing),
+``shows``, what its last expression showed at build time, and, for a cell
+the page shows, ``script``: the cell as a script that runs by itself, the
+text "Copy as a script" copies (the same as the page's download of it,
+executed_notebooks/scripts.py; in the page, so that copying needs neither
+Python nor a connection).  Beside the cells, ``glueFormats``: each key the
+prose pastes, with the format specs it pastes it with (the in-browser kernel
+formats the reader's values so), and ``page``: where the page's scripts come
+from, with which the worker assembles the script of a page the reader edited.
 """
 
 from __future__ import annotations
@@ -26,41 +35,36 @@ import json
 from typing import Any
 
 import runner_modules
-from browser_runner import BUILD_ONLY_TAG, MIME_TYPES, first_run_bytes, output_kinds
+from browser_runner import MIME_TYPES, first_run_bytes, output_kinds
 from docutils import nodes
 from executed_notebooks import executed_notebook
-from executed_notebooks.text import joined
+from executed_notebooks.scripts import cell_scripts, code_cells, page_of
 from glued_numbers import glued_number
 
-#: Tags with which myst-nb leaves a cell's code out of the page.
-HIDDEN_TAGS = frozenset({"remove-cell", "remove_cell", "remove-input", "remove_input"})
 
+def manifest(
+    notebook: dict[str, Any], glue_formats: dict[str, list[str]], page: dict[str, Any]
+) -> dict[str, Any]:
+    """The manifest of a notebook's code cells (see the module's docstring), without sizes.
 
-def manifest(notebook: dict[str, Any], glue_formats: dict[str, list[str]]) -> dict[str, Any]:
-    """The manifest of a notebook's code cells (see the module's docstring), without sizes."""
+    ``page`` says where the page's scripts come from (executed_notebooks.scripts.page_of).
+    """
     cell_names = runner_modules.load("cell_names").cell_names
-    cells = []
-    for cell in notebook.get("cells", []):
-        if cell.get("cell_type") != "code":
-            continue
-        tags = list(cell.get("metadata", {}).get("tags", []))
-        source = joined(cell.get("source", ""))
-        glue = [
+    cells = code_cells(notebook)
+    needs = runner_modules.load("snippets").runner_needs(cells)
+    scripts = cell_scripts(cells, page)
+    code = [cell for cell in notebook.get("cells", []) if cell.get("cell_type") == "code"]
+    for index, (entry, cell) in enumerate(zip(cells, code, strict=True)):
+        entry["glue"] = [
             output["metadata"]["scrapbook"]["name"]
             for output in cell.get("outputs", [])
             if "scrapbook" in output.get("metadata", {})
         ]
-        cells.append(
-            {
-                "source": source,
-                "tags": tags,
-                "hidden": bool(HIDDEN_TAGS & set(tags)),
-                "buildOnly": BUILD_ONLY_TAG in tags,
-                "glue": glue,
-                "names": cell_names(source),
-            }
-        )
-    return {"cells": cells, "glueFormats": glue_formats}
+        entry["names"] = cell_names(entry["source"])
+        entry["needs"] = needs[index]
+        if index in scripts:
+            entry["script"] = scripts[index]
+    return {"cells": cells, "glueFormats": glue_formats, "page": page}
 
 
 def glue_formats(doctree: nodes.document) -> dict[str, list[str]]:
@@ -77,7 +81,7 @@ def _add_manifest(
     notebook = executed_notebook(app, pagename)
     if app.builder.format != "html" or notebook is None or doctree is None:
         return
-    found = manifest(notebook, glue_formats(doctree))
+    found = manifest(notebook, glue_formats(doctree), page_of(app, pagename))
     code = [cell for cell in notebook.get("cells", []) if cell.get("cell_type") == "code"]
     kinds = [
         set() if entry["buildOnly"] else output_kinds(cell.get("outputs", []), MIME_TYPES)

@@ -9,6 +9,7 @@ both load them here, under the names the worker gives them.
 
 from __future__ import annotations
 
+import ast
 import importlib.util
 import sys
 from pathlib import Path
@@ -23,6 +24,7 @@ INSTALLED_AS = {
     "glue_text": "micrograd_glue_text",
     "kernel": "micrograd_browser_kernel",
     "live_charts": "micrograd_live_charts",
+    "snippets": "micrograd_snippets",
 }
 
 
@@ -30,8 +32,12 @@ def load(name: str) -> ModuleType:
     """The runner's module ``name`` (``"cell_names"``), loaded afresh from its file.
 
     It is registered in ``sys.modules`` under the name the worker gives it, so
-    that the modules that import it find it.
+    that the modules that import it find it; the runner's modules it imports
+    are loaded first, where they are not loaded yet.
     """
+    for needed in _runner_imports(name):
+        if INSTALLED_AS[needed] not in sys.modules:
+            load(needed)
     installed = INSTALLED_AS[name]
     spec = importlib.util.spec_from_file_location(installed, RUNNER / f"{name}.py")
     if spec is None or spec.loader is None:
@@ -40,3 +46,14 @@ def load(name: str) -> ModuleType:
     sys.modules[installed] = module
     spec.loader.exec_module(module)
     return module
+
+
+def _runner_imports(name: str) -> list[str]:
+    """The runner's modules that the module ``name`` imports (by the worker's names for them)."""
+    by_installed = {installed: module for module, installed in INSTALLED_AS.items()}
+    tree = ast.parse((RUNNER / f"{name}.py").read_text(encoding="utf-8"))
+    imported = [
+        alias.name for node in tree.body if isinstance(node, ast.Import) for alias in node.names
+    ]
+    imported += [n.module for n in tree.body if isinstance(n, ast.ImportFrom) and n.module]
+    return [by_installed[module] for module in imported if module in by_installed]

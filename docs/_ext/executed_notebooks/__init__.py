@@ -17,11 +17,17 @@ outputs between builds.  This extension owns what the book does with them:
   (``docs/_static/runner/mime_types.json``), which they read;
 * **printed text** as the cell printed it, however the kernel split it
   (:mod:`.streams`);
+* **when each cell ran**: nbclient records it in each code cell's metadata
+  (``execution``: when the kernel took the cell and when it replied) where it
+  is asked to, which myst-nb does not do; :func:`record_cell_timing` asks it.
+  The browser tests read how long each cell took (a cell's script must not
+  take longer than the cells it repeats); the download leaves the times out;
 * **the notebooks on disk** given the cache's outputs: myst-nb (1.4) writes
   ``jupyter_execute/<page>.ipynb`` as it was *before* the cache's outputs
   were merged into it, so on a rebuild it has none.  The browser tests and the
   download read that file;
-* **the download** offered on each page (:mod:`.download`).
+* **the downloads** offered on each page: the notebook (:mod:`.download`), and
+  each cell the page shows as a script that runs by itself (:mod:`.scripts`).
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 from .download import reader_notebook
+from .scripts import offer_scripts
 from .streams import patch_myst_nb
 
 DOCS = Path(__file__).resolve().parents[2]
@@ -41,6 +48,10 @@ DOCS = Path(__file__).resolve().parents[2]
 KERNEL_STARTUP = DOCS / "_kernel"
 #: The in-browser runner's files: its Python that the build's kernel runs too.
 RUNNER = DOCS / "_static" / "runner"
+
+
+#: Part of the execution cache's name: a cache made before cells' times were recorded has none.
+TIMED = "timed"
 
 
 def kernel_startup_files() -> list[Path]:
@@ -65,13 +76,48 @@ def _on_config_inited(app: Any, config: Any) -> None:
     """The execution cache: next to the output, per source hash and kernel start-up."""
     caches = Path(app.outdir).parent / ".jupyter_cache"
     digest = kernel_startup_digest()
-    current = caches / "-".join([*config.executed_notebooks_cache_keys, f"kernel-{digest}"])
+    keys = [*config.executed_notebooks_cache_keys, f"kernel-{digest}", TIMED]
+    current = caches / "-".join(keys)
     config.nb_execution_cache_path = str(current)
     config.executed_notebooks_kernel_startup = digest
     if caches.is_dir():  # drop the caches made for older sources or start-up files
         for old in caches.iterdir():
             if old != current:
                 shutil.rmtree(old, ignore_errors=True)
+
+
+def record_cell_timing() -> None:
+    """Have myst-nb's executions record when each cell ran, in the cell's metadata.
+
+    myst-nb runs a notebook through jupyter-cache's ``single_nb_execution``,
+    which passes nbclient ``record_timing=False`` unless told otherwise.
+
+    Raises
+    ------
+    ExtensionError
+        If this myst-nb no longer executes through ``single_nb_execution``.
+    """
+    from myst_nb.core.execute import cache, direct
+    from sphinx.errors import ExtensionError
+
+    for module in (cache, direct):
+        run = getattr(module, "single_nb_execution", None)
+        if run is None:
+            raise ExtensionError(
+                f"executed_notebooks: {module.__name__}.single_nb_execution is gone; "
+                "check how this myst-nb version executes a notebook"
+            )
+        if getattr(run, "records_timing", False):
+            continue
+        module.single_nb_execution = _timed(run)
+
+
+def _timed(run: Any) -> Any:
+    def single_nb_execution(*args: Any, **kwargs: Any) -> Any:
+        return run(*args, **{**kwargs, "record_timing": True})
+
+    single_nb_execution.records_timing = True  # type: ignore[attr-defined]
+    return single_nb_execution
 
 
 def _on_builder_inited(app: Any) -> None:
@@ -148,6 +194,7 @@ def _offer_notebook(
 
 def setup(app: Any) -> dict[str, Any]:
     patch_myst_nb()
+    record_cell_timing()
     # The kernel's start-up files change what pages output: re-read them all when they do.
     app.add_config_value("executed_notebooks_kernel_startup", "", "env")
     # What else keys the cache (conf.py: hashes of what pages read besides their code).
@@ -157,4 +204,10 @@ def setup(app: Any) -> dict[str, Any]:
     app.connect("env-updated", _on_env_updated)
     # Before sphinx-book-theme builds its header buttons (priority 501).
     app.connect("html-page-context", _offer_notebook, priority=400)
+    # The page's address in a script's header, where the build knows it (Read the Docs).
+    app.add_config_value(
+        "executed_notebooks_page_url", os.environ.get("READTHEDOCS_CANONICAL_URL", ""), "html"
+    )
+    # After sphinx-book-theme has made its download menu (priority 501).
+    app.connect("html-page-context", offer_scripts, priority=550)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -15,7 +15,9 @@ at 0x7f86...>``, next to the drawing itself), and joins the pieces a cell
 printed one after the other into one output (the kernel sends printed text
 in pieces whose boundaries depend on timing, and ``nb_merge_streams`` joins
 them only on the page), so that two builds of the same commit offer the same
-file.  Plain Python: the tests use it without Sphinx.
+file; for the same reason it leaves out when each cell ran (the build
+records it: ``execution`` in a cell's metadata).  Plain Python: the tests use
+it without Sphinx.
 """
 
 from __future__ import annotations
@@ -136,6 +138,7 @@ def reader_notebook(notebook: dict[str, Any], side: dict[str, Any]) -> dict[str,
             continue
         if cell.get("cell_type") == "markdown":
             cell["source"] = fill_glue(joined(cell.get("source", "")), values)
+        cell.get("metadata", {}).pop("execution", None)
         if "outputs" in cell:
             cell["outputs"] = _printed_as_lines(cell["outputs"])
         for output in cell.get("outputs", []):

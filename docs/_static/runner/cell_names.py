@@ -19,6 +19,8 @@ changed by the call.
 from __future__ import annotations
 
 import ast
+import io
+import tokenize
 from typing import Any
 
 _SCOPES = (ast.FunctionDef, ast.AsyncFunctionDef, ast.Lambda, ast.ClassDef)
@@ -284,6 +286,20 @@ def without_magics(source: str) -> str:
     """``source`` with IPython's line magics and shell escapes (``%config``, ``!ls``) blanked."""
     lines = source.split("\n")
     return "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in lines)
+
+
+def ends_with_semicolon(source: str) -> bool:
+    """True when the cell's last token is ``;``: a notebook then shows no value."""
+    skip = {tokenize.NEWLINE, tokenize.NL, tokenize.COMMENT, tokenize.ENDMARKER}
+    skip |= {tokenize.INDENT, tokenize.DEDENT}
+    last = None
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(source).readline):
+            if token.type not in skip:
+                last = token
+    except (tokenize.TokenError, SyntaxError):
+        return False
+    return last is not None and last.type == tokenize.OP and last.string == ";"
 
 
 def cell_names(source: str) -> dict[str, Any]:

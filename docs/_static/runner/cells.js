@@ -13,8 +13,8 @@
 // module decides anything from a label's text.  Each code cell gets a bar (Run,
 // Edit, Stop, Reset, Restart and a status line), and, once it runs, an output
 // box under it, with the build's output one click away.  Build-only cells get a
-// one-line note instead.  Every control is a real button named for what it does
-// to which cell ("Run cell 3").
+// one-line note instead, and a bar of their own for the add-ons' tools (copy).
+// Every control is a real button named for what it does to which cell ("Run cell 3").
 
 import { button, element } from "./dom.js";
 import { buildOnlyClass } from "./state.js";
@@ -69,6 +69,7 @@ export class Cell {
     this.controls = null; // {bar, run, edit, stop, reset, status}
     this.box = null; // {element, label, body, toggle} while it shows a run
     this.staleNote = null; // the note above a stale build output
+    this.toolStatus = ""; // what an add-on's tool says in the status line (setToolStatus)
   }
 
   /** The code the cell runs: the editor's, once it has one, else the page's. */
@@ -86,6 +87,7 @@ export class Cell {
 }
 
 const cells = [];
+const buildOnlyCells = []; // {el, number, name, source, code, edited, controls: {bar, status}}
 
 /** The page's runnable cells, in page order. */
 export const allCells = () => cells;
@@ -102,12 +104,13 @@ export function setUpCells(actions) {
     const input = el.querySelector("div.cell_input");
     if (!input) continue;
     number += 1;
-    if (el.classList.contains(buildOnlyClass)) {
-      input.after(element("p", "runner-note runner-build-only", BUILD_ONLY_NOTE));
-      continue;
-    }
     const codeView = input.querySelector("div.highlight") || input.querySelector("pre");
     const pre = input.querySelector("pre");
+    if (el.classList.contains(buildOnlyClass)) {
+      input.after(element("p", "runner-note runner-build-only", BUILD_ONLY_NOTE));
+      if (pre) buildOnlyCells.push(buildOnlyCell(el, number, pre, input));
+      continue;
+    }
     if (!codeView || !pre) continue;
     const cell = new Cell({
       el,
@@ -123,6 +126,16 @@ export function setUpCells(actions) {
     render(cell);
   }
   return cells;
+}
+
+/** A build-only cell: its code, and a bar that holds only the add-ons' tools. */
+function buildOnlyCell(el, number, pre, input) {
+  const source = pre.textContent.replace(/\n$/, "");
+  const controls = { bar: element("div", "runner-bar"), status: element("span", "runner-status") };
+  controls.bar.append(controls.status);
+  makeToolbar(controls.bar, `Cell ${number}`, null);
+  input.after(controls.bar);
+  return { el, number, name: `cell ${number}`, source, code: source, edited: false, controls };
 }
 
 function makeBar(cell, actions) {
@@ -194,15 +207,24 @@ function makeToolbar(bar, label, first) {
 /**
  * Give every cell's bar a button of an add-on's (copy, check...), after its own
  * buttons and before its status: make(cell) returns the button, or null for none.
- * The bar stays one Tab stop: the arrow keys reach the new button too.
+ * With buildOnly, the build-only cells' bars get one too (make gets {el, number,
+ * name, source, code, edited, controls}).  The bar stays one Tab stop: the arrow
+ * keys reach the new button too (on a build-only cell's bar, the first tool is it).
  */
-export function addToolToEveryCell(make) {
-  for (const cell of cells) {
+export function addToolToEveryCell(make, { buildOnly = false } = {}) {
+  for (const cell of buildOnly ? [...cells, ...buildOnlyCells] : cells) {
     const made = make(cell);
     if (made === null) continue;
-    made.tabIndex = -1;
+    made.tabIndex = cell.controls.bar.querySelector("button[tabindex='0']") ? -1 : 0;
     cell.controls.status.before(made);
   }
+}
+
+/** Say what an add-on's tool did in the cell's status line, after its state ("" to stop). */
+export function setToolStatus(cell, text) {
+  cell.toolStatus = text;
+  if (cell instanceof Cell) render(cell);
+  else cell.controls.status.textContent = text;
 }
 
 /**
@@ -223,7 +245,7 @@ function keepTabStop(controls) {
 export function render(cell) {
   const { controls } = cell;
   cell.el.dataset.runnerState = cell.state;
-  controls.status.textContent = cell.detail;
+  controls.status.textContent = [cell.detail, cell.toolStatus].filter(Boolean).join(" · ");
   // Not `disabled`: a disabled button loses the focus, and the reader who pressed
   // Run would be thrown back to the top of the page.  Run does nothing while busy.
   controls.run.setAttribute("aria-disabled", String(cell.busy));

@@ -14,10 +14,17 @@
 //
 // A cell's dependency facts (which names it defines, reads, may change) come
 // from cell_names.py: the build computed them for the page's code, the
-// worker computes them for code the reader edited.  What a run actually
-// changed comes from the kernel (it compares each name before and after).
+// worker computes them for code the reader edited.  Which cells a cell needs
+// (the providers of what it reads, transitively) comes, for the page's code,
+// from the build: snippets.py, the analysis that also assembles each cell's
+// script ("Copy as a script"), wrote it into the manifest (needs).  Once the
+// reader has edited the page, the same rule runs here, on the worker's facts
+// (neededCodes): a plan must be known at once, and the worker may not be
+// running.  What a run actually changed comes from the kernel (it compares each
+// name before and after).
 
 import { kernelNames } from "./session.js";
+import { provide } from "./test_api.js";
 
 const script = document.getElementById("micrograd-cells");
 const manifest = script ? JSON.parse(script.textContent) : { cells: [] };
@@ -25,10 +32,15 @@ const manifest = script ? JSON.parse(script.textContent) : { cells: [] };
 /**
  * Every code cell of the page, in order: {code (its index), source, hidden,
  * buildOnly, glue (the keys it glues), names (facts of the page's code),
- * cell (the visible cell's Cell, cells.js, or null), after (for a hidden cell:
- * the visible cell above it, or null)}.
+ * needs (the codes of the cells it needs on the page as built), shows (what its
+ * last expression showed at build time), script (a shown cell's script), cell
+ * (the visible cell's Cell, cells.js, or null), after (for a hidden cell: the
+ * visible cell above it, or null)}.
  */
 export const codeCells = manifest.cells.map((entry, code) => ({ ...entry, code, cell: null }));
+
+/** Where the page's scripts come from (snippets.py's page), for a script of the reader's code. */
+export const scriptPage = manifest.page || null;
 
 /** The format specs the page shows each glued value in: {key: [spec, ...]} (the build's). */
 export const glueFormats = manifest.glueFormats || {};
@@ -71,7 +83,8 @@ export function linkCells(cells) {
     && visible.every((c, i) => c.source === cells[i].source);
   if (!matches) {
     codeCells.splice(0, codeCells.length, ...cells.map((cell, code) => ({
-      code, source: cell.source, hidden: false, buildOnly: false, glue: [], names: null, cell: null,
+      code, source: cell.source, hidden: false, buildOnly: false, glue: [], names: null,
+      needs: null, cell: null,
     })));
     visible.splice(0, visible.length, ...codeCells);
   }
@@ -136,25 +149,40 @@ function providers(name, k, page) {
   return codeCells.filter((c) => c.code < k && touches(c, page).has(name));
 }
 
-/** The names cell k depends on: those it reads, and those its providers read, and so on. */
+/** Whether the page's code is all as built (the manifest's `needs` hold). */
+const asBuilt = () => codeCells.every((c) => !isEdited(c) && Array.isArray(c.needs));
+
+/**
+ * The codes of the runnable cells cell k needs, in page order: the providers of what it
+ * reads, those of what they read, and so on (snippets.py's needed_cells, the one rule).
+ */
+function neededCodes(k, page) {
+  if (asBuilt()) return codeCells[k].needs;
+  const names = [...new Set(facts(codeCells[k]).uses)];
+  const taken = new Set();
+  for (let i = 0; i < names.length; i += 1) {
+    for (const p of providers(names[i], k, page)) {
+      if (taken.has(p.code) || !runnable(p)) continue;
+      taken.add(p.code);
+      for (const used of facts(p).uses) if (!names.includes(used)) names.push(used);
+    }
+  }
+  return [...taken].sort((a, b) => a - b);
+}
+provide("needs", () => codeCells.map((c) => neededCodes(c.code, pageFacts())));
+
+/** The names cell k depends on: those it reads, and those the cells it needs read. */
 function dependencies(k, page) {
   const names = new Set(facts(codeCells[k]).uses);
-  const seen = new Set();
-  for (const name of names) {
-    for (const p of providers(name, k, page)) {
-      if (seen.has(p.code) || !runnable(p)) continue;
-      seen.add(p.code);
-      for (const used of facts(p).uses) names.add(used);
-    }
+  for (const code of neededCodes(k, page)) {
+    for (const used of facts(codeCells[code]).uses) names.add(used);
   }
   return names;
 }
 
-/** Whether cell k depends on anything cell b binds or may change. */
+/** Whether cell k needs the runnable cell b (one above it). */
 export function needs(k, b) {
-  const page = pageFacts();
-  const names = dependencies(k, page);
-  return [...touches(codeCells[b], page)].some((name) => names.has(name));
+  return neededCodes(k, pageFacts()).includes(b);
 }
 
 /**

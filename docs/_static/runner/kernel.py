@@ -44,7 +44,6 @@ import io
 import json
 import linecache
 import sys
-import tokenize
 import traceback
 import types
 from collections.abc import Callable
@@ -52,7 +51,7 @@ from contextlib import AbstractContextManager, ExitStack
 from typing import Any, Protocol
 
 import micrograd_claims
-from micrograd_cell_names import cell_names
+from micrograd_cell_names import cell_names, ends_with_semicolon
 from micrograd_glue_text import format_glued
 
 #: The namespace every cell of the page runs in.  It starts with ``glue``: every
@@ -309,20 +308,6 @@ def _install_myst_nb() -> None:
     sys.modules.setdefault("myst_nb", package)
 
 
-def _ends_with_semicolon(source: str) -> bool:
-    """True when the cell's last token is ``;`` (a notebook then shows no value)."""
-    skip = {tokenize.NEWLINE, tokenize.NL, tokenize.COMMENT, tokenize.ENDMARKER}
-    skip |= {tokenize.INDENT, tokenize.DEDENT}
-    last = None
-    try:
-        for token in tokenize.generate_tokens(io.StringIO(source).readline):
-            if token.type not in skip:
-                last = token
-    except (tokenize.TokenError, SyntaxError):
-        return False
-    return last is not None and last.type == tokenize.OP and last.string == ";"
-
-
 def _traceback(error: BaseException, filename: str) -> str:
     """The traceback from the cell's own frame on (the runner's frames left out)."""
     tb = error.__traceback__
@@ -348,7 +333,7 @@ def run_cell(source: str, filename: str, out: Output, watch: str = "[]") -> str:
     try:
         tree = ast.parse(source, filename)
         last = None
-        if tree.body and isinstance(tree.body[-1], ast.Expr) and not _ends_with_semicolon(source):
+        if tree.body and isinstance(tree.body[-1], ast.Expr) and not ends_with_semicolon(source):
             last = ast.Expression(tree.body.pop().value)
         with ExitStack() as contexts:
             for make in CELL_CONTEXTS:

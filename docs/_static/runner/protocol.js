@@ -13,6 +13,8 @@
 // | analyse | request, code                            | the dependency facts of edited code  |
 // | ask     | request, addon, question, fields         | an add-on's question to its worker   |
 //         |                                          | side (layouts.js registerAnswer)     |
+// | script  | request, cells ([{source, hidden,        | cells[index] as a script that runs   |
+// |         | buildOnly, shows, edited}]), index, page | by itself (snippets.py)              |
 //
 // Worker -> page
 // | type          | fields                 | what it says                                     |
@@ -28,6 +30,8 @@
 // | done          | run, ok, error         | the run ended; error: its traceback, if it raised |
 // | analysis      | request, facts         | cell_names.py's facts, for an "analyse"          |
 // | answer        | request, fields, error | the answer to an "ask" (error: why there is none) |
+// | script        | request, text, error   | the script, for a "script" (error: why there is  |
+// |               |                        | none, if snippets.py raised)                     |
 // | addon         | run, name, fields      | an add-on's message (kernel.py's post_message):  |
 // |               |                        | name is in the add-ons' namespace, not this table's |
 // | console       | level, text            | the runtime wrote to its console (error, warn)   |
@@ -42,6 +46,7 @@ export const TO_WORKER = Object.freeze({
   run: "run",
   analyse: "analyse",
   ask: "ask",
+  script: "script",
 });
 
 export const TO_PAGE = Object.freeze({
@@ -55,6 +60,7 @@ export const TO_PAGE = Object.freeze({
   done: "done",
   analysis: "analysis",
   answer: "answer",
+  script: "script",
   addon: "addon",
   console: "console",
   strayOutput: "stray-output",

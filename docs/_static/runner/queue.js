@@ -151,6 +151,13 @@ async function pump() {
   }
 }
 
+/** Python for what is not a run (a script of the reader's version): started if need be. */
+export async function ensurePython() {
+  if (runtimeStatus() === "crashed") endSession();
+  if (!isStarted()) startSession(handlers, flow.glueFormats);
+  await whenReady();
+}
+
 async function pythonReady(target) {
   if (!isStarted()) startSession(handlers, flow.glueFormats);
   if (runtimeStatus() === "ready") return true;

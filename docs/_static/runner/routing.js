@@ -13,7 +13,9 @@ import { post } from "./session.js";
 
 let current = null; // the run in the worker: {id, entry, changed, resolve}
 let nextId = 1;
-const requests = new Map(); // analyse and ask request id -> resolve
+// The worker's replies to a request: an analysis, an add-on's answer, a script.
+const REPLIES = new Set([TO_PAGE.analysis, TO_PAGE.answer, TO_PAGE.script]);
+const requests = new Map(); // analyse, ask and script request id -> resolve
 
 /**
  * Send a run of `entry` (a flow entry, flow.js) to the worker.  Resolves with
@@ -61,9 +63,21 @@ export function ask(addon, question, fields) {
   });
 }
 
+/**
+ * A cell of the page as a script, assembled by snippets.py in the worker from
+ * {cells, index, page}; resolves with {text, error}.
+ */
+export function requestScript(fields) {
+  return new Promise((resolve) => {
+    const request = nextId++;
+    requests.set(request, resolve);
+    post({ type: TO_WORKER.script, request, ...fields });
+  });
+}
+
 /** What the worker says about runs (session.js hands over everything else). */
 export function onMessage(message) {
-  if (message.type === TO_PAGE.analysis || message.type === TO_PAGE.answer) {
+  if (REPLIES.has(message.type)) {
     const resolve = requests.get(message.request);
     requests.delete(message.request);
     if (resolve) resolve(message.type === TO_PAGE.analysis ? message.facts : message);

@@ -14,10 +14,13 @@
 // build-time output and get a one-line note instead.
 //
 // The parts, one job each (ES modules, no build step; only runner.js, state.js,
-// dom.js, cells.js, pagestate.js and test_api.js load with the page, the rest at
-// the first Run, or when a reload brings back what the reader changed):
+// dom.js, cells.js, copy.js, pagestate.js and test_api.js load with the page, the
+// rest at the first Run, or when a reload brings back what the reader changed):
 //   cells.js     the Cell: its state (data) and render(), the one function that
 //                draws it; the page's live region
+//   copy.js      every cell's Copy and Copy as a script (the build's script, or
+//                the reader's version's: scripts.js, which snippets.py in the
+//                worker assembles)
 //   pagestate.js the page's state as one thing: saved as it changes, brought back
 //                on reload, and Reset page; the page bar and the skip link
 //   state.js     the page's settings, and what the runner records of its work
@@ -46,6 +49,7 @@
 // exercises.py (worker).
 
 import { setUpCells } from "./cells.js";
+import { setUpCopy } from "./copy.js";
 import { setUpPageState } from "./pagestate.js";
 import { mark, now, records } from "./state.js";
 import "./test_api.js";
@@ -82,6 +86,10 @@ const actions = {
 function setUp() {
   const started = now();
   setUpCells(actions);
+  setUpCopy({
+    readerScript: (code, hooks) =>
+      machinery().then(() => import("./scripts.js")).then((m) => m.readerScript(code, hooks)),
+  });
   setUpPageState({
     machinery: () => loading,
     openEditor: (cell) => import("./editor.js").then((editor) => editor.openEditor(cell, actions.run)),

@@ -18,11 +18,14 @@
 //   prose()              what the prose shows of the reader's run: {key: {value, from,
 //                        stale}} of every glued number and claim that is not the build's
 //                        (prose.js; claims are named "claim:<key>")
+//   needs()              for each of the page's code cells, the codes of the cells the
+//                        runner runs before it on a fresh page (flow.js), once a Run
+//                        has loaded the flow; null before
 
 import { allCells } from "./cells.js";
 import { records } from "./state.js";
 
-const providers = { status: () => "off", prose: () => ({}) };
+const providers = { status: () => "off", prose: () => ({}), needs: () => null };
 
 /** A module that is loaded later (session.js) provides what it knows. */
 export function provide(name, getter) {
@@ -66,4 +69,5 @@ window.microgradTest = Object.freeze({
   liveCharts: () => records.liveCharts || [],
   checks: () => records.checks || [],
   prose: () => providers.prose(),
+  needs: () => providers.needs(),
 });

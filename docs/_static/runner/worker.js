@@ -19,6 +19,7 @@ const KERNEL_MODULES = {
   "claims.py": "micrograd_claims",
   "glue_text.py": "micrograd_glue_text",
   "kernel.py": "micrograd_browser_kernel",
+  "snippets.py": "micrograd_snippets",
 };
 // The kernel's Python add-ons (they add to kernel.py's CELL_CONTEXTS), installed next
 // to the kernel and imported once it is loaded.
@@ -37,6 +38,7 @@ for (const level of ["error", "warn"]) {
 }
 
 let kernel = null;
+let snippets = null; // snippets.py: a cell of the page as a script
 let settings = null;
 
 // CPython 3.14 guards its C stack by watching the stack pointer: below a soft
@@ -106,6 +108,7 @@ async function start(message) {
     pyodide.FS.writeFile(`${sitePackages}/${module}.py`, texts[i]);
   });
   kernel = pyodide.pyimport(KERNEL_MODULES["kernel.py"]);
+  snippets = pyodide.pyimport(KERNEL_MODULES["snippets.py"]);
   kernel.start(JSON.stringify(MIME_TYPES), JSON.stringify(message.glueFormats));
   Object.values(PYTHON_ADDONS).forEach((module) => pyodide.pyimport(module));
   setPython(pyodide);
@@ -167,11 +170,24 @@ async function ask({ request, addon, question, fields }) {
   }
 }
 
+/** The script of cells[index] (snippets.py); a failure is this answer's, not the runtime's. */
+function script({ request, cells, index, page }) {
+  let text = null;
+  let error = null;
+  try {
+    text = snippets.script_from_json(JSON.stringify({ cells, index, page }));
+  } catch (failure) {
+    error = errorText(failure);
+  }
+  post({ type: TO_PAGE.script, request, text, error });
+}
+
 self.onmessage = async (event) => {
   const message = event.data;
   try {
     if (message.type === TO_WORKER.start) await start(message);
     else if (message.type === TO_WORKER.run) await run(message);
+    else if (message.type === TO_WORKER.script) script(message);
     else if (message.type === TO_WORKER.analyse) {
       const facts = JSON.parse(kernel.analyse(message.code));
       post({ type: TO_PAGE.analysis, request: message.request, facts });

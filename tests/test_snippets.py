@@ -1,0 +1,254 @@
+"""A page's cells as scripts that run by themselves (docs/_static/runner/snippets.py).
+
+The rule (which cells a cell needs) is the runner's; the scripts are what
+"Copy as a script" copies.  browser_tests/test_snippets.py runs every cell of
+every built page as its script; these tests check the rule and the script's
+forms on small pages, and run a few scripts in a fresh interpreter.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+from typing import Any
+
+import pytest
+from runner_modules import load
+from scripts import run_python
+
+snippets = load("snippets")
+
+PAGE: dict[str, Any] = {
+    "title": "A page",
+    "name": "guide/page",
+    "file": "guide/page.md",
+    "book": "the book",
+    "url": None,
+    "requirements": {"torch": "torch==2.13.0"},
+}
+
+
+def cell(
+    source: str,
+    hidden: bool = False,
+    build_only: bool = False,
+    kind: str | None = None,
+) -> dict[str, Any]:
+    """A code cell as the manifest gives it; ``kind``: what the build showed of its last line."""
+    last = snippets.last_expression(source)
+    shows = None if last is None else {"kind": kind, "expression": ast.unparse(last)}
+    return {"source": source, "hidden": hidden, "buildOnly": build_only, "shows": shows}
+
+
+def needed(cells: list[dict[str, Any]], k: int) -> list[int]:
+    return snippets.runner_needs(cells)[k]  # type: ignore[no-any-return]
+
+
+def body(script: str) -> str:
+    """The script without its header (the comment lines before the first blank line)."""
+    return script.split("\n\n", 1)[1]
+
+
+# -- the rule ----------------------------------------------------------------------------------
+
+
+def test_a_cell_needs_the_providers_of_what_it_reads_and_of_what_they_read() -> None:
+    cells = [cell("a = 1"), cell("b = a + 1"), cell("unrelated = 5"), cell("print(b)")]
+    assert needed(cells, 3) == [0, 1]
+
+
+def test_a_cell_that_may_change_a_name_provides_it_too() -> None:
+    cells = [
+        cell("log = []"),
+        cell("log.append(1)"),  # a method call may change log
+        cell("log[0] = 2"),  # an item store does
+        cell("print(log)"),
+    ]
+    assert needed(cells, 3) == [0, 1, 2]
+
+
+def test_a_call_of_a_page_function_changes_what_is_passed_to_it() -> None:
+    cells = [
+        cell("def train(m):\n    m.append(1)"),
+        cell("model = []"),
+        cell("train(model)"),
+        cell("print(model)"),
+    ]
+    assert needed(cells, 3) == [0, 1, 2]
+
+
+def test_the_runner_follows_no_build_only_cell_and_a_script_takes_no_hidden_one() -> None:
+    cells = [
+        cell("import torch", build_only=True),
+        cell("t = torch.ones(1)", build_only=True),
+        cell("from myst_nb import glue", hidden=True, build_only=True),
+        cell("x = 2"),
+        cell("glue('x', x)\nx.bit_length()", hidden=True),  # a method call: may change x
+        cell("print(t, x)", build_only=True),
+    ]
+    assert needed(cells, 5) == [3, 4]  # in the browser: no build-only cell runs
+    assert list(snippets.script_needs(cells, 5)) == [0, 1, 3]  # the cells a reader sees
+
+
+def test_a_cell_needed_for_its_imports_alone_gives_a_script_those_imports_alone() -> None:
+    cells = [
+        cell("import math\nfrom random import random, seed\nwhere = 'the first cell'"),
+        cell("seed(1)\nprint(math.pi)"),
+    ]
+    assert snippets.script_needs(cells, 1) == {0: {"math", "seed"}}
+    script = snippets.script(cells, 1, PAGE)
+    assert "# -- cell 1's imports --\nimport math\nfrom random import seed\n" in script
+    assert "where" not in script
+    assert "cell 1's imports" in script.split("\n\n")[0]  # the header says so
+
+
+def test_a_cell_numbered_as_the_page_shows_it() -> None:
+    cells = [cell("a = 1", hidden=True), cell("b = 2"), cell("c = 3", hidden=True), cell("d")]
+    assert [snippets.cell_number(cells, k) for k in (1, 3)] == [1, 2]
+    with pytest.raises(ValueError, match="hidden"):
+        snippets.cell_number(cells, 2)
+
+
+# -- the script's code ------------------------------------------------------------------------
+
+
+def test_the_cells_it_needs_run_silently_and_the_cell_itself_as_written() -> None:
+    cells = [
+        cell("x = 3  # three\nprint('x is', x)\nfor k in range(2):\n    print(k)\nx", kind="value"),
+        cell("y = x * 2\nprint(y)"),
+    ]
+    assert body(snippets.script(cells, 1, PAGE)) == (
+        "# -- cell 1 --\n"
+        "x = 3  # three\n"
+        "for k in range(2):\n"
+        "    pass\n"
+        "\n"
+        "# -- cell 2 --\n"
+        "y = x * 2\n"
+        "print(y)\n"
+    )
+
+
+def test_a_print_inside_a_function_stays_it_is_the_functions_work() -> None:
+    cells = [cell("def say(v):\n    print(v)\nsay(0)"), cell("say(1)")]
+    assert "def say(v):\n    print(v)\nsay(0)\n" in snippets.script(cells, 1, PAGE)
+
+
+def test_the_books_machinery_is_left_out() -> None:
+    cells = [
+        cell(
+            "%config InlineBackend.figure_formats = ['svg']\n"
+            "from myst_nb import glue\n"
+            "import math\n"
+            "r = math.sqrt(2)\n"
+            "glue('r', r, display=False)\n"
+            "if r > 1:\n"
+            "    claim('big', r > 1)\n"
+        ),
+        cell("print(r)"),
+    ]
+    code = body(snippets.script(cells, 1, PAGE))
+    for machinery in ("%config", "myst_nb", "glue", "claim"):
+        assert machinery not in code
+    assert "if r > 1:\n    pass" in code
+
+
+def test_a_shown_value_is_printed_with_repr_and_a_trailing_semicolon_shows_nothing() -> None:
+    assert body(snippets.script([cell("a = [1]\na", kind="value")], 0, PAGE)) == (
+        "a = [1]\nprint(repr(a))\n"
+    )
+    assert body(snippets.script([cell("a = [1]\na;")], 0, PAGE)) == "a = [1]\na;\n"
+
+
+@pytest.mark.parametrize(
+    ("kind", "expected"),
+    [
+        ("drawing", ['render_svg(draw_dot(o), "page-cell-1.svg")', "drawing written to"]),
+        ("figure", ['plot(o).save("page-cell-1.svg")', "figure written to"]),
+        ("stepper", ['Path("page-cell-1.html").write_text(', "stepper written to"]),
+    ],
+)
+def test_a_picture_goes_to_a_file_named_after_the_page_and_the_cell(
+    kind: str, expected: list[str]
+) -> None:
+    expression = {"drawing": "draw_dot(o)", "figure": "plot(o)", "stepper": "stepper(o)"}[kind]
+    script = snippets.script([cell(f"o = 1\n{expression}", kind=kind)], 0, PAGE)
+    for text in expected:
+        assert text in script
+    assert script.count("# The page shows this") == 1  # and the script says where it goes
+
+
+def test_markdown_is_printed_as_its_text_and_the_cell_needs_no_ipython() -> None:
+    source = "from IPython.display import Markdown\nrows = ['| a |']\nMarkdown('\\n'.join(rows))"
+    script = snippets.script([cell(source, kind="markdown")], 0, PAGE)
+    assert body(script) == "rows = ['| a |']\nprint('\\n'.join(rows))\n"
+    assert "IPython" not in script
+
+
+def test_an_edited_last_line_keeps_the_builds_form_where_it_calls_what_the_pages_did() -> None:
+    page_cell = cell("o = 1\ndraw_dot(o)", kind="drawing")
+    edited = {**page_cell, "source": "o = 2\ndraw_dot(o, 'LR')"}
+    assert "render_svg(draw_dot(o, 'LR')" in snippets.script([edited], 0, PAGE)
+    other = {**page_cell, "source": "o = 2\nabs(o)"}
+    assert body(snippets.script([other], 0, PAGE)) == (
+        "o = 2\nshown = abs(o)\nif shown is not None:\n    print(repr(shown))\n"
+    )
+    printed = {**page_cell, "source": "o = 2\nprint(o)"}
+    assert body(snippets.script([printed], 0, PAGE)) == "o = 2\nprint(o)\n"
+
+
+def test_a_cell_that_does_not_parse_is_its_code_as_written_and_the_header_says_why() -> None:
+    script = snippets.script([cell("a = 1"), cell("x = (a")], 1, PAGE)
+    assert body(script) == "x = (a\n"
+    assert "does not parse ('(' was never closed (line 1))" in script.split("\n\n")[0]
+
+
+# -- the header --------------------------------------------------------------------------------
+
+
+def test_the_header_says_where_the_cell_comes_from_and_what_to_install() -> None:
+    cells = [cell("import torch", build_only=True), cell("print(torch.ones(1))", build_only=True)]
+    header = snippets.script(cells, 1, {**PAGE, "url": "https://x.org/guide/page.html"})
+    lines = header.split("\n\n")[0].splitlines()
+    assert lines[0] == '# Cell 2 of "A page" (guide/page.md), the book'
+    assert lines[1] == "# https://x.org/guide/page.html"
+    assert lines[-1] == "# Needs: pip install micrograd-book torch==2.13.0"
+
+
+def test_a_script_that_draws_needs_the_drawing_extra_and_an_edited_one_says_it_is() -> None:
+    edited = {**cell("o = 1\ndraw_dot(o)", kind="drawing"), "edited": True}
+    edited["source"] = "from micrograd.viz.draw import draw_dot\no = 2\ndraw_dot(o)"
+    header = snippets.script([edited], 0, PAGE).split("\n\n")[0]
+    assert '# Needs: pip install "micrograd-book[examples]"' in header
+    assert "Your edited version" in header
+
+
+# -- in a fresh interpreter -------------------------------------------------------------------
+
+
+def test_a_script_runs_in_a_fresh_python_and_prints_what_its_cell_printed(
+    tmp_path: Path,
+) -> None:
+    cells = [
+        cell("from myst_nb import glue", hidden=True, build_only=True),
+        cell("from micrograd import Value\na = Value(2.0)\nb = Value(-3.0)\nprint('built')"),
+        cell("c = a * b + b**2\nc.backward()\nglue('c', c.data)", hidden=True),
+        cell("c = a * b + b**2\nc.backward()\nc", kind="value"),
+        cell("print(c.data, a.grad, b.grad)"),
+    ]
+    script = tmp_path / "cell.py"
+    script.write_text(snippets.script(cells, 4, PAGE), encoding="utf-8")
+    printed = run_python(str(script), cwd=tmp_path).stdout
+    assert printed == "3.0 -3.0 -4.0\n"  # c = -6 + 9; dc/da = b; dc/db = a + 2b
+
+
+def test_a_drawing_is_written_where_the_script_says(tmp_path: Path, dot_program: Any) -> None:
+    cells = [
+        cell("from micrograd import Value\nfrom micrograd.viz.draw import draw_dot"),
+        cell("o = Value(2.0, label='o')\ndraw_dot(o)", kind="drawing"),
+    ]
+    script = tmp_path / "cell.py"
+    script.write_text(snippets.script(cells, 1, PAGE), encoding="utf-8")
+    printed = run_python(str(script), cwd=tmp_path).stdout
+    assert printed == "drawing written to page-cell-2.svg\n"
+    assert "<svg" in (tmp_path / "page-cell-2.svg").read_text(encoding="utf-8")
