@@ -10,11 +10,16 @@ The moons training in the reader's browser is measured by a browser test
 (``browser_tests/test_live_page.py``, ``nox -s browser -- -k moons_run``),
 which writes ``artifacts/runner/live_charts.json``; ``--browser`` keeps that
 file as ``RESULTS_BROWSER.json``, and RESULTS.md gets a section from it.
+Check on "Build your own micrograd" is timed the same way
+(``browser_tests/test_track.py``, ``nox -s browser -- -k whole_track``, which
+writes ``artifacts/runner/checks.json``); ``--checks`` keeps that file as
+``RESULTS_CHECKS.json``, for a section of its own.
 
 Usage::
 
     python benchmarks/report.py    # write RESULTS.md again from RESULTS.json
     python benchmarks/report.py --browser artifacts/runner/live_charts.json
+    python benchmarks/report.py --checks artifacts/runner/checks.json
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ RECORD = HERE / "RESULTS.json"
 RECORD_MARKDOWN = HERE / "RESULTS.md"
 #: The moons training in the reader's browser, as the browser test measured it.
 BROWSER_RECORD = HERE / "RESULTS_BROWSER.json"
+#: Check on "Build your own micrograd" in the reader's browser, as the browser test timed it.
+CHECKS_RECORD = HERE / "RESULTS_CHECKS.json"
 #: What the browser measurements are held to: what a reader watching a training cell needs.
 FIRST_POINT_TARGET_SECONDS = 2.0
 INPUT_DELAY_TARGET_MS = 100.0
@@ -49,6 +56,11 @@ def load(path: Path = RECORD) -> dict[str, Any]:
 
 def load_browser(path: Path = BROWSER_RECORD) -> dict[str, Any] | None:
     """The browser test's measurements, as it wrote them (None if none were kept)."""
+    return load(path) if path.is_file() else None
+
+
+def load_checks(path: Path = CHECKS_RECORD) -> dict[str, Any] | None:
+    """The track's Check times, as its browser test wrote them (None if none were kept)."""
     return load(path) if path.is_file() else None
 
 
@@ -337,34 +349,75 @@ def browser_lines(browser: dict[str, Any]) -> list[str]:
 
 def browser_markdown(browser: dict[str, Any]) -> str:
     """RESULTS.md's section on the moons training in the reader's browser."""
-    m = browser["machine"]
-    pyodide = browser["pyodide"].strip("/").split("-")[-1]
     return (
         "\n## In the reader's browser\n\n"
         "Measured by `browser_tests/test_live_page.py` (`python -m nox -s browser -- -k"
         " moons_run`) and kept by `python benchmarks/report.py --browser"
-        f" artifacts/runner/live_charts.json`, on {browser['date']} in headless Chromium"
-        f" {browser['chromium']} with Pyodide {pyodide}, on {m['processor']}, {m['cpus']}"
-        f" CPUs, {m['platform']} (load average {m['load_average']:.1f}, a machine shared with"
-        " other work): the moons page's training edited to"
-        f" {browser['steps']} steps, run once Python was loaded, the same cells then run in"
-        " the test's CPython.\n\n"
+        f" artifacts/runner/live_charts.json`, {_browser_machine(browser)}: the moons page's"
+        f" training edited to {browser['steps']} steps, run once Python was loaded, the same"
+        " cells then run in the test's CPython.\n\n"
         f"```text\n" + "\n".join(browser_lines(browser)) + "\n```\n"
     )
 
 
-def markdown(report: dict[str, Any], browser: dict[str, Any] | None = None) -> str:
-    """``RESULTS.md``: the run's command, date and machine, and its table (and the browser's)."""
+def _browser_machine(record: dict[str, Any]) -> str:
+    """Where a browser test measured: the date, Chromium, Pyodide and the machine."""
+    m = record["machine"]
+    pyodide = record["pyodide"].strip("/").split("-")[-1]
+    return (
+        f"on {record['date']} in headless Chromium {record['chromium']} with Pyodide"
+        f" {pyodide}, on {m['processor']}, {m['cpus']} CPUs, {m['platform']} (load average"
+        f" {m['load_average']:.1f})"
+    )
+
+
+def check_lines(checks: dict[str, Any]) -> list[str]:
+    """One line per step of the track: its Check's time, against the target."""
+    target = checks["target_seconds"]
+    lines = []
+    for step, seconds in checks["check_seconds"]:
+        if step in checks["training_steps"]:
+            verdict = "trains a network: no target"
+        else:
+            verdict = "meets" if seconds <= target else "MISSES"
+            verdict += f" the {target:g} s target"
+        lines.append(f"{step:<10} {seconds:6.2f} s   {verdict}")
+    return lines
+
+
+def checks_markdown(checks: dict[str, Any]) -> str:
+    """RESULTS.md's section on Check in "Build your own micrograd", in the reader's browser."""
+    return (
+        "\n## Check, in the reader's browser\n\n"
+        "Measured by `browser_tests/test_track.py` (`python -m nox -s browser -- -k"
+        " whole_track`) and kept by `python benchmarks/report.py --checks"
+        f" artifacts/runner/checks.json`, {_browser_machine(checks)}. Each time runs from the"
+        " key press on a step's Check to its result, once Python is loaded, the steps in the"
+        " order a reader meets them:\n\n"
+        "```text\n" + "\n".join(check_lines(checks)) + "\n```\n"
+    )
+
+
+def markdown(
+    report: dict[str, Any],
+    browser: dict[str, Any] | None = None,
+    checks: dict[str, Any] | None = None,
+) -> str:
+    """``RESULTS.md``: the run's command, date and machine, its table, and the browser's."""
     when = f" on {report['date']}" if "date" in report else ""
     return (
-        "# Benchmark results\n\n"
-        "Written by `benchmarks/report.py` from `benchmarks/RESULTS.json`, the record of"
-        f" one run of\n\n```bash\n{report['settings']['command']}\n```\n\n"
-        f"made{when} with {machine(report)}."
-        " Absolute times on this machine are noisy; the ratios, measured in the same"
-        " run with the two libraries alternating, are what the targets are about.\n\n"
-        f"```text\n{text_table(report)}\n```\n"
-    ) + (browser_markdown(browser) if browser is not None else "")
+        (
+            "# Benchmark results\n\n"
+            "Written by `benchmarks/report.py` from `benchmarks/RESULTS.json`, the record of"
+            f" one run of\n\n```bash\n{report['settings']['command']}\n```\n\n"
+            f"made{when} with {machine(report)}."
+            " Absolute times on this machine are noisy; the ratios, measured in the same"
+            " run with the two libraries alternating, are what the targets are about.\n\n"
+            f"```text\n{text_table(report)}\n```\n"
+        )
+        + (browser_markdown(browser) if browser is not None else "")
+        + (checks_markdown(checks) if checks is not None else "")
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -374,11 +427,17 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         help="keep this file (the browser test's live_charts.json) as RESULTS_BROWSER.json",
     )
+    parser.add_argument(
+        "--checks",
+        type=Path,
+        help="keep this file (the track's browser test's checks.json) as RESULTS_CHECKS.json",
+    )
     args = parser.parse_args(argv)
-    if args.browser is not None:
-        shutil.copyfile(args.browser, BROWSER_RECORD)
-        print(f"kept {args.browser} as {BROWSER_RECORD}")
-    RECORD_MARKDOWN.write_text(markdown(load(), load_browser()), encoding="utf-8")
+    for given, record in ((args.browser, BROWSER_RECORD), (args.checks, CHECKS_RECORD)):
+        if given is not None:
+            shutil.copyfile(given, record)
+            print(f"kept {given} as {record}")
+    RECORD_MARKDOWN.write_text(markdown(load(), load_browser(), load_checks()), encoding="utf-8")
     print(f"wrote {RECORD_MARKDOWN} from {RECORD}")
     return 0
 

@@ -39,8 +39,26 @@ RECORD: dict[str, Any] = report.load()
 
 def test_results_md_is_written_from_the_record() -> None:
     written = (BENCHMARKS / "RESULTS.md").read_text(encoding="utf-8")
-    expected = report.markdown(RECORD, report.load_browser())
+    expected = report.markdown(RECORD, report.load_browser(), report.load_checks())
     assert written == expected, "run `python benchmarks/report.py`"
+
+
+def test_the_check_times_cover_every_step_in_the_tracks_order_against_the_target() -> None:
+    from book_checks import EXERCISES
+
+    checks = report.load_checks()
+    assert checks is not None, "run `python benchmarks/report.py --checks ...`"
+    datetime.date.fromisoformat(checks["date"])
+    assert [step for step, _ in checks["check_seconds"]] == list(EXERCISES)
+    lines = report.check_lines(checks)
+    for (step, seconds), line in zip(checks["check_seconds"], lines, strict=True):
+        assert line.startswith(step)
+        assert f"{seconds:.2f} s" in line
+        if step in checks["training_steps"]:
+            assert "no target" in line
+        else:
+            assert ("meets" if seconds <= checks["target_seconds"] else "MISSES") in line
+    assert "\n".join(lines) in (BENCHMARKS / "RESULTS.md").read_text(encoding="utf-8")
 
 
 def test_the_record_says_when_and_on_what_it_was_measured() -> None:
