@@ -6,6 +6,9 @@ tabs are in conftest.py.
 
 from __future__ import annotations
 
+import datetime
+import os
+import platform
 import time
 from typing import Any
 from urllib.parse import urlsplit
@@ -25,6 +28,24 @@ PAGE_TIMEOUT_MS = 240_000
 TIMINGS_FILE = ROOT / "artifacts" / "runner" / "timings.json"
 #: What the runner's tests measured (written to TIMINGS_FILE at the end of the session).
 TIMINGS: dict[str, Any] = {}
+
+
+def where_measured(tab: Tab) -> dict[str, Any]:
+    """When and on what a browser measurement was made: the date, the machine, the runtime.
+
+    The fields benchmarks/report.py reads of a browser test's measurements.
+    """
+    return {
+        "date": datetime.date.today().isoformat(),
+        "machine": {
+            "platform": platform.platform(),
+            "processor": platform.machine(),
+            "cpus": os.cpu_count(),
+            "load_average": os.getloadavg()[0],
+        },
+        "chromium": tab.context.browser.version,
+        "pyodide": tab.evaluate("document.getElementById('micrograd-runner').dataset.pyodide"),
+    }
 
 
 def report(capsys: pytest.CaptureFixture[str], line: str) -> None:

@@ -25,10 +25,7 @@ reach 127.0.0.1 only, these tests check that
 
 from __future__ import annotations
 
-import datetime
 import json
-import os
-import platform
 import subprocess
 import sys
 import time
@@ -38,7 +35,16 @@ from typing import Any
 
 import pytest
 from runner_modules import load as load_runner_module
-from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab, cell_with, edit, report, run
+from runner_tab import (
+    DONE,
+    PAGE_TIMEOUT_MS,
+    Tab,
+    cell_with,
+    edit,
+    report,
+    run,
+    where_measured,
+)
 from sitefiles import MIME_TYPES, ROOT, executed_notebooks_dir
 from steppers import STEPPER_STATE_JS, off_screen_stepping_through
 
@@ -569,15 +575,7 @@ def record_live_measurements(
     browser_seconds = [r["seconds"] for r in runs if r["cell"] == training][-1]
     times = [u["at"] for u in updates]
     measured = {
-        "date": datetime.date.today().isoformat(),
-        "machine": {
-            "platform": platform.platform(),
-            "processor": platform.machine(),
-            "cpus": os.cpu_count(),
-            "load_average": os.getloadavg()[0],
-        },
-        "chromium": tab.context.browser.version,
-        "pyodide": tab.evaluate("document.getElementById('micrograd-runner').dataset.pyodide"),
+        **where_measured(tab),
         "native_python": native["python"],
         "steps": MOONS_STEPS,
         "first_point_seconds": (updates[0]["at"] - clicked) / 1000,

@@ -158,27 +158,26 @@ def test_the_track_prints_each_exercise_with_its_starter_and_the_solutions_after
         )
     ).replace("\u2019", "'")
 
-    def lines(code: str) -> list[str]:
-        return [_normal(line) for line in code.splitlines() if line.strip()]
+    def printed(heading: str, code: str, at: int, what: str) -> int:
+        """Find ``heading`` after ``at``, then each line of ``code`` in order: where the last is."""
+        at = _find(chapter, heading, at)
+        assert at >= 0, f"{what}: no heading {heading!r} after the one before, in order"
+        for line in (_normal(line) for line in code.splitlines() if line.strip()):
+            found = _find(chapter, line, at)
+            assert found >= 0, f"{what}: the line {line!r} is not printed"
+            at = found
+        return at
 
     at = 0
-    for number, exercise in enumerate(EXERCISES.values(), 1):  # in order, with whole starters
-        at = _find(chapter, f"{number}. {exercise.title}", at)
-        assert at >= 0, f"step {exercise.title!r} is not in the PDF's chapter, in order"
-        for line in lines(exercise.starter):
-            found = _find(chapter, line, at)
-            assert found >= 0, f"{exercise.id}: the starter's line {line!r} is not printed"
-            at = found
-    appendix = _find(chapter, "Solutions", at)
-    assert appendix >= 0, "no appendix of solutions after the last step"
-    at = appendix
     for number, exercise in enumerate(EXERCISES.values(), 1):
-        at = _find(chapter, f"Step {number}, {exercise.title}", at)
-        assert at >= 0, f"{exercise.id}: no heading of its solution in the appendix, in order"
-        for line in lines(exercise.solution):
-            found = _find(chapter, line, at)
-            assert found >= 0, f"{exercise.id}: the solution's line {line!r} is not printed"
-            at = found
+        at = printed(
+            f"{number}. {exercise.title}", exercise.starter, at, f"{exercise.id}'s starter"
+        )
+    at = _find(chapter, "Solutions", at)
+    assert at >= 0, "no appendix of solutions after the last step"
+    for number, exercise in enumerate(EXERCISES.values(), 1):
+        heading = f"Step {number}, {exercise.title}"
+        at = printed(heading, exercise.solution, at, f"{exercise.id}'s solution")
     for control in ("Check step", "Show hint", "Reset all progress", "steps done"):
         assert _find(chapter, control) < 0, f"the runner's {control!r} is printed"
 

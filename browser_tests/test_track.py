@@ -19,10 +19,7 @@
 
 from __future__ import annotations
 
-import datetime
 import json
-import os
-import platform
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -30,7 +27,7 @@ from typing import Any
 import pytest
 from accessibility import audit, describe, unacceptable
 from book_checks import EXERCISES
-from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab, report
+from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab, report, where_measured
 from sitefiles import ROOT, executed_notebooks_dir
 
 PAGE = "build-your-own.html"
@@ -295,15 +292,7 @@ def test_the_whole_track_by_keyboard_alone(
 def _keep_check_times(tab: Tab, seconds: dict[str, float]) -> None:
     """Write the passing Checks' times to CHECKS_ARTIFACT, with the machine they ran on."""
     measured = {
-        "date": datetime.date.today().isoformat(),
-        "machine": {
-            "platform": platform.platform(),
-            "processor": platform.machine(),
-            "cpus": os.cpu_count(),
-            "load_average": os.getloadavg()[0],
-        },
-        "chromium": tab.context.browser.version,
-        "pyodide": tab.evaluate("document.getElementById('micrograd-runner').dataset.pyodide"),
+        **where_measured(tab),
         "target_seconds": CHECK_SECONDS,
         "training_steps": sorted(TRAINING_STEPS),
         # In the order a reader meets the steps (a list: the file's keys are sorted).
