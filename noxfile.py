@@ -329,6 +329,10 @@ def lint(session: nox.Session) -> None:
     session.run(_node_program(session, "node"), eslint, "docs/_static", external=True)
 
 
+#: What every side of the benchmarks has besides its micrograd (the cases' data sets).
+BENCH_DEPS = ("numpy>=1.24", "scikit-learn>=1.3")
+
+
 @nox.session
 def bench(session: nox.Session) -> None:
     """Benchmarks: the original micrograd 0.1.0 vs this package (and PyTorch), side by side.
@@ -343,10 +347,11 @@ def bench(session: nox.Session) -> None:
     as the project's record, ``benchmarks/RESULTS.json`` and ``RESULTS.md``
     (which the README quotes and the docs page "Why it's fast" shows).  By
     default the original's 100-step demo, which takes minutes, runs once per
-    side.
+    side.  ``nox -s bench -- --before REV`` also runs the hot-path cases of the
+    package as it was at the git revision REV (a third virtualenv,
+    ``.nox/bench-before``), alternating with this one, in the same run.
     """
-    deps = ["numpy>=1.24", "scikit-learn>=1.3"]
-    session.install(*deps)
+    session.install(*BENCH_DEPS)
     # Not editable, and rebuilt every time: measure the package as a user gets it.
     session.install("--force-reinstall", "--no-deps", ".")
     ours = str(Path(session.bin) / "python")
@@ -363,9 +368,11 @@ def bench(session: nox.Session) -> None:
         "--quiet",
         "micrograd==0.1.0",
         "torch==2.13.0",
-        *deps,
+        *BENCH_DEPS,
         external=True,
     )
+    before = _option_value(session.posargs, "--before")
+    before_python = [] if before is None else ["--before-python", _package_at(session, before)]
     session.run(
         "python",
         str(ROOT / "benchmarks" / "run.py"),
@@ -373,8 +380,46 @@ def bench(session: nox.Session) -> None:
         str(original),
         "--ours",
         ours,
+        *before_python,
         *session.posargs,
     )
+
+
+def _option_value(args: Sequence[str], name: str) -> str | None:
+    """The value of ``name`` in ``args`` (``--name VALUE`` or ``--name=VALUE``), or None."""
+    for i, arg in enumerate(args):
+        if arg == name and i + 1 < len(args):
+            return args[i + 1]
+        if arg.startswith(f"{name}="):
+            return arg.split("=", 1)[1]
+    return None
+
+
+def _package_at(session: nox.Session, revision: str) -> str:
+    """A Python in .nox/bench-before with this package as it was at ``revision`` (not editable)."""
+    env, source = ROOT / ".nox" / "bench-before", ROOT / ".nox" / "bench-before-source"
+    shutil.rmtree(source, ignore_errors=True)
+    source.mkdir(parents=True)
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", revision], cwd=ROOT, capture_output=True, check=True
+    ).stdout
+    subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
+    python = env / "bin" / "python"
+    if not python.exists():
+        session.run("python", "-m", "venv", str(env))
+    session.run(str(python), "-m", "pip", "install", "--quiet", *BENCH_DEPS, external=True)
+    session.run(
+        str(python),
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--force-reinstall",
+        "--no-deps",
+        str(source),
+        external=True,
+    )
+    return str(python)
 
 
 # -- the site as readers get it (browser_tests/) ------------------------------------------------

@@ -188,6 +188,34 @@ def verdict_lines(report: dict[str, Any]) -> list[str]:
     return lines
 
 
+#: The hot-path cases of a before-and-after comparison (run.py's HOT_PATH):
+#: name -> (title, scale to the unit, unit).
+BEFORE_AFTER = {
+    "chain": ("chain a*c+x, per node", 1e6, "us"),
+    "moons_step_paused_loop": ("moons step, 100 samples, paused_gc(): per sample", 1e6, "us"),
+    "moons_demo_paused_loop": ("moons demo, paused_gc(): per step", 1.0, "s"),
+}
+
+
+def before_after_lines(report: dict[str, Any]) -> list[str]:
+    """The hot path before the change and after it, run alternating ([] for a run without)."""
+    measured = report["cases"].get("before_after")
+    if measured is None:
+        return []
+    lines = [
+        "",
+        f"the hot path before the change ({report['settings']['before']}) and after it,"
+        " alternating in this run (medians):",
+    ]
+    for name, (title, scale, unit) in BEFORE_AFTER.items():
+        before, after = measured[name]["before"], measured[name]["ours"]
+        lines.append(
+            f"  {title}: before {before * scale:,.3f} {unit}, after {after * scale:,.3f} {unit},"
+            f" after/before {after / before:.3f}"
+        )
+    return lines
+
+
 def text_table(report: dict[str, Any]) -> str:
     """The run as plain text: the table, the verdicts, how often each case ran."""
     table = rows(report)
@@ -198,6 +226,7 @@ def text_table(report: dict[str, Any]) -> str:
 
     lines = [line(HEADER), "  ".join("-" * w for w in widths), *map(line, table), ""]
     lines += verdict_lines(report)
+    lines += before_after_lines(report)
     settings = report["settings"]
     lines.append(
         f"runs: quick cases and ours in paused_gc() {settings['runs']},"

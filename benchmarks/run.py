@@ -6,6 +6,12 @@ Runs alternate between the two (original, ours, original, ours...) so that a
 slow spell of the machine hits both; each number is the median of the runs.
 
 Every run writes its report to ``results/latest.json`` (not committed).
+
+A change on the engine's hot path is measured against the code before it in
+the same run: ``--before REV --before-python PYTHON`` (``nox -s bench --
+--before REV`` makes that Python, with the package as it was at REV) runs the
+hot-path cases of both, alternating, as the two libraries are, so that the
+machine's slow spells hit both.
 With ``--record`` it also becomes the project's record: ``RESULTS.json`` and
 ``RESULTS.md`` next to this file (see ``report.py``), which the README quotes
 and the docs page "Why it's fast" shows.
@@ -16,6 +22,7 @@ Usage::
                   [--demo-steps 100] [--chain-depth 20000]
                   [--samples 25,100,400] [--deep-depth 1000000]
                   [--output results/latest.json] [--record]
+                  [--before REV --before-python PYTHON]
 """
 
 from __future__ import annotations
@@ -93,7 +100,11 @@ def main(argv: list[str] | None = None) -> int:
         help="keep this run as the record: write RESULTS.json and RESULTS.md",
     )
     parser.add_argument("--command", default="python -m nox -s bench", help="for the report")
+    parser.add_argument("--before", help="the code --before-python has: a git revision")
+    parser.add_argument("--before-python", help="python with this package as it was at --before")
     args = parser.parse_args(argv)
+    if (args.before is None) != (args.before_python is None):
+        parser.error("--before and --before-python go together")
     # The command as typed: nox's, with this run's options (not the Pythons' paths).
     options = _options(sys.argv[1:] if argv is None else argv)
     command = f"{args.command} -- {' '.join(options)}" if options else args.command
@@ -164,6 +175,12 @@ def main(argv: list[str] | None = None) -> int:
     deep = alternate(both, 1, ["deep_chain", "--depth", str(args.deep_depth)], log)
     cases["deep_chain"] = {side: r[0] for side, r in deep.items()}
 
+    if args.before_python is not None:
+        print(f"(6) the hot path before the change ({args.before}) and after it", flush=True)
+        cases["before_after"] = before_and_after(
+            {"before": args.before_python, "ours": args.ours}, args, log
+        )
+
     report["settings"] = {
         "runs": args.runs,
         "slow_runs": args.slow_runs,
@@ -171,6 +188,7 @@ def main(argv: list[str] | None = None) -> int:
         "chain_depth": args.chain_depth,
         "samples": samples,
         "deep_depth": args.deep_depth,
+        "before": args.before,
         "command": command,
     }
     report["machine"] = {
@@ -192,7 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\nwrote {args.output}")
     if args.record:
         record.RECORD.write_text(text, encoding="utf-8")
-        record.RECORD_MARKDOWN.write_text(record.markdown(report), encoding="utf-8")
+        markdown = record.markdown(report, record.load_browser(), record.load_checks())
+        record.RECORD_MARKDOWN.write_text(markdown, encoding="utf-8")
         print(f"wrote {record.RECORD} and {record.RECORD_MARKDOWN}")
     return 0
 
@@ -204,11 +223,37 @@ def _options(argv: list[str]) -> list[str]:
         name = arg.split("=", 1)[0]
         if skip:
             skip = False
-        elif name in ("--original", "--ours", "--torch", "--command"):
+        elif name in ("--original", "--ours", "--torch", "--before-python", "--command"):
             skip = "=" not in arg
         else:
             kept.append(arg)
     return kept
+
+
+#: The hot-path cases a before-and-after comparison runs: name -> (case arguments, median of).
+HOT_PATH = {
+    "chain": (["chain"], "seconds_per_node"),
+    "moons_step_paused_loop": (
+        ["moons_step", "--samples", "100", "--paused-loop"],
+        "seconds_per_sample",
+    ),
+    "moons_demo_paused_loop": (["moons_demo", "--paused-loop"], "seconds_per_step"),
+}
+
+
+def before_and_after(
+    pythons: dict[str, str], args: argparse.Namespace, log: list[str]
+) -> dict[str, dict[str, float]]:
+    """Each hot-path case's median, before the change and after it, from alternating runs."""
+    sizes = {
+        "chain": ["--depth", str(args.chain_depth)],
+        "moons_demo": ["--steps", str(args.demo_steps)],
+    }
+    medians = {}
+    for name, (case, key) in HOT_PATH.items():
+        runs = alternate(pythons, args.runs, [*case, *sizes.get(case[0], [])], log)
+        medians[name] = {side: median(r, key) for side, r in runs.items()}
+    return medians
 
 
 def cpu_model() -> str:

@@ -211,3 +211,16 @@ def test_the_pages_table_shows_the_records_ratios() -> None:
     assert page == full, "the page's table and RESULTS.md disagree"
     depth = f"{RECORD['settings']['chain_depth']:,}"
     assert f"depth {depth}" in report.markdown_table(RECORD)
+
+
+def test_the_hot_path_before_the_last_change_is_measured_in_the_records_run() -> None:
+    """``nox -s bench -- --record --before REV``: both sides of the change, alternating."""
+    measured = RECORD["cases"]["before_after"]
+    assert RECORD["settings"]["before"], "the revision the comparison ran against"
+    assert set(measured) == set(report.BEFORE_AFTER)
+    lines = report.before_after_lines(RECORD)
+    for (name, (title, _, _)), line in zip(report.BEFORE_AFTER.items(), lines[2:], strict=True):
+        ratio = measured[name]["ours"] / measured[name]["before"]
+        assert line.strip().startswith(title)
+        assert line.endswith(f"after/before {ratio:.3f}")
+    assert "\n".join(lines) in (BENCHMARKS / "RESULTS.md").read_text(encoding="utf-8")
