@@ -32,6 +32,7 @@ outputs between builds.  This extension owns what the book does with them:
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import os
@@ -50,8 +51,9 @@ KERNEL_STARTUP = DOCS / "_kernel"
 RUNNER = DOCS / "_static" / "runner"
 
 
-#: Part of the execution cache's name: a cache made before cells' times were recorded has none.
-TIMED = "timed"
+#: Part of the execution cache's name: a cache made before cells' times were recorded, or
+#: whose keys held them (none of its notebooks matched a page again), is left behind.
+TIMED = "timed-unkeyed"
 
 
 def kernel_startup_files() -> list[Path]:
@@ -90,15 +92,30 @@ def record_cell_timing() -> None:
     """Have myst-nb's executions record when each cell ran, in the cell's metadata.
 
     myst-nb runs a notebook through jupyter-cache's ``single_nb_execution``,
-    which passes nbclient ``record_timing=False`` unless told otherwise.
+    which passes nbclient ``record_timing=False`` unless told otherwise.  The
+    cache keys a notebook on its code cells, their metadata included, so the
+    times are left out of the key (:func:`_keyed_without_times`): otherwise
+    no executed notebook would match its source again, and every build would
+    run every page anew, each with its own measured numbers.
 
     Raises
     ------
     ExtensionError
-        If this myst-nb no longer executes through ``single_nb_execution``.
+        If this myst-nb no longer executes through ``single_nb_execution``, or
+        jupyter-cache no longer keys a notebook with ``create_hashed_notebook``.
     """
+    from jupyter_cache.cache.main import JupyterCacheBase
     from myst_nb.core.execute import cache, direct
     from sphinx.errors import ExtensionError
+
+    key = getattr(JupyterCacheBase, "create_hashed_notebook", None)
+    if key is None:
+        raise ExtensionError(
+            "executed_notebooks: jupyter-cache's create_hashed_notebook is gone; "
+            "check how this jupyter-cache keys a notebook"
+        )
+    if not getattr(key, "leaves_out_times", False):
+        JupyterCacheBase.create_hashed_notebook = _keyed_without_times(key)
 
     for module in (cache, direct):
         run = getattr(module, "single_nb_execution", None)
@@ -110,6 +127,21 @@ def record_cell_timing() -> None:
         if getattr(run, "records_timing", False):
             continue
         module.single_nb_execution = _timed(run)
+
+
+def _keyed_without_times(key: Any) -> Any:
+    """jupyter-cache's ``create_hashed_notebook``, its key made without the cells' times."""
+
+    def create_hashed_notebook(self: Any, nb: Any, *args: Any, **kwargs: Any) -> Any:
+        untimed = copy.deepcopy(nb)
+        for cell in untimed.cells:
+            cell.get("metadata", {}).pop("execution", None)
+        _, hashkey = key(self, untimed, *args, **kwargs)
+        notebook, _ = key(self, nb, *args, **kwargs)
+        return notebook, hashkey
+
+    create_hashed_notebook.leaves_out_times = True  # type: ignore[attr-defined]
+    return create_hashed_notebook
 
 
 def _timed(run: Any) -> Any:
