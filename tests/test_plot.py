@@ -8,6 +8,7 @@ import sys
 import matplotlib
 import numpy as np
 import pytest
+from sample_log import sample_log
 
 from micrograd import MLP, Value
 from micrograd.datasets import make_moons
@@ -287,14 +288,6 @@ def test_the_boundary_chart_is_the_grid_the_matplotlib_plot_draws() -> None:
 
 
 # -- a training run -----------------------------------------------------------------------------
-
-
-def sample_log() -> TrainingLog:
-    log = TrainingLog()
-    log.record(0, 0.8958441028683222, accuracy=0.5, learning_rate=1.0, predictions=[0.1, -0.2])
-    log.record(1, 1.723590533697202, accuracy=0.81, learning_rate=0.991)
-    log.record(2, 0.1 + 0.2, accuracy=0.77, learning_rate=0.982, predictions=[])
-    return log
 
 
 def test_plot_training_draws_loss_and_accuracy_on_one_axis() -> None:

@@ -8,20 +8,13 @@ from pathlib import Path
 
 import pytest
 from csv_log import read_log
+from sample_log import sample_log
 from scripts import run_python
 
 from micrograd import Value
 from micrograd.training_log import COLUMNS, LogRow, TrainingLog
 
 HEADER = ",".join(COLUMNS) + "\n"
-
-
-def sample_log(path: Path | None = None) -> TrainingLog:
-    log = TrainingLog(path)
-    log.record(0, 0.8958441028683222, accuracy=0.5, learning_rate=1.0, predictions=[0.1, -0.2])
-    log.record(1, 1.723590533697202, accuracy=0.81, learning_rate=0.991)
-    log.record(2, 0.1 + 0.2, accuracy=0.77, learning_rate=0.982, predictions=[])
-    return log
 
 
 def test_record_keeps_rows_and_columns() -> None:
