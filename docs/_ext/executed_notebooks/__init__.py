@@ -13,8 +13,9 @@ outputs between builds.  This extension owns what the book does with them:
   caches there are removed;
 * **the kernel's start-up files** (``docs/_kernel/``, e.g. record_sources.py, which
   keeps each drawing's DOT source next to its SVG): installed into the
-  IPython profile of the kernel myst-nb starts, with the book's MIME types
-  (``docs/_static/runner/mime_types.json``), which they read;
+  IPython profile of the kernel myst-nb starts, with a copy of the book's MIME
+  types (``docs/_static/runner/mime_types.json``), which they read; they
+  import the book's runtime (``book_runtime``) by its name;
 * **printed text** as the cell printed it, however the kernel split it
   (:mod:`.streams`);
 * **when each cell ran**: nbclient records it in each code cell's metadata
@@ -34,6 +35,7 @@ from __future__ import annotations
 
 import copy
 import hashlib
+import importlib.util
 import json
 import os
 import shutil
@@ -47,8 +49,10 @@ from .streams import patch_myst_nb
 DOCS = Path(__file__).resolve().parents[2]
 #: IPython start-up files for the build's kernel (not Sphinx extensions).
 KERNEL_STARTUP = DOCS / "_kernel"
-#: The in-browser runner's files: its Python that the build's kernel runs too.
-RUNNER = DOCS / "_static" / "runner"
+#: The book's MIME types, the one file that spells them (the runner's JavaScript imports it).
+MIME_TYPES = DOCS / "_static" / "runner" / "mime_types.json"
+#: The modules of the book's runtime that the kernel's start-up files import.
+KERNEL_IMPORTS = ("book_runtime", "book_runtime.claims")
 
 
 #: Part of the execution cache's name: a cache made before cells' times were recorded, or
@@ -61,9 +65,19 @@ def kernel_startup_files() -> list[Path]:
 
 
 def kernel_files() -> list[Path]:
-    """What the kernel runs or reads besides the pages: its start-up files, and of the
-    runner's files, the book's MIME types and ``claim`` (the start-up files load them)."""
-    return [*kernel_startup_files(), RUNNER / "mime_types.json", RUNNER / "claims.py"]
+    """What the kernel runs or reads besides the pages: its start-up files, the book's
+    MIME types and the modules of the runtime they import (:data:`KERNEL_IMPORTS`)."""
+    return [*kernel_startup_files(), MIME_TYPES, *map(_module_file, KERNEL_IMPORTS)]
+
+
+def _module_file(name: str) -> Path:
+    """The source file of module ``name``, found without importing it."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.origin is None:
+        raise ModuleNotFoundError(
+            f"{name}: install the book's runtime (pip install -e docs/_runtime)"
+        )
+    return Path(spec.origin)
 
 
 def kernel_startup_digest() -> str:
@@ -158,10 +172,10 @@ def _on_builder_inited(app: Any) -> None:
     startup.mkdir(parents=True, exist_ok=True)
     for path in kernel_startup_files():
         shutil.copyfile(path, startup / path.name)
-    # The kernel that myst-nb starts inherits this environment; its start-up files
-    # find the runner's Python there (claims.py, which the reader's browser runs too).
+    # record_sources.py reads the MIME types from its profile's folder.
+    shutil.copyfile(MIME_TYPES, startup.parent / MIME_TYPES.name)
+    # The kernel that myst-nb starts inherits this environment.
     os.environ["IPYTHONDIR"] = str(startup.parent.parent)
-    os.environ["MICROGRAD_BOOK_RUNNER"] = str(RUNNER)
 
 
 def _on_env_updated(app: Any, env: Any) -> None:
