@@ -20,7 +20,8 @@ outputs between builds.  This extension owns what the book does with them:
   (:mod:`.streams`);
 * **when each cell ran**: nbclient records it in each code cell's metadata
   (``execution``: when the kernel took the cell and when it replied) where it
-  is asked to, which myst-nb does not do; :func:`record_cell_timing` asks it.
+  is asked to, which myst-nb does not do; a patch asks it (:mod:`.patches`, where
+  every patch of myst-nb and jupyter-cache is).
   The browser tests read how long each cell took (a cell's script must not
   take longer than the cells it repeats); the download leaves the times out;
 * **the notebooks on disk** given the cache's outputs: myst-nb (1.4) writes
@@ -33,7 +34,6 @@ outputs between builds.  This extension owns what the book does with them:
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import importlib.util
 import json
@@ -42,9 +42,9 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from . import patches
 from .download import reader_notebook
 from .scripts import offer_scripts
-from .streams import patch_myst_nb
 
 DOCS = Path(__file__).resolve().parents[2]
 #: IPython start-up files for the build's kernel (not Sphinx extensions).
@@ -100,70 +100,6 @@ def _on_config_inited(app: Any, config: Any) -> None:
         for old in caches.iterdir():
             if old != current:
                 shutil.rmtree(old, ignore_errors=True)
-
-
-def record_cell_timing() -> None:
-    """Have myst-nb's executions record when each cell ran, in the cell's metadata.
-
-    myst-nb runs a notebook through jupyter-cache's ``single_nb_execution``,
-    which passes nbclient ``record_timing=False`` unless told otherwise.  The
-    cache keys a notebook on its code cells, their metadata included, so the
-    times are left out of the key (:func:`_keyed_without_times`): otherwise
-    no executed notebook would match its source again, and every build would
-    run every page anew, each with its own measured numbers.
-
-    Raises
-    ------
-    ExtensionError
-        If this myst-nb no longer executes through ``single_nb_execution``, or
-        jupyter-cache no longer keys a notebook with ``create_hashed_notebook``.
-    """
-    from jupyter_cache.cache.main import JupyterCacheBase
-    from myst_nb.core.execute import cache, direct
-    from sphinx.errors import ExtensionError
-
-    key = getattr(JupyterCacheBase, "create_hashed_notebook", None)
-    if key is None:
-        raise ExtensionError(
-            "executed_notebooks: jupyter-cache's create_hashed_notebook is gone; "
-            "check how this jupyter-cache keys a notebook"
-        )
-    if not getattr(key, "leaves_out_times", False):
-        JupyterCacheBase.create_hashed_notebook = _keyed_without_times(key)
-
-    for module in (cache, direct):
-        run = getattr(module, "single_nb_execution", None)
-        if run is None:
-            raise ExtensionError(
-                f"executed_notebooks: {module.__name__}.single_nb_execution is gone; "
-                "check how this myst-nb version executes a notebook"
-            )
-        if getattr(run, "records_timing", False):
-            continue
-        module.single_nb_execution = _timed(run)
-
-
-def _keyed_without_times(key: Any) -> Any:
-    """jupyter-cache's ``create_hashed_notebook``, its key made without the cells' times."""
-
-    def create_hashed_notebook(self: Any, nb: Any, *args: Any, **kwargs: Any) -> Any:
-        untimed = copy.deepcopy(nb)
-        for cell in untimed.cells:
-            cell.get("metadata", {}).pop("execution", None)
-        _, hashkey = key(self, untimed, *args, **kwargs)
-        notebook, _ = key(self, nb, *args, **kwargs)
-        return notebook, hashkey
-
-    create_hashed_notebook.leaves_out_times = True  # type: ignore[attr-defined]
-    return create_hashed_notebook
-
-
-def _timed(run: Any) -> Any:
-    def single_nb_execution(*args: Any, **kwargs: Any) -> Any:
-        return run(*args, **{**kwargs, "record_timing": True})
-
-    single_nb_execution.records_timing = True  # type: ignore[attr-defined]
-    return single_nb_execution
 
 
 def _on_builder_inited(app: Any) -> None:
@@ -239,8 +175,7 @@ def _offer_notebook(
 
 
 def setup(app: Any) -> dict[str, Any]:
-    patch_myst_nb()
-    record_cell_timing()
+    patches.apply()
     # The kernel's start-up files change what pages output: re-read them all when they do.
     app.add_config_value("executed_notebooks_kernel_startup", "", "env")
     # What else keys the cache (conf.py: hashes of what pages read besides their code).
