@@ -511,3 +511,29 @@ def test_the_checks_wheel_holds_the_package_with_fixed_bytes_and_a_version_of_it
     assert not any("__pycache__" in entry for entry in names)
     (package / "core.py").write_text("def check(exercise_id, namespace): return None\n")
     assert checks_wheel(package)[0] != name, "a changed check is a new version: no stale wheel"
+
+
+@pytest.mark.parametrize(
+    ("output", "kind"),
+    [
+        ({"metadata": {MIME["graphviz"]: {"dot": "digraph {}"}}}, "drawing"),
+        ({"metadata": {MIME["chart"]: {}}, "data": {"image/svg+xml": "<svg/>"}}, "figure"),
+        ({"metadata": {MIME["stepper"]: {}}, "data": {"text/html": "<div/>"}}, "stepper"),
+        ({"data": {"text/markdown": "|a|", "text/plain": "<Markdown>"}}, "markdown"),
+        ({"data": {"text/markdown": "|a|", "text/html": "<table/>"}}, "value"),
+        ({"data": {"text/plain": "0.5"}}, "value"),
+    ],
+)
+def test_what_kind_an_output_is_is_one_rule_for_the_scripts_and_the_first_run(
+    output: dict[str, object], kind: str
+) -> None:
+    from book_runtime.output_kinds import output_kind
+    from book_runtime.snippets import shown_kind
+    from browser_runner import FETCHED_FOR, MIME_TYPES, output_kinds
+
+    assert output_kind(output, MIME_TYPES) == kind
+    result = {"output_type": "execute_result", **output}
+    assert shown_kind([result], MIME_TYPES) == kind
+    assert output_kinds([output], MIME_TYPES) == (
+        {FETCHED_FOR[kind]} if kind in FETCHED_FOR else set()
+    )
