@@ -115,8 +115,14 @@ def _uv_find_links() -> str:
     return ",".join(dict.fromkeys(links))
 
 
+#: The book's runtime (book_runtime: the in-browser kernel, snippets, claims), its own
+#: package: installed, editable, wherever this package is (the build and the tests import it).
+RUNTIME = "docs/_runtime"
+
+
 def _install(session: nox.Session, *groups: str, project: str | None = ".[all]") -> bool:
-    """Install ``project`` (editable) and these dependency groups, unless done (:func:`_once`).
+    """Install ``project`` and the book's runtime (editable), and these dependency groups,
+    unless done (:func:`_once`).
 
     Under uv, the project is always built again (as pip would), pip's
     ``find-links`` are passed on (torch's CPU build may be found only there),
@@ -126,7 +132,8 @@ def _install(session: nox.Session, *groups: str, project: str | None = ".[all]")
     import would compile its source again (4 of a no-change docs rebuild's 7 s).
     Returns whether it installed.
     """
-    requirements = [*(["-e", project] if project else []), *_groups(*groups)]
+    projects = ["-e", project, "-e", RUNTIME] if project else []
+    requirements = [*projects, *_groups(*groups)]
     uv = session.venv_backend == "uv"
 
     def install() -> None:
@@ -136,7 +143,9 @@ def _install(session: nox.Session, *groups: str, project: str | None = ".[all]")
         )
         session.install(*rebuild, *requirements, env={k: v for k, v in env.items() if v})
 
-    installed = _once(session, "install", requirements, install)
+    installed = _once(
+        session, "install", [*requirements, ROOT / RUNTIME / "pyproject.toml"], install
+    )
     if uv and getattr(session.virtualenv, "location", None):
         session.env["PYTHONPYCACHEPREFIX"] = str(Path(session.virtualenv.location) / "pycache")
         session.env["PYTHONDONTWRITEBYTECODE"] = None

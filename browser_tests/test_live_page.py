@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from runner_modules import load as load_runner_module
+from book_runtime.glue_text import format_glued
 from runner_tab import (
     DONE,
     PAGE_TIMEOUT_MS,
@@ -185,7 +185,6 @@ def test_the_kernel_formats_a_readers_number_exactly_as_myst_nb_formats_the_buil
     """glue_text.format_glued (the kernel's, and the download's) against myst-nb's own function."""
     from myst_nb.core.variables import format_plain_text
 
-    format_glued = load_runner_module("glue_text").format_glued
     compared = 0
     for plain in glue_values():
         for spec in GLUE_SPECS:

@@ -1,7 +1,7 @@
 """Every cell the site shows runs where it is pasted: its script, and the copy actions.
 
 Each code cell a page shows has a script that runs by itself
-(docs/_static/runner/snippets.py: the cells above it that it needs, then the
+(book_runtime.snippets: the cells above it that it needs, then the
 cell), which the build writes to ``_sources/<page>/cell-<n>.py`` and into the
 page's cell manifest for "Copy as a script".  These tests check that
 
@@ -46,15 +46,13 @@ from urllib.parse import urlsplit
 
 import pytest
 from accessibility import audit, describe, unacceptable
+from book_runtime import snippets
 from browser_runner import PAGE_ENTRY, runner_modules
 from bs4 import BeautifulSoup
 from conftest import CONTENT_PAGES
-from runner_modules import load as load_runner_module
 from runner_tab import Tab, cell_with, clipboard_once_written, report, run
 from sitefiles import MIME_TYPES, executed_notebooks_dir
 from test_runner import without_measurements
-
-snippets = load_runner_module("snippets")
 
 #: How much slower than the build a script may run its cells (another moment, another
 #: load on a shared machine, two scripts at a time), and what it may add to that.

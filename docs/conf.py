@@ -97,7 +97,15 @@ extensions = [
     "track",
 ]
 
-exclude_patterns = ["_build", "jupyter_execute", "Thumbs.db", ".DS_Store", "**.ipynb_checkpoints"]
+# _runtime: the book's runtime, a Python package (docs/_runtime), no page of the book.
+exclude_patterns = [
+    "_build",
+    "_runtime",
+    "jupyter_execute",
+    "Thumbs.db",
+    ".DS_Store",
+    "**.ipynb_checkpoints",
+]
 source_suffix = {".md": "myst-nb", ".rst": "restructuredtext"}
 root_doc = "index"
 

@@ -27,8 +27,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from book_runtime import claims
+from book_runtime.cell_names import without_magics
 from markdown_it import MarkdownIt
-from runner_modules import load as load_runner_module
 
 from micrograd import paused_gc
 
@@ -88,11 +89,6 @@ def prose(page: str) -> str:
     return "\n".join(lines)
 
 
-#: IPython's ``%magic`` lines (only in hidden setup cells) are notebook-only: the code
-#: without them, as the in-browser runner reads it (blank lines keep the line numbers).
-without_magics = load_runner_module("cell_names").without_magics
-
-
 @dataclass
 class PageRun:
     """What running a page produced: glued values, the namespace, the printed text."""
@@ -145,8 +141,7 @@ def _importer(run: PageRun) -> Any:
 
 
 def _claim(run: PageRun) -> Any:
-    """``claim`` as the kernels give it to the pages (claims.py), recording each claim."""
-    claims = load_runner_module("claims")
+    """``claim`` as the kernels give it to the pages (book_runtime.claims), recording each claim."""
 
     def record(key: str, verdict: dict[str, Any]) -> None:
         if key in run.claims:

@@ -1,4 +1,4 @@
-"""The book's in-browser kernel (docs/_static/runner/kernel.py, live_charts.py), run in CPython.
+"""The book's in-browser kernel (book_runtime.kernel, .live_charts), run in CPython.
 
 The library knows nothing of the reader's browser: there, the book's kernel
 decides how a value is shown, by its type, as a notebook kernel's display
@@ -12,6 +12,7 @@ formats, and a training log's live chart while a cell trains.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import sys
 from collections.abc import Iterator
@@ -19,8 +20,8 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+import book_runtime
 import pytest
-from runner_modules import RUNNER, load
 
 from micrograd import MLP, Value
 from micrograd.datasets import make_moons
@@ -37,6 +38,7 @@ from micrograd.viz.plot import (
 )
 from micrograd.viz.stepper import BackwardStepper, StepperPair
 
+RUNNER = Path(__file__).resolve().parent.parent / "docs" / "_static" / "runner"
 MIME_TYPES: dict[str, str] = json.loads((RUNNER / "mime_types.json").read_text(encoding="utf-8"))
 
 
@@ -58,17 +60,9 @@ class Page:
         self.addons.append((name, json.loads(fields)))
 
 
-#: The modules the kernel installs or is: the fixture puts them back as they were.
-KERNEL_MODULES = (
-    "IPython",
-    "IPython.display",
-    "myst_nb",
-    "micrograd_cell_names",
-    "micrograd_claims",
-    "micrograd_glue_text",
-    "micrograd_browser_kernel",
-    "micrograd_live_charts",
-)
+#: The modules the kernel installs, or imports of the runtime: the fixture puts them back.
+KERNEL_MODULES = ("IPython", "IPython.display", "myst_nb")
+RUNTIME_MODULES = ("cell_names", "claims", "glue_text", "kernel", "exercises", "live_charts")
 
 
 @pytest.fixture
@@ -76,14 +70,13 @@ def kernel(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
     """The kernel, started as worker.js starts it (the interpreter put back afterwards)."""
     for name in ("stdout", "stderr"):
         monkeypatch.setattr(sys, name, getattr(sys, name))
-    before = {name: sys.modules.get(name) for name in KERNEL_MODULES}
-    for name in KERNEL_MODULES:
+    names = (*KERNEL_MODULES, *(f"book_runtime.{name}" for name in RUNTIME_MODULES))
+    before = {name: sys.modules.get(name) for name in names}
+    attributes = {name: getattr(book_runtime, name, None) for name in RUNTIME_MODULES}
+    for name in names:
         sys.modules.pop(name, None)
     try:
-        load("cell_names")
-        load("claims")
-        load("glue_text")
-        module = load("kernel")
+        module = importlib.import_module("book_runtime.kernel")
         formats = {"loss": [".4f", ".1e"], "name": ["s"], "steps": ["", "d"]}
         module.start(json.dumps(MIME_TYPES), json.dumps(formats))
         yield module
@@ -93,6 +86,11 @@ def kernel(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
                 sys.modules.pop(name, None)
             else:
                 sys.modules[name] = found
+        for name, attribute in attributes.items():
+            if attribute is None:
+                vars(book_runtime).pop(name, None)
+            else:
+                setattr(book_runtime, name, attribute)
 
 
 def run(kernel: ModuleType, code: str) -> tuple[Page, dict[str, Any]]:
@@ -231,8 +229,9 @@ def test_glue_texts_are_the_texts_the_download_writes(kernel: ModuleType) -> Non
 
 @pytest.fixture
 def live(kernel: ModuleType) -> Iterator[ModuleType]:
-    """live_charts.py, imported as worker.js imports it once the kernel is loaded."""
-    module = load("live_charts")
+    """book_runtime.live_charts, the add-on the kernel imports when it starts."""
+    module = importlib.import_module("book_runtime.live_charts")
+    assert module.live_charts in kernel.CELL_CONTEXTS, "the kernel imports its add-ons"
     yield module
     kernel.CELL_CONTEXTS.remove(module.live_charts)
 

@@ -1,19 +1,15 @@
-"""The in-browser runner's dependency facts of a cell (docs/_static/runner/cell_names.py)."""
+"""The in-browser runner's dependency facts of a cell (book_runtime.cell_names)."""
 
 from __future__ import annotations
 
 from typing import Any
 
 import pytest
-from runner_modules import load
-
-
-def _load() -> Any:
-    return load("cell_names")
+from book_runtime.cell_names import cell_names
 
 
 def facts(source: str) -> dict[str, Any]:
-    result: dict[str, Any] = _load().cell_names(source)
+    result: dict[str, Any] = cell_names(source)
     return result
 
 

@@ -1,6 +1,6 @@
 """Claims: a sentence whose truth depends on a value, stated as code and checked.
 
-``claim(key, holds, about)`` (docs/_static/runner/claims.py) is what a page's
+``claim(key, holds, about)`` (book_runtime.claims, docs/_runtime) is what a page's
 hidden cells call, in the build's kernel and in the reader's browser alike;
 the prose's ``claim`` role (docs/_ext/claims.py) reads the key and the
 wordings and fails the build at a sentence whose claim does not hold.
@@ -11,15 +11,15 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from book_runtime import claims as runtime_claims
 from claims import ROLE, Said, parse, problem, verdict
-from runner_modules import load
 
 
 class Kernel:
     """``claim`` as a kernel gives it to a page's cells, and what it sent."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        module = load("claims")
+        module = runtime_claims
         self.sent: list[tuple[str, dict[str, Any]]] = []
         monkeypatch.setattr(module, "send", lambda key, record: self.sent.append((key, record)))
         self.claim = module.claim

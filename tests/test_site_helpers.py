@@ -13,6 +13,8 @@ from executed_notebooks.streams import join_stream_pieces
 from repository_links import BUTTONS, repository_url, theme_options, web_url
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The in-browser runner's own files (JavaScript, and the MIME types).
+RUNNER = ROOT / "docs" / "_static" / "runner"
 MIME: dict[str, str] = json.loads(
     (ROOT / "docs" / "_static" / "runner" / "mime_types.json").read_text(encoding="utf-8")
 )
@@ -20,11 +22,13 @@ MIME: dict[str, str] = json.loads(
 # -- the build's kernel --------------------------------------------------------------------
 
 
-def test_the_kernel_reads_the_books_mime_types_and_claim_from_the_runners_files() -> None:
+def test_the_kernel_reads_the_books_mime_types_and_claim_from_the_runtimes_files() -> None:
+    from book_runtime import claims
+
     files = executed_notebooks.kernel_files()
     runner = ROOT / "docs" / "_static" / "runner"
-    assert runner == executed_notebooks.RUNNER
-    assert {runner / "mime_types.json", runner / "claims.py"} <= set(files)
+    assert runner / "mime_types.json" == executed_notebooks.MIME_TYPES
+    assert {runner / "mime_types.json", Path(claims.__file__)} <= set(files)
     assert set(executed_notebooks.kernel_startup_files()) == set(
         (ROOT / "docs" / "_kernel").glob("*.py")
     )
@@ -36,14 +40,23 @@ def test_the_mime_types_and_claim_key_the_execution_cache(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
     before = executed_notebooks.kernel_startup_digest()
-    for name in ("mime_types.json", "claims.py"):
-        (tmp_path / name).write_bytes((executed_notebooks.RUNNER / name).read_bytes())
-    monkeypatch.setattr(executed_notebooks, "RUNNER", tmp_path)
+    copies = {}
+    for path in executed_notebooks.kernel_files()[len(executed_notebooks.kernel_startup_files()) :]:
+        copies[path] = tmp_path / path.parent.name / path.name
+        copies[path].parent.mkdir(exist_ok=True)
+        copies[path].write_bytes(path.read_bytes())
+    real_module_file = executed_notebooks._module_file
+    mime_types = copies[executed_notebooks.MIME_TYPES]
+    monkeypatch.setattr(executed_notebooks, "MIME_TYPES", mime_types)
+    monkeypatch.setattr(
+        executed_notebooks, "_module_file", lambda name: copies[real_module_file(name)]
+    )
     assert executed_notebooks.kernel_startup_digest() == before
-    (tmp_path / "mime_types.json").write_text('{"chart": "application/x-other+json"}')
+    mime_types.write_text('{"chart": "application/x-other+json"}')
     changed_types = executed_notebooks.kernel_startup_digest()
     assert changed_types != before
-    (tmp_path / "claims.py").write_text("def claim(key, holds, about=''): pass\n")
+    claims = copies[real_module_file("book_runtime.claims")]
+    claims.write_text("def claim(key, holds, about=''): pass\n")
     assert executed_notebooks.kernel_startup_digest() != changed_types
 
 
@@ -54,7 +67,7 @@ def test_only_mime_types_json_spells_the_books_mime_types() -> None:
         *(ROOT / "src").rglob("*.py"),
         *(ROOT / "docs" / "_ext").rglob("*.py"),
         *(ROOT / "docs" / "_kernel").rglob("*.py"),
-        *runner.glob("*.py"),
+        *(ROOT / "docs" / "_runtime").rglob("*.py"),
         *runner.glob("*.js"),
         *(ROOT / "docs" / "_static").glob("*.js"),
         *(ROOT / "tools").glob("*.py"),
@@ -376,24 +389,36 @@ def test_the_page_loads_only_the_runners_page_side_modules_before_a_run() -> Non
 
 def test_every_file_of_the_runner_is_loaded_by_the_page_or_the_worker() -> None:
     from browser_runner import PAGE_ENTRY, WORKER_ENTRIES, runner_modules
-    from runner_modules import RUNNER
 
     loaded = runner_modules((PAGE_ENTRY,), static_only=False)
     loaded |= runner_modules(WORKER_ENTRIES, static_only=False)
-    shipped = {path.name for path in RUNNER.iterdir() if path.suffix in (".js", ".py", ".json")}
+    shipped = {path.name for path in RUNNER.iterdir() if path.suffix in (".js", ".json")}
     assert shipped == loaded, f"shipped, loaded by nothing: {sorted(shipped - loaded)}"
+    # The runner's Python is the runtime package, shipped as a wheel (docs/_runtime).
+    assert not list(RUNNER.glob("*.py"))
 
 
-def test_the_worker_side_holds_every_python_module_the_worker_installs() -> None:
+def test_the_worker_imports_modules_of_the_runtime_wheel_by_their_names() -> None:
+    import io
     import re
+    import zipfile
 
     from browser_runner import WORKER_ENTRIES, runner_modules
-    from runner_modules import INSTALLED_AS, RUNNER
+    from runtime_wheels import runtime_package_wheel
 
-    worker = (RUNNER / "worker.js").read_text(encoding="utf-8")
-    installed = dict(re.findall(r'"(\w+)\.py": "(\w+)"', worker))
-    assert installed == INSTALLED_AS  # the tests load each module under the worker's name
-    assert {f"{name}.py" for name in installed} <= runner_modules(WORKER_ENTRIES, False)
+    name, data = runtime_package_wheel()
+    assert name.startswith("micrograd_book_runtime-1.0+")
+    shipped = set(zipfile.ZipFile(io.BytesIO(data)).namelist())
+    runtime = ROOT / "docs" / "_runtime" / "book_runtime"
+    assert {f"book_runtime/{path.name}" for path in runtime.glob("*.py")} <= shipped
+    imported = {
+        module
+        for file in runner_modules(WORKER_ENTRIES, static_only=False)
+        for module in re.findall(r'pyimport\("(book_runtime[\w.]*)"\)', (RUNNER / file).read_text())
+    }
+    assert imported >= {"book_runtime.kernel", "book_runtime.snippets", "book_runtime.exercises"}
+    for module in imported:
+        assert f"{module.replace('.', '/')}.py" in shipped, module
 
 
 @pytest.mark.parametrize(
@@ -447,19 +472,15 @@ def test_the_pdf_is_offered_only_where_it_is_or_will_be(tmp_path: Path) -> None:
 
 
 def test_each_module_of_the_runner_opens_with_what_it_is_for() -> None:
-    from runner_modules import RUNNER
-
     for path in sorted(RUNNER.glob("*.js")):
         first = path.read_text(encoding="utf-8").splitlines()[0]
         assert first.startswith("// "), path.name
         assert len(first) > 20, path.name
-    for path in sorted(RUNNER.glob("*.py")):
+    for path in sorted((ROOT / "docs" / "_runtime" / "book_runtime").glob("*.py")):
         assert path.read_text(encoding="utf-8").startswith('"""'), path.name
 
 
 def test_the_run_queue_is_the_queue_alone() -> None:
-    from runner_modules import RUNNER
-
     # Routing, prompts, notes, one run, the stale marks and the crash have modules of their own.
     lines = (RUNNER / "queue.js").read_text(encoding="utf-8").splitlines()
     assert len(lines) < 250, len(lines)
@@ -490,3 +511,29 @@ def test_the_checks_wheel_holds_the_package_with_fixed_bytes_and_a_version_of_it
     assert not any("__pycache__" in entry for entry in names)
     (package / "core.py").write_text("def check(exercise_id, namespace): return None\n")
     assert checks_wheel(package)[0] != name, "a changed check is a new version: no stale wheel"
+
+
+@pytest.mark.parametrize(
+    ("output", "kind"),
+    [
+        ({"metadata": {MIME["graphviz"]: {"dot": "digraph {}"}}}, "drawing"),
+        ({"metadata": {MIME["chart"]: {}}, "data": {"image/svg+xml": "<svg/>"}}, "figure"),
+        ({"metadata": {MIME["stepper"]: {}}, "data": {"text/html": "<div/>"}}, "stepper"),
+        ({"data": {"text/markdown": "|a|", "text/plain": "<Markdown>"}}, "markdown"),
+        ({"data": {"text/markdown": "|a|", "text/html": "<table/>"}}, "value"),
+        ({"data": {"text/plain": "0.5"}}, "value"),
+    ],
+)
+def test_what_kind_an_output_is_is_one_rule_for_the_scripts_and_the_first_run(
+    output: dict[str, object], kind: str
+) -> None:
+    from book_runtime.output_kinds import output_kind
+    from book_runtime.snippets import shown_kind
+    from browser_runner import FETCHED_FOR, MIME_TYPES, output_kinds
+
+    assert output_kind(output, MIME_TYPES) == kind
+    result = {"output_type": "execute_result", **output}
+    assert shown_kind([result], MIME_TYPES) == kind
+    assert output_kinds([output], MIME_TYPES) == (
+        {FETCHED_FOR[kind]} if kind in FETCHED_FOR else set()
+    )

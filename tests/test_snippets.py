@@ -1,4 +1,4 @@
-"""A page's cells as scripts that run by themselves (docs/_static/runner/snippets.py).
+"""A page's cells as scripts that run by themselves (book_runtime.snippets).
 
 The rule (which cells a cell needs) is the runner's; the scripts are what
 "Copy as a script" copies.  browser_tests/test_snippets.py runs every cell of
@@ -13,10 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from runner_modules import load
+from book_runtime import snippets
 from scripts import run_python
-
-snippets = load("snippets")
 
 PAGE: dict[str, Any] = {
     "title": "A page",

@@ -1,16 +1,18 @@
 """Sphinx extension: the runtime that runs every page's code cells in the reader's browser.
 
 The site ships its own Python: Pyodide (CPython compiled to WebAssembly), the
-``micrograd`` package the site was built from and the pure-Python ``graphviz``
-package (wheels: runtime_wheels.py), viz.js (Graphviz compiled to
-WebAssembly) to lay drawings out, marked to show Markdown outputs, Observable
-Plot (with d3, which it needs) to draw the charts a cell shows in place of
-matplotlib's figures, and CodeMirror 6 for the cell editor (ES modules, named
-in each notebook page's import map).  ``runner/runner.js`` (``docs/_static/runner/``, ES modules)
-adds Run and Edit buttons to each code cell; nothing of the runtime is fetched
-until the first Run (nor of the editor until the first Edit or Run).
-Cells tagged ``build-only`` (they need NumPy, matplotlib, PyTorch or the
-build machine) keep their build-time output and get a one-line note instead.
+``micrograd`` package the site was built from, the book's runtime
+(``book_runtime``, docs/_runtime: the kernel the worker imports), the book's
+checks and the pure-Python ``graphviz`` package (wheels: runtime_wheels.py),
+viz.js (Graphviz compiled to WebAssembly) to lay drawings out, marked to show
+Markdown outputs, Observable Plot (with d3, which it needs) to draw the charts
+a cell shows in place of matplotlib's figures, and CodeMirror 6 for the cell
+editor (ES modules, named in each notebook page's import map).
+``runner/runner.js`` (``docs/_static/runner/``, ES modules) adds Run and Edit
+buttons to each code cell; nothing of the runtime is fetched until the first
+Run (nor of the editor until the first Edit or Run). Cells tagged
+``build-only`` (they need NumPy, matplotlib, PyTorch or the build machine)
+keep their build-time output and get a one-line note instead.
 
 At build time the extension
 
@@ -18,7 +20,7 @@ At build time the extension
   (``nox -s docs`` runs it), and copies Pyodide, viz.js, marked, d3,
   Observable Plot and CodeMirror, with their licence texts, into
   ``_static/runner/``;
-* puts the two wheels there, and adds runner.js to every page with the
+* puts the wheels there, and adds runner.js to every page with the
   runtime's paths, the files starting Python fetches and their size (the
   runtime's cache keeps them; the status names the size), and the editor's
   import map to every page with code cells.
@@ -32,6 +34,7 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from book_runtime.output_kinds import output_kind
 from executed_notebooks import executed_notebook
 from executed_notebooks.scripts import BUILD_ONLY_TAG
 from runtime_wheels import graphviz_wheel, runtime_wheels
@@ -89,9 +92,8 @@ WORKER_ENTRIES = ("worker.js", "runtime-cache.js")
 #: Page modules a page with exercises loads with itself (runner.js imports them when
 #: the page has a ``#micrograd-track``): never part of what a first Run fetches.
 WITH_TRACK_PAGE = frozenset({"exercises.js"})
-#: A relative module a runner's module imports, statically or not: ``"./queue.js"``; and
-#: a Python file the worker fetches and installs: ``"kernel.py"`` (worker.js).
-_RELATIVE_MODULE = re.compile(r"""["'](?:\./([\w-]+\.(?:js|json))|([\w-]+\.py))["']""")
+#: A relative module a runner's module imports, statically or not: ``"./queue.js"``.
+_RELATIVE_MODULE = re.compile(r"""["']\./([\w-]+\.(?:js|json))["']""")
 #: A static import (or re-export) of a relative module, at the start of a line.
 _STATIC_IMPORT = re.compile(
     r"""^(?:import|export)\b(?:[^;'"]*?\bfrom)?\s*["']\./([\w-]+\.(?:js|json))["']""", re.M
@@ -102,6 +104,13 @@ EXTRA_PACKAGES = {
     "graphviz": ("@viz-js/viz",),
     "markdown": ("marked",),
     "chart": ("d3", "@observablehq/plot"),
+}
+#: The part of :data:`EXTRA_PACKAGES` an output of each kind (``output_kind``) needs.
+FETCHED_FOR = {
+    "drawing": "graphviz",
+    "stepper": "graphviz",
+    "figure": "chart",
+    "markdown": "markdown",
 }
 
 
@@ -214,6 +223,8 @@ graphviz-{graphviz_version}-py3-none-any.whl
             the graphviz Python package, MIT License (graphviz-LICENSE.txt).
 micrograd_book-*.whl
             this site's own package, built from src/micrograd, MIT License.
+micrograd_book_runtime-*.whl
+            the book's runtime, its kernel in the browser (docs/_runtime), MIT License.
 micrograd_book_checks-*.whl
             the book's checks of the reader's own micrograd (docs/_checks), MIT License.
 """
@@ -260,8 +271,7 @@ def runner_modules(entries: tuple[str, ...], static_only: bool) -> set[str]:
     """The runner's files (names in docs/_static/runner) that loading ``entries`` loads.
 
     Follows every relative import, the dynamic ones too (``import("./editor.js")``
-    and the module names runner.js lists), and the Python files a module names
-    (the worker fetches them), unless ``static_only``.
+    and the module names runner.js lists), unless ``static_only``.
     """
     own = DOCS / "_static" / "runner"
     found: set[str] = set()
@@ -276,7 +286,7 @@ def runner_modules(entries: tuple[str, ...], static_only: bool) -> set[str]:
             if static_only:
                 todo += _STATIC_IMPORT.findall(text)
             else:
-                todo += [module or python for module, python in _RELATIVE_MODULE.findall(text)]
+                todo += _RELATIVE_MODULE.findall(text)
     return found
 
 
@@ -321,22 +331,12 @@ def _sizes(app: Sphinx, packages: dict[str, tuple[str, Path]]) -> dict[str, dict
 def output_kinds(outputs: list[dict[str, Any]], mime_types: dict[str, str]) -> set[str]:
     """The kinds of :data:`EXTRA_PACKAGES` among a cell's build outputs.
 
-    A drawing or a stepper is laid out by viz.js, a chart drawn by Observable
-    Plot, Markdown (without HTML beside it) turned into HTML by marked; the
-    build's kernel records a drawing's, a stepper's and a chart's source in the
-    output's metadata under the book's MIME types.
+    A drawing or a stepper is laid out by viz.js, a figure's chart drawn by
+    Observable Plot, Markdown turned into HTML by marked; what each output is,
+    :func:`book_runtime.output_kinds.output_kind` says.
     """
-    kinds: set[str] = set()
-    for output in outputs:
-        recorded = set(output.get("metadata", {})) | set(output.get("data", {}))
-        if mime_types["graphviz"] in recorded or mime_types["stepper"] in recorded:
-            kinds.add("graphviz")
-        if mime_types["chart"] in recorded:
-            kinds.add("chart")
-        data = output.get("data", {})
-        if "text/markdown" in data and not {"text/html", "image/svg+xml"} & set(data):
-            kinds.add("markdown")
-    return kinds
+    kinds = (output_kind(output, mime_types) for output in outputs)
+    return {FETCHED_FOR[kind] for kind in kinds if kind in FETCHED_FOR}
 
 
 def first_run_bytes(app: Sphinx, kinds: list[set[str]]) -> list[int]:
@@ -405,7 +405,7 @@ def _add_import_map(
 
 
 def _on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
-    """Put the runtime, the two wheels and the licences into ``_static/runner``."""
+    """Put the runtime, the wheels and the licences into ``_static/runner``."""
     if exception is not None or app.builder.format != "html":
         return
     out = Path(app.outdir) / RUNNER_DIR

@@ -13,10 +13,10 @@ one entry per code cell, in page order (an entry's position is its index):
 ``buildOnly`` (tagged ``build-only``: it never runs in the browser), ``glue``
 (the keys of the values it glues, from the ``scrapbook`` metadata myst-nb
 gives each glued output), ``names``: which names the code defines, reads
-and may change (``docs/_static/runner/cell_names.py``, which the worker also
+and may change (:mod:`book_runtime.cell_names`, which the worker also
 uses for code a reader edits), and ``firstRunBytes``: what a first Run on
 the cell fetches (browser_runner.first_run_bytes; its status names it).
-And, from ``docs/_static/runner/snippets.py``, the one analysis of which
+And, from :mod:`book_runtime.snippets`, the one analysis of which
 cells a cell needs: ``needs``, the cells the runner runs before it on a fresh
 page (flow.js takes them from here while the reader has edited nothing),
 ``shows``, what its last expression showed at build time, and, for a cell
@@ -34,7 +34,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-import runner_modules
+from book_runtime.cell_names import cell_names
+from book_runtime.snippets import runner_needs
 from browser_runner import MIME_TYPES, first_run_bytes, output_kinds
 from docutils import nodes
 from executed_notebooks import executed_notebook
@@ -49,9 +50,8 @@ def manifest(
 
     ``page`` says where the page's scripts come from (executed_notebooks.scripts.page_of).
     """
-    cell_names = runner_modules.load("cell_names").cell_names
     cells = code_cells(notebook)
-    needs = runner_modules.load("snippets").runner_needs(cells)
+    needs = runner_needs(cells)
     scripts = cell_scripts(cells, page)
     code = [cell for cell in notebook.get("cells", []) if cell.get("cell_type") == "code"]
     for index, (entry, cell) in enumerate(zip(cells, code, strict=True)):

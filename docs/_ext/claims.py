@@ -1,7 +1,7 @@
 """Sphinx extension: a sentence whose truth depends on a value says so, and the build checks it.
 
 A page's hidden cell states a claim as code, next to the numbers it glues
-(``claim(key, holds, about)``: docs/_static/runner/claims.py).  The prose
+(``claim(key, holds, about)``: book_runtime.claims, docs/_runtime).  The prose
 says it with the ``claim`` role, whose content is the claim's key, then the
 wording that is true when the claim holds, then, after ``||``, the wording
 for when it does not::
@@ -32,14 +32,14 @@ from ast import literal_eval
 from dataclasses import dataclass
 from typing import Any
 
-import runner_modules
+from book_runtime import claims as runtime_claims
 from docutils import nodes
 
 #: The claim role as it stands in a page's Markdown, for the tools that read
 #: pages without Sphinx (the download, the tests): its content in ``content``.
 ROLE = re.compile(r"\{claim\}(?P<ticks>`+)(?P<content>.+?)(?P=ticks)", re.S)
-#: What the kernels glue a claim under (claims.py).
-GLUE_PREFIX: str = runner_modules.load("claims").GLUE_PREFIX
+#: What the kernels glue a claim under (book_runtime.claims).
+GLUE_PREFIX: str = runtime_claims.GLUE_PREFIX
 
 
 @dataclass(frozen=True)

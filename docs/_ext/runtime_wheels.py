@@ -1,10 +1,12 @@
-"""The wheels the in-browser runner installs: micrograd, the book's checks and graphviz.
+"""The wheels the in-browser runner installs: micrograd, the runtime, the checks, graphviz.
 
-Pyodide installs pure-Python wheels by unpacking them.  The site ships three,
+Pyodide installs pure-Python wheels by unpacking them.  The site ships four,
 made here rather than by a build backend so that two builds give the same
 bytes (fixed timestamps, modes and order): ``micrograd`` as the site was
 built from it (``src/micrograd``; its version carries the source hash, so a
 reader's browser never mixes an old wheel with a new page); the book's
+runtime (``docs/_runtime/book_runtime``: the kernel the worker imports, and
+what it imports; its version carries its own hash); the book's
 checks of the reader's own micrograd (``docs/_checks/book_checks``, the
 "Build your own micrograd" exercises; its version carries its own hash); and
 the installed pure-Python ``graphviz`` package, which builds ``draw_dot`` and
@@ -82,23 +84,47 @@ def micrograd_wheel(source: Path, version: str, source_hash: str) -> tuple[str, 
     return f"micrograd_book-{full_version}-py3-none-any.whl", data
 
 
+DOCS = Path(__file__).resolve().parent.parent
 #: The book's checks of the reader's exercises: a package of the book, not of micrograd.
-CHECKS = Path(__file__).resolve().parent.parent / "_checks" / "book_checks"
+CHECKS = DOCS / "_checks" / "book_checks"
+#: The book's runtime, the worker's Python: a package of the book (docs/_runtime).
+RUNTIME = DOCS / "_runtime" / "book_runtime"
 
 
-def checks_wheel(folder: Path = CHECKS) -> tuple[str, bytes]:
-    """The wheel of the book's checks (file name, bytes); its version carries their hash."""
-    files = package_files(folder, "book_checks")
+def book_wheel(distribution: str, summary: str, folder: Path, package: str) -> tuple[str, bytes]:
+    """The wheel of the book's package ``package`` in ``folder`` (file name, bytes); its
+    version carries the hash of its files."""
+    files = package_files(folder, package)
     digest = hashlib.sha256()
     for name, data in sorted(files.items()):
         digest.update(name.encode() + b"\0" + data + b"\0")
     version = f"1.0+{digest.hexdigest()[:16]}"
     metadata = (
-        f"Metadata-Version: 2.1\nName: micrograd-book-checks\nVersion: {version}\n"
-        "Summary: the book's checks of the reader's own micrograd\nLicense: MIT\n"
+        f"Metadata-Version: 2.1\nName: {distribution}\nVersion: {version}\n"
+        f"Summary: {summary}\nLicense: MIT\n"
     )
-    data = wheel("micrograd-book-checks", version, files, metadata)
-    return f"micrograd_book_checks-{version}-py3-none-any.whl", data
+    data = wheel(distribution, version, files, metadata)
+    return f"{distribution.replace('-', '_')}-{version}-py3-none-any.whl", data
+
+
+def checks_wheel(folder: Path = CHECKS) -> tuple[str, bytes]:
+    """The wheel of the book's checks (file name, bytes); its version carries their hash."""
+    return book_wheel(
+        "micrograd-book-checks",
+        "the book's checks of the reader's own micrograd",
+        folder,
+        "book_checks",
+    )
+
+
+def runtime_package_wheel(folder: Path = RUNTIME) -> tuple[str, bytes]:
+    """The wheel of the book's runtime (file name, bytes); its version carries its hash."""
+    return book_wheel(
+        "micrograd-book-runtime",
+        "the book's runtime: its kernel in the reader's browser",
+        folder,
+        "book_runtime",
+    )
 
 
 @functools.cache  # the installed package does not change during a build
@@ -135,11 +161,17 @@ def graphviz_wheel() -> tuple[str, bytes, str]:
 
 @functools.cache  # one set of wheels per source hash and build
 def runtime_wheels(source_hash: str) -> dict[str, bytes]:
-    """File name -> bytes of the micrograd, checks and graphviz wheels."""
+    """File name -> bytes of the micrograd, runtime, checks and graphviz wheels."""
     import micrograd
 
     source = Path(micrograd.__file__).resolve().parent
     mg_name, mg_data = micrograd_wheel(source, micrograd.__version__, source_hash)
+    runtime_name, runtime_data = runtime_package_wheel()
     checks_name, checks_data = checks_wheel()
     gv_name, gv_data, _ = graphviz_wheel()
-    return {mg_name: mg_data, checks_name: checks_data, gv_name: gv_data}
+    return {
+        mg_name: mg_data,
+        runtime_name: runtime_data,
+        checks_name: checks_data,
+        gv_name: gv_data,
+    }

@@ -15,16 +15,15 @@ as an output of its own, which the page would have to render):
   lays out.
 
 ``<graphviz>``, ``<chart>`` and ``<stepper>`` are the book's MIME types, read
-from docs/_static/runner/mime_types.json, the one place that spells them
-(found through ``MICROGRAD_BOOK_RUNNER``, which executed_notebooks sets for
-the kernel).  The browser tests compare these records with what the same
+from docs/_static/runner/mime_types.json, the one place that spells them, of
+which executed_notebooks puts a copy in the kernel's IPython profile folder
+(``profile_dir``).  The browser tests compare these records with what the same
 cell makes in the reader's browser.
 """
 
 
 def _record_sources() -> None:
     import json
-    import os
     from pathlib import Path
 
     from IPython import get_ipython
@@ -34,7 +33,7 @@ def _record_sources() -> None:
     shell = get_ipython()
     if shell is None:
         return
-    mime_types = Path(os.environ["MICROGRAD_BOOK_RUNNER"]) / "mime_types.json"
+    mime_types = Path(shell.profile_dir.location) / "mime_types.json"
     mime = json.loads(mime_types.read_text(encoding="utf-8"))
 
     def record(kind: str, module: str, name: str, source: object) -> None:

@@ -13,13 +13,15 @@ outputs between builds.  This extension owns what the book does with them:
   caches there are removed;
 * **the kernel's start-up files** (``docs/_kernel/``, e.g. record_sources.py, which
   keeps each drawing's DOT source next to its SVG): installed into the
-  IPython profile of the kernel myst-nb starts, with the book's MIME types
-  (``docs/_static/runner/mime_types.json``), which they read;
+  IPython profile of the kernel myst-nb starts, with a copy of the book's MIME
+  types (``docs/_static/runner/mime_types.json``), which they read; they
+  import the book's runtime (``book_runtime``) by its name;
 * **printed text** as the cell printed it, however the kernel split it
   (:mod:`.streams`);
 * **when each cell ran**: nbclient records it in each code cell's metadata
   (``execution``: when the kernel took the cell and when it replied) where it
-  is asked to, which myst-nb does not do; :func:`record_cell_timing` asks it.
+  is asked to, which myst-nb does not do; a patch asks it (:mod:`.patches`, where
+  every patch of myst-nb and jupyter-cache is).
   The browser tests read how long each cell took (a cell's script must not
   take longer than the cells it repeats); the download leaves the times out;
 * **the notebooks on disk** given the cache's outputs: myst-nb (1.4) writes
@@ -32,23 +34,25 @@ outputs between builds.  This extension owns what the book does with them:
 
 from __future__ import annotations
 
-import copy
 import hashlib
+import importlib.util
 import json
 import os
 import shutil
 from pathlib import Path
 from typing import Any
 
+from . import patches
 from .download import reader_notebook
 from .scripts import offer_scripts
-from .streams import patch_myst_nb
 
 DOCS = Path(__file__).resolve().parents[2]
 #: IPython start-up files for the build's kernel (not Sphinx extensions).
 KERNEL_STARTUP = DOCS / "_kernel"
-#: The in-browser runner's files: its Python that the build's kernel runs too.
-RUNNER = DOCS / "_static" / "runner"
+#: The book's MIME types, the one file that spells them (the runner's JavaScript imports it).
+MIME_TYPES = DOCS / "_static" / "runner" / "mime_types.json"
+#: The modules of the book's runtime that the kernel's start-up files import.
+KERNEL_IMPORTS = ("book_runtime", "book_runtime.claims")
 
 
 #: Part of the execution cache's name: a cache made before cells' times were recorded, or
@@ -61,9 +65,19 @@ def kernel_startup_files() -> list[Path]:
 
 
 def kernel_files() -> list[Path]:
-    """What the kernel runs or reads besides the pages: its start-up files, and of the
-    runner's files, the book's MIME types and ``claim`` (the start-up files load them)."""
-    return [*kernel_startup_files(), RUNNER / "mime_types.json", RUNNER / "claims.py"]
+    """What the kernel runs or reads besides the pages: its start-up files, the book's
+    MIME types and the modules of the runtime they import (:data:`KERNEL_IMPORTS`)."""
+    return [*kernel_startup_files(), MIME_TYPES, *map(_module_file, KERNEL_IMPORTS)]
+
+
+def _module_file(name: str) -> Path:
+    """The source file of module ``name``, found without importing it."""
+    spec = importlib.util.find_spec(name)
+    if spec is None or spec.origin is None:
+        raise ModuleNotFoundError(
+            f"{name}: install the book's runtime (pip install -e docs/_runtime)"
+        )
+    return Path(spec.origin)
 
 
 def kernel_startup_digest() -> str:
@@ -88,80 +102,16 @@ def _on_config_inited(app: Any, config: Any) -> None:
                 shutil.rmtree(old, ignore_errors=True)
 
 
-def record_cell_timing() -> None:
-    """Have myst-nb's executions record when each cell ran, in the cell's metadata.
-
-    myst-nb runs a notebook through jupyter-cache's ``single_nb_execution``,
-    which passes nbclient ``record_timing=False`` unless told otherwise.  The
-    cache keys a notebook on its code cells, their metadata included, so the
-    times are left out of the key (:func:`_keyed_without_times`): otherwise
-    no executed notebook would match its source again, and every build would
-    run every page anew, each with its own measured numbers.
-
-    Raises
-    ------
-    ExtensionError
-        If this myst-nb no longer executes through ``single_nb_execution``, or
-        jupyter-cache no longer keys a notebook with ``create_hashed_notebook``.
-    """
-    from jupyter_cache.cache.main import JupyterCacheBase
-    from myst_nb.core.execute import cache, direct
-    from sphinx.errors import ExtensionError
-
-    key = getattr(JupyterCacheBase, "create_hashed_notebook", None)
-    if key is None:
-        raise ExtensionError(
-            "executed_notebooks: jupyter-cache's create_hashed_notebook is gone; "
-            "check how this jupyter-cache keys a notebook"
-        )
-    if not getattr(key, "leaves_out_times", False):
-        JupyterCacheBase.create_hashed_notebook = _keyed_without_times(key)
-
-    for module in (cache, direct):
-        run = getattr(module, "single_nb_execution", None)
-        if run is None:
-            raise ExtensionError(
-                f"executed_notebooks: {module.__name__}.single_nb_execution is gone; "
-                "check how this myst-nb version executes a notebook"
-            )
-        if getattr(run, "records_timing", False):
-            continue
-        module.single_nb_execution = _timed(run)
-
-
-def _keyed_without_times(key: Any) -> Any:
-    """jupyter-cache's ``create_hashed_notebook``, its key made without the cells' times."""
-
-    def create_hashed_notebook(self: Any, nb: Any, *args: Any, **kwargs: Any) -> Any:
-        untimed = copy.deepcopy(nb)
-        for cell in untimed.cells:
-            cell.get("metadata", {}).pop("execution", None)
-        _, hashkey = key(self, untimed, *args, **kwargs)
-        notebook, _ = key(self, nb, *args, **kwargs)
-        return notebook, hashkey
-
-    create_hashed_notebook.leaves_out_times = True  # type: ignore[attr-defined]
-    return create_hashed_notebook
-
-
-def _timed(run: Any) -> Any:
-    def single_nb_execution(*args: Any, **kwargs: Any) -> Any:
-        return run(*args, **{**kwargs, "record_timing": True})
-
-    single_nb_execution.records_timing = True  # type: ignore[attr-defined]
-    return single_nb_execution
-
-
 def _on_builder_inited(app: Any) -> None:
     """Give the kernel myst-nb starts an IPython profile with the start-up files."""
     startup = Path(app.doctreedir) / "ipython" / "profile_default" / "startup"
     startup.mkdir(parents=True, exist_ok=True)
     for path in kernel_startup_files():
         shutil.copyfile(path, startup / path.name)
-    # The kernel that myst-nb starts inherits this environment; its start-up files
-    # find the runner's Python there (claims.py, which the reader's browser runs too).
+    # record_sources.py reads the MIME types from its profile's folder.
+    shutil.copyfile(MIME_TYPES, startup.parent / MIME_TYPES.name)
+    # The kernel that myst-nb starts inherits this environment.
     os.environ["IPYTHONDIR"] = str(startup.parent.parent)
-    os.environ["MICROGRAD_BOOK_RUNNER"] = str(RUNNER)
 
 
 def _on_env_updated(app: Any, env: Any) -> None:
@@ -225,8 +175,7 @@ def _offer_notebook(
 
 
 def setup(app: Any) -> dict[str, Any]:
-    patch_myst_nb()
-    record_cell_timing()
+    patches.apply()
     # The kernel's start-up files change what pages output: re-read them all when they do.
     app.add_config_value("executed_notebooks_kernel_startup", "", "env")
     # What else keys the cache (conf.py: hashes of what pages read besides their code).

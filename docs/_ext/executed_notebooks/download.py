@@ -26,7 +26,7 @@ import copy
 import re
 from typing import Any
 
-import runner_modules
+from book_runtime.glue_text import format_glued
 
 from .streams import join_stream_pieces
 from .text import joined
@@ -75,7 +75,6 @@ def glued_values(notebook: dict[str, Any], side: dict[str, Any]) -> dict[str, di
 
 #: A glued value's text/plain with a format spec, as the page shows it: glue_text.py,
 #: the one Python function that does it outside myst-nb (the reader's browser runs it too).
-format_glued = runner_modules.load("glue_text").format_glued
 
 
 def fill_glue(markdown: str, values: dict[str, dict[str, str]]) -> str:

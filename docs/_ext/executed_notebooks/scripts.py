@@ -1,8 +1,8 @@
 """Each code cell a page shows, as a script that runs by itself: a download, and a copy.
 
 A reader who copies one cell into a fresh notebook or script needs the cells
-above it that it reads from.  The runner's ``snippets.py``
-(``docs/_static/runner/``) knows which, by the rule with which the runner
+above it that it reads from.  The runtime's :mod:`book_runtime.snippets`
+knows which, by the rule with which the runner
 decides what to run first, and assembles the script; this module gives it the
 page's cells as the build executed them (:func:`code_cells`: what each cell's
 last expression showed, so that the script shows it too) and where they come
@@ -24,7 +24,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-import runner_modules
+from book_runtime import snippets
 
 from .text import joined
 
@@ -43,17 +43,13 @@ MIME_TYPES: dict[str, str] = json.loads(
 PINNED_GROUP = "torch"
 
 
-def _snippets() -> Any:
-    return runner_modules.load("snippets")
-
-
 def code_cells(notebook: dict[str, Any]) -> list[dict[str, Any]]:
     """The notebook's code cells as ``snippets.py`` takes them, in page order.
 
     Each: ``source``, ``tags``, ``hidden`` (the page does not show its code),
     ``buildOnly`` and ``shows`` (what its last expression showed at build time).
     """
-    shows = _snippets().shows
+    shows = snippets.shows
     cells = []
     for cell in notebook.get("cells", []):
         if cell.get("cell_type") != "code":
@@ -100,7 +96,7 @@ def page_of(app: Any, pagename: str) -> dict[str, Any]:
 
 def cell_scripts(cells: list[dict[str, Any]], page: dict[str, Any]) -> dict[int, str]:
     """Every shown cell's script, by the cell's index among the page's code cells."""
-    script = _snippets().script
+    script = snippets.script
     return {
         code: script(cells, code, page) for code, cell in enumerate(cells) if not cell["hidden"]
     }
@@ -113,7 +109,7 @@ def script_file(pagename: str, number: int) -> str:
 
 def beyond_the_package(text: str, page: dict[str, Any]) -> list[str]:
     """What a script needs besides micrograd-book (with its extras): ``["torch==2.13.0"]``."""
-    needed = _snippets().requirements(text, page["requirements"])
+    needed = snippets.requirements(text, page["requirements"])
     return [name for name in needed if "micrograd-book" not in name]
 
 
@@ -128,7 +124,7 @@ def offer_scripts(
         return
     cells = code_cells(notebook)
     page = page_of(app, pagename)
-    number = _snippets().cell_number
+    number = snippets.cell_number
     entries = []
     for code, text in cell_scripts(cells, page).items():
         n = number(cells, code)

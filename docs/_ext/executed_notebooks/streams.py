@@ -11,7 +11,7 @@ but (myst-nb 1.4, ``coalesce_streams``) it strips each *piece* and ends it
 with a newline, so a split in the middle of a line shows as a line break that
 the code never printed, different from one build to the next; and it writes
 the joined text into the notebook's first stream output in place, leaving the
-later pieces in the list as well.  :func:`patch_myst_nb` gives myst-nb's
+later pieces in the list as well.  A patch (:mod:`.patches`) gives myst-nb's
 renderer a version that first joins the pieces exactly as they were sent, in
 copies, and only then lets myst-nb's own function tidy the whole text
 (trailing whitespace, ``\\r`` and ``\\b``, stdout before stderr).
@@ -48,30 +48,3 @@ def join_stream_pieces(outputs: list[Any], *, adjacent_only: bool = False) -> li
             streams[output["name"]] = output
         result.append(output)
     return result
-
-
-def patch_myst_nb() -> None:
-    """Make myst-nb's page renderer join the pieces first (see the module's docstring).
-
-    Raises
-    ------
-    ExtensionError
-        If this myst-nb has no ``coalesce_streams`` to wrap.
-    """
-    from myst_nb.core import render
-    from sphinx.errors import ExtensionError
-
-    tidy = getattr(render, "coalesce_streams", None)
-    if tidy is None:
-        raise ExtensionError(
-            "executed_notebooks: myst_nb.core.render.coalesce_streams is gone; "
-            "check how this myst-nb version merges streams"
-        )
-    if getattr(tidy, "joins_pieces_first", False):
-        return
-
-    def coalesce_streams(outputs: list[Any]) -> list[Any]:
-        return tidy(join_stream_pieces(outputs))
-
-    coalesce_streams.joins_pieces_first = True  # type: ignore[attr-defined]
-    render.coalesce_streams = coalesce_streams

@@ -7,4 +7,4 @@
 import { pyimport, registerAnswer } from "./layouts.js";
 
 registerAnswer("exercises", "check", ({ exercise }) =>
-  JSON.parse(pyimport("micrograd_exercises").check(exercise)));
+  JSON.parse(pyimport("book_runtime.exercises").check(exercise)));

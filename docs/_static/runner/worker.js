@@ -1,7 +1,8 @@
 // The in-browser runner's worker: one per page, started by the page's runner
 // (session.js) on the first Run.  It loads Pyodide from this site (never from
-// a CDN), installs the micrograd and graphviz wheels the site ships, and runs
-// cells in one shared namespace (kernel.py).  After each cell, its display
+// a CDN), installs the wheels the site ships (micrograd, the book's runtime
+// book_runtime, its checks, graphviz), and runs cells in one shared namespace
+// (book_runtime.kernel, which imports its add-ons itself).  After each cell, its display
 // outputs go through the layout steps (layouts.js: drawings with viz.js,
 // Markdown with marked), so the page itself only inserts finished outputs.
 // The messages it takes and sends: protocol.js.
@@ -13,21 +14,6 @@ import { TO_PAGE, TO_WORKER } from "./protocol.js";
 import "./exercise_answers.js";
 import "./stepper_layout.js";
 
-// The kernel's Python modules: file -> module name, installed into site-packages.
-const KERNEL_MODULES = {
-  "cell_names.py": "micrograd_cell_names",
-  "claims.py": "micrograd_claims",
-  "glue_text.py": "micrograd_glue_text",
-  "kernel.py": "micrograd_browser_kernel",
-  "snippets.py": "micrograd_snippets",
-};
-// The kernel's Python add-ons (they add to kernel.py's CELL_CONTEXTS), installed next
-// to the kernel and imported once it is loaded.
-const PYTHON_ADDONS = {
-  "exercises.py": "micrograd_exercises",
-  "live_charts.py": "micrograd_live_charts",
-};
-
 const post = (message) => self.postMessage(message);
 const errorText = (error) => String((error && error.message) || error);
 
@@ -38,7 +24,7 @@ for (const level of ["error", "warn"]) {
 }
 
 let kernel = null;
-let snippets = null; // snippets.py: a cell of the page as a script
+let snippets = null; // book_runtime.snippets: a cell of the page as a script
 let settings = null;
 
 // CPython 3.14 guards its C stack by watching the stack pointer: below a soft
@@ -87,10 +73,6 @@ async function start(message) {
   const { loadPyodide } = await import(new URL("pyodide.mjs", indexURL).href);
   phases.pyodideImported = wallClock();
   const wheels = Promise.all(message.wheels.map((name) => fetchBytes(new URL(name, base))));
-  const files = { ...KERNEL_MODULES, ...PYTHON_ADDONS };
-  const sources = Promise.all(
-    Object.keys(files).map((name) => fetch(new URL(name, base)).then((r) => r.text())),
-  );
   const pyodide = await loadPyodide({
     indexURL,
     stdout: (text) => post({ type: TO_PAGE.strayOutput, name: "stdout", text }),
@@ -103,14 +85,9 @@ async function start(message) {
     pyodide.unpackArchive(bytes, "wheel", { extractDir: sitePackages });
   }
   phases.wheelsInstalled = wallClock();
-  const texts = await sources;
-  Object.values(files).forEach((module, i) => {
-    pyodide.FS.writeFile(`${sitePackages}/${module}.py`, texts[i]);
-  });
-  kernel = pyodide.pyimport(KERNEL_MODULES["kernel.py"]);
-  snippets = pyodide.pyimport(KERNEL_MODULES["snippets.py"]);
+  kernel = pyodide.pyimport("book_runtime.kernel");
+  snippets = pyodide.pyimport("book_runtime.snippets");
   kernel.start(JSON.stringify(MIME_TYPES), JSON.stringify(message.glueFormats));
-  Object.values(PYTHON_ADDONS).forEach((module) => pyodide.pyimport(module));
   setPython(pyodide);
   const names = JSON.parse(kernel.starting_names());
   phases.kernelImported = wallClock();

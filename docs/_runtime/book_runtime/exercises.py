@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import json
 
-import micrograd_browser_kernel as kernel
+from book_runtime import kernel
 
 
 def check(exercise_id: str) -> str:

@@ -14,9 +14,8 @@ The library records rows and knows nothing of a page: this add-on sees each
 row by wrapping ``TrainingLog.record`` for as long as the cell runs, and puts
 the method back when the cell ends, however it ends.
 
-worker.js installs this module next to the kernel and imports it once the
-kernel is loaded; importing it adds :func:`live_charts` to the kernel's
-``CELL_CONTEXTS``.
+The kernel imports this module when it starts (:data:`book_runtime.kernel.ADDONS`);
+importing it adds :func:`live_charts` to the kernel's ``CELL_CONTEXTS``.
 """
 
 from __future__ import annotations
@@ -27,7 +26,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-import micrograd_browser_kernel as kernel
+from book_runtime import kernel
 
 #: The shortest time between two drawings of one log's chart, in seconds.
 LIVE_INTERVAL = 0.25
@@ -58,7 +57,7 @@ def live_charts() -> Iterator[None]:
         if last is None or time.monotonic() - last[1] >= LIVE_INTERVAL:
             send(log)
 
-    TrainingLog.record = recording  # type: ignore[method-assign]
+    TrainingLog.record = recording  # type: ignore[method-assign, assignment]
     try:
         yield
     finally:

@@ -56,7 +56,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from micrograd_cell_names import cell_names, ends_with_semicolon
+from book_runtime.cell_names import cell_names, ends_with_semicolon
+from book_runtime.output_kinds import output_kind
 
 #: A cell as these functions take it: a cell manifest's entry (docs/_ext/cell_manifest.py):
 #: ``source``, ``hidden``, ``buildOnly``, ``shows`` (:func:`shows`), and, from the page,
@@ -217,24 +218,14 @@ def cell_number(cells: Sequence[Cell], k: int) -> int:
 def shown_kind(outputs: Sequence[Mapping[str, Any]], mime_types: Mapping[str, str]) -> str | None:
     """What a built cell's last expression showed: a kind of :data:`SHOWN_AS`, value, markdown.
 
-    ``outputs`` are the cell's outputs in its executed notebook; the build's
-    kernel records a drawing's, a figure's and a stepper's source under the
-    book's MIME types (``mime_types``: mime_types.json), in the output's
-    metadata.  None: the cell shows no value (it ends with a statement, with
-    ``;``, or its last expression is None).
+    ``outputs`` are the cell's outputs in its executed notebook, ``mime_types``
+    the book's (mime_types.json); the kind is its result's
+    (:func:`~book_runtime.output_kinds.output_kind`).  None: the cell shows no
+    value (it ends with a statement, with ``;``, or its last expression is None).
     """
     for output in outputs:
-        if output.get("output_type") != "execute_result":
-            continue
-        recorded = set(output.get("metadata", {})) | set(output.get("data", {}))
-        for kind, mime in (
-            ("drawing", mime_types["graphviz"]),
-            ("figure", mime_types["chart"]),
-            ("stepper", mime_types["stepper"]),
-        ):
-            if mime in recorded:
-                return kind
-        return "markdown" if "text/markdown" in recorded else "value"
+        if output.get("output_type") == "execute_result":
+            return output_kind(output, mime_types)
     return None
 
 
@@ -405,7 +396,7 @@ def needed_part(cell: Cell, page: PageFacts) -> str:
     Its ``print(...)`` calls (outside functions) go, and so does its last
     expression where the page shows it and it changes nothing (:func:`touches`).
     """
-    source = cell["source"]
+    source: str = cell["source"]
     parsed = _parse(source)
     if parsed is None:
         return source
@@ -458,7 +449,7 @@ def target_part(cell: Cell, picture: str) -> str:
 
     ``picture`` is the file name a picture goes to, without its suffix.
     """
-    source = cell["source"]
+    source: str = cell["source"]
     parsed = _parse(source)
     if parsed is None:
         return source

@@ -216,7 +216,7 @@ class _Scope(ast.NodeVisitor):
     def visit_ListComp(self, node: ast.ListComp) -> None:
         self._comprehension(node, [node.elt])
 
-    visit_SetComp = visit_ListComp
+    visit_SetComp = visit_ListComp  # type: ignore[assignment]
     visit_GeneratorExp = visit_ListComp  # type: ignore[assignment]
 
     def visit_DictComp(self, node: ast.DictComp) -> None:

@@ -1,6 +1,6 @@
 """The Python side of the in-browser runner: runs a page's cells inside Pyodide.
 
-worker.js installs this module, calls :func:`start` once, and calls
+worker.js imports this module (book_runtime.kernel), calls :func:`start` once, and calls
 :func:`run_cell` for each cell, in one namespace per page, as a notebook
 kernel would: the cell's last expression is displayed unless the cell ends
 with ``;``, printed text goes to the cell as it is written, and an exception
@@ -40,6 +40,7 @@ dependency facts of code the reader edited (cell_names.py).
 from __future__ import annotations
 
 import ast
+import importlib
 import io
 import json
 import linecache
@@ -50,9 +51,9 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, ExitStack
 from typing import Any, Protocol
 
-import micrograd_claims
-from micrograd_cell_names import cell_names, ends_with_semicolon
-from micrograd_glue_text import format_glued
+from book_runtime import claims
+from book_runtime.cell_names import cell_names, ends_with_semicolon
+from book_runtime.glue_text import format_glued
 
 #: The namespace every cell of the page runs in.  It starts with ``glue``: every
 #: page's setup cell imports it (``from myst_nb import glue``) and is build-only
@@ -70,6 +71,9 @@ REPR_METHODS = (
 #: What every cell runs inside: each add-on's factory of a context manager, entered
 #: in order after the cell's outputs go to it and before its code runs.
 CELL_CONTEXTS: list[Callable[[], AbstractContextManager[object]]] = []
+#: The kernel's add-ons, imported once it has started (:func:`start`): each adds to the
+#: kernel (a :data:`CELL_CONTEXTS` factory, a function the page's add-on asks for).
+ADDONS = ("book_runtime.exercises", "book_runtime.live_charts")
 
 #: The book's MIME types, by what they are (mime_types.json; :func:`start` sets them).
 MIME_TYPES: dict[str, str] = {}
@@ -333,8 +337,10 @@ def run_cell(source: str, filename: str, out: Output, watch: str = "[]") -> str:
     try:
         tree = ast.parse(source, filename)
         last = None
-        if tree.body and isinstance(tree.body[-1], ast.Expr) and not ends_with_semicolon(source):
-            last = ast.Expression(tree.body.pop().value)
+        final = tree.body[-1] if tree.body else None
+        if isinstance(final, ast.Expr) and not ends_with_semicolon(source):
+            tree.body.pop()
+            last = ast.Expression(final.value)
         with ExitStack() as contexts:
             for make in CELL_CONTEXTS:
                 contexts.enter_context(make())
@@ -372,7 +378,7 @@ def _stepper_bundle(stepper: Any) -> dict[str, str]:
 
 
 def start(mime_types: str, glue_formats: str) -> None:
-    """Make this interpreter the page's kernel: its streams, modules, formatters and glue.
+    """Make this interpreter the page's kernel: its streams, modules, formatters, glue, add-ons.
 
     ``mime_types`` is the book's mime_types.json; ``glue_formats`` maps each key
     the page's prose pastes to the format specs it pastes it with (JSON).
@@ -386,12 +392,14 @@ def start(mime_types: str, glue_formats: str) -> None:
     NAMESPACE["glue"] = glue
     # A claim a hidden cell states goes to the page, which shows the sentence's
     # wording that is true of the reader's run (claims.py, claims.js).
-    micrograd_claims.send = _send_claim
-    NAMESPACE["claim"] = micrograd_claims.claim
+    claims.send = _send_claim
+    NAMESPACE["claim"] = claims.claim
     # Every graphviz graph class (Graph, Digraph, Source) derives from JupyterIntegration.
     for_type_by_name("graphviz.jupyter_integration", "JupyterIntegration", _graphviz_bundle)
     for_type_by_name("micrograd.viz.chart", "Figure", _figure_bundle)
     for_type_by_name("micrograd.viz.stepper", "Stepper", _stepper_bundle)
+    for addon in ADDONS:
+        importlib.import_module(addon)
 
 
 def starting_names() -> str:

@@ -1,0 +1,15 @@
+"""The book's runtime: the Python that runs a page's cells, in the reader's browser and at build.
+
+One package, shipped to the browser as a wheel beside micrograd's (the worker
+imports :mod:`book_runtime.kernel`), installed editable for the build and the
+tests.  Standard library and ``micrograd`` only (the exercises' add-on also
+imports ``book_checks``, the wheel shipped beside it):
+
+* :mod:`.kernel`: runs a page's cells in one namespace, as a notebook kernel would;
+* :mod:`.cell_names`: what a cell's code defines, reads and imports;
+* :mod:`.snippets`: which cells a cell needs, and the cell as a script that runs by itself;
+* :mod:`.output_kinds`: what kind an output is (a drawing, a figure, a stepper...);
+* :mod:`.glue_text`: a glued value's text, as myst-nb writes it;
+* :mod:`.claims`: ``claim``, a sentence's truth as a value, for the build and the browser;
+* the kernel's add-ons (:data:`.kernel.ADDONS`): :mod:`.live_charts`, :mod:`.exercises`.
+"""
