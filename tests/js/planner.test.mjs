@@ -2,6 +2,7 @@
 // on a cell runs first, what a run makes stale, and what a Reset forgets.
 
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
 import * as planner from "../../docs/_static/runner/planner.js";
@@ -298,5 +299,36 @@ describe("the reader's edits: Python's analysis", () => {
     const plan = planner.planFor(page, history, 1, { readAfter: ["Neuron"] });
     assert.deepEqual(plan.steps, [0]);
     assert.deepEqual(plan.rerun, { cells: [0], names: ["Neuron"], by: 2 });
+  });
+});
+
+describe("a real page: the neuron's manifest, as the build wrote it", () => {
+  const manifest = JSON.parse(readFileSync(new URL("./neuron.manifest.json", import.meta.url), "utf-8"));
+  const list = entries(...manifest.cells);
+  const kernelNames = ["glue", "claim"];
+
+  test("Run on each shown cell of a fresh page runs every runnable cell above, then its hidden ones", () => {
+    const page = asBuilt(list);
+    for (const c of list.filter((e) => !e.hidden && !e.buildOnly)) {
+      const plan = planner.planFor(page, planner.newHistory(), c.code, { kernelNames });
+      const above = list.filter((e) => e.code < c.code && !e.buildOnly).map((e) => e.code);
+      assert.deepEqual(plan.steps, above, `cell ${c.code}`);
+      const next = list[c.code + 1];
+      assert.deepEqual(plan.followers, next && next.hidden ? [next.code] : [], `cell ${c.code}`);
+    }
+  });
+
+  test("a changed value makes stale the cells that depend on it, and only those", () => {
+    const page = asBuilt(list);
+    const history = planner.newHistory();
+    runPlan(page, history, 1, {}, { kernelNames });
+    const sources = list.map((c) => c.source);
+    sources[1] = sources[1].replace("x2 = Value(0.0", "x2 = Value(1.0");
+    const analysis = { sources, cells: list.map((c) => ({ names: c.names, watches: c.watches, needs: c.needs })) };
+    const edited = planner.pageOf(list, sources, analysis);
+    ran(edited, history, 1, ["x2", "n", "o"]);
+    // Cell 8 needs cell 1 too (for Value), but reads none of what the edited run changed.
+    assert.deepEqual(list[8].needs, [1]);
+    assert.deepEqual(planner.staleCells(edited, history), [2, 3, 4, 6, 7]);
   });
 });
