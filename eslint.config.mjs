@@ -1,5 +1,6 @@
 // ESLint for the site's own JavaScript (nox -s lint): the in-browser runner's ES
-// modules, its service worker and worker, and the figures' script.  The rules that
+// modules, its service worker and worker, the figures' script, and the runner's
+// unit tests (tests/js/, under Node).  The rules that
 // catch what a refactoring leaves behind: a name used but defined nowhere, a name
 // defined and never used, code after a return.
 import globals from "globals";
@@ -12,6 +13,22 @@ export default [
       ecmaVersion: 2025,
       sourceType: "module",
       globals: { ...globals.browser, ...globals.worker, ...globals.serviceworker },
+    },
+    rules: {
+      "no-undef": "error",
+      "no-unused-vars": "error",
+      "no-unreachable": "error",
+      "no-dupe-keys": "error",
+      "no-redeclare": "error",
+    },
+  },
+  {
+    // The runner's unit tests run under Node (node --test tests/js/).
+    files: ["tests/js/**/*.mjs"],
+    languageOptions: {
+      ecmaVersion: 2025,
+      sourceType: "module",
+      globals: { ...globals.node },
     },
     rules: {
       "no-undef": "error",

@@ -335,7 +335,15 @@ def lint(session: nox.Session) -> None:
     session.run("mypy")
     _install_browser_runtime(session)
     eslint = str(ROOT / "node_modules" / "eslint" / "bin" / "eslint.js")
-    session.run(_node_program(session, "node"), eslint, "docs/_static", external=True)
+    session.run(_node_program(session, "node"), eslint, "docs/_static", "tests/js", external=True)
+
+
+@nox.session(reuse_venv=True)
+def js(session: nox.Session) -> None:
+    """The runner's JavaScript unit tests (tests/js/), with Node's own test runner: seconds,
+    no site build and no browser.  Extra arguments go to ``node --test``."""
+    node = _node_program(session, "node")
+    session.run(node, "--test", *(session.posargs or ["tests/js/"]), external=True)
 
 
 #: What every side of the benchmarks has besides its micrograd (the cases' data sets).

@@ -23,8 +23,8 @@ page's cell manifest for "Copy as a script".  These tests check that
   clipboard exactly that verified script and says so in the page's live
   region; after the neuron's ``x2`` is edited to 1.0, the copied script is the
   reader's version (``x2 = Value(1.0, ...)``), and run here it gives ``w2``
-  the gradient 0.0887; the runner's rule for edited code (flow.js) gives
-  the same cells as snippets.py for that code; and the page with its copy
+  the gradient 0.0887; the needs the runner plans with for edited code (the
+  worker's analysis of it) are snippets.py's for that code; and the page with its copy
   actions passes the accessibility audit.
 """
 
@@ -332,8 +332,8 @@ def test_copy_as_a_script_copies_the_verified_script_and_after_an_edit_the_reade
     assert ran.stdout.splitlines()[-1] == "w2.grad = 0.0887"
     assert "grad 0.0887" in (tmp_path / f"neuron-cell-{number}.html").read_text(encoding="utf-8")
 
-    # The runner's rule for edited code (flow.js, on the worker's facts of it, which a Run
-    # asks for) and snippets.py's give the same cells.
+    # What the runner plans with for edited code (the worker's analysis of it, which a Run
+    # asks for: the runner keeps no copy of the rule) is snippets.py's rule on that code.
     run(tab, backward)
     entries = manifest(html, "neuron.html")["cells"]
     sources = tab.evaluate("microgradTest.cells().map((c) => c.code)")

@@ -9,6 +9,7 @@ forms on small pages, and run a few scripts in a fresh interpreter.
 from __future__ import annotations
 
 import ast
+import json
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +87,28 @@ def test_the_runner_follows_no_build_only_cell_and_a_script_takes_no_hidden_one(
     ]
     assert needed(cells, 5) == [3, 4]  # in the browser: no build-only cell runs
     assert list(snippets.script_needs(cells, 5)) == [0, 1, 3]  # the cells a reader sees
+
+
+def test_the_runners_analysis_gives_each_cell_its_facts_what_it_may_change_and_its_needs() -> None:
+    """What the worker answers for the reader's code, and the build writes for the page's."""
+    cells = [
+        cell("import random\nlog = []\ndef train(m):\n    m.append(1)\n    log.append(m)"),
+        cell("model = []\nrandom.seed(1)"),
+        cell("train(model)"),
+        cell("print(model, log"),  # does not parse: no facts, needs nothing
+        cell("print(model)"),
+    ]
+    found = json.loads(snippets.analysis_from_json(json.dumps({"cells": cells})))
+    assert [entry["needs"] for entry in found] == snippets.runner_needs(cells)
+    assert found[4]["needs"] == [0, 1, 2]
+    assert found[3]["needs"] == []
+    assert "error" in found[3]["names"]
+    assert found[1]["names"]["defines"] == ["model"]
+    # A call of a page function may change what is passed to it and the globals it
+    # changes; a method call on a module changes no name of the page.
+    assert found[2]["watches"] == ["log", "model"]
+    assert found[1]["watches"] == ["model"]
+    assert found[3]["watches"] == []
 
 
 def test_a_cell_needed_for_its_imports_alone_gives_a_script_those_imports_alone() -> None:

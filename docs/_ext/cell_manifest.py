@@ -12,21 +12,27 @@ one entry per code cell, in page order (an entry's position is its index):
 ``source``, ``tags``, ``hidden`` (the page does not show its code),
 ``buildOnly`` (tagged ``build-only``: it never runs in the browser), ``glue``
 (the keys of the values it glues, from the ``scrapbook`` metadata myst-nb
-gives each glued output), ``names``: which names the code defines, reads
-and may change (:mod:`book_runtime.cell_names`, which the worker also
-uses for code a reader edits), and ``firstRunBytes``: what a first Run on
-the cell fetches (browser_runner.first_run_bytes; its status names it).
-And, from :mod:`book_runtime.snippets`, the one analysis of which
-cells a cell needs: ``needs``, the cells the runner runs before it on a fresh
-page (flow.js takes them from here while the reader has edited nothing),
-``shows``, what its last expression showed at build time, and, for a cell
-the page shows, ``script``: the cell as a script that runs by itself, the
-text "Copy as a script" copies (the same as the page's download of it,
-executed_notebooks/scripts.py; in the page, so that copying needs neither
-Python nor a connection).  Beside the cells, ``glueFormats``: each key the
-prose pastes, with the format specs it pastes it with (the in-browser kernel
-formats the reader's values so), and ``page``: where the page's scripts come
-from, with which the worker assembles the script of a page the reader edited.
+gives each glued output), and ``firstRunBytes``: what a first Run on the
+cell fetches (browser_runner.first_run_bytes; its status names it).  And,
+from :mod:`book_runtime.snippets`, the one analysis of which cells a
+cell needs (``runner_analysis``, which the worker also answers for code a
+reader edits): ``names``, which names the code defines, reads and may change
+(:mod:`book_runtime.cell_names`), ``watches``, the names it binds or
+may change on this page (what the kernel watches while it runs), ``needs``,
+the cells the runner runs before it on a fresh page (planner.js plans with
+these while the reader has edited nothing), ``shows``, what its last
+expression showed at build time, and, for a cell the page shows, ``script``:
+the cell as a script that runs by itself, the text "Copy as a script" copies
+(the same as the page's download of it, executed_notebooks/scripts.py; in the
+page, so that copying needs neither Python nor a connection).  Beside the
+cells, ``glueFormats``: each key the prose pastes, with the format specs it
+pastes it with (the in-browser kernel formats the reader's values so), and
+``page``: where the page's scripts come from, with which the worker assembles
+the script of a page the reader edited.
+
+Each code cell the page shows carries its position in the manifest as
+``data-micrograd-cell`` on its ``div.cell``: the runner binds a cell on the
+page to its entry by that, never by its text.
 """
 
 from __future__ import annotations
@@ -34,13 +40,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from book_runtime.cell_names import cell_names
-from book_runtime.snippets import runner_needs
+from book_runtime.snippets import runner_analysis
 from browser_runner import MIME_TYPES, first_run_bytes, output_kinds
 from docutils import nodes
 from executed_notebooks import executed_notebook
 from executed_notebooks.scripts import cell_scripts, code_cells, page_of
 from glued_numbers import glued_number
+from myst_parser.parsers.docutils_ import depart_container_html, visit_container_html
 
 
 def manifest(
@@ -51,7 +57,7 @@ def manifest(
     ``page`` says where the page's scripts come from (executed_notebooks.scripts.page_of).
     """
     cells = code_cells(notebook)
-    needs = runner_needs(cells)
+    analysis = runner_analysis(cells)
     scripts = cell_scripts(cells, page)
     code = [cell for cell in notebook.get("cells", []) if cell.get("cell_type") == "code"]
     for index, (entry, cell) in enumerate(zip(cells, code, strict=True)):
@@ -60,8 +66,7 @@ def manifest(
             for output in cell.get("outputs", [])
             if "scrapbook" in output.get("metadata", {})
         ]
-        entry["names"] = cell_names(entry["source"])
-        entry["needs"] = needs[index]
+        entry.update(analysis[index])
         if index in scripts:
             entry["script"] = scripts[index]
     return {"cells": cells, "glueFormats": glue_formats, "page": page}
@@ -95,6 +100,33 @@ def _add_manifest(
     app.add_js_file(None, type="application/json", id="micrograd-cells", body=body)
 
 
+#: The attribute of a shown cell's ``div.cell`` that holds its position in the manifest.
+CELL_ATTRIBUTE = "data-micrograd-cell"
+
+
+def _number_cells(app: Any, doctree: nodes.document, docname: str) -> None:
+    """Give each code cell's container its position among the notebook's code cells."""
+    notebook = executed_notebook(app, docname)
+    if notebook is None:
+        return
+    kinds = [cell.get("cell_type") for cell in notebook.get("cells", [])]
+    for node in doctree.findall(nodes.container):
+        if node.get("nb_element") == "cell_code":
+            node["micrograd_cell"] = kinds[: node["cell_index"]].count("code")
+
+
+def _visit_container(translator: Any, node: nodes.container) -> None:
+    """A code cell's ``<div class="docutils container">`` carries its position; any other
+    container is myst-parser's (which this visitor replaces: Sphinx keeps one per node)."""
+    if "micrograd_cell" not in node:
+        visit_container_html(translator, node)
+        return
+    position = {CELL_ATTRIBUTE: str(node["micrograd_cell"])}
+    translator.body.append(translator.starttag(node, "div", CLASS="docutils container", **position))
+
+
 def setup(app: Any) -> dict[str, Any]:
     app.connect("html-page-context", _add_manifest)
+    app.connect("doctree-resolved", _number_cells)
+    app.add_node(nodes.container, override=True, html=(_visit_container, depart_container_html))
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -33,8 +33,7 @@ manager of its own by appending its factory to :data:`CELL_CONTEXTS`
 
 For the runner's view of the page's flow, :func:`run_cell` also reports which
 of the names it was asked to watch the cell actually changed (rebound, or
-whose contents differ: :func:`fingerprint`), and :func:`analyse` gives the
-dependency facts of code the reader edited (cell_names.py).
+whose contents differ: :func:`fingerprint`).
 """
 
 from __future__ import annotations
@@ -52,7 +51,7 @@ from contextlib import AbstractContextManager, ExitStack
 from typing import Any, Protocol
 
 from book_runtime import claims
-from book_runtime.cell_names import cell_names, ends_with_semicolon
+from book_runtime.cell_names import ends_with_semicolon
 from book_runtime.glue_text import format_glued
 
 #: The namespace every cell of the page runs in.  It starts with ``glue``: every
@@ -273,11 +272,6 @@ def _summary(name: str) -> object:
         return (id(value), fingerprint(value))
     except Exception:  # _Unknown, or a property that raised: compare as changed
         return _Unknown()
-
-
-def analyse(source: str) -> str:
-    """The dependency facts of ``source`` (cell_names.py), as JSON."""
-    return json.dumps(cell_names(source))
 
 
 def glue_texts(name: str, variable: object) -> dict[str, str]:

@@ -10,8 +10,10 @@ cannot disagree:
   names it reads, and so on, in page order.  Only cells that run where ``k``
   runs count: in the reader's browser, every cell but the ``build-only`` ones
   (:func:`runner_needs`, which the build publishes in each page's cell
-  manifest for the runner, flow.js); in a script, every cell the page shows,
-  ``build-only`` ones included, and none of the hidden ones
+  manifest for the runner, and the worker computes for the reader's edits:
+  :func:`runner_analysis`; the runner keeps no copy of the rule); in a
+  script, every cell the page shows, ``build-only`` ones included, and none
+  of the hidden ones
   (:func:`script_needs`): the hidden setup cell is the book's machinery, and
   the hidden glue cells only read the page's values
   (tests/test_docs_claims.py checks that no cell a reader sees needs a name
@@ -197,6 +199,33 @@ def script_needs(cells: Sequence[Cell], k: int) -> dict[int, set[str] | None]:
     facts = [facts_of(cell["source"]) for cell in cells]
     alone = [imported_names(cell["source"]) for cell in cells]
     return needed_cells(facts, k, lambda code: not cells[code]["hidden"], alone)
+
+
+def runner_analysis(cells: Sequence[Cell]) -> list[dict[str, Any]]:
+    """What the runner plans with, for each cell of the page as its code is now.
+
+    ``names``: its dependency facts (cell_names.py, with ``error`` for code
+    that does not parse); ``watches``: the names it binds or may change
+    (:func:`touches`, on the whole page's facts: the kernel watches these
+    while it runs, and they make it a provider of each); ``needs``: the
+    cells the runner runs before it on a fresh page (:func:`runner_needs`).
+    The build writes the page's in its manifest; the worker answers with the
+    reader's (an ``analyse`` message).
+    """
+    names = [cell_names(cell["source"]) for cell in cells]
+    facts = [_EMPTY if "error" in found else found for found in names]
+    page = page_facts(facts)
+    needs = runner_needs(cells)
+    return [
+        {"names": found, "watches": sorted(touches(fact, page)), "needs": needed}
+        for found, fact, needed in zip(names, facts, needs, strict=True)
+    ]
+
+
+def analysis_from_json(request: str) -> str:
+    """:func:`runner_analysis` of ``{"cells": [{"source", "buildOnly"}, ...]}`` given as JSON,
+    as JSON (what the worker calls for an ``analyse`` message)."""
+    return json.dumps(runner_analysis(json.loads(request)["cells"]))
 
 
 def cell_number(cells: Sequence[Cell], k: int) -> int:

@@ -14,8 +14,6 @@ import { button, element } from "./dom.js";
 
 const manifest = document.getElementById("micrograd-cells");
 const entries = manifest ? JSON.parse(manifest.textContent).cells : [];
-/** The manifest's shown cells, by the number the page shows them with ("cell 3": [2]). */
-const shown = entries.map((entry, code) => ({ ...entry, code })).filter((entry) => !entry.hidden);
 /** How long a copy's word stays in the status line. */
 const SAID_FOR_MS = 4000;
 
@@ -60,10 +58,11 @@ function copyButton(className, [before, readOnly, after], title, onClick) {
   return b;
 }
 
-/** The cell's manifest entry, where the build made it a script of this very code. */
+/** The cell's manifest entry (the build wrote its position on the cell), if it has a script. */
 function entryOf(cell) {
-  const entry = shown[cell.number - 1];
-  return entry && entry.source === cell.source && typeof entry.script === "string" ? entry : null;
+  const code = Number.parseInt(cell.el.getAttribute("data-micrograd-cell"), 10);
+  const entry = entries[code];
+  return entry && typeof entry.script === "string" ? { ...entry, code } : null;
 }
 
 const edited = () => allCells().some((cell) => cell.edited);

@@ -5,11 +5,22 @@
 import { emit } from "./api.js";
 import { setStale } from "./cells.js";
 import * as flow from "./flow.js";
+import { analyse } from "./routing.js";
+import { runtimeStatus } from "./session.js";
 
 let lastStale = "";
 
-/** Mark the outputs a run made stale (and unmark the ones that are current again). */
+/**
+ * Mark the outputs a run made stale (and unmark the ones that are current again).
+ * Where the reader's code is not analysed yet and Python is running, the marks are
+ * drawn again once the worker's analysis of it is in.
+ */
 export function refreshStale() {
+  draw();
+  if (!flow.isAnalysed() && runtimeStatus() === "ready") flow.analyseEdits(analyse).then(draw);
+}
+
+function draw() {
   const stale = new Set(flow.staleCells());
   for (const entry of flow.codeCells) {
     if (entry.cell) setStale(entry.cell, stale.has(entry.code));
@@ -25,4 +36,3 @@ export function refreshStale() {
     emit("stale", detail);
   }
 }
-

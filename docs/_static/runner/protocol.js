@@ -10,7 +10,8 @@
 // | start   | base, pyodide, wheels, viz, marked,      | start Python, once per worker        |
 // |         | glueFormats ({key: [format spec, ...]})  |                                      |
 // | run     | run, code, filename, watch ([names])     | run a cell; run: the run's id        |
-// | analyse | request, code                            | the dependency facts of edited code  |
+// | analyse | request, cells ([{source, buildOnly}])   | snippets.py's analysis of the page's |
+// |         |                                          | code as it is now (the reader's)     |
 // | ask     | request, addon, question, fields         | an add-on's question to its worker   |
 //         |                                          | side (layouts.js registerAnswer)     |
 // | script  | request, cells ([{source, hidden,        | cells[index] as a script that runs   |
@@ -28,7 +29,8 @@
 // | layout-failed | run, index, error      | laying it out failed                             |
 // | changed       | run, names             | the watched names the run rebound or changed     |
 // | done          | run, ok, error         | the run ended; error: its traceback, if it raised |
-// | analysis      | request, facts         | cell_names.py's facts, for an "analyse"          |
+// | analysis      | request, cells         | for an "analyse", each cell's {names (its facts, |
+// |               |                        | cell_names.py), watches, needs} (snippets.py)    |
 // | answer        | request, fields, error | the answer to an "ask" (error: why there is none) |
 // | script        | request, text, error   | the script, for a "script" (error: why there is  |
 // |               |                        | none, if snippets.py raised)                     |

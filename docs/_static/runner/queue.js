@@ -21,7 +21,7 @@ import { ask, dropPrompt, stopAsking } from "./prompts.js";
 import { abandon, analyse, onMessage, runningEntry } from "./routing.js";
 import { noteHiddenError, runOne } from "./runs.js";
 import {
-  end, isStarted, runtimeStatus, startSession, startingText, whenReady,
+  end, isStarted, kernelNames, runtimeStatus, startSession, startingText, whenReady,
 } from "./session.js";
 import { records } from "./state.js";
 
@@ -178,7 +178,7 @@ async function pythonReady(target) {
 async function settleBlocked(target, mine) {
   const leaveOut = new Set();
   for (;;) {
-    const plan = flow.planFor(target.code, leaveOut);
+    const plan = flow.planFor(target.code, leaveOut, kernelNames());
     if (plan.blockedBy === undefined) {
       plan.leftOut = [...leaveOut].map((code) => flow.codeCells[code]);
       return plan;

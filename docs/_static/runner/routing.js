@@ -41,12 +41,15 @@ export function abandon(why) {
 /** The flow entry whose run is in the worker, or null. */
 export const runningEntry = () => (current ? current.entry : null);
 
-/** The dependency facts of edited code (cell_names.py, in the worker). */
-export function analyse(code) {
+/**
+ * Python's analysis of the page's code as it is now (snippets.py's runner_analysis, in
+ * the worker): cells [{source, buildOnly}] -> for each, {names, watches, needs}.
+ */
+export function analyse(cells) {
   return new Promise((resolve) => {
     const request = nextId++;
     requests.set(request, resolve);
-    post({ type: TO_WORKER.analyse, request, code });
+    post({ type: TO_WORKER.analyse, request, cells });
   });
 }
 
@@ -80,7 +83,7 @@ export function onMessage(message) {
   if (REPLIES.has(message.type)) {
     const resolve = requests.get(message.request);
     requests.delete(message.request);
-    if (resolve) resolve(message.type === TO_PAGE.analysis ? message.facts : message);
+    if (resolve) resolve(message.type === TO_PAGE.analysis ? message.cells : message);
     return;
   }
   if (current === null || message.run !== current.id) return; // a run that has ended

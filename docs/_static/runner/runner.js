@@ -4,7 +4,7 @@
 // fetched until the first Run, which starts one worker for the page
 // (worker.js: Pyodide and the micrograd wheel the site was built from, all
 // from this site).  Run opens the cell's editor and runs the cell after what
-// it needs (queue.js, flow.js: the cells above that have not run, hidden
+// it needs (queue.js, planner.js: the cells above that have not run, hidden
 // ones included, and those that define what an out-of-order run changed);
 // all of them share the page's variables.  The output appears under the
 // cell, marked as computed in the browser; the build's output stays one click
@@ -31,8 +31,10 @@
 //   runs.js      one run in the worker, and what it leaves on the page
 //   marks.js     the stale marks of outputs a run made out of date
 //   crash.js     what a crash of the page's Python does to the cells
-//   flow.js      the page's flow: every code cell (the build's manifest), what
-//                each run changed; what must run before a cell; stale outputs
+//   flow.js      the page's flow: every code cell (the build's manifest, bound to
+//                the page's cells by data-micrograd-cell), Python's analysis of the
+//                reader's code, the run history
+//   planner.js   pure: what must run before a cell, stale outputs (tests/js/)
 //   routing.js   the worker's messages about runs, to the cells they belong to
 //   prompts.js   the question about a cell above that crashed or was stopped
 //   notes.js     what the runner says in a cell's output box, in words

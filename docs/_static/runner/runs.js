@@ -43,7 +43,7 @@ export async function runOne(entry, plan = null) {
   const result = await startRun(entry, {
     code: flow.sourceOf(entry),
     filename: cell ? cell.filename : `<hidden cell ${entry.code + 1}>`,
-    watch: JSON.stringify([...flow.touches(entry)]),
+    watch: JSON.stringify([...flow.watches(entry)]),
   });
   if (!result.stopped && !result.crashed) finished(entry, result, (now() - started) / 1000);
   return result;

@@ -5,7 +5,7 @@
 // start, on this page or another page of the site, downloads nothing, and
 // works with no connection at all.  The first start does not wait for this
 // worker to be active: once its first cell has run, session.js copies what
-// that start fetched (and viz.js, marked) into the cache.  Pages themselves are outside its scope: it never touches
+// that start fetched (and viz.js, marked) into the cache.  Pages themselves are outside its scope: it never changes
 // how a page loads.
 //
 // Files whose names carry their version (pyodide-314.0.7/, viz-3.31.0/,

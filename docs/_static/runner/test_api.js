@@ -18,14 +18,15 @@
 //   prose()              what the prose shows of the reader's run: {key: {value, from,
 //                        stale}} of every glued number and claim that is not the build's
 //                        (prose.js; claims are named "claim:<key>")
-//   needs()              for each of the page's code cells, the codes of the cells the
-//                        runner runs before it on a fresh page (flow.js), once a Run
-//                        has loaded the flow; null before
+//   needs()              a promise of: for each of the page's code cells, the codes of
+//                        the cells the runner runs before it on a fresh page (Python's,
+//                        snippets.py: the build's, or the worker's for the reader's
+//                        code), or null while the reader's code is not analysed
 
 import { allCells } from "./cells.js";
 import { records } from "./state.js";
 
-const providers = { status: () => "off", prose: () => ({}), needs: () => null };
+const providers = { status: () => "off", prose: () => ({}) };
 
 /** A module that is loaded later (session.js) provides what it knows. */
 export function provide(name, getter) {
@@ -69,5 +70,5 @@ window.microgradTest = Object.freeze({
   liveCharts: () => records.liveCharts || [],
   checks: () => records.checks || [],
   prose: () => providers.prose(),
-  needs: () => providers.needs(),
+  needs: () => import("./flow.js").then((flow) => flow.plannedNeeds()),
 });

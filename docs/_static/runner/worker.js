@@ -166,8 +166,8 @@ self.onmessage = async (event) => {
     else if (message.type === TO_WORKER.run) await run(message);
     else if (message.type === TO_WORKER.script) script(message);
     else if (message.type === TO_WORKER.analyse) {
-      const facts = JSON.parse(kernel.analyse(message.code));
-      post({ type: TO_PAGE.analysis, request: message.request, facts });
+      const cells = JSON.parse(snippets.analysis_from_json(JSON.stringify({ cells: message.cells })));
+      post({ type: TO_PAGE.analysis, request: message.request, cells });
     } else if (message.type === TO_WORKER.ask) await ask(message);
   } catch (error) {
     post({ type: TO_PAGE.fatal, message: String((error && error.stack) || error) });
