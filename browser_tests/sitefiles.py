@@ -13,13 +13,15 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 import numpy as np
-from browser_runner import page_side
 from bs4 import BeautifulSoup
-from bundle import Bundle, bundle, sources_in
 from PIL import Image
+
+if TYPE_CHECKING:
+    from bundle import Bundle
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The book's MIME types, from the one file that spells them (the runner reads it too).
@@ -40,20 +42,28 @@ GENERATED_DIRS = frozenset({"_modules"})
 REMOVED_INPUT_TAGS = frozenset({"remove-cell", "remove_cell", "remove-input", "remove_input"})
 
 
+# The build's modules (docs/_ext, on pytest's path) are imported where they are used:
+# print_book.py imports this module outside pytest.
 @functools.cache
 def runner_bundle() -> Bundle:
     """The runner's JavaScript bundled as the build bundles it (the same names: esbuild's
     output is the same bytes in every build of the same sources)."""
+    from bundle import bundle
+
     return bundle(ROOT / "node_modules", Path(tempfile.mkdtemp(prefix="runner-bundle-")))
 
 
 def page_side_files() -> set[str]:
     """What a page fetches of the runner before any Run: runner.css, runner.js and its chunks."""
+    from browser_runner import page_side
+
     return {"runner.css", *page_side(runner_bundle())}
 
 
 def editor_files() -> set[str]:
     """The bundle's files holding the editor's CodeMirror (fetched at the first Edit or Run)."""
+    from bundle import sources_in
+
     page = runner_bundle().metafiles["page"]
     outputs = {Path(path).name for path in page["outputs"]}
     return {
