@@ -10,13 +10,18 @@ from __future__ import annotations
 import functools
 import json
 import os
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import unquote, urlsplit
 
 import numpy as np
 from bs4 import BeautifulSoup
 from PIL import Image
+
+if TYPE_CHECKING:
+    from bundle import Bundle
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The book's MIME types, from the one file that spells them (the runner reads it too).
@@ -35,6 +40,37 @@ GENERATED_DIRS = frozenset({"_modules"})
 
 #: Notebook cell tags with which myst-nb leaves a cell's input out of the page.
 REMOVED_INPUT_TAGS = frozenset({"remove-cell", "remove_cell", "remove-input", "remove_input"})
+
+
+# The build's modules (docs/_ext, on pytest's path) are imported where they are used:
+# print_book.py imports this module outside pytest.
+@functools.cache
+def runner_bundle() -> Bundle:
+    """The runner's JavaScript bundled as the build bundles it (the same names: esbuild's
+    output is the same bytes in every build of the same sources)."""
+    from bundle import bundle
+
+    return bundle(ROOT / "node_modules", Path(tempfile.mkdtemp(prefix="runner-bundle-")))
+
+
+def page_side_files() -> set[str]:
+    """What a page fetches of the runner before any Run: runner.css, runner.js and its chunks."""
+    from browser_runner import page_side
+
+    return {"runner.css", *page_side(runner_bundle())}
+
+
+def editor_files() -> set[str]:
+    """The bundle's files holding the editor's CodeMirror (fetched at the first Edit or Run)."""
+    from bundle import sources_in
+
+    page = runner_bundle().metafiles["page"]
+    outputs = {Path(path).name for path in page["outputs"]}
+    return {
+        name
+        for name in outputs
+        if any("/@codemirror/view/" in source for source in sources_in(page, {name}))
+    }
 
 
 def site_dir() -> Path:

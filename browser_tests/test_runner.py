@@ -44,9 +44,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
-from browser_runner import PAGE_ENTRY, runner_modules
 from runner_tab import DONE, NESTED_LISTS_FREED, PAGE_TIMEOUT_MS, TIMINGS, Tab, report
-from sitefiles import MIME_TYPES, REMOVED_INPUT_TAGS, executed_notebooks_dir
+from sitefiles import (
+    MIME_TYPES,
+    REMOVED_INPUT_TAGS,
+    editor_files,
+    executed_notebooks_dir,
+    page_side_files,
+)
 
 BUDGET_FIRST_OUTPUT_SECONDS = 8.0
 BUDGET_SMALL_CELL_SECONDS = 1.0
@@ -256,10 +261,11 @@ def test_nothing_is_fetched_and_load_time_is_unchanged_until_the_first_run(
             tab.close()
 
     # Before a Run, the page fetches the runner's own page-side code only: runner.css
-    # and runner.js with the modules it imports; nothing of the runtime (worker, kernel,
-    # Pyodide, viz.js, marked, wheels).
-    page_side = sorted(["runner.css", *runner_modules((PAGE_ENTRY,), static_only=True)])
+    # and runner.js with the chunks of the modules it imports; nothing of the runtime
+    # (worker, kernel, Pyodide, viz.js, marked, wheels) nor of the editor.
+    page_side = sorted(page_side_files())
     assert "worker.js" not in page_side
+    assert not set(page_side) & editor_files()
     with_runner, without, set_ups = [], [], []
     for _ in range(LOADS):
         seconds, fetched, set_up = load(without_runner=False)

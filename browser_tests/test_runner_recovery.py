@@ -23,6 +23,7 @@ from typing import Any
 
 import pytest
 from runner_tab import DONE, NESTED_LISTS_FREED, TIMINGS, Tab, report
+from sitefiles import editor_files
 
 INDEX = "index.html"
 NEURON = "neuron.html"
@@ -130,7 +131,8 @@ def test_the_status_names_the_download_it_makes_and_only_then(
     TIMINGS["first_run_download_bytes"] = total
     report(capsys, f"first Run: '{status}'; fetched {total:,} bytes in {len(run)} files")
     assert any("/viz-" in url for url in run), sorted(run)  # the cell draws its graph
-    assert any("/editor/" in url for url in run), sorted(run)  # Run opens the editor
+    editor = editor_files()  # Run opens the editor: its CodeMirror comes
+    assert any(url.rsplit("/", 1)[1] in editor for url in run), sorted(run)
     assert abs(_megabytes(status) - total / 1e6) < 0.05, (status, sorted(run))
 
     # Restart: nothing to download, and the status does not say it does.

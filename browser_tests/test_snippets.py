@@ -47,11 +47,10 @@ from urllib.parse import urlsplit
 import pytest
 from accessibility import audit, describe, unacceptable
 from book_runtime import snippets
-from browser_runner import PAGE_ENTRY, runner_modules
 from bs4 import BeautifulSoup
 from conftest import CONTENT_PAGES
 from runner_tab import Tab, cell_with, clipboard_once_written, report, run
-from sitefiles import MIME_TYPES, executed_notebooks_dir
+from sitefiles import MIME_TYPES, executed_notebooks_dir, page_side_files
 from test_runner import without_measurements
 
 #: How much slower than the build a script may run its cells (another moment, another
@@ -301,7 +300,7 @@ def test_copy_as_a_script_copies_the_verified_script_and_after_an_edit_the_reade
     number = tab.evaluate(f"microgradTest.cell({training}).number")
     assert _copy_as_script_from_run(tab, training) == _download(html, "moons.html", number)
     # Copying the build's script loads nothing beyond the page's own modules (no Python).
-    page_side = {"runner.css", *runner_modules((PAGE_ENTRY,), static_only=True)}
+    page_side = page_side_files()
     fetched = {urlsplit(url).path.rsplit("/", 1)[1] for url in tab.runtime_requests()}
     assert fetched <= page_side, sorted(fetched - page_side)
 

@@ -5,12 +5,16 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import executed_notebooks
 import pytest
 from executed_notebooks.download import fill_glue, format_glued, glued_values, reader_notebook
 from executed_notebooks.streams import join_stream_pieces
 from repository_links import BUTTONS, repository_url, theme_options, web_url
+
+if TYPE_CHECKING:
+    from bundle import Bundle
 
 ROOT = Path(__file__).resolve().parent.parent
 #: The in-browser runner's own files (JavaScript, and the MIME types).
@@ -372,11 +376,23 @@ def test_printed_pieces_are_joined_into_the_first_output_of_their_stream() -> No
 # -- what the in-browser runner loads, and when ------------------------------------------
 
 
-def test_the_page_loads_only_the_runners_page_side_modules_before_a_run() -> None:
-    from browser_runner import PAGE_ENTRY, runner_modules
+@pytest.fixture(scope="module")
+def runner_bundle(tmp_path_factory: pytest.TempPathFactory) -> Bundle:
+    """The runner's JavaScript, bundled as the docs build bundles it (esbuild, from npm ci)."""
+    from bundle import bundle
 
-    with_page = runner_modules((PAGE_ENTRY,), static_only=True)
-    assert with_page == {
+    root = Path(__file__).resolve().parents[1]
+    return bundle(root / "node_modules", tmp_path_factory.mktemp("runner-bundle"))
+
+
+def test_the_page_loads_only_the_runners_page_side_modules_before_a_run(
+    runner_bundle: Bundle,
+) -> None:
+    from browser_runner import page_side
+    from bundle import sources_in
+
+    with_page = sources_in(runner_bundle.metafiles["page"], page_side(runner_bundle))
+    assert {Path(path).name for path in with_page} == {
         "runner.js",
         "cells.js",
         "copy.js",
@@ -387,23 +403,32 @@ def test_the_page_loads_only_the_runners_page_side_modules_before_a_run() -> Non
     }
 
 
-def test_every_file_of_the_runner_is_loaded_by_the_page_or_the_worker() -> None:
-    from browser_runner import PAGE_ENTRY, WORKER_ENTRIES, runner_modules
+def test_every_file_of_the_runner_is_loaded_by_the_page_or_the_worker(
+    runner_bundle: Bundle,
+) -> None:
+    from browser_runner import PAGE_ENTRY, WORKER_ENTRIES
+    from bundle import loaded_files, sources_in
 
-    loaded = runner_modules((PAGE_ENTRY,), static_only=False)
-    loaded |= runner_modules(WORKER_ENTRIES, static_only=False)
+    page, worker = runner_bundle.metafiles["page"], runner_bundle.metafiles["worker"]
+    loaded = sources_in(page, loaded_files(page, PAGE_ENTRY, static_only=False))
+    for entry in WORKER_ENTRIES:
+        loaded |= sources_in(worker, loaded_files(worker, entry, static_only=False))
+    bundled = {Path(path).name for path in loaded if not path.startswith("node_modules/")}
     shipped = {path.name for path in RUNNER.iterdir() if path.suffix in (".js", ".json")}
-    assert shipped == loaded, f"shipped, loaded by nothing: {sorted(shipped - loaded)}"
+    assert shipped == bundled, f"shipped, loaded by nothing: {sorted(shipped - bundled)}"
     # The runner's Python is the runtime package, shipped as a wheel (docs/_runtime).
     assert not list(RUNNER.glob("*.py"))
 
 
-def test_the_worker_imports_modules_of_the_runtime_wheel_by_their_names() -> None:
+def test_the_worker_imports_modules_of_the_runtime_wheel_by_their_names(
+    runner_bundle: Bundle,
+) -> None:
     import io
     import re
     import zipfile
 
-    from browser_runner import WORKER_ENTRIES, runner_modules
+    from browser_runner import WORKER_ENTRIES
+    from bundle import loaded_files, sources_in
     from runtime_wheels import runtime_package_wheel
 
     name, data = runtime_package_wheel()
@@ -411,14 +436,97 @@ def test_the_worker_imports_modules_of_the_runtime_wheel_by_their_names() -> Non
     shipped = set(zipfile.ZipFile(io.BytesIO(data)).namelist())
     runtime = ROOT / "docs" / "_runtime" / "book_runtime"
     assert {f"book_runtime/{path.name}" for path in runtime.glob("*.py")} <= shipped
+    worker = runner_bundle.metafiles["worker"]
+    files = {
+        ROOT / path
+        for entry in WORKER_ENTRIES
+        for path in sources_in(worker, loaded_files(worker, entry, static_only=False))
+    }
     imported = {
         module
-        for file in runner_modules(WORKER_ENTRIES, static_only=False)
-        for module in re.findall(r'pyimport\("(book_runtime[\w.]*)"\)', (RUNNER / file).read_text())
+        for file in files
+        for module in re.findall(r'pyimport\("(book_runtime[\w.]*)"\)', file.read_text())
     }
     assert imported >= {"book_runtime.kernel", "book_runtime.snippets", "book_runtime.exercises"}
     for module in imported:
         assert f"{module.replace('.', '/')}.py" in shipped, module
+
+
+def test_the_licences_shipped_are_those_of_the_npm_packages_in_the_bundle(
+    tmp_path: Path,
+) -> None:
+    from bundle import bundled_packages
+    from site_licences import bundled_licences, notice
+
+    metafile = {
+        "inputs": {
+            "docs/_static/runner/editor.js": {},
+            "node_modules/@codemirror/view/dist/index.js": {},
+            "node_modules/@codemirror/view/dist/more.js": {},
+            "node_modules/crelt/index.js": {},
+            "node_modules/a/node_modules/inner/x.js": {},
+        },
+        "outputs": {},
+    }
+    names = bundled_packages(metafile)
+    assert names == {"@codemirror/view", "crelt", "inner"}
+    for name, licence in [("@codemirror/view", "MIT"), ("crelt", "MIT"), ("inner", "ISC")]:
+        folder = tmp_path / name
+        folder.mkdir(parents=True)
+        (folder / "package.json").write_text(json.dumps({"version": "1.2.3", "license": licence}))
+        (folder / "LICENSE").write_text(f"{name} licence text")
+    bundled = bundled_licences(names, tmp_path)
+    files = {entry.file_name: entry.text for entry in bundled}
+    assert files == {
+        "codemirror-view-LICENSE.txt": b"@codemirror/view licence text",
+        "crelt-LICENSE.txt": b"crelt licence text",
+        "inner-LICENSE.txt": b"inner licence text",
+    }
+    versions = dict.fromkeys(("pyodide", "python", "@viz-js/viz", "marked", "d3"), "1")
+    text = notice({**versions, "@observablehq/plot": "1"}, "0.20", bundled)
+    assert "@codemirror/view 1.2.3, MIT (codemirror-view-LICENSE.txt)" in text
+    assert "inner 1.2.3, ISC (inner-LICENSE.txt)" in text
+
+
+def test_a_bundled_npm_package_without_a_licence_text_stops_the_build(tmp_path: Path) -> None:
+    from site_licences import LicenceError, bundled_licences
+
+    (tmp_path / "crelt").mkdir()
+    (tmp_path / "crelt" / "package.json").write_text('{"version": "1.0.0", "license": "MIT"}')
+    with pytest.raises(LicenceError, match="no licence file"):
+        bundled_licences({"crelt"}, tmp_path)
+
+
+def test_the_page_bundle_loads_lazily_what_it_imports_with_import() -> None:
+    from bundle import loaded_files
+
+    metafile = {
+        "outputs": {
+            "out/runner.js": {
+                "entryPoint": "docs/_static/runner/runner.js",
+                "imports": [
+                    {"path": "out/chunk-A.js", "kind": "import-statement"},
+                    {"path": "out/queue-B.js", "kind": "dynamic-import"},
+                    {"path": "out/exercises-C.js", "kind": "dynamic-import"},
+                ],
+            },
+            "out/chunk-A.js": {"imports": []},
+            "out/queue-B.js": {
+                "entryPoint": "docs/_static/runner/queue.js",
+                "imports": [{"path": "out/chunk-A.js", "kind": "import-statement"}],
+            },
+            "out/exercises-C.js": {
+                "entryPoint": "docs/_static/runner/exercises.js",
+                "imports": [{"path": "out/chunk-D.js", "kind": "import-statement"}],
+            },
+            "out/chunk-D.js": {"imports": []},
+        }
+    }
+    assert loaded_files(metafile, "runner.js", static_only=True) == {"runner.js", "chunk-A.js"}
+    everything = loaded_files(metafile, "runner.js", static_only=False)
+    assert everything == {"runner.js", "chunk-A.js", "queue-B.js", "exercises-C.js", "chunk-D.js"}
+    skipped = loaded_files(metafile, "runner.js", False, skip=frozenset({"exercises.js"}))
+    assert skipped == {"runner.js", "chunk-A.js", "queue-B.js"}
 
 
 @pytest.mark.parametrize(

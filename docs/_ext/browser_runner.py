@@ -5,39 +5,40 @@ The site ships its own Python: Pyodide (CPython compiled to WebAssembly), the
 (``book_runtime``, docs/_runtime: the kernel the worker imports), the book's
 checks and the pure-Python ``graphviz`` package (wheels: runtime_wheels.py),
 viz.js (Graphviz compiled to WebAssembly) to lay drawings out, marked to show
-Markdown outputs, Observable Plot (with d3, which it needs) to draw the charts
-a cell shows in place of matplotlib's figures, and CodeMirror 6 for the cell
-editor (ES modules, named in each notebook page's import map).
-``runner/runner.js`` (``docs/_static/runner/``, ES modules) adds Run and Edit
-buttons to each code cell; nothing of the runtime is fetched until the first
-Run (nor of the editor until the first Edit or Run). Cells tagged
-``build-only`` (they need NumPy, matplotlib, PyTorch or the build machine)
-keep their build-time output and get a one-line note instead.
+Markdown outputs, Observable Plot (with d3, which it needs) to draw the charts a
+cell shows in place of matplotlib's figures, and CodeMirror 6 for the cell
+editor.  ``runner/runner.js`` (``docs/_static/runner/``, ES modules, bundled by
+esbuild: bundle.py) adds Run and Edit buttons to each code cell; nothing of the
+runtime is fetched until the first Run (nor of the editor until the first Edit
+or Run).  Cells tagged ``build-only`` (they need NumPy, matplotlib, PyTorch or
+the build machine) keep their build-time output and get a one-line note instead.
 
 At build time the extension
 
+* bundles the runner's JavaScript once (bundle.py), and adds runner.js to every
+  page with the runtime's paths, the files starting Python fetches and their
+  size (the runtime's cache keeps them; the status names the size);
 * checks that ``npm ci`` installed the versions ``package-lock.json`` pins
-  (``nox -s docs`` runs it), and copies Pyodide, viz.js, marked, d3,
-  Observable Plot and CodeMirror, with their licence texts, into
-  ``_static/runner/``;
-* puts the wheels there, and adds runner.js to every page with the
-  runtime's paths, the files starting Python fetches and their size (the
-  runtime's cache keeps them; the status names the size), and the editor's
-  import map to every page with code cells.
+  (``nox -s docs`` runs it), and puts into ``_static/runner/``: the bundle, in
+  place of the sources Sphinx copied there; Pyodide, viz.js, marked, d3 and
+  Observable Plot as they are; the wheels; and the licences
+  (site_licences.py).  Nothing else stays there: the folder holds what this
+  build ships, whatever an earlier build left.
 """
 
 from __future__ import annotations
 
+import functools
 import json
-import re
-import shutil
 from pathlib import Path
 from typing import Any
 
 from book_runtime.output_kinds import output_kind
-from executed_notebooks import executed_notebook
+from bundle import SOURCES, Bundle, BundleError, bundle, loaded_files
+from bundle import bundled_packages as bundled_package_names
 from executed_notebooks.scripts import BUILD_ONLY_TAG
 from runtime_wheels import graphviz_wheel, runtime_wheels
+from site_licences import LicenceError, as_shipped_licences, bundled_licences, notice
 from sphinx.application import Sphinx
 from sphinx.errors import ExtensionError
 
@@ -53,7 +54,7 @@ MIME_TYPES: dict[str, str] = json.loads(
 )
 #: Where in the built site the runtime goes (under _static, next to runner.js).
 RUNNER_DIR = Path("_static") / "runner"
-#: The files of the npm packages that the site needs, by package.
+#: The files of the npm packages that the site ships as they are, by package.
 NPM_FILES = {
     "pyodide": [
         "pyodide.mjs",
@@ -67,37 +68,14 @@ NPM_FILES = {
     "d3": ["dist/d3.min.js"],
     "@observablehq/plot": ["dist/plot.umd.min.js"],
 }
-#: Packages that a shipped file has bundled inside it: their licences ship too.
-BUNDLED = {"@observablehq/plot": ("interval-tree-1d", "binary-search-bounds", "isoformat")}
-#: What the cell editor (editor.js) imports: CodeMirror 6.  These packages and
-#: every package they import are shipped, one ES module file each, and named in
-#: every notebook page's import map.
-EDITOR_IMPORTS = (
-    "@codemirror/commands",
-    "@codemirror/lang-python",
-    "@codemirror/language",
-    "@codemirror/state",
-    "@codemirror/view",
-    "@lezer/highlight",
-)
-#: An import (or re-export) statement's package: ``import {a} from "name";``,
-#: ``import "name";`` (a statement starts a line; a relative path is no package).
-_PACKAGE_IMPORT = re.compile(
-    r"""^(?:import|export)\b(?:[^;'"]*?\bfrom)?\s*['"]((?:@[\w.-]+/)?\w[\w.-]*)['"]""", re.M
-)
-#: The runner's ES modules where loading starts: the page's (runner.js, with the page),
-#: the worker's, and the runtime cache's service worker (session.js registers it).
+#: The runner's entry points, by the build that bundles them (bundle.BUILDS): the
+#: page's, and the worker's with the runtime cache's service worker (session.js
+#: registers it).
 PAGE_ENTRY = "runner.js"
 WORKER_ENTRIES = ("worker.js", "runtime-cache.js")
 #: Page modules a page with exercises loads with itself (runner.js imports them when
 #: the page has a ``#micrograd-track``): never part of what a first Run fetches.
 WITH_TRACK_PAGE = frozenset({"exercises.js"})
-#: A relative module a runner's module imports, statically or not: ``"./queue.js"``.
-_RELATIVE_MODULE = re.compile(r"""["']\./([\w-]+\.(?:js|json))["']""")
-#: A static import (or re-export) of a relative module, at the start of a line.
-_STATIC_IMPORT = re.compile(
-    r"""^(?:import|export)\b(?:[^;'"]*?\bfrom)?\s*["']\./([\w-]+\.(?:js|json))["']""", re.M
-)
 #: What kind of output makes a Run fetch more (the first drawing, Markdown, chart):
 #: the npm packages it loads, by the kind (see :func:`output_kinds`).
 EXTRA_PACKAGES = {
@@ -128,10 +106,10 @@ def _locked_versions(lock_file: Path) -> dict[str, str]:
     }
 
 
-def npm_packages(node_modules: Path, lock_file: Path) -> dict[str, tuple[str, Path]]:
-    """Name -> (version, folder) of each npm package the site ships, checked against the lock.
-
-    The packages of NPM_FILES, and the editor's: EDITOR_IMPORTS and all they import.
+def npm_packages(
+    names: list[str], node_modules: Path, lock_file: Path
+) -> dict[str, tuple[str, Path]]:
+    """Name -> (version, folder) of the npm packages ``names``, checked against the lock.
 
     Raises
     ------
@@ -140,11 +118,7 @@ def npm_packages(node_modules: Path, lock_file: Path) -> dict[str, tuple[str, Pa
     """
     locked = _locked_versions(lock_file)
     found: dict[str, tuple[str, Path]] = {}
-    wanted = [*NPM_FILES, *EDITOR_IMPORTS]
-    while wanted:
-        name = wanted.pop(0)
-        if name in found:
-            continue
+    for name in names:
         folder = node_modules / name
         manifest = folder / "package.json"
         installed = (
@@ -159,96 +133,34 @@ def npm_packages(node_modules: Path, lock_file: Path) -> dict[str, tuple[str, Pa
                 f"run `npm ci` in {lock_file.parent} (`python -m nox -s docs` does)"
             )
         found[name] = (installed, folder)
-        if name not in NPM_FILES:
-            wanted += _PACKAGE_IMPORT.findall(es_module_entry(folder).read_text(encoding="utf-8"))
     return found
 
 
-def editor_packages(packages: dict[str, tuple[str, Path]]) -> list[str]:
-    """The names of the editor's packages among ``packages``, sorted."""
-    return sorted(name for name in packages if name not in NPM_FILES)
+def _node_modules(app: Sphinx) -> Path:
+    return Path(app.config.browser_runner_node_modules)
 
 
-def es_module_entry(folder: Path) -> Path:
-    """The ES module an npm package offers for ``import "name"``: ``module``, or ``main``.
-
-    Raises
-    ------
-    ExtensionError
-        If the package names no ES module.
-    """
-    manifest = json.loads((folder / "package.json").read_text(encoding="utf-8"))
-    exports = manifest.get("exports", {})
-    exported = exports.get(".", exports) if isinstance(exports, dict) else {}
-    candidates = [
-        manifest.get("module"),
-        exported.get("import") if isinstance(exported, dict) else None,
-        manifest.get("main") if manifest.get("type") == "module" else None,
-    ]
-    for candidate in candidates:
-        if isinstance(candidate, str) and (folder / candidate).is_file():
-            return folder / candidate
-    raise ExtensionError(f"npm package {folder.name}: no ES module to ship (package.json)")
-
-
-def editor_file(name: str, version: str) -> str:
-    """Where an editor module goes in the site: ``editor/codemirror-view-6.43.15.js``."""
-    return f"editor/{name.lstrip('@').replace('/', '-')}-{version}.js"
-
-
-# -- build hooks ------------------------------------------------------------------------------
-
-
-def _licence_notice(versions: dict[str, str], graphviz_version: str) -> str:
-    return f"""\
-Third-party software in this folder: it runs the pages' code in the reader's browser.
-
-pyodide-*/  Pyodide {versions["pyodide"]}: CPython {versions["python"]} and its standard
-            library compiled to WebAssembly. Mozilla Public License 2.0 (MPL-2.0.txt).
-            CPython is under the PSF License Agreement (https://docs.python.org/3/license.html).
-            Source: https://github.com/pyodide/pyodide
-viz-*/      viz.js {versions["@viz-js/viz"]} (npm @viz-js/viz), MIT License
-            (viz.js-LICENSE.txt); it contains Graphviz (Eclipse Public License,
-            https://graphviz.org/license/) and Expat (MIT License) in object code form.
-marked-*/   marked {versions["marked"]}, MIT License (marked-LICENSE.md).
-d3-*/       d3 {versions["d3"]}, ISC License (d3-LICENSE.txt).
-plot-*/     Observable Plot {versions["@observablehq/plot"]} (npm @observablehq/plot),
-            ISC License (plot-LICENSE.txt); its bundle contains interval-tree-1d and
-            binary-search-bounds (MIT License) and isoformat (ISC License), each with
-            its licence in <name>-LICENSE.txt.
-editor/     CodeMirror 6 (npm @codemirror/*, @lezer/*, and crelt, style-mod, w3c-keyname,
-            @marijn/find-cluster-break), the cell editor, one file per package, each
-            under the MIT License (licenses/<file name>-LICENSE.txt).
-graphviz-{graphviz_version}-py3-none-any.whl
-            the graphviz Python package, MIT License (graphviz-LICENSE.txt).
-micrograd_book-*.whl
-            this site's own package, built from src/micrograd, MIT License.
-micrograd_book_runtime-*.whl
-            the book's runtime, its kernel in the browser (docs/_runtime), MIT License.
-micrograd_book_checks-*.whl
-            the book's checks of the reader's own micrograd (docs/_checks), MIT License.
-"""
-
-
-def _write(path: Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` unless it already holds exactly that."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if not path.is_file() or path.read_bytes() != data:
-        path.write_bytes(data)
-
-
-def _npm_base(name: str) -> str:
-    """An npm package's name without its scope: ``@viz-js/viz`` -> ``viz``."""
-    return name.split("/")[-1]
+def _packages(app: Sphinx) -> dict[str, tuple[str, Path]]:
+    """The npm packages the site ships as they are (:data:`NPM_FILES`)."""
+    return npm_packages(list(NPM_FILES), _node_modules(app), ROOT / "package-lock.json")
 
 
 def _npm_dir(name: str, version: str) -> str:
     """The folder of an npm package in the site: ``pyodide-314.0.7``, ``viz-3.31.0``."""
-    return f"{_npm_base(name)}-{version}"
+    return f"{name.split('/')[-1]}-{version}"
 
 
-def _packages(app: Sphinx) -> dict[str, tuple[str, Path]]:
-    return npm_packages(Path(app.config.browser_runner_node_modules), ROOT / "package-lock.json")
+@functools.cache
+def _bundle(node_modules: str, work: str) -> Bundle:
+    """The runner's bundle, made once per build (and not at all when its inputs are unchanged)."""
+    try:
+        return bundle(Path(node_modules), Path(work))
+    except BundleError as error:
+        raise ExtensionError(str(error)) from error
+
+
+def _runner_bundle(app: Sphinx) -> Bundle:
+    return _bundle(str(_node_modules(app)), str(Path(app.doctreedir) / "runner-bundle"))
 
 
 def _runtime_wheels(app: Sphinx) -> dict[str, bytes]:
@@ -267,53 +179,34 @@ def _pyodide_lock(pyodide_folder: Path) -> tuple[bytes, str]:
     return data, str(info.get("python", "?"))
 
 
-def runner_modules(entries: tuple[str, ...], static_only: bool) -> set[str]:
-    """The runner's files (names in docs/_static/runner) that loading ``entries`` loads.
-
-    Follows every relative import, the dynamic ones too (``import("./editor.js")``
-    and the module names runner.js lists), unless ``static_only``.
-    """
-    own = DOCS / "_static" / "runner"
-    found: set[str] = set()
-    todo = list(entries)
-    while todo:
-        name = todo.pop()
-        if name in found:
-            continue
-        found.add(name)
-        if name.endswith(".js"):
-            text = (own / name).read_text(encoding="utf-8")
-            if static_only:
-                todo += _STATIC_IMPORT.findall(text)
-            else:
-                todo += _RELATIVE_MODULE.findall(text)
-    return found
+def page_side(runner: Bundle) -> set[str]:
+    """The bundle's files (names) a page loads with itself: runner.js and what it imports."""
+    return loaded_files(runner.metafiles["page"], PAGE_ENTRY, static_only=True)
 
 
 def _sizes(app: Sphinx, packages: dict[str, tuple[str, Path]]) -> dict[str, dict[str, int]]:
     """What a first Run fetches, by part: path in the runner's folder -> size in bytes.
 
-    ``python``: starting Python (the worker's files, the runtime cache's service
+    ``python``: starting Python (the worker and the runtime cache's service
     worker, Pyodide and its lock file, the wheels); ``run``: the page's run
-    machinery (the modules the page loads at the first Run, not with itself)
-    and the cell editor; and one part per kind of output (:data:`EXTRA_PACKAGES`),
-    fetched with the first output of that kind.
+    machinery and the cell editor (what the page loads at the first Run, not
+    with itself); and one part per kind of output
+    (:data:`EXTRA_PACKAGES`), fetched with the first output of that kind.
     """
     version, folder = packages["pyodide"]
     pyodide = _npm_dir("pyodide", version)
-    own = DOCS / "_static" / "runner"
-    worker_side = runner_modules(WORKER_ENTRIES, static_only=False)
-    python = {name: (own / name).stat().st_size for name in worker_side}
+    runner = _runner_bundle(app)
+    worker = set().union(
+        *(loaded_files(runner.metafiles["worker"], e, static_only=False) for e in WORKER_ENTRIES)
+    )
+    python = {name: (runner.files / name).stat().st_size for name in worker}
     for relative in NPM_FILES["pyodide"]:
         python[f"{pyodide}/{Path(relative).name}"] = (folder / relative).stat().st_size
     python[f"{pyodide}/pyodide-lock.json"] = len(_pyodide_lock(folder)[0])
     python.update((name, len(data)) for name, data in _runtime_wheels(app).items())
-    with_page = runner_modules((PAGE_ENTRY,), static_only=True)
-    at_first_run = runner_modules((PAGE_ENTRY,), static_only=False) - with_page - WITH_TRACK_PAGE
-    run = {name: (own / name).stat().st_size for name in at_first_run}
-    for name in editor_packages(packages):
-        version, folder = packages[name]
-        run[editor_file(name, version)] = es_module_entry(folder).stat().st_size
+    page = runner.metafiles["page"]
+    at_first_run = loaded_files(page, PAGE_ENTRY, static_only=False, skip=WITH_TRACK_PAGE)
+    run = {name: (runner.files / name).stat().st_size for name in at_first_run - page_side(runner)}
     parts = {"python": python, "run": run}
     for kind, names in EXTRA_PACKAGES.items():
         parts[kind] = {
@@ -384,98 +277,76 @@ def _on_builder_inited(app: Sphinx) -> None:
     app.add_css_file("runner/runner.css")
 
 
-def _add_import_map(
-    app: Sphinx, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
-) -> None:
-    """A page with code cells gets the import map through which the editor's modules load."""
-    if app.builder.format != "html" or executed_notebook(app, pagename) is None:
-        return
+def shipped_files(app: Sphinx) -> dict[str, bytes]:
+    """What this build puts into ``_static/runner``: path there -> content.
+
+    The bundle, the npm files shipped as they are, Pyodide's lock file, the
+    wheels, and the licences of all the third-party software among them.
+    """
     packages = _packages(app)
-
-    def url(name: str) -> str:
-        path = context["pathto"](
-            f"{RUNNER_DIR.as_posix()}/{editor_file(name, packages[name][0])}", 1
-        )
-        # An import map's address must start with "./", "../" or "/" (or be absolute).
-        return path if path.startswith(("./", "../", "/")) else f"./{path}"
-
-    imports = {name: url(name) for name in editor_packages(packages)}
-    # Before any module script: an import map must come first.
-    app.add_js_file(None, type="importmap", body=json.dumps({"imports": imports}), priority=100)
+    versions = {name: version for name, (version, _) in packages.items()}
+    files: dict[str, bytes] = {}
+    for name, (version, folder) in packages.items():
+        for relative in NPM_FILES[name]:
+            files[f"{_npm_dir(name, version)}/{Path(relative).name}"] = (
+                folder / relative
+            ).read_bytes()
+    lock, versions["python"] = _pyodide_lock(packages["pyodide"][1])
+    files[f"{_npm_dir('pyodide', versions['pyodide'])}/pyodide-lock.json"] = lock
+    runner = _runner_bundle(app)
+    files.update((path.name, path.read_bytes()) for path in sorted(runner.files.iterdir()))
+    files.update(_runtime_wheels(app))
+    node_modules = _node_modules(app)
+    names = set().union(*(bundled_package_names(m) for m in runner.metafiles.values()))
+    npm_packages(sorted(names), node_modules, ROOT / "package-lock.json")  # the locked ones
+    try:
+        bundled = bundled_licences(names, node_modules)
+        as_shipped = as_shipped_licences(node_modules)
+    except LicenceError as error:
+        raise ExtensionError(str(error)) from error
+    licences = {**as_shipped, **{entry.file_name: entry.text for entry in bundled}}
+    gv_name, _, gv_licence = graphviz_wheel()
+    licences["graphviz-LICENSE.txt"] = gv_licence.encode()
+    licences["README.txt"] = notice(versions, gv_name.split("-")[1], bundled).encode()
+    files.update((f"licenses/{name}", data) for name, data in licences.items())
+    return files
 
 
 def _on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
-    """Put the runtime, the wheels and the licences into ``_static/runner``."""
+    """Make ``_static/runner`` hold exactly what this build ships.
+
+    Sphinx has copied ``docs/_static/runner`` there: the sources that went into
+    the bundle (its metafiles' inputs) go, the rest (runner.css) stays, and
+    :func:`shipped_files` are written.  Anything else (an older build's chunk,
+    wheel or Pyodide) is removed.
+    """
     if exception is not None or app.builder.format != "html":
         return
     out = Path(app.outdir) / RUNNER_DIR
-    packages = _packages(app)
-    versions = {name: version for name, (version, _) in packages.items()}
-    for name, (version, folder) in packages.items():
-        for relative in NPM_FILES.get(name, ()):
-            _write(
-                out / _npm_dir(name, version) / Path(relative).name,
-                (folder / relative).read_bytes(),
-            )
-    lock, versions["python"] = _pyodide_lock(packages["pyodide"][1])
-    _write(out / _npm_dir("pyodide", versions["pyodide"]) / "pyodide-lock.json", lock)
-    for name in editor_packages(packages):
-        version, folder = packages[name]
-        shipped_as = editor_file(name, version)
-        _write(out / shipped_as, es_module_entry(folder).read_bytes())
-        licence = out / "licenses" / f"{Path(shipped_as).stem}-LICENSE.txt"
-        _write(licence, _licence_file(folder).read_bytes())
-    wheels = _runtime_wheels(app)
-    for name, data in wheels.items():
-        _write(out / name, data)
-    # An output folder reused across builds keeps what older builds put there:
-    # the wheel of an older source, an older Pyodide.  Only this build's stay.
-    current = {_npm_dir(name, version) for name, version in versions.items() if name in NPM_FILES}
-    editor = {Path(editor_file(name, versions[name])).name for name in editor_packages(packages)}
-    shipped = {_npm_base(name) for name in NPM_FILES}
-    for path in sorted(out.iterdir()):
-        stale_wheel = path.suffix == ".whl" and path.name not in wheels
-        stale_npm = (
-            path.is_dir() and path.name.rsplit("-", 1)[0] in shipped and path.name not in current
-        )
-        if stale_wheel:
+    runner = _runner_bundle(app)
+    bundled = set().union(*(metafile["inputs"] for metafile in runner.metafiles.values()))
+    sources = (ROOT / SOURCES).iterdir()
+    kept = {p.name for p in sources if (SOURCES / p.name).as_posix() not in bundled}
+    files = shipped_files(app)
+    for relative, data in files.items():
+        _write(out / relative, data)
+    for path in sorted(out.rglob("*"), reverse=True):
+        relative = path.relative_to(out).as_posix()
+        if path.is_file() and relative not in files and relative not in kept:
             path.unlink()
-        elif stale_npm:
-            shutil.rmtree(path)
-    for path in sorted((out / "editor").iterdir()):
-        if path.name not in editor:
-            path.unlink()
-    licences = out / "licenses"
-    for name in ("MPL-2.0.txt", "viz.js-LICENSE.txt"):
-        _write(licences / name, (HERE / "licenses" / name).read_bytes())
-    _write(licences / "marked-LICENSE.md", (packages["marked"][1] / "LICENSE").read_bytes())
-    node_modules = Path(app.config.browser_runner_node_modules)
-    for name in ("d3", "@observablehq/plot"):
-        folders = [packages[name][1], *(node_modules / inner for inner in BUNDLED.get(name, ()))]
-        for folder in folders:
-            _write(licences / f"{folder.name}-LICENSE.txt", _licence_file(folder).read_bytes())
-    gv_name, _, gv_licence = graphviz_wheel()
-    _write(licences / "graphviz-LICENSE.txt", gv_licence.encode())
-    _write(licences / "README.txt", _licence_notice(versions, gv_name.split("-")[1]).encode())
+        elif path.is_dir() and not any(path.iterdir()):
+            path.rmdir()
 
 
-def _licence_file(folder: Path) -> Path:
-    """An npm package's licence text.
-
-    Raises
-    ------
-    ExtensionError
-        If the package has none.
-    """
-    for path in sorted(folder.iterdir()):
-        if path.name.upper().startswith(("LICENSE", "LICENCE")):
-            return path
-    raise ExtensionError(f"npm package {folder}: no licence file")
+def _write(path: Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` unless it already holds exactly that."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if not path.is_file() or path.read_bytes() != data:
+        path.write_bytes(data)
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("browser_runner_node_modules", str(ROOT / "node_modules"), "env")
     app.connect("builder-inited", _on_builder_inited)
-    app.connect("html-page-context", _add_import_map)
     app.connect("build-finished", _on_build_finished)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

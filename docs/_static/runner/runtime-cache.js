@@ -9,15 +9,16 @@
 // how a page loads.
 //
 // Files whose names carry their version (pyodide-314.0.7/, viz-3.31.0/,
-// marked-18.2.1/, d3-7.9.0/, plot-0.6.17/, editor/*-6.43.15.js, the wheels:
+// marked-18.2.1/, d3-7.9.0/, plot-0.6.17/, the bundle's chunks, named after
+// their content (queue-LYAROSNT.js, the editor's among them), the wheels:
 // micrograd's is named after the source hash) come from the cache first.  The
-// runner's own files (worker.js, kernel.py, ...) come from the network first,
+// runner's other files (runner.js, worker.js, kernel.py, ...) come from the network first,
 // so that a new build is used at once, and from the cache when the network
 // fails.  A private window has its own, empty Cache Storage, dropped when the
 // window closes: it downloads again.
 
 const CACHE = "micrograd-runtime";
-const VERSIONED = /\/(pyodide|viz|marked|d3|plot)-[^/]+\/|\/editor\/|\.whl$/;
+const VERSIONED = /\/(pyodide|viz|marked|d3|plot)-[^/]+\/|-[A-Z0-9]{8}\.js$|\.whl$/;
 
 self.addEventListener("install", () => self.skipWaiting());
 self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
