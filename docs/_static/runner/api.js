@@ -48,6 +48,9 @@
 // On the worker side, registerLayout in layouts.js adds a step that turns a
 // display output into HTML once the cell has run.
 
+import { TO_WORKER } from "./protocol.js";
+import { request } from "./session.js";
+
 const renderers = []; // [mime, {show, laidOut}], in registration order
 const addons = new Map(); // add-on message name -> handle
 
@@ -77,9 +80,9 @@ export function addonHandler(name) {
 }
 
 export async function ask(addon, question, fields) {
-  // Loaded when asked: the routing of worker messages loads with the first Run.
-  const routing = await import("./routing.js");
-  return routing.ask(addon, question, fields);
+  const answer = await request({ type: TO_WORKER.ask, addon, question, fields });
+  if (answer.error !== null) throw new Error(answer.error);
+  return answer.fields;
 }
 
 /** Dispatch micrograd:<name> on document. */

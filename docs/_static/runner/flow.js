@@ -24,7 +24,6 @@
 // name before and after).
 
 import { kernelNames } from "./session.js";
-import { provide } from "./test_api.js";
 
 const script = document.getElementById("micrograd-cells");
 const manifest = script ? JSON.parse(script.textContent) : { cells: [] };
@@ -169,7 +168,8 @@ function neededCodes(k, page) {
   }
   return [...taken].sort((a, b) => a - b);
 }
-provide("needs", () => codeCells.map((c) => neededCodes(c.code, pageFacts())));
+/** For each of the page's code cells, the codes of the cells it needs now. */
+export const pageNeeds = () => codeCells.map((c) => neededCodes(c.code, pageFacts()));
 
 /** The names cell k depends on: those it reads, and those the cells it needs read. */
 function dependencies(k, page) {

@@ -14,8 +14,9 @@
 // build-time output and get a one-line note instead.
 //
 // The parts, one job each (ES modules, no build step; only runner.js, state.js,
-// dom.js, cells.js, copy.js, pagestate.js and test_api.js load with the page, the
-// rest at the first Run, or when a reload brings back what the reader changed):
+// dom.js, cells.js, copy.js, pagestate.js, runtime.js and test_api.js load with
+// the page, the rest at the first Run, or when a reload brings back what the
+// reader changed):
 //   cells.js     the Cell: its state (data) and render(), the one function that
 //                draws it; the page's live region
 //   copy.js      every cell's Copy and Copy as a script (the build's script, or
@@ -24,7 +25,8 @@
 //   pagestate.js the page's state as one thing: saved as it changes, brought back
 //                on reload, and Reset page; the page bar and the skip link
 //   state.js     the page's settings, and what the runner records of its work
-//   test_api.js  the small API the browser tests drive the runner through
+//   test_api.js  the small API the browser tests drive the runner through (no
+//                module imports it: it imports what it shows)
 //   api.js       the extension API for add-on modules (output renderers, add-on
 //                messages, the micrograd:* events on document)
 //   queue.js     the run queue: what runs, in which order; Stop, Restart, Reset
@@ -36,7 +38,10 @@
 //   routing.js   the worker's messages about runs, to the cells they belong to
 //   prompts.js   the question about a cell above that crashed or was stopped
 //   notes.js     what the runner says in a cell's output box, in words
-//   session.js   the worker's lifecycle: start, end (Stop, Restart, crash), its cache
+//   runtime.js   the session as one object: its status (a frozen enum), its one
+//                generation, the run in the worker, the queue, and the one
+//                teardown(reason) that Stop, Restart, Reset page and a crash call
+//   session.js   the worker's lifecycle: start, its end on a teardown, its cache
 //   protocol.js  the worker protocol: every message type, with its shape
 //   editor.js    the editor (CodeMirror 6, loaded on the first Edit or Run)
 //   outputs.js   output rendering (and the built-in renderers)
