@@ -18,7 +18,9 @@
 //     go to handle(fields, run): run is {cell, code, display(index)} (cell: the
 //     Cell, null for a hidden cell; code: its index among all the page's code
 //     cells, flow.js; display(index): the element of the run's index-th display
-//     output, null for a hidden cell).  A message of a run that has ended or
+//     output, null for a hidden cell; restored: true when a reload shows a
+//     saved run again, and the add-on recorded the message in the cell's
+//     shown items, cells.js recordShown).  A message of a run that has ended or
 //     was stopped is dropped.  Add-on names are their own namespace: they never
 //     clash with the protocol's message types (protocol.js).
 //

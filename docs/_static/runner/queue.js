@@ -139,7 +139,7 @@ runtime.onTeardown((reason, { interrupted, waited, details }) => {
 async function pump() {
   if (runtime.pumping === runtime.generation) return;
   const mine = runtime.generation;
-  const over = () => runtime.over(); // a teardown since: this pump stops
+  const over = () => runtime.generation !== mine; // a teardown since: this pump stops
   runtime.pumping = mine;
   try {
     while (waiting.length && !over()) {

@@ -49,6 +49,7 @@
 //                layout steps (DOT, Markdown), the Python kernel
 //   prose.js     what the prose shows of the reader's run: each glued value's and
 //                claim's state (the add-ons glue.js and claims.js show them)
+//   savedstate.js a page's saved state as data: what a reload brings back of each cell
 // Add-ons: steppers.js, glue.js and claims.js (on prose.js), charts.js,
 // exercises.js (page), stepper_layout.js, exercise_answers.js, live_charts.py,
 // exercises.py (worker).
@@ -98,6 +99,7 @@ function setUp() {
   setUpPageState({
     machinery: () => loading,
     openEditor: (cell) => import("./editor.js").then((editor) => editor.openEditor(cell, actions.run)),
+    restart: actions.restart,
   });
   // A page with exercises shows their Check, hints and progress before any Run.
   if (document.getElementById("micrograd-track")) {
