@@ -17,7 +17,6 @@
 // Every control is a real button named for what it does to which cell ("Run cell 3").
 
 import { button, element } from "./dom.js";
-import { cellSnapshot } from "./savedstate.js";
 import { buildOnlyClass } from "./state.js";
 
 /** What a cell's last Run request is doing or did. */
@@ -68,8 +67,8 @@ export class Cell {
     this.stale = false;
     this.outputs = []; // what the run showed: {kind: "stream" | "display", ...}
     // What its output box shows, item by item, as data (savedstate.js's SHOWN_KINDS):
-    // what a reload shows again, through the same renderers.
-    this.shown = [];
+    // what a reload shows again, through the same renderers; null while it has none.
+    this.shown = null;
     this.controls = null; // {bar, run, edit, stop, reset, status}
     this.box = null; // {element, label, body, toggle} while it shows a run
     this.staleNote = null; // the note above a stale build output
@@ -372,7 +371,7 @@ export function removeOutput(cell) {
   if (cell.box) cell.box.element.remove();
   cell.box = null;
   cell.outputs = [];
-  cell.shown = [];
+  cell.shown = null;
   cell.shows = "build";
   cell.stale = false;
   if (cell.buildOutput) cell.buildOutput.hidden = false;
@@ -388,19 +387,6 @@ export function endOfSession(cell) {
 }
 
 // -- keeping a cell across a reload (pagestate.js) -----------------------------------------------
-
-/** What of the cell a reload brings back (savedstate.js): its code, if edited, and its run. */
-export const snapshot = (cell) => cellSnapshot({
-  source: cell.source,
-  code: cell.code,
-  edited: cell.edited,
-  busy: cell.busy,
-  state: cell.state,
-  detail: cell.detail,
-  shows: cell.shows,
-  stale: cell.stale,
-  shown: cell.box ? cell.shown : null,
-});
 
 /**
  * A run saved before a reload has been shown again in the cell's output box

@@ -15,8 +15,8 @@ import { first } from "./state.js";
 export function addStream(cell, name, text) {
   first("firstOutput");
   recordOutput(cell, { kind: "stream", name, text });
-  recordShown(cell, { kind: "stream", name, text });
   const body = outputBody(cell);
+  recordShown(cell, { kind: "stream", name, text });
   let pre = body.lastElementChild;
   if (!pre || !pre.classList.contains("runner-stream")) {
     pre = element("pre", "runner-stream");
@@ -31,11 +31,11 @@ export function addDisplay(cell, index, bundle) {
   const [mime, { show }] = rendererFor(bundle);
   const data = bundle[mime];
   recordOutput(cell, { kind: "display", mime, data, bundle });
-  recordShown(cell, { kind: "display", index, bundle });
   const box = element("div", "runner-display");
   box.dataset.mime = mime;
   box.dataset.index = index;
   outputBody(cell).append(box);
+  recordShown(cell, { kind: "display", index, bundle });
   show(box, data, { bundle, index, cell });
 }
 

@@ -24,10 +24,12 @@
 // first cell's Run.
 
 import {
-  allCells, announce, attachSavedCode, resetCell, restoredRun, snapshot, startOutput,
+  allCells, announce, attachSavedCode, resetCell, restoredRun, startOutput,
 } from "./cells.js";
 import { button, element } from "./dom.js";
-import { restorePlan, restoredText, versionOf } from "./savedstate.js";
+import {
+  cellSnapshot, restorePlan, restoredText, versionOf,
+} from "./savedstate.js";
 import { settings } from "./state.js";
 
 const KEY = `micrograd-book:${location.pathname}`;
@@ -100,7 +102,7 @@ function addonSnapshots() {
 async function save() {
   page.timer = null;
   const proseStates = page.prose === null ? {} : (await page.prose).snapshot();
-  const cells = allCells().map(snapshot);
+  const cells = allCells().map(cellSnapshot);
   const addonStates = addonSnapshots();
   const kept = changed() || Object.keys(proseStates).length > 0 || Object.keys(addonStates).length > 0;
   showBar(kept);

@@ -28,8 +28,9 @@ export function versionOf(manifestText, wheels) {
 
 /**
  * What of a cell a reload brings back: its code, if edited, and what its output
- * box shows (null: it shows the build's).  cell: {source, code, edited, busy,
- * state, detail, shows, stale, shown (null while the cell has no output box)}.
+ * box shows (null: it shows the build's).  cell: a Cell (cells.js), or as much of
+ * one: {source, code, edited, busy, state, detail, shows, stale, shown (null while
+ * the cell has no output box)}.
  */
 export function cellSnapshot(cell) {
   return {
