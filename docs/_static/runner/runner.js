@@ -50,6 +50,10 @@
 //   prose.js     what the prose shows of the reader's run: each glued value's and
 //                claim's state (the add-ons glue.js and claims.js show them)
 //   savedstate.js a page's saved state as data: what a reload brings back of each cell
+//   wording.js   the words a glued number or a claim carries, by its state (prose.js)
+//   exercise_progress.js  the exercises' progress, and what their panels show of it
+//   (savedstate.js, wording.js, exercise_progress.js and runtime.js touch no DOM:
+//   tests/js/ runs them in Node)
 // Add-ons: steppers.js, glue.js and claims.js (on prose.js), charts.js,
 // exercises.js (page), stepper_layout.js, exercise_answers.js, live_charts.py,
 // exercises.py (worker).
