@@ -398,6 +398,8 @@ def test_the_page_loads_only_the_runners_page_side_modules_before_a_run(
         "copy.js",
         "dom.js",
         "pagestate.js",
+        "runtime.js",
+        "savedstate.js",
         "state.js",
         "test_api.js",
     }

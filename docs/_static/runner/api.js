@@ -18,7 +18,9 @@
 //     go to handle(fields, run): run is {cell, code, display(index)} (cell: the
 //     Cell, null for a hidden cell; code: its index among all the page's code
 //     cells, flow.js; display(index): the element of the run's index-th display
-//     output, null for a hidden cell).  A message of a run that has ended or
+//     output, null for a hidden cell; restored: true when a reload shows a
+//     saved run again, and the add-on recorded the message in the cell's
+//     shown items, cells.js recordShown).  A message of a run that has ended or
 //     was stopped is dropped.  Add-on names are their own namespace: they never
 //     clash with the protocol's message types (protocol.js).
 //
@@ -47,6 +49,9 @@
 //
 // On the worker side, registerLayout in layouts.js adds a step that turns a
 // display output into HTML once the cell has run.
+
+import { TO_WORKER } from "./protocol.js";
+import { request } from "./session.js";
 
 const renderers = []; // [mime, {show, laidOut}], in registration order
 const addons = new Map(); // add-on message name -> handle
@@ -77,9 +82,9 @@ export function addonHandler(name) {
 }
 
 export async function ask(addon, question, fields) {
-  // Loaded when asked: the routing of worker messages loads with the first Run.
-  const routing = await import("./routing.js");
-  return routing.ask(addon, question, fields);
+  const answer = await request({ type: TO_WORKER.ask, addon, question, fields });
+  if (answer.error !== null) throw new Error(answer.error);
+  return answer.fields;
 }
 
 /** Dispatch micrograd:<name> on document. */

@@ -66,6 +66,9 @@ export class Cell {
     this.shows = "build";
     this.stale = false;
     this.outputs = []; // what the run showed: {kind: "stream" | "display", ...}
+    // What its output box shows, item by item, as data (savedstate.js's SHOWN_KINDS):
+    // what a reload shows again, through the same renderers; null while it has none.
+    this.shown = null;
     this.controls = null; // {bar, run, edit, stop, reset, status}
     this.box = null; // {element, label, body, toggle} while it shows a run
     this.staleNote = null; // the note above a stale build output
@@ -313,6 +316,7 @@ export function startOutput(cell) {
   if (!cell.box) cell.box = makeOutputBox(cell);
   cell.box.body.replaceChildren();
   cell.outputs = [];
+  cell.shown = [];
   cell.shows = "run";
   cell.stale = false;
   if (cell.buildOutput) showBuildOutput(cell, false);
@@ -328,6 +332,17 @@ export function outputBody(cell) {
 /** Record one thing the run showed (outputs.js renders it). */
 export function recordOutput(cell, output) {
   cell.outputs.push(output);
+}
+
+/**
+ * Record what was just put into the cell's output box, as data ({kind, ...}: a
+ * stream, a display's bundle, its laid-out HTML, a note...), for a reload to show
+ * again by the same function.  at: the index of an item it replaces (a drawing
+ * drawn again), or -1.
+ */
+export function recordShown(cell, item, at = -1) {
+  if (at >= 0) cell.shown[at] = item;
+  else cell.shown.push(item);
 }
 
 function makeOutputBox(cell) {
@@ -356,6 +371,7 @@ export function removeOutput(cell) {
   if (cell.box) cell.box.element.remove();
   cell.box = null;
   cell.outputs = [];
+  cell.shown = null;
   cell.shows = "build";
   cell.stale = false;
   if (cell.buildOutput) cell.buildOutput.hidden = false;
@@ -372,34 +388,15 @@ export function endOfSession(cell) {
 
 // -- keeping a cell across a reload (pagestate.js) -----------------------------------------------
 
-/** What of the cell a reload brings back: its code, if edited, and what its output shows. */
-export function snapshot(cell) {
-  return {
-    source: cell.source,
-    code: cell.edited ? cell.code : null,
-    state: cell.busy ? "idle" : cell.state,
-    detail: cell.busy ? "" : cell.detail,
-    shows: cell.shows,
-    stale: cell.stale,
-    html: cell.box ? cell.box.body.innerHTML : null,
-    // What each output was, without its whole bundle (a chart's data can be large).
-    outputs: cell.outputs.map((output) => ({ ...output, bundle: undefined })),
-  };
-}
-
 /**
- * Show a run saved before a reload (snapshot): what it showed, from a Python
- * session that is gone (the reader's, marked so).
+ * A run saved before a reload has been shown again in the cell's output box
+ * (pagestate.js): it is from a Python session that is gone (the reader's, marked so).
  */
-export function restoreOutput(cell, saved) {
-  if (saved.html === null || saved.shows === "build") return;
-  startOutput(cell);
-  cell.box.body.innerHTML = saved.html;
-  cell.outputs = saved.outputs;
+export function restoredRun(cell, { state, detail, stale }) {
   cell.shows = "earlier-run";
-  cell.stale = saved.stale;
-  cell.state = saved.state;
-  cell.detail = saved.detail;
+  cell.stale = stale;
+  cell.state = state;
+  cell.detail = detail;
   render(cell);
 }
 

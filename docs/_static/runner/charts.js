@@ -16,7 +16,7 @@
 // drawing ({cell, at: performance.now(), points}), for the browser tests.
 
 import { registerAddon, registerOutput } from "./api.js";
-import { outputBody } from "./cells.js";
+import { outputBody, recordShown } from "./cells.js";
 import { element } from "./dom.js";
 import MIME_TYPES from "./mime_types.json" with { type: "json" };
 import { now, records, settings } from "./state.js";
@@ -292,7 +292,7 @@ async function drawLive(cell) {
   drawing.add(cell);
   try {
     while (pending.has(cell)) {
-      const { figure, points } = pending.get(cell);
+      const { figure, points, restored } = pending.get(cell);
       pending.delete(cell);
       if (cell.shows !== "run") return; // a Reset or a new Python took the run's output away
       const box = liveBox(cell);
@@ -302,7 +302,7 @@ async function drawLive(cell) {
       box.dataset.points = String(points);
       box.lastElementChild.textContent =
         `Your run's ${points} step${points === 1 ? "" : "s"}, drawn as it trains.`;
-      records.liveCharts.push({ cell: cell.index, at: now(), points });
+      if (!restored) records.liveCharts.push({ cell: cell.index, at: now(), points });
     }
   } catch (error) {
     const failed = element("pre", "runner-error", `Could not draw: ${error.message || error}`);
@@ -314,6 +314,10 @@ async function drawLive(cell) {
 
 registerAddon("live-chart", ({ figure, points }, run) => {
   if (!run.cell) return; // a hidden cell's training shows no chart
-  pending.set(run.cell, { figure, points }); // only the newest counts
+  // The newest drawing is what the output box shows, in the place of the first.
+  const item = { kind: "addon", name: "live-chart", fields: { figure, points } };
+  const at = run.cell.shown.findIndex((kept) => kept.kind === "addon" && kept.name === "live-chart");
+  recordShown(run.cell, item, at);
+  pending.set(run.cell, { figure, points, restored: Boolean(run.restored) }); // only the newest counts
   if (!drawing.has(run.cell)) drawLive(run.cell);
 });

@@ -19,22 +19,11 @@
 import { registerAddon } from "./api.js";
 import { element } from "./dom.js";
 import { followKeys } from "./prose.js";
+import { claimView } from "./wording.js";
 
 const GLUE_PREFIX = "claim:"; // what the runner's events name a claim by (claims.py)
 const spans = Array.from(document.querySelectorAll("span.mg-claim[data-claim-key]"));
 const keys = new Set(spans.map((span) => GLUE_PREFIX + span.dataset.claimKey));
-
-/** What a span of this state says about its wording, in brackets (none: the build's, current). */
-function mark(state) {
-  const { value, from, stale } = state;
-  if (stale) {
-    const whose = value === null ? "from the build" : "from an earlier run of yours";
-    return `${whose}: your changes above make it out of date`;
-  }
-  if (value === null || value.holds) return from === "earlier-run" ? "from an earlier session of yours" : null;
-  const broken = value.about ? `not true of your run: ${value.about}` : "not true of your run";
-  return from === "earlier-run" ? `${broken} (an earlier session)` : broken;
-}
 
 function render(key, state) {
   for (const span of spans) {
@@ -42,20 +31,15 @@ function render(key, state) {
     const holds = span.querySelector(":scope > .mg-claim-holds");
     const fails = span.querySelector(":scope > .mg-claim-fails");
     for (const old of span.querySelectorAll(":scope > .mg-claim-mark")) old.remove();
-    const broken = state.value !== null && !state.value.holds;
-    const switched = broken && fails !== null;
+    const view = claimView(state, fails !== null);
     // Only what changes is touched, so that the build's own span stays byte for byte.
-    if (holds.hidden !== switched) holds.hidden = switched;
-    if (fails && fails.hidden === switched) fails.hidden = !switched;
-    const words = switched && !state.stale ? (state.from === "run" ? null : "from an earlier session of yours")
-      : mark(state);
-    if (words !== null) span.append(element("span", "mg-claim-mark", ` [${words}]`));
-    span.classList.toggle("mg-claim-yours", state.value !== null && !broken || switched);
-    span.classList.toggle("mg-claim-broken", broken && !switched);
-    span.classList.toggle("mg-claim-stale", state.stale);
-    if (state.stale) span.dataset.shown = "stale";
-    else if (broken && !switched) span.dataset.shown = "broken";
-    else if (state.value !== null) span.dataset.shown = "yours";
+    if (holds.hidden !== view.switched) holds.hidden = view.switched;
+    if (fails && fails.hidden === view.switched) fails.hidden = !view.switched;
+    if (view.words !== null) span.append(element("span", "mg-claim-mark", ` [${view.words}]`));
+    span.classList.toggle("mg-claim-yours", view.yours);
+    span.classList.toggle("mg-claim-broken", view.broken);
+    span.classList.toggle("mg-claim-stale", view.stale);
+    if (view.shown !== null) span.dataset.shown = view.shown;
     else delete span.dataset.shown; // the build's, as the build wrote it
   }
 }

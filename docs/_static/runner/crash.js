@@ -2,7 +2,9 @@
 // running (or the one waiting for Python to start) says so, keeps what it
 // printed, and offers a Restart; every other cell that waited is not run; what
 // the old Python computed is marked as from a session that has ended; the cell
-// that crashed is not run again by itself (flow.js blocks it).
+// that crashed is not run again by itself (flow.js blocks it).  The teardown
+// itself (the worker, the queue, the generation, the flow's session) is
+// runtime.teardown("crashed"); this is what its listener in queue.js shows.
 
 import { allCells, announce, endOfSession, setState } from "./cells.js";
 import * as flow from "./flow.js";
@@ -25,7 +27,6 @@ export function showCrash(details, { crashed, target, waited, restart }) {
       setState(entry.cell, "skipped", `not run: ${why}`);
     }
   }
-  flow.newSession();
   for (const other of allCells()) if (other !== cell) endOfSession(other);
   if (crashed) flow.block(crashed, "crashed");
   if (cell) {

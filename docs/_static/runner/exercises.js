@@ -22,6 +22,10 @@
 
 import { addToolToEveryCell, allCells, announce, resetCell } from "./cells.js";
 import { button, element } from "./dom.js";
+import {
+  NOT_RUN, forget, freshProgress, nextHint as showNextHint, panelView, progressSnapshot,
+  progressView, recordCheck, restoredProgress, verdict,
+} from "./exercise_progress.js";
 import { alsoReads } from "./flow.js";
 import { changedState, keepState } from "./pagestate.js";
 import { now, records } from "./state.js";
@@ -29,7 +33,7 @@ import { now, records } from "./state.js";
 const data = JSON.parse(document.getElementById("micrograd-track").textContent);
 const exercises = new Map(data.exercises.map((exercise) => [exercise.id, exercise]));
 const order = data.exercises.map((exercise) => exercise.id);
-const progress = { passed: new Set(), hints: new Map(), solutions: new Set(), checked: new Set() };
+const progress = freshProgress(); // what the reader did (exercise_progress.js)
 const panels = new Map(); // exercise id -> its panel's parts
 records.checks = [];
 
@@ -80,14 +84,6 @@ function runToTheEnd(cell, actions) {
   });
 }
 
-/** Why the checks could not run, by the state the cell's Run ended in. */
-const NOT_RUN = {
-  raised: "Your cell raised an exception before the checks could run: its traceback is above.",
-  skipped: "A cell above yours raised an exception, so yours did not run: fix that one first.",
-  stopped: "The run was stopped before the checks could run: press Check again.",
-  crashed: "Python crashed while it ran your cell (the note above says more): press Check again.",
-};
-
 async function checkCell(cell, exercise, actions) {
   const panel = panels.get(exercise.id);
   const started = now();
@@ -99,9 +95,7 @@ async function checkCell(cell, exercise, actions) {
     mistake: result.mistake ? result.mistake.id : null,
     seconds: (now() - started) / 1000,
   });
-  progress.checked.add(exercise.id);
-  if (result.status === "passed") progress.passed.add(exercise.id);
-  else progress.passed.delete(exercise.id);
+  recordCheck(progress, exercise.id, result.status);
   show(panel, exercise, result);
   showProgress();
   changedState();
@@ -154,12 +148,7 @@ function say(panel, text) {
 function show(panel, exercise, result) {
   panel.result.replaceChildren();
   panel.result.dataset.status = result.status;
-  const heading = {
-    passed: `Passed: step ${exercise.number} does all the book asks of it (${result.checked} checks).`,
-    failed: `Not yet: ${result.message}`,
-    "not-done": `Not done yet: ${result.message}`,
-    raised: result.traceback ? "Your code raised an exception:" : result.message,
-  }[result.status];
+  const heading = verdict(exercise, result);
   panel.result.append(element("p", "mg-exercise-verdict", heading));
   if (result.mistake) {
     const mistake = element("p", "mg-exercise-mistake");
@@ -178,25 +167,21 @@ function show(panel, exercise, result) {
 /** The hint button, the solution's offer and the comparison, as the progress says. */
 function showExercise(exercise) {
   const panel = panels.get(exercise.id);
-  const shown = progress.hints.get(exercise.id) || 0;
-  const total = exercise.hints.length;
-  panel.hints.replaceChildren(...exercise.hints.slice(0, shown).map((hint, i) => {
+  const view = panelView(progress, exercise);
+  panel.hints.replaceChildren(...view.hints.map(({ label, hint }) => {
     const item = element("li", "", "");
-    item.append(element("strong", "", `Hint ${i + 1} of ${total}: `), hint);
+    item.append(element("strong", "", label), hint);
     return item;
   }));
-  panel.hint.hidden = shown >= total;
-  panel.hint.textContent = `Show hint ${shown + 1} of ${total}`;
-  panel.solve.hidden = !progress.checked.has(exercise.id) || progress.solutions.has(exercise.id)
-    || progress.passed.has(exercise.id);
-  const open = progress.solutions.has(exercise.id) || progress.passed.has(exercise.id);
-  panel.solution.hidden = !open;
-  if (open) showSolution(panel, exercise);
+  panel.hint.hidden = view.hintHidden;
+  panel.hint.textContent = view.hintLabel;
+  panel.solve.hidden = view.solveHidden;
+  panel.solution.hidden = !view.solutionOpen;
+  if (view.solutionOpen) showSolution(panel, exercise, view.beside);
 }
 
 function nextHint(exercise) {
-  const shown = (progress.hints.get(exercise.id) || 0) + 1;
-  progress.hints.set(exercise.id, shown);
+  const shown = showNextHint(progress, exercise.id);
   showExercise(exercise);
   announce(`Hint ${shown} of ${exercise.hints.length}: ${exercise.hints[shown - 1]}`);
   changedState();
@@ -223,8 +208,7 @@ function confirmSolution(exercise) {
   yes.focus();
 }
 
-function showSolution(panel, exercise) {
-  const passed = progress.passed.has(exercise.id);
+function showSolution(panel, exercise, passed) {
   panel.solution.replaceChildren();
   panel.solution.classList.toggle("mg-exercise-beside", passed);
   if (passed) {
@@ -240,16 +224,9 @@ function showSolution(panel, exercise) {
 
 // -- resetting ---------------------------------------------------------------------------------
 
-function forget(id) {
-  progress.passed.delete(id);
-  progress.hints.delete(id);
-  progress.solutions.delete(id);
-  progress.checked.delete(id);
-}
-
 function resetExercise(cell, exercise) {
   resetCell(cell);
-  forget(exercise.id);
+  forget(progress, exercise.id);
   const panel = panels.get(exercise.id);
   panel.result.replaceChildren();
   delete panel.result.dataset.status;
@@ -261,7 +238,7 @@ function resetExercise(cell, exercise) {
 
 function resetAll() {
   for (const id of order) {
-    forget(id);
+    forget(progress, id);
     const panel = panels.get(id);
     if (!panel) continue;
     panel.result.replaceChildren();
@@ -276,10 +253,9 @@ function resetAll() {
 function showProgress() {
   const box = document.querySelector(".mg-track-progress");
   if (!box) return;
-  const done = order.filter((id) => progress.passed.has(id)).length;
-  const next = order.find((id) => !progress.passed.has(id));
-  box.replaceChildren(element("p", "mg-track-count", `${done} of ${order.length} steps done.`));
-  if (next) {
+  const { text, next, offerReset } = progressView(progress, order);
+  box.replaceChildren(element("p", "mg-track-count", text));
+  if (next !== null) {
     const link = element("a", "", `Next: step ${exercises.get(next).number}, ${exercises.get(next).title}`);
     // To the step's section: its explanation and example come before its cell.
     const panel = panels.get(next);
@@ -287,7 +263,7 @@ function showProgress() {
     link.href = `#${section ? section.id : `mg-exercise-${next}`}`;
     box.append(link);
   }
-  if (done || progress.checked.size) {
+  if (offerReset) {
     box.append(button("mg-track-reset", "↺ Reset all progress", () => {
       for (const cell of allCells()) if (exerciseOf(cell)) resetCell(cell);
       resetAll();
@@ -297,21 +273,10 @@ function showProgress() {
   }
 }
 
-function snapshot() {
-  if (!progress.checked.size && !progress.hints.size && !progress.solutions.size) return null;
-  return {
-    passed: [...progress.passed],
-    hints: Object.fromEntries(progress.hints),
-    solutions: [...progress.solutions],
-    checked: [...progress.checked],
-  };
-}
+const snapshot = () => progressSnapshot(progress);
 
 function restore(saved) {
-  progress.passed = new Set(saved.passed.filter((id) => exercises.has(id)));
-  progress.hints = new Map(Object.entries(saved.hints).filter(([id]) => exercises.has(id)));
-  progress.solutions = new Set(saved.solutions.filter((id) => exercises.has(id)));
-  progress.checked = new Set(saved.checked.filter((id) => exercises.has(id)));
+  Object.assign(progress, restoredProgress(saved, (id) => exercises.has(id)));
   for (const id of order) if (panels.has(id)) showExercise(exercises.get(id));
   showProgress();
 }

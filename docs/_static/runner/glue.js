@@ -15,6 +15,7 @@
 import { registerAddon } from "./api.js";
 import { element } from "./dom.js";
 import { followKeys } from "./prose.js";
+import { glueView } from "./wording.js";
 
 const spans = Array.from(document.querySelectorAll("span.pasted-text[data-glue-key]"));
 const built = new Map(spans.map((span) => [span, span.innerHTML])); // as the build wrote them
@@ -26,36 +27,20 @@ const buildText = (span) => {
   return holder.textContent;
 };
 
-/** The words a span of this state says about its number (none: the build's, current). */
-function note(state, span, theirs) {
-  const build = `the build's value: ${buildText(span)}`;
-  if (state.stale) {
-    const whose = state.value === null ? "From the build" : "From an earlier run of yours";
-    return `${whose}; your changes above make it out of date (${build}).`;
-  }
-  if (state.value === null) return null;
-  if (theirs === undefined) return "From the build: your run's value cannot be shown here.";
-  return state.from === "run" ? `Your run's value; ${build}.`
-    : `From an earlier Python session of yours; ${build}.`;
-}
-
 function render(key, state) {
   for (const span of spans) {
     if (span.dataset.glueKey !== key) continue;
     const theirs = state.value === null ? undefined : state.value[span.dataset.glueFormat];
-    const words = note(state, span, theirs);
+    const view = glueView(state, buildText(span), theirs);
     span.classList.remove("mg-glue-yours", "mg-glue-stale");
     delete span.dataset.shown;
-    if (words === null) {
+    if (view.words === null) {
       span.innerHTML = built.get(span);
       continue;
     }
-    const shown = theirs === undefined ? buildText(span) : theirs;
-    const as = state.stale || theirs === undefined ? "stale"
-      : state.from === "run" ? "yours" : "earlier";
-    span.replaceChildren(document.createTextNode(shown), element("span", "mg-glue-note", words));
-    span.classList.add(as === "yours" ? "mg-glue-yours" : "mg-glue-stale");
-    span.dataset.shown = as;
+    span.replaceChildren(document.createTextNode(view.text), element("span", "mg-glue-note", view.words));
+    span.classList.add(view.as === "yours" ? "mg-glue-yours" : "mg-glue-stale");
+    span.dataset.shown = view.as;
   }
 }
 

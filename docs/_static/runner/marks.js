@@ -6,18 +6,18 @@ import { emit } from "./api.js";
 import { setStale } from "./cells.js";
 import * as flow from "./flow.js";
 import { analyse } from "./routing.js";
-import { runtimeStatus } from "./session.js";
+import { runtime } from "./runtime.js";
 
 let lastStale = "";
 
 /**
  * Mark the outputs a run made stale (and unmark the ones that are current again).
- * Where the reader's code is not analysed yet and Python is running, the marks are
+ * Where the reader's code is not analysed yet and Python is up, the marks are
  * drawn again once the worker's analysis of it is in.
  */
 export function refreshStale() {
   draw();
-  if (!flow.isAnalysed() && runtimeStatus() === "ready") flow.analyseEdits(analyse).then(draw);
+  if (!flow.isAnalysed() && runtime.isUp()) flow.analyseEdits(analyse).then(draw);
 }
 
 function draw() {

@@ -3,7 +3,7 @@
 // again first and why, the ones it left out, a hidden cell that raised, a
 // Stop, a crash).  The run queue (queue.js) decides when; this module says it.
 
-import { outputBody } from "./cells.js";
+import { outputBody, recordShown } from "./cells.js";
 import { button, element } from "./dom.js";
 
 /** What the reader calls an entry of the flow: "cell 3", or "the hidden cell after cell 3". */
@@ -20,8 +20,19 @@ export const shownAt = (entry) => entry.cell || (entry.after && entry.after.cell
 
 /** A note in the cell's output box, under what it shows. */
 export function addNote(cell, className, text) {
-  const note = element("div", `runner-note ${className}`, text);
+  return showNote(cell, { kind: "note", className, text, error: null });
+}
+
+/**
+ * A note in the cell's output box, from its data: {kind: "note", className, text,
+ * error (a traceback under the words, or null)}.  The same data shows it again
+ * after a reload.
+ */
+export function showNote(cell, item) {
+  const note = element("div", `runner-note ${item.className}`, item.text);
+  if (item.error !== null) note.append(element("pre", "runner-error", item.error));
   outputBody(cell).append(note);
+  recordShown(cell, item);
   return note;
 }
 
@@ -62,13 +73,15 @@ function span(numbers) {
   return parts.join(", ");
 }
 
-/** A hidden cell raised: the note that says so (the text keeps the build's numbers). */
+/** A hidden cell raised: the note that says so (the text keeps the build's numbers), as data. */
 export function hiddenErrorNote(entry, error) {
-  const note = element("div", "runner-note runner-hidden-error",
-    `${capital(nameOf(entry))} (it computes numbers for the text) raised an exception; the ` +
-    "text keeps the build's numbers:");
-  note.append(element("pre", "runner-error", error));
-  return note;
+  return {
+    kind: "note",
+    className: "runner-hidden-error",
+    text: `${capital(nameOf(entry))} (it computes numbers for the text) raised an exception; ` +
+      "the text keeps the build's numbers:",
+    error,
+  };
 }
 
 /** The note of a run that Stop (or Restart) ended. */
@@ -83,11 +96,24 @@ export function stoppedText(entry) {
  */
 export function addCrashNote(cell, crashed, details, restart) {
   const which = crashed ? nameOf(crashed) : "starting Python";
-  const note = addNote(cell, "runner-crashed",
+  showCrashNote(cell, { kind: "crash", which, blamed: Boolean(crashed), details }, restart);
+  return which;
+}
+
+/**
+ * The note of a crash, from its data: {kind: "crash", which (what was running),
+ * blamed (whether a cell crashed it), details}.  The same data shows it again
+ * after a reload.
+ */
+export function showCrashNote(cell, item, restart) {
+  const { which, blamed, details } = item;
+  const note = element("div", "runner-note runner-crashed",
     `Python crashed while running ${which}, and this page's variables are gone. ` +
     "What you can do: Restart Python, then Run. " +
-    (crashed ? `${capital(which)} will not run again by itself: run it yourself, or edit it ` +
+    (blamed ? `${capital(which)} will not run again by itself: run it yourself, or edit it ` +
       "first. " : ""));
+  outputBody(cell).append(note);
+  recordShown(cell, item);
   const again = button("runner-restart", "Restart Python", () => {
     again.remove();
     restart();
@@ -98,5 +124,4 @@ export function addCrashNote(cell, crashed, details, restart) {
       "Python's C code, or freeing a very deep structure, does that here."));
   }
   note.append(element("pre", "runner-crash-details", details));
-  return which;
 }

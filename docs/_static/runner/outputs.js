@@ -6,7 +6,7 @@
 // HTML ("laid-out", protocol.js), which the same renderer puts in.
 
 import { registerOutput, rendererFor } from "./api.js";
-import { outputBody, recordOutput } from "./cells.js";
+import { outputBody, recordOutput, recordShown } from "./cells.js";
 import { element } from "./dom.js";
 import MIME_TYPES from "./mime_types.json" with { type: "json" };
 import { first } from "./state.js";
@@ -16,6 +16,7 @@ export function addStream(cell, name, text) {
   first("firstOutput");
   recordOutput(cell, { kind: "stream", name, text });
   const body = outputBody(cell);
+  recordShown(cell, { kind: "stream", name, text });
   let pre = body.lastElementChild;
   if (!pre || !pre.classList.contains("runner-stream")) {
     pre = element("pre", "runner-stream");
@@ -34,6 +35,7 @@ export function addDisplay(cell, index, bundle) {
   box.dataset.mime = mime;
   box.dataset.index = index;
   outputBody(cell).append(box);
+  recordShown(cell, { kind: "display", index, bundle });
   show(box, data, { bundle, index, cell });
 }
 
@@ -47,6 +49,7 @@ export function displayBox(cell, index) {
 export function addLayout(cell, index, html) {
   const box = displayBox(cell, index);
   if (!box) return;
+  recordShown(cell, { kind: "layout", index, html });
   const [, { laidOut }] = rendererFor({ [box.dataset.mime]: null });
   laidOut(box, html);
 }
@@ -54,12 +57,26 @@ export function addLayout(cell, index, html) {
 /** Laying out the index-th display failed: say so in its box. */
 export function addLayoutError(cell, index, error) {
   const box = displayBox(cell, index);
-  if (box) box.replaceChildren(element("pre", "runner-error", `Could not draw: ${error}`));
+  if (!box) return;
+  recordShown(cell, { kind: "layout-error", index, error });
+  box.replaceChildren(element("pre", "runner-error", `Could not draw: ${error}`));
 }
 
 /** The exception's traceback, under what the cell showed. */
 export function addTraceback(cell, text) {
   outputBody(cell).append(element("pre", "runner-error", text));
+  recordShown(cell, { kind: "traceback", text });
+}
+
+/** Show one item of a saved output box again (cells.js's Cell.shown) by what showed it. */
+export function showAgain(cell, item) {
+  if (item.kind === "stream") addStream(cell, item.name, item.text);
+  else if (item.kind === "display") addDisplay(cell, item.index, item.bundle);
+  else if (item.kind === "layout") addLayout(cell, item.index, item.html);
+  else if (item.kind === "layout-error") addLayoutError(cell, item.index, item.error);
+  else if (item.kind === "traceback") addTraceback(cell, item.text);
+  else return false;
+  return true;
 }
 
 // -- built-in renderers: registered from least to most preferred --------------------------------

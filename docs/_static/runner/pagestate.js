@@ -3,14 +3,17 @@
 // back on reload and on back-navigation, marked as the reader's, and "Reset
 // page" puts all of it back to the build's at once.
 //
-// - Saved: each cell's code (if edited) and what its output box shows, and
-//   the state of every glued number and claim (prose.js), under the page's
+// - Saved: each cell's code (if edited) and what its output box shows, as data
+//   (savedstate.js: the worker's bundles and laid-out HTML, the runner's notes),
+//   and the state of every glued number and claim (prose.js), under the page's
 //   address in localStorage, within a second of a change (micrograd:* events).
-// - Brought back: code into the editor; outputs as a Python session that has
-//   ended shows them ("Computed in your browser, by an earlier Python
-//   session"); the prose's values the same way.  Python itself starts afresh.
+// - Brought back: code into the editor; outputs drawn again by the renderers
+//   that drew them, as a Python session that has ended shows them ("Computed
+//   in your browser, by an earlier Python session"); the prose's values the
+//   same way.  Python itself starts afresh.
 // - Tied to the book's version: a saved state names the page's code cells and
-//   the micrograd wheel it ran against.  When those changed since, no run is
+//   the micrograd wheel it ran against (and the shape of saved states).  When
+//   those changed since, no run is
 //   brought back; an edit whose cell did not change is, and an edit whose cell
 //   did change is shown beside the new code, with a button to take it back.
 // - A window whose storage refuses to keep anything (a private window, storage
@@ -21,38 +24,48 @@
 // first cell's Run.
 
 import {
-  allCells, announce, attachSavedCode, resetCell, restoreOutput, snapshot,
+  allCells, announce, attachSavedCode, resetCell, restoredRun, startOutput,
 } from "./cells.js";
 import { button, element } from "./dom.js";
+import {
+  cellSnapshot, restorePlan, restoredText, versionOf,
+} from "./savedstate.js";
 import { settings } from "./state.js";
 
 const KEY = `micrograd-book:${location.pathname}`;
 const SAVE_AFTER_MS = 300; // well within the second a change may wait to be saved
 const manifest = document.getElementById("micrograd-cells");
 
-/** What a saved state must match to be brought back: the page's cells and its micrograd. */
-function version() {
-  const text = `${manifest ? manifest.textContent : ""}\n${settings.wheels.join(" ")}`;
-  let hash = 0;
-  for (let i = 0; i < text.length; i += 1) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
-  return `${text.length}-${(hash >>> 0).toString(16)}`;
-}
+/** What a saved state must match to be brought back (savedstate.js). */
+const version = () => versionOf(manifest ? manifest.textContent : "", settings.wheels);
 
-let hooks = null; // {machinery(): the queue module, or null if no Run has loaded it}
 const addons = new Map(); // an add-on's name -> {snapshot(), restore(saved), reset()}
-let savedAddons = {}; // what a reload brought back for add-ons not registered yet
-let prose = null; // prose.js, once something on the page needs it
-let bar = null;
-let refused = false; // the storage refused a write: said once
-let timer = null;
+// The page's state, as this module keeps it while the page is open.
+const page = {
+  hooks: null, // {machinery(), restart()}: the queue module (null before a Run), Restart
+  savedAddons: {}, // what a reload brought back for add-ons not registered yet
+  prose: null, // prose.js, once something on the page needs it
+  bar: null,
+  refused: false, // the storage refused a write: said once
+  timer: null,
+};
 
 function loadProse() {
-  if (prose === null) {
-    prose = Promise.all([import("./prose.js"), import("./glue.js"), import("./claims.js")])
+  if (page.prose === null) {
+    page.prose = Promise.all([import("./prose.js"), import("./glue.js"), import("./claims.js")])
       .then(([module]) => module);
   }
-  return prose;
+  return page.prose;
 }
+
+/**
+ * The modules that draw a run's output box (outputs.js and the add-ons' renderers,
+ * in the order the first Run registers them), and the runner's notes.
+ */
+const renderers = () => Promise.all([
+  import("./outputs.js"), import("./notes.js"), import("./api.js"),
+  import("./steppers.js"), import("./charts.js"),
+]);
 
 /**
  * An add-on keeps state of its own with the page's (the exercises' progress, say):
@@ -62,9 +75,9 @@ function loadProse() {
  */
 export function keepState(name, handlers) {
   addons.set(name, handlers);
-  if (name in savedAddons) {
-    handlers.restore(savedAddons[name]);
-    delete savedAddons[name];
+  if (name in page.savedAddons) {
+    handlers.restore(page.savedAddons[name]);
+    delete page.savedAddons[name];
   }
 }
 
@@ -78,7 +91,7 @@ function changed() {
 }
 
 function addonSnapshots() {
-  const kept = { ...savedAddons };
+  const kept = { ...page.savedAddons };
   for (const [name, handlers] of addons) {
     const state = handlers.snapshot();
     if (state !== null) kept[name] = state;
@@ -87,9 +100,9 @@ function addonSnapshots() {
 }
 
 async function save() {
-  timer = null;
-  const proseStates = prose === null ? {} : (await prose).snapshot();
-  const cells = allCells().map(snapshot);
+  page.timer = null;
+  const proseStates = page.prose === null ? {} : (await page.prose).snapshot();
+  const cells = allCells().map(cellSnapshot);
   const addonStates = addonSnapshots();
   const kept = changed() || Object.keys(proseStates).length > 0 || Object.keys(addonStates).length > 0;
   showBar(kept);
@@ -101,8 +114,8 @@ async function save() {
       localStorage.removeItem(KEY);
     }
   } catch {
-    if (!refused) {
-      refused = true;
+    if (!page.refused) {
+      page.refused = true;
       say("This window does not keep your changes (a private window, or storage turned " +
         "off): they are lost when you leave the page.");
     }
@@ -110,8 +123,8 @@ async function save() {
 }
 
 function soon() {
-  clearTimeout(timer);
-  timer = setTimeout(save, SAVE_AFTER_MS);
+  clearTimeout(page.timer);
+  page.timer = setTimeout(save, SAVE_AFTER_MS);
 }
 
 // -- bringing it back -----------------------------------------------------------------------------
@@ -125,48 +138,61 @@ function read() {
   }
 }
 
+/** Show a saved run again in the cell's output box, item by item, by what showed each. */
+async function showRun(cell, run) {
+  const [outputs, notes, api] = await renderers();
+  startOutput(cell);
+  const context = {
+    cell, code: cell.entry ? cell.entry.code : null, restored: true,
+    display: (index) => outputs.displayBox(cell, index),
+  };
+  for (const item of run.shown) {
+    if (outputs.showAgain(cell, item)) continue;
+    if (item.kind === "note") notes.showNote(cell, item);
+    else if (item.kind === "crash") notes.showCrashNote(cell, item, page.hooks.restart);
+    else if (item.kind === "addon" && api.addonHandler(item.name)) api.addonHandler(item.name)(item.fields, context);
+  }
+  restoredRun(cell, run);
+}
+
 async function bringBack(saved, openEditor) {
   const cells = allCells();
-  const current = saved.version === version();
-  for (const [index, kept] of saved.cells.entries()) {
+  const plan = restorePlan(saved, cells, version());
+  for (const { index, code, codeGoes, run } of plan.cells) {
     const cell = cells[index];
-    if (!cell) continue;
-    if (kept.source === cell.source && kept.code !== null) {
+    if (codeGoes === "editor") {
       await openEditor(cell);
-      cell.editor.value = kept.code;
-    } else if (kept.code !== null) {
-      attachSavedCode(cell, kept.code, async () => {
+      cell.editor.value = code;
+    } else if (codeGoes === "beside") {
+      attachSavedCode(cell, code, async () => {
         await openEditor(cell);
-        cell.editor.value = kept.code;
+        cell.editor.value = code;
       });
     }
-    if (current) restoreOutput(cell, kept);
+    if (run !== null) await showRun(cell, run);
   }
-  if (current && Object.keys(saved.prose).length) (await loadProse()).restore(saved.prose);
+  if (plan.current && Object.keys(saved.prose).length) (await loadProse()).restore(saved.prose);
   // An add-on's state is its own to judge (an exercise passed stays passed): kept either way.
-  savedAddons = { ...(saved.addons || {}) };
+  page.savedAddons = { ...(saved.addons || {}) };
   for (const [name, handlers] of addons) {
-    if (name in savedAddons) {
-      handlers.restore(savedAddons[name]);
-      delete savedAddons[name];
+    if (name in page.savedAddons) {
+      handlers.restore(page.savedAddons[name]);
+      delete page.savedAddons[name];
     }
   }
   showBar(true);
-  say(current
-    ? "Your changes to this page are back, from your last visit: runs are marked as from an " +
-      "earlier Python session."
-    : "This page changed since your last visit: your edits are back, your runs are not.");
+  say(restoredText(plan.current));
 }
 
 // -- Reset page -----------------------------------------------------------------------------------
 
 async function resetPage() {
-  clearTimeout(timer);
-  const queue = hooks.machinery();
+  clearTimeout(page.timer);
+  const queue = page.hooks.machinery();
   if (queue !== null) (await queue).endPython();
   for (const cell of allCells()) resetCell(cell);
-  if (prose !== null) (await prose).resetAll();
-  savedAddons = {};
+  if (page.prose !== null) (await page.prose).resetAll();
+  page.savedAddons = {};
   for (const handlers of addons.values()) handlers.reset();
   try {
     localStorage.removeItem(KEY);
@@ -182,12 +208,12 @@ async function resetPage() {
 // -- the page bar and the skip link ---------------------------------------------------------------
 
 function say(text) {
-  bar.status.textContent = text;
+  page.bar.status.textContent = text;
   announce(text);
 }
 
 function showBar(changes) {
-  bar.reset.hidden = !changes;
+  page.bar.reset.hidden = !changes;
 }
 
 function makeBar() {
@@ -219,12 +245,13 @@ function makeBar() {
 
 /**
  * Set up the page's state: its bar, what a reload brings back, saving from now on.
- * machinery(): the run queue's module (a promise), or null before the first Run.
+ * machinery(): the run queue's module (a promise), or null before the first Run;
+ * restart(): the runner's Restart (a crash's note, brought back, offers it).
  */
-export function setUpPageState({ machinery, openEditor }) {
-  hooks = { machinery };
-  bar = makeBar();
-  if (bar === null) return;
+export function setUpPageState({ machinery, openEditor, restart }) {
+  page.hooks = { machinery, restart };
+  page.bar = makeBar();
+  if (page.bar === null) return;
   for (const event of ["run-done", "reset", "restart", "stale", "edit", "prose"]) {
     document.addEventListener(`micrograd:${event}`, soon);
   }

@@ -16,8 +16,6 @@
 // the reader's value of a run.  snapshot() and restore() save and bring back
 // every key's state (pagestate.js).
 
-import { provide } from "./test_api.js";
-
 const followers = []; // {owns, render, states: Map key -> state}
 
 const BUILD = Object.freeze({ value: null, from: "build", stale: false });
@@ -74,7 +72,6 @@ export function snapshot() {
   for (const { states } of followers) for (const [key, state] of states) saved[key] = state;
   return saved;
 }
-provide("prose", snapshot);
 
 /** Bring saved states back (a reload): the reader's values are from an earlier session. */
 export function restore(saved) {

@@ -18,20 +18,21 @@ import * as flow from "./flow.js";
 import { refreshStale } from "./marks.js";
 import { addNote, nameOf, shownAt, stoppedText } from "./notes.js";
 import { ask, dropPrompt, stopAsking } from "./prompts.js";
-import { abandon, analyse, onMessage, runningEntry } from "./routing.js";
+import { analyse, onMessage, runningEntry } from "./routing.js";
 import { noteHiddenError, runOne } from "./runs.js";
+import { Status, runtime } from "./runtime.js";
 import {
-  end, isStarted, kernelNames, runtimeStatus, startSession, startingText, whenReady,
+  isStarted, kernelNames, startSession, startingText, whenReady,
 } from "./session.js";
 import { records } from "./state.js";
 
-const waiting = []; // the flow entries the reader asked to run, in click order
-let generation = 0; // bumped when Python ends: a pump of an older generation stops
-let pumping = -1; // the generation whose pump is going
+// The queue (runtime.waiting: the flow entries the reader asked to run, in click
+// order) and the generation a pump belongs to are the runtime's (runtime.js).
+const waiting = runtime.waiting;
 
 flow.linkCells(allCells());
 
-const handlers = { onMessage, onCrash };
+const start = () => startSession(onMessage, flow.glueFormats);
 
 // -- what the reader does ---------------------------------------------------------------------
 
@@ -40,7 +41,7 @@ export function run(cell) {
   openEditor(cell, run);
   const entry = cell.entry;
   if (runningEntry() === entry || waiting.includes(entry)) return;
-  if (runtimeStatus() === "crashed") endSession();
+  if (runtime.status === Status.crashed) endSession();
   waiting.push(entry);
   setState(cell, "queued", "queued");
   announce(`${cell.name}: queued`);
@@ -70,9 +71,8 @@ function stopped(cell) {
 
 /** Restart: end this Python (and whatever it was running) and start a fresh one. */
 export function restart() {
-  const interrupted = runningEntry();
-  abandon("stopped");
-  for (const entry of waiting.splice(0)) if (entry.cell) clear(entry.cell);
+  const { interrupted, waited } = endSession("stopped");
+  for (const entry of waited) if (entry.cell) clear(entry.cell);
   const noted = interrupted ? shownAt(interrupted) : null;
   if (interrupted) {
     flow.block(interrupted, "stopped");
@@ -82,16 +82,14 @@ export function restart() {
       announce(`${nameOf(interrupted)}: stopped`);
     }
   }
-  endSession();
   for (const cell of allCells()) if (cell !== noted) clear(cell);
-  startSession(handlers, flow.glueFormats);
+  start();
 }
 
 /** Reset page: Python ends (a Run starts a new one) and nothing waits to run. */
 export function endPython() {
-  abandon("stopped");
-  for (const entry of waiting.splice(0)) if (entry.cell) clear(entry.cell);
-  endSession();
+  const { waited } = endSession("stopped");
+  for (const entry of waited) if (entry.cell) clear(entry.cell);
 }
 
 /** Reset: the page's code and the build's output again; the page forgets the cell's run. */
@@ -114,59 +112,67 @@ function clear(cell) {
   setState(cell, "idle", "");
 }
 
+/** End the session (runtime.teardown): returns {interrupted, waited}. */
+const endSession = (reason = "off") => runtime.teardown(reason);
+
 /**
- * The one teardown: Python is gone, and what cells computed in it is marked so.
- * Add-ons hear micrograd:restart (a fresh Python starts: what the page shows from
- * the old one goes back to the build's).
+ * What a teardown does to the page: Python is gone, and what cells computed in it
+ * is marked so.  After a crash, the page says what happened (crash.js); after any
+ * other ending, add-ons hear micrograd:restart (a fresh Python starts: what the
+ * page shows from the old one goes back to the build's).
  */
-function endSession(why = "off") {
-  generation += 1;
-  end(why);
+runtime.onTeardown((reason, { interrupted, waited, details }) => {
   flow.newSession();
+  if (reason === Status.crashed) {
+    const target = waited[0] ? waited[0].cell : null;
+    showCrash(details, { crashed: interrupted, target, waited, restart });
+    return;
+  }
   records.log.length = 0;
   for (const cell of allCells()) endOfSession(cell);
   refreshStale();
   emit("restart");
-}
+});
 
 // -- the queue --------------------------------------------------------------------------------
 
 async function pump() {
-  if (pumping === generation) return;
-  const mine = generation;
-  pumping = mine;
+  if (runtime.pumping === runtime.generation) return;
+  const mine = runtime.generation;
+  const over = () => runtime.generation !== mine; // a teardown since: this pump stops
+  runtime.pumping = mine;
   try {
-    while (waiting.length && generation === mine) {
+    while (waiting.length && !over()) {
       const target = waiting[0];
-      if (!(await pythonReady(target)) || generation !== mine) return;
+      if (!(await pythonReady(target)) || over()) return;
       await flow.analyseEdits(analyse);
-      if (generation !== mine) return;
-      const plan = await settleBlocked(target, mine);
-      if (generation !== mine) return;
-      if (plan) await runPlan(target, plan, mine);
-      if (generation === mine && waiting[0] === target) waiting.shift();
+      if (over()) return;
+      const plan = await settleBlocked(target, over);
+      if (over()) return;
+      if (plan) await runPlan(target, plan, over);
+      if (!over() && waiting[0] === target) waiting.shift();
     }
   } finally {
-    if (pumping === mine) pumping = -1;
+    if (runtime.pumping === mine) runtime.pumping = -1;
   }
 }
 
 /** Python for what is not a run (a script of the reader's version): started if need be. */
 export async function ensurePython() {
-  if (runtimeStatus() === "crashed") endSession();
-  if (!isStarted()) startSession(handlers, flow.glueFormats);
+  if (runtime.status === Status.crashed) endSession();
+  if (!isStarted()) start();
   await whenReady();
 }
 
 async function pythonReady(target) {
-  if (!isStarted()) startSession(handlers, flow.glueFormats);
-  if (runtimeStatus() === "ready") return true;
+  if (!isStarted()) start();
+  if (runtime.isUp()) return true;
   setState(target.cell, "starting", await startingText(target.firstRunBytes));
   try {
     await whenReady();
     return true;
   } catch {
-    return false; // onCrash has reported it
+    return false; // the crash's teardown has reported it
   }
 }
 
@@ -175,7 +181,7 @@ async function pythonReady(target) {
  * has been dealt with: not needed (left out), or the reader's answer (run it,
  * skip it, edit it).  null: the target does not run now.
  */
-async function settleBlocked(target, mine) {
+async function settleBlocked(target, over) {
   const leaveOut = new Set();
   for (;;) {
     const plan = flow.planFor(target.code, leaveOut, kernelNames());
@@ -190,14 +196,14 @@ async function settleBlocked(target, mine) {
     }
     const edit = (cell) => openEditor(cell, run, { focus: true });
     const answer = await ask(target.cell, blocked, flow.blockedWhy(blocked.code), edit);
-    if (generation !== mine) return null;
+    if (over()) return null;
     if (answer === "run") flow.unblock(blocked.code);
     else if (answer === "skip") flow.skip(blocked.code);
     else return null;
   }
 }
 
-async function runPlan(target, plan, mine) {
+async function runPlan(target, plan, over) {
   const cell = target.cell;
   for (const code of plan.steps) {
     const step = flow.codeCells[code];
@@ -207,7 +213,7 @@ async function runPlan(target, plan, mine) {
     const step = flow.codeCells[code];
     if (step.cell) setState(cell, "queued", `waiting for ${nameOf(step)}…`);
     const result = await runOne(step);
-    if (generation !== mine || result.stopped || result.crashed) return;
+    if (over() || result.stopped || result.crashed) return;
     if (result.ok) continue;
     if (!step.cell) {
       // A hidden cell computes numbers for the text: the run goes on without them.
@@ -224,22 +230,11 @@ async function runPlan(target, plan, mine) {
     return;
   }
   const result = await runOne(target, plan);
-  if (generation !== mine || !result.ok) return;
+  if (over() || !result.ok) return;
   for (const code of plan.followers) {
     const follower = flow.codeCells[code];
     const after = await runOne(follower);
-    if (generation !== mine || after.stopped || after.crashed) return;
+    if (over() || after.stopped || after.crashed) return;
     if (!after.ok) noteHiddenError(follower, cell, after.error);
   }
-}
-
-// -- the runtime failed -------------------------------------------------------------------------
-
-/** The runtime failed: the queue empties, and the page says what happened (crash.js). */
-function onCrash(details) {
-  const crashed = runningEntry();
-  const target = waiting[0] ? waiting[0].cell : null;
-  abandon("crashed");
-  generation += 1;
-  showCrash(details, { crashed, target, waited: waiting.splice(0), restart });
 }

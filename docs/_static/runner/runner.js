@@ -14,8 +14,9 @@
 // build-time output and get a one-line note instead.
 //
 // The parts, one job each (ES modules, no build step; only runner.js, state.js,
-// dom.js, cells.js, copy.js, pagestate.js and test_api.js load with the page, the
-// rest at the first Run, or when a reload brings back what the reader changed):
+// dom.js, cells.js, copy.js, pagestate.js, runtime.js and test_api.js load with
+// the page, the rest at the first Run, or when a reload brings back what the
+// reader changed):
 //   cells.js     the Cell: its state (data) and render(), the one function that
 //                draws it; the page's live region
 //   copy.js      every cell's Copy and Copy as a script (the build's script, or
@@ -24,7 +25,8 @@
 //   pagestate.js the page's state as one thing: saved as it changes, brought back
 //                on reload, and Reset page; the page bar and the skip link
 //   state.js     the page's settings, and what the runner records of its work
-//   test_api.js  the small API the browser tests drive the runner through
+//   test_api.js  the small API the browser tests drive the runner through (no
+//                module imports it: it imports what it shows)
 //   api.js       the extension API for add-on modules (output renderers, add-on
 //                messages, the micrograd:* events on document)
 //   queue.js     the run queue: what runs, in which order; Stop, Restart, Reset
@@ -38,7 +40,10 @@
 //   routing.js   the worker's messages about runs, to the cells they belong to
 //   prompts.js   the question about a cell above that crashed or was stopped
 //   notes.js     what the runner says in a cell's output box, in words
-//   session.js   the worker's lifecycle: start, end (Stop, Restart, crash), its cache
+//   runtime.js   the session as one object: its status (a frozen enum), its one
+//                generation, the run in the worker, the queue, and the one
+//                teardown(reason) that Stop, Restart, Reset page and a crash call
+//   session.js   the worker's lifecycle: start, its end on a teardown, its cache
 //   protocol.js  the worker protocol: every message type, with its shape
 //   editor.js    the editor (CodeMirror 6, loaded on the first Edit or Run)
 //   outputs.js   output rendering (and the built-in renderers)
@@ -46,6 +51,11 @@
 //                layout steps (DOT, Markdown), the Python kernel
 //   prose.js     what the prose shows of the reader's run: each glued value's and
 //                claim's state (the add-ons glue.js and claims.js show them)
+//   savedstate.js a page's saved state as data: what a reload brings back of each cell
+//   wording.js   the words a glued number or a claim carries, by its state (prose.js)
+//   exercise_progress.js  the exercises' progress, and what their panels show of it
+//   (savedstate.js, wording.js, exercise_progress.js and runtime.js touch no DOM:
+//   tests/js/ runs them in Node)
 // Add-ons: steppers.js, glue.js and claims.js (on prose.js), charts.js,
 // exercises.js (page), stepper_layout.js, exercise_answers.js, live_charts.py,
 // exercises.py (worker).
@@ -103,6 +113,7 @@ function setUp() {
   setUpPageState({
     machinery: () => loading,
     openEditor: (cell) => import("./editor.js").then((editor) => editor.openEditor(cell, actions.run)),
+    restart: actions.restart,
   });
   // A page with exercises shows their Check, hints and progress before any Run.
   if (document.getElementById("micrograd-track")) {

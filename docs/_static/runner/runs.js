@@ -7,19 +7,21 @@ import { emit } from "./api.js";
 import { announce, setState, startOutput } from "./cells.js";
 import * as flow from "./flow.js";
 import { refreshStale } from "./marks.js";
-import { addNote, hiddenErrorNote, leftOutText, rerunText, shownAt } from "./notes.js";
+import {
+  addNote, hiddenErrorNote, leftOutText, rerunText, showNote, shownAt,
+} from "./notes.js";
 import { addTraceback } from "./outputs.js";
 import { startRun } from "./routing.js";
 import { keepRuntime } from "./session.js";
 import { first, mark, now, records } from "./state.js";
 
-const pendingNotes = new Map(); // cell -> notes for its next output box (hidden cells' errors)
+const pendingNotes = new Map(); // cell -> notes (data) for its next output box (hidden cells' errors)
 
 /** A hidden cell raised: say so under the visible cell above it (or the one that ran it). */
 export function noteHiddenError(entry, target, error) {
   const note = hiddenErrorNote(entry, error);
   const at = shownAt(entry);
-  if (at && at.box) at.box.body.append(note);
+  if (at && at.box) showNote(at, note);
   else pendingNotes.set(target, [...(pendingNotes.get(target) || []), note]);
 }
 
@@ -31,10 +33,10 @@ export async function runOne(entry, plan = null) {
   flow.beforeRun(entry);
   if (cell) {
     setState(cell, "running", "running…");
-    const body = startOutput(cell);
+    startOutput(cell);
     if (plan && plan.rerun) addNote(cell, "runner-rerun", rerunText(plan.rerun, entry, flow.codeCells));
     if (plan && plan.leftOut.length) addNote(cell, "runner-left-out", leftOutText(plan.leftOut));
-    body.append(...(pendingNotes.get(cell) || []));
+    for (const note of pendingNotes.get(cell) || []) showNote(cell, note);
     pendingNotes.delete(cell);
     announce(`${cell.name}: running`);
     mark("firstCellPosted");

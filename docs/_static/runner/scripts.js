@@ -6,7 +6,7 @@
 import * as flow from "./flow.js";
 import { ensurePython } from "./queue.js";
 import { requestScript } from "./routing.js";
-import { runtimeStatus } from "./session.js";
+import { runtime } from "./runtime.js";
 
 /**
  * The script of the page's code cell `code` (its index among all the page's code
@@ -14,7 +14,7 @@ import { runtimeStatus } from "./session.js";
  * must start first.  Rejects when Python cannot start or snippets.py fails.
  */
 export async function readerScript(code, { starting }) {
-  if (runtimeStatus() !== "ready") starting();
+  if (!runtime.isUp()) starting();
   await ensurePython();
   const cells = flow.codeCells.map((c) => ({
     source: flow.sourceOf(c),

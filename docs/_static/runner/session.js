@@ -2,8 +2,9 @@
 // started on the first Run, torn down by Stop, Restart or a crash, and
 // started again when needed.  What the worker says about itself (ready, the
 // phases of its start, its console, a fatal error) is handled here; what it
-// says about runs goes to the handler given to startSession (routing.js);
-// teardown is end().
+// says about runs goes to the handler given to startSession (routing.js), its
+// replies to requests (request) to whoever asked.  The session's state is
+// runtime.js's; its teardown is runtime.teardown, which ends the worker here.
 //
 // The runtime's cache (runtime-cache.js, a service worker for the runner's
 // folder only) makes a later start download nothing and need no connection.
@@ -15,56 +16,58 @@
 // by the cache.
 
 import { TO_PAGE, TO_WORKER } from "./protocol.js";
+import { Status, runtime } from "./runtime.js";
 import { first, mark, records, settings } from "./state.js";
-import { provide } from "./test_api.js";
 
 const CACHE = "micrograd-runtime"; // runtime-cache.js's Cache Storage
-let worker = null;
-let ready = null; // a promise, resolved when the worker can run cells
-let generation = 0; // bumped at each start and end: a start that was ended stops
-let keeping = null; // a promise: the runtime's files are being copied into the cache
-let status = "off"; // off, starting, ready, crashed
-let startingNames = []; // what the kernel's namespace starts with
-
-/** The runtime's status: off, starting, ready or crashed. */
-export const runtimeStatus = () => status;
-provide("status", runtimeStatus);
+// The runtime's cache lives as long as the page, across sessions.
+const cacheState = {
+  registered: null, // a promise: the cache's service worker is registered (useRuntimeCache)
+  keeping: null, // a promise: the runtime's files are being copied into the cache
+};
+// The worker's replies to a request: an analysis, an add-on's answer, a script.
+const REPLIES = new Set([TO_PAGE.analysis, TO_PAGE.answer, TO_PAGE.script]);
+const requests = new Map(); // request id -> resolve, for the worker's reply
 
 /** The names the kernel's namespace starts with (glue, ...), once Python is ready. */
-export const kernelNames = () => startingNames;
+export const kernelNames = () => runtime.names;
 
 /** Whether a session is starting or running. */
-export const isStarted = () => ready !== null;
+export const isStarted = () => runtime.ready !== null;
 
 /** Resolves when Python is ready; rejects if it could not start. */
-export const whenReady = () => ready;
+export const whenReady = () => runtime.ready;
+
+// A teardown ends the worker, and every variable in it.
+runtime.onTeardown(() => {
+  if (runtime.worker !== null) runtime.worker.terminate();
+  runtime.worker = null;
+});
 
 /**
- * Start a worker.  handlers: {onMessage(message), onCrash(message)}; onCrash
- * is called (once) when the runtime fails, after the session has ended.
+ * Start a worker.  onMessage(message) hears what the worker says about runs; a
+ * failure of the runtime is runtime.teardown("crashed", details), once.
  * glueFormats: {key: [format spec, ...]}, the formats the page shows each
  * glued value in (glue.js), for the kernel to format them.
  */
-export function startSession({ onMessage, onCrash }, glueFormats) {
-  status = "starting";
+export function startSession(onMessage, glueFormats) {
+  runtime.moveTo(Status.starting);
   document.documentElement.classList.add("runner-active");
-  generation += 1;
-  const mine = generation;
-  ready = (async () => {
+  const mine = runtime.generation;
+  const ready = (async () => {
     const cache = useRuntimeCache();
-    if (keeping !== null) await Promise.all([cache, keeping]); // not the first start
-    if (mine !== generation) return new Promise(() => {}); // ended before it started
+    if (cacheState.keeping !== null) await Promise.all([cache, cacheState.keeping]); // not the first start
+    if (mine !== runtime.generation) return new Promise(() => {}); // ended before it started
     const thisWorker = new Worker(new URL("worker.js", settings.base), { type: "module" });
     mark("workerCreated");
-    worker = thisWorker;
+    runtime.worker = thisWorker;
     await new Promise((resolve, reject) => {
       const fail = (message) => {
-        end("crashed");
-        onCrash(message);
+        runtime.teardown(Status.crashed, message);
         reject(new Error(message));
       };
       thisWorker.addEventListener("message", (event) => {
-        if (worker !== thisWorker) return;
+        if (runtime.worker !== thisWorker) return;
         const message = event.data;
         if (message.type === TO_PAGE.phases) {
           // The worker's phases of the start and of a run (state.js keeps the first of each).
@@ -72,8 +75,8 @@ export function startSession({ onMessage, onCrash }, glueFormats) {
             mark(phase, at - performance.timeOrigin);
           }
         } else if (message.type === TO_PAGE.ready) {
-          status = "ready";
-          startingNames = message.names;
+          runtime.moveTo(Status.ready);
+          runtime.names = message.names;
           first("ready");
           resolve();
         } else if (message.type === TO_PAGE.fatal) {
@@ -82,33 +85,38 @@ export function startSession({ onMessage, onCrash }, glueFormats) {
           records.log.push({ level: message.level, text: message.text });
         } else if (message.type === TO_PAGE.strayOutput) {
           records.log.push({ level: message.name, text: message.text });
+        } else if (REPLIES.has(message.type)) {
+          const answered = requests.get(message.request);
+          requests.delete(message.request);
+          if (answered) answered(message);
         } else {
           onMessage(message);
         }
       });
       thisWorker.addEventListener("error", (event) => {
-        if (worker !== thisWorker) return;
+        if (runtime.worker !== thisWorker) return;
         event.preventDefault();
         fail(event.message || "the worker could not start");
       });
       thisWorker.postMessage({ type: TO_WORKER.start, ...settings, glueFormats });
     });
   })();
-  ready.catch(() => {}); // reported through onCrash
-}
-
-/** End the session: the worker and every variable in it are gone.  why: off or crashed. */
-export function end(why = "off") {
-  if (worker !== null) worker.terminate();
-  worker = null;
-  ready = null;
-  generation += 1;
-  status = why;
+  runtime.ready = ready;
+  ready.catch(() => {}); // reported through the teardown's listeners
 }
 
 /** Send a message to the worker. */
 export function post(message) {
-  worker.postMessage(message);
+  runtime.worker.postMessage(message);
+}
+
+/** Send a request to the worker ({type, ...fields}); resolves with the worker's reply. */
+export function request(message) {
+  return new Promise((resolve) => {
+    const id = runtime.newId();
+    requests.set(id, resolve);
+    post({ ...message, request: id });
+  });
 }
 
 /**
@@ -117,10 +125,9 @@ export function post(message) {
  * is active (a worker started from then on is one it serves); false when
  * there is none.
  */
-let registered = null;
 function useRuntimeCache() {
-  if (registered === null) {
-    registered = (async () => {
+  if (cacheState.registered === null) {
+    cacheState.registered = (async () => {
       if (!("serviceWorker" in navigator) || !("caches" in window)) return false;
       try {
         const registration = await navigator.serviceWorker.register(
@@ -139,9 +146,9 @@ function useRuntimeCache() {
         return false; // a private mode that refuses service workers, a file:// page: fine
       }
     })();
-    registered.then((active) => active && mark("cacheActive"));
+    cacheState.registered.then((active) => active && mark("cacheActive"));
   }
-  return registered;
+  return cacheState.registered;
 }
 
 /** The runtime's files the cache keeps: Python's start (the build's list), viz.js, marked. */
@@ -156,8 +163,8 @@ const runtimeFiles = () => [...settings.startFiles, settings.viz, settings.marke
  * again after the next cell's run.
  */
 export function keepRuntime() {
-  if (keeping === null) {
-    keeping = (async () => {
+  if (cacheState.keeping === null) {
+    cacheState.keeping = (async () => {
       if (!(await useRuntimeCache())) return;
       const cache = await caches.open(CACHE);
       await Promise.all(runtimeFiles().map(async (url) => {
@@ -165,15 +172,15 @@ export function keepRuntime() {
       }));
       mark("runtimeKept");
     })().catch(() => {
-      keeping = null;
+      cacheState.keeping = null;
     });
   }
-  return keeping;
+  return cacheState.keeping;
 }
 
 /** Whether the cache holds what a start fetches (it then downloads nothing). */
 async function runtimeCached() {
-  if (keeping !== null) await keeping;
+  if (cacheState.keeping !== null) await cacheState.keeping;
   if (!("caches" in window)) return false;
   try {
     const cache = await caches.open(CACHE);

@@ -1,6 +1,7 @@
 // The runner's test API: the one small surface the browser tests
 // (browser_tests/) read and drive the runner through, as window.microgradTest.
-// Nothing in the runner uses it.  A cell is named by its index among the
+// Nothing in the runner imports it: it imports what it exposes (the modules that
+// load later, when asked, so that asking loads nothing early).  A cell is named by its index among the
 // runnable cells (those with a Run button), in page order.
 //
 //   cellCount()          how many runnable cells the page has
@@ -9,29 +10,27 @@
 //                        stale, hasEditor, outputs ({kind, name, mime, text, data})}
 //   cells()              cell(i) of every cell
 //   setCode(i, code)     put code into cell i's editor (it must have one)
-//   status()             the runtime: off, starting, ready or crashed
+//   status()             the runtime: off, starting, ready, running or crashed (runtime.js)
 //   timings()            records.timings (state.js): the first start's phases, each run
 //   log()                what the runtime wrote to its console
 //   liveCharts()         each drawing of a live training chart (charts.js)
 //   checks()             each Check of an exercise (exercises.js): {exercise, status,
 //                        mistake (its id, or null), seconds from the click to the result}
-//   prose()              what the prose shows of the reader's run: {key: {value, from,
+//   prose()              (a promise) what the prose shows of the reader's run: {key: {value, from,
 //                        stale}} of every glued number and claim that is not the build's
 //                        (prose.js; claims are named "claim:<key>")
-//   needs()              a promise of: for each of the page's code cells, the codes of
+//   needs()              (a promise) for each of the page's code cells, the codes of
 //                        the cells the runner runs before it on a fresh page (Python's,
 //                        snippets.py: the build's, or the worker's for the reader's
-//                        code), or null while the reader's code is not analysed
+//                        code), once a Run has loaded the flow; null before, and while
+//                        the reader's code is not analysed
 
 import { allCells } from "./cells.js";
+import { runtime } from "./runtime.js";
 import { records } from "./state.js";
 
-const providers = { status: () => "off", prose: () => ({}) };
-
-/** A module that is loaded later (session.js) provides what it knows. */
-export function provide(name, getter) {
-  providers[name] = getter;
-}
+/** Whether a Run has loaded the page's flow (it links each cell to its entry). */
+const flowLoaded = () => allCells().some((cell) => cell.entry !== null);
 
 function summary(cell) {
   return {
@@ -64,11 +63,11 @@ window.microgradTest = Object.freeze({
     if (!cell.editor) throw new Error(`cell ${i} has no editor yet`);
     cell.editor.value = code;
   },
-  status: () => providers.status(),
+  status: () => runtime.status,
   timings: () => records.timings,
   log: () => records.log,
   liveCharts: () => records.liveCharts || [],
   checks: () => records.checks || [],
-  prose: () => providers.prose(),
-  needs: () => import("./flow.js").then((flow) => flow.plannedNeeds()),
+  prose: () => import("./prose.js").then((prose) => prose.snapshot()),
+  needs: () => (flowLoaded() ? import("./flow.js").then((flow) => flow.plannedNeeds()) : null),
 });

@@ -1,0 +1,85 @@
+// A page's saved state, as data (pagestate.js keeps it in localStorage): what
+// of each cell a reload brings back, what the state must match to bring back
+// its runs, and what bringing it back does to each cell.  A cell's runs are
+// kept as what its output box showed, item by item, as the worker sent it
+// (cells.js's Cell.shown): printed text, display bundles, laid-out HTML,
+// tracebacks, the runner's notes, an add-on's drawing.  A reload shows them
+// again through the same renderers (pagestate.js).  No DOM here: Node's tests
+// read it as it is.
+
+/** The shape of a saved state: a state of another shape is treated as of another page. */
+export const FORMAT = 2;
+
+/** The kinds of item an output box shows (Cell.shown), each re-rendered by its producer. */
+export const SHOWN_KINDS = Object.freeze([
+  "stream", "display", "layout", "layout-error", "traceback", "note", "crash", "addon",
+]);
+
+/**
+ * What a saved state must match to be brought back: the page's cells (the
+ * manifest's text), its micrograd (the wheels) and the shape of saved states.
+ */
+export function versionOf(manifestText, wheels) {
+  const text = `${manifestText}\n${wheels.join(" ")}`;
+  let hash = 0;
+  for (let i = 0; i < text.length; i += 1) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
+  return `${FORMAT}:${text.length}-${(hash >>> 0).toString(16)}`;
+}
+
+/**
+ * What of a cell a reload brings back: its code, if edited, and what its output
+ * box shows (null: it shows the build's).  cell: a Cell (cells.js), or as much of
+ * one: {source, code, edited, busy, state, detail, shows, stale, shown (null while
+ * the cell has no output box)}.
+ */
+export function cellSnapshot(cell) {
+  return {
+    source: cell.source,
+    code: cell.edited ? cell.code : null,
+    state: cell.busy ? "idle" : cell.state,
+    detail: cell.busy ? "" : cell.detail,
+    shows: cell.shows,
+    stale: cell.stale,
+    shown: cell.shown === null ? null : cell.shown.map((item) => ({ ...item })),
+  };
+}
+
+/** The whole saved state. */
+export function pageSnapshot({ version, cells, prose, addons }) {
+  return { version, cells: cells.map(cellSnapshot), prose, addons };
+}
+
+/** Whether a saved state's runs may be brought back on a page of this version. */
+export const runsCurrent = (saved, version) => saved.version === version
+  && saved.cells.every((kept) => kept.shown === null || Array.isArray(kept.shown));
+
+/**
+ * What bringing a saved state back does, cell by cell (cells: the page's, each
+ * {source}).  For each saved cell the page still has: code (the reader's, or
+ * null), where it goes ("editor": into the cell's editor; "beside": the page's
+ * code changed since, so it is offered beside it), and the run to show again
+ * ({shown, state, detail, stale}), or null.  current: whether runs come back.
+ */
+export function restorePlan(saved, cells, version) {
+  const current = runsCurrent(saved, version);
+  const plan = [];
+  for (const [index, kept] of saved.cells.entries()) {
+    if (!cells[index]) continue;
+    const same = kept.source === cells[index].source;
+    const code = kept.code === undefined ? null : kept.code;
+    const showsRun = current && kept.shows !== "build" && Array.isArray(kept.shown);
+    plan.push({
+      index,
+      code,
+      codeGoes: code === null ? null : same ? "editor" : "beside",
+      run: showsRun ? { shown: kept.shown, state: kept.state, detail: kept.detail, stale: kept.stale } : null,
+    });
+  }
+  return { current, cells: plan };
+}
+
+/** What the page bar says once a saved state is back. */
+export const restoredText = (current) => (current
+  ? "Your changes to this page are back, from your last visit: runs are marked as from an " +
+    "earlier Python session."
+  : "This page changed since your last visit: your edits are back, your runs are not.");

@@ -1,0 +1,93 @@
+// The exercises' progress and what their panels and the page's progress show
+// of it (docs/_static/runner/exercise_progress.js).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import {
+  NOT_RUN, forget, freshProgress, nextHint, panelView, progressSnapshot, progressView, recordCheck,
+  restoredProgress, verdict,
+} from "../../docs/_static/runner/exercise_progress.js";
+
+const STEP = { id: "add", number: 1, title: "Addition", hints: ["one", "two", "three"] };
+const ORDER = ["add", "mul", "backward"];
+
+test("a fresh step offers its first hint and no solution", () => {
+  assert.deepEqual(panelView(freshProgress(), STEP), {
+    hints: [], hintHidden: false, hintLabel: "Show hint 1 of 3", solveHidden: true,
+    solutionOpen: false, beside: false,
+  });
+});
+
+test("hints are shown one at a time, until none is left", () => {
+  const progress = freshProgress();
+  assert.equal(nextHint(progress, "add"), 1);
+  assert.deepEqual(panelView(progress, STEP).hints, [{ label: "Hint 1 of 3: ", hint: "one" }]);
+  assert.equal(panelView(progress, STEP).hintLabel, "Show hint 2 of 3");
+  nextHint(progress, "add");
+  nextHint(progress, "add");
+  assert.equal(panelView(progress, STEP).hintHidden, true);
+});
+
+test("the solution is offered after a first Check, and beside the reader's code once passed", () => {
+  const progress = freshProgress();
+  recordCheck(progress, "add", "failed");
+  assert.equal(panelView(progress, STEP).solveHidden, false);
+  assert.equal(panelView(progress, STEP).solutionOpen, false);
+  progress.solutions.add("add");
+  assert.deepEqual(
+    [panelView(progress, STEP).solveHidden, panelView(progress, STEP).solutionOpen, panelView(progress, STEP).beside],
+    [true, true, false],
+  );
+  recordCheck(progress, "add", "passed");
+  assert.equal(panelView(progress, STEP).beside, true);
+  recordCheck(progress, "add", "raised"); // a later Check that fails takes the pass away
+  assert.equal(progress.passed.has("add"), false);
+  assert.equal(progress.checked.has("add"), true);
+});
+
+test("the page's progress counts the steps passed and links the first open one", () => {
+  const progress = freshProgress();
+  assert.deepEqual(progressView(progress, ORDER), { text: "0 of 3 steps done.", next: "add", offerReset: false });
+  recordCheck(progress, "add", "passed");
+  assert.deepEqual(progressView(progress, ORDER), { text: "1 of 3 steps done.", next: "mul", offerReset: true });
+  for (const id of ORDER) recordCheck(progress, id, "passed");
+  assert.deepEqual(progressView(progress, ORDER), { text: "3 of 3 steps done.", next: null, offerReset: true });
+  const checkedOnly = freshProgress();
+  recordCheck(checkedOnly, "mul", "failed");
+  assert.equal(progressView(checkedOnly, ORDER).offerReset, true);
+});
+
+test("a reset step is as the book gives it", () => {
+  const progress = freshProgress();
+  recordCheck(progress, "add", "passed");
+  nextHint(progress, "add");
+  progress.solutions.add("add");
+  forget(progress, "add");
+  assert.deepEqual(progress, freshProgress());
+});
+
+test("the progress is kept as data, and a reload keeps only the steps the page has", () => {
+  assert.equal(progressSnapshot(freshProgress()), null);
+  const progress = freshProgress();
+  recordCheck(progress, "add", "passed");
+  nextHint(progress, "mul");
+  recordCheck(progress, "gone", "failed");
+  const saved = JSON.parse(JSON.stringify(progressSnapshot(progress)));
+  assert.deepEqual(saved, { passed: ["add"], hints: { mul: 1 }, solutions: [], checked: ["add", "gone"] });
+  const back = restoredProgress(saved, (id) => ORDER.includes(id));
+  assert.deepEqual([...back.passed], ["add"]);
+  assert.deepEqual([...back.hints], [["mul", 1]]);
+  assert.deepEqual([...back.checked], ["add"]);
+});
+
+test("a Check's heading says what its result is", () => {
+  assert.equal(verdict(STEP, { status: "passed", checked: 12 }),
+    "Passed: step 1 does all the book asks of it (12 checks).");
+  assert.equal(verdict(STEP, { status: "failed", message: "2 + 3 gave 6" }), "Not yet: 2 + 3 gave 6");
+  assert.equal(verdict(STEP, { status: "not-done", message: "__add__ is missing" }),
+    "Not done yet: __add__ is missing");
+  assert.equal(verdict(STEP, { status: "raised", traceback: "Traceback ...", message: "" }),
+    "Your code raised an exception:");
+  assert.equal(verdict(STEP, { status: "raised", message: NOT_RUN.stopped }), NOT_RUN.stopped);
+  assert.deepEqual(Object.keys(NOT_RUN), ["raised", "skipped", "stopped", "crashed"]);
+});

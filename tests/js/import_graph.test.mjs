@@ -1,0 +1,85 @@
+// The runner's module graph (docs/_static/runner/*.js), read from the sources:
+// every static import, re-export and dynamic import() of a module of the runner
+// (a "./name.js" literal, wherever the code names one: runner.js lists the
+// modules its first Run loads).  No cycle, lazy imports included; no module of
+// the runner imports the test API but the page's entry point, which loads it.
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const RUNNER = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "docs", "_static", "runner");
+const TEST_API = "test_api.js";
+const ENTRY = "runner.js"; // the page's entry point: it loads the test API with the page
+
+/** The code of a module without its comments (a string never holds a comment here). */
+function code(text) {
+  return text
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .split("\n")
+    .map((line) => line.replace(/(^|[^:"'\\])\/\/.*$/, "$1"))
+    .join("\n");
+}
+
+/** The runner's modules each module imports, statically or not. */
+export function importGraph(folder = RUNNER) {
+  const modules = readdirSync(folder).filter((name) => name.endsWith(".js"));
+  const graph = new Map();
+  for (const name of modules) {
+    const text = code(readFileSync(join(folder, name), "utf8"));
+    const named = [...text.matchAll(/["']\.\/([\w-]+\.js)["']/g)].map((m) => m[1]);
+    graph.set(name, [...new Set(named)].filter((target) => modules.includes(target)).sort());
+  }
+  return graph;
+}
+
+/** A cycle of the graph, as the list of its modules, or null when there is none. */
+export function findCycle(graph) {
+  const state = new Map(); // module -> "open" while on the path, "done" after
+  const path = [];
+  const visit = (name) => {
+    state.set(name, "open");
+    path.push(name);
+    for (const next of graph.get(name) || []) {
+      if (state.get(next) === "open") return [...path.slice(path.indexOf(next)), next];
+      if (!state.has(next)) {
+        const found = visit(next);
+        if (found) return found;
+      }
+    }
+    path.pop();
+    state.set(name, "done");
+    return null;
+  };
+  for (const name of graph.keys()) {
+    if (!state.has(name)) {
+      const found = visit(name);
+      if (found) return found;
+    }
+  }
+  return null;
+}
+
+test("the reader finds import edges of every kind", () => {
+  const graph = importGraph();
+  assert.ok(graph.get("queue.js").includes("session.js")); // import {...} from
+  assert.ok(graph.get("runner.js").includes("queue.js")); // a module the first Run loads
+  assert.ok(graph.get("pagestate.js").includes("prose.js")); // import()
+});
+
+test("findCycle finds a lazy cycle and none in a tree", () => {
+  assert.deepEqual(findCycle(new Map([["a.js", ["b.js"]], ["b.js", ["a.js"]]])), ["a.js", "b.js", "a.js"]);
+  assert.equal(findCycle(new Map([["a.js", ["b.js", "c.js"]], ["b.js", ["c.js"]], ["c.js", []]])), null);
+});
+
+test("the runner's modules import one another without a cycle", () => {
+  const cycle = findCycle(importGraph());
+  assert.equal(cycle, null, `an import cycle: ${cycle && cycle.join(" -> ")}`);
+});
+
+test("no production module imports the test API", () => {
+  const importers = [...importGraph()].filter(([, targets]) => targets.includes(TEST_API))
+    .map(([name]) => name);
+  assert.deepEqual(importers, [ENTRY]);
+});
