@@ -183,18 +183,31 @@ _pyenv_pythons(TEST_PYTHONS)
 def tests(session: nox.Session) -> None:
     """Run the test suite with a coverage report, on each supported Python, on every core.
 
-    The PyTorch parity tests (marker ``torch``) run in tests-3.11, which
-    installs torch; the other versions deselect them (``-m "not torch"``).
+    tests-3.11 (``TORCH_PYTHON``) runs every test.  The other versions check
+    that the engine's code does on their interpreter what it does there, and
+    leave out what cannot differ from one Python to another or cannot run:
+
+    - the PyTorch parity tests (marker ``torch``): torch is installed for 3.11 only;
+    - the 100-step moons runs (marker ``one_python``): the page, the example and
+      the original's demo, the same pure-Python float arithmetic as the short runs
+      and the random graphs that every version runs, three times 20 to 60 s;
+    - three quarters of Hypothesis's examples (profile ``ci-other-python``, 50 a
+      test instead of 200, tests/conftest.py): each rule's finite-difference and
+      random-graph checks still run on every Python, on fewer graphs.
+
+    ``HYPOTHESIS_PROFILE`` set in the environment wins on every version.
     """
     with_torch = session.python == TORCH_PYTHON
     _install(session, "test", *(["torch"] if with_torch else []))
+    if not with_torch and "HYPOTHESIS_PROFILE" not in os.environ:
+        session.env["HYPOTHESIS_PROFILE"] = "ci-other-python"
     session.run(
         "pytest",
         # On every core; the tests that share a slow page run share a worker (pages.py).
         *("-n", "auto", "--dist", "loadgroup"),
         "--cov=micrograd",
         "--cov-report=term",
-        *([] if with_torch else ["-m", "not torch"]),
+        *([] if with_torch else ["-m", "not torch and not one_python"]),
         *session.posargs,
     )
 
