@@ -192,18 +192,31 @@ _pyenv_pythons(TEST_PYTHONS)
 def tests(session: nox.Session) -> None:
     """Run the test suite with a coverage report, on each supported Python, on every core.
 
-    The PyTorch parity tests (marker ``torch``) run in tests-3.11, which
-    installs torch; the other versions deselect them (``-m "not torch"``).
+    tests-3.11 (``TORCH_PYTHON``) runs every test.  The other versions check
+    that the engine's code does on their interpreter what it does there, and
+    leave out what cannot differ from one Python to another or cannot run:
+
+    - the PyTorch parity tests (marker ``torch``): torch is installed for 3.11 only;
+    - the 100-step moons runs (marker ``one_python``): the page, the example and
+      the original's demo, the same pure-Python float arithmetic as the short runs
+      and the random graphs that every version runs, three times 20 to 60 s;
+    - three quarters of Hypothesis's examples (profile ``ci-other-python``, 50 a
+      test instead of 200, tests/conftest.py): each rule's finite-difference and
+      random-graph checks still run on every Python, on fewer graphs.
+
+    ``HYPOTHESIS_PROFILE`` set in the environment wins on every version.
     """
     with_torch = session.python == TORCH_PYTHON
     _install(session, "test", *(["torch"] if with_torch else []))
+    if not with_torch and "HYPOTHESIS_PROFILE" not in os.environ:
+        session.env["HYPOTHESIS_PROFILE"] = "ci-other-python"
     session.run(
         "pytest",
         # On every core; the tests that share a slow page run share a worker (pages.py).
         *("-n", "auto", "--dist", "loadgroup"),
         "--cov=micrograd",
         "--cov-report=term",
-        *([] if with_torch else ["-m", "not torch"]),
+        *([] if with_torch else ["-m", "not torch and not one_python"]),
         *session.posargs,
     )
 
@@ -490,6 +503,10 @@ def _chromium(session: nox.Session) -> str:
     return chromium
 
 
+#: Set (to anything), ``nox -s browser`` checks the site built earlier instead of building it.
+SKIP_BUILD = "MICROGRAD_SKIP_BUILD"
+
+
 @nox.session
 def browser(session: nox.Session) -> None:
     """Build the site, serve it on 127.0.0.1 and check it in headless Chromium.
@@ -503,19 +520,43 @@ def browser(session: nox.Session) -> None:
     Playwright never downloads a browser here.  ``MICROGRAD_SITE_HTML=DIR``
     builds into and checks DIR instead of docs/_build/html.  Extra arguments
     go to pytest: ``nox -s browser -- -k search``.
+
+    ``MICROGRAD_SKIP_BUILD=1`` checks the site already built there as it is
+    (no build, no PDF): the fast loop for one browser test after an earlier
+    ``nox -s browser`` built it, ``MICROGRAD_SKIP_BUILD=1 nox -R -s browser --
+    browser_tests/test_theme.py``.  A change to the pages or the runner needs
+    the build, so CI never sets it.
     """
     chromium = _chromium(session)
     _install_docs(session, "browser")
     html = Path(os.environ.get("MICROGRAD_SITE_HTML", HTML)).resolve()
-    _build_site(session, html)
     session.env["CHROMIUM"] = chromium
-    _build_pdf(session, html)
+    if os.environ.get(SKIP_BUILD):
+        if not (html / "index.html").is_file():
+            session.error(f"{SKIP_BUILD} is set but {html} holds no built site")
+        session.log(f"{SKIP_BUILD}: checking the site in {html} as it is (not built again)")
+    else:
+        _build_site(session, html)
+        _build_pdf(session, html)
     session.run(
         "pytest",
-        str(ROOT / "browser_tests"),
-        *session.posargs,
+        *_pytest_targets(session, ROOT / "browser_tests"),
         env={"MICROGRAD_SITE_HTML": str(html)},
     )
+
+
+def _pytest_targets(session: nox.Session, default: Path) -> list[str]:
+    """pytest's arguments: ``session.posargs``, with ``default`` first unless they name a test.
+
+    pytest runs a file named besides its folder only once, within the folder:
+    ``nox -s browser -- browser_tests/test_theme.py`` must not run the whole suite.
+    """
+    named = (
+        Path(session.invoked_from, arg.split("::")[0]).exists()
+        for arg in session.posargs
+        if not arg.startswith("-")
+    )
+    return [*session.posargs] if any(named) else [str(default), *session.posargs]
 
 
 @nox.session

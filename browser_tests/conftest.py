@@ -20,7 +20,7 @@ from typing import Any
 import pytest
 import screenshots
 from runner_tab import TIMINGS, TIMINGS_FILE, Tab
-from sitefiles import content_pages, discover_pages, site_dir
+from sitefiles import content_pages, covering_pages, discover_pages, site_dir
 
 #: Flags for a quiet Chromium on a machine without internet: no sandbox (we
 #: are root), and none of the browser's own background traffic.
@@ -38,11 +38,18 @@ NOT_BUILT = "<site not built>"
 HTML = site_dir()
 PAGES = discover_pages(HTML)
 CONTENT_PAGES = content_pages(PAGES)
+#: Every page but the source listings that hold no kind of element another one holds.
+COVERING_PAGES = covering_pages(HTML, PAGES)
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """Parametrize ``page`` over every built page (``content_page``: authored ones)."""
-    for name, pages in (("page", PAGES), ("content_page", CONTENT_PAGES)):
+    """Parametrize ``page`` over every built page (``content_page``: authored ones).
+
+    ``covering_page``: every page, but of the modules' source listings only those
+    that some kind of element is on (:func:`sitefiles.covering_pages`).
+    """
+    params = (("page", PAGES), ("content_page", CONTENT_PAGES), ("covering_page", COVERING_PAGES))
+    for name, pages in params:
         if name in metafunc.fixturenames:
             metafunc.parametrize(name, pages or [NOT_BUILT])
 

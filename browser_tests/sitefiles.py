@@ -13,7 +13,7 @@ import os
 import tempfile
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 from urllib.parse import unquote, urlsplit
 
 import numpy as np
@@ -102,6 +102,41 @@ def discover_pages(html: Path) -> list[str]:
 def content_pages(pages: list[str]) -> list[str]:
     """Return the pages that have an article body written by the authors."""
     return [p for p in pages if p not in GENERATED_PAGES and p.split("/")[0] not in GENERATED_DIRS]
+
+
+def is_source_listing(page: str) -> bool:
+    """Whether ``page`` is a module's highlighted source (sphinx.ext.viewcode's ``_modules/``)."""
+    return page.split("/")[0] == "_modules" and page != "_modules/index.html"
+
+
+def element_kinds(html: Path, page: str) -> frozenset[tuple[Any, ...]]:
+    """What kinds of element ``page`` has: each element's tag and classes, with its parent's."""
+
+    def kind(element: Any) -> tuple[str, tuple[str, ...]]:
+        return element.name, tuple(sorted(element.get("class") or []))
+
+    return frozenset((kind(e.parent), kind(e)) for e in parse(html, page).find_all(True))
+
+
+def covering_pages(html: Path, pages: list[str]) -> list[str]:
+    """``pages`` with the fewest source listings that still hold every kind of element they hold.
+
+    The source listings are one template and one stylesheet filled with
+    highlighted code: a listing whose every kind of element (tag and classes,
+    in its parent's) another kept listing has can look and read no different
+    from it.  The others are kept whole.  Chosen greedily: the listing with
+    the most kinds not yet held, until every kind is held.
+    """
+    listings = [p for p in pages if is_source_listing(p)]
+    kinds = {p: element_kinds(html, p) for p in listings}
+    wanted = frozenset().union(*kinds.values())
+    kept: list[str] = []
+    held: frozenset[tuple[Any, ...]] = frozenset()
+    while held != wanted:
+        best = max(listings, key=lambda p: (len(kinds[p] - held), p))
+        kept.append(best)
+        held |= kinds[best]
+    return [p for p in pages if not is_source_listing(p) or p in kept]
 
 
 @functools.cache

@@ -1,7 +1,8 @@
 """The accessibility audit (axe-core) on every page, as readers meet it.
 
-Every page, in light and dark mode, on a laptop (1366x768) and a phone
-(390x844), each a first visit with nothing in storage but the mode: no
+Every page (of the modules' source listings, those that hold every kind of
+element the others hold), in light and dark mode, on a laptop (1366x768) and a
+phone (390x844), each a first visit with nothing in storage but the mode: no
 finding of impact "serious" or "critical", and no "moderate" or "minor" one
 of a rule that accessibility.ACCEPTED does not list with its reason.  The
 same audit with the in-browser runner at work (a cell run, its editor open,
@@ -65,8 +66,15 @@ def open_as_reader(browser: Any, server: str, page: str, theme: str, viewport: s
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
 @pytest.mark.parametrize("theme", THEMES)
 def test_the_page_passes_the_accessibility_audit(
-    browser: Any, server: str, page_path: str, theme: str, viewport: str
+    browser: Any, server: str, html: Path, covering_page: str, theme: str, viewport: str
 ) -> None:
+    """Of the modules' source listings, only those that hold a kind of element no other does.
+
+    The listings are one template and stylesheet around highlighted code: one
+    whose every kind of element (tag and classes, in its parent's) an audited
+    listing has is seen by axe-core as that one is (``sitefiles.covering_pages``).
+    """
+    page_path = covering_page
     tab = open_as_reader(browser, server, page_path, theme, viewport)
     try:
         assert tab.evaluate("document.documentElement.dataset.theme") == theme

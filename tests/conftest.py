@@ -4,8 +4,13 @@ Hypothesis profiles
 -------------------
 ``ci`` (loaded by default) is deterministic: ``derandomize=True`` makes every run
 try the same examples, so a green CI stays green and a red one stays red.
-``dev`` explores new random examples on every run, with more of them; choose it
-with ``HYPOTHESIS_PROFILE=dev python -m nox -s tests``.
+``ci-other-python`` is ``ci`` with a quarter of its examples (50 a test): nox
+loads it in the test sessions of the Pythons other than ``noxfile.TORCH_PYTHON``,
+where the same properties were checked on 200 examples; there they check that
+the engine's code does on that interpreter what it does on the other, which
+fewer examples show.  ``dev`` explores new random examples on every run, with
+more of them; choose it with ``HYPOTHESIS_PROFILE=dev python -m nox -s tests``
+(a profile set so is used on every Python).
 
 PyTorch tests
 -------------
@@ -53,6 +58,7 @@ settings.register_profile(
     print_blob=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
+settings.register_profile("ci-other-python", settings.get_profile("ci"), max_examples=50)
 settings.register_profile(
     "dev",
     deadline=None,

@@ -55,7 +55,9 @@ NOTEBOOK_PAGES = [
 NO_COVER = pytest.mark.no_cover
 # Pages whose cells import torch (marker "torch": see pyproject.toml).
 TORCH = pytest.mark.torch
-PAGE_MARKS = {"moons": [NO_COVER], "local-rules": [TORCH], "pytorch": [TORCH]}
+# The moons page trains for 100 steps (marker "one_python": see pyproject.toml).
+ONE_PYTHON = pytest.mark.one_python
+PAGE_MARKS = {"moons": [NO_COVER, ONE_PYTHON], "local-rules": [TORCH], "pytorch": [TORCH]}
 PAGE_PARAMS = [
     pytest.param(p, marks=[in_page_group(p), *PAGE_MARKS.get(p, [])]) for p in NOTEBOOK_PAGES
 ]
@@ -418,6 +420,7 @@ MOONS_FINAL_LOSS = 0.010978370135492717  # the original micrograd demo's last pr
 
 @in_page_group("moons")
 @NO_COVER
+@ONE_PYTHON
 def test_moons_page_reproduces_the_original_demo() -> None:
     g = glued("moons")
     assert g["moons_points"] == 100

@@ -51,6 +51,7 @@ def test_mlp_example_prints_the_mlp_page_numbers(example_run: ExampleRun) -> Non
 
 
 @pytest.mark.no_cover  # see test_docs_claims.NO_COVER
+@pytest.mark.one_python
 @in_page_group("moons")  # and the example's run with test_examples (conftest.example_run)
 def test_moons_example_prints_the_moons_page_numbers(example_run: ExampleRun) -> None:
     printed = printed_by(example_run, "moons")

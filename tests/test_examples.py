@@ -135,6 +135,7 @@ def test_moons_short_run_writes_plots_and_log(tmp_path: Path) -> None:
         assert_png(tmp_path / picture)
 
 
+@pytest.mark.one_python
 @in_page_group("moons")  # shares the run with test_docs_match_examples (conftest.example_run)
 def test_moons_full_run_reaches_the_original_demo_loss(example_run: ExampleRun) -> None:
     stdout, out = example_run("moons")

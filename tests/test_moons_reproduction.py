@@ -19,6 +19,7 @@ ORIGINAL_STEP_99_LOSS = 0.010978370135492717
 
 
 @pytest.mark.slow
+@pytest.mark.one_python
 def test_the_moons_demo_reproduces_the_originals_final_loss_and_accuracy() -> None:
     cases = ROOT / "benchmarks" / "cases.py"
     result = json.loads(run_python(str(cases), "moons_demo", "--steps", "100").stdout)

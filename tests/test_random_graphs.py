@@ -32,8 +32,11 @@ from micrograd.engine import Value, topological_order
 # -- the strategy itself -------------------------------------------------------------
 
 
-# Finding one example is enough; shrinking it would only cost time.
-GENERATE_ONLY = settings(database=None, phases=[Phase.generate])
+# Finding one example is enough; shrinking it would only cost time.  What the strategy
+# reaches does not depend on the Python, so every profile gets at least ci's 200 draws.
+GENERATE_ONLY = settings(
+    database=None, phases=[Phase.generate], max_examples=max(200, settings.default.max_examples)
+)
 
 
 def test_strategy_generates_graphs_that_reuse_a_node() -> None:
