@@ -121,10 +121,22 @@ class ExerciseExample(SphinxDirective):
         if exercise_id not in known:
             raise self.error(f"no exercise {exercise_id!r} in book_checks")
         example = known[exercise_id].example
-        code = nodes.literal_block(example.code, example.code.rstrip("\n"), language="python")
+        # The page shows this step's files (its cell loads the starter): a change to one
+        # of them rebuilds the page.
+        for name in ("example.py", "starter.py", "solution.py"):
+            self.env.note_dependency(str(CHECKS / "book_checks" / "steps" / exercise_id / name))
+        code = _block(example.code, "python")
         self.set_source_info(code)
-        prints = nodes.literal_block(example.prints, example.prints.rstrip("\n"), language="text")
-        return [code, nodes.paragraph("", "prints"), prints]
+        return [code, nodes.paragraph("", "prints"), _block(example.prints, "text")]
+
+
+def _block(text: str, language: str) -> nodes.literal_block:
+    """A block of code as ``{code-block}`` makes it.
+
+    Sphinx highlights a literal block only when its source is its text.
+    """
+    text = text.rstrip("\n")
+    return nodes.literal_block(text, text, language=language)
 
 
 def setup(app: Any) -> dict[str, Any]:
