@@ -187,20 +187,22 @@ def _no_backward(namespace: Namespace) -> Finding | None:
     )
 
 
+#: Last, the mistake whose wrong file rebinds step 4's Neuron: in the page, that name stays
+#: rebound once the cell is right again, and a later mistake's cell would inherit it.
 MISTAKES = (
+    Mistake(
+        "no-backward",
+        "No backward()",
+        "The gradients are 0 until o.backward() fills them in.",
+        _no_backward,
+        STEP,
+    ),
     Mistake(
         "weights-drawn-differently",
         "Weights drawn differently from the page's",
         "The page's table follows from its starting weights, micrograd's draw after "
         "random.seed(1337): another draw trains another network.",
         _drawn_differently,
-        STEP,
-    ),
-    Mistake(
-        "no-backward",
-        "No backward()",
-        "The gradients are 0 until o.backward() fills them in.",
-        _no_backward,
         STEP,
     ),
 )
