@@ -315,10 +315,16 @@ def test_every_known_mistake_gets_its_own_message_in_the_browser(tab: Tab) -> No
             tab.page.wait_for_function(
                 f"microgradTest.checks().length > {len(named)}", timeout=PAGE_TIMEOUT_MS
             )
-            named[(step, mistake)] = tab.evaluate("microgradTest.checks()")[-1]["mistake"]
+            named[(step, mistake)] = tab.evaluate("microgradTest.checks()")[-1]
+            if named[(step, mistake)]["mistake"] != mistake:  # what the reader is shown
+                named[(step, mistake)]["shown"] = tab.cell(index).inner_text()[-600:]
         tab.edit(index, EXERCISES[step].solution)
-    wrong = {key: got for key, got in named.items() if got != key[1]}
-    assert not wrong, f"(step, mistake) -> what the browser named: {wrong}"
+    wrong = {
+        key: (got["mistake"], got["status"], got["shown"])
+        for key, got in named.items()
+        if got["mistake"] != key[1]
+    }
+    assert not wrong, f"(step, mistake) -> what the browser named, its status and message: {wrong}"
     assert tab.evaluate("microgradTest.status()") == "ready"
     assert not tab.errors, tab.errors
 

@@ -74,6 +74,8 @@ def code_cells(page: str) -> list[Cell]:
         if token.info.split()[:1] != ["{code-cell}"]:
             continue
         options, source = _split_options(token.content)
+        if "load" in options:  # myst-nb's `:load: file`: the cell's code is that file's
+            source = (DOCS / options["load"]).read_text(encoding="utf-8").strip("\n") + "\n"
         tags = [t.strip() for t in options.get("tags", "").strip("[]").split(",") if t.strip()]
         cells.append(Cell(source, tags, token.map[0] + 1, options))
     return cells

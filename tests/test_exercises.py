@@ -23,6 +23,7 @@ import statistics
 import sys
 import time
 import warnings
+import zipfile
 from collections.abc import Iterator
 from contextlib import redirect_stdout
 from pathlib import Path
@@ -456,26 +457,32 @@ def test_the_pages_exercise_cells_hold_the_packages_starters_in_order() -> None:
         assert source == EXERCISES[step].starter, step
 
 
+def test_each_exercise_cell_loads_its_starter_from_the_package() -> None:
+    # One source: the page holds no copy of a starter, it names the package's file.
+    loads = [c.options.get("load") for c in code_cells(PAGE) if "exercise" in c.tags]
+    assert loads == [f"_checks/book_checks/steps/{step}/starter.py" for step in IDS]
+
+
 def _page_blocks(fence: str) -> list[str]:
     text = (DOCS / f"{PAGE}.md").read_text(encoding="utf-8")
     return re.findall(rf"^```{{code-block}} {fence}\n(.*?)^```$", text, re.MULTILINE | re.DOTALL)
 
 
-def test_the_pages_examples_are_the_packages() -> None:
+def test_the_page_writes_each_steps_example_from_the_package() -> None:
     text = (DOCS / f"{PAGE}.md").read_text(encoding="utf-8")
-    examples = re.findall(
-        r"^```\{code-block\} python\n(.*?)^```\n\nprints\n\n```\{code-block\} text\n(.*?)^```$",
-        text,
-        re.MULTILINE | re.DOTALL,
-    )
-    assert examples == [(e.example.code, e.example.prints) for e in EXERCISES.values()]
+    assert re.findall(r"^```\{exercise-example\} (\w+)\n```$", text, re.MULTILINE) == IDS
+    assert "```{code-block} python" not in text, "no example copied into the page"
 
 
 def test_the_pdfs_appendix_holds_each_steps_solution() -> None:
     text = (DOCS / f"{PAGE}.md").read_text(encoding="utf-8")
     appendix = text[text.index("````{only} singlehtml") :]
-    solutions = re.findall(r"^```python\n(.*?)^```$", appendix, re.MULTILINE | re.DOTALL)
-    assert solutions == [e.solution for e in EXERCISES.values()]
+    solutions = re.findall(
+        r"^```\{literalinclude\} (\S+)\n:language: python\n```$", appendix, re.MULTILINE
+    )
+    assert solutions == [f"_checks/book_checks/steps/{step}/solution.py" for step in IDS]
+    for step, path in zip(IDS, solutions, strict=True):
+        assert (DOCS / path).read_text(encoding="utf-8") == EXERCISES[step].solution
 
 
 def test_the_page_links_each_step_and_leaves_the_runner_its_progress_element() -> None:
@@ -501,9 +508,36 @@ def test_the_exercises_are_plain_python_for_the_browser() -> None:
     folder = DOCS / "_checks" / "book_checks"
     assert book_checks.__file__ is not None
     assert folder.samefile(Path(book_checks.__file__).parent)
-    files = {p.name for p in folder.iterdir() if p.name != "__pycache__"}
-    assert "__init__.py" in files
-    assert all(name.endswith(".py") for name in files), files
-    assert sorted(p.name for p in (DOCS / "_checks").iterdir() if p.name != "__pycache__") == [
-        "book_checks"
-    ]
+    files = [p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    assert folder / "__init__.py" in files
+    assert all(p.suffix == ".py" for p in files), files
+    # Beside the package, only its lint settings (ruff.toml), which the browser never reads.
+    beside = sorted(p.name for p in (DOCS / "_checks").iterdir() if p.name != "__pycache__")
+    assert beside == ["book_checks", "ruff.toml"]
+
+
+def test_the_browsers_wheel_holds_every_steps_code() -> None:
+    from runtime_wheels import checks_wheel
+
+    folder = DOCS / "_checks" / "book_checks"
+    _, data = checks_wheel()
+    with zipfile.ZipFile(io.BytesIO(data)) as wheel:
+        names = set(wheel.namelist())
+    steps = {
+        f"book_checks/{p.relative_to(folder).as_posix()}" for p in folder.rglob("steps/*/**/*.py")
+    }
+    assert steps, "the steps' code files"
+    assert steps <= names, steps - names
+
+
+@pytest.mark.parametrize("step", IDS)
+def test_a_steps_folder_holds_its_code_and_one_wrong_solution_per_mistake(step: str) -> None:
+    exercise = EXERCISES[step]
+    folder = DOCS / "_checks" / "book_checks" / "steps" / step
+    files = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.py"))
+    wrong = sorted(m.wrong_file for m in exercise.mistakes)
+    assert files == sorted(["example.py", "solution.py", "starter.py", *wrong])
+    assert all(m.step == step for m in exercise.mistakes)
+    for mistake in exercise.mistakes:  # on top of the solution, the wrong file changes it
+        assert mistake.wrong.strip()
+        assert exercise.known_wrong[mistake.id] == f"{exercise.solution}\n\n{mistake.wrong}"

@@ -1,19 +1,23 @@
-"""Sphinx extension: a page with exercises gets their titles, hints and solutions for the runner.
+"""Sphinx extension: a page's exercises, from the book's checks, for the reader and the runner.
 
 "Build your own micrograd" asks the reader to write their own micrograd in the
 page's exercise cells (code cells tagged ``exercise-<id>``).  The checks, the
-hints and the solutions are the book's own package, ``book_checks``
-(docs/_checks; the reader's browser gets it as a wheel, runtime_wheels.py).
-So that a hint or a solution needs no Python in the browser, every page with
-exercise cells gets, in its ``<head>``::
+hints, the examples and the solutions are the book's own package,
+``book_checks`` (docs/_checks; the reader's browser gets it as a wheel,
+runtime_wheels.py), and each step's code is a file of it: an exercise cell
+loads its starter (``:load: _checks/book_checks/steps/<id>/starter.py``), and
+the directive ``{exercise-example} <id>`` writes the step's example and what
+it prints.  So that a hint or a solution needs no Python in the browser, every
+page with exercise cells gets, in its ``<head>``::
 
     <script type="application/json" id="micrograd-track">{"exercises": [...]}</script>
 
 one entry per exercise cell of the page, in page order: ``id``, ``number``
 (the step's place in the track, from 1), ``title``, ``hints`` and
 ``solution`` (docs/_static/runner/exercises.js shows them).  An exercise cell
-whose code is not the package's starter for its step fails the build: the
-page and the checks would disagree about where the reader starts.
+whose code is not the package's starter for its step (one written into the
+page, not loaded from the package) fails the build: the page and the checks
+would disagree about where the reader starts.
 """
 
 from __future__ import annotations
@@ -23,9 +27,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from docutils import nodes
 from executed_notebooks import executed_notebook
 from executed_notebooks.text import joined
 from sphinx.errors import ExtensionError
+from sphinx.util.docutils import SphinxDirective
 
 #: Where the book's checks live (a package of the book, not of micrograd).
 CHECKS = Path(__file__).resolve().parent.parent / "_checks"
@@ -104,6 +110,36 @@ def _add_track(
     app.add_js_file(None, type="application/json", id="micrograd-track", body=script_body(data))
 
 
+class ExerciseExample(SphinxDirective):
+    """``{exercise-example} <id>``: the step's visible example, and then what it prints."""
+
+    required_arguments = 1
+
+    def run(self) -> list[nodes.Node]:
+        exercise_id = self.arguments[0]
+        known = _exercises()
+        if exercise_id not in known:
+            raise self.error(f"no exercise {exercise_id!r} in book_checks")
+        example = known[exercise_id].example
+        # The page shows this step's files (its cell loads the starter): a change to one
+        # of them rebuilds the page.
+        for name in ("example.py", "starter.py", "solution.py"):
+            self.env.note_dependency(str(CHECKS / "book_checks" / "steps" / exercise_id / name))
+        code = _block(example.code, "python")
+        self.set_source_info(code)
+        return [code, nodes.paragraph("", "prints"), _block(example.prints, "text")]
+
+
+def _block(text: str, language: str) -> nodes.literal_block:
+    """A block of code as ``{code-block}`` makes it.
+
+    Sphinx highlights a literal block only when its source is its text.
+    """
+    text = text.rstrip("\n")
+    return nodes.literal_block(text, text, language=language)
+
+
 def setup(app: Any) -> dict[str, Any]:
+    app.add_directive("exercise-example", ExerciseExample)
     app.connect("html-page-context", _add_track)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -18,15 +18,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from book_checks import (
-    step_backward,
-    step_finale,
-    step_nn,
-    step_rules,
-    step_training,
-    step_value,
-)
-from book_checks.core import Case, Example, Exercise, Finding, Mistake, Result, run_check
+from book_checks import step_backward
+from book_checks import step_finale
+from book_checks import step_nn
+from book_checks import step_rules
+from book_checks import step_training
+from book_checks import step_value
+from book_checks.core import Case
+from book_checks.core import Example
+from book_checks.core import Exercise
+from book_checks.core import Finding
+from book_checks.core import Mistake
+from book_checks.core import Result
+from book_checks.core import run_check
 
 __all__ = ["EXERCISES", "Case", "Example", "Exercise", "Finding", "Mistake", "Result", "check"]
 

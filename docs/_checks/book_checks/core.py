@@ -20,10 +20,15 @@ import os
 import random
 import sys
 import traceback
-from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from collections.abc import Mapping
+from collections.abc import Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from importlib import resources
 from types import CodeType
-from typing import Any, Protocol
+from typing import Any
+from typing import Protocol
 
 #: The reader's namespace: the page's names after the reader's cells ran.
 Namespace = Mapping[str, Any]
@@ -91,19 +96,42 @@ class Finding:
     case: str
 
 
+@functools.cache  # the files do not change while the checks run
+def step_file(step: str, name: str) -> str:
+    """The text of one of a step's code files: ``steps/<step>/<name>`` of this package.
+
+    The starter, the solution and the known-wrong solutions are ``.py`` files
+    that ruff reads; the page, the runner and the checks read their text here.
+    """
+    return (resources.files("book_checks") / "steps" / step / name).read_text(encoding="utf-8")
+
+
 @dataclass(frozen=True)
 class Mistake:
     """A known mistake: what it is, why it gives the numbers it gives, and its detector.
 
     ``detect(namespace)`` runs a small probe of its own on the reader's code
     and returns a :class:`Finding` when the reader's numbers are this
-    mistake's, None otherwise (also when the probe raises).
+    mistake's, None otherwise (also when the probe raises).  ``step`` is the
+    step whose ``wrong/`` folder holds the wrong solution that makes it
+    (:attr:`wrong_file`): code run on top of that step's solution.
     """
 
     id: str
     title: str
     why: str
     detect: Callable[[Namespace], Finding | None]
+    step: str
+
+    @property
+    def wrong_file(self) -> str:
+        """The wrong solution's file name in the step's folder (``wrong/no_seed.py``)."""
+        return f"wrong/{self.id.replace('-', '_')}.py"
+
+    @property
+    def wrong(self) -> str:
+        """The wrong solution's code: the methods the mistake writes, on top of the solution."""
+        return step_file(self.step, self.wrong_file)
 
     def to_json(self) -> dict[str, str]:
         return {"id": self.id, "title": self.title, "why": self.why}
@@ -113,6 +141,8 @@ class Mistake:
 class Exercise:
     """One step of the track.
 
+    Its code is in the package's ``steps/<id>/`` folder: ``starter.py``,
+    ``solution.py`` and, for each known mistake, ``wrong/<mistake>.py``.
     ``ready(namespace)`` says what the page still lacks before the step can
     be checked (a not-done message), or None; ``written(namespace)`` which
     of the step's optional parts the reader wrote (a case whose ``needs``
@@ -120,23 +150,33 @@ class Exercise:
     case passed, what is still missing (say, neither of two optional parts
     written), or None.  ``builds_on`` names the steps whose code this one
     uses, in the track's order: their known mistakes are recognised here too.
-    ``known_wrong`` maps a mistake's id to a wrong solution that makes it
-    (the tests run them).
     """
 
     id: str
     title: str
-    starter: str
-    solution: str
     hints: tuple[str, ...]
     example: Example
     hidden_cases: tuple[Case, ...]
     mistakes: tuple[Mistake, ...]
-    known_wrong: Mapping[str, str]
     ready: Callable[[Namespace], str | None]
     written: Callable[[Namespace], frozenset[str]] = field(default=lambda namespace: frozenset())
     unfinished: Callable[[frozenset[str]], str | None] = field(default=lambda written: None)
     builds_on: tuple[str, ...] = ()
+
+    @property
+    def starter(self) -> str:
+        """The exercise cell as the page gives it to the reader (``starter.py``)."""
+        return step_file(self.id, "starter.py")
+
+    @property
+    def solution(self) -> str:
+        """The book's solution, as the runner shows it (``solution.py``)."""
+        return step_file(self.id, "solution.py")
+
+    @property
+    def known_wrong(self) -> dict[str, str]:
+        """Each mistake's id, and a cell that makes it: the solution, then its wrong file."""
+        return {m.id: f"{self.solution}\n\n{m.wrong}" for m in self.mistakes}
 
 
 @dataclass(frozen=True)
@@ -207,21 +247,6 @@ def probe_error(code: str, namespace: Namespace) -> BaseException | None:
     except READER_ERRORS as error:
         return error
     return None
-
-
-def edit(text: str, *changes: tuple[str, str]) -> str:
-    """``text`` with each ``(old, new)`` made: a known-wrong solution, from the right one.
-
-    Raises
-    ------
-    ValueError
-        If an ``old`` is not in the text (the solution changed under it).
-    """
-    for old, new in changes:
-        if old not in text:
-            raise ValueError(f"edit: {old!r} is not in the text")
-        text = text.replace(old, new)
-    return text
 
 
 # -- numbers in messages ---------------------------------------------------------------------

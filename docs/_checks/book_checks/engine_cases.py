@@ -13,21 +13,20 @@ from __future__ import annotations
 
 import builtins
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import micrograd
-from book_checks.core import (
-    Namespace,
-    evaluate,
-    probe,
-    probe_error,
-    reader_scope,
-    run_code,
-    same,
-    show,
-)
+from book_checks.core import Namespace
+from book_checks.core import evaluate
+from book_checks.core import probe
+from book_checks.core import probe_error
+from book_checks.core import reader_scope
+from book_checks.core import run_code
+from book_checks.core import same
+from book_checks.core import show
 
 #: The step of a central difference.
 STEP = 1e-6

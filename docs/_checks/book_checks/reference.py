@@ -16,7 +16,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from micrograd import MLP, Layer, Neuron, Value
+from micrograd import MLP
+from micrograd import Layer
+from micrograd import Neuron
+from micrograd import Value
 
 #: A network of micrograd's, of any of the three kinds.
 Network = Neuron | Layer | MLP

@@ -13,62 +13,28 @@ import sys
 from collections import Counter
 from typing import Any
 
-from book_checks.core import (
-    READER_ERRORS,
-    Example,
-    Exercise,
-    Finding,
-    Mistake,
-    Namespace,
-    edit,
-    probe,
-    probe_error,
-    readers,
-    run_code,
-    show,
-)
-from book_checks.engine_cases import (
-    EngineCase,
-    Look,
-    micrograd_scope,
-    number,
-    short,
-    value_with_grad,
-    values_case,
-)
+from book_checks.core import READER_ERRORS
+from book_checks.core import Example
+from book_checks.core import Exercise
+from book_checks.core import Finding
+from book_checks.core import Mistake
+from book_checks.core import Namespace
+from book_checks.core import probe
+from book_checks.core import probe_error
+from book_checks.core import readers
+from book_checks.core import run_code
+from book_checks.core import show
+from book_checks.core import step_file
+from book_checks.engine_cases import EngineCase
+from book_checks.engine_cases import Look
+from book_checks.engine_cases import micrograd_scope
+from book_checks.engine_cases import number
+from book_checks.engine_cases import short
+from book_checks.engine_cases import value_with_grad
+from book_checks.engine_cases import values_case
 
-STARTER = '''\
-class Value(Value):
-    def backward(self):
-        """Fill in grad for every Value this one was made from, near or far."""
-        # 1. Order the graph: every Value after the Values it was made from.
-        #    It must work on a chain of 5,000 links too, deeper than Python lets
-        #    a function call itself.
-        # 2. Seed: d(self)/d(self) = 1.
-        # 3. Run each Value's _backward() once, from self back to the leaves.
-        raise NotImplementedError("backward: the order, the seed, the rules")
-'''
-
-SOLUTION = '''\
-class Value(Value):
-    def backward(self):
-        """Fill in grad for every Value this one was made from, near or far."""
-        # Depth first, with a list as the stack: a node goes into the order once
-        # all its inputs have ("done"), and a deep graph needs no deep recursion.
-        order, visited = [], set()
-        stack = [(self, False)]
-        while stack:
-            node, done = stack.pop()
-            if done:
-                order.append(node)
-            elif node not in visited:
-                visited.add(node)
-                stack.append((node, True))
-                stack.extend((child, False) for child in node._prev)
-        self.grad = 1.0
-        for node in reversed(order):  # the output first, each node after its users
-            node._backward()
-'''
+#: The step's folder of code (steps/backward/) and its id in the track.
+STEP = "backward"
 
 HINTS = (
     "A Value may pass its gradient on only once it has all of it, that is after every "
@@ -86,13 +52,7 @@ HINTS = (
 )
 
 EXAMPLE = Example(
-    code="""\
-a, b = Value(2.0), Value(-3.0)
-c, f = Value(10.0), Value(-2.0)
-L = (a * b + c) * f
-L.backward()
-print(L.data, a.grad, b.grad, c.grad, f.grad)
-""",
+    code=step_file(STEP, "example.py"),
     prints="-8.0 6.0 -4.0 -2.0 4.0\n",
 )
 
@@ -313,6 +273,7 @@ MISTAKES = (
         "Every rule multiplies by its output's gradient: the output's own gradient, "
         "d(output)/d(output) = 1, must be set before the rules run, or everything stays 0.",
         _no_seed,
+        STEP,
     ),
     Mistake(
         "not-reversed",
@@ -320,6 +281,7 @@ MISTAKES = (
         "A topological order puts each Value after its inputs; the rules must run in the "
         "reverse order, so that each Value has its whole gradient before it passes it on.",
         _not_reversed,
+        STEP,
     ),
     Mistake(
         "no-visited",
@@ -327,6 +289,7 @@ MISTAKES = (
         "Without a set of visited Values, the sort lists a Value once for each path to it, "
         "and its rule passes its gradient on as many times.",
         _no_visited,
+        STEP,
     ),
     Mistake(
         "recursive-sort",
@@ -334,49 +297,9 @@ MISTAKES = (
         "A sort that calls itself for each input nests as deep as the graph; Python stops "
         "at its recursion limit. An explicit stack has no such limit.",
         _recursive_sort,
+        STEP,
     ),
 )
-
-_RECURSIVE = """\
-class Value(Value):
-    def backward(self):
-        order, visited = [], set()
-
-        def build(node):
-            if node not in visited:
-                visited.add(node)
-                for child in node._prev:
-                    build(child)
-                order.append(node)
-
-        build(self)
-        self.grad = 1.0
-        for node in reversed(order):
-            node._backward()
-"""
-
-_NO_VISITED = """\
-class Value(Value):
-    def backward(self):
-        order = []
-
-        def build(node):
-            for child in node._prev:
-                build(child)
-            order.append(node)
-
-        build(self)
-        self.grad = 1.0
-        for node in reversed(order):
-            node._backward()
-"""
-
-KNOWN_WRONG = {
-    "no-seed": edit(SOLUTION, ("        self.grad = 1.0\n", "")),
-    "not-reversed": edit(SOLUTION, ("in reversed(order):", "in order:")),
-    "no-visited": _NO_VISITED,
-    "recursive-sort": _RECURSIVE,
-}
 
 
 def _ready(namespace: Namespace) -> str | None:
@@ -389,15 +312,12 @@ def _ready(namespace: Namespace) -> str | None:
 def exercise() -> Exercise:
     """Step 3."""
     return Exercise(
-        id="backward",
-        title="backward()",
-        starter=STARTER,
-        solution=SOLUTION,
-        hints=HINTS,
-        example=EXAMPLE,
-        hidden_cases=_cases(random.Random(1003)),
-        mistakes=MISTAKES,
-        known_wrong=KNOWN_WRONG,
-        ready=_ready,
+        STEP,
+        "backward()",
+        HINTS,
+        EXAMPLE,
+        _cases(random.Random(1003)),
+        MISTAKES,
+        _ready,
         builds_on=("value", "rules"),
     )

@@ -10,56 +10,33 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from book_checks.core import (
-    Example,
-    Exercise,
-    Finding,
-    Mistake,
-    Namespace,
-    edit,
-    probe,
-    reader_scope,
-    run_code,
-    same,
-    show,
-)
-from book_checks.engine_cases import number, short
-from book_checks.reference import (
-    PAGE_RATE,
-    PAGE_SEED,
-    PAGE_SIZES,
-    PAGE_STEPS,
-    XS,
-    YS,
-    Net,
-    page_run,
-    page_weights,
-)
+from book_checks.core import Example
+from book_checks.core import Exercise
+from book_checks.core import Finding
+from book_checks.core import Mistake
+from book_checks.core import Namespace
+from book_checks.core import probe
+from book_checks.core import reader_scope
+from book_checks.core import run_code
+from book_checks.core import same
+from book_checks.core import show
+from book_checks.core import step_file
+from book_checks.engine_cases import number
+from book_checks.engine_cases import short
+from book_checks.reference import PAGE_RATE
+from book_checks.reference import PAGE_SEED
+from book_checks.reference import PAGE_SIZES
+from book_checks.reference import PAGE_STEPS
+from book_checks.reference import XS
+from book_checks.reference import YS
+from book_checks.reference import Net
+from book_checks.reference import page_run
+from book_checks.reference import page_weights
 from micrograd import Value
 from micrograd.training_log import TrainingLog
 
-STARTER = '''\
-def neuron(x1, w1, x2, w2, b):
-    """The neuron of "The neuron" on your Value: o = tanh(x1*w1 + x2*w2 + b).
-
-    Make a Value of each number, run o.backward(), and return o, x1, w1, x2, w2
-    (your Values, with their gradients).
-    """
-    raise NotImplementedError("neuron: the worked neuron on your Value")
-'''
-
-SOLUTION = '''\
-def neuron(x1, w1, x2, w2, b):
-    """The neuron of "The neuron" on your Value: o = tanh(x1*w1 + x2*w2 + b).
-
-    Make a Value of each number, run o.backward(), and return o, x1, w1, x2, w2
-    (your Values, with their gradients).
-    """
-    x1, w1, x2, w2, b = Value(x1), Value(w1), Value(x2), Value(w2), Value(b)
-    o = (x1 * w1 + x2 * w2 + b).tanh()
-    o.backward()
-    return o, x1, w1, x2, w2
-'''
+#: The step's folder of code (steps/finale/) and its id in the track.
+STEP = "finale"
 
 HINTS = (
     'Nothing new: the neuron is a few lines of the page "The neuron", with your Value.',
@@ -71,12 +48,7 @@ HINTS = (
 )
 
 EXAMPLE = Example(
-    code="""\
-o, x1, w1, x2, w2 = neuron(2.0, -3.0, 0.0, 1.0, 6.8813735870195432)
-print(f"o = {o.data:.4f}")
-print(f"do/dx1 = {x1.grad:.4f}, do/dw1 = {w1.grad:.4f}")
-print(f"do/dx2 = {x2.grad:.4f}, do/dw2 = {w2.grad:.4f}")
-""",
+    code=step_file(STEP, "example.py"),
     prints="o = 0.7071\ndo/dx1 = -1.5000, do/dw1 = 1.0000\ndo/dx2 = 0.5000, do/dw2 = 0.0000\n",
 )
 
@@ -215,34 +187,25 @@ def _no_backward(namespace: Namespace) -> Finding | None:
     )
 
 
+#: Last, the mistake whose wrong file rebinds step 4's Neuron: in the page, that name stays
+#: rebound once the cell is right again, and a later mistake's cell would inherit it.
 MISTAKES = (
+    Mistake(
+        "no-backward",
+        "No backward()",
+        "The gradients are 0 until o.backward() fills them in.",
+        _no_backward,
+        STEP,
+    ),
     Mistake(
         "weights-drawn-differently",
         "Weights drawn differently from the page's",
         "The page's table follows from its starting weights, micrograd's draw after "
         "random.seed(1337): another draw trains another network.",
         _drawn_differently,
-    ),
-    Mistake(
-        "no-backward",
-        "No backward()",
-        "The gradients are 0 until o.backward() fills them in.",
-        _no_backward,
+        STEP,
     ),
 )
-
-KNOWN_WRONG = {
-    "no-backward": edit(SOLUTION, ("    o.backward()\n", "")),
-    # The step 4 classes with each bias drawn too: every later weight shifts.
-    "weights-drawn-differently": SOLUTION
-    + """
-
-class Neuron(Neuron):
-    def __init__(self, nin):
-        super().__init__(nin)
-        self.b = Value(random.uniform(-1, 1))
-""",
-}
 
 
 def _ready(namespace: Namespace) -> str | None:
@@ -257,15 +220,12 @@ def _ready(namespace: Namespace) -> str | None:
 def exercise() -> Exercise:
     """Step 6."""
     return Exercise(
-        id="finale",
-        title="The book's numbers",
-        starter=STARTER,
-        solution=SOLUTION,
-        hints=HINTS,
-        example=EXAMPLE,
-        hidden_cases=_cases(random.Random(1006)),
-        mistakes=MISTAKES,
-        known_wrong=KNOWN_WRONG,
-        ready=_ready,
+        STEP,
+        "The book's numbers",
+        HINTS,
+        EXAMPLE,
+        _cases(random.Random(1006)),
+        MISTAKES,
+        _ready,
         builds_on=("value", "rules", "backward", "nn", "training"),
     )

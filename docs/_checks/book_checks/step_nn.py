@@ -11,135 +11,27 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from book_checks.core import (
-    Example,
-    Exercise,
-    Finding,
-    Mistake,
-    Namespace,
-    edit,
-    probe,
-    probe_error,
-    reader_scope,
-    run_code,
-    same,
-    show,
-)
-from book_checks.engine_cases import number, short
-from book_checks.reference import Net, outputs, total
+from book_checks.core import Example
+from book_checks.core import Exercise
+from book_checks.core import Finding
+from book_checks.core import Mistake
+from book_checks.core import Namespace
+from book_checks.core import probe
+from book_checks.core import probe_error
+from book_checks.core import reader_scope
+from book_checks.core import run_code
+from book_checks.core import same
+from book_checks.core import show
+from book_checks.core import step_file
+from book_checks.engine_cases import number
+from book_checks.engine_cases import short
+from book_checks.reference import Net
+from book_checks.reference import outputs
+from book_checks.reference import total
 from micrograd import Value
 
-STARTER = '''\
-import random
-
-
-class Module:
-    """What Neuron, Layer and MLP share: their parameters, and resetting their gradients."""
-
-    def parameters(self):
-        return []
-
-    def zero_grad(self):
-        for p in self.parameters():
-            p.grad = 0.0
-
-
-class Neuron(Module):
-    def __init__(self, nin):
-        # nin weights, each Value(random.uniform(-1, 1)), and a bias, Value(0.0)
-        raise NotImplementedError("Neuron.__init__: the weights and the bias")
-
-    def __call__(self, x):
-        # tanh(w · x + b), for a list x of nin numbers (or Values)
-        raise NotImplementedError("Neuron.__call__: tanh(w · x + b)")
-
-    def parameters(self):
-        raise NotImplementedError("Neuron.parameters: its weights, then its bias")
-
-
-class Layer(Module):
-    def __init__(self, nin, nout):
-        # nout neurons, each reading the same nin inputs
-        raise NotImplementedError("Layer.__init__: nout neurons of nin inputs")
-
-    def __call__(self, x):
-        # the neurons' outputs: a list, or the one Value of a layer of one neuron
-        raise NotImplementedError("Layer.__call__: the neurons' outputs")
-
-    def parameters(self):
-        raise NotImplementedError("Layer.parameters: its neurons' parameters, in order")
-
-
-class MLP(Module):
-    def __init__(self, nin, nouts):
-        # a Layer for each size in nouts: the first reads the nin inputs, each
-        # next one the outputs of the layer before it
-        raise NotImplementedError("MLP.__init__: the layers")
-
-    def __call__(self, x):
-        # the layers in turn (a hidden layer of one neuron too)
-        raise NotImplementedError("MLP.__call__: the layers in turn")
-
-    def parameters(self):
-        raise NotImplementedError("MLP.parameters: its layers' parameters, in order")
-'''
-
-SOLUTION = '''\
-import random
-
-
-class Module:
-    """What Neuron, Layer and MLP share: their parameters, and resetting their gradients."""
-
-    def parameters(self):
-        return []
-
-    def zero_grad(self):
-        for p in self.parameters():
-            p.grad = 0.0
-
-
-class Neuron(Module):
-    def __init__(self, nin):
-        self.w = [Value(random.uniform(-1, 1)) for _ in range(nin)]
-        self.b = Value(0.0)
-
-    def __call__(self, x):
-        act = self.b  # b + w1*x1 + w2*x2 + ..., in the original's order
-        for wi, xi in zip(self.w, x):
-            act = act + wi * xi
-        return act.tanh()
-
-    def parameters(self):
-        return [*self.w, self.b]
-
-
-class Layer(Module):
-    def __init__(self, nin, nout):
-        self.neurons = [Neuron(nin) for _ in range(nout)]
-
-    def __call__(self, x):
-        out = [n(x) for n in self.neurons]
-        return out[0] if len(out) == 1 else out
-
-    def parameters(self):
-        return [p for n in self.neurons for p in n.parameters()]
-
-
-class MLP(Module):
-    def __init__(self, nin, nouts):
-        sizes = [nin, *nouts]
-        self.layers = [Layer(sizes[i], sizes[i + 1]) for i in range(len(nouts))]
-
-    def __call__(self, x):
-        for layer in self.layers:
-            out = layer(x)
-            x = out if isinstance(out, list) else [out]  # the next layer reads a list
-        return out
-
-    def parameters(self):
-        return [p for layer in self.layers for p in layer.parameters()]
-'''
+#: The step's folder of code (steps/nn/) and its id in the track.
+STEP = "nn"
 
 HINTS = (
     'A neuron is the formula of the page "The neuron": tanh of its weights times the '
@@ -156,15 +48,7 @@ HINTS = (
 )
 
 EXAMPLE = Example(
-    code="""\
-import random
-
-random.seed(1337)
-model = MLP(3, [4, 4, 1])
-print(len(model.parameters()))
-out = model([2.0, 3.0, -1.0])
-print(type(out).__name__, -1 < out.data < 1)
-""",
+    code=step_file(STEP, "example.py"),
     prints="41\nValue True\n",
 )
 
@@ -348,16 +232,31 @@ def _output_with(net: Net, weights: list[float], x: list[float], hidden: str, ou
 _X = [0.5, -1.0, 2.0]
 
 
-def _no_tanh(namespace: Namespace) -> Finding | None:
-    net = Net("Neuron", (3,))
+def _activations_like(
+    namespace: Namespace, net: Net, hidden: str, output: str
+) -> tuple[Any, Any] | None:
+    """The reader's output and micrograd's, if the reader's has these activations instead.
+
+    ``hidden`` and ``output`` are the activations (``"tanh"`` or ``"linear"``)
+    of the hidden layers and of the output layer; None when the reader's
+    output is not the one they give, or when they give the right one.
+    """
     seen = _forward(net, _X, namespace)
     if seen is None:
         return None
     got, weights = seen
-    linear = _output_with(net, weights, _X, "linear", "linear")
+    wrong = _output_with(net, weights, _X, hidden, output)
     right = _output_with(net, weights, _X, "tanh", "tanh")
-    if not same(got, linear) or same(linear, right):
+    if not same(got, wrong) or same(wrong, right):
         return None
+    return got, right
+
+
+def _no_tanh(namespace: Namespace) -> Finding | None:
+    seen = _activations_like(namespace, Net("Neuron", (3,)), "linear", "linear")
+    if seen is None:
+        return None
+    got, right = seen
     return Finding(
         f"No nonlinearity: `Neuron(3)({_X})` gave {show(got)}, which is w · x + b itself; "
         f"expected tanh(w · x + b) = {show(right)}. Without a nonlinearity, layers of neurons "
@@ -368,15 +267,10 @@ def _no_tanh(namespace: Namespace) -> Finding | None:
 
 
 def _last_layer_linear(namespace: Namespace) -> Finding | None:
-    net = Net("MLP", (3, 4, 1))
-    seen = _forward(net, _X, namespace)
+    seen = _activations_like(namespace, Net("MLP", (3, 4, 1)), "tanh", "linear")
     if seen is None:
         return None
-    got, weights = seen
-    linear_out = _output_with(net, weights, _X, "tanh", "linear")
-    right = _output_with(net, weights, _X, "tanh", "tanh")
-    if not same(got, linear_out) or same(linear_out, right):
-        return None
+    got, right = seen
     return Finding(
         f"The last layer without tanh: `MLP(3, [4, 1])({_X})` gave {show(got)}; expected "
         f"{show(right)}, with tanh. The original micrograd makes its last layer linear, but "
@@ -419,6 +313,7 @@ MISTAKES = (
         "parameters() without the biases",
         "Training moves only the Values that parameters() lists: each neuron's bias is one.",
         _no_bias,
+        STEP,
     ),
     Mistake(
         "no-tanh",
@@ -426,6 +321,7 @@ MISTAKES = (
         "A neuron without its tanh is linear, and a network of linear neurons is one linear "
         "function, whatever its depth.",
         _no_tanh,
+        STEP,
     ),
     Mistake(
         "last-layer-linear",
@@ -433,6 +329,7 @@ MISTAKES = (
         "This track's network has tanh in every neuron, the output's included, as on the "
         'page "Training an MLP on four points" (the original\'s last layer is linear).',
         _last_layer_linear,
+        STEP,
     ),
     Mistake(
         "one-neuron-layer",
@@ -440,45 +337,9 @@ MISTAKES = (
         "A layer of one neuron returns its Value alone, which the network must return as it "
         "is, but hand to a next layer as a list.",
         _one_neuron_layer,
+        STEP,
     ),
 )
-
-#: The original micrograd's way: a linear last layer (``nonlin=False``), tanh elsewhere.
-_LINEAR_LAST = edit(
-    SOLUTION,
-    ("    def __init__(self, nin):\n", "    def __init__(self, nin, nonlin=True):\n"),
-    (
-        "        self.b = Value(0.0)\n",
-        "        self.b = Value(0.0)\n        self.nonlin = nonlin\n",
-    ),
-    ("return act.tanh()", "return act.tanh() if self.nonlin else act"),
-    ("def __init__(self, nin, nout):", "def __init__(self, nin, nout, **kwargs):"),
-    ("[Neuron(nin) for", "[Neuron(nin, **kwargs) for"),
-    (
-        "self.layers = [Layer(sizes[i], sizes[i + 1]) for i in range(len(nouts))]",
-        "last = len(nouts) - 1\n        self.layers = [\n"
-        "            Layer(sizes[i], sizes[i + 1], nonlin=i != last) for i in range(last + 1)\n"
-        "        ]",
-    ),
-)
-
-#: The original micrograd's MLP.__call__: a one-neuron hidden layer hands on a bare Value.
-_BARE_VALUE = edit(
-    SOLUTION,
-    ("            out = layer(x)\n", "            x = layer(x)\n"),
-    (
-        "            x = out if isinstance(out, list) else [out]  # the next layer reads a list\n",
-        "",
-    ),
-    ("        return out\n", "        return x\n"),
-)
-
-KNOWN_WRONG = {
-    "no-bias": edit(SOLUTION, ("return [*self.w, self.b]", "return self.w")),
-    "no-tanh": edit(SOLUTION, ("return act.tanh()", "return act")),
-    "last-layer-linear": _LINEAR_LAST,
-    "one-neuron-layer": _BARE_VALUE,
-}
 
 
 def _ready(namespace: Namespace) -> str | None:
@@ -493,15 +354,12 @@ def _ready(namespace: Namespace) -> str | None:
 def exercise() -> Exercise:
     """Step 4."""
     return Exercise(
-        id="nn",
-        title="Neuron, Layer, MLP",
-        starter=STARTER,
-        solution=SOLUTION,
-        hints=HINTS,
-        example=EXAMPLE,
-        hidden_cases=_cases(random.Random(1004)),
-        mistakes=MISTAKES,
-        known_wrong=KNOWN_WRONG,
-        ready=_ready,
+        STEP,
+        "Neuron, Layer, MLP",
+        HINTS,
+        EXAMPLE,
+        _cases(random.Random(1004)),
+        MISTAKES,
+        _ready,
         builds_on=("value", "rules", "backward"),
     )

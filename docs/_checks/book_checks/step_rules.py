@@ -10,123 +10,27 @@ from __future__ import annotations
 import math
 import random
 
-from book_checks.core import (
-    Example,
-    Exercise,
-    Finding,
-    Mistake,
-    Namespace,
-    edit,
-    probe,
-    probe_error,
-    same,
-    show,
-    starter_part,
-)
-from book_checks.engine_cases import (
-    EngineCase,
-    Look,
-    micrograd_scope,
-    number,
-    short,
-    value_with_grad,
-    values_case,
-)
+from book_checks.core import Example
+from book_checks.core import Exercise
+from book_checks.core import Finding
+from book_checks.core import Mistake
+from book_checks.core import Namespace
+from book_checks.core import probe
+from book_checks.core import probe_error
+from book_checks.core import same
+from book_checks.core import show
+from book_checks.core import starter_part
+from book_checks.core import step_file
+from book_checks.engine_cases import EngineCase
+from book_checks.engine_cases import Look
+from book_checks.engine_cases import micrograd_scope
+from book_checks.engine_cases import number
+from book_checks.engine_cases import short
+from book_checks.engine_cases import value_with_grad
+from book_checks.engine_cases import values_case
 
-STARTER = '''\
-import math
-
-
-class Value(Value):
-    """Your Value, with a gradient and, for each operation, its backward rule."""
-
-    def __init__(self, data, _children=(), _op=""):
-        super().__init__(data, _children, _op)
-        self.grad = 0.0  # d(output)/d(this Value): the backward pass fills it in
-        self._backward = lambda: None  # a leaf has nothing to pass back
-
-    def __add__(self, other):
-        # The forward pass, as in step 1, and out._backward: a function that adds
-        # out.grad, times d(out)/d(input), to the grad of each input.
-        raise NotImplementedError("__add__ with its backward rule")
-
-    def __mul__(self, other):
-        raise NotImplementedError("__mul__ with its backward rule")
-
-    def tanh(self):
-        raise NotImplementedError("tanh with its backward rule")
-
-    # One more on your own: exp(self), or __pow__(self, n) for a plain number n.
-    # Write one of the two; the other may stay as it is.
-
-    def exp(self):
-        raise NotImplementedError("exp with its backward rule (or write __pow__)")
-
-    def __pow__(self, n):
-        raise NotImplementedError("__pow__ with its backward rule (or write exp)")
-'''
-
-SOLUTION = '''\
-import math
-
-
-class Value(Value):
-    """Your Value, with a gradient and, for each operation, its backward rule."""
-
-    def __init__(self, data, _children=(), _op=""):
-        super().__init__(data, _children, _op)
-        self.grad = 0.0  # d(output)/d(this Value): the backward pass fills it in
-        self._backward = lambda: None  # a leaf has nothing to pass back
-
-    def __add__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
-        out = Value(self.data + other.data, (self, other), "+")
-
-        def _backward():  # d(a + b)/da = d(a + b)/db = 1
-            self.grad += out.grad
-            other.grad += out.grad
-
-        out._backward = _backward
-        return out
-
-    def __mul__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
-        out = Value(self.data * other.data, (self, other), "*")
-
-        def _backward():  # d(a * b)/da = b and d(a * b)/db = a
-            self.grad += other.data * out.grad
-            other.grad += self.data * out.grad
-
-        out._backward = _backward
-        return out
-
-    def tanh(self):
-        out = Value(math.tanh(self.data), (self,), "tanh")
-
-        def _backward():  # d tanh(a)/da = 1 - tanh(a)**2, and tanh(a) is out.data
-            self.grad += (1 - out.data**2) * out.grad
-
-        out._backward = _backward
-        return out
-
-    def exp(self):
-        out = Value(math.exp(self.data), (self,), "exp")
-
-        def _backward():  # d exp(a)/da = exp(a), which is out.data
-            self.grad += out.data * out.grad
-
-        out._backward = _backward
-        return out
-
-    def __pow__(self, n):
-        out = Value(self.data**n, (self,), f"**{n}")
-
-        def _backward():  # d(a ** n)/da = n * a ** (n - 1)
-            self.grad += n * self.data ** (n - 1) * out.grad
-
-        out._backward = _backward
-        return out
-'''
+#: The step's folder of code (steps/rules/) and its id in the track.
+STEP = "rules"
 
 HINTS = (
     "Each operation gets a rule that answers one local question: if the output's gradient "
@@ -143,14 +47,7 @@ HINTS = (
 )
 
 EXAMPLE = Example(
-    code="""\
-a = Value(2.0)
-b = Value(-3.0)
-c = a * b
-c.grad = 1.0
-c._backward()  # the rule of *: a receives b's number, b receives a's
-print(a.grad, b.grad)
-""",
+    code=step_file(STEP, "example.py"),
     prints="-3.0 2.0\n",
 )
 
@@ -382,6 +279,7 @@ MISTAKES = (
         "`*`'s rule not crossed over",
         "In c = a * b, dc/da = b and dc/db = a: each input receives the other's number.",
         _mul_not_crossed,
+        STEP,
     ),
     Mistake(
         "no-out-grad",
@@ -389,6 +287,7 @@ MISTAKES = (
         "A rule multiplies its local derivative by the gradient that reached its output "
         "(out.grad): that product is the chain rule.",
         _no_out_grad,
+        STEP,
     ),
     Mistake(
         "overwrite",
@@ -396,30 +295,16 @@ MISTAKES = (
         "A Value used more than once gets a share of its gradient along each edge; with `=` "
         "each share replaces the one before instead of adding to it.",
         _overwrite,
+        STEP,
     ),
     Mistake(
         "tanh-from-input",
         "tanh's derivative taken from its input",
         "d tanh(a)/da = 1 - tanh(a)**2: the output squared (out.data), not the input.",
         _tanh_from_input,
+        STEP,
     ),
 )
-
-KNOWN_WRONG = {
-    "mul-not-crossed": edit(
-        SOLUTION,
-        ("self.grad += other.data * out.grad", "self.grad += self.data * out.grad"),
-        ("other.grad += self.data * out.grad", "other.grad += other.data * out.grad"),
-    ),
-    "no-out-grad": edit(
-        SOLUTION,
-        ("self.grad += out.grad", "self.grad += 1.0"),
-        ("other.grad += out.grad", "other.grad += 1.0"),
-        (" * out.grad", ""),
-    ),
-    "overwrite": edit(SOLUTION, (".grad += ", ".grad = ")),
-    "tanh-from-input": edit(SOLUTION, ("(1 - out.data**2)", "(1 - self.data**2)")),
-}
 
 #: The step's two optional parts: the reader writes at least one.
 _OPTIONAL = {"exp": "a = Value(0.5)\nb = a.exp()", "pow": "a = Value(0.5)\nb = a**2"}
@@ -455,16 +340,13 @@ def exercise() -> Exercise:
     """Step 2."""
     rng = random.Random(1002)
     return Exercise(
-        id="rules",
-        title="The backward rules",
-        starter=STARTER,
-        solution=SOLUTION,
-        hints=HINTS,
-        example=EXAMPLE,
-        hidden_cases=(*_common_cases(rng), *_optional_cases(rng)),
-        mistakes=MISTAKES,
-        known_wrong=KNOWN_WRONG,
-        ready=_ready,
+        STEP,
+        "The backward rules",
+        HINTS,
+        EXAMPLE,
+        (*_common_cases(rng), *_optional_cases(rng)),
+        MISTAKES,
+        _ready,
         written=_written,
         unfinished=_unfinished,
         builds_on=("value",),

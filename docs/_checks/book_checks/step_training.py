@@ -14,73 +14,34 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from book_checks.core import (
-    READER_ERRORS,
-    Example,
-    Exercise,
-    Finding,
-    Mistake,
-    Namespace,
-    edit,
-    probe,
-    reader_scope,
-    run_code,
-    same,
-    show,
-)
-from book_checks.engine_cases import number, short
-from book_checks.reference import (
-    PAGE_RATE,
-    PAGE_SEED,
-    PAGE_SIZES,
-    PAGE_STEPS,
-    XS,
-    YS,
-    Net,
-    Run,
-    page_run,
-    page_weights,
-    train,
-)
+from book_checks.core import READER_ERRORS
+from book_checks.core import Example
+from book_checks.core import Exercise
+from book_checks.core import Finding
+from book_checks.core import Mistake
+from book_checks.core import Namespace
+from book_checks.core import probe
+from book_checks.core import reader_scope
+from book_checks.core import run_code
+from book_checks.core import same
+from book_checks.core import show
+from book_checks.core import step_file
+from book_checks.engine_cases import number
+from book_checks.engine_cases import short
+from book_checks.reference import PAGE_RATE
+from book_checks.reference import PAGE_SEED
+from book_checks.reference import PAGE_SIZES
+from book_checks.reference import PAGE_STEPS
+from book_checks.reference import XS
+from book_checks.reference import YS
+from book_checks.reference import Net
+from book_checks.reference import Run
+from book_checks.reference import page_run
+from book_checks.reference import page_weights
+from book_checks.reference import train
 
-_DATA = """\
-xs = [
-    [2.0, 3.0, -1.0],
-    [3.0, -1.0, 0.5],
-    [0.5, 1.0, 1.0],
-    [1.0, 1.0, -1.0],
-]
-ys = [1.0, -1.0, -1.0, 1.0]  # the targets
-"""
-
-STARTER = f'''\
-{_DATA}
-
-def train(model, xs, ys, steps, learning_rate):
-    """Gradient descent on the sum of squared errors; return each step's loss, as floats."""
-    # Each step: the forward pass on every x, the loss, the gradients reset
-    # (model.zero_grad()), loss.backward(), and every parameter moved a little.
-    # Your Value has + and *: (y - t)**2 is (y + -t) * (y + -t).
-    raise NotImplementedError("train: forward, loss, reset, backward, update")
-'''
-
-SOLUTION = f'''\
-{_DATA}
-
-def train(model, xs, ys, steps, learning_rate):
-    """Gradient descent on the sum of squared errors; return each step's loss, as floats."""
-    losses = []
-    for _ in range(steps):
-        ypred = [model(x) for x in xs]  # forward
-        errors = [yout + -ygt for ygt, yout in zip(ys, ypred)]
-        loss = sum(e * e for e in errors)
-        model.zero_grad()  # gradients add up (+=): reset them first
-        loss.backward()
-        for p in model.parameters():  # a small step against the gradient
-            p.data -= learning_rate * p.grad
-        losses.append(loss.data)
-    return losses
-'''
+#: The step's folder of code (steps/training/) and its id in the track.
+STEP = "training"
 
 HINTS = (
     'It is the loop of the page "Training an MLP on four points", written with your '
@@ -94,14 +55,7 @@ HINTS = (
 )
 
 EXAMPLE = Example(
-    code="""\
-import random
-
-random.seed(1337)
-model = MLP(3, [4, 4, 1])
-losses = train(model, xs, ys, 20, 0.1)
-print(len(losses), losses[-1] < losses[0])
-""",
+    code=step_file(STEP, "example.py"),
     prints="20 True\n",
 )
 
@@ -326,22 +280,16 @@ MISTAKES = (
         "backward() adds to every grad: without a reset, each step's update is the sum of "
         "all the gradients so far.",
         _no_zero_grad,
+        STEP,
     ),
     Mistake(
         "sign-flipped",
         "The update's sign flipped",
         "The gradient points uphill, where the loss grows: gradient descent steps against it.",
         _sign_flipped,
+        STEP,
     ),
 )
-
-KNOWN_WRONG = {
-    "no-zero-grad": edit(
-        SOLUTION,
-        ("        model.zero_grad()  # gradients add up (+=): reset them first\n", ""),
-    ),
-    "sign-flipped": edit(SOLUTION, ("p.data -= learning_rate", "p.data += learning_rate")),
-}
 
 
 def _ready(namespace: Namespace) -> str | None:
@@ -357,15 +305,12 @@ def _ready(namespace: Namespace) -> str | None:
 def exercise() -> Exercise:
     """Step 5."""
     return Exercise(
-        id="training",
-        title="Training",
-        starter=STARTER,
-        solution=SOLUTION,
-        hints=HINTS,
-        example=EXAMPLE,
-        hidden_cases=_cases(random.Random(1005)),
-        mistakes=MISTAKES,
-        known_wrong=KNOWN_WRONG,
-        ready=_ready,
+        STEP,
+        "Training",
+        HINTS,
+        EXAMPLE,
+        _cases(random.Random(1005)),
+        MISTAKES,
+        _ready,
         builds_on=("value", "rules", "backward", "nn"),
     )

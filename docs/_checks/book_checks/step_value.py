@@ -4,67 +4,22 @@ from __future__ import annotations
 
 import random
 
-from book_checks.core import (
-    Example,
-    Exercise,
-    Finding,
-    Mistake,
-    Namespace,
-    edit,
-    probe,
-    probe_error,
-)
-from book_checks.engine_cases import EngineCase, Look, number, short, values_case
+from book_checks.core import Example
+from book_checks.core import Exercise
+from book_checks.core import Finding
+from book_checks.core import Mistake
+from book_checks.core import Namespace
+from book_checks.core import probe
+from book_checks.core import probe_error
+from book_checks.core import step_file
+from book_checks.engine_cases import EngineCase
+from book_checks.engine_cases import Look
+from book_checks.engine_cases import number
+from book_checks.engine_cases import short
+from book_checks.engine_cases import values_case
 
-STARTER = '''\
-class Value:
-    """A number that remembers how it was made."""
-
-    def __init__(self, data, _children=(), _op=""):
-        # Keep the number (data), the Values it was made from (_prev) and the
-        # name of the operation that made it (_op: "+", "*", or "" for a number you typed).
-        raise NotImplementedError("store data, _prev and _op")
-
-    def __add__(self, other):
-        # self + other: a new Value, made from self and other by "+".
-        raise NotImplementedError("self + other as a new Value")
-
-    def __mul__(self, other):
-        # self * other: a new Value, made from self and other by "*".
-        raise NotImplementedError("self * other as a new Value")
-
-    def __repr__(self):
-        return f"Value(data={self.data})"
-'''
-
-SOLUTION = '''\
-class Value:
-    """A number that remembers how it was made."""
-
-    def __init__(self, data, _children=(), _op=""):
-        self.data = data
-        # A tuple keeps the inputs in operand order, so every run walks the
-        # graph in the same order (the original's set follows memory addresses).
-        self._prev = tuple(_children)
-        self._op = _op
-
-    def __add__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
-        return Value(self.data + other.data, (self, other), "+")
-
-    def __mul__(self, other):
-        other = other if isinstance(other, Value) else Value(other)
-        return Value(self.data * other.data, (self, other), "*")
-
-    def __radd__(self, other):  # other + self, when other is a plain number
-        return self + other
-
-    def __rmul__(self, other):  # other * self
-        return self * other
-
-    def __repr__(self):
-        return f"Value(data={self.data})"
-'''
+#: The step's folder of code (steps/value/) and its id in the track.
+STEP = "value"
 
 HINTS = (
     "A Value keeps three things: its number, the Values it was made from, and the name of "
@@ -81,13 +36,7 @@ HINTS = (
 )
 
 EXAMPLE = Example(
-    code="""\
-a = Value(2.0)
-b = Value(-3.0)
-c = a * b + 10
-print(c.data, c._op, len(c._prev))
-print((2 * a).data, (a + 1).data)
-""",
+    code=step_file(STEP, "example.py"),
     prints="4.0 + 2\n4.0 3.0\n",
 )
 
@@ -192,7 +141,7 @@ def _no_reflected(namespace: Namespace) -> Finding | None:
     for method, (op, expression) in _REFLECTED.items():
         code = f"a = Value(2.0)\nc = {expression}"
         error = probe_error(code, namespace)
-        if isinstance(error, TypeError) and not hasattr(value, method):
+        if isinstance(error, TypeError) and getattr(value, method, None) is None:
             return Finding(
                 f"No {method}: `{expression}` raised TypeError ({error}). Python asks the "
                 f"number on the left first, and float's {op} knows nothing of your Value; "
@@ -225,6 +174,7 @@ MISTAKES = (
         "A Value made by an operation must remember the Values it was made from (_prev): "
         "the backward pass finds its way back to the leaves through them.",
         _inputs_not_recorded,
+        STEP,
     ),
     Mistake(
         "number-not-wrapped",
@@ -232,6 +182,7 @@ MISTAKES = (
         "In `a + 1`, the 1 reaches __add__ as a plain number: it has no .data, and it must "
         "become a Value (a leaf) to be an input of the graph.",
         _number_not_wrapped,
+        STEP,
     ),
     Mistake(
         "no-reflected",
@@ -239,6 +190,7 @@ MISTAKES = (
         "For `2 * a` Python asks int's __mul__ first, which does not know your Value, and "
         "then Value.__rmul__: without it, a plain number on the left is a TypeError.",
         _no_reflected,
+        STEP,
     ),
     Mistake(
         "reflected-calls-itself",
@@ -246,31 +198,9 @@ MISTAKES = (
         "A reflected method that writes the number on the left again hands the operation "
         "back to itself: an endless recursion.",
         _reflected_calls_itself,
+        STEP,
     ),
 )
-
-KNOWN_WRONG = {
-    "inputs-not-recorded": edit(
-        SOLUTION,
-        ('(self.data + other.data, (self, other), "+")', '(self.data + other.data, (), "+")'),
-        ('(self.data * other.data, (self, other), "*")', '(self.data * other.data, (), "*")'),
-    ),
-    "number-not-wrapped": edit(
-        SOLUTION, ("        other = other if isinstance(other, Value) else Value(other)\n", "")
-    ),
-    "no-reflected": edit(
-        SOLUTION,
-        ("    def __radd__(self, other):  # other + self, when other is a plain number\n", ""),
-        ("        return self + other\n\n", ""),
-        ("    def __rmul__(self, other):  # other * self\n", ""),
-        ("        return self * other\n\n", ""),
-    ),
-    "reflected-calls-itself": edit(
-        SOLUTION,
-        ("return self + other", "return other + self"),
-        ("return self * other", "return other * self"),
-    ),
-}
 
 
 def _ready(namespace: Namespace) -> str | None:
@@ -282,15 +212,4 @@ def _ready(namespace: Namespace) -> str | None:
 def exercise() -> Exercise:
     """Step 1."""
     rng = random.Random(1001)
-    return Exercise(
-        id="value",
-        title="The Value",
-        starter=STARTER,
-        solution=SOLUTION,
-        hints=HINTS,
-        example=EXAMPLE,
-        hidden_cases=_cases(rng),
-        mistakes=MISTAKES,
-        known_wrong=KNOWN_WRONG,
-        ready=_ready,
-    )
+    return Exercise(STEP, "The Value", HINTS, EXAMPLE, _cases(rng), MISTAKES, _ready)

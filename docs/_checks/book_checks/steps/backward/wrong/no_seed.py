@@ -1,0 +1,18 @@
+class Value(Value):
+    def backward(self):
+        # Kahn's order: a node runs its rule once every node made from it has run its own.
+        users, stack, seen = {}, [self], {self}
+        while stack:
+            for child in stack.pop()._prev:
+                users[child] = users.get(child, 0) + 1
+                if child not in seen:
+                    seen.add(child)
+                    stack.append(child)
+        ready = [self]
+        while ready:  # self.grad is never set to 1.0: every rule passes on 0
+            node = ready.pop()
+            node._backward()
+            for child in node._prev:
+                users[child] -= 1
+                if users[child] == 0:
+                    ready.append(child)

@@ -1,0 +1,17 @@
+class Value(Value):
+    def backward(self):
+        order, seen = [], set()
+        todo = [(self, iter(self._prev))]
+        seen.add(self)
+        while todo:
+            node, children = todo[-1]
+            child = next(children, None)
+            if child is None:
+                order.append(node)  # every input of node is in order already
+                todo.pop()
+            elif child not in seen:
+                seen.add(child)
+                todo.append((child, iter(child._prev)))
+        self.grad = 1.0
+        for node in order:  # the leaves first: each rule runs before its output has its grad
+            node._backward()

@@ -1,0 +1,15 @@
+class Value(Value):
+    def backward(self):
+        order, visited = [], set()
+
+        def build(node):
+            if node not in visited:
+                visited.add(node)
+                for child in node._prev:
+                    build(child)
+                order.append(node)
+
+        build(self)
+        self.grad = 1.0
+        for node in reversed(order):
+            node._backward()

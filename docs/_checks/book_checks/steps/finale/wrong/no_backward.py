@@ -1,0 +1,4 @@
+def neuron(x1, w1, x2, w2, b):
+    x1, w1, x2, w2, b = Value(x1), Value(w1), Value(x2), Value(w2), Value(b)
+    o = (x1 * w1 + x2 * w2 + b).tanh()
+    return o, x1, w1, x2, w2  # without o.backward(), every grad is still 0

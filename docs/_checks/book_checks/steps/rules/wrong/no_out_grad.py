@@ -1,0 +1,22 @@
+class Value(Value):
+    def __add__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        out = Value(self.data + other.data, (self, other), "+")
+
+        def _backward():  # the local derivative alone, 1
+            self.grad += 1.0
+            other.grad += 1.0
+
+        out._backward = _backward
+        return out
+
+    def __mul__(self, other):
+        other = other if isinstance(other, Value) else Value(other)
+        out = Value(self.data * other.data, (self, other), "*")
+
+        def _backward():  # the local derivatives alone, without out.grad
+            self.grad += other.data
+            other.grad += self.data
+
+        out._backward = _backward
+        return out
