@@ -5,6 +5,15 @@
 // defined and never used, code after a return.
 import globals from "globals";
 
+// The same rules for the site's modules and for the tests that import them.
+const RULES = {
+  "no-undef": "error",
+  "no-unused-vars": "error",
+  "no-unreachable": "error",
+  "no-dupe-keys": "error",
+  "no-redeclare": "error",
+};
+
 export default [
   {
     files: ["docs/_static/**/*.js"],
@@ -14,13 +23,7 @@ export default [
       sourceType: "module",
       globals: { ...globals.browser, ...globals.worker, ...globals.serviceworker },
     },
-    rules: {
-      "no-undef": "error",
-      "no-unused-vars": "error",
-      "no-unreachable": "error",
-      "no-dupe-keys": "error",
-      "no-redeclare": "error",
-    },
+    rules: RULES,
   },
   {
     // The runner's unit tests run under Node (node --test tests/js/).
@@ -30,13 +33,7 @@ export default [
       sourceType: "module",
       globals: { ...globals.node },
     },
-    rules: {
-      "no-undef": "error",
-      "no-unused-vars": "error",
-      "no-unreachable": "error",
-      "no-dupe-keys": "error",
-      "no-redeclare": "error",
-    },
+    rules: RULES,
   },
   {
     // The figures' script is a classic script (an IIFE), not a module.
