@@ -90,3 +90,14 @@ def test_the_script_body_is_json_that_cannot_close_its_script_element() -> None:
     body = track.script_body(data)
     assert "</" not in body
     assert json.loads(body) == data
+
+
+def test_an_exercise_cell_holds_its_starter_file_without_the_files_last_newline() -> None:
+    heard: list[str] = []
+    file = track.CHECKS / "book_checks" / "steps" / "value" / "starter.py"
+    cell = "```{code-cell} ipython3\n:tags: [exercise-value]\n:load: %s\n```\n"
+    loaded = track.load_starters(cell % "_checks/book_checks/steps/value/starter.py", heard.append)
+    starter = file.read_text(encoding="utf-8")
+    assert starter.endswith("\n")
+    assert loaded == cell.replace(":load: %s\n", starter.rstrip("\n") + "\n")
+    assert heard == [str(file)]

@@ -5,7 +5,8 @@ page's exercise cells (code cells tagged ``exercise-<id>``).  The checks, the
 hints, the examples and the solutions are the book's own package,
 ``book_checks`` (docs/_checks; the reader's browser gets it as a wheel,
 runtime_wheels.py), and each step's code is a file of it: an exercise cell
-loads its starter (``:load: _checks/book_checks/steps/<id>/starter.py``), and
+loads its starter (``:load: _checks/book_checks/steps/<id>/starter.py``, which the
+build replaces by the file's code: :func:`load_starters`), and
 the directive ``{exercise-example} <id>`` writes the step's example and what
 it prints.  So that a hint or a solution needs no Python in the browser, every
 page with exercise cells gets, in its ``<head>``::
@@ -23,6 +24,7 @@ would disagree about where the reader starts.
 from __future__ import annotations
 
 import json
+import re
 import sys
 from pathlib import Path
 from typing import Any
@@ -37,6 +39,8 @@ from sphinx.util.docutils import SphinxDirective
 CHECKS = Path(__file__).resolve().parent.parent / "_checks"
 #: The tag of an exercise cell, before the exercise's id.
 TAG = "exercise-"
+#: A code cell's ``:load:`` option naming a file of the checks (the page's folder is docs/).
+LOAD = re.compile(r"^:load: (?P<path>_checks/\S+\.py)\n", flags=re.MULTILINE)
 
 
 def _exercises() -> dict[str, Any]:
@@ -130,6 +134,28 @@ class ExerciseExample(SphinxDirective):
         return [code, nodes.paragraph("", "prints"), _block(example.prints, "text")]
 
 
+def load_starters(source: str, note_dependency: Any) -> str:
+    """A page's source with each ``:load:`` of a checks file replaced by that file's code.
+
+    myst-nb's own ``:load:`` keeps the file's last newline in the cell's code, which
+    the page's code block does not show: the runner, which compares the two, would
+    take every untouched exercise cell for one the reader edited, and Copy would
+    copy another text than the notebook's.  A cell holds the file's code as a cell
+    holds code, without a final newline.  ``note_dependency(path)`` hears each file.
+    """
+
+    def code(match: re.Match[str]) -> str:
+        path = CHECKS.parent / match["path"]
+        note_dependency(str(path))
+        return path.read_text(encoding="utf-8").rstrip("\n") + "\n"
+
+    return LOAD.sub(code, source)
+
+
+def _load_starters(app: Any, docname: str, source: list[str]) -> None:
+    source[0] = load_starters(source[0], app.env.note_dependency)
+
+
 def _block(text: str, language: str) -> nodes.literal_block:
     """A block of code as ``{code-block}`` makes it.
 
@@ -141,5 +167,6 @@ def _block(text: str, language: str) -> nodes.literal_block:
 
 def setup(app: Any) -> dict[str, Any]:
     app.add_directive("exercise-example", ExerciseExample)
+    app.connect("source-read", _load_starters)
     app.connect("html-page-context", _add_track)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
