@@ -2,8 +2,8 @@
 
 The site ships its own Python: Pyodide (CPython compiled to WebAssembly), the
 ``micrograd`` package the site was built from, the book's runtime
-(``book_runtime``, docs/_runtime: the kernel the worker imports), the book's
-checks and the pure-Python ``graphviz`` package (wheels: runtime_wheels.py),
+(``book_runtime``, docs/_runtime: the kernel the worker imports and the
+exercises' checks) and the pure-Python ``graphviz`` package (wheels: runtime_wheels.py),
 viz.js (Graphviz compiled to WebAssembly) to lay drawings out, marked to show
 Markdown outputs, Observable Plot (with d3, which it needs) to draw the charts a
 cell shows in place of matplotlib's figures, and CodeMirror 6 for the cell
