@@ -597,7 +597,7 @@ def test_the_run_queue_is_the_queue_alone() -> None:
     assert len(lines) < 250, len(lines)
 
 
-# -- the runtime's wheel -------------------------------------------------------------------------
+# -- the runtime's wheel, and the pages that name it -------------------------------------------
 
 
 def _stand_in_runtime(folder: Path) -> Path:
@@ -641,6 +641,40 @@ def test_the_runtime_wheel_holds_the_checks_with_fixed_bytes_and_a_version_of_th
     # A change to the checks alone, even to a step's code file, is a wheel of another name.
     (package / "checks" / "steps" / "value" / "starter.py").write_text("class Value: ...\n")
     assert runtime_package_wheel(package)[0] != name, "a changed step is a new version"
+
+
+class _Registry:
+    """What an extension's ``setup`` asks of Sphinx: config values and event handlers."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, tuple[object, str]] = {}
+        self.handlers: dict[str, list[object]] = {}
+
+    def add_config_value(self, name: str, default: object, rebuild: str, **_: object) -> None:
+        self.values[name] = (default, rebuild)
+
+    def connect(self, event: str, handler: object, **_: object) -> None:
+        self.handlers.setdefault(event, []).append(handler)
+
+
+def test_every_page_is_written_again_when_a_wheels_name_changes() -> None:
+    # Sphinx writes again the pages it read again, and every page when an "html" config
+    # value changed: the wheels' names are one, so that no page keeps a wheel's old name
+    # after a change to the checks alone.
+    from types import SimpleNamespace
+
+    import browser_runner
+    from runtime_wheels import runtime_package_wheel, runtime_wheels
+
+    registry = _Registry()
+    browser_runner.setup(registry)  # type: ignore[arg-type]
+    assert registry.values["browser_runner_wheels"] == ([], "html")
+    assert browser_runner.name_the_wheels in registry.handlers["config-inited"]
+    config = SimpleNamespace(micrograd_source_hash="0123456789abcdef")
+    browser_runner.name_the_wheels(None, config)  # type: ignore[arg-type]
+    assert config.browser_runner_wheels == list(runtime_wheels("0123456789abcdef"))
+    assert runtime_package_wheel()[0] in config.browser_runner_wheels
+    assert len(config.browser_runner_wheels) == 3  # micrograd, the runtime, graphviz
 
 
 @pytest.mark.parametrize(
