@@ -115,7 +115,7 @@ def _uv_find_links() -> str:
     return ",".join(dict.fromkeys(links))
 
 
-#: The book's runtime (book_runtime: the in-browser kernel, snippets, claims), its own
+#: The book's runtime (book_runtime: the in-browser kernel, snippets, claims, checks), its own
 #: package: installed, editable, wherever this package is (the build and the tests import it).
 RUNTIME = "docs/_runtime"
 

@@ -10,7 +10,7 @@
   step but training's; the times go to artifacts/runner/checks.json
   (benchmarks/report.py --checks keeps them for benchmarks/RESULTS.md).
 - In Pyodide as in CPython (tests/test_exercises.py), every known-wrong
-  solution of book_checks gets its own mistake, the recursion probes included.
+  solution of book_runtime.checks gets its own mistake, the recursion probes included.
 - The audit (axe-core) in every state of a step (failed, a hint shown, the
   solution offered and shown, passed), on a laptop and on a phone, with
   nothing wider than the phone's screen; and Check works offline once the
@@ -26,7 +26,7 @@ from typing import Any
 
 import pytest
 from accessibility import audit, describe, unacceptable
-from book_checks import EXERCISES
+from book_runtime.checks import EXERCISES
 from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab, report, where_measured
 from sitefiles import ROOT, executed_notebooks_dir
 

@@ -93,7 +93,7 @@ extensions = [
     # and shown in the wording true of the reader's run in the browser.
     "claims",
     # "Build your own micrograd": each exercise cell's title, hints and solution
-    # (docs/_checks/book_checks) for the page's Check button, with no Python needed.
+    # (book_runtime.checks) for the page's Check button, with no Python needed.
     "track",
 ]
 

@@ -132,7 +132,7 @@ def test_a_claim_that_no_longer_holds_fails_the_build_at_its_sentence(
 
 
 #: Pages whose exercises are the reader's to write, checked by the runner's Check button
-#: (docs/_checks/book_checks): no solution on the page, a starter in each exercise cell.
+#: (book_runtime.checks): no solution on the page, a starter in each exercise cell.
 CHECKED_EXERCISE_PAGES = {"build-your-own"}
 
 
@@ -160,7 +160,7 @@ def _check_checked_exercises(page: str) -> None:
     the page shows no solution cell: hints and solutions come from the package
     (tests/test_exercises.py checks that the cells hold its starters).
     """
-    from book_checks import EXERCISES
+    from book_runtime.checks import EXERCISES
 
     cells = code_cells(page)
     exercises = [c for c in cells if "exercise" in c.tags]

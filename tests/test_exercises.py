@@ -1,4 +1,4 @@
-"""The hidden checks of "Build your own micrograd" (docs/_checks/book_checks) judge rightly.
+"""The hidden checks of "Build your own micrograd" (book_runtime.checks) judge rightly.
 
 The reader's code reaches a check as the page's namespace after the reader's
 cells ran.  These tests make that namespace the way the in-browser runner
@@ -30,16 +30,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from book_checks import EXERCISES, check
-from book_checks.core import CASE_FILE, run_code
-from book_checks.engine_cases import micrograd_scope
-from book_checks.reference import XS, YS, page_run
-from book_checks.step_backward import _cases as backward_cases
-from book_checks.step_finale import _table
+from book_runtime.checks import EXERCISES, check
+from book_runtime.checks.core import CASE_FILE, run_code
+from book_runtime.checks.engine_cases import micrograd_scope
+from book_runtime.checks.reference import XS, YS, page_run
+from book_runtime.checks.step_backward import _cases as backward_cases
+from book_runtime.checks.step_finale import _table
 from pages import DOCS, code_cells, in_page_group, run_page
 
 IDS = list(EXERCISES)
 PAGE = "build-your-own"
+#: The checks, a part of the book's runtime, and their steps' code, as the page names it.
+CHECKS = DOCS / "_runtime" / "book_runtime" / "checks"
+STEPS = "_runtime/book_runtime/checks/steps"
 
 
 def run_cell(namespace: dict[str, Any], code: str, number: int) -> None:
@@ -249,7 +252,7 @@ def test_code_that_raises_gets_the_readers_traceback_trimmed_to_the_readers_line
     assert frames, tb
     assert set(frames) == {cell}, tb  # the reader's frames, and only theirs
     assert new.strip() in tb, "the reader's line, from linecache"
-    assert "book_checks" not in tb
+    assert "book_runtime" not in tb
     assert CASE_FILE not in tb
     assert result.case, "the case that raised, as code to paste"
 
@@ -288,9 +291,9 @@ def test_nothing_the_reader_wrote_makes_a_check_raise(step: str, namespace: dict
 
 
 def test_the_packages_docstring_example_holds() -> None:
-    import book_checks
+    import book_runtime.checks
 
-    failures, tries = doctest.testmod(book_checks)
+    failures, tries = doctest.testmod(book_runtime.checks)
     assert (failures, tries > 0) == (0, True)
 
 
@@ -460,7 +463,7 @@ def test_the_pages_exercise_cells_hold_the_packages_starters_in_order() -> None:
 def test_each_exercise_cell_loads_its_starter_from_the_package() -> None:
     # One source: the page holds no copy of a starter, it names the package's file.
     loads = [c.options.get("load") for c in code_cells(PAGE) if "exercise" in c.tags]
-    assert loads == [f"_checks/book_checks/steps/{step}/starter.py" for step in IDS]
+    assert loads == [f"{STEPS}/{step}/starter.py" for step in IDS]
 
 
 def _page_blocks(fence: str) -> list[str]:
@@ -480,7 +483,7 @@ def test_the_pdfs_appendix_holds_each_steps_solution() -> None:
     solutions = re.findall(
         r"^```\{literalinclude\} (\S+)\n:language: python\n```$", appendix, re.MULTILINE
     )
-    assert solutions == [f"_checks/book_checks/steps/{step}/solution.py" for step in IDS]
+    assert solutions == [f"{STEPS}/{step}/solution.py" for step in IDS]
     for step, path in zip(IDS, solutions, strict=True):
         assert (DOCS / path).read_text(encoding="utf-8") == EXERCISES[step].solution
 
@@ -503,37 +506,37 @@ def test_the_checks_four_points_and_target_are_the_mlp_pages() -> None:
 
 def test_the_exercises_are_plain_python_for_the_browser() -> None:
     # Pyodide runs the package from a wheel of its .py files: nothing else may be needed.
-    import book_checks
+    import book_runtime.checks
 
-    folder = DOCS / "_checks" / "book_checks"
-    assert book_checks.__file__ is not None
-    assert folder.samefile(Path(book_checks.__file__).parent)
-    files = [p for p in folder.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
-    assert folder / "__init__.py" in files
-    assert all(p.suffix == ".py" for p in files), files
-    # Beside the package, only its lint settings (ruff.toml), which the browser never reads.
-    beside = sorted(p.name for p in (DOCS / "_checks").iterdir() if p.name != "__pycache__")
-    assert beside == ["book_checks", "ruff.toml"]
+    assert book_runtime.checks.__file__ is not None
+    assert CHECKS.samefile(Path(book_runtime.checks.__file__).parent)
+    files = [p for p in CHECKS.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
+    assert CHECKS / "__init__.py" in files
+    # Besides the code, only its lint settings (ruff.toml), which the browser never reads.
+    others = [p for p in files if p.suffix != ".py"]
+    assert others == [CHECKS / "ruff.toml"], others
 
 
-def test_the_browsers_wheel_holds_every_steps_code() -> None:
-    from runtime_wheels import checks_wheel
+def test_the_browsers_wheel_holds_every_steps_code_and_no_lint_settings() -> None:
+    from runtime_wheels import runtime_package_wheel
 
-    folder = DOCS / "_checks" / "book_checks"
-    _, data = checks_wheel()
+    _, data = runtime_package_wheel()
     with zipfile.ZipFile(io.BytesIO(data)) as wheel:
         names = set(wheel.namelist())
     steps = {
-        f"book_checks/{p.relative_to(folder).as_posix()}" for p in folder.rglob("steps/*/**/*.py")
+        f"book_runtime/checks/{p.relative_to(CHECKS).as_posix()}"
+        for p in CHECKS.rglob("steps/*/**/*.py")
     }
     assert steps, "the steps' code files"
     assert steps <= names, steps - names
+    assert "book_runtime/checks/__init__.py" in names
+    assert not [name for name in names if name.endswith(".toml")]
 
 
 @pytest.mark.parametrize("step", IDS)
 def test_a_steps_folder_holds_its_code_and_one_wrong_solution_per_mistake(step: str) -> None:
     exercise = EXERCISES[step]
-    folder = DOCS / "_checks" / "book_checks" / "steps" / step
+    folder = CHECKS / "steps" / step
     files = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.py"))
     wrong = sorted(m.wrong_file for m in exercise.mistakes)
     assert files == sorted(["example.py", "solution.py", "starter.py", *wrong])

@@ -438,6 +438,7 @@ def test_the_worker_imports_modules_of_the_runtime_wheel_by_their_names(
     shipped = set(zipfile.ZipFile(io.BytesIO(data)).namelist())
     runtime = ROOT / "docs" / "_runtime" / "book_runtime"
     assert {f"book_runtime/{path.name}" for path in runtime.glob("*.py")} <= shipped
+    assert "book_runtime/checks/__init__.py" in shipped, "the checks, in the same wheel"
     worker = runner_bundle.metafiles["worker"]
     files = {
         ROOT / path
@@ -596,31 +597,84 @@ def test_the_run_queue_is_the_queue_alone() -> None:
     assert len(lines) < 250, len(lines)
 
 
-# -- the checks' wheel ----------------------------------------------------------------------
+# -- the runtime's wheel, and the pages that name it -------------------------------------------
 
 
-def test_the_checks_wheel_holds_the_package_with_fixed_bytes_and_a_version_of_its_own(
+def _stand_in_runtime(folder: Path) -> Path:
+    """A small book_runtime in ``folder``: a module, the checks, a step's code, lint settings."""
+    package = folder / "book_runtime"
+    step = package / "checks" / "steps" / "value"
+    (package / "__pycache__").mkdir(parents=True)
+    (step / "wrong").mkdir(parents=True)
+    (package / "__init__.py").write_text('"""The runtime."""\n')
+    (package / "kernel.py").write_text("NAMESPACE = {}\n")
+    (package / "__pycache__" / "kernel.cpython-311.pyc").write_bytes(b"not shipped")
+    (package / "checks" / "__init__.py").write_text("EXERCISES = {}\n")
+    (package / "checks" / "ruff.toml").write_text("[lint.isort]\nforce-single-line = true\n")
+    (step / "starter.py").write_text("class Value:\n    pass\n")
+    (step / "wrong" / "no_reflected.py").write_text("del Value.__radd__\n")
+    return package
+
+
+def test_the_runtime_wheel_holds_the_checks_with_fixed_bytes_and_a_version_of_their_hash(
     tmp_path: Path,
 ) -> None:
     import io
     import zipfile
 
-    from runtime_wheels import checks_wheel
+    from runtime_wheels import runtime_package_wheel
 
-    package = tmp_path / "book_checks"
-    (package / "__pycache__").mkdir(parents=True)
-    (package / "__init__.py").write_text("EXERCISES = {}\n")
-    (package / "core.py").write_text("def check(exercise_id, namespace): ...\n")
-    (package / "__pycache__" / "core.cpython-311.pyc").write_bytes(b"not shipped")
-    name, data = checks_wheel(package)
-    assert name.startswith("micrograd_book_checks-1.0+")
+    package = _stand_in_runtime(tmp_path)
+    name, data = runtime_package_wheel(package)
+    assert name.startswith("micrograd_book_runtime-1.0+")
     assert name.endswith("-py3-none-any.whl")
-    assert checks_wheel(package) == (name, data), "two builds give the same bytes"
+    assert runtime_package_wheel(package) == (name, data), "two builds give the same bytes"
     names = zipfile.ZipFile(io.BytesIO(data)).namelist()
-    assert {"book_checks/__init__.py", "book_checks/core.py"} <= set(names)
-    assert not any("__pycache__" in entry for entry in names)
-    (package / "core.py").write_text("def check(exercise_id, namespace): return None\n")
-    assert checks_wheel(package)[0] != name, "a changed check is a new version: no stale wheel"
+    assert {
+        "book_runtime/__init__.py",
+        "book_runtime/kernel.py",
+        "book_runtime/checks/__init__.py",
+        "book_runtime/checks/steps/value/starter.py",
+        "book_runtime/checks/steps/value/wrong/no_reflected.py",
+    } <= set(names)
+    assert not any("__pycache__" in entry or entry.endswith(".toml") for entry in names)
+    # A change to the checks alone, even to a step's code file, is a wheel of another name.
+    (package / "checks" / "steps" / "value" / "starter.py").write_text("class Value: ...\n")
+    assert runtime_package_wheel(package)[0] != name, "a changed step is a new version"
+
+
+class _Registry:
+    """What an extension's ``setup`` asks of Sphinx: config values and event handlers."""
+
+    def __init__(self) -> None:
+        self.values: dict[str, tuple[object, str]] = {}
+        self.handlers: dict[str, list[object]] = {}
+
+    def add_config_value(self, name: str, default: object, rebuild: str, **_: object) -> None:
+        self.values[name] = (default, rebuild)
+
+    def connect(self, event: str, handler: object, **_: object) -> None:
+        self.handlers.setdefault(event, []).append(handler)
+
+
+def test_every_page_is_written_again_when_a_wheels_name_changes() -> None:
+    # Sphinx writes again the pages it read again, and every page when an "html" config
+    # value changed: the wheels' names are one, so that no page keeps a wheel's old name
+    # after a change to the checks alone.
+    from types import SimpleNamespace
+
+    import browser_runner
+    from runtime_wheels import runtime_package_wheel, runtime_wheels
+
+    registry = _Registry()
+    browser_runner.setup(registry)  # type: ignore[arg-type]
+    assert registry.values["browser_runner_wheels"] == ([], "html")
+    assert browser_runner.name_the_wheels in registry.handlers["config-inited"]
+    config = SimpleNamespace(micrograd_source_hash="0123456789abcdef")
+    browser_runner.name_the_wheels(None, config)  # type: ignore[arg-type]
+    assert config.browser_runner_wheels == list(runtime_wheels("0123456789abcdef"))
+    assert runtime_package_wheel()[0] in config.browser_runner_wheels
+    assert len(config.browser_runner_wheels) == 3  # micrograd, the runtime, graphviz
 
 
 @pytest.mark.parametrize(

@@ -1,8 +1,8 @@
 """What a page with exercises tells its runner (docs/_ext/track.py).
 
-The exercises themselves, their checks, hints and solutions, are the book's
-package ``book_checks`` (tests/test_exercises.py); here, a small stand-in of
-it shows what the build takes from it and when it refuses a page.
+The exercises themselves, their checks, hints and solutions, are a part of the
+book's runtime, ``book_runtime.checks`` (tests/test_exercises.py); here, a small
+stand-in of it shows what the build takes from it and when it refuses a page.
 """
 
 from __future__ import annotations
@@ -94,9 +94,10 @@ def test_the_script_body_is_json_that_cannot_close_its_script_element() -> None:
 
 def test_an_exercise_cell_holds_its_starter_file_without_the_files_last_newline() -> None:
     heard: list[str] = []
-    file = track.CHECKS / "book_checks" / "steps" / "value" / "starter.py"
+    file = track.CHECKS / "steps" / "value" / "starter.py"
     cell = "```{code-cell} ipython3\n:tags: [exercise-value]\n:load: %s\n```\n"
-    loaded = track.load_starters(cell % "_checks/book_checks/steps/value/starter.py", heard.append)
+    path = "_runtime/book_runtime/checks/steps/value/starter.py"
+    loaded = track.load_starters(cell % path, heard.append)
     starter = file.read_text(encoding="utf-8")
     assert starter.endswith("\n")
     assert loaded == cell.replace(":load: %s\n", starter.rstrip("\n") + "\n")

@@ -2,8 +2,8 @@
 
 The site ships its own Python: Pyodide (CPython compiled to WebAssembly), the
 ``micrograd`` package the site was built from, the book's runtime
-(``book_runtime``, docs/_runtime: the kernel the worker imports), the book's
-checks and the pure-Python ``graphviz`` package (wheels: runtime_wheels.py),
+(``book_runtime``, docs/_runtime: the kernel the worker imports and the
+exercises' checks) and the pure-Python ``graphviz`` package (wheels: runtime_wheels.py),
 viz.js (Graphviz compiled to WebAssembly) to lay drawings out, marked to show
 Markdown outputs, Observable Plot (with d3, which it needs) to draw the charts a
 cell shows in place of matplotlib's figures, and CodeMirror 6 for the cell
@@ -17,7 +17,9 @@ At build time the extension
 
 * bundles the runner's JavaScript once (bundle.py), and adds runner.js to every
   page with the runtime's paths, the files starting Python fetches and their
-  size (the runtime's cache keeps them; the status names the size);
+  size (the runtime's cache keeps them; the status names the size); the
+  wheels' names are a config value, so that a build that ships another wheel
+  writes every page again, not only those it read again;
 * checks that ``npm ci`` installed the versions ``package-lock.json`` pins
   (``nox -s docs`` runs it), and puts into ``_static/runner/``: the bundle, in
   place of the sources Sphinx copied there; Pyodide, viz.js, marked, d3 and
@@ -40,6 +42,7 @@ from executed_notebooks.scripts import BUILD_ONLY_TAG
 from runtime_wheels import graphviz_wheel, runtime_wheels
 from site_licences import LicenceError, as_shipped_licences, bundled_licences, notice
 from sphinx.application import Sphinx
+from sphinx.config import Config
 from sphinx.errors import ExtensionError
 
 HERE = Path(__file__).resolve().parent
@@ -167,6 +170,18 @@ def _runtime_wheels(app: Sphinx) -> dict[str, bytes]:
     return runtime_wheels(app.config.micrograd_source_hash)
 
 
+def name_the_wheels(app: Sphinx, config: Config) -> None:
+    """Set ``browser_runner_wheels``: the names of the wheels this build ships, in order.
+
+    Every page names them (runner.js's ``data-wheels``), and a wheel's name
+    carries the hash of its files.  Sphinx writes again only the pages it read
+    again, unless an ``"html"`` config value changed: this one changes with any
+    wheel's name, so that after a change to the runtime alone (a check, say) no
+    page names a wheel the build no longer ships.
+    """
+    config.browser_runner_wheels = list(runtime_wheels(config.micrograd_source_hash))
+
+
 def _pyodide_lock(pyodide_folder: Path) -> tuple[bytes, str]:
     """The site's ``pyodide-lock.json`` (no packages) and the Python version it names.
 
@@ -269,7 +284,7 @@ def _on_builder_inited(app: Sphinx) -> None:
             "data-d3": _npm_dir("d3", packages["d3"][0]) + "/d3.min.js",
             "data-plot": _npm_dir("@observablehq/plot", packages["@observablehq/plot"][0])
             + "/plot.umd.min.js",
-            "data-wheels": " ".join(_runtime_wheels(app)),
+            "data-wheels": " ".join(app.config.browser_runner_wheels),
             "data-start-files": " ".join(sorted(start)),
             "data-build-only-tag": BUILD_ONLY_TAG,
         },
@@ -347,6 +362,8 @@ def _write(path: Path, data: bytes) -> None:
 
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("browser_runner_node_modules", str(ROOT / "node_modules"), "env")
+    app.add_config_value("browser_runner_wheels", [], "html", types=frozenset({list}))
+    app.connect("config-inited", name_the_wheels)
     app.connect("builder-inited", _on_builder_inited)
     app.connect("build-finished", _on_build_finished)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

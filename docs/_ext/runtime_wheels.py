@@ -1,16 +1,15 @@
-"""The wheels the in-browser runner installs: micrograd, the runtime, the checks, graphviz.
+"""The wheels the in-browser runner installs: micrograd, the book's runtime, graphviz.
 
-Pyodide installs pure-Python wheels by unpacking them.  The site ships four,
+Pyodide installs pure-Python wheels by unpacking them.  The site ships three,
 made here rather than by a build backend so that two builds give the same
 bytes (fixed timestamps, modes and order): ``micrograd`` as the site was
 built from it (``src/micrograd``; its version carries the source hash, so a
 reader's browser never mixes an old wheel with a new page); the book's
-runtime (``docs/_runtime/book_runtime``: the kernel the worker imports, and
-what it imports; its version carries its own hash); the book's
-checks of the reader's own micrograd (``docs/_checks/book_checks``, the
-"Build your own micrograd" exercises; its version carries its own hash); and
-the installed pure-Python ``graphviz`` package, which builds ``draw_dot`` and
-``draw_mlp`` drawings (viz.js lays them out).
+runtime (``docs/_runtime/book_runtime``: the kernel the worker imports, what
+it imports, and the checks of the "Build your own micrograd" exercises,
+``book_runtime.checks``, with each step's code files; its version carries the
+hash of its files); and the installed pure-Python ``graphviz`` package, which
+builds ``draw_dot`` and ``draw_mlp`` drawings (viz.js lays them out).
 """
 
 from __future__ import annotations
@@ -85,46 +84,30 @@ def micrograd_wheel(source: Path, version: str, source_hash: str) -> tuple[str, 
 
 
 DOCS = Path(__file__).resolve().parent.parent
-#: The book's checks of the reader's exercises: a package of the book, not of micrograd.
-CHECKS = DOCS / "_checks" / "book_checks"
-#: The book's runtime, the worker's Python: a package of the book (docs/_runtime).
+#: The book's runtime, the worker's Python and the exercises' checks: a package of the
+#: book (docs/_runtime), not of micrograd.
 RUNTIME = DOCS / "_runtime" / "book_runtime"
 
 
-def book_wheel(distribution: str, summary: str, folder: Path, package: str) -> tuple[str, bytes]:
-    """The wheel of the book's package ``package`` in ``folder`` (file name, bytes); its
-    version carries the hash of its files."""
-    files = package_files(folder, package)
+def runtime_package_wheel(folder: Path = RUNTIME) -> tuple[str, bytes]:
+    """The wheel of the book's runtime in ``folder`` (file name, bytes).
+
+    Its version carries the hash of the package's files, the checks and their
+    steps' code among them: a change to any of them is a wheel of another name.
+    """
+    distribution = "micrograd-book-runtime"
+    files = package_files(folder, "book_runtime")
     digest = hashlib.sha256()
     for name, data in sorted(files.items()):
         digest.update(name.encode() + b"\0" + data + b"\0")
     version = f"1.0+{digest.hexdigest()[:16]}"
     metadata = (
         f"Metadata-Version: 2.1\nName: {distribution}\nVersion: {version}\n"
-        f"Summary: {summary}\nLicense: MIT\n"
+        "Summary: the book's runtime: its kernel and its checks in the reader's browser\n"
+        "License: MIT\n"
     )
     data = wheel(distribution, version, files, metadata)
     return f"{distribution.replace('-', '_')}-{version}-py3-none-any.whl", data
-
-
-def checks_wheel(folder: Path = CHECKS) -> tuple[str, bytes]:
-    """The wheel of the book's checks (file name, bytes); its version carries their hash."""
-    return book_wheel(
-        "micrograd-book-checks",
-        "the book's checks of the reader's own micrograd",
-        folder,
-        "book_checks",
-    )
-
-
-def runtime_package_wheel(folder: Path = RUNTIME) -> tuple[str, bytes]:
-    """The wheel of the book's runtime (file name, bytes); its version carries its hash."""
-    return book_wheel(
-        "micrograd-book-runtime",
-        "the book's runtime: its kernel in the reader's browser",
-        folder,
-        "book_runtime",
-    )
 
 
 @functools.cache  # the installed package does not change during a build
@@ -161,17 +144,11 @@ def graphviz_wheel() -> tuple[str, bytes, str]:
 
 @functools.cache  # one set of wheels per source hash and build
 def runtime_wheels(source_hash: str) -> dict[str, bytes]:
-    """File name -> bytes of the micrograd, runtime, checks and graphviz wheels."""
+    """File name -> bytes of the micrograd, runtime and graphviz wheels."""
     import micrograd
 
     source = Path(micrograd.__file__).resolve().parent
     mg_name, mg_data = micrograd_wheel(source, micrograd.__version__, source_hash)
     runtime_name, runtime_data = runtime_package_wheel()
-    checks_name, checks_data = checks_wheel()
     gv_name, gv_data, _ = graphviz_wheel()
-    return {
-        mg_name: mg_data,
-        runtime_name: runtime_data,
-        checks_name: checks_data,
-        gv_name: gv_data,
-    }
+    return {mg_name: mg_data, runtime_name: runtime_data, gv_name: gv_data}

@@ -102,9 +102,8 @@ graphviz-{graphviz_version}-py3-none-any.whl
 micrograd_book-*.whl
             this site's own package, built from src/micrograd, MIT License.
 micrograd_book_runtime-*.whl
-            the book's runtime, its kernel in the browser (docs/_runtime), MIT License.
-micrograd_book_checks-*.whl
-            the book's checks of the reader's own micrograd (docs/_checks), MIT License.
+            the book's runtime, its kernel in the browser and its checks of the
+            reader's own micrograd (docs/_runtime), MIT License.
 """
 
 

@@ -2,11 +2,11 @@
 
 "Build your own micrograd" asks the reader to write their own micrograd in the
 page's exercise cells (code cells tagged ``exercise-<id>``).  The checks, the
-hints, the examples and the solutions are the book's own package,
-``book_checks`` (docs/_checks; the reader's browser gets it as a wheel,
-runtime_wheels.py), and each step's code is a file of it: an exercise cell
-loads its starter (``:load: _checks/book_checks/steps/<id>/starter.py``, which the
-build replaces by the file's code: :func:`load_starters`), and
+hints, the examples and the solutions are the book's own, ``book_runtime.checks``
+(docs/_runtime/book_runtime/checks; the reader's browser gets it in the runtime's
+wheel, runtime_wheels.py), and each step's code is a file of it: an exercise cell
+loads its starter (``:load: _runtime/book_runtime/checks/steps/<id>/starter.py``,
+which the build replaces by the file's code: :func:`load_starters`), and
 the directive ``{exercise-example} <id>`` writes the step's example and what
 it prints.  So that a hint or a solution needs no Python in the browser, every
 page with exercise cells gets, in its ``<head>``::
@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import json
 import re
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -35,18 +34,18 @@ from executed_notebooks.text import joined
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 
-#: Where the book's checks live (a package of the book, not of micrograd).
-CHECKS = Path(__file__).resolve().parent.parent / "_checks"
+#: The pages' folder, which a ``:load:`` path starts from.
+DOCS = Path(__file__).resolve().parent.parent
+#: Where the book's checks live (a part of the book's runtime, not of micrograd).
+CHECKS = DOCS / "_runtime" / "book_runtime" / "checks"
 #: The tag of an exercise cell, before the exercise's id.
 TAG = "exercise-"
 #: A code cell's ``:load:`` option naming a file of the checks (the page's folder is docs/).
-LOAD = re.compile(r"^:load: (?P<path>_checks/\S+\.py)\n", flags=re.MULTILINE)
+LOAD = re.compile(r"^:load: (?P<path>_runtime/book_runtime/checks/\S+\.py)\n", flags=re.MULTILINE)
 
 
 def _exercises() -> dict[str, Any]:
-    if str(CHECKS) not in sys.path:
-        sys.path.insert(0, str(CHECKS))
-    from book_checks import EXERCISES
+    from book_runtime.checks import EXERCISES
 
     return dict(EXERCISES)
 
@@ -78,12 +77,13 @@ def track_data(notebook: dict[str, Any], pagename: str) -> dict[str, Any] | None
     entries = []
     for exercise_id, code in cells:
         if exercise_id not in known:
-            raise ExtensionError(f"{pagename}: no exercise {exercise_id!r} in book_checks")
+            raise ExtensionError(f"{pagename}: no exercise {exercise_id!r} in book_runtime.checks")
         exercise = known[exercise_id]
         if code.rstrip("\n") != exercise.starter.rstrip("\n"):
             raise ExtensionError(
                 f"{pagename}: the exercise cell of {exercise_id!r} is not the starter of "
-                "book_checks: the page and the checks must start the reader in the same place"
+                "book_runtime.checks: the page and the checks must start the reader in the "
+                "same place"
             )
         entries.append(
             {
@@ -123,12 +123,12 @@ class ExerciseExample(SphinxDirective):
         exercise_id = self.arguments[0]
         known = _exercises()
         if exercise_id not in known:
-            raise self.error(f"no exercise {exercise_id!r} in book_checks")
+            raise self.error(f"no exercise {exercise_id!r} in book_runtime.checks")
         example = known[exercise_id].example
         # The page shows this step's files (its cell loads the starter): a change to one
         # of them rebuilds the page.
         for name in ("example.py", "starter.py", "solution.py"):
-            self.env.note_dependency(str(CHECKS / "book_checks" / "steps" / exercise_id / name))
+            self.env.note_dependency(str(CHECKS / "steps" / exercise_id / name))
         code = _block(example.code, "python")
         self.set_source_info(code)
         return [code, nodes.paragraph("", "prints"), _block(example.prints, "text")]
@@ -145,7 +145,7 @@ def load_starters(source: str, note_dependency: Any) -> str:
     """
 
     def code(match: re.Match[str]) -> str:
-        path = CHECKS.parent / match["path"]
+        path = DOCS / match["path"]
         note_dependency(str(path))
         return path.read_text(encoding="utf-8").rstrip("\n") + "\n"
 

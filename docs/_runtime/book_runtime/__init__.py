@@ -1,9 +1,8 @@
 """The book's runtime: the Python that runs a page's cells, in the reader's browser and at build.
 
-One package, shipped to the browser as a wheel beside micrograd's (the worker
+One package, shipped to the browser as one wheel beside micrograd's (the worker
 imports :mod:`book_runtime.kernel`), installed editable for the build and the
-tests.  Standard library and ``micrograd`` only (the exercises' add-on also
-imports ``book_checks``, the wheel shipped beside it):
+tests.  Standard library and ``micrograd`` only:
 
 * :mod:`.kernel`: runs a page's cells in one namespace, as a notebook kernel would;
 * :mod:`.cell_names`: what a cell's code defines, reads and imports;
@@ -11,5 +10,7 @@ imports ``book_checks``, the wheel shipped beside it):
 * :mod:`.output_kinds`: what kind an output is (a drawing, a figure, a stepper...);
 * :mod:`.glue_text`: a glued value's text, as myst-nb writes it;
 * :mod:`.claims`: ``claim``, a sentence's truth as a value, for the build and the browser;
-* the kernel's add-ons (:data:`.kernel.ADDONS`): :mod:`.live_charts`, :mod:`.exercises`.
+* the kernel's add-ons (:data:`.kernel.ADDONS`): :mod:`.live_charts`, :mod:`.exercises`;
+* :mod:`.checks`: the hidden checks of "Build your own micrograd", each step's code
+  as files (``checks/steps/<step>/``), which :mod:`.exercises` runs.
 """

@@ -2,8 +2,8 @@
 
 "Build your own micrograd" asks the reader to write their own ``Value`` (and
 later ``Neuron``, ``Layer``, ``MLP``, a training loop) in the page's cells.
-:func:`check` runs the book's checks of one exercise (``book_checks``,
-shipped to the browser as a wheel beside micrograd's) against the page's
+:func:`check` runs the book's checks of one exercise (:mod:`book_runtime.checks`,
+in the same wheel as this module) against the page's
 namespace, as the reader's cells left it, and gives the result as JSON for
 the page (exercises.js).  The checks never raise for what the reader wrote:
 a mistake, an exception in the reader's code, an untouched starter, all are
@@ -19,6 +19,7 @@ from book_runtime import kernel
 
 def check(exercise_id: str) -> str:
     """The result of checking exercise ``exercise_id`` against the page's namespace, as JSON."""
-    from book_checks import check as check_exercise
+    # At the first Check: the kernel of a page without exercises never imports the checks.
+    from book_runtime.checks import check as check_exercise
 
     return json.dumps(check_exercise(exercise_id, kernel.NAMESPACE).to_json())

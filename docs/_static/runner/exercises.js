@@ -3,18 +3,19 @@
 //
 // Each exercise cell gets a Check in its toolbar: Check runs the cell (and what
 // it needs), then asks the worker's Python to check the reader's code against
-// the book's hidden tests (book_checks, shipped as a wheel; the worker side is
-// exercise_answers.js and exercises.py), and shows one result under the cell:
-// passed, not done yet, the reader's own exception, or the first failure, with
-// the mistake it recognises, why it gives that number, and the failing case as
-// code to paste.  Under each exercise: hints, one at a time ("Hint 2 of 4"); the
-// book's solution, offered after a first Check and shown only once the reader
-// confirms, and shown beside the reader's code once the exercise passes; "Reset
-// this exercise".  At the top of the page, the progress ("4 of 6 steps done"),
-// a link to the next open step, and "Reset all progress".  What the reader did
-// is kept with the page's state (pagestate.js): which steps passed, how many
-// hints were shown, which solutions were opened.  Results and hints are said
-// in the page's polite live region (cells.js announce).
+// the book's hidden tests (book_runtime.checks, in the runtime's wheel; the
+// worker side is exercise_answers.js and exercises.py), and shows one result
+// under the cell: passed, not done yet, the reader's own exception, or the
+// first failure, with the mistake it recognises, why it gives that number, and
+// the failing case as code to paste.  Under each exercise: hints, one at a time
+// ("Hint 2 of 4"); the book's solution, offered after a first Check and shown
+// only once the reader confirms, and shown beside the reader's code once the
+// exercise passes; "Reset this exercise".  At the top of the page, the progress
+// ("4 of 6 steps done"), a link to the next open step, and "Reset all
+// progress".  What the reader did is kept with the page's state (pagestate.js):
+// which steps passed, how many hints were shown, which solutions were
+// opened.  Results and hints are said in the page's polite live region (cells.js
+// announce).
 //
 // The exercises' titles, hints and solutions come from the build
 // (docs/_ext/track.py writes them into the page), so that hints and solutions

@@ -1,7 +1,7 @@
 // The in-browser runner's worker: one per page, started by the page's runner
 // (session.js) on the first Run.  It loads Pyodide from this site (never from
 // a CDN), installs the wheels the site ships (micrograd, the book's runtime
-// book_runtime, its checks, graphviz), and runs cells in one shared namespace
+// book_runtime with its checks, graphviz), and runs cells in one shared namespace
 // (book_runtime.kernel, which imports its add-ons itself).  After each cell, its display
 // outputs go through the layout steps (layouts.js: drawings with viz.js,
 // Markdown with marked), so the page itself only inserts finished outputs.

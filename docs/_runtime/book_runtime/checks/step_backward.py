@@ -13,25 +13,25 @@ import sys
 from collections import Counter
 from typing import Any
 
-from book_checks.core import READER_ERRORS
-from book_checks.core import Example
-from book_checks.core import Exercise
-from book_checks.core import Finding
-from book_checks.core import Mistake
-from book_checks.core import Namespace
-from book_checks.core import probe
-from book_checks.core import probe_error
-from book_checks.core import readers
-from book_checks.core import run_code
-from book_checks.core import show
-from book_checks.core import step_file
-from book_checks.engine_cases import EngineCase
-from book_checks.engine_cases import Look
-from book_checks.engine_cases import micrograd_scope
-from book_checks.engine_cases import number
-from book_checks.engine_cases import short
-from book_checks.engine_cases import value_with_grad
-from book_checks.engine_cases import values_case
+from book_runtime.checks.core import READER_ERRORS
+from book_runtime.checks.core import Example
+from book_runtime.checks.core import Exercise
+from book_runtime.checks.core import Finding
+from book_runtime.checks.core import Mistake
+from book_runtime.checks.core import Namespace
+from book_runtime.checks.core import probe
+from book_runtime.checks.core import probe_error
+from book_runtime.checks.core import readers
+from book_runtime.checks.core import run_code
+from book_runtime.checks.core import show
+from book_runtime.checks.core import step_file
+from book_runtime.checks.engine_cases import EngineCase
+from book_runtime.checks.engine_cases import Look
+from book_runtime.checks.engine_cases import micrograd_scope
+from book_runtime.checks.engine_cases import number
+from book_runtime.checks.engine_cases import short
+from book_runtime.checks.engine_cases import value_with_grad
+from book_runtime.checks.engine_cases import values_case
 
 #: The step's folder of code (steps/backward/) and its id in the track.
 STEP = "backward"

@@ -11,23 +11,23 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from book_checks.core import Example
-from book_checks.core import Exercise
-from book_checks.core import Finding
-from book_checks.core import Mistake
-from book_checks.core import Namespace
-from book_checks.core import probe
-from book_checks.core import probe_error
-from book_checks.core import reader_scope
-from book_checks.core import run_code
-from book_checks.core import same
-from book_checks.core import show
-from book_checks.core import step_file
-from book_checks.engine_cases import number
-from book_checks.engine_cases import short
-from book_checks.reference import Net
-from book_checks.reference import outputs
-from book_checks.reference import total
+from book_runtime.checks.core import Example
+from book_runtime.checks.core import Exercise
+from book_runtime.checks.core import Finding
+from book_runtime.checks.core import Mistake
+from book_runtime.checks.core import Namespace
+from book_runtime.checks.core import probe
+from book_runtime.checks.core import probe_error
+from book_runtime.checks.core import reader_scope
+from book_runtime.checks.core import run_code
+from book_runtime.checks.core import same
+from book_runtime.checks.core import show
+from book_runtime.checks.core import step_file
+from book_runtime.checks.engine_cases import number
+from book_runtime.checks.engine_cases import short
+from book_runtime.checks.reference import Net
+from book_runtime.checks.reference import outputs
+from book_runtime.checks.reference import total
 from micrograd import Value
 
 #: The step's folder of code (steps/nn/) and its id in the track.

@@ -2,11 +2,12 @@
 
 The page's reader writes their own ``Value`` (and then ``Neuron``, ``Layer``,
 ``MLP`` and ``train``) in the exercise cells; the in-browser runner's Check
-button calls :func:`check` with the page's namespace and shows the one
-:class:`Result`.  The package uses the standard library and ``micrograd``
-only, so that it runs in the reader's browser (Pyodide) as well as in CPython.
+button calls :func:`check` with the page's namespace (book_runtime.exercises)
+and shows the one :class:`Result`.  A part of the book's runtime, it uses the
+standard library and ``micrograd`` only, so that it runs in the reader's
+browser (Pyodide) as well as in CPython.
 
->>> from book_checks import EXERCISES, check
+>>> from book_runtime.checks import EXERCISES, check
 >>> list(EXERCISES)
 ['value', 'rules', 'backward', 'nn', 'training', 'finale']
 >>> check("value", {}).to_json()["status"]
@@ -18,19 +19,19 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from book_checks import step_backward
-from book_checks import step_finale
-from book_checks import step_nn
-from book_checks import step_rules
-from book_checks import step_training
-from book_checks import step_value
-from book_checks.core import Case
-from book_checks.core import Example
-from book_checks.core import Exercise
-from book_checks.core import Finding
-from book_checks.core import Mistake
-from book_checks.core import Result
-from book_checks.core import run_check
+from book_runtime.checks import step_backward
+from book_runtime.checks import step_finale
+from book_runtime.checks import step_nn
+from book_runtime.checks import step_rules
+from book_runtime.checks import step_training
+from book_runtime.checks import step_value
+from book_runtime.checks.core import Case
+from book_runtime.checks.core import Example
+from book_runtime.checks.core import Exercise
+from book_runtime.checks.core import Finding
+from book_runtime.checks.core import Mistake
+from book_runtime.checks.core import Result
+from book_runtime.checks.core import run_check
 
 __all__ = ["EXERCISES", "Case", "Example", "Exercise", "Finding", "Mistake", "Result", "check"]
 

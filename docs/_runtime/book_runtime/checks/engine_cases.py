@@ -19,14 +19,14 @@ from dataclasses import dataclass
 from typing import Any
 
 import micrograd
-from book_checks.core import Namespace
-from book_checks.core import evaluate
-from book_checks.core import probe
-from book_checks.core import probe_error
-from book_checks.core import reader_scope
-from book_checks.core import run_code
-from book_checks.core import same
-from book_checks.core import show
+from book_runtime.checks.core import Namespace
+from book_runtime.checks.core import evaluate
+from book_runtime.checks.core import probe
+from book_runtime.checks.core import probe_error
+from book_runtime.checks.core import reader_scope
+from book_runtime.checks.core import run_code
+from book_runtime.checks.core import same
+from book_runtime.checks.core import show
 
 #: The step of a central difference.
 STEP = 1e-6

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 import random
 
-from book_checks.core import Example
-from book_checks.core import Exercise
-from book_checks.core import Finding
-from book_checks.core import Mistake
-from book_checks.core import Namespace
-from book_checks.core import probe
-from book_checks.core import probe_error
-from book_checks.core import step_file
-from book_checks.engine_cases import EngineCase
-from book_checks.engine_cases import Look
-from book_checks.engine_cases import number
-from book_checks.engine_cases import short
-from book_checks.engine_cases import values_case
+from book_runtime.checks.core import Example
+from book_runtime.checks.core import Exercise
+from book_runtime.checks.core import Finding
+from book_runtime.checks.core import Mistake
+from book_runtime.checks.core import Namespace
+from book_runtime.checks.core import probe
+from book_runtime.checks.core import probe_error
+from book_runtime.checks.core import step_file
+from book_runtime.checks.engine_cases import EngineCase
+from book_runtime.checks.engine_cases import Look
+from book_runtime.checks.engine_cases import number
+from book_runtime.checks.engine_cases import short
+from book_runtime.checks.engine_cases import values_case
 
 #: The step's folder of code (steps/value/) and its id in the track.
 STEP = "value"

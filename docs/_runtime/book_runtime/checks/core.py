@@ -103,7 +103,8 @@ def step_file(step: str, name: str) -> str:
     The starter, the solution and the known-wrong solutions are ``.py`` files
     that ruff reads; the page, the runner and the checks read their text here.
     """
-    return (resources.files("book_checks") / "steps" / step / name).read_text(encoding="utf-8")
+    steps = resources.files("book_runtime.checks") / "steps"
+    return (steps / step / name).read_text(encoding="utf-8")
 
 
 @dataclass(frozen=True)

@@ -14,31 +14,31 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from book_checks.core import READER_ERRORS
-from book_checks.core import Example
-from book_checks.core import Exercise
-from book_checks.core import Finding
-from book_checks.core import Mistake
-from book_checks.core import Namespace
-from book_checks.core import probe
-from book_checks.core import reader_scope
-from book_checks.core import run_code
-from book_checks.core import same
-from book_checks.core import show
-from book_checks.core import step_file
-from book_checks.engine_cases import number
-from book_checks.engine_cases import short
-from book_checks.reference import PAGE_RATE
-from book_checks.reference import PAGE_SEED
-from book_checks.reference import PAGE_SIZES
-from book_checks.reference import PAGE_STEPS
-from book_checks.reference import XS
-from book_checks.reference import YS
-from book_checks.reference import Net
-from book_checks.reference import Run
-from book_checks.reference import page_run
-from book_checks.reference import page_weights
-from book_checks.reference import train
+from book_runtime.checks.core import READER_ERRORS
+from book_runtime.checks.core import Example
+from book_runtime.checks.core import Exercise
+from book_runtime.checks.core import Finding
+from book_runtime.checks.core import Mistake
+from book_runtime.checks.core import Namespace
+from book_runtime.checks.core import probe
+from book_runtime.checks.core import reader_scope
+from book_runtime.checks.core import run_code
+from book_runtime.checks.core import same
+from book_runtime.checks.core import show
+from book_runtime.checks.core import step_file
+from book_runtime.checks.engine_cases import number
+from book_runtime.checks.engine_cases import short
+from book_runtime.checks.reference import PAGE_RATE
+from book_runtime.checks.reference import PAGE_SEED
+from book_runtime.checks.reference import PAGE_SIZES
+from book_runtime.checks.reference import PAGE_STEPS
+from book_runtime.checks.reference import XS
+from book_runtime.checks.reference import YS
+from book_runtime.checks.reference import Net
+from book_runtime.checks.reference import Run
+from book_runtime.checks.reference import page_run
+from book_runtime.checks.reference import page_weights
+from book_runtime.checks.reference import train
 
 #: The step's folder of code (steps/training/) and its id in the track.
 STEP = "training"
