@@ -12,6 +12,7 @@ import os
 import shutil
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -90,17 +91,26 @@ def chromium_path() -> str:
     return path
 
 
+@contextmanager
+def launched_chromium(browser_type: Any, *args: str) -> Iterator[Any]:
+    """The system Chromium, headless, with :data:`CHROMIUM_ARGS` and ``args``; closed after.
+
+    ``browser_type``: the ``chromium`` of the Playwright that drives it.
+    """
+    launched = browser_type.launch(executable_path=chromium_path(), args=[*CHROMIUM_ARGS, *args])
+    try:
+        yield launched
+    finally:
+        launched.close()
+
+
 @pytest.fixture(scope="session")
 def browser() -> Iterator[Any]:
     """A headless Chromium driven by Playwright."""
     from playwright.sync_api import sync_playwright
 
-    with sync_playwright() as playwright:
-        launched = playwright.chromium.launch(executable_path=chromium_path(), args=CHROMIUM_ARGS)
-        try:
-            yield launched
-        finally:
-            launched.close()
+    with sync_playwright() as playwright, launched_chromium(playwright.chromium) as launched:
+        yield launched
 
 
 @pytest.fixture
@@ -136,12 +146,9 @@ def offline_browser(browser: Any) -> Iterator[Any]:
     Launched through the Playwright that runs ``browser`` (one Playwright per
     thread), with a host resolver that knows no other host.
     """
-    args = [*CHROMIUM_ARGS, "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"]
-    launched = browser.browser_type.launch(executable_path=chromium_path(), args=args)
-    try:
+    only_here = "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1"
+    with launched_chromium(browser.browser_type, only_here) as launched:
         yield launched
-    finally:
-        launched.close()
 
 
 @pytest.fixture

@@ -115,10 +115,25 @@ class Tab:
     def run_first_cell(self, page: str) -> Tab:
         """Open ``page``, run its first cell as it is, and check that it ran."""
         self.open(page)
-        self.click_run(0)
-        state = self.wait_state(0, DONE, 60_000)
-        assert state == "done", self.output_text(0)
+        self.run_cell(0, timeout=60_000)
         return self
+
+    def run_cell(self, index: int, expect: str = "done", timeout: float = 30_000) -> None:
+        """Run cell ``index`` and check that its run ended ``expect`` within ``timeout`` ms.
+
+        Fails with the cell's output when it ended otherwise.
+        """
+        self.click_run(index)
+        state = self.wait_state(index, DONE, timeout)
+        assert state == expect, f"cell {index} {state}:\n{self.output_text(index)}"
+
+    def run_edited(
+        self, index: int, code: str, expect: str = "done", timeout: float = 30_000
+    ) -> str:
+        """Put ``code`` in cell ``index``, :meth:`run_cell` it, and return what it shows."""
+        self.edit(index, code)
+        self.run_cell(index, expect, timeout)
+        return self.output_text(index)
 
     def click_run(self, index: int) -> float:
         """Click cell ``index``'s Run button; return the time of the click (perf clock)."""
@@ -195,9 +210,7 @@ def cell_with(tab: Tab, text: str) -> int:
 
 def run(tab: Tab, index: int) -> None:
     """Run cell ``index`` (and what it needs) and check that it ran without error."""
-    tab.click_run(index)
-    state = tab.wait_state(index, DONE, PAGE_TIMEOUT_MS)
-    assert state == "done", f"cell {index} {state}:\n{tab.output_text(index)}"
+    tab.run_cell(index, timeout=PAGE_TIMEOUT_MS)
 
 
 def edit(tab: Tab, index: int, *changes: tuple[str, str]) -> None:

@@ -23,7 +23,7 @@ from typing import Any
 
 import pytest
 from accessibility import audit, describe, unacceptable
-from runner_tab import DONE, NESTED_LISTS_FREED, Tab
+from runner_tab import NESTED_LISTS_FREED, Tab
 from sitefiles import ROOT
 from steppers import STEPPER_PAGES
 
@@ -115,15 +115,11 @@ def test_the_runner_at_work_passes_the_audit(runner_tab: Tab, theme: str, viewpo
     assert tab.evaluate("document.documentElement.dataset.theme") == theme
     _check(audit(tab.page), f"neuron.html, first cell run, {theme}, {viewport}")
 
-    tab.edit(0, "from micrograd import Value\n\nValue(-1.0).log()")
-    tab.click_run(0)
-    assert tab.wait_state(0, DONE) == "raised"
+    tab.run_edited(0, "from micrograd import Value\n\nValue(-1.0).log()", "raised")
     _check(audit(tab.page), f"neuron.html, a traceback shown, {theme}, {viewport}")
 
     # What still overflows the browser's stack, fatally for Pyodide (runner_tab.py).
-    tab.edit(0, NESTED_LISTS_FREED)
-    tab.click_run(0)
-    assert tab.wait_state(0, DONE, 60_000) == "crashed"
+    tab.run_edited(0, NESTED_LISTS_FREED, "crashed", 60_000)
     _check(audit(tab.page), f"neuron.html, the crash note shown, {theme}, {viewport}")
     assert not tab.foreign, tab.foreign
 

@@ -425,18 +425,12 @@ def test_the_neuron_edited_to_x2_equal_1_gives_w2_the_engines_gradient(
 
 def test_a_raising_cell_shows_its_traceback_and_python_carries_on(tab: Tab) -> None:
     tab.run_first_cell("index.html")
-    tab.edit(0, "from micrograd import Value\n\nd = Value(-1.0)\nd.log()")
-    tab.click_run(0)
-    assert tab.wait_state(0, DONE) == "raised"
-    shown = tab.output_text(0)
+    shown = tab.run_edited(0, "from micrograd import Value\n\nd = Value(-1.0)\nd.log()", "raised")
     assert "Traceback (most recent call last)" in shown
     assert 'File "<cell 1>", line 4' in shown
     assert "micrograd/engine.py" in shown
     assert "ValueError" in shown
-    tab.edit(0, "print(d.data * 2)")
-    tab.click_run(0)
-    assert tab.wait_state(0, DONE) == "done"
-    assert tab.output_text(0).endswith("-2.0")
+    assert tab.run_edited(0, "print(d.data * 2)").endswith("-2.0")
     assert not tab.errors, tab.errors
 
 
@@ -455,8 +449,7 @@ def test_an_endless_loop_is_stopped_and_a_fresh_python_runs_the_next_cell(
     assert tab.wait_state(0, ("stopped",)) == "stopped"
     assert "Stopped" in tab.output_text(0)
     tab.edit(0, "print('n' in globals(), 6 * 7)")
-    tab.click_run(0)
-    assert tab.wait_state(0, DONE, 60_000) == "done"
+    tab.run_cell(0, timeout=60_000)
     seconds = time.perf_counter() - stopped
     TIMINGS["stop_to_next_output_seconds"] = seconds
     report(capsys, f"Stop, then a fresh Python's first output: {seconds:.2f} s")
@@ -514,10 +507,9 @@ def test_a_20000_link_chain_is_built_backpropagated_and_freed_in_the_browser(
     TIMINGS["deep_chain_seconds"] = seconds
     report(capsys, f"20,000-link chain built, backpropagated and freed in {seconds:.2f} s")
     assert tab.output_text(0).endswith("backward: 1.0 1.0\nnodes left: 0")
-    tab.edit(0, "print('same Python:', live_nodes() - before)")
-    tab.click_run(0)
-    assert tab.wait_state(0, DONE) == "done", tab.output_text(0)
-    assert tab.output_text(0).endswith("same Python: 0")
+    assert tab.run_edited(0, "print('same Python:', live_nodes() - before)").endswith(
+        "same Python: 0"
+    )
     assert not tab.errors, tab.errors
 
 
@@ -525,18 +517,10 @@ def test_unbounded_recursion_through_c_calls_is_a_recursion_error_and_python_car
     tab: Tab,
 ) -> None:
     tab.run_first_cell("index.html")
-    tab.edit(0, NESTED_REPR)
-    tab.click_run(0)
-    assert tab.wait_state(0, DONE) == "done", tab.output_text(0)
-    assert tab.output_text(0).endswith("50")
-    tab.edit(0, "repr(Nested(1_000_000))")
-    tab.click_run(0)
-    assert tab.wait_state(0, DONE, 60_000) == "raised", tab.output_text(0)
-    assert "RecursionError: Stack overflow" in tab.output_text(0)
-    tab.edit(0, "print(repr(Nested(50)).count('['))")
-    tab.click_run(0)
-    assert tab.wait_state(0, DONE) == "done", tab.output_text(0)
-    assert tab.output_text(0).endswith("50")
+    assert tab.run_edited(0, NESTED_REPR).endswith("50")
+    shown = tab.run_edited(0, "repr(Nested(1_000_000))", "raised", 60_000)
+    assert "RecursionError: Stack overflow" in shown
+    assert tab.run_edited(0, "print(repr(Nested(50)).count('['))").endswith("50")
     assert not tab.errors, tab.errors
 
 
@@ -546,18 +530,12 @@ def test_a_crash_of_the_runtime_says_so_and_offers_a_restart(tab: Tab) -> None:
     # ("RangeError: Maximum call stack size exceeded", fatal for Pyodide): a
     # list frees the next one without moving the stack pointer CPython watches
     # (see DEEP_CHAIN above for what it does catch).
-    tab.edit(0, NESTED_LISTS_FREED)
-    tab.click_run(0)
-    assert tab.wait_state(0, DONE, 60_000) == "crashed"
-    shown = tab.output_text(0)
+    shown = tab.run_edited(0, NESTED_LISTS_FREED, "crashed", 60_000)
     assert "crashed" in shown
     restart = tab.page.locator("div.runner-crashed button.runner-restart")
     assert restart.count() == 1
     restart.click()
-    tab.edit(0, "print('back')")
-    tab.click_run(0)
-    assert tab.wait_state(0, DONE, 60_000) == "done"
-    assert tab.output_text(0).endswith("back")
+    assert tab.run_edited(0, "print('back')", timeout=60_000).endswith("back")
 
 
 def test_on_a_phone_the_run_bar_and_the_output_fit_the_screen(tab: Tab) -> None:

@@ -133,8 +133,7 @@ def test_reset_puts_back_the_pages_code_and_the_builds_output(tab: Tab) -> None:
     tab.run_first_cell(NEURON)
     page_code = tab.evaluate("microgradTest.cell(0).source")
     tab.edit(0, page_code.replace(NEURON_X2, 'x2 = Value(1.0, label="x2")'))
-    tab.click_run(0)
-    assert tab.wait_state(0, DONE) == "done"
+    tab.run_cell(0)
     reset = tab.cell(0).locator("button.runner-reset")
     assert reset.is_visible()
     reset.click()

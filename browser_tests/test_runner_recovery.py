@@ -40,10 +40,7 @@ def _megabytes(status: str) -> float:
 
 def test_a_crash_keeps_what_the_cell_printed_and_restart_leaves_no_loop(tab: Tab) -> None:
     tab.run_first_cell(NEURON)
-    tab.edit(0, CRASH)
-    tab.click_run(0)
-    assert tab.wait_state(0, DONE, 60_000) == "crashed", tab.output_text(0)
-    shown = tab.output_text(0)
+    shown = tab.run_edited(0, CRASH, "crashed", 60_000)
     assert "before the crash" in shown  # what it printed is kept
     assert "Python crashed while running cell 1" in shown
     assert "Restart Python, then Run" in shown
@@ -56,18 +53,13 @@ def test_a_crash_keeps_what_the_cell_printed_and_restart_leaves_no_loop(tab: Tab
 
     # The next cell runs first time: the crashed cell above does not run again.
     runs = len(tab.evaluate("microgradTest.timings().runs"))
-    tab.edit(1, "print(1 + 1)")
-    tab.click_run(1)
-    assert tab.wait_state(1, DONE, 60_000) == "done", tab.output_text(1)
+    shown = tab.run_edited(1, "print(1 + 1)", timeout=60_000)
     ran = [r["cell"] for r in tab.evaluate(f"microgradTest.timings().runs.slice({runs})")]
     assert 0 not in ran, ran
-    shown = tab.output_text(1)
     assert "2" in shown.splitlines(), shown
     assert "Not run again: cell 1" in shown, shown
     # A second crash shows this session's messages only.
-    tab.edit(1, CRASH)
-    tab.click_run(1)
-    assert tab.wait_state(1, DONE, 60_000) == "crashed"
+    tab.run_edited(1, CRASH, "crashed", 60_000)
     details = tab.cell(1).locator(".runner-crash-details").inner_text()
     assert details.count("Pyodide has suffered a fatal error") == 1, details
 
@@ -82,10 +74,7 @@ def test_after_stop_a_later_cell_does_not_run_the_loop_again(tab: Tab) -> None:
     assert tab.wait_state(0, ("stopped",)) == "stopped"
     assert "Stopped" in tab.output_text(0)
     # A cell that does not need the loop's names runs at once, and says what it left out.
-    tab.edit(1, "print(6 * 7)")
-    tab.click_run(1)
-    assert tab.wait_state(1, DONE, 60_000) == "done", tab.output_text(1)
-    assert "Not run again: cell 1" in tab.output_text(1)
+    assert "Not run again: cell 1" in tab.run_edited(1, "print(6 * 7)", timeout=60_000)
     # One that needs them (Value) asks first, with a status and a Stop button while it waits.
     tab.edit(2, "print(Value(2.0) * 3)")
     tab.click_run(2)
@@ -154,8 +143,7 @@ def test_after_the_first_start_python_starts_again_offline(tab: Tab) -> None:
     try:
         started = time.perf_counter()
         tab.cell(0).locator("button.runner-restart").click()
-        tab.click_run(1)
-        assert tab.wait_state(1, DONE, 60_000) == "done", tab.output_text(1)
+        tab.run_cell(1, timeout=60_000)
         TIMINGS["offline_restart_seconds"] = time.perf_counter() - started
     finally:
         tab.context.set_offline(False)

@@ -26,16 +26,9 @@ import pytest
 from micrograd import MLP, Value
 from micrograd.datasets import make_moons
 from micrograd.training_log import TrainingLog
+from micrograd.viz import plot
 from micrograd.viz.chart import Chart, Figure
 from micrograd.viz.draw import draw_dot
-from micrograd.viz.plot import (
-    decision_boundary_chart,
-    moons_chart,
-    plot_decision_boundary,
-    plot_moons,
-    plot_training,
-    training_chart,
-)
 from micrograd.viz.stepper import BackwardStepper, StepperPair
 
 RUNNER = Path(__file__).resolve().parent.parent / "docs" / "_static" / "runner"
@@ -130,9 +123,9 @@ def test_a_figure_is_shown_by_its_description_and_needs_no_matplotlib(
 def test_the_plots_a_cell_ends_with_are_shown_for_the_page_to_draw(kernel: ModuleType) -> None:
     X, y = make_moons(n_samples=20)
     model = MLP(2, [4, 1])
-    kernel.NAMESPACE.update(X=X, y=y, model=model, plot_moons=plot_moons)
-    kernel.NAMESPACE["plot_decision_boundary"] = plot_decision_boundary
-    expected = [moons_chart(X, y), decision_boundary_chart(model, X, y, 0.5)]
+    kernel.NAMESPACE.update(X=X, y=y, model=model, plot_moons=plot.plot_moons)
+    kernel.NAMESPACE["plot_decision_boundary"] = plot.plot_decision_boundary
+    expected = [plot.moons_chart(X, y), plot.decision_boundary_chart(model, X, y, 0.5)]
     page, result = run(kernel, "plot_moons(X, y)")
     page2, _ = run(kernel, "plot_decision_boundary(model, X, y, resolution=0.5)")
     assert result["ok"], result["error"]
@@ -253,9 +246,9 @@ def test_a_training_cell_sends_its_live_chart_first_at_the_first_row_and_last_at
     assert charts[0]["points"] == 1
     assert charts[-1]["points"] == 5
     log = kernel.NAMESPACE["log"]
-    expected = Figure([training_chart(log)], size=live.LIVE_SIZE).to_json()
+    expected = Figure([plot.training_chart(log)], size=live.LIVE_SIZE).to_json()
     assert charts[-1]["figure"] == json.loads(json.dumps(expected))
-    assert expected == plot_training(log).to_json()  # what the build's plot_training draws
+    assert expected == plot.plot_training(log).to_json()  # what the build's plot_training draws
 
 
 def test_after_a_cell_even_one_that_raises_the_library_is_as_it_was(

@@ -35,16 +35,9 @@ from micrograd.datasets import make_moons
 from micrograd.engine import Value, new_node, topological_order
 from micrograd.nn import MLP, Layer, Neuron
 from micrograd.training_log import TrainingLog
+from micrograd.viz import plot
 from micrograd.viz.chart import Chart, Figure
 from micrograd.viz.draw import draw_dot, draw_mlp
-from micrograd.viz.plot import (
-    decision_boundary_chart,
-    moons_chart,
-    plot_decision_boundary,
-    plot_moons,
-    plot_training,
-    training_chart,
-)
 from micrograd.viz.stepper import BackwardStepper, StepperPair, html_from_json
 from micrograd.viz.svg import inline_svg, render_svg
 
@@ -126,19 +119,19 @@ ENTRY_POINTS: dict[str, Callable[[], object]] = {
     "inline_svg": lambda: inline_svg(render_svg(draw_dot(Value(2.0) * Value(3.0))), "p-", "x"),
     "BackwardStepper": lambda: BackwardStepper(Value(2.0) * Value(3.0)).to_html(),
     "make_moons": lambda: make_moons(20, noise=0.1, seed=1),
-    "plot_moons": lambda: plot_moons(*make_moons(20, noise=0.1, seed=1)).to_svg(),
-    "plot_decision_boundary": lambda: plot_decision_boundary(
+    "plot_moons": lambda: plot.plot_moons(*make_moons(20, noise=0.1, seed=1)).to_svg(),
+    "plot_decision_boundary": lambda: plot.plot_decision_boundary(
         small_model(), *make_moons(20, noise=0.1, seed=1), resolution=0.5
     ).draw(),
     "TrainingLog record": lambda: _log(),
-    "plot_training": lambda: plot_training(_log(), title="run").to_svg(),
-    "training_chart": lambda: training_chart(_log(), title="run").to_json(),
+    "plot_training": lambda: plot.plot_training(_log(), title="run").to_svg(),
+    "training_chart": lambda: plot.training_chart(_log(), title="run").to_json(),
     "Chart and Figure.to_json": lambda: _figure().to_json(),
     "Figure.draw": lambda: _figure().draw(),
     "Figure.to_svg": lambda: _figure().to_svg(),
     "Figure.save": lambda: _saved(),
-    "moons_chart": lambda: moons_chart(*make_moons(20, noise=0.1, seed=1)).to_json(),
-    "decision_boundary_chart": lambda: decision_boundary_chart(
+    "moons_chart": lambda: plot.moons_chart(*make_moons(20, noise=0.1, seed=1)).to_json(),
+    "decision_boundary_chart": lambda: plot.decision_boundary_chart(
         small_model(), *make_moons(20, noise=0.1, seed=1), resolution=0.5
     ).to_json(),
     "StepperPair": lambda: StepperPair(

@@ -43,7 +43,7 @@ from typing import Any
 from book_runtime.snippets import runner_analysis
 from browser_runner import MIME_TYPES, first_run_bytes, output_kinds
 from docutils import nodes
-from executed_notebooks import executed_notebook
+from executed_notebooks import executed_notebook, on_notebook_pages
 from executed_notebooks.scripts import cell_scripts, code_cells, page_of
 from glued_numbers import glued_number
 from myst_parser.parsers.docutils_ import depart_container_html, visit_container_html
@@ -81,11 +81,8 @@ def glue_formats(doctree: nodes.document) -> dict[str, list[str]]:
 
 
 def _add_manifest(
-    app: Any, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+    app: Any, pagename: str, notebook: dict[str, Any], context: dict[str, Any], doctree: Any
 ) -> None:
-    notebook = executed_notebook(app, pagename)
-    if app.builder.format != "html" or notebook is None or doctree is None:
-        return
     found = manifest(notebook, glue_formats(doctree), page_of(app, pagename))
     code = [cell for cell in notebook.get("cells", []) if cell.get("cell_type") == "code"]
     kinds = [
@@ -126,7 +123,7 @@ def _visit_container(translator: Any, node: nodes.container) -> None:
 
 
 def setup(app: Any) -> dict[str, Any]:
-    app.connect("html-page-context", _add_manifest)
+    on_notebook_pages(app, _add_manifest)
     app.connect("doctree-resolved", _number_cells)
     app.add_node(nodes.container, override=True, html=(_visit_container, depart_container_html))
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 from docutils import nodes
-from executed_notebooks import executed_notebook
+from executed_notebooks import on_notebook_pages
 from executed_notebooks.text import joined
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
@@ -103,11 +103,8 @@ def script_body(data: dict[str, Any]) -> str:
 
 
 def _add_track(
-    app: Any, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+    app: Any, pagename: str, notebook: dict[str, Any], context: dict[str, Any], doctree: Any
 ) -> None:
-    notebook = executed_notebook(app, pagename)
-    if app.builder.format != "html" or notebook is None:
-        return
     data = track_data(notebook, pagename)
     if data is None:
         return
@@ -168,5 +165,5 @@ def _block(text: str, language: str) -> nodes.literal_block:
 def setup(app: Any) -> dict[str, Any]:
     app.add_directive("exercise-example", ExerciseExample)
     app.connect("source-read", _load_starters)
-    app.connect("html-page-context", _add_track)
+    on_notebook_pages(app, _add_track)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,10 +1,10 @@
 """micrograd: a scalar autograd engine and a tiny neural-network library."""
 
+__all__ = ["MLP", "Layer", "Module", "Neuron", "Value", "__version__", "paused_gc"]
+
 from micrograd.collector import paused_gc
 from micrograd.engine import Value
 from micrograd.nn import MLP, Layer, Module, Neuron
-
-__all__ = ["MLP", "Layer", "Module", "Neuron", "Value", "__version__", "paused_gc"]
 
 
 def __getattr__(name: str) -> str:

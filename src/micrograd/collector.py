@@ -18,11 +18,11 @@ The docs page "Why it's fast" measures what it saves.
 
 from __future__ import annotations
 
+__all__ = ["paused_gc"]
+
 import gc
 from collections.abc import Iterator
 from contextlib import contextmanager
-
-__all__ = ["paused_gc"]
 
 
 @contextmanager

@@ -11,11 +11,11 @@ NumPy's and the :mod:`random` module's, as it found them.
 
 from __future__ import annotations
 
+__all__ = ["make_moons"]
+
 import math
 import numbers
 import random
-
-__all__ = ["make_moons"]
 
 # Mersenne Twister MT19937, as NumPy's legacy RandomState seeds it.
 _MT_WORDS = 624

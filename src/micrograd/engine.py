@@ -27,13 +27,13 @@ library.
 
 from __future__ import annotations
 
+__all__ = ["BackwardRule", "Value", "new_node", "topological_order"]
+
 import math
 import numbers
 from collections.abc import Callable, Iterable
 from functools import partial
 from typing import Any
-
-__all__ = ["BackwardRule", "Value", "new_node", "topological_order"]
 
 #: A backward rule, ``rule(out, a)`` or ``rule(out, a, b)``: given an
 #: operation's output node and its inputs, it adds the output's gradient,

@@ -12,12 +12,12 @@ Like the engine, this module imports nothing outside the standard library.
 
 from __future__ import annotations
 
+__all__ = ["ACTIVATIONS", "MLP", "Layer", "Module", "Neuron"]
+
 import random
 from collections.abc import Sequence
 
 from micrograd.engine import Value
-
-__all__ = ["ACTIVATIONS", "MLP", "Layer", "Module", "Neuron"]
 
 #: The activations a neuron can apply, by name, with the name its repr uses.
 ACTIVATIONS = {"relu": "ReLU", "tanh": "Tanh", "sigmoid": "Sigmoid", "linear": "Linear"}

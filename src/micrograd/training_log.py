@@ -10,6 +10,8 @@ log, see :func:`micrograd.viz.plot.training_chart`.
 
 from __future__ import annotations
 
+__all__ = ["COLUMNS", "LogRow", "TrainingLog"]
+
 import csv
 import numbers
 import os
@@ -19,8 +21,6 @@ from pathlib import Path
 from typing import Any
 
 from micrograd.engine import Value
-
-__all__ = ["COLUMNS", "LogRow", "TrainingLog"]
 
 #: The CSV header, in order.
 COLUMNS = ("step", "loss", "accuracy", "learning_rate", "predictions")

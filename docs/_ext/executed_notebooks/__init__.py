@@ -39,6 +39,7 @@ import importlib.util
 import json
 import os
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -150,8 +151,33 @@ def executed_notebook(app: Any, pagename: str) -> dict[str, Any] | None:
     return notebook
 
 
+#: What :func:`on_notebook_pages` calls: ``handler(app, pagename, notebook, context, doctree)``.
+NotebookPageHandler = Callable[[Any, str, dict[str, Any], dict[str, Any], Any], None]
+
+
+def on_notebook_pages(app: Any, handler: NotebookPageHandler, priority: int = 500) -> None:
+    """Call ``handler`` as Sphinx writes each HTML page that is an executed notebook.
+
+    An ``html-page-context`` handler (at ``priority``) that passes over the
+    builders that write no HTML, the pages without a doctree (those Sphinx
+    makes, such as the search page) and the pages that are no notebook, and
+    gives ``handler`` the page's executed notebook (:func:`executed_notebook`).
+    """
+
+    def on_page(
+        app: Any, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+    ) -> None:
+        if app.builder.format != "html" or doctree is None:
+            return
+        notebook = executed_notebook(app, pagename)
+        if notebook is not None:
+            handler(app, pagename, notebook, context, doctree)
+
+    app.connect("html-page-context", on_page, priority=priority)
+
+
 def _offer_notebook(
-    app: Any, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+    app: Any, pagename: str, notebook: dict[str, Any], context: dict[str, Any], doctree: Any
 ) -> None:
     """Offer each executed page as a ``.ipynb`` download (the theme's download menu).
 
@@ -162,9 +188,6 @@ def _offer_notebook(
     sphinx-book-theme to list it in the download menu (the theme itself does
     this only when a launch button such as Binder is configured).
     """
-    notebook = executed_notebook(app, pagename)
-    if doctree is None or notebook is None:
-        return
     target = Path(app.outdir) / "_sources" / f"{pagename}.ipynb"
     target.parent.mkdir(parents=True, exist_ok=True)
     side = Path(app.outdir).parent / "jupyter_execute" / f"{pagename}.glue.json"
@@ -184,11 +207,11 @@ def setup(app: Any) -> dict[str, Any]:
     app.connect("builder-inited", _on_builder_inited)
     app.connect("env-updated", _on_env_updated)
     # Before sphinx-book-theme builds its header buttons (priority 501).
-    app.connect("html-page-context", _offer_notebook, priority=400)
+    on_notebook_pages(app, _offer_notebook, priority=400)
     # The page's address in a script's header, where the build knows it (Read the Docs).
     app.add_config_value(
         "executed_notebooks_page_url", os.environ.get("READTHEDOCS_CANONICAL_URL", ""), "html"
     )
     # After sphinx-book-theme has made its download menu (priority 501).
-    app.connect("html-page-context", offer_scripts, priority=550)
+    on_notebook_pages(app, offer_scripts, priority=550)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -114,14 +114,9 @@ def beyond_the_package(text: str, page: dict[str, Any]) -> list[str]:
 
 
 def offer_scripts(
-    app: Any, pagename: str, templatename: str, context: dict[str, Any], doctree: Any
+    app: Any, pagename: str, notebook: dict[str, Any], context: dict[str, Any], doctree: Any
 ) -> None:
     """Write each shown cell's script next to the page's notebook, and list it in the menu."""
-    from . import executed_notebook
-
-    notebook = executed_notebook(app, pagename)
-    if app.builder.format != "html" or doctree is None or notebook is None:
-        return
     cells = code_cells(notebook)
     page = page_of(app, pagename)
     number = snippets.cell_number

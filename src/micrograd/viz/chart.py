@@ -33,6 +33,18 @@ Examples
 
 from __future__ import annotations
 
+__all__ = [
+    "PALETTE",
+    "Chart",
+    "Figure",
+    "LegendEntry",
+    "Line",
+    "Points",
+    "Regions",
+    "Rule",
+    "draw",
+]
+
 import errno
 import io
 import math
@@ -49,17 +61,6 @@ if TYPE_CHECKING:  # pragma: no cover - only for the type checker
     import matplotlib.figure
     from matplotlib.axes import Axes
 
-__all__ = [
-    "PALETTE",
-    "Chart",
-    "Figure",
-    "LegendEntry",
-    "Line",
-    "Points",
-    "Regions",
-    "Rule",
-    "draw",
-]
 
 #: The colours a line gets when none is given, in order (matplotlib's first four).
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")

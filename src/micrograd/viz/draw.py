@@ -30,6 +30,8 @@ This module needs the ``graphviz`` Python package: ``pip install
 
 from __future__ import annotations
 
+__all__ = ["DEFAULT_MAX_NODES", "draw_dot", "draw_mlp"]
+
 import itertools
 import numbers
 from collections import deque
@@ -43,7 +45,6 @@ from micrograd.viz.labels import dot_names, format_number, formula, name_of
 if TYPE_CHECKING:  # pragma: no cover - only for the type checker
     import graphviz
 
-__all__ = ["DEFAULT_MAX_NODES", "draw_dot", "draw_mlp"]
 
 #: How many Value nodes :func:`draw_dot` draws before it summarises the rest.
 DEFAULT_MAX_NODES = 200

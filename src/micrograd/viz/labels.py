@@ -18,9 +18,9 @@ Examples
 
 from __future__ import annotations
 
-from micrograd.engine import Value
-
 __all__ = ["dot_names", "format_number", "formula", "name_of"]
+
+from micrograd.engine import Value
 
 
 def format_number(x: float) -> str:

@@ -15,15 +15,6 @@ also be drawn on an Axes of one's own with :func:`micrograd.viz.chart.draw`.
 
 from __future__ import annotations
 
-import math
-import numbers
-from collections.abc import Callable
-from typing import Any
-
-from micrograd.engine import Value
-from micrograd.training_log import TrainingLog
-from micrograd.viz.chart import Chart, Figure, LegendEntry
-
 __all__ = [
     "ACCURACY_COLOUR",
     "CLASS_COLOURS",
@@ -37,6 +28,15 @@ __all__ = [
     "plot_training",
     "training_chart",
 ]
+
+import math
+import numbers
+from collections.abc import Callable
+from typing import Any
+
+from micrograd.engine import Value
+from micrograd.training_log import TrainingLog
+from micrograd.viz.chart import Chart, Figure, LegendEntry
 
 #: The most grid points :func:`decision_boundary_chart` evaluates the model at.
 MAX_GRID_POINTS = 250_000

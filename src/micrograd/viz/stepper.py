@@ -32,6 +32,16 @@ This module needs the ``graphviz`` Python package, like
 
 from __future__ import annotations
 
+__all__ = [
+    "MAX_STEPPER_NODES",
+    "BackwardStepper",
+    "Frame",
+    "Stepper",
+    "StepperPair",
+    "backward_frames",
+    "html_from_json",
+]
+
 import hashlib
 import html
 import json
@@ -49,15 +59,6 @@ from micrograd.viz.svg import inline_svg, render_svg
 if TYPE_CHECKING:  # pragma: no cover - only for the type checker
     import graphviz
 
-__all__ = [
-    "MAX_STEPPER_NODES",
-    "BackwardStepper",
-    "Frame",
-    "Stepper",
-    "StepperPair",
-    "backward_frames",
-    "html_from_json",
-]
 
 #: The most Value nodes a stepper draws: one frame per rule, each a whole graph.
 MAX_STEPPER_NODES = 40

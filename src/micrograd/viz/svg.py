@@ -15,6 +15,8 @@ This module uses the standard library only.
 
 from __future__ import annotations
 
+__all__ = ["find_dot", "inline_svg", "lift_tooltips", "prefix_ids", "render_svg", "unwrap_links"]
+
 import html
 import re
 import shutil
@@ -23,8 +25,6 @@ import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 from typing import Any
-
-__all__ = ["find_dot", "inline_svg", "lift_tooltips", "prefix_ids", "render_svg", "unwrap_links"]
 
 SVG_NAMESPACE = "http://www.w3.org/2000/svg"
 _SVG = "{" + SVG_NAMESPACE + "}"
