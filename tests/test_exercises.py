@@ -30,8 +30,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from book_runtime.checks import EXERCISES, check
-from book_runtime.checks.core import CASE_FILE, run_code
+from book_runtime.checks import EXERCISES, check, core
+from book_runtime.checks.core import CASE_FILE, Guard, probe, probe_error, run_code
 from book_runtime.checks.engine_cases import micrograd_scope
 from book_runtime.checks.reference import XS, YS, page_run
 from book_runtime.checks.step_backward import _cases as backward_cases
@@ -199,6 +199,57 @@ def test_a_mistakes_code_runs_as_a_cell_with_the_right_solution(step: str, mista
     assert case is not None
     with redirect_stdout(io.StringIO()):
         run_cell(page_namespace(step), case, 99)
+
+
+class CompiledSource(BaseException):
+    """Source text compiled where only functions should run (no check catches it)."""
+
+
+@pytest.mark.parametrize(("step", "mistake"), KNOWN_WRONG)
+def test_each_mistake_recognises_its_wrong_solution_with_functions_alone(
+    step: str, mistake: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A detector's probes are functions of the reader's names: with the checker unable to
+    # compile any source, each still recognises its own wrong solution.
+    exercise = EXERCISES[step]
+    namespace = page_namespace(step, exercise.known_wrong[mistake])
+    (detector,) = (m for m in exercise.mistakes if m.id == mistake)
+
+    def compiled(code: str, mode: str) -> None:
+        raise CompiledSource(code)
+
+    monkeypatch.setattr(core, "_compiled", compiled)
+    with Guard():
+        finding = detector.detect(namespace)
+        ready = exercise.ready(namespace)
+        written = exercise.written(namespace)
+    assert finding is not None, mistake
+    assert finding.case, "the code that shows the mistake"
+    assert ready is None
+    assert isinstance(written, frozenset)
+
+
+def test_a_probe_is_a_function_of_the_readers_names() -> None:
+    class Broken:
+        def __init__(self, x: float) -> None:
+            raise ValueError("the reader's bug")
+
+    def make(names: Any) -> Any:
+        return names["Value"](2.0)
+
+    assert probe(make, {"Value": float}) == 2.0
+    assert probe(make, {"Value": Broken}) is None, "a probe that trips recognises nothing"
+    assert probe(make, {}) is None
+    assert probe_error(make, {"Value": float}) is None
+    error = probe_error(make, {"Value": Broken})
+    assert isinstance(error, ValueError)
+    assert str(error) == "the reader's bug"
+
+    def stopped(names: Any) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):  # the reader stopping the check goes through
+        probe(stopped, {})
 
 
 @pytest.mark.parametrize("step", IDS)
