@@ -30,8 +30,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from book_runtime.checks import EXERCISES, check, core
-from book_runtime.checks.core import CASE_FILE, Guard, probe, probe_error, run_code
+from book_runtime.checks import EXERCISES, check, core, step_backward, step_rules, step_value
+from book_runtime.checks.core import (
+    CASE_FILE,
+    Guard,
+    evaluate,
+    probe,
+    probe_error,
+    run_code,
+)
 from book_runtime.checks.engine_cases import micrograd_scope
 from book_runtime.checks.reference import XS, YS, page_run
 from book_runtime.checks.step_backward import _cases as backward_cases
@@ -250,6 +257,51 @@ def test_a_probe_is_a_function_of_the_readers_names() -> None:
 
     with pytest.raises(KeyboardInterrupt):  # the reader stopping the check goes through
         probe(stopped, {})
+
+
+def _shown_and_probed() -> list[tuple[str, str, Any]]:
+    """(the code a message shows, what it computes, the probe that returns that node)."""
+    rules, value = step_rules, step_value
+    pairs = [
+        (f"{body}\n{out}.grad = 2.0\n{out}._backward()", "a.grad", rules._rule_run(graph, 2.0))
+        for _, body, graph, out, _ in rules._LOCAL
+    ]
+    pairs += [(shown, "a.grad", look) for shown, look, _, _ in rules._OVERWRITES]
+    pairs.append((rules._TANH, "a.grad", rules._rule_run(rules._tanh, 1.0)))
+    pairs.append((rules._CROSSED, "a.grad", lambda names: rules._crossed(names)[0]))
+    pairs.append((rules._CROSSED, "b.grad", lambda names: rules._crossed(names)[1]))
+    pairs += [
+        (f"a = Value(2.0)\nc = {expression}", "c.data", look)
+        for _, expression, look in value._REFLECTED.values()
+    ]
+    return pairs
+
+
+@pytest.mark.parametrize(("shown", "read", "look"), _shown_and_probed())
+def test_the_code_a_message_shows_computes_what_its_probe_computes(
+    shown: str, read: str, look: Any
+) -> None:
+    want = evaluate(read, run_code(shown, micrograd_scope()))
+    node = look(micrograd_scope())
+    assert getattr(node, read.split(".")[1]) == want
+
+
+@pytest.mark.parametrize(
+    ("shown", "graph"),
+    [
+        (step_backward._WORKED_CODE + "\nL.backward()", step_backward._worked),
+        (step_backward._SHARED + "\nout.backward()", step_backward._shared),
+    ],
+    ids=["worked", "shared"],
+)
+def test_a_backward_probe_builds_the_graph_its_message_shows(shown: str, graph: Any) -> None:
+    scope = run_code(shown, micrograd_scope())
+    made = graph(micrograd_scope())
+    root = shown.rsplit("\n", 1)[1].removesuffix(".backward()")
+    made[root].backward()
+    assert set(made) <= set(scope)
+    for name, node in made.items():
+        assert (node.data, node.grad) == (scope[name].data, scope[name].grad), name
 
 
 @pytest.mark.parametrize("step", IDS)
