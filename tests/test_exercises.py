@@ -30,8 +30,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from book_runtime.checks import EXERCISES, check
-from book_runtime.checks.core import CASE_FILE, run_code
+from book_runtime.checks import EXERCISES, check, core, step_backward, step_rules, step_value
+from book_runtime.checks.core import (
+    CASE_FILE,
+    Guard,
+    evaluate,
+    probe,
+    probe_error,
+    run_code,
+)
 from book_runtime.checks.engine_cases import micrograd_scope
 from book_runtime.checks.reference import XS, YS, page_run
 from book_runtime.checks.step_backward import _cases as backward_cases
@@ -199,6 +206,102 @@ def test_a_mistakes_code_runs_as_a_cell_with_the_right_solution(step: str, mista
     assert case is not None
     with redirect_stdout(io.StringIO()):
         run_cell(page_namespace(step), case, 99)
+
+
+class CompiledSource(BaseException):
+    """Source text compiled where only functions should run (no check catches it)."""
+
+
+@pytest.mark.parametrize(("step", "mistake"), KNOWN_WRONG)
+def test_each_mistake_recognises_its_wrong_solution_with_functions_alone(
+    step: str, mistake: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A detector's probes are functions of the reader's names: with the checker unable to
+    # compile any source, each still recognises its own wrong solution.
+    exercise = EXERCISES[step]
+    namespace = page_namespace(step, exercise.known_wrong[mistake])
+    (detector,) = (m for m in exercise.mistakes if m.id == mistake)
+
+    def compiled(code: str, mode: str) -> None:
+        raise CompiledSource(code)
+
+    monkeypatch.setattr(core, "_compiled", compiled)
+    with Guard():
+        finding = detector.detect(namespace)
+        ready = exercise.ready(namespace)
+        written = exercise.written(namespace)
+    assert finding is not None, mistake
+    assert finding.case, "the code that shows the mistake"
+    assert ready is None
+    assert isinstance(written, frozenset)
+
+
+def test_a_probe_is_a_function_of_the_readers_names() -> None:
+    class Broken:
+        def __init__(self, x: float) -> None:
+            raise ValueError("the reader's bug")
+
+    def make(names: Any) -> Any:
+        return names["Value"](2.0)
+
+    assert probe(make, {"Value": float}) == 2.0
+    assert probe(make, {"Value": Broken}) is None, "a probe that trips recognises nothing"
+    assert probe(make, {}) is None
+    assert probe_error(make, {"Value": float}) is None
+    error = probe_error(make, {"Value": Broken})
+    assert isinstance(error, ValueError)
+    assert str(error) == "the reader's bug"
+
+    def stopped(names: Any) -> None:
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):  # the reader stopping the check goes through
+        probe(stopped, {})
+
+
+def _shown_and_probed() -> list[tuple[str, str, Any]]:
+    """(the code a message shows, what it computes, the probe that returns that node)."""
+    rules, value = step_rules, step_value
+    pairs = [
+        (f"{body}\n{out}.grad = 2.0\n{out}._backward()", "a.grad", rules._rule_run(graph, 2.0))
+        for _, body, graph, out, _ in rules._LOCAL
+    ]
+    pairs += [(shown, "a.grad", look) for shown, look, _, _ in rules._OVERWRITES]
+    pairs.append((rules._TANH, "a.grad", rules._rule_run(rules._tanh, 1.0)))
+    pairs.append((rules._CROSSED, "a.grad", lambda names: rules._crossed(names)[0]))
+    pairs.append((rules._CROSSED, "b.grad", lambda names: rules._crossed(names)[1]))
+    pairs += [
+        (f"a = Value(2.0)\nc = {expression}", "c.data", look)
+        for _, expression, look in value._REFLECTED.values()
+    ]
+    return pairs
+
+
+@pytest.mark.parametrize(("shown", "read", "look"), _shown_and_probed())
+def test_the_code_a_message_shows_computes_what_its_probe_computes(
+    shown: str, read: str, look: Any
+) -> None:
+    want = evaluate(read, run_code(shown, micrograd_scope()))
+    node = look(micrograd_scope())
+    assert getattr(node, read.split(".")[1]) == want
+
+
+@pytest.mark.parametrize(
+    ("shown", "graph"),
+    [
+        (step_backward._WORKED_CODE + "\nL.backward()", step_backward._worked),
+        (step_backward._SHARED + "\nout.backward()", step_backward._shared),
+    ],
+    ids=["worked", "shared"],
+)
+def test_a_backward_probe_builds_the_graph_its_message_shows(shown: str, graph: Any) -> None:
+    scope = run_code(shown, micrograd_scope())
+    made = graph(micrograd_scope())
+    root = shown.rsplit("\n", 1)[1].removesuffix(".backward()")
+    made[root].backward()
+    assert set(made) <= set(scope)
+    for name, node in made.items():
+        assert (node.data, node.grad) == (scope[name].data, scope[name].grad), name
 
 
 @pytest.mark.parametrize("step", IDS)

@@ -29,11 +29,15 @@ from importlib import resources
 from types import CodeType
 from typing import Any
 from typing import Protocol
+from typing import TypeVar
 
 #: The reader's namespace: the page's names after the reader's cells ran.
 Namespace = Mapping[str, Any]
 
-#: The file name the checker's own snippets run under: their frames are not the reader's.
+#: What a probe returns.
+T = TypeVar("T")
+
+#: The file name the checker's cases run under: their frames are not the reader's.
 CASE_FILE = "<book check>"
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
@@ -111,9 +115,10 @@ def step_file(step: str, name: str) -> str:
 class Mistake:
     """A known mistake: what it is, why it gives the numbers it gives, and its detector.
 
-    ``detect(namespace)`` runs a small probe of its own on the reader's code
-    and returns a :class:`Finding` when the reader's numbers are this
-    mistake's, None otherwise (also when the probe raises).  ``step`` is the
+    ``detect(namespace)`` runs small probes of its own on the reader's code
+    (functions of the reader's names, see :func:`probe`) and returns a
+    :class:`Finding` when the reader's numbers are this mistake's, None
+    otherwise (also when a probe raises).  ``step`` is the
     step whose ``wrong/`` folder holds the wrong solution that makes it
     (:attr:`wrong_file`): code run on top of that step's solution.
     """
@@ -233,18 +238,23 @@ def reader_scope(namespace: Namespace) -> dict[str, Any]:
     return scope
 
 
-def probe(code: str, namespace: Namespace) -> dict[str, Any] | None:
-    """Run a detector's probe on the reader's code: its scope, or None if that code raised."""
+def probe(look: Callable[[Namespace], T], namespace: Namespace) -> T | None:
+    """Run a detector's probe on the reader's names: what it returns, or None if their code raised.
+
+    A probe is a function of the reader's namespace (it reads the reader's
+    classes from it, ``names["Value"]``, and keeps what it makes to itself);
+    what it returns is never None, so that None says the reader's code raised.
+    """
     try:
-        return run_code(code, reader_scope(namespace))
+        return look(namespace)
     except READER_ERRORS:
         return None
 
 
-def probe_error(code: str, namespace: Namespace) -> BaseException | None:
-    """The exception the reader's code raised running ``code``, or None if it ran."""
+def probe_error(look: Callable[[Namespace], object], namespace: Namespace) -> BaseException | None:
+    """The exception the reader's code raised running the probe ``look``, or None if it ran."""
     try:
-        run_code(code, reader_scope(namespace))
+        look(namespace)
     except READER_ERRORS as error:
         return error
     return None

@@ -174,15 +174,24 @@ def grads(*names: str, because: Callable[[str], str] | None = None) -> list[Look
     return [Look(f"{n}.grad", because(n) if because else "") for n in names]
 
 
+def _a_value(names: Namespace) -> Any:
+    return names["Value"](1.0)
+
+
+def _grad_and_rule(names: Namespace) -> tuple[Any, Any]:
+    a = _a_value(names)
+    return a.grad, a._backward
+
+
 def value_with_grad(namespace: Namespace) -> str | None:
     """None when the reader's Value has step 2's grad and _backward, else a not-done message.
 
     Making a Value may itself raise (a starter's ``__init__``): that
     exception goes up to the check, which says which part is the starter's.
     """
-    if probe("a = Value(1.0)\na.grad\na._backward", namespace) is not None:
+    if probe(_grad_and_rule, namespace) is not None:
         return None
-    error = probe_error("a = Value(1.0)", namespace)
+    error = probe_error(_a_value, namespace)
     if error is not None:
         raise error
     return (

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import functools
 import random
+from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -51,6 +52,13 @@ class Net:
         if self.kind == "Layer":
             return f"Layer({nin}, {rest[0]})"
         return f"MLP({nin}, {list(rest)})"
+
+    def make(self, names: Mapping[str, Any]) -> Any:
+        """The reader's network of this shape: :attr:`constructor` with the classes of ``names``."""
+        nin, *rest = self.sizes
+        if self.kind == "MLP":
+            return names["MLP"](nin, list(rest))
+        return names[self.kind](nin, *rest)
 
     @property
     def layers(self) -> list[tuple[int, int]]:

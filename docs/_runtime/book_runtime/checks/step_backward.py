@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import sys
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from book_runtime.checks.core import READER_ERRORS
@@ -22,7 +23,6 @@ from book_runtime.checks.core import Namespace
 from book_runtime.checks.core import probe
 from book_runtime.checks.core import probe_error
 from book_runtime.checks.core import readers
-from book_runtime.checks.core import run_code
 from book_runtime.checks.core import show
 from book_runtime.checks.core import step_file
 from book_runtime.checks.engine_cases import EngineCase
@@ -142,22 +142,26 @@ def _nodes(root: Any) -> list[Any]:
     return found
 
 
+#: A probe's graph: its nodes by name, made with ``names["Value"]``.
+Graph = Callable[[Namespace], dict[str, Any]]
+
+
 def _watched_backward(
-    code: str, root: str, namespace: Namespace
+    graph: Graph, root: str, namespace: Namespace
 ) -> tuple[dict[str, Any], list[Any]] | None:
-    """Build ``code``'s graph, run ``root.backward()``, every rule watched: (scope, rules run)."""
-    scope = probe(code, namespace)
-    if scope is None:
+    """Build ``graph`` and run ``root.backward()``, every rule watched: (its nodes, rules run)."""
+    made = probe(graph, namespace)
+    if made is None:
         return None
     runs: list[Any] = []
-    for node in _nodes(scope[root]):
+    for node in _nodes(made[root]):
         if node._prev:
             node._backward = _watcher(node, node._backward, runs)
     try:
-        scope[root].backward()
+        made[root].backward()
     except READER_ERRORS:
         return None
-    return scope, runs
+    return made, runs
 
 
 def _watcher(node: Any, rule: Any, runs: list[Any]) -> Any:
@@ -168,29 +172,38 @@ def _watcher(node: Any, rule: Any, runs: list[Any]) -> Any:
     return watched
 
 
-def _micrograd_grad(code: str, root: str, leaf: str) -> float:
-    """``leaf.grad`` after ``root.backward()`` on ``code``'s graph, with micrograd."""
-    scope = run_code(code, micrograd_scope())
-    scope[root].backward()
-    return float(scope[leaf].grad)
+def _micrograd_grad(graph: Graph, root: str, leaf: str) -> float:
+    """``leaf.grad`` after ``root.backward()`` on ``graph``, with micrograd."""
+    made = graph(micrograd_scope())
+    made[root].backward()
+    return float(made[leaf].grad)
 
 
-def _names(scope: dict[str, Any], nodes: list[Any]) -> list[str]:
-    by_id = {id(v): k for k, v in scope.items() if not k.startswith("_")}
+def _names(made: dict[str, Any], nodes: list[Any]) -> list[str]:
+    by_id = {id(v): k for k, v in made.items() if not k.startswith("_")}
     return [by_id.get(id(node), "?") for node in nodes]
 
 
 _WORKED_CODE = "\n".join([*(f"{n} = Value({x!r})" for n, x in _WORKED), _WORKED_BODY])
 
 
+def _worked(names: Namespace) -> dict[str, Any]:
+    """``_WORKED_CODE``, the worked example, on the given Value: its nodes by name."""
+    made = {name: names["Value"](x) for name, x in _WORKED}
+    made["e"] = made["a"] * made["b"]
+    made["d"] = made["e"] + made["c"]
+    made["L"] = made["d"] * made["f"]
+    return made
+
+
 def _no_seed(namespace: Namespace) -> Finding | None:
-    watched = _watched_backward(_WORKED_CODE, "L", namespace)
+    watched = _watched_backward(_worked, "L", namespace)
     if watched is None:
         return None
-    scope, _ = watched
-    if any(scope[name].grad != 0 for name in "abcdef"):
+    made, _ = watched
+    if any(made[name].grad != 0 for name in "abcdef"):
         return None
-    late = scope["L"].grad == 1
+    late = made["L"].grad == 1
     when = "set L.grad to 1 only after the rules had run" if late else "left L.grad at 0.0"
     return Finding(
         f"No seed: `L.backward()` on the worked example {when}, so every other gradient "
@@ -201,21 +214,21 @@ def _no_seed(namespace: Namespace) -> Finding | None:
 
 
 def _not_reversed(namespace: Namespace) -> Finding | None:
-    watched = _watched_backward(_WORKED_CODE, "L", namespace)
+    watched = _watched_backward(_worked, "L", namespace)
     if watched is None:
         return None
-    scope, runs = watched
-    order = _names(scope, runs)
+    made, runs = watched
+    order = _names(made, runs)
     if order[:1] == ["L"] or "L" not in order:
         return None
-    want = _micrograd_grad(_WORKED_CODE, "L", "a")
+    want = _micrograd_grad(_worked, "L", "a")
     return Finding(
         f"Rules in the wrong order: `L.backward()` on the worked example ran the rules of "
         f"{', '.join(order)}, in that order: {order[0]}'s first, before the Values made from "
         f"{order[0]} had passed it any gradient. A Value passes its gradient on only once it "
         "has all of it, after every Value made from it: walk the topological order in "
         f"reverse (`for node in reversed(order)`). So a.grad came out "
-        f"{show(scope['a'].grad, want)} instead of {show(want)}.",
+        f"{show(made['a'].grad, want)} instead of {show(want)}.",
         _WORKED_CODE + "\nL.backward()",
     )
 
@@ -223,19 +236,27 @@ def _not_reversed(namespace: Namespace) -> Finding | None:
 _SHARED = "x = Value(2.0)\ny = Value(-1.5)\ns = x * y\nt = s + 1.0\nu = s * 3.0\nout = t + u"
 
 
+def _shared(names: Namespace) -> dict[str, Any]:
+    """``_SHARED``, on the given Value: its nodes by name."""
+    x, y = names["Value"](2.0), names["Value"](-1.5)
+    s = x * y
+    t, u = s + 1.0, s * 3.0
+    return {"x": x, "y": y, "s": s, "t": t, "u": u, "out": t + u}
+
+
 def _no_visited(namespace: Namespace) -> Finding | None:
-    watched = _watched_backward(_SHARED, "out", namespace)
+    watched = _watched_backward(_shared, "out", namespace)
     if watched is None:
         return None
-    scope, runs = watched
-    counts = Counter(_names(scope, runs))
+    made, runs = watched
+    counts = Counter(_names(made, runs))
     if counts["s"] < 2:
         return None
-    want = _micrograd_grad(_SHARED, "out", "x")
+    want = _micrograd_grad(_shared, "out", "x")
     return Finding(
         f"A shared Value's rule ran {counts['s']} times: s is used by both t and u, and "
         "your backward() ran s's rule once along each path to it. Each run passes s's whole "
-        f"gradient on again, so x.grad is {show(scope['x'].grad, want)} instead of "
+        f"gradient on again, so x.grad is {show(made['x'].grad, want)} instead of "
         f"{show(want)}. Keep a set of the Values already visited, and visit each only once.",
         _SHARED + "\nout.backward()",
     )
@@ -244,8 +265,16 @@ def _no_visited(namespace: Namespace) -> Finding | None:
 _CHAIN = f"x = Value(0.5)\n{_CHAIN_BODY}\ny.backward()"
 
 
+def _chain(names: Namespace) -> None:
+    """``_CHAIN``, on the reader's Value: backward() on a chain of 5,000 links."""
+    y = names["Value"](0.5)
+    for _ in range(5000):
+        y = y * 1.0001
+    y.backward()
+
+
 def _recursive_sort(namespace: Namespace) -> Finding | None:
-    error = probe_error(_CHAIN, namespace)
+    error = probe_error(_chain, namespace)
     if not isinstance(error, RecursionError):
         return None
     name = _deepest_function(error)

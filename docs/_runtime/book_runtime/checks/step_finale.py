@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Any
 
 from book_runtime.checks.core import Example
 from book_runtime.checks.core import Exercise
@@ -149,12 +150,17 @@ def _cases(rng: random.Random) -> tuple[NeuronCase | PageTable, ...]:
 _PAGE_MODEL = f"import random\n\nrandom.seed({PAGE_SEED})\nmodel = MLP(3, [4, 4, 1])"
 
 
+def _page_model_weights(names: Namespace) -> list[Any]:
+    """The starting weights of ``_PAGE_MODEL``, the reader's MLP drawn as the page draws it."""
+    random.seed(PAGE_SEED)
+    return [p.data for p in Net("MLP", PAGE_SIZES).make(names).parameters()]
+
+
 def _drawn_differently(namespace: Namespace) -> Finding | None:
-    scope = probe(_PAGE_MODEL + "\nweights = [p.data for p in model.parameters()]", namespace)
+    mine = probe(_page_model_weights, namespace)
     page = list(page_weights())
-    if scope is None or len(scope["weights"]) != len(page) or same(scope["weights"], page):
+    if mine is None or len(mine) != len(page) or same(mine, page):
         return None
-    mine = scope["weights"]
     first = next(i for i, (m, p) in enumerate(zip(mine, page, strict=True)) if not same(m, p))
     how = (
         "the same numbers, in another order: parameters() lists each neuron's weights and "
@@ -175,9 +181,15 @@ def _drawn_differently(namespace: Namespace) -> Finding | None:
 _WORKED = "o, x1, w1, x2, w2 = neuron(2.0, -3.0, 0.0, 1.0, 6.8813735870195432)"
 
 
+def _worked_neuron(names: Namespace) -> dict[str, Any]:
+    """``_WORKED``, the reader's neuron on the worked example's numbers: its Values by name."""
+    o, x1, w1, x2, w2 = names["neuron"](2.0, -3.0, 0.0, 1.0, 6.8813735870195432)
+    return {"o": o, "x1": x1, "w1": w1, "x2": x2, "w2": w2}
+
+
 def _no_backward(namespace: Namespace) -> Finding | None:
-    scope = probe(_WORKED, namespace)
-    if scope is None or any(scope[name].grad != 0 for name in _NAMES):
+    made = probe(_worked_neuron, namespace)
+    if made is None or any(made[name].grad != 0 for name in _NAMES):
         return None
     return Finding(
         "No backward(): `neuron(...)` returned its Values with every gradient still 0.0. "

@@ -8,6 +8,7 @@ micrograd's network of the same shape holding the reader's own weights.
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -193,12 +194,19 @@ def _cases(rng: random.Random) -> tuple[NetCase, ...]:
 # -- the known mistakes ------------------------------------------------------------------------
 
 _MODEL = "import random\n\nrandom.seed(1)\nmodel = MLP(3, [4, 4, 1])"
+_MODEL_NET = Net("MLP", (3, 4, 4, 1))
+
+
+def _model_parameters(names: Namespace) -> Any:
+    """``_MODEL``'s parameters(), with the reader's MLP."""
+    random.seed(1)
+    return _MODEL_NET.make(names).parameters()
 
 
 def _no_bias(namespace: Namespace) -> Finding | None:
-    scope = probe(_MODEL + "\nparams = model.parameters()", namespace)
-    net = Net("MLP", (3, 4, 4, 1))
-    if scope is None or len(scope["params"]) != net.weight_count:
+    params = probe(_model_parameters, namespace)
+    net = _MODEL_NET
+    if params is None or len(params) != net.weight_count:
         return None
     return Finding(
         f"parameters() without the biases: MLP(3, [4, 4, 1]).parameters() gave "
@@ -211,17 +219,27 @@ def _no_bias(namespace: Namespace) -> Finding | None:
     )
 
 
+def _run(net: Net, x: list[float], seed: int) -> Callable[[Namespace], tuple[Any, Any]]:
+    """A probe: the reader's ``net`` drawn after ``random.seed(seed)``, and its output on x."""
+
+    def look(names: Namespace) -> tuple[Any, Any]:
+        random.seed(seed)
+        model = net.make(names)
+        return model, model(list(x))
+
+    return look
+
+
 def _forward(
     net: Net, x: list[float], namespace: Namespace, seed: int = 2
 ) -> tuple[Any, list[float]] | None:
     """The reader's network's output data, and its weights."""
-    code = f"import random\n\nrandom.seed({seed})\nmodel = {net.constructor}\nout = model({x!r})"
-    scope = probe(code, namespace)
-    if scope is None:
+    made = probe(_run(net, x, seed), namespace)
+    if made is None:
         return None
-    out = scope["out"]
+    model, out = made
     data = [o.data for o in out] if isinstance(out, (list, tuple)) else out.data
-    return data, [p.data for p in scope["model"].parameters()]
+    return data, [p.data for p in model.parameters()]
 
 
 def _output_with(net: Net, weights: list[float], x: list[float], hidden: str, output: str) -> Any:
@@ -286,7 +304,7 @@ _OUTPUT_ONE = "import random\n\nrandom.seed(3)\nmodel = MLP(2, [3, 1])\nout = mo
 
 
 def _one_neuron_layer(namespace: Namespace) -> Finding | None:
-    error = probe_error(_HIDDEN_ONE, namespace)
+    error = probe_error(_run(Net("MLP", (2, 1, 2)), [0.5, -1.0], 3), namespace)
     if isinstance(error, TypeError):
         return Finding(
             f"A one-neuron layer's output: `MLP(2, [1, 2])([0.5, -1.0])` raised TypeError "
@@ -296,8 +314,11 @@ def _one_neuron_layer(namespace: Namespace) -> Finding | None:
             "`x = out if isinstance(out, list) else [out]`.",
             _HIDDEN_ONE,
         )
-    scope = probe(_OUTPUT_ONE, namespace)
-    if scope is None or not (isinstance(scope["out"], (list, tuple)) and len(scope["out"]) == 1):
+    made = probe(_run(Net("MLP", (2, 3, 1)), [0.5, -1.0], 3), namespace)
+    if made is None:
+        return None
+    _, out = made
+    if not (isinstance(out, (list, tuple)) and len(out) == 1):
         return None
     return Finding(
         "A one-neuron layer's output: `MLP(2, [3, 1])([0.5, -1.0])` returned a list of one "

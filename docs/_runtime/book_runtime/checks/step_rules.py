@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Callable
+from typing import Any
 
 from book_runtime.checks.core import Example
 from book_runtime.checks.core import Exercise
@@ -154,11 +156,20 @@ def _optional_cases(rng: random.Random) -> list[EngineCase]:
 _CROSSED = "a = Value(2.0)\nb = Value(-3.0)\nc = a * b\nc.grad = 1.0\nc._backward()"
 
 
+def _crossed(names: Namespace) -> tuple[Any, Any]:
+    """``_CROSSED``, on the reader's Value: a and b."""
+    a, b = names["Value"](2.0), names["Value"](-3.0)
+    c = a * b
+    c.grad = 1.0
+    c._backward()
+    return a, b
+
+
 def _mul_not_crossed(namespace: Namespace) -> Finding | None:
-    scope = probe(_CROSSED, namespace)
-    if scope is None:
+    made = probe(_crossed, namespace)
+    if made is None:
         return None
-    a, b = scope["a"], scope["b"]
+    a, b = made
     if not (same(a.grad, a.data) and same(b.grad, b.data)):
         return None
     return Finding(
@@ -172,28 +183,70 @@ def _mul_not_crossed(namespace: Namespace) -> Finding | None:
     )
 
 
-#: (operation, probe body, output, its local derivative as the message writes it)
-_LOCAL = (
-    ("+", "a = Value(1.5)\nb = Value(-2.0)\nc = a + b", "c", "1.0"),
-    ("*", "a = Value(1.5)\nb = Value(-2.0)\nc = a * b", "c", "b.data"),
-    ("tanh", "a = Value(0.5)\nc = a.tanh()", "c", "1 - c.data**2"),
-    ("exp", "a = Value(0.5)\nc = a.exp()", "c", "c.data"),
-    ("**", "a = Value(1.5)\nc = a**3", "c", "3 * a.data**2"),
+#: A probe's graph: the leaf a and the output c, made with ``names["Value"]``.
+Graph = Callable[[Namespace], tuple[Any, Any]]
+
+
+def _sum(names: Namespace) -> tuple[Any, Any]:
+    a, b = names["Value"](1.5), names["Value"](-2.0)
+    return a, a + b
+
+
+def _product(names: Namespace) -> tuple[Any, Any]:
+    a, b = names["Value"](1.5), names["Value"](-2.0)
+    return a, a * b
+
+
+def _tanh(names: Namespace) -> tuple[Any, Any]:
+    a = names["Value"](0.5)
+    return a, a.tanh()
+
+
+def _exp(names: Namespace) -> tuple[Any, Any]:
+    a = names["Value"](0.5)
+    return a, a.exp()
+
+
+def _cube(names: Namespace) -> tuple[Any, Any]:
+    a = names["Value"](1.5)
+    return a, a**3
+
+
+#: (operation, the probe's graph as the message writes it, that graph, its output, and its
+#: local derivative as the message writes it)
+_LOCAL: tuple[tuple[str, str, Graph, str, str], ...] = (
+    ("+", "a = Value(1.5)\nb = Value(-2.0)\nc = a + b", _sum, "c", "1.0"),
+    ("*", "a = Value(1.5)\nb = Value(-2.0)\nc = a * b", _product, "c", "b.data"),
+    ("tanh", "a = Value(0.5)\nc = a.tanh()", _tanh, "c", "1 - c.data**2"),
+    ("exp", "a = Value(0.5)\nc = a.exp()", _exp, "c", "c.data"),
+    ("**", "a = Value(1.5)\nc = a**3", _cube, "c", "3 * a.data**2"),
 )
 
 
-def _a_grad(scope: dict[str, object] | None) -> float | None:
-    if scope is None:
+def _rule_run(graph: Graph, out_grad: float) -> Callable[[Namespace], Any]:
+    """A probe: ``graph``'s output given ``out_grad``, its rule run once; it returns the leaf a."""
+
+    def look(names: Namespace) -> Any:
+        a, out = graph(names)
+        out.grad = out_grad
+        out._backward()
+        return a
+
+    return look
+
+
+def _a_grad(a: Any) -> float | None:
+    if a is None:
         return None
-    grad = scope["a"].grad  # type: ignore[attr-defined]
+    grad = a.grad
     return grad if isinstance(grad, (int, float)) else None
 
 
 def _no_out_grad(namespace: Namespace) -> Finding | None:
-    for op, body, out, local_text in _LOCAL:
+    for op, body, graph, out, local_text in _LOCAL:
         code = f"{body}\n{out}.grad = 2.0\n{out}._backward()"
-        got = _a_grad(probe(code, namespace))
-        local = _a_grad(_micrograd(f"{body}\n{out}.grad = 1.0\n{out}._backward()"))
+        got = _a_grad(probe(_rule_run(graph, 2.0), namespace))
+        local = _a_grad(_micrograd(_rule_run(graph, 1.0)))
         if got is None or local is None or not same(float(got), local) or same(local, 2 * local):
             continue
         local_is = local_text if local_text == show(local) else f"{local_text} = {show(local)}"
@@ -208,37 +261,69 @@ def _no_out_grad(namespace: Namespace) -> Finding | None:
     return None
 
 
-def _micrograd(code: str) -> dict[str, object] | None:
-    return probe(code, micrograd_scope())
+def _micrograd(look: Callable[[Namespace], Any]) -> Any:
+    return probe(look, micrograd_scope())
 
 
-#: (probe, what the message says, the reader's wrong a.grad, micrograd's a.grad)
-_OVERWRITES = (
+def _twice(names: Namespace) -> Any:
+    a = names["Value"](3.0)
+    b = a + a
+    b.grad = 1.0
+    b._backward()
+    return a
+
+
+def _squared(names: Namespace) -> Any:
+    a = names["Value"](3.0)
+    b = a * a
+    b.grad = 1.0
+    b._backward()
+    return a
+
+
+def _tanh_of_used(names: Namespace) -> Any:
+    a = names["Value"](0.5)
+    a.grad = 1.0
+    t = a.tanh()
+    t.grad = 1.0
+    t._backward()
+    return a
+
+
+#: (the probe as the message shows it, the probe, what the message says, the gradient a held
+#: before the rule ran)
+_OVERWRITES: tuple[tuple[str, Callable[[Namespace], Any], str, float], ...] = (
     (
         "a = Value(3.0)\nb = a + a\nb.grad = 1.0\nb._backward()",
+        _twice,
         "`b = a + a` sends a its gradient twice, along two edges, and the second "
         "assignment overwrote the first",
+        0.0,
     ),
     (
         "a = Value(3.0)\nb = a * a\nb.grad = 1.0\nb._backward()",
+        _squared,
         "`b = a * a` sends a a share along each of its two edges (a.data each), and the "
         "second assignment overwrote the first",
+        0.0,
     ),
     (
         "a = Value(0.5)\na.grad = 1.0\nt = a.tanh()\nt.grad = 1.0\nt._backward()",
+        _tanh_of_used,
         "a already held a gradient of 1.0 (a share from another use of a), and tanh's rule "
         "overwrote it instead of adding its own share",
+        1.0,
     ),
 )
 
 
 def _overwrite(namespace: Namespace) -> Finding | None:
-    for code, story in _OVERWRITES:
-        got = _a_grad(probe(code, namespace))
-        want = _a_grad(_micrograd(code))
+    for code, look, story, held in _OVERWRITES:
+        got = _a_grad(probe(look, namespace))
+        want = _a_grad(_micrograd(look))
         if got is None or want is None or same(float(got), want):
             continue
-        if not _overwritten(code, float(got), want):
+        if not _overwritten(held, float(got), want):
             continue
         return Finding(
             f"`=` instead of `+=`: {story}, so a.grad is {show(float(got))} instead of "
@@ -249,10 +334,14 @@ def _overwrite(namespace: Namespace) -> Finding | None:
     return None
 
 
-def _overwritten(code: str, got: float, want: float) -> bool:
-    """Whether ``got`` is the last share alone: what an ``=`` leaves behind."""
-    if "a.grad = 1.0" in code:
-        return same(got, want - 1.0)
+def _overwritten(held: float, got: float, want: float) -> bool:
+    """Whether ``got`` is the last share alone: what an ``=`` leaves behind.
+
+    ``held`` is the gradient a held before: the other share, when it has one;
+    else a's two shares are equal.
+    """
+    if held:
+        return same(got, want - held)
     return same(got, want / 2)
 
 
@@ -260,7 +349,7 @@ _TANH = "a = Value(0.5)\nt = a.tanh()\nt.grad = 1.0\nt._backward()"
 
 
 def _tanh_from_input(namespace: Namespace) -> Finding | None:
-    got = _a_grad(probe(_TANH, namespace))
+    got = _a_grad(probe(_rule_run(_tanh, 1.0), namespace))
     if got is None or not same(float(got), 1 - 0.5**2):
         return None
     t = math.tanh(0.5)
@@ -306,9 +395,21 @@ MISTAKES = (
     ),
 )
 
-#: The step's two optional parts: the reader writes at least one.
-_OPTIONAL = {"exp": "a = Value(0.5)\nb = a.exp()", "pow": "a = Value(0.5)\nb = a**2"}
-_METHODS = {"exp": "exp", "pow": "__pow__"}
+
+def _exp_of_half(names: Namespace) -> Any:
+    return names["Value"](0.5).exp()
+
+
+def _square_of_half(names: Namespace) -> Any:
+    return names["Value"](0.5) ** 2
+
+
+#: The step's two optional parts, the reader writes at least one: the method, and a probe
+#: that uses it.
+_OPTIONAL: dict[str, tuple[str, Callable[[Namespace], Any]]] = {
+    "exp": ("exp", _exp_of_half),
+    "pow": ("__pow__", _square_of_half),
+}
 
 
 def _ready(namespace: Namespace) -> str | None:
@@ -321,10 +422,10 @@ def _written(namespace: Namespace) -> frozenset[str]:
     """Which of exp and ``**`` the reader wrote (a starter's method raises NotImplementedError)."""
     value = namespace["Value"]
     written = set()
-    for part, code in _OPTIONAL.items():
-        if not hasattr(value, _METHODS[part]):
+    for part, (method, look) in _OPTIONAL.items():
+        if not hasattr(value, method):
             continue
-        error = probe_error(code, namespace)
+        error = probe_error(look, namespace)
         if error is None or starter_part(error) is None:
             written.add(part)
     return frozenset(written)

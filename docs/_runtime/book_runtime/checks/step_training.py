@@ -189,6 +189,12 @@ _PROBE = (
 )
 
 
+def _page_problem(names: Namespace) -> tuple[Any, list[list[float]], list[float]]:
+    """``_PROBE``, with the reader's MLP: the model, xs and ys."""
+    random.seed(3)
+    return Net("MLP", PAGE_SIZES).make(names), [list(x) for x in XS], list(YS)
+
+
 @dataclass(frozen=True)
 class _Watched:
     """The reader's page network trained by the reader's train, watched."""
@@ -201,10 +207,11 @@ class _Watched:
 
 def _train_probe(namespace: Namespace, steps: int) -> _Watched | None:
     """Train the reader's page network for ``steps``, counting its calls of zero_grad()."""
-    scope = probe(_PROBE, namespace)
-    if scope is None:
+    made = probe(_page_problem, namespace)
+    if made is None:
         return None
-    model, resets = scope["model"], []
+    model, xs, ys = made
+    resets: list[int] = []
     params = list(model.parameters())
     start = [p.data for p in params]
     zero_grad = getattr(model, "zero_grad", None)
@@ -217,7 +224,7 @@ def _train_probe(namespace: Namespace, steps: int) -> _Watched | None:
         with contextlib.suppress(AttributeError):  # a model with __slots__ is not watched
             model.zero_grad = counted  # on this model only: the class keeps the reader's
     try:
-        losses = _floats(run_code(f"losses = train(model, xs, ys, {steps}, 0.1)", scope)["losses"])
+        losses = _floats(namespace["train"](model, xs, ys, steps, 0.1))
     except READER_ERRORS:
         return None
     if losses is None or len(params) != len(page_weights()):

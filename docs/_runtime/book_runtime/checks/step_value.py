@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from book_runtime.checks.core import Example
 from book_runtime.checks.core import Exercise
@@ -79,11 +80,17 @@ def _cases(rng: random.Random) -> tuple[EngineCase, ...]:
 _TWO_VALUES = "a = Value(2.0)\nb = Value(-3.0)\nc = a + b"
 
 
+def _two_values(names: Namespace) -> tuple[Any, Any, Any]:
+    """``_TWO_VALUES``, on the reader's Value: a, b and c."""
+    a, b = names["Value"](2.0), names["Value"](-3.0)
+    return a, b, a + b
+
+
 def _inputs_not_recorded(namespace: Namespace) -> Finding | None:
-    scope = probe(_TWO_VALUES, namespace)
-    if scope is None:
+    made = probe(_two_values, namespace)
+    if made is None:
         return None
-    a, b, c = scope["a"], scope["b"], scope["c"]
+    a, b, c = made
     if not hasattr(c, "_prev"):
         what = "c has no _prev at all"
     else:
@@ -106,8 +113,14 @@ def _inputs_not_recorded(namespace: Namespace) -> Finding | None:
 _PLUS_NUMBER = "a = Value(2.0)\nc = a + 1.5"
 
 
+def _plus_number(names: Namespace) -> tuple[Any, Any]:
+    """``_PLUS_NUMBER``, on the reader's Value: a and c."""
+    a = names["Value"](2.0)
+    return a, a + 1.5
+
+
 def _number_not_wrapped(namespace: Namespace) -> Finding | None:
-    error = probe_error(_PLUS_NUMBER, namespace)
+    error = probe_error(_plus_number, namespace)
     wrap = "other = other if isinstance(other, Value) else Value(other)"
     if isinstance(error, AttributeError) and "data" in str(error):
         return Finding(
@@ -115,10 +128,10 @@ def _number_not_wrapped(namespace: Namespace) -> Finding | None:
             f"reads other.data, and a plain number has none. Make it a Value first: `{wrap}`.",
             _PLUS_NUMBER,
         )
-    scope = probe(_PLUS_NUMBER, namespace)
-    if scope is None:
+    made = probe(_plus_number, namespace)
+    if made is None:
         return None
-    a, c = scope["a"], scope["c"]
+    a, c = made
     prev = list(getattr(c, "_prev", ()))
     if not any(p is a for p in prev):
         return None
@@ -133,14 +146,26 @@ def _number_not_wrapped(namespace: Namespace) -> Finding | None:
     )
 
 
-_REFLECTED = {"__radd__": ("+", "1.5 + a"), "__rmul__": ("*", "3.0 * a")}
+def _number_plus(names: Namespace) -> Any:
+    return 1.5 + names["Value"](2.0)
+
+
+def _number_times(names: Namespace) -> Any:
+    return 3.0 * names["Value"](2.0)
+
+
+#: Each reflected method: its operation, the expression that needs it, and that expression as
+#: a probe on the reader's Value (the message shows ``a = Value(2.0)`` and ``c = <expression>``).
+_REFLECTED = {
+    "__radd__": ("+", "1.5 + a", _number_plus),
+    "__rmul__": ("*", "3.0 * a", _number_times),
+}
 
 
 def _no_reflected(namespace: Namespace) -> Finding | None:
     value = namespace.get("Value")
-    for method, (op, expression) in _REFLECTED.items():
-        code = f"a = Value(2.0)\nc = {expression}"
-        error = probe_error(code, namespace)
+    for method, (op, expression, look) in _REFLECTED.items():
+        error = probe_error(look, namespace)
         if isinstance(error, TypeError) and getattr(value, method, None) is None:
             return Finding(
                 f"No {method}: `{expression}` raised TypeError ({error}). Python asks the "
@@ -148,21 +173,20 @@ def _no_reflected(namespace: Namespace) -> Finding | None:
                 f"then it asks the Value on the right, through its {method}, which your Value "
                 f"does not have. Add it: `def {method}(self, other): return self {op} other` "
                 f"({op} commutes).",
-                code,
+                f"a = Value(2.0)\nc = {expression}",
             )
     return None
 
 
 def _reflected_calls_itself(namespace: Namespace) -> Finding | None:
-    for method, (op, expression) in _REFLECTED.items():
-        code = f"a = Value(2.0)\nc = {expression}"
-        if isinstance(probe_error(code, namespace), RecursionError):
+    for method, (op, expression, look) in _REFLECTED.items():
+        if isinstance(probe_error(look, namespace), RecursionError):
             return Finding(
                 f"{method} calls itself: `{expression}` raised RecursionError. Your {method} "
                 f"computes `other {op} self`, which asks the number first, which hands it "
                 f"back to your {method}, and so on until Python stops. Turn it round: "
                 f"`return self {op} other`, which your own __{method[3:]} handles.",
-                code,
+                f"a = Value(2.0)\nc = {expression}",
             )
     return None
 
