@@ -505,6 +505,15 @@ def _chromium(session: nox.Session) -> str:
 
 #: Set (to anything), ``nox -s browser`` checks the site built earlier instead of building it.
 SKIP_BUILD = "MICROGRAD_SKIP_BUILD"
+#: The browser tests' processes: most of a test's time is Chromium's, waiting as
+#: much as computing, so two of them share this machine's two cores (pytest-xdist).
+#: Each test file runs whole in one of them (its module fixtures, its artifacts).
+BROWSER_WORKERS = "2"
+#: What the browser tests' processes add to as they measure (browser_tests/conftest.py).
+BROWSER_MEASUREMENTS = (
+    ROOT / "artifacts" / "runner" / "timings.json",
+    ROOT / "artifacts" / "screenshots" / "timings.json",
+)
 
 
 @nox.session
@@ -526,6 +535,12 @@ def browser(session: nox.Session) -> None:
     ``nox -s browser`` built it, ``MICROGRAD_SKIP_BUILD=1 nox -R -s browser --
     browser_tests/test_theme.py``.  A change to the pages or the runner needs
     the build, so CI never sets it.
+
+    The whole suite runs in two passes: every test but the timed ones in
+    :data:`BROWSER_WORKERS` processes, a test file to each, then the tests
+    marked ``timed`` (they hold a time budget, and time is measured on a
+    machine doing nothing else) in one.  Tests named on the command line run
+    as they are, in one process.
     """
     chromium = _chromium(session)
     _install_docs(session, "browser")
@@ -538,11 +553,17 @@ def browser(session: nox.Session) -> None:
     else:
         _build_site(session, html)
         _build_pdf(session, html)
+    env = {"MICROGRAD_SITE_HTML": str(html)}
+    targets = _pytest_targets(session, ROOT / "browser_tests")
+    if targets[0] != str(ROOT / "browser_tests"):  # the tests named: as they are, in one process
+        session.run("pytest", *targets, env=env)
+        return
+    for measured in BROWSER_MEASUREMENTS:
+        measured.unlink(missing_ok=True)
     session.run(
-        "pytest",
-        *_pytest_targets(session, ROOT / "browser_tests"),
-        env={"MICROGRAD_SITE_HTML": str(html)},
+        "pytest", *targets, "-n", BROWSER_WORKERS, "--dist", "loadfile", "-m", "not timed", env=env
     )
+    session.run("pytest", *targets, "-m", "timed", env=env)
 
 
 def _pytest_targets(session: nox.Session, default: Path) -> list[str]:

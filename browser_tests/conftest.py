@@ -11,6 +11,7 @@ import json
 import os
 import shutil
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import partial
@@ -20,6 +21,7 @@ from typing import Any
 
 import pytest
 import screenshots
+from measurements import merge_into
 from runner_tab import TIMINGS, TIMINGS_FILE, Tab
 from sitefiles import content_pages, covering_pages, discover_pages, site_dir
 
@@ -35,6 +37,7 @@ CHROMIUM_ARGS = [
     "--disable-sync",
 ]
 NOT_BUILT = "<site not built>"
+_STARTED = pytest.StashKey[float]()
 
 HTML = site_dir()
 PAGES = discover_pages(HTML)
@@ -164,27 +167,34 @@ def tab(offline_browser: Any, server: str) -> Iterator[Tab]:
 
 @pytest.fixture(scope="session", autouse=True)
 def _write_runner_timings() -> Iterator[None]:
-    """Write what the runner's tests measured to artifacts/runner/timings.json."""
+    """Add what the runner's tests measured to artifacts/runner/timings.json."""
     yield
     if TIMINGS:
-        TIMINGS_FILE.parent.mkdir(parents=True, exist_ok=True)
-        TIMINGS_FILE.write_text(json.dumps(TIMINGS, indent=1, sort_keys=True) + "\n")
+        merge_into(TIMINGS_FILE, TIMINGS)
 
 
 @pytest.fixture(scope="session", autouse=True)
 def _write_screenshot_timings() -> Iterator[None]:
-    """Write how long each page's screenshot took to artifacts/screenshots/timings.json."""
+    """Add how long each page's screenshot took to artifacts/screenshots/timings.json."""
     yield
     if screenshots.TIMINGS:
-        screenshots.TIMINGS_FILE.parent.mkdir(parents=True, exist_ok=True)
-        screenshots.TIMINGS_FILE.write_text(
-            json.dumps(screenshots.TIMINGS, indent=1, sort_keys=True) + "\n"
-        )
+        merge_into(screenshots.TIMINGS_FILE, screenshots.TIMINGS)
 
 
-def pytest_terminal_summary(terminalreporter: Any) -> None:
-    """Print each page's screenshot times at the end of the run, slowest first."""
-    if screenshots.TIMINGS:
-        terminalreporter.write_sep("-", f"full-page screenshots ({screenshots.TIMINGS_FILE})")
-        for line in screenshots.summary():
-            terminalreporter.write_line(line)
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Note when this run began: the summary below prints only what the run wrote."""
+    session.config.stash[_STARTED] = time.time()
+
+
+def pytest_terminal_summary(terminalreporter: Any, config: pytest.Config) -> None:
+    """Print each page's screenshot times at the end of the run, slowest first.
+
+    Read from the file, which this run's processes wrote (pytest-xdist's
+    workers take the screenshots, not the process that prints this).
+    """
+    path = screenshots.TIMINGS_FILE
+    if not path.is_file() or path.stat().st_mtime < config.stash.get(_STARTED, 0.0):
+        return
+    terminalreporter.write_sep("-", f"full-page screenshots ({path})")
+    for line in screenshots.summary(json.loads(path.read_text(encoding="utf-8"))):
+        terminalreporter.write_line(line)

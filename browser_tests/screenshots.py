@@ -57,12 +57,15 @@ def full_page_screenshot(tab: Any, page: str, theme: str) -> Path:
     return path
 
 
-def summary() -> list[str]:
-    """One line per page: its height and its screenshot's seconds in each theme, slowest first."""
+def summary(timings: dict[str, dict[str, dict[str, float]]]) -> list[str]:
+    """One line per page: its height and its screenshot's seconds in each theme, slowest first.
+
+    ``timings`` is as :data:`TIMINGS`: theme -> page -> its screenshot's numbers.
+    """
     times: dict[str, list[str]] = {}
     heights: dict[str, float] = {}
     slowest: dict[str, float] = {}
-    for theme, shots in sorted(TIMINGS.items()):
+    for theme, shots in sorted(timings.items()):
         for page, shot in shots.items():
             times.setdefault(page, []).append(f"{theme} {shot['seconds']:.1f} s")
             heights[page] = shot["height_px"]
