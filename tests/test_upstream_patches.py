@@ -1,5 +1,7 @@
 """The book's patches of myst-nb and jupyter-cache (docs/_ext/executed_notebooks/patches.py).
 
+Also the one myst-parser function the book stands in for (``patches.RELIED_ON``).
+
 Each wraps an upstream function written for one version of its source: these
 tests fail, naming the function and what the patch relies on, as soon as an
 installed myst-nb or jupyter-cache has changed one of them, before any build.
@@ -9,6 +11,7 @@ from __future__ import annotations
 
 import inspect
 
+import cell_manifest
 from executed_notebooks import patches
 
 
@@ -40,3 +43,9 @@ def test_the_patches_apply_once_and_keep_the_upstream_function() -> None:
     finally:
         for (owner, name), original in zip(owners, before, strict=True):
             setattr(owner, name, original)
+
+
+def test_the_cell_visitor_stands_in_for_the_functions_whose_source_is_recorded() -> None:
+    recorded = [patches.upstream(patch) for patch in patches.RELIED_ON]
+    assert cell_manifest.visit_container_html in recorded
+    assert cell_manifest.depart_container_html in recorded

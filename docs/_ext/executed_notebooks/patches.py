@@ -14,10 +14,17 @@ are wrapped here, nowhere else:
   cells' metadata, the recorded times included; the wrapper leaves them out
   of the key.
 
+One upstream function is not wrapped but stood in for: myst-parser's
+``visit_container_html``, which writes a container's ``<div>``.  The book's
+visitor (``cell_manifest._visit_container``) writes a code cell's ``<div>``
+as it does, with the cell's position added, and leaves every other container
+to it (:data:`RELIED_ON`).
+
 Each wrapper is written against the upstream function as :data:`PATCHES`
-records it, by its source's hash: :func:`upstream_changes` names every one
-that is gone or whose source differs (tests/test_upstream_patches.py fails
-then, before any build), and pyproject.toml bounds both packages' versions.
+records it, by its source's hash, and so is the stand-in against
+:data:`RELIED_ON`: :func:`upstream_changes` names every one that is gone or
+whose source differs (tests/test_upstream_patches.py fails then, before any
+build), and pyproject.toml bounds the three packages' versions.
 """
 
 from __future__ import annotations
@@ -72,6 +79,23 @@ PATCHES = (
         "notebook on its cells' metadata",
     ),
 )
+#: The upstream functions the book stands in for without wrapping them, as it found them.
+RELIED_ON = (
+    Patch(
+        "myst_parser.parsers.docutils_",
+        "visit_container_html",
+        "31de87ab94ac3587",
+        "visit_container_html(self, node) opens a container's <div> with the classes "
+        "'docutils container' (a code cell's) and no other attribute, as "
+        "cell_manifest._visit_container opens a code cell's",
+    ),
+    Patch(
+        "myst_parser.parsers.docutils_",
+        "depart_container_html",
+        "82a73fd44e31cb0a",
+        "depart_container_html(self, node) closes the <div> visit_container_html opened",
+    ),
+)
 #: The mark a wrapper of this module carries: ``True``, and the upstream function.
 WRAPPED = "wrapped_by_the_book"
 
@@ -95,11 +119,11 @@ def upstream(patch: Patch) -> Any:
 def upstream_changes() -> list[str]:
     """What changed upstream since the wrappers were written: one message per patch, or none."""
     messages = []
-    for patch in PATCHES:
+    for patch in (*PATCHES, *RELIED_ON):
         where = f"{patch.module}.{patch.name}"
         function = upstream(patch)
         if function is None:
-            messages.append(f"{where} is gone: the book's patch relies on it ({patch.relies_on})")
+            messages.append(f"{where} is gone: the book relies on it ({patch.relies_on})")
             continue
         digest = hashlib.sha256(inspect.getsource(function).encode()).hexdigest()[:16]
         if digest != patch.source_sha256:
