@@ -239,7 +239,6 @@ def problems_of(ran: Ran) -> list[str]:
 # -- every shown cell of every page ------------------------------------------------------------
 
 
-@pytest.mark.timed
 def test_every_shown_cell_runs_alone_as_its_script_and_prints_what_the_build_printed(
     html: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -181,7 +181,6 @@ print(log.table(every=4))
 """
 
 
-@pytest.mark.timed
 def test_the_whole_track_by_keyboard_alone(
     tab: Tab, html: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
