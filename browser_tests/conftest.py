@@ -11,7 +11,7 @@ import json
 import os
 import shutil
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 import screenshots
+from page_visits import Visit, record_visit
 from runner_tab import TIMINGS, TIMINGS_FILE, Tab
 from sitefiles import content_pages, covering_pages, discover_pages, site_dir
 
@@ -122,6 +123,23 @@ def context(browser: Any, server: str) -> Iterator[Any]:
         yield ctx
     finally:
         ctx.close()
+
+
+@pytest.fixture(scope="session")
+def visits(browser: Any, server: str) -> Callable[..., Visit]:
+    """``visits(page, theme)``: the record of loading ``page`` in ``theme`` (page_visits.py).
+
+    Made once per page and theme in a session: test_reader_experience.py and
+    test_theme.py read the same first visit of each page.
+    """
+    cache: dict[tuple[str, str], Visit] = {}
+
+    def get(page: str, theme: str = "light") -> Visit:
+        if (page, theme) not in cache:
+            cache[page, theme] = record_visit(browser, server, page, theme)
+        return cache[page, theme]
+
+    return get
 
 
 @pytest.fixture
