@@ -12,7 +12,7 @@ import os
 import shutil
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -22,6 +22,7 @@ from typing import Any
 import pytest
 import screenshots
 from measurements import merge_into
+from page_visits import Visit, record_visit
 from runner_tab import TIMINGS, TIMINGS_FILE, Tab
 from sitefiles import content_pages, covering_pages, discover_pages, site_dir
 
@@ -125,6 +126,23 @@ def context(browser: Any, server: str) -> Iterator[Any]:
         yield ctx
     finally:
         ctx.close()
+
+
+@pytest.fixture(scope="session")
+def visits(browser: Any, server: str) -> Callable[..., Visit]:
+    """``visits(page, theme)``: the record of loading ``page`` in ``theme`` (page_visits.py).
+
+    Made once per page and theme in a session: test_reader_experience.py and
+    test_theme.py read the same first visit of each page.
+    """
+    cache: dict[tuple[str, str], Visit] = {}
+
+    def get(page: str, theme: str = "light") -> Visit:
+        if (page, theme) not in cache:
+            cache[page, theme] = record_visit(browser, server, page, theme)
+        return cache[page, theme]
+
+    return get
 
 
 @pytest.fixture

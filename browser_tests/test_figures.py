@@ -8,7 +8,8 @@
   last frame is the drawing ``draw_dot`` makes after ``backward()``;
 * every plot has a legend.
 
-Each page is opened in a fresh browser context: nothing in localStorage.
+Each page is opened in a fresh browser context: nothing in localStorage.  The
+checks of every page at every viewport read one load of it there (``layouts``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from __future__ import annotations
 import io
 import random
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -133,16 +135,45 @@ def open_page(tab: Any, server: str, page: str) -> None:
     tab.wait_for_function("document.readyState === 'complete'")
 
 
+@dataclass(frozen=True)
+class Layout:
+    """What one load of a page at one viewport shows of its figures (read, not changed)."""
+
+    #: Every visible figure and table: :data:`FIGURES_JS`.
+    figures: list[dict[str, Any]]
+    #: Every visible plot and graph, zoomable or not: :func:`zoomable_figures`.
+    zoomable: list[dict[str, Any]]
+
+
+@pytest.fixture(scope="session")
+def layouts(browser: Any, server: str) -> Callable[[str, str], Layout]:
+    """``layouts(page, viewport)``: the figures of one fresh load of ``page`` at ``viewport``.
+
+    Both checks of every page at every viewport read the same load: each only
+    reads the page as it loaded, so neither can change what the other sees.
+    """
+    cache: dict[tuple[str, str], Layout] = {}
+
+    def get(page: str, viewport: str) -> Layout:
+        if (page, viewport) not in cache:
+            for tab in fresh_page(browser, viewport):
+                open_page(tab, server, page)
+                zoomable = zoomable_figures(tab)
+                cache[page, viewport] = Layout(figures=tab.evaluate(FIGURES_JS), zoomable=zoomable)
+        return cache[page, viewport]
+
+    return get
+
+
 # -- every figure and table fits, and can be read -------------------------------------------
 
 
 def test_every_figure_and_table_fits_the_column_with_readable_labels(
-    tab: Any, server: str, content_page_path: str, viewport: str
+    layouts: Any, content_page_path: str, viewport: str
 ) -> None:
     page = content_page_path
-    open_page(tab, server, page)
     problems = []
-    for item in tab.evaluate(FIGURES_JS):
+    for item in layouts(page, viewport).figures:
         where = f"{item['kind']} {item['name'][:60]!r}"
         if item["left"] < -1 or item["right"] < -1:
             problems.append(f"{where} sticks out of the column ({item})")
@@ -194,11 +225,10 @@ def zoomable_figures(tab: Any) -> list[dict[str, Any]]:
 
 
 def test_a_figure_shown_smaller_than_its_natural_size_is_marked_zoomable(
-    tab: Any, server: str, content_page_path: str, viewport: str
+    layouts: Any, content_page_path: str, viewport: str
 ) -> None:
     page = content_page_path
-    open_page(tab, server, page)
-    for figure in zoomable_figures(tab):
+    for figure in layouts(page, viewport).zoomable:
         smaller = figure["natural"] - figure["shown"] > 1
         assert figure["zoomable"] == smaller, f"{page} at {viewport}: {figure}"
 

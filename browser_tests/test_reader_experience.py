@@ -1,176 +1,26 @@
 """What a reader gets: every built page driven in headless Chromium.
 
-Each page is loaded once per theme (light, dark) and what happened is recorded:
-console messages, uncaught errors, every request the page made, the images'
-load state, and a full-page screenshot saved to ``artifacts/screenshots``.
-The tests then assert on those records.
+Each page is loaded once per theme (light, dark) and what happened is recorded
+(page_visits.py, through conftest.py's ``visits``): console messages, uncaught
+errors, every request the page made, the images' load state, and a full-page
+screenshot saved to ``artifacts/screenshots``.  The light visit is a first
+visit, nothing in storage, the one test_theme.py reads too; the dark one has
+the mode stored.  The tests then assert on those records.
 """
 
 from __future__ import annotations
 
-import io
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import pytest
-from PIL import Image
 from runner_tab import clipboard_once_written
-from screenshots import full_page_screenshot
 from sitefiles import backing_and_ink, content_pages, discover_pages, notebook_code_sources
 
 #: Dark mode keeps a plot or graph readable when the image is shown on a backing
 #: whose colour has at least this WCAG contrast ratio with the darkest colour the
 #: image draws in (its text and lines): 4.5:1 is WCAG AA for normal text.
 MIN_DARK_MODE_CONTRAST = 4.5
-
-#: Content images: plots, graphs and figures in the article body.
-CONTENT_IMAGES = (
-    "article.bd-article img, article.bd-article div.cell_output svg:not(button *), "
-    "article.bd-article figure svg:not(button *), article.bd-article object"
-)
-
-IMAGE_STATE_JS = """
-() => Array.from(document.querySelectorAll('img')).map((img) => {
-  const box = img.getBoundingClientRect();
-  return {src: img.getAttribute('src'), complete: img.complete,
-          naturalWidth: img.naturalWidth, naturalHeight: img.naturalHeight,
-          width: box.width, height: box.height,
-          displayed: img.getClientRects().length > 0};
-})
-"""
-
-INLINE_SVG_STATE_JS = """
-() => Array.from(document.querySelectorAll(
-    'article.bd-article div.cell_output svg:not(button *), '
-    + 'article.bd-article figure svg:not(button *)')).map((svg) => {
-  const box = svg.getBoundingClientRect();
-  return {id: svg.id || svg.outerHTML.slice(0, 80), width: box.width, height: box.height,
-          displayed: svg.getClientRects().length > 0};
-})
-"""
-
-UNTYPESET_MATH_JS = """
-() => Array.from(document.querySelectorAll('span.math, div.math'))
-  .filter((el) => !el.querySelector('mjx-container'))
-  .map((el) => el.textContent.slice(0, 60))
-"""
-
-#: The part of an element a reader can see: its box clipped by every scrolling or
-#: clipping ancestor (a wide graph in a sideways-scrolling output), as
-#: [left, top, right, bottom] relative to the element's own box.
-VISIBLE_PART_JS = """
-(el) => {
-  const box = el.getBoundingClientRect();
-  let [l, t, r, b] = [box.left, box.top, box.right, box.bottom];
-  for (let p = el.parentElement; p; p = p.parentElement) {
-    const style = getComputedStyle(p);
-    if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
-    const q = p.getBoundingClientRect();
-    l = Math.max(l, q.left + p.clientLeft);
-    t = Math.max(t, q.top + p.clientTop);
-    r = Math.min(r, q.left + p.clientLeft + p.clientWidth);
-    b = Math.min(b, q.top + p.clientTop + p.clientHeight);
-  }
-  return [l - box.left, t - box.top, r - box.left, b - box.top].map(Math.round);
-}
-"""
-
-SCROLL_THROUGH_JS = """
-async () => {
-  for (let y = 0; y < document.body.scrollHeight; y += window.innerHeight / 2) {
-    window.scrollTo(0, y);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  window.scrollTo(0, 0);
-  if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
-    await MathJax.startup.promise;
-  }
-}
-"""
-
-
-@dataclass
-class Visit:
-    """What happened while one page was loaded in one theme."""
-
-    url: str
-    console_errors: list[str] = field(default_factory=list)
-    page_errors: list[str] = field(default_factory=list)
-    requests: list[str] = field(default_factory=list)
-    failed: list[str] = field(default_factory=list)
-    images: list[dict[str, Any]] = field(default_factory=list)
-    inline_svgs: list[dict[str, Any]] = field(default_factory=list)
-    content_images: list[Image.Image] = field(default_factory=list)
-    data_theme: str = ""
-    math: int = 0
-    untypeset_math: list[str] = field(default_factory=list)
-
-
-def new_context(browser: Any, theme: str) -> Any:
-    """A browser context showing the site in ``theme`` ("light" or "dark")."""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900}, color_scheme=theme)
-    # pydata-sphinx-theme reads the reader's choice from localStorage before painting.
-    ctx.add_init_script(
-        f"localStorage.setItem('mode', '{theme}'); localStorage.setItem('theme', '{theme}');"
-    )
-    return ctx
-
-
-def record_visit(browser: Any, server: str, page: str, theme: str) -> Visit:
-    """Load ``page`` in ``theme`` and record everything the tests assert on."""
-    ctx = new_context(browser, theme)
-    visit = Visit(url=f"{server}/{page}")
-    try:
-        tab = ctx.new_page()
-        tab.on(
-            "console",
-            lambda m: m.type == "error" and visit.console_errors.append(f"{m.text} @ {m.location}"),
-        )
-        tab.on("pageerror", lambda e: visit.page_errors.append(str(e)))
-        tab.on("request", lambda r: visit.requests.append(r.url))
-        tab.on("requestfailed", lambda r: visit.failed.append(f"{r.url}: {r.failure}"))
-        tab.on(
-            "response",
-            lambda r: r.status >= 400 and visit.failed.append(f"{r.url}: HTTP {r.status}"),
-        )
-        tab.goto(visit.url, wait_until="networkidle")
-        tab.evaluate(SCROLL_THROUGH_JS)
-        tab.wait_for_load_state("networkidle")
-        visit.images = tab.evaluate(IMAGE_STATE_JS)
-        visit.inline_svgs = tab.evaluate(INLINE_SVG_STATE_JS)
-        visit.data_theme = tab.evaluate("document.documentElement.dataset.theme")
-        visit.math = tab.locator("span.math, div.math").count()
-        visit.untypeset_math = tab.evaluate(UNTYPESET_MATH_JS)
-        for element in tab.locator(CONTENT_IMAGES).all():
-            if element.is_visible():
-                element.scroll_into_view_if_needed()
-                left, top, right, bottom = element.evaluate(VISIBLE_PART_JS)
-                shot = Image.open(io.BytesIO(element.screenshot(animations="disabled")))
-                left, top = max(0, left), max(0, top)
-                right, bottom = min(shot.width, right), min(shot.height, bottom)
-                if right > left and bottom > top:
-                    shot = shot.crop((left, top, right, bottom))
-                visit.content_images.append(shot.convert("RGB"))
-        full_page_screenshot(tab, page, theme)
-    finally:
-        ctx.close()
-    return visit
-
-
-@pytest.fixture(scope="session")
-def visits(browser: Any, server: str) -> Any:
-    """``visits(page, theme)``: the (cached) record of loading ``page`` in ``theme``."""
-    cache: dict[tuple[str, str], Visit] = {}
-
-    def get(page: str, theme: str = "light") -> Visit:
-        if (page, theme) not in cache:
-            cache[page, theme] = record_visit(browser, server, page, theme)
-        return cache[page, theme]
-
-    return get
-
 
 # --- every page -------------------------------------------------------------------------------
 
@@ -179,6 +29,16 @@ def test_page_loads_without_console_errors(visits: Any, page_path: str) -> None:
     visit = visits(page_path)
     problems = visit.console_errors + visit.page_errors + visit.failed
     assert not problems, f"{visit.url}:\n" + "\n".join(problems)
+
+
+def test_a_visit_with_the_mode_stored_logs_no_console_error(
+    visits: Any, content_page_path: str
+) -> None:
+    """The light visit is a first one, nothing stored; the dark one has the mode stored,
+    the theme's other way in (the visit the dark-mode test below reads too)."""
+    visit = visits(content_page_path, "dark")
+    problems = visit.console_errors + visit.page_errors + visit.failed
+    assert not problems, f"{visit.url}, mode dark stored:\n" + "\n".join(problems)
 
 
 def test_page_makes_no_request_to_another_origin(visits: Any, page_path: str, server: str) -> None:

@@ -1,6 +1,7 @@
 """The theme as a first-time reader meets it.
 
-* a first visit (nothing in localStorage) logs no console error;
+* a first visit (nothing in localStorage) logs no console error and starts in
+  mode ``auto`` (the visit test_reader_experience.py reads: page_visits.py);
 * one search box, not two (sphinx-book-theme 1.4 with pydata-sphinx-theme
   0.20 shows pydata's header bar, with a second search field, unless the
   navbar is switched off);
@@ -17,45 +18,34 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from page_visits import Visit, listen, new_context
 from repository_links import repository_url
 from sitefiles import is_external, parse
 
 VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
 
 
-def first_visit(browser: Any, server: str, page: str, storage: dict[str, str] | None = None) -> Any:
-    """Load ``page`` in a new context with empty storage (or ``storage`` in it); its record."""
-    context = browser.new_context(viewport={"width": 1366, "height": 768})
-    if storage:
-        script = "".join(f"localStorage.setItem({k!r}, {v!r});" for k, v in storage.items())
-        context.add_init_script(script)
-    errors: list[str] = []
-    try:
-        tab = context.new_page()
-        tab.on("console", lambda m: m.type == "error" and errors.append(m.text))
-        tab.on("pageerror", lambda e: errors.append(str(e)))
-        tab.goto(f"{server}/{page}", wait_until="networkidle")
-        state = tab.evaluate(
-            "() => ({mode: document.documentElement.dataset.mode,"
-            " theme: document.documentElement.dataset.theme,"
-            " stored: localStorage.getItem('mode')})"
-        )
-    finally:
-        context.close()
-    return errors, state
-
-
-def test_a_first_visit_logs_no_console_error(browser: Any, server: str, page_path: str) -> None:
-    errors, state = first_visit(browser, server, page_path)
+def test_a_first_visit_logs_no_console_error(visits: Any, page_path: str) -> None:
+    """The first visit (nothing in storage) test_reader_experience.py reads too."""
+    visit = visits(page_path)
+    errors = visit.console_errors + visit.page_errors
     assert not errors, f"{page_path}, first visit:\n" + "\n".join(errors)
-    assert state["mode"] == "auto"
-    assert state["theme"] in ("light", "dark")
-    assert state["stored"] == "auto"
+    assert visit.mode == "auto"
+    assert visit.data_theme in ("light", "dark")
+    assert visit.stored == "auto"
 
 
 def test_the_first_visit_check_hears_the_theme_complain(browser: Any, server: str) -> None:
     """The check above would see the error: a stored mode the theme rejects makes it."""
-    errors, _ = first_visit(browser, server, "index.html", storage={"mode": "sepia"})
+    context = new_context(browser, "light", stored={"mode": "sepia"})
+    visit = Visit(url=f"{server}/index.html")
+    try:
+        tab = context.new_page()
+        listen(tab, visit)
+        tab.goto(visit.url, wait_until="networkidle")
+    finally:
+        context.close()
+    errors = visit.console_errors + visit.page_errors
     assert any("Got invalid theme mode" in e for e in errors), errors
 
 
