@@ -209,8 +209,13 @@ def cell_with(tab: Tab, text: str) -> int:
 
 
 def run(tab: Tab, index: int) -> None:
-    """Run cell ``index`` (and what it needs) and check that it ran without error."""
+    """Run cell ``index`` (and what it needs) and check that it ran without error.
+
+    Returns once the hidden cells right after it have run too: the numbers and
+    claims they send the prose are then the page's, not still on their way.
+    """
     tab.run_cell(index, timeout=PAGE_TIMEOUT_MS)
+    tab.page.wait_for_function("microgradTest.idle()", timeout=PAGE_TIMEOUT_MS)
 
 
 def edit(tab: Tab, index: int, *changes: tuple[str, str]) -> None:

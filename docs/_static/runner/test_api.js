@@ -64,6 +64,9 @@ window.microgradTest = Object.freeze({
     cell.editor.value = code;
   },
   status: () => runtime.status,
+  // Nothing runs or waits: the hidden cells after a run (their glued numbers and
+  // claims) are done too.
+  idle: () => runtime.current === null && runtime.waiting.length === 0,
   timings: () => records.timings,
   log: () => records.log,
   liveCharts: () => records.liveCharts || [],
