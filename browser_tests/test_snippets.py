@@ -31,6 +31,7 @@ page's cell manifest for "Copy as a script".  These tests check that
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import os
 import subprocess
@@ -185,33 +186,38 @@ def imports_only(script: str) -> str:
     )
 
 
+def _timed_run(where: Path, file: str) -> tuple[subprocess.CompletedProcess[str], float]:
+    """Run ``file`` in ``where`` with a fresh CPython (matplotlib as the build draws)."""
+    config = where / ".matplotlib"
+    config.mkdir(exist_ok=True)
+    (config / "matplotlibrc").write_text(f"svg.hashsalt: {BUILD_HASHSALT}\n")
+    env = {**os.environ, "MPLBACKEND": "Agg", "MPLCONFIGDIR": str(config)}
+    started = time.perf_counter()
+    result = subprocess.run(
+        [sys.executable, file], cwd=where, env=env, capture_output=True, text=True
+    )
+    return result, time.perf_counter() - started
+
+
+@functools.cache  # many cells' scripts start with the same imports: Python starts once for them
+def start_seconds(imports: str) -> float:
+    """How long a fresh CPython takes to start and run ``imports`` alone."""
+    with tempfile.TemporaryDirectory() as folder:
+        (Path(folder) / "imports.py").write_text(imports, encoding="utf-8")
+        return _timed_run(Path(folder), "imports.py")[1]
+
+
 def run_script(shown: Shown) -> Ran:
     """Run the cell's script in an empty folder with a fresh CPython; time it and its start."""
     with tempfile.TemporaryDirectory() as folder:
         where = Path(folder)
-        config = where / ".matplotlib"
-        config.mkdir()
-        (config / "matplotlibrc").write_text(f"svg.hashsalt: {BUILD_HASHSALT}\n")
-        env = {**os.environ, "MPLBACKEND": "Agg", "MPLCONFIGDIR": str(config)}
-        (where / "imports.py").write_text(imports_only(shown.script), encoding="utf-8")
         (where / "cell.py").write_text(shown.script, encoding="utf-8")
-        seconds = []
-        results = []
-        for file in ("imports.py", "cell.py"):
-            started = time.perf_counter()
-            results.append(
-                subprocess.run(
-                    [sys.executable, file], cwd=where, env=env, capture_output=True, text=True
-                )
-            )
-            seconds.append(time.perf_counter() - started)
+        result, seconds = _timed_run(where, "cell.py")
         _, expected_picture = expected_output(shown)
         written = where / expected_picture[0] if expected_picture else None
         picture = written.read_text(encoding="utf-8") if written and written.is_file() else None
-    result = results[1]
-    return Ran(
-        shown, result.returncode, result.stdout, result.stderr, seconds[1], seconds[0], picture
-    )
+    start = start_seconds(imports_only(shown.script))
+    return Ran(shown, result.returncode, result.stdout, result.stderr, seconds, start, picture)
 
 
 def problems_of(ran: Ran) -> list[str]:
