@@ -513,6 +513,7 @@ BROWSER_WORKERS = "2"
 BROWSER_MEASUREMENTS = (
     ROOT / "artifacts" / "runner" / "timings.json",
     ROOT / "artifacts" / "screenshots" / "timings.json",
+    ROOT / "artifacts" / "accessibility" / "findings.json",
 )
 
 

@@ -15,6 +15,7 @@ with the reason it stays (the same list is in browser_tests/README.md).
 from __future__ import annotations
 
 import functools
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
@@ -82,3 +83,21 @@ def unacceptable(findings: list[Finding]) -> list[Finding]:
 def describe(findings: list[Finding]) -> str:
     """The findings, one per line, for an assertion message."""
     return "\n".join(map(str, findings))
+
+
+#: Every finding of this process's audits, accepted or not, by impact and rule
+#: (conftest.py adds them to FINDINGS_FILE at the end of the session).
+COUNTS: Counter[str] = Counter()
+FINDINGS_FILE = ROOT / "artifacts" / "accessibility" / "findings.json"
+
+
+def check(findings: list[Finding], where: str) -> None:
+    """Count ``findings`` and fail, saying ``where``, on any that is not acceptable."""
+    COUNTS.update(f"{f.impact} {f.rule}" for f in findings)
+    bad = unacceptable(findings)
+    assert not bad, f"{where}:\n{describe(bad)}"
+
+
+def check_audit(page: Any, where: str) -> None:
+    """Audit the whole of ``page`` and :func:`check` what axe-core finds."""
+    check(audit(page), where)

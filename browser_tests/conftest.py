@@ -19,9 +19,10 @@ from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
+import accessibility
 import pytest
 import screenshots
-from measurements import merge_into
+from measurements import add_counts, merge_into
 from page_visits import Visit, record_visit
 from runner_tab import TIMINGS, TIMINGS_FILE, Tab
 from sitefiles import content_pages, covering_pages, discover_pages, site_dir
@@ -189,6 +190,14 @@ def _write_runner_timings() -> Iterator[None]:
     yield
     if TIMINGS:
         merge_into(TIMINGS_FILE, TIMINGS)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _write_accessibility_counts() -> Iterator[None]:
+    """Add every audit's findings, by impact and rule, to artifacts/accessibility/findings.json."""
+    yield
+    if accessibility.COUNTS:
+        add_counts(accessibility.FINDINGS_FILE, accessibility.COUNTS)
 
 
 @pytest.fixture(scope="session", autouse=True)

@@ -27,3 +27,14 @@ def merge_into(path: Path, measured: dict[str, Any]) -> None:
             else:
                 merged[key] = value
         path.write_text(json.dumps(merged, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+def add_counts(path: Path, counts: dict[str, int]) -> None:
+    """Add ``counts`` to the counts in ``path`` (a JSON object of numbers), under the same lock."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        total = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+        for key, count in counts.items():
+            total[key] = total.get(key, 0) + count
+        path.write_text(json.dumps(dict(sorted(total.items())), indent=1) + "\n", encoding="utf-8")

@@ -8,7 +8,8 @@ finding of impact "serious" or "critical", and no "moderate" or "minor" one
 of a rule that accessibility.ACCEPTED does not list with its reason.  The
 same audit with the in-browser runner at work (a cell run, its editor open,
 a traceback shown, a crash note with its restart button) and with each
-backward stepper on every one of its frames.
+backward stepper on every one of its frames.  (Each page with its first cell
+run is audited by test_runner.py's run of every cell of the page.)
 
 Every finding, accepted or not, is counted by rule and impact in
 artifacts/accessibility/findings.json.
@@ -16,31 +17,18 @@ artifacts/accessibility/findings.json.
 
 from __future__ import annotations
 
-import json
-from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from accessibility import Finding, audit, describe, unacceptable
+from accessibility import Finding, audit, check, check_audit
 from runner_tab import NESTED_LISTS_FREED, Tab
-from sitefiles import ROOT
 from steppers import STEPPER_PAGES
 
 VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
 THEMES = ("light", "dark")
-FINDINGS_FILE = ROOT / "artifacts" / "accessibility" / "findings.json"
-
-COUNTS: Counter[str] = Counter()
-
-
-@pytest.fixture(scope="module", autouse=True)
-def _write_counts() -> Iterator[None]:
-    yield
-    FINDINGS_FILE.parent.mkdir(parents=True, exist_ok=True)
-    FINDINGS_FILE.write_text(json.dumps(dict(sorted(COUNTS.items())), indent=1) + "\n")
 
 
 def test_the_site_does_not_ship_axe_core(html: Path) -> None:
@@ -154,15 +142,7 @@ def test_the_page_passes_the_accessibility_audit(
     page_path = covering_page
     audited = page_audits(page_path, viewport)[theme]
     assert audited.theme == theme
-    COUNTS.update(f"{f.impact} {f.rule}" for f in audited.findings)
-    bad = unacceptable(audited.findings)
-    assert not bad, f"{page_path}, {theme}, {viewport}:\n{describe(bad)}"
-
-
-def _check(findings: list[Any], where: str) -> None:
-    COUNTS.update(f"{f.impact} {f.rule}" for f in findings)
-    bad = unacceptable(findings)
-    assert not bad, f"{where}:\n{describe(bad)}"
+    check(audited.findings, f"{page_path}, {theme}, {viewport}")
 
 
 @pytest.fixture
@@ -186,14 +166,14 @@ def test_the_runner_at_work_passes_the_audit(runner_tab: Tab, theme: str, viewpo
     """A cell run (its drawing shown, its editor open), then a traceback, then a crash note."""
     tab = runner_tab.run_first_cell("neuron.html")
     assert tab.evaluate("document.documentElement.dataset.theme") == theme
-    _check(audit(tab.page), f"neuron.html, first cell run, {theme}, {viewport}")
+    check_audit(tab.page, f"neuron.html, first cell run, {theme}, {viewport}")
 
     tab.run_edited(0, "from micrograd import Value\n\nValue(-1.0).log()", "raised")
-    _check(audit(tab.page), f"neuron.html, a traceback shown, {theme}, {viewport}")
+    check_audit(tab.page, f"neuron.html, a traceback shown, {theme}, {viewport}")
 
     # What still overflows the browser's stack, fatally for Pyodide (runner_tab.py).
     tab.run_edited(0, NESTED_LISTS_FREED, "crashed", 60_000)
-    _check(audit(tab.page), f"neuron.html, the crash note shown, {theme}, {viewport}")
+    check_audit(tab.page, f"neuron.html, the crash note shown, {theme}, {viewport}")
     assert not tab.foreign, tab.foreign
 
 
@@ -211,16 +191,8 @@ def test_the_stepper_passes_the_audit_on_every_frame(
         for frame in range(frames):
             shown = stepper.locator(".mg-stepper-frame.mg-current").get_attribute("data-frame")
             assert shown == str(frame)
-            _check(audit(tab, f"#{stepper_id}"), f"{stepper_page}, frame {frame + 1}, {theme}")
+            check(audit(tab, f"#{stepper_id}"), f"{stepper_page}, frame {frame + 1}, {theme}")
             if frame + 1 < frames:
                 stepper.locator(".mg-stepper-next").click()
     finally:
         tab.context.close()
-
-
-def test_every_page_passes_the_audit_after_a_run(tab: Tab, content_page: str) -> None:
-    """The first cell run (its editor open, its output shown), on every page that has one."""
-    tab.open(content_page)
-    if tab.cell_count():
-        tab.run_first_cell(content_page)
-    _check(audit(tab.page), f"{content_page}, first cell run")

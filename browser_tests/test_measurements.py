@@ -6,7 +6,7 @@ import json
 import multiprocessing
 from pathlib import Path
 
-from measurements import merge_into
+from measurements import add_counts, merge_into
 
 
 def test_a_merge_keeps_the_other_processes_entries_one_level_deep(tmp_path: Path) -> None:
@@ -35,3 +35,10 @@ def test_processes_merging_at_once_lose_no_entry(tmp_path: Path) -> None:
     assert sorted(json.loads(path.read_text())["pages"]) == sorted(
         f"page-{i}.html" for i in range(8)
     )
+
+
+def test_counts_from_two_processes_add_up(tmp_path: Path) -> None:
+    path = tmp_path / "findings.json"
+    add_counts(path, {"minor region": 2, "serious color-contrast": 1})
+    add_counts(path, {"minor region": 3})
+    assert json.loads(path.read_text()) == {"minor region": 5, "serious color-contrast": 1}
