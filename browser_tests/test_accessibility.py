@@ -2,8 +2,7 @@
 
 Every page (of the modules' source listings, those that hold every kind of
 element the others hold), in light and dark mode, on a laptop (1366x768) and a
-phone (390x844), each a first visit with nothing in storage but the mode (on
-the phone, dark is then chosen in the theme's menu of the same load): no
+phone (390x844), each a first visit with nothing in storage but the mode: no
 finding of impact "serious" or "critical", and no "moderate" or "minor" one
 of a rule that accessibility.ACCEPTED does not list with its reason.  The
 same audit with the in-browser runner at work (a cell run, its editor open,
@@ -53,23 +52,6 @@ def open_as_reader(browser: Any, server: str, page: str, theme: str, viewport: s
     return tab
 
 
-def switch_to_dark(tab: Any) -> None:
-    """Choose dark in the theme's colour menu, as a reader would, with the system dark too.
-
-    The page then holds what it holds when loaded dark (the theme's dark classes,
-    its menus marked dark), but for Bootstrap's note that the menu was opened
-    (``aria-expanded``), and the stylesheets see the same media (myst-nb's ask
-    for ``prefers-color-scheme``).
-    """
-    tab.emulate_media(color_scheme="dark")
-    tab.locator(".theme-switch-button").click()
-    tab.locator('.theme-change-button[data-mode="dark"]').click()
-    tab.wait_for_function(
-        "document.documentElement.dataset.theme === 'dark'"
-        " && !document.querySelector('.theme-switch-button.show')"
-    )
-
-
 @dataclass(frozen=True)
 class Audited:
     """What axe-core found on a page, and the theme the page showed then."""
@@ -84,24 +66,14 @@ def audited_now(tab: Any) -> Audited:
 
 
 def audits_of(browser: Any, server: str, page: str, viewport: str) -> dict[str, Audited]:
-    """``page`` audited at ``viewport`` in each theme: on a laptop a load in each, on a
-    phone one load, light, then dark from the theme's menu (:func:`switch_to_dark`)."""
-    if viewport == "laptop":
-        audited = {}
-        for theme in THEMES:
-            tab = open_as_reader(browser, server, page, theme, viewport)
-            try:
-                audited[theme] = audited_now(tab)
-            finally:
-                tab.context.close()
-        return audited
-    tab = open_as_reader(browser, server, page, "light", viewport)
-    try:
-        audited = {"light": audited_now(tab)}
-        switch_to_dark(tab)
-        audited["dark"] = audited_now(tab)
-    finally:
-        tab.context.close()
+    """``page`` audited at ``viewport`` in each theme, a first visit in each."""
+    audited = {}
+    for theme in THEMES:
+        tab = open_as_reader(browser, server, page, theme, viewport)
+        try:
+            audited[theme] = audited_now(tab)
+        finally:
+            tab.context.close()
     return audited
 
 
@@ -129,9 +101,8 @@ def test_the_page_passes_the_accessibility_audit(
     whose every kind of element (tag and classes, in its parent's) an audited
     listing has is seen by axe-core as that one is (``sitefiles.covering_pages``).
 
-    On a laptop each theme is a load of its own.  On a phone both themes are
-    one load: light, then dark chosen in the theme's menu.  Fewer pages would
-    not do there: what a phone changes is the layout, and that depends on
+    Each theme at each size is a first visit of its own.  Fewer pages would
+    not do on the phone: what a phone changes is the layout, and that depends on
     what each element holds, not only on its kind (a code line or a table
     wider than 390 px scrolls sideways, and axe-core's
     ``scrollable-region-focusable`` then wants it reachable by keyboard; a

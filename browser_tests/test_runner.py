@@ -66,7 +66,7 @@ BUDGET_SITE_BYTES = RUNTIME_BYTES_WITHOUT_EDITOR_AND_PLOTS + 3_000_000
 #: varies by more than that from one load to the next on a shared machine).
 LOAD_TIME_TOLERANCE = 0.10
 #: How many times the page is loaded with the runner, and as many without it.
-LOADS = 6
+LOADS = 15
 #: What runner.js may spend setting up a page's buttons while nothing is run.
 SET_UP_BUDGET_MILLISECONDS = 20.0
 BUILD_ONLY = "build-only"
