@@ -30,10 +30,11 @@ from book_runtime.checks.core import Example
 from book_runtime.checks.core import Exercise
 from book_runtime.checks.core import Finding
 from book_runtime.checks.core import Mistake
+from book_runtime.checks.core import Probe
 from book_runtime.checks.core import Result
 from book_runtime.checks.core import run_check
 
-__all__ = ["EXERCISES", "Case", "Example", "Exercise", "Finding", "Mistake", "Result", "check"]
+__all__ = ["EXERCISES", "Case", "Example", "Exercise", "Finding", "Mistake", "Probe", "Result", "check"]
 
 #: The track's steps, in order, by id.
 EXERCISES: dict[str, Exercise] = {
@@ -49,7 +50,9 @@ EXERCISES: dict[str, Exercise] = {
 }
 
 
-def check(exercise_id: str, namespace: Mapping[str, Any]) -> Result:
+def check(
+    exercise_id: str, namespace: Mapping[str, Any], cells: Mapping[str, str] | None = None
+) -> Result:
     """Check the reader's code for one step of the track.
 
     Parameters
@@ -58,23 +61,28 @@ def check(exercise_id: str, namespace: Mapping[str, Any]) -> Result:
         A key of :data:`EXERCISES` (``"value"``, ``"rules"``...).
     namespace : mapping
         The page's namespace after the reader's cells ran.
+    cells : mapping, optional
+        The file name of each exercise cell of the page (``"<cell 5>"``) and
+        its step's id: a failure then says which step's code it comes from,
+        found from the failing method's own code, not from the step checked.
 
     Returns
     -------
     Result
-        ``passed`` when the visible example and every hidden case give
-        micrograd's numbers; else the first failure (``failed``, naming the
-        mistake where it is a known one), ``raised`` (the reader's code
-        raised; its traceback, the checker's frames left out) or
-        ``not-done`` (a part is still the starter's).  Nothing the reader
-        wrote makes it raise.
+        ``passed`` when each of the reader's methods alone, the visible
+        example and every hidden case give micrograd's numbers; else the
+        first failure (``failed``, naming the method and, where it is a
+        known one, the mistake), ``raised`` (the reader's code raised; its
+        traceback, the checker's frames left out), ``not-done`` (a part is
+        still the starter's) or ``not-yours`` (a class is micrograd's own,
+        imported or derived from).  Nothing the reader wrote makes it raise.
 
     Raises
     ------
     KeyError
         If ``exercise_id`` is not a step of the track.
     TypeError
-        If ``namespace`` is not a mapping.
+        If ``namespace`` or ``cells`` is not a mapping.
     """
     if exercise_id not in EXERCISES:
         raise KeyError(f"no exercise {exercise_id!r}; the track's are {list(EXERCISES)}")
@@ -82,5 +90,8 @@ def check(exercise_id: str, namespace: Mapping[str, Any]) -> Result:
         raise TypeError(
             f"check needs the page's namespace (a mapping), got {type(namespace).__name__}"
         )
+    if cells is not None and not isinstance(cells, Mapping):
+        raise TypeError(f"check's cells map file names to steps, got {type(cells).__name__}")
     exercise = EXERCISES[exercise_id]
-    return run_check(exercise, namespace, [EXERCISES[e] for e in exercise.builds_on])
+    builds_on = [EXERCISES[e] for e in exercise.builds_on]
+    return run_check(exercise, namespace, builds_on, cells, EXERCISES)

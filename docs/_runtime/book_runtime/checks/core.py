@@ -42,6 +42,15 @@ CASE_FILE = "<book check>"
 _PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 PASSED, FAILED, NOT_DONE, RAISED = "passed", "failed", "not-done", "raised"
+#: The status of a check whose step's code is micrograd's own, imported or inherited.
+NOT_YOURS = "not-yours"
+
+#: The recursion limit a check runs under, CPython's usual one: a page may raise its own,
+#: but the browser's stack is far smaller than CPython's, so a sort that needs more fails here.
+RECURSION_LIMIT = 1000
+
+#: Which step each of the page's cells is: its file name (``<cell 5>``) -> the step's id.
+Cells = Mapping[str, str]
 
 #: What the reader's code may raise that a check catches: any error, and ``exit()``.
 #: (A KeyboardInterrupt, the reader stopping the check, is let through.)
@@ -98,6 +107,7 @@ class Finding:
 
     message: str
     case: str
+    part: str | None = None  # the method it is about, where the mistake's are several
 
 
 @functools.cache  # the files do not change while the checks run
@@ -121,6 +131,8 @@ class Mistake:
     otherwise (also when a probe raises).  ``step`` is the
     step whose ``wrong/`` folder holds the wrong solution that makes it
     (:attr:`wrong_file`): code run on top of that step's solution.
+    ``parts`` are the methods it can be made in (``"Value.__add__"``): when a
+    probe of one of them fails, this detector is asked.
     """
 
     id: str
@@ -128,6 +140,7 @@ class Mistake:
     why: str
     detect: Callable[[Namespace], Finding | None]
     step: str
+    parts: tuple[str, ...] = ()
 
     @property
     def wrong_file(self) -> str:
@@ -141,6 +154,99 @@ class Mistake:
 
     def to_json(self) -> dict[str, str]:
         return {"id": self.id, "title": self.title, "why": self.why}
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One method of the reader's, checked alone: a small use of it, against micrograd's answer.
+
+    ``run(namespace)`` uses the method ``part`` (``"Value.__add__"``, or a
+    function's name, ``"train"``) on a few Values of its own and returns what
+    differs from micrograd as a sentence (the input, the value received and
+    the value expected), or None; what the reader's code raises goes up to
+    the check.  ``code`` is the probe as code the reader can paste.  A probe
+    whose ``needs`` (an optional part: ``"exp"``) the reader did not write,
+    or whose ``applies(namespace)`` is false (the reader wrote no
+    ``__sub__``), is skipped.
+    """
+
+    part: str
+    code: str
+    run: Callable[[Namespace], str | None]
+    needs: str | None = None
+    applies: Callable[[Namespace], bool] = field(default=lambda namespace: True)
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where a method of the reader's is defined: its cell's file name and line, and its step.
+
+    ``step`` is the id of the step whose exercise cell holds it (None when
+    another cell does, or when the page named no cells); ``micrograd`` says
+    that the method is micrograd's own code, not the reader's.
+    """
+
+    part: str
+    filename: str | None
+    line: int | None
+    step: str | None
+    micrograd: bool = False
+
+    def words(self, exercises: Mapping[str, Exercise]) -> str:
+        """``your `Value.__add__` (step 2's cell, line 12)``: the method, and where it is."""
+        where = []
+        if self.step is not None and self.step in exercises:
+            where.append(f"step {list(exercises).index(self.step) + 1}'s cell")
+        elif self.filename is not None and self.filename.startswith("<"):
+            where.append(self.filename.strip("<>"))
+        if self.line is not None and where:
+            where.append(f"line {self.line}")
+        return f"your `{self.part}`" + (f" ({', '.join(where)})" if where else "")
+
+
+def defined(namespace: Namespace, part: str) -> Any:
+    """The function that ``part`` (``"Value.__add__"`` or ``"train"``) is in ``namespace``, or None.
+
+    A method is looked up as Python does, through the class's bases, and
+    without running anything of the reader's (no descriptor is called).
+    """
+    owner, _, name = part.rpartition(".")
+    found = namespace.get(owner or name)
+    if owner:
+        if not isinstance(found, type):
+            return None
+        found = next((k.__dict__[name] for k in found.__mro__ if name in k.__dict__), None)
+    if isinstance(found, (staticmethod, classmethod)):
+        found = found.__func__
+    if isinstance(found, property):
+        found = found.fget
+    return found
+
+
+def locate(namespace: Namespace, part: str, cells: Cells) -> Location | None:
+    """Where ``part`` is defined (see :class:`Location`), or None if it is not a function of code."""
+    function = defined(namespace, part)
+    code = getattr(function, "__code__", None)
+    module = str(getattr(function, "__module__", None) or "")
+    if isinstance(function, type):
+        module = function.__module__
+    micrograd = module == "micrograd" or module.startswith("micrograd.")
+    if not isinstance(code, CodeType):
+        return Location(part, None, None, None, micrograd) if micrograd else None
+    filename = code.co_filename
+    return Location(part, filename, code.co_firstlineno, cells.get(filename), micrograd)
+
+
+def micrograds_own(namespace: Namespace, name: str) -> type | None:
+    """The class of micrograd's that the reader's ``name`` is, or derives from; or None."""
+    found = namespace.get(name)
+    if not isinstance(found, type):
+        return None
+    for klass in found.__mro__:
+        module = klass.__module__
+        if module == "micrograd" or module.startswith("micrograd."):
+            return klass
+    return None
 
 
 @dataclass(frozen=True)
@@ -168,6 +274,8 @@ class Exercise:
     written: Callable[[Namespace], frozenset[str]] = field(default=lambda namespace: frozenset())
     unfinished: Callable[[frozenset[str]], str | None] = field(default=lambda written: None)
     builds_on: tuple[str, ...] = ()
+    probes: tuple[Probe, ...] = ()
+    parts: tuple[str, ...] = ()
 
     @property
     def starter(self) -> str:
@@ -189,7 +297,9 @@ class Exercise:
 class Result:
     """A check's one result: passed, or the first failure, naming the mistake where it knows it.
 
-    ``checked`` is how many cases ran, the failing one included.
+    ``checked`` is how many cases ran, the failing one included.  ``part``
+    is the method the failure is put down to (``"Value.__add__"``), and
+    ``step`` the step whose cell defines it, where the check could tell.
     """
 
     exercise: str
@@ -199,6 +309,8 @@ class Result:
     mistake: Mistake | None = None
     traceback: str | None = None
     checked: int = 0
+    part: str | None = None
+    step: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -209,6 +321,8 @@ class Result:
             "mistake": None if self.mistake is None else self.mistake.to_json(),
             "traceback": self.traceback,
             "checked": self.checked,
+            "part": self.part,
+            "step": self.step,
         }
 
 
@@ -357,21 +471,30 @@ class Guard:
     The collector is off during the check: the reader's closures make every
     node a reference cycle, and rescanning a growing graph of them would take
     longer than the check itself (what the book's ``paused_gc()`` is for).
+    The check runs under :data:`RECURSION_LIMIT` at most, whatever the page
+    set: :func:`callers_recursion_limit` tells what the page had.
     """
+
+    #: The recursion limit of the caller of the check running now (None: none is running).
+    callers_limit: int | None = None
 
     def __enter__(self) -> Guard:
         self._random = random.getstate()
         self._limit = sys.getrecursionlimit()
+        self._outer = Guard.callers_limit
         self._collector = gc.isenabled(), gc.get_threshold()
         self._streams = sys.stdout, sys.stderr
         sys.stdout = sys.stderr = io.StringIO()
         gc.disable()
+        Guard.callers_limit = self._limit if self._outer is None else self._outer
+        sys.setrecursionlimit(min(self._limit, RECURSION_LIMIT))
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         sys.stdout, sys.stderr = self._streams
         random.setstate(self._random)
         sys.setrecursionlimit(self._limit)
+        Guard.callers_limit = self._outer
         enabled, thresholds = self._collector
         gc.set_threshold(*thresholds)
         if enabled:
@@ -380,17 +503,34 @@ class Guard:
             gc.disable()
 
 
+def callers_recursion_limit() -> int:
+    """The recursion limit the page had when the check began (a check lowers it)."""
+    return sys.getrecursionlimit() if Guard.callers_limit is None else Guard.callers_limit
+
+
 # -- a check ------------------------------------------------------------------------------------
 
 
-def run_check(exercise: Exercise, namespace: Namespace, builds_on: Sequence[Exercise]) -> Result:
-    """Check the reader's namespace against one exercise (see the module's docstring)."""
+def run_check(
+    exercise: Exercise,
+    namespace: Namespace,
+    builds_on: Sequence[Exercise],
+    cells: Cells | None = None,
+    exercises: Mapping[str, Exercise] | None = None,
+) -> Result:
+    """Check the reader's namespace against one exercise (see the module's docstring).
+
+    ``cells`` names the step of each exercise cell, so that a failure can
+    say which step's code it comes from; ``exercises`` are all the track's
+    steps, in order, by id (for their numbers and titles).
+    """
+    known = dict(exercises) if exercises is not None else {e.id: e for e in (*builds_on, exercise)}
     with Guard():
-        return _Check(exercise, namespace, builds_on).judge()
+        return _Check(exercise, namespace, builds_on, dict(cells or {}), known).judge()
 
 
 class _Check:
-    """One check of one exercise: its cases in order, and the diagnosis of the first failure.
+    """One check of one exercise: its probes and cases in order, and the first failure's diagnosis.
 
     ``blame_earlier`` lets a failure that no known mistake explains be
     traced to the earliest step it builds on that fails its own check.
@@ -401,12 +541,21 @@ class _Check:
         exercise: Exercise,
         namespace: Namespace,
         builds_on: Sequence[Exercise],
+        cells: Cells,
+        exercises: Mapping[str, Exercise],
         blame_earlier: bool = True,
     ) -> None:
         self.exercise = exercise
         self.namespace = namespace
         self.builds_on = builds_on
+        self.cells = cells
+        self.exercises = exercises
         self.blame_earlier = blame_earlier
+
+    @property
+    def steps(self) -> tuple[Exercise, ...]:
+        """This step and the steps it builds on, in the track's order."""
+        return (*self.builds_on, self.exercise)
 
     def result(self, status: str, message: str, **fields: Any) -> Result:
         return Result(self.exercise.id, status, message, **fields)
@@ -416,25 +565,130 @@ class _Check:
             missing = self.exercise.ready(self.namespace)
             if missing is not None:
                 return self.result(NOT_DONE, missing)
-            written = self.exercise.written(self.namespace)
+            written = {step.id: step.written(self.namespace) for step in self.steps}
         except READER_ERRORS as error:
             return self.raised(None, error, 0)
+        borrowed = self.not_yours()
+        if borrowed is not None:
+            return borrowed
+        number = 0
+        for step in self.steps:
+            for method in step.probes:
+                if method.needs is not None and method.needs not in written[step.id]:
+                    continue
+                number += 1
+                try:
+                    if not method.applies(self.namespace):
+                        continue
+                    failure = method.run(self.namespace)
+                except READER_ERRORS as error:
+                    return self.probe_raised(method, error, number)
+                if failure is not None:
+                    return self.probe_failed(method, failure, number)
+        mine = written[self.exercise.id]
         cases: list[Case] = [self.exercise.example]
-        cases += [c for c in self.exercise.hidden_cases if c.needs is None or c.needs in written]
-        for number, case in enumerate(cases, start=1):
+        cases += [c for c in self.exercise.hidden_cases if c.needs is None or c.needs in mine]
+        for case in cases:
+            number += 1
             try:
                 failure = case.run(self.namespace)
             except READER_ERRORS as error:
                 return self.raised(case, error, number)
             if failure is not None:
                 return self.failed(case, failure, number)
-        missing = self.exercise.unfinished(written)
+        missing = self.exercise.unfinished(mine)
         if missing is not None:
-            return self.result(NOT_DONE, missing, checked=len(cases))
+            return self.result(NOT_DONE, missing, checked=number)
         return self.result(
             PASSED,
-            f"Passed: the example and all {len(cases) - 1} hidden cases give micrograd's numbers.",
-            checked=len(cases),
+            f"Passed: each of your methods alone, the example and all {len(cases) - 1} hidden "
+            "cases give micrograd's numbers.",
+            checked=number,
+        )
+
+    # -- whose code it is --------------------------------------------------------------------
+
+    def located(self, part: str) -> Location | None:
+        return locate(self.namespace, part, self.cells)
+
+    def lead(self, part: str) -> tuple[str, str | None]:
+        """How a message about ``part`` begins, and the step whose code holds it."""
+        where = self.located(part)
+        if where is None:
+            return f"Your `{part}`", None
+        words = where.words(self.exercises)
+        words = words[0].upper() + words[1:]
+        if where.step is not None and where.step != self.exercise.id:
+            step = self.exercises.get(where.step)
+            title = f' "{step.title}"' if step is not None else ""
+            number = list(self.exercises).index(where.step) + 1
+            words = f"This comes from step {number}{title}: {words[0].lower()}{words[1:]}"
+        return words, where.step
+
+    def not_yours(self) -> Result | None:
+        """A NOT_YOURS result if a class or function of these steps is micrograd's own."""
+        owners: list[str] = []
+        for step in self.steps:
+            for part in step.parts:
+                owner = part.rpartition(".")[0] or part
+                if owner not in owners:
+                    owners.append(owner)
+        for owner in owners:
+            klass = micrograds_own(self.namespace, owner)
+            found = self.namespace.get(owner)
+            if klass is None and not (callable(found) and _micrograds(found)):
+                continue
+            if klass is None or found is klass:
+                how = f"`{owner}` is micrograd's own ({_origin(found)}), imported"
+            else:
+                how = (
+                    f"your `{owner}` derives from micrograd's `{klass.__name__}` "
+                    f"({_origin(klass)}): what it does not define, it takes from micrograd"
+                )
+            return self.result(
+                NOT_YOURS,
+                f"Not yours: {how}, so a check would test micrograd, not your code. The track "
+                f"asks you to write `{owner}` yourself: define it in its step's cell "
+                "(without importing it from micrograd, and without deriving from micrograd's "
+                "class), and run that cell.",
+                part=owner,
+            )
+        return None
+
+    # -- a failure, diagnosed ----------------------------------------------------------------
+
+    def probe_failed(self, method: Probe, failure: str, number: int) -> Result:
+        named = self.recognised(number, None, method.part)
+        if named is not None:
+            return named
+        lead, step = self.lead(method.part)
+        return self.result(
+            FAILED,
+            f"{lead}: {failure}",
+            case=method.code,
+            checked=number,
+            part=method.part,
+            step=step,
+        )
+
+    def probe_raised(self, method: Probe, error: BaseException, number: int) -> Result:
+        part = starter_part(error)
+        if part is not None:
+            message = f"`{part}` is still the starter's ({error})."
+            return self.result(NOT_DONE, message, checked=number, part=part)
+        tb = reader_traceback(error)
+        named = self.recognised(number, tb, method.part)
+        if named is not None:
+            return named
+        lead, step = self.lead(method.part)
+        return self.result(
+            RAISED,
+            f"{lead} raised {type(error).__name__}: {error}",
+            case=method.code,
+            traceback=tb,
+            checked=number,
+            part=method.part,
+            step=step,
         )
 
     def failed(self, case: Case, failure: str, number: int) -> Result:
@@ -446,8 +700,8 @@ class _Check:
     def raised(self, case: Case | None, error: BaseException, number: int) -> Result:
         part = starter_part(error)
         if part is not None:
-            message = f"Not done yet: `{part}` is still the starter's ({error})."
-            return self.result(NOT_DONE, message, checked=number)
+            message = f"`{part}` is still the starter's ({error})."
+            return self.result(NOT_DONE, message, checked=number, part=part)
         tb = reader_traceback(error)
         explained = self.explained(number, tb)
         if explained is not None:
@@ -461,34 +715,59 @@ class _Check:
             case=None if case is None else case.code,
             traceback=tb,
             checked=number,
+            part=_raising_part(error),
         )
 
-    def explained(self, number: int, tb: str | None) -> Result | None:
-        """The failure put down to a known mistake, or to an earlier step that fails; or None."""
-        for owner in (self.exercise, *reversed(self.builds_on)):
+    def recognised(self, number: int, tb: str | None, part: str | None) -> Result | None:
+        """The failure put down to a known mistake (of ``part``, if given), or None."""
+        for owner in reversed(self.steps):
             for mistake in owner.mistakes:
+                if part is not None and part not in mistake.parts:
+                    continue
                 try:
                     finding = mistake.detect(self.namespace)
                 except READER_ERRORS:  # a probe that trips on other code recognises nothing
                     finding = None
                 if finding is not None:
-                    return self.named(owner, mistake, finding, number, tb)
+                    return self.named(mistake, finding, number, tb)
+        return None
+
+    def explained(self, number: int, tb: str | None) -> Result | None:
+        """The failure put down to a known mistake, or to an earlier step that fails; or None."""
+        named = self.recognised(number, tb, None)
+        if named is not None:
+            return named
         return self.earlier_failure(number) if self.blame_earlier else None
 
-    def named(
-        self, owner: Exercise, mistake: Mistake, finding: Finding, number: int, tb: str | None
-    ) -> Result:
-        message = finding.message
-        if owner is not self.exercise:
-            message = f'This comes from step "{owner.title}": {message}'
+    def named(self, mistake: Mistake, finding: Finding, number: int, tb: str | None) -> Result:
+        part = finding.part or (mistake.parts[0] if mistake.parts else None)
+        message, step = finding.message, mistake.step
+        if part is not None:
+            lead, step = self.lead(part)
+            if step is None:
+                step = mistake.step
+            if lead.startswith("This comes from"):
+                message = f"{lead.partition(': ')[0]}: {message}"
+        elif mistake.step != self.exercise.id:
+            title = self.exercises[mistake.step].title if mistake.step in self.exercises else ""
+            message = f'This comes from step "{title}": {message}'
         return self.result(
-            FAILED, message, case=finding.case, mistake=mistake, traceback=tb, checked=number
+            FAILED,
+            message,
+            case=finding.case,
+            mistake=mistake,
+            traceback=tb,
+            checked=number,
+            part=part,
+            step=step,
         )
 
     def earlier_failure(self, number: int) -> Result | None:
         """The result of the earliest step this one builds on that fails its own check."""
         for i, step in enumerate(self.builds_on):
-            earlier = _Check(step, self.namespace, self.builds_on[:i], blame_earlier=False).judge()
+            earlier = _Check(
+                step, self.namespace, self.builds_on[:i], self.cells, self.exercises, False
+            ).judge()
             if earlier.status in (FAILED, RAISED):
                 return self.result(
                     earlier.status,
@@ -497,5 +776,26 @@ class _Check:
                     mistake=earlier.mistake,
                     traceback=earlier.traceback,
                     checked=number,
+                    part=earlier.part,
+                    step=earlier.step or step.id,
                 )
         return None
+
+
+def _micrograds(function: Any) -> bool:
+    module = str(getattr(function, "__module__", None) or "")
+    return module == "micrograd" or module.startswith("micrograd.")
+
+
+def _origin(thing: Any) -> str:
+    return f"{getattr(thing, '__module__', '?')}.{getattr(thing, '__qualname__', '?')}"
+
+
+def _raising_part(error: BaseException) -> str | None:
+    """The reader's innermost function in the traceback, by its qualified name."""
+    frames = readers(error)
+    if not frames:
+        return None
+    code = frames[-1]
+    name = str(getattr(code, "co_qualname", code.co_name))
+    return None if name == "<module>" else name.split(".<locals>.")[0]

@@ -434,7 +434,7 @@ def _written(namespace: Namespace) -> frozenset[str]:
 def _unfinished(written: frozenset[str]) -> str | None:
     if written:
         return None
-    return "Not done yet: write one of exp and __pow__ (both are still the starter's)."
+    return "Write one of exp and __pow__ (both are still the starter's)."
 
 
 def exercise() -> Exercise:
