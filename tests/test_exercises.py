@@ -30,7 +30,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from book_runtime.checks import EXERCISES, check, core, step_backward, step_rules, step_value
+from book_runtime.checks import EXERCISES, core, rule_probes, step_backward, step_value
+from book_runtime.checks import check as check_cells
 from book_runtime.checks.core import (
     CASE_FILE,
     Guard,
@@ -50,6 +51,13 @@ PAGE = "build-your-own"
 #: The checks, a part of the book's runtime, and their steps' code, as the page names it.
 CHECKS = DOCS / "_runtime" / "book_runtime" / "checks"
 STEPS = "_runtime/book_runtime/checks/steps"
+#: Which step each cell of page_namespace is, as the runner tells the checks.
+CELLS = {f"<cell {number}>": step for number, step in enumerate(IDS, start=1)}
+
+
+def check(step: str, namespace: Any) -> Any:
+    """The check of ``step``, told which step each cell is (as the page's runner does)."""
+    return check_cells(step, namespace, CELLS)
 
 
 def run_cell(namespace: dict[str, Any], code: str, number: int) -> None:
@@ -151,7 +159,8 @@ def test_the_finale_example_prints_the_neuron_of_the_neuron_page() -> None:
 def test_each_reference_solution_passes_its_check(step: str) -> None:
     result = check(step, page_namespace(step))
     assert result.status == "passed", result.message
-    assert result.checked == 1 + len(EXERCISES[step].hidden_cases)  # the example, and every case
+    # Each method alone first, then the example and every case.
+    assert result.checked > 1 + len(EXERCISES[step].hidden_cases)
     assert (result.mistake, result.case, result.traceback) == (None, None, None)
 
 
@@ -175,7 +184,7 @@ def test_the_rules_step_passes_with_exp_or_pow_alone(kept: str) -> None:
     result = check("rules", page_namespace("rules", code))
     assert result.status == "passed", result.message
     cases = EXERCISES["rules"].hidden_cases
-    assert result.checked == 1 + sum(c.needs in (None, kept) for c in cases)
+    assert result.checked > 1 + sum(c.needs in (None, kept) for c in cases)
 
 
 def test_the_rules_step_is_not_done_without_exp_or_pow() -> None:
@@ -260,30 +269,31 @@ def test_a_probe_is_a_function_of_the_readers_names() -> None:
 
 
 def _shown_and_probed() -> list[tuple[str, str, Any]]:
-    """(the code a message shows, what it computes, the probe that returns that node)."""
-    rules, value = step_rules, step_value
-    pairs = [
-        (f"{body}\n{out}.grad = 2.0\n{out}._backward()", "a.grad", rules._rule_run(graph, 2.0))
-        for _, body, graph, out, _ in rules._LOCAL
-    ]
-    pairs += [(shown, "a.grad", look) for shown, look, _, _ in rules._OVERWRITES]
-    pairs.append((rules._TANH, "a.grad", rules._rule_run(rules._tanh, 1.0)))
-    pairs.append((rules._CROSSED, "a.grad", lambda names: rules._crossed(names)[0]))
-    pairs.append((rules._CROSSED, "b.grad", lambda names: rules._crossed(names)[1]))
+    """(the code a message shows, what it computes, a probe that computes the same)."""
+    pairs = []
+    for rule in (*rule_probes.RULES, *rule_probes.OPTIONAL_RULES):
+        for name in rule.inputs:
+            pairs.append(
+                (rule.code, f"{name}.grad", lambda names, r=rule, n=name: run_rule(r, names, n))
+            )
     pairs += [
-        (f"a = Value(2.0)\nc = {expression}", "c.data", look)
-        for _, expression, look in value._REFLECTED.values()
+        (f"a = Value(2.0)\nc = {expression}", "c.data", lambda names, look=look: look(names).data)
+        for _, expression, look in step_value._REFLECTED.values()
     ]
     return pairs
+
+
+def run_rule(rule: Any, names: Any, name: str) -> Any:
+    return rule_probes.run_rule(rule, names["Value"]).grads[name]
 
 
 @pytest.mark.parametrize(("shown", "read", "look"), _shown_and_probed())
 def test_the_code_a_message_shows_computes_what_its_probe_computes(
     shown: str, read: str, look: Any
 ) -> None:
-    want = evaluate(read, run_code(shown, micrograd_scope()))
-    node = look(micrograd_scope())
-    assert getattr(node, read.split(".")[1]) == want
+    with redirect_stdout(io.StringIO()):
+        want = evaluate(read, run_code(shown, micrograd_scope()))
+    assert look(micrograd_scope()) == want
 
 
 @pytest.mark.parametrize(
@@ -410,8 +420,11 @@ def test_check_says_what_is_wrong_with_its_own_arguments() -> None:
 def test_a_result_is_the_json_the_runner_reads() -> None:
     result = check("rules", page_namespace("rules", EXERCISES["rules"].known_wrong["overwrite"]))
     data = json.loads(json.dumps(result.to_json()))
-    assert set(data) == {"exercise", "status", "message", "case", "mistake", "traceback", "checked"}
+    fields = {"exercise", "status", "message", "case", "mistake", "traceback", "checked"}
+    assert set(data) == fields | {"part", "step"}
     assert (data["exercise"], data["status"]) == ("rules", "failed")
+    assert data["step"] == "rules"
+    assert data["part"].startswith("Value.")
     assert set(data["mistake"]) == {"id", "title", "why"}
     assert data["mistake"]["id"] == "overwrite"
     assert isinstance(data["checked"], int)
@@ -421,24 +434,28 @@ def test_a_result_is_the_json_the_runner_reads() -> None:
 # -- what a failure says ------------------------------------------------------------------------
 
 
-def test_a_failure_names_the_operation_the_input_and_the_numbers() -> None:
-    # A ** rule off by one power: no known mistake, so the case's own message.
+def test_a_failure_names_the_method_the_input_and_the_numbers() -> None:
+    # A ** rule off by one power: no known mistake, so the probe's own message.
     wrong = EXERCISES["rules"].solution.replace("n * self.data ** (n - 1)", "n * self.data**n")
     namespace = page_namespace("rules", wrong)
     result = check("rules", namespace)
     assert (result.status, result.mistake) == ("failed", None)
+    assert (result.part, result.step) == ("Value.__pow__", "rules")
+    line = 1 + wrong.splitlines().index("    def __pow__(self, n):")
     match = re.fullmatch(
-        r"`p = a\*\*(\S+); p.grad = (\S+); p._backward\(\)` with a = Value\((\S+)\) "
-        r"gave a.grad = (\S+); expected (\S+) \(.*\)\.",
+        rf"Your `Value.__pow__` \(step 2's cell, line {line}\): `c = a\*\*(\S+)` with "
+        r"a = Value\((\S+)\) holding a.grad = (\S+), then c.grad = (\S+) and `c._backward\(\)`, "
+        r"gave a.grad = (\S+); expected (\S+) \(.*\): .*",
         result.message,
     )
     assert match, result.message
-    n, grad, a, got, want = (float(g) for g in match.groups())
-    assert math_close(want, n * a ** (n - 1) * grad)
-    assert math_close(got, n * a**n * grad)
+    n, a, held, grad, got, want = (float(g) for g in match.groups())
+    assert math_close(want, held + n * a ** (n - 1) * grad)
+    assert math_close(got, held + n * a**n * grad)
     # The case is code the reader can paste: it gives the reader's number again.
     assert result.case is not None
-    run_cell(namespace, result.case, 99)
+    with redirect_stdout(io.StringIO()):
+        run_cell(namespace, result.case, 99)
     assert math_close(namespace["a"].grad, got)
 
 
@@ -446,16 +463,27 @@ def math_close(x: float, y: float) -> bool:
     return abs(x - y) <= 1e-5 * max(1.0, abs(y))
 
 
-def test_a_backward_failure_gives_the_central_difference_too() -> None:
-    # tanh's rule forgets the square: step 3 runs into it on a random graph.
+def test_a_graph_cases_failure_gives_the_central_difference_too() -> None:
+    # tanh's rule forgets the square: a random graph of step 3 runs into it.
+    wrong = EXERCISES["rules"].solution.replace("(1 - out.data**2)", "(1 - out.data)")
+    namespace = page_namespace("rules", wrong)
+    run_cell(namespace, EXERCISES["backward"].solution, 3)
+    failures = [case.run(namespace) for case in EXERCISES["backward"].hidden_cases]
+    failed = [f for f in failures if f is not None]
+    assert failed, "the random graphs use tanh"
+    assert all("a central difference gives" in f for f in failed), failed
+
+
+def test_a_later_step_puts_an_earlier_steps_bug_down_to_that_steps_method() -> None:
     wrong = EXERCISES["rules"].solution.replace("(1 - out.data**2)", "(1 - out.data)")
     namespace = page_namespace("rules", wrong)
     run_cell(namespace, EXERCISES["backward"].solution, 3)
     result = check("backward", namespace)
-    # The earlier step fails its own check, and the result says so.
     assert result.status == "failed"
-    assert result.message.startswith('This comes from step "The backward rules", whose check')
-    assert "(1 - t.data**2) * t.grad" in result.message
+    assert (result.part, result.step) == ("Value.tanh", "rules")
+    assert result.message.startswith(
+        'This comes from step 2 "The backward rules": your `Value.tanh` (step 2\'s cell, line'
+    )
 
 
 def test_a_later_step_names_an_earlier_steps_known_mistake() -> None:
@@ -465,7 +493,22 @@ def test_a_later_step_names_an_earlier_steps_known_mistake() -> None:
     assert result.status == "failed"
     assert result.mistake is not None
     assert result.mistake.id == "overwrite"
-    assert result.message.startswith('This comes from step "The backward rules": ')
+    assert (result.part, result.step) == ("Value.__add__", "rules")
+    assert result.message.startswith('This comes from step 2 "The backward rules": ')
+
+
+def test_a_step_2_bug_in_a_step_1_method_is_put_down_to_step_2() -> None:
+    # Step 2's __add__ forgets to record other: step 1's probe of __add__ finds it, in
+    # step 2's cell, and says so without blaming step 1.
+    wrong = EXERCISES["rules"].solution.replace(
+        'out = Value(self.data + other.data, (self, other), "+")',
+        'out = Value(self.data + other.data, (self,), "+")',
+    )
+    result = check("rules", page_namespace("rules", wrong))
+    assert result.status == "failed"
+    assert (result.part, result.step) == ("Value.__add__", "rules")
+    assert not result.message.startswith("This comes from")
+    assert result.message.startswith("Your `Value.__add__` (step 2's cell, line")
 
 
 def test_the_hidden_graphs_agree_with_central_differences() -> None:

@@ -34,7 +34,17 @@ from book_runtime.checks.core import Probe
 from book_runtime.checks.core import Result
 from book_runtime.checks.core import run_check
 
-__all__ = ["EXERCISES", "Case", "Example", "Exercise", "Finding", "Mistake", "Probe", "Result", "check"]
+__all__ = [
+    "EXERCISES",
+    "Case",
+    "Example",
+    "Exercise",
+    "Finding",
+    "Mistake",
+    "Probe",
+    "Result",
+    "check",
+]
 
 #: The track's steps, in order, by id.
 EXERCISES: dict[str, Exercise] = {

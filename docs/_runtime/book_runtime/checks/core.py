@@ -695,7 +695,12 @@ class _Check:
         explained = self.explained(number, None)
         if explained is not None:
             return explained
-        return self.result(FAILED, failure, case=case.code, checked=number)
+        part = self.exercise.parts[0] if len(self.exercise.parts) == 1 else None
+        step = None
+        if part is not None:
+            lead, step = self.lead(part)
+            failure = f"{lead}: {failure[0].lower()}{failure[1:]}"
+        return self.result(FAILED, failure, case=case.code, checked=number, part=part, step=step)
 
     def raised(self, case: Case | None, error: BaseException, number: int) -> Result:
         part = starter_part(error)
@@ -709,13 +714,16 @@ class _Check:
         where = "The example" if isinstance(case, Example) else "A hidden case"
         if case is None:
             where = "Your code, before any case,"
+        part = _raising_part(error, self.exercise.parts)
+        step = None if part is None else self.lead(part)[1]
         return self.result(
             RAISED,
             f"{where} raised {type(error).__name__}: {error}",
             case=None if case is None else case.code,
             traceback=tb,
             checked=number,
-            part=_raising_part(error),
+            part=part,
+            step=step,
         )
 
     def recognised(self, number: int, tb: str | None, part: str | None) -> Result | None:
@@ -729,7 +737,7 @@ class _Check:
                 except READER_ERRORS:  # a probe that trips on other code recognises nothing
                     finding = None
                 if finding is not None:
-                    return self.named(mistake, finding, number, tb)
+                    return self.named(mistake, finding, number, tb, part)
         return None
 
     def explained(self, number: int, tb: str | None) -> Result | None:
@@ -739,15 +747,21 @@ class _Check:
             return named
         return self.earlier_failure(number) if self.blame_earlier else None
 
-    def named(self, mistake: Mistake, finding: Finding, number: int, tb: str | None) -> Result:
-        part = finding.part or (mistake.parts[0] if mistake.parts else None)
+    def named(
+        self,
+        mistake: Mistake,
+        finding: Finding,
+        number: int,
+        tb: str | None,
+        probed: str | None = None,
+    ) -> Result:
+        part = finding.part or probed or (mistake.parts[0] if mistake.parts else None)
         message, step = finding.message, mistake.step
         if part is not None:
             lead, step = self.lead(part)
             if step is None:
                 step = mistake.step
-            if lead.startswith("This comes from"):
-                message = f"{lead.partition(': ')[0]}: {message}"
+            message = f"{lead}: {message}"
         elif mistake.step != self.exercise.id:
             title = self.exercises[mistake.step].title if mistake.step in self.exercises else ""
             message = f'This comes from step "{title}": {message}'
@@ -791,11 +805,13 @@ def _origin(thing: Any) -> str:
     return f"{getattr(thing, '__module__', '?')}.{getattr(thing, '__qualname__', '?')}"
 
 
-def _raising_part(error: BaseException) -> str | None:
-    """The reader's innermost function in the traceback, by its qualified name."""
-    frames = readers(error)
-    if not frames:
-        return None
-    code = frames[-1]
-    name = str(getattr(code, "co_qualname", code.co_name))
-    return None if name == "<module>" else name.split(".<locals>.")[0]
+def _raising_part(error: BaseException, parts: Sequence[str]) -> str | None:
+    """The reader's method that raised: the innermost of ``parts`` in the traceback, else the
+    innermost of the reader's functions (a nested function counts as its method)."""
+    names = []
+    for code in readers(error):
+        name = str(getattr(code, "co_qualname", code.co_name)).split(".<locals>.")[0]
+        if name != "<module>":
+            names.append(name)
+    mine = [name for name in names if name in parts]
+    return (mine or names or [None])[-1]

@@ -25,11 +25,21 @@ from book_runtime.checks.core import starter_part
 from book_runtime.checks.core import step_file
 from book_runtime.checks.engine_cases import EngineCase
 from book_runtime.checks.engine_cases import Look
-from book_runtime.checks.engine_cases import micrograd_scope
 from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import short
 from book_runtime.checks.engine_cases import value_with_grad
 from book_runtime.checks.engine_cases import values_case
+from book_runtime.checks.rule_probes import HELD_A
+from book_runtime.checks.rule_probes import OUT_GRAD
+from book_runtime.checks.rule_probes import PROBES
+from book_runtime.checks.rule_probes import RULES
+from book_runtime.checks.rule_probes import A
+from book_runtime.checks.rule_probes import B
+from book_runtime.checks.rule_probes import Rule
+from book_runtime.checks.rule_probes import expected
+from book_runtime.checks.rule_probes import held
+from book_runtime.checks.rule_probes import run_rule
+from book_runtime.checks.rule_probes import share
 
 #: The step's folder of code (steps/rules/) and its id in the track.
 STEP = "rules"
@@ -152,213 +162,142 @@ def _optional_cases(rng: random.Random) -> list[EngineCase]:
 
 
 # -- the known mistakes ------------------------------------------------------------------------
+#
+# Each detector re-runs the rule probes (rule_probes.py) and claims a rule only when every input
+# got exactly what its mistake gives: the probes' numbers make each mistake's numbers differ from
+# every other's, and from the right ones.
 
-_CROSSED = "a = Value(2.0)\nb = Value(-3.0)\nc = a * b\nc.grad = 1.0\nc._backward()"
-
-
-def _crossed(names: Namespace) -> tuple[Any, Any]:
-    """``_CROSSED``, on the reader's Value: a and b."""
-    a, b = names["Value"](2.0), names["Value"](-3.0)
-    c = a * b
-    c.grad = 1.0
-    c._backward()
-    return a, b
+#: Every rule of the step, for the detectors that can be made in any of them.
+_ALL_RULES = tuple(dict.fromkeys(rule.part for rule in RULES))
 
 
-def _mul_not_crossed(namespace: Namespace) -> Finding | None:
-    made = probe(_crossed, namespace)
-    if made is None:
+def _seen(rule: Rule, namespace: Namespace) -> dict[str, float] | None:
+    """Each input's gradient after the reader's rule (None if the reader's code raised)."""
+    seen = probe(lambda names: run_rule(rule, names["Value"]), namespace)
+    if seen is None:
         return None
-    a, b = made
-    if not (same(a.grad, a.data) and same(b.grad, b.data)):
-        return None
-    return Finding(
-        f"`*`'s rule not crossed over: `c = a * b` with a = {show(a.data)} and b = "
-        f"{show(b.data)}, then `c._backward()` with c.grad = 1.0, gave a.grad = "
-        f"{show(a.grad)}; expected b.data = {show(b.data)} (and b.grad = {show(a.data)}, "
-        f"not {show(b.grad)}). Each input received its own number. In a * b, a "
-        "change in a is scaled by b (dc/da = b), so a receives b's number and b receives a's: "
-        "`self.grad += other.data * out.grad` and `other.grad += self.data * out.grad`.",
-        _CROSSED,
+    grads = {}
+    for name, grad in seen.grads.items():
+        if isinstance(grad, bool) or not isinstance(grad, (int, float)):
+            return None
+        grads[name] = float(grad)
+    return grads
+
+
+def _signature(
+    namespace: Namespace, rules: tuple[Rule, ...], wrong: Callable[[Rule, str], float]
+) -> tuple[Rule, dict[str, float]] | None:
+    """The first rule whose every input got either the right gradient or ``wrong``'s, not all right.
+
+    ``wrong(rule, input)`` is the gradient the mistake leaves in that input.
+    """
+    for rule in rules:
+        got = _seen(rule, namespace)
+        if got is None:
+            continue
+        right = {name: float(expected(rule).grads[name]) for name in rule.inputs}
+        if all(same(got[n], right[n]) for n in rule.inputs):
+            continue
+        if any(same(wrong(rule, n), right[n]) for n in rule.inputs if not same(got[n], right[n])):
+            continue
+        if all(same(got[n], right[n]) or same(got[n], wrong(rule, n)) for n in rule.inputs):
+            return rule, got
+    return None
+
+
+def _edges(rule: Rule) -> int:
+    """How many edges lead from the node to its input a: 2 in ``a + a`` and ``a * a``."""
+    return 2 if rule.text in ("a + a", "a * a") else 1
+
+
+def _gave(rule: Rule, got: dict[str, float]) -> str:
+    return ", ".join(f"{name}.grad = {show(got[name])}" for name in rule.inputs)
+
+
+def _expected(rule: Rule) -> str:
+    return ", ".join(
+        f"{name}.grad = {show(float(expected(rule).grads[name]))}" for name in rule.inputs
     )
 
 
-#: A probe's graph: the leaf a and the output c, made with ``names["Value"]``.
-Graph = Callable[[Namespace], tuple[Any, Any]]
+def _held(rule: Rule) -> str:
+    return " and ".join(f"{name}.grad = {held(name)}" for name in rule.inputs)
 
 
-def _sum(names: Namespace) -> tuple[Any, Any]:
-    a, b = names["Value"](1.5), names["Value"](-2.0)
-    return a, a + b
-
-
-def _product(names: Namespace) -> tuple[Any, Any]:
-    a, b = names["Value"](1.5), names["Value"](-2.0)
-    return a, a * b
-
-
-def _tanh(names: Namespace) -> tuple[Any, Any]:
-    a = names["Value"](0.5)
-    return a, a.tanh()
-
-
-def _exp(names: Namespace) -> tuple[Any, Any]:
-    a = names["Value"](0.5)
-    return a, a.exp()
-
-
-def _cube(names: Namespace) -> tuple[Any, Any]:
-    a = names["Value"](1.5)
-    return a, a**3
-
-
-#: (operation, the probe's graph as the message writes it, that graph, its output, and its
-#: local derivative as the message writes it)
-_LOCAL: tuple[tuple[str, str, Graph, str, str], ...] = (
-    ("+", "a = Value(1.5)\nb = Value(-2.0)\nc = a + b", _sum, "c", "1.0"),
-    ("*", "a = Value(1.5)\nb = Value(-2.0)\nc = a * b", _product, "c", "b.data"),
-    ("tanh", "a = Value(0.5)\nc = a.tanh()", _tanh, "c", "1 - c.data**2"),
-    ("exp", "a = Value(0.5)\nc = a.exp()", _exp, "c", "c.data"),
-    ("**", "a = Value(1.5)\nc = a**3", _cube, "c", "3 * a.data**2"),
-)
-
-
-def _rule_run(graph: Graph, out_grad: float) -> Callable[[Namespace], Any]:
-    """A probe: ``graph``'s output given ``out_grad``, its rule run once; it returns the leaf a."""
-
-    def look(names: Namespace) -> Any:
-        a, out = graph(names)
-        out.grad = out_grad
-        out._backward()
-        return a
-
-    return look
-
-
-def _a_grad(a: Any) -> float | None:
-    if a is None:
+def _mul_not_crossed(namespace: Namespace) -> Finding | None:
+    (rule,) = (r for r in RULES if r.text == "a * b")
+    own = {"a": A, "b": B}
+    found = _signature(namespace, (rule,), lambda r, n: held(n) + own[n] * OUT_GRAD)
+    if found is None:
         return None
-    grad = a.grad
-    return grad if isinstance(grad, (int, float)) else None
+    got = found[1]
+    if not all(same(got[n], held(n) + own[n] * OUT_GRAD) for n in rule.inputs):
+        return None
+    return Finding(
+        f"`*`'s rule not crossed over: `c = a * b` with a = {A} and b = {B}, holding "
+        f"{_held(rule)}, then c.grad = {OUT_GRAD} and `c._backward()`, gave {_gave(rule, got)}; "
+        f"expected {_expected(rule)}. Each input received its own number times out.grad. In "
+        "a * b, a change in a is scaled by b (dc/da = b), so a receives b's number and b "
+        "receives a's: `self.grad += other.data * out.grad` and "
+        "`other.grad += self.data * out.grad`.",
+        rule.code,
+        rule.part,
+    )
 
 
 def _no_out_grad(namespace: Namespace) -> Finding | None:
-    for op, body, graph, out, local_text in _LOCAL:
-        code = f"{body}\n{out}.grad = 2.0\n{out}._backward()"
-        got = _a_grad(probe(_rule_run(graph, 2.0), namespace))
-        local = _a_grad(_micrograd(_rule_run(graph, 1.0)))
-        if got is None or local is None or not same(float(got), local) or same(local, 2 * local):
-            continue
-        local_is = local_text if local_text == show(local) else f"{local_text} = {show(local)}"
-        return Finding(
-            f"The chain rule without out.grad: `{'; '.join(code.splitlines())}` gave "
-            f"a.grad = {show(float(got))}, which is the local derivative alone ({local_is}). "
-            f"The rule of {op} must multiply it by the gradient that "
-            f"reached the output, {out}.grad = 2.0: a.grad should be {show(2 * local)}. "
-            "With out.grad left out, every gradient would be as if each node were the output.",
-            code,
-        )
-    return None
-
-
-def _micrograd(look: Callable[[Namespace], Any]) -> Any:
-    return probe(look, micrograd_scope())
-
-
-def _twice(names: Namespace) -> Any:
-    a = names["Value"](3.0)
-    b = a + a
-    b.grad = 1.0
-    b._backward()
-    return a
-
-
-def _squared(names: Namespace) -> Any:
-    a = names["Value"](3.0)
-    b = a * a
-    b.grad = 1.0
-    b._backward()
-    return a
-
-
-def _tanh_of_used(names: Namespace) -> Any:
-    a = names["Value"](0.5)
-    a.grad = 1.0
-    t = a.tanh()
-    t.grad = 1.0
-    t._backward()
-    return a
-
-
-#: (the probe as the message shows it, the probe, what the message says, the gradient a held
-#: before the rule ran)
-_OVERWRITES: tuple[tuple[str, Callable[[Namespace], Any], str, float], ...] = (
-    (
-        "a = Value(3.0)\nb = a + a\nb.grad = 1.0\nb._backward()",
-        _twice,
-        "`b = a + a` sends a its gradient twice, along two edges, and the second "
-        "assignment overwrote the first",
-        0.0,
-    ),
-    (
-        "a = Value(3.0)\nb = a * a\nb.grad = 1.0\nb._backward()",
-        _squared,
-        "`b = a * a` sends a a share along each of its two edges (a.data each), and the "
-        "second assignment overwrote the first",
-        0.0,
-    ),
-    (
-        "a = Value(0.5)\na.grad = 1.0\nt = a.tanh()\nt.grad = 1.0\nt._backward()",
-        _tanh_of_used,
-        "a already held a gradient of 1.0 (a share from another use of a), and tanh's rule "
-        "overwrote it instead of adding its own share",
-        1.0,
-    ),
-)
+    found = _signature(namespace, RULES, lambda r, n: held(n) + share(r, n) / OUT_GRAD)
+    if found is None:
+        return None
+    rule, got = found
+    return Finding(
+        f"The chain rule without out.grad: `c = {rule.text}` holding {_held(rule)}, then "
+        f"c.grad = {OUT_GRAD} and `c._backward()`, gave {_gave(rule, got)}, which is what each "
+        f"held plus the local derivative alone; expected {_expected(rule)}. Your "
+        f"`{rule.part}`'s rule must multiply the local derivative by the gradient that reached "
+        f"the output, out.grad = {OUT_GRAD}. With out.grad left out, every gradient would be as "
+        "if each node were the output.",
+        rule.code,
+        rule.part,
+    )
 
 
 def _overwrite(namespace: Namespace) -> Finding | None:
-    for code, look, story, held in _OVERWRITES:
-        got = _a_grad(probe(look, namespace))
-        want = _a_grad(_micrograd(look))
-        if got is None or want is None or same(float(got), want):
-            continue
-        if not _overwritten(held, float(got), want):
-            continue
-        return Finding(
-            f"`=` instead of `+=`: {story}, so a.grad is {show(float(got))} instead of "
-            f"{show(want)}. A Value used more than once receives a share of its gradient "
-            "along each edge; each rule must add its share: `self.grad += ...`.",
-            code,
-        )
-    return None
-
-
-def _overwritten(held: float, got: float, want: float) -> bool:
-    """Whether ``got`` is the last share alone: what an ``=`` leaves behind.
-
-    ``held`` is the gradient a held before: the other share, when it has one;
-    else a's two shares are equal.
-    """
-    if held:
-        return same(got, want - held)
-    return same(got, want / 2)
-
-
-_TANH = "a = Value(0.5)\nt = a.tanh()\nt.grad = 1.0\nt._backward()"
+    found = _signature(namespace, RULES, lambda r, n: share(r, n) / _edges(r))
+    if found is None:
+        return None
+    rule, got = found
+    story = (
+        "a is both inputs, so the rule sends a its share twice, along two edges, and the "
+        "second assignment overwrote the first"
+        if _edges(rule) == 2
+        else "each input already held a gradient (a share from another use of it), and the "
+        "rule overwrote it instead of adding its own share"
+    )
+    return Finding(
+        f"`=` instead of `+=`: in `c = {rule.text}` holding {_held(rule)}, then c.grad = "
+        f"{OUT_GRAD} and `c._backward()`, {story}: it gave {_gave(rule, got)}; expected "
+        f"{_expected(rule)}. A Value used more than once receives a share of its gradient along "
+        "each edge; each rule must add its share: `self.grad += ...`.",
+        rule.code,
+        rule.part,
+    )
 
 
 def _tanh_from_input(namespace: Namespace) -> Finding | None:
-    got = _a_grad(probe(_rule_run(_tanh, 1.0), namespace))
-    if got is None or not same(float(got), 1 - 0.5**2):
+    (rule,) = (r for r in RULES if r.text == "a.tanh()")
+    found = _signature(namespace, (rule,), lambda r, n: held(n) + (1 - A**2) * OUT_GRAD)
+    if found is None:
         return None
-    t = math.tanh(0.5)
+    got, t = found[1], math.tanh(A)
     return Finding(
-        "tanh's derivative taken from its input: `t = a.tanh()` with a = 0.5, then "
-        f"`t._backward()` with t.grad = 1.0, gave a.grad = {show(float(got))}, which is "
-        "1 - a.data**2. The derivative of tanh is 1 - tanh(a)**2: square the output, "
-        f"t.data = {t:.6f}, not the input, and a.grad should be {1 - t * t:.6f}.",
-        _TANH,
+        f"tanh's derivative taken from its input: `t = a.tanh()` with a = {A} holding "
+        f"a.grad = {HELD_A}, then t.grad = {OUT_GRAD} and `t._backward()`, gave a.grad = "
+        f"{show(got['a'])}, which adds (1 - a.data**2) × t.grad. The derivative of tanh is "
+        f"1 - tanh(a)**2: square the output, t.data = {t:.6f}, not the input, and a.grad should "
+        f"be {show(float(expected(rule).grads['a']))}.",
+        rule.code,
+        rule.part,
     )
 
 
@@ -369,6 +308,7 @@ MISTAKES = (
         "In c = a * b, dc/da = b and dc/db = a: each input receives the other's number.",
         _mul_not_crossed,
         STEP,
+        ("Value.__mul__",),
     ),
     Mistake(
         "no-out-grad",
@@ -377,6 +317,7 @@ MISTAKES = (
         "(out.grad): that product is the chain rule.",
         _no_out_grad,
         STEP,
+        _ALL_RULES,
     ),
     Mistake(
         "overwrite",
@@ -385,6 +326,7 @@ MISTAKES = (
         "each share replaces the one before instead of adding to it.",
         _overwrite,
         STEP,
+        _ALL_RULES,
     ),
     Mistake(
         "tanh-from-input",
@@ -392,8 +334,12 @@ MISTAKES = (
         "d tanh(a)/da = 1 - tanh(a)**2: the output squared (out.data), not the input.",
         _tanh_from_input,
         STEP,
+        ("Value.tanh",),
     ),
 )
+
+#: The methods the reader writes in this step (exp and __pow__: one of the two).
+PARTS = ("Value.__add__", "Value.__mul__", "Value.tanh", "Value.exp", "Value.__pow__")
 
 
 def _exp_of_half(names: Namespace) -> Any:
@@ -451,4 +397,6 @@ def exercise() -> Exercise:
         written=_written,
         unfinished=_unfinished,
         builds_on=("value",),
+        probes=PROBES,
+        parts=PARTS,
     )

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any
 
 from book_runtime.checks.core import Example
@@ -10,14 +11,19 @@ from book_runtime.checks.core import Exercise
 from book_runtime.checks.core import Finding
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
+from book_runtime.checks.core import Probe
 from book_runtime.checks.core import probe
 from book_runtime.checks.core import probe_error
+from book_runtime.checks.core import same
+from book_runtime.checks.core import show
 from book_runtime.checks.core import step_file
 from book_runtime.checks.engine_cases import EngineCase
 from book_runtime.checks.engine_cases import Look
 from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import short
 from book_runtime.checks.engine_cases import values_case
+from book_runtime.checks.probes import node_problem
+from book_runtime.checks.probes import readers_own
 
 #: The step's folder of code (steps/value/) and its id in the track.
 STEP = "value"
@@ -75,6 +81,116 @@ def _cases(rng: random.Random) -> tuple[EngineCase, ...]:
     )
 
 
+# -- each method alone ----------------------------------------------------------------------------
+
+#: The numbers the probes give their Values: a and b, and the plain number k.
+_A, _B, _K = 2.0, -3.5, 1.5
+
+
+def _init(names: Namespace) -> str | None:
+    value = names["Value"]
+    a = value(_A)
+    if not same(getattr(a, "data", None), _A):
+        return f"`a = Value({_A})` gave a.data = {show(getattr(a, 'data', None))}; expected {_A}"
+    for attribute in ("_prev", "_op"):
+        if not hasattr(a, attribute):
+            return f"`a = Value({_A})` has no {attribute}: keep it in __init__"
+    if list(a._prev):
+        return (
+            f"`a = Value({_A})` gave a._prev = {list(a._prev)!r}; expected no inputs (a number "
+            "you typed is a leaf)"
+        )
+    if a._op != "":
+        return f'`a = Value({_A})` gave a._op = {a._op!r}; expected "" (no operation made it)'
+    x, y = value(1.0), value(4.0)
+    c = value(4.0, (x, y), "*")
+    made = 'c = Value(4.0, (x, y), "*")'
+    return node_problem(made, c, value, 4.0, "*", {"x": x, "y": y}, ["x", "y"])
+
+
+def _binary(op: str, number_on: str | None) -> Callable[[Namespace], str | None]:
+    """A probe of ``a <op> b`` (``number_on`` None), ``a <op> k`` ("right"), ``k <op> a`` ("left")."""
+
+    def look(names: Namespace) -> str | None:
+        value = names["Value"]
+        a, b = value(_A), value(_B)
+        if number_on is None:
+            left, right, known, want = a, b, {"a": a, "b": b}, ["a", "b"]
+        elif number_on == "right":
+            left, right, known, want = a, _K, {"a": a}, sorted(["a", f"Value({_K})"])
+        else:
+            left, right, known, want = _K, a, {"a": a}, sorted(["a", f"Value({_K})"])
+        c = left + right if op == "+" else left * right
+        data = (
+            _number_of(left) + _number_of(right)
+            if op == "+"
+            else _number_of(left) * _number_of(right)
+        )
+        return node_problem(_binary_text(op, number_on), c, value, data, op, known, want)
+
+    return look
+
+
+def _number_of(x: Any) -> float:
+    return float(x.data) if hasattr(x, "data") else float(x)
+
+
+def _binary_text(op: str, number_on: str | None) -> str:
+    if number_on is None:
+        return f"c = a {op} b"
+    return f"c = a {op} {_K}" if number_on == "right" else f"c = {_K} {op} a"
+
+
+def _binary_code(op: str, number_on: str | None) -> str:
+    leaves = f"a = Value({_A})" + ("" if number_on else f"\nb = Value({_B})")
+    return f"{leaves}\n{_binary_text(op, number_on)}\nprint(c.data, c._op, c._prev)"
+
+
+def _optional(part: str, text: str, want: float, look: Callable[[Any, Any], Any]) -> Probe:
+    """A probe of a method the step does not ask for but the reader wrote: its number only.
+
+    ``look(a, b)`` computes ``text`` with a = Value(2.0) and b = Value(-3.5).
+    """
+
+    def run(names: Namespace) -> str | None:
+        value = names["Value"]
+        c = look(value(_A), value(_B))
+        if not isinstance(c, value):
+            return f"`c = {text}` gave {c!r}, which is not a Value; expected a new Value"
+        if not same(_float(c.data), want):
+            return f"`c = {text}` gave c.data = {show(_float(c.data), want)}; expected {show(want)}"
+        return None
+
+    code = f"a = Value({_A})\nb = Value({_B})\nc = {text}\nprint(c.data)"
+    return Probe(part, code, run, applies=readers_own(part))
+
+
+def _float(x: Any) -> Any:
+    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else x
+
+
+PROBES = (
+    Probe("Value.__init__", f"a = Value({_A})\nprint(a.data, a._prev, a._op)", _init),
+    Probe("Value.__add__", _binary_code("+", None), _binary("+", None)),
+    Probe("Value.__add__", _binary_code("+", "right"), _binary("+", "right")),
+    Probe("Value.__mul__", _binary_code("*", None), _binary("*", None)),
+    Probe("Value.__mul__", _binary_code("*", "right"), _binary("*", "right")),
+    Probe("Value.__radd__", _binary_code("+", "left"), _binary("+", "left")),
+    Probe("Value.__rmul__", _binary_code("*", "left"), _binary("*", "left")),
+    # Not asked for, but tested in both orders where the reader wrote them.
+    _optional("Value.__neg__", "-a", -_A, lambda a, b: -a),
+    _optional("Value.__sub__", "a - b", _A - _B, lambda a, b: a - b),
+    _optional("Value.__sub__", f"a - {_K}", _A - _K, lambda a, b: a - _K),
+    _optional("Value.__rsub__", f"{_K} - a", _K - _A, lambda a, b: _K - a),
+    _optional("Value.__truediv__", "a / b", _A / _B, lambda a, b: a / b),
+    _optional("Value.__truediv__", f"a / {_K}", _A / _K, lambda a, b: a / _K),
+    _optional("Value.__rtruediv__", f"{_K} / a", _K / _A, lambda a, b: _K / a),
+)
+
+#: The methods the reader writes in this step.
+PARTS = ("Value.__init__", "Value.__add__", "Value.__mul__", "Value.__radd__", "Value.__rmul__")
+
+
 # -- the known mistakes ------------------------------------------------------------------------
 
 _TWO_VALUES = "a = Value(2.0)\nb = Value(-3.0)\nc = a + b"
@@ -86,13 +202,21 @@ def _two_values(names: Namespace) -> tuple[Any, Any, Any]:
     return a, b, a + b
 
 
+def _copy_of(node: Any, prev: list[Any], value: type) -> bool:
+    """Whether ``prev`` holds a new Value of ``node``'s number in ``node``'s place."""
+    return not any(p is node for p in prev) and any(
+        isinstance(p, value) and getattr(p, "data", None) == node.data for p in prev
+    )
+
+
 def _inputs_not_recorded(namespace: Namespace) -> Finding | None:
     made = probe(_two_values, namespace)
     if made is None:
         return None
     a, b, c = made
+    part = "Value.__add__"
     if not hasattr(c, "_prev"):
-        what = "c has no _prev at all"
+        what, part = "c has no _prev at all", "Value.__init__"
     else:
         try:
             prev = list(c._prev)
@@ -100,6 +224,8 @@ def _inputs_not_recorded(namespace: Namespace) -> Finding | None:
             return None
         if any(p is a for p in prev) and any(p is b for p in prev):
             return None
+        if _copy_of(b, prev, type(a)) or _copy_of(a, prev, type(a)):
+            return None  # the inputs are there, one of them copied: another mistake
         what = f"c._prev holds {prev!r}" if prev else "c._prev is empty"
     return Finding(
         f"Inputs not recorded: `c = a + b` made c, but {what}. backward() will walk the "
@@ -107,43 +233,84 @@ def _inputs_not_recorded(namespace: Namespace) -> Finding | None:
         "record the Values it was made from: pass (self, other) as its _children, and keep "
         "them in _prev.",
         _TWO_VALUES,
+        part,
     )
 
 
-_PLUS_NUMBER = "a = Value(2.0)\nc = a + 1.5"
+def _operation(op: str, right: Callable[[Any], Any]) -> Callable[[Namespace], tuple[Any, Any, Any]]:
+    """A probe: a = Value(2.0) and ``a <op> right(Value)``: a, the right operand and the result."""
+
+    def look(names: Namespace) -> tuple[Any, Any, Any]:
+        a = names["Value"](2.0)
+        other = right(names["Value"])
+        return a, other, (a + other if op == "+" else a * other)
+
+    return look
 
 
-def _plus_number(names: Namespace) -> tuple[Any, Any]:
-    """``_PLUS_NUMBER``, on the reader's Value: a and c."""
-    a = names["Value"](2.0)
-    return a, a + 1.5
+#: The two operations of the step: their methods, by operator.
+_METHODS = {"+": "Value.__add__", "*": "Value.__mul__"}
+
+
+def _wraps_a_value(namespace: Namespace) -> Finding | None:
+    for op, part in _METHODS.items():
+        made = probe(_operation(op, lambda value: value(-3.0)), namespace)
+        if made is None:
+            continue
+        a, b, c = made
+        try:
+            prev = list(c._prev)
+        except (AttributeError, TypeError):
+            continue
+        if not any(p is a for p in prev) or not _copy_of(b, prev, type(a)):
+            continue
+        return Finding(
+            f"A Value wrapped again: in `c = a {op} b`, your `{part}` made b, already a Value, "
+            f"into a new Value: c._prev holds a and a copy of b. backward() would fill in the "
+            "copy's gradient, never b's. Wrap only a plain number: "
+            "`other = other if isinstance(other, Value) else Value(other)`.",
+            f"a = Value(2.0)\nb = Value(-3.0)\nc = a {op} b\nprint(any(p is b for p in c._prev))",
+            part,
+        )
+    return None
+
+
+_PLUS_NUMBER = "a = Value(2.0)\nc = a {op} 1.5"
 
 
 def _number_not_wrapped(namespace: Namespace) -> Finding | None:
-    error = probe_error(_plus_number, namespace)
     wrap = "other = other if isinstance(other, Value) else Value(other)"
-    if isinstance(error, AttributeError) and "data" in str(error):
+    for op, part in _METHODS.items():
+        look = _operation(op, lambda value: 1.5)
+        code = _PLUS_NUMBER.format(op=op)
+        error = probe_error(look, namespace)
+        if isinstance(error, AttributeError) and "data" in str(error):
+            return Finding(
+                f"A plain number not wrapped: `a {op} 1.5` raised AttributeError ({error}): "
+                f"your `{part}` reads other.data, and a plain number has none. Make it a Value "
+                f"first: `{wrap}`.",
+                code,
+                part,
+            )
+        made = probe(look, namespace)
+        if made is None:
+            continue
+        a, _, c = made
+        prev = list(getattr(c, "_prev", ()))
+        if not any(p is a for p in prev):
+            continue
+        wrapped = [p for p in prev if p is not a and getattr(p, "data", None) == 1.5]
+        if wrapped and all(isinstance(p, type(a)) for p in wrapped):
+            continue
         return Finding(
-            f"A plain number not wrapped: `a + 1.5` raised AttributeError ({error}): __add__ "
-            f"reads other.data, and a plain number has none. Make it a Value first: `{wrap}`.",
-            _PLUS_NUMBER,
+            f"A plain number not wrapped: `c = a {op} 1.5` gave c.data = {c.data!r}, but "
+            f"c._prev holds {prev!r}: the 1.5 went into the result, but not into the graph as "
+            f"a Value. Every input of a node is a Value (the number too: it is a leaf): "
+            f"`{wrap}` in your `{part}`.",
+            code,
+            part,
         )
-    made = probe(_plus_number, namespace)
-    if made is None:
-        return None
-    a, c = made
-    prev = list(getattr(c, "_prev", ()))
-    if not any(p is a for p in prev):
-        return None
-    wrapped = [p for p in prev if p is not a and getattr(p, "data", None) == 1.5]
-    if wrapped and all(isinstance(p, type(a)) for p in wrapped):
-        return None
-    return Finding(
-        f"A plain number not wrapped: `c = a + 1.5` gave c.data = {c.data!r}, but c._prev "
-        f"holds {prev!r}: the 1.5 went into the sum, but not into the graph as a Value. "
-        f"Every input of a node is a Value (the number too: it is a leaf): `{wrap}`.",
-        _PLUS_NUMBER,
-    )
+    return None
 
 
 def _number_plus(names: Namespace) -> Any:
@@ -174,6 +341,7 @@ def _no_reflected(namespace: Namespace) -> Finding | None:
                 f"does not have. Add it: `def {method}(self, other): return self {op} other` "
                 f"({op} commutes).",
                 f"a = Value(2.0)\nc = {expression}",
+                f"Value.{method}",
             )
     return None
 
@@ -187,6 +355,7 @@ def _reflected_calls_itself(namespace: Namespace) -> Finding | None:
                 f"back to your {method}, and so on until Python stops. Turn it round: "
                 f"`return self {op} other`, which your own __{method[3:]} handles.",
                 f"a = Value(2.0)\nc = {expression}",
+                f"Value.{method}",
             )
     return None
 
@@ -199,6 +368,16 @@ MISTAKES = (
         "the backward pass finds its way back to the leaves through them.",
         _inputs_not_recorded,
         STEP,
+        ("Value.__add__", "Value.__mul__", "Value.__init__"),
+    ),
+    Mistake(
+        "wraps-a-value",
+        "A Value wrapped again",
+        "Only a plain number needs wrapping: a Value made into a new Value leaves the original "
+        "out of the graph, and its gradient is never filled in.",
+        _wraps_a_value,
+        STEP,
+        ("Value.__add__", "Value.__mul__"),
     ),
     Mistake(
         "number-not-wrapped",
@@ -207,6 +386,7 @@ MISTAKES = (
         "become a Value (a leaf) to be an input of the graph.",
         _number_not_wrapped,
         STEP,
+        ("Value.__add__", "Value.__mul__"),
     ),
     Mistake(
         "no-reflected",
@@ -215,6 +395,7 @@ MISTAKES = (
         "then Value.__rmul__: without it, a plain number on the left is a TypeError.",
         _no_reflected,
         STEP,
+        ("Value.__radd__", "Value.__rmul__"),
     ),
     Mistake(
         "reflected-calls-itself",
@@ -223,6 +404,7 @@ MISTAKES = (
         "back to itself: an endless recursion.",
         _reflected_calls_itself,
         STEP,
+        ("Value.__radd__", "Value.__rmul__"),
     ),
 )
 
@@ -236,4 +418,14 @@ def _ready(namespace: Namespace) -> str | None:
 def exercise() -> Exercise:
     """Step 1."""
     rng = random.Random(1001)
-    return Exercise(STEP, "The Value", HINTS, EXAMPLE, _cases(rng), MISTAKES, _ready)
+    return Exercise(
+        STEP,
+        "The Value",
+        HINTS,
+        EXAMPLE,
+        _cases(rng),
+        MISTAKES,
+        _ready,
+        probes=PROBES,
+        parts=PARTS,
+    )
