@@ -224,7 +224,7 @@ def defined(namespace: Namespace, part: str) -> Any:
 
 
 def locate(namespace: Namespace, part: str, cells: Cells) -> Location | None:
-    """Where ``part`` is defined (see :class:`Location`), or None if it is not a function of code."""
+    """Where ``part`` is defined (see :class:`Location`); None if it is no function of code."""
     function = defined(namespace, part)
     code = getattr(function, "__code__", None)
     module = str(getattr(function, "__module__", None) or "")

@@ -198,7 +198,10 @@ def forward_problem(rule: Rule, names: Namespace) -> str | None:
     if not isinstance(out, value):
         return f"`c = {rule.text}` with a = Value({A}) gave {out!r}; expected a new Value"
     if not same(_number(out.data), float(want)):
-        return f"`c = {rule.text}` with a = Value({A}) gave c.data = {show(out.data)}; expected {show(want)}"
+        return (
+            f"`c = {rule.text}` with a = Value({A}) gave c.data = {show(out.data)}; expected "
+            f"{show(want)}"
+        )
     prev = list(getattr(out, "_prev", ()))
     if len(prev) != 1 or prev[0] is not a:
         return (

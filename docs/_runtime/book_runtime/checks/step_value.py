@@ -109,7 +109,7 @@ def _init(names: Namespace) -> str | None:
 
 
 def _binary(op: str, number_on: str | None) -> Callable[[Namespace], str | None]:
-    """A probe of ``a <op> b`` (``number_on`` None), ``a <op> k`` ("right"), ``k <op> a`` ("left")."""
+    """A probe of ``a <op> b`` (number_on None), ``a <op> k`` ("right") or ``k <op> a`` ("left")."""
 
     def look(names: Namespace) -> str | None:
         value = names["Value"]
