@@ -167,7 +167,9 @@ class Probe:
     the check.  ``code`` is the probe as code the reader can paste.  A probe
     whose ``needs`` (an optional part: ``"exp"``) the reader did not write,
     or whose ``applies(namespace)`` is false (the reader wrote no
-    ``__sub__``), is skipped.
+    ``__sub__``), is skipped.  A probe that takes long (``later=False``: the
+    chain of 5,000 links) runs only in its own step's check, not again in the
+    checks of the steps after it.
     """
 
     part: str
@@ -175,6 +177,7 @@ class Probe:
     run: Callable[[Namespace], str | None]
     needs: str | None = None
     applies: Callable[[Namespace], bool] = field(default=lambda namespace: True)
+    later: bool = True
 
 
 @dataclass(frozen=True)
@@ -576,13 +579,18 @@ class _Check:
             for method in step.probes:
                 if method.needs is not None and method.needs not in written[step.id]:
                     continue
+                if not method.later and step is not self.exercise:
+                    continue
                 number += 1
+                limit = sys.getrecursionlimit()
                 try:
                     if not method.applies(self.namespace):
                         continue
                     failure = method.run(self.namespace)
                 except READER_ERRORS as error:
                     return self.probe_raised(method, error, number)
+                finally:  # a limit the reader's code raised is not the next probe's
+                    sys.setrecursionlimit(limit)
                 if failure is not None:
                     return self.probe_failed(method, failure, number)
         mine = written[self.exercise.id]
@@ -732,10 +740,13 @@ class _Check:
             for mistake in owner.mistakes:
                 if part is not None and part not in mistake.parts:
                     continue
+                limit = sys.getrecursionlimit()
                 try:
                     finding = mistake.detect(self.namespace)
                 except READER_ERRORS:  # a probe that trips on other code recognises nothing
                     finding = None
+                finally:  # what the reader's code set is not the next detector's limit
+                    sys.setrecursionlimit(limit)
                 if finding is not None:
                     return self.named(mistake, finding, number, tb, part)
         return None

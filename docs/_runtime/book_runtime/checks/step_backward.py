@@ -8,6 +8,7 @@ what order.
 
 from __future__ import annotations
 
+import functools
 import random
 import sys
 from collections import Counter
@@ -15,14 +16,18 @@ from collections.abc import Callable
 from typing import Any
 
 from book_runtime.checks.core import READER_ERRORS
+from book_runtime.checks.core import RECURSION_LIMIT
 from book_runtime.checks.core import Example
 from book_runtime.checks.core import Exercise
 from book_runtime.checks.core import Finding
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
+from book_runtime.checks.core import Probe
+from book_runtime.checks.core import callers_recursion_limit
 from book_runtime.checks.core import probe
 from book_runtime.checks.core import probe_error
 from book_runtime.checks.core import readers
+from book_runtime.checks.core import same
 from book_runtime.checks.core import show
 from book_runtime.checks.core import step_file
 from book_runtime.checks.engine_cases import EngineCase
@@ -32,6 +37,7 @@ from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import short
 from book_runtime.checks.engine_cases import value_with_grad
 from book_runtime.checks.engine_cases import values_case
+from book_runtime.checks.rule_probes import OPTIONAL_PROBES
 
 #: The step's folder of code (steps/backward/) and its id in the track.
 STEP = "backward"
@@ -55,6 +61,9 @@ EXAMPLE = Example(
     code=step_file(STEP, "example.py"),
     prints="-8.0 6.0 -4.0 -2.0 4.0\n",
 )
+
+#: The method the reader writes in this step.
+PARTS = ("Value.backward",)
 
 _WORKED = (("a", 2.0), ("b", -3.0), ("c", 10.0), ("f", -2.0))
 _WORKED_BODY = "e = a * b\nd = e + c\nL = d * f"
@@ -116,13 +125,6 @@ def _cases(rng: random.Random) -> tuple[EngineCase, ...]:
             ["a"],
         ),
         *(_random_graph(rng) for _ in range(6)),
-        _graph_case(
-            "`y.backward()` on a chain of 5,000 links (`y = y * 1.0001`)",
-            [("x", 0.5)],
-            _CHAIN_BODY,
-            "y",
-            ["x"],
-        ),
     )
 
 
@@ -196,6 +198,11 @@ def _worked(names: Namespace) -> dict[str, Any]:
     return made
 
 
+def _all_ones(made: dict[str, Any], root: str) -> bool:
+    """Whether every Value but ``root`` ended with a gradient of exactly 1.0: seeded, each one."""
+    return all(node.grad == 1.0 for name, node in made.items() if name != root)
+
+
 def _no_seed(namespace: Namespace) -> Finding | None:
     watched = _watched_backward(_worked, "L", namespace)
     if watched is None:
@@ -213,13 +220,32 @@ def _no_seed(namespace: Namespace) -> Finding | None:
     )
 
 
+def _reseeds(namespace: Namespace) -> Finding | None:
+    watched = _watched_backward(_worked, "L", namespace)
+    if watched is None or not _all_ones(watched[0], "L"):
+        return None
+    want = _micrograd_grad(_worked, "L", "a")
+    return Finding(
+        "Every Value seeded: `L.backward()` on the worked example left every Value's gradient "
+        f"at 1.0 (a.grad = 1.0 where it should be {show(want)}). Your backward() sets "
+        "grad = 1.0 on each Value it reaches, not only on the output: calling backward() on "
+        "each input starts the chain again from that input, and throws away what it had "
+        "received. (A set of visited Values would not fix it.) Seed once, on the output, then "
+        "run every rule in reverse topological order.",
+        _WORKED_CODE + "\nL.backward()\nprint(a.grad, b.grad, e.grad)",
+    )
+
+
 def _not_reversed(namespace: Namespace) -> Finding | None:
     watched = _watched_backward(_worked, "L", namespace)
     if watched is None:
         return None
     made, runs = watched
     order = _names(made, runs)
-    if order[:1] == ["L"] or "L" not in order:
+    if order[:1] == ["L"] or "L" not in order or _all_ones(made, "L"):
+        return None
+    # Each rule ran before its output had any gradient: all but L's inputs are left at 0.
+    if any(made[name].grad != 0 for name in "abce"):
         return None
     want = _micrograd_grad(_worked, "L", "a")
     return Finding(
@@ -250,7 +276,7 @@ def _no_visited(namespace: Namespace) -> Finding | None:
         return None
     made, runs = watched
     counts = Counter(_names(made, runs))
-    if counts["s"] < 2:
+    if counts["s"] < 2 or _all_ones(made, "out") or made["out"].grad != 1.0:
         return None
     want = _micrograd_grad(_shared, "out", "x")
     return Finding(
@@ -262,15 +288,72 @@ def _no_visited(namespace: Namespace) -> Finding | None:
     )
 
 
+_TWINS = "x = Value(1.5)\ny = Value(1.5)\np = x * 2.0\nq = y * 2.0\nout = p * q"
+
+
+def _twins(names: Namespace) -> dict[str, Any]:
+    """``_TWINS``: two different Values of the same number, on the given Value."""
+    x, y = names["Value"](1.5), names["Value"](1.5)
+    p, q = x * 2.0, y * 2.0
+    return {"x": x, "y": y, "p": p, "q": q, "out": p * q}
+
+
+def _visited_by_number(namespace: Namespace) -> Finding | None:
+    watched = _watched_backward(_twins, "out", namespace)
+    if watched is None:
+        return None
+    made, runs = watched
+    ran = _names(made, runs)
+    missing = [name for name in ("p", "q") if name not in ran]
+    if len(missing) != 1 or len(ran) != len(set(ran)):
+        return None
+    other = "q" if missing == ["p"] else "p"
+    leaf = "x" if missing == ["p"] else "y"
+    return Finding(
+        f"Two Values of the same number taken for one: in `{'; '.join(_TWINS.splitlines())}`, "
+        f"p and q are two Values that both hold 3.0, and your backward() ran {other}'s rule "
+        f"but never {missing[0]}'s, so {leaf}.grad stayed {show(made[leaf].grad)} (it should "
+        f"be {show(_micrograd_grad(_twins, 'out', leaf))}). Your visited set is keyed by "
+        "something two different Values can share, such as their number: keep the Values "
+        "themselves in it (`visited.add(node)`, `node not in visited`).",
+        _TWINS + "\nout.backward()\nprint(x.grad, y.grad)",
+    )
+
+
 _CHAIN = f"x = Value(0.5)\n{_CHAIN_BODY}\ny.backward()"
 
 
-def _chain(names: Namespace) -> None:
-    """``_CHAIN``, on the reader's Value: backward() on a chain of 5,000 links."""
-    y = names["Value"](0.5)
+def _chain(names: Namespace) -> dict[str, Any]:
+    """``_CHAIN``, on the given Value: backward() on a chain of 5,000 links; x and y."""
+    x = y = names["Value"](0.5)
     for _ in range(5000):
         y = y * 1.0001
     y.backward()
+    return {"x": x, "y": y}
+
+
+def _limit_raised(namespace: Namespace) -> int | None:
+    """The recursion limit the reader's backward() set on the chain, if it raised it; else None."""
+    before = sys.getrecursionlimit()
+    try:
+        probe(_chain, namespace)
+        after = sys.getrecursionlimit()
+    finally:
+        sys.setrecursionlimit(before)
+    return after if after > before else None
+
+
+def _page_limit() -> str:
+    """What to say of a recursion limit the page raised before the check (or nothing)."""
+    page = callers_recursion_limit()
+    if page <= RECURSION_LIMIT:
+        return ""
+    return (
+        f" Your page raised Python's recursion limit to {page:,}, and that does not count: the "
+        f"check runs under the usual {RECURSION_LIMIT:,}, because in the browser Python's stack "
+        "is far smaller than on your computer, and a sort 5,000 calls deep crashes Python "
+        "there whatever the limit says."
+    )
 
 
 def _recursive_sort(namespace: Namespace) -> Finding | None:
@@ -281,10 +364,25 @@ def _recursive_sort(namespace: Namespace) -> Finding | None:
     return Finding(
         f"A recursive sort on a deep chain: a chain of 5,000 links raised RecursionError in "
         f"{name}, which calls itself once for each Value it goes down to: 5,000 "
-        f"nested calls here, where Python allows {sys.getrecursionlimit()}. Keep the Values "
+        f"nested calls here, where Python allows {sys.getrecursionlimit():,}. Keep the Values "
         "still to visit in a list used as a stack, "
         "and loop while it is not empty: see the engine's topological_order on the page "
-        '"backward() and the topological sort".',
+        f'"backward() and the topological sort".{_page_limit()}',
+        _CHAIN,
+    )
+
+
+def _raises_limit(namespace: Namespace) -> Finding | None:
+    limit = _limit_raised(namespace)
+    if limit is None:
+        return None
+    return Finding(
+        f"The recursion limit raised: on a chain of 5,000 links your backward() raised "
+        f"Python's recursion limit to {limit:,}, so that a sort that calls itself once per "
+        "Value could go that deep. That is what this step teaches not to do: in the browser "
+        "Python's stack is far smaller than on your computer, and 5,000 nested calls crash it "
+        "whatever the limit says. Keep the Values still to visit in a list used as a stack, "
+        "and loop while it is not empty.",
         _CHAIN,
     )
 
@@ -295,6 +393,77 @@ def _deepest_function(error: BaseException) -> str:
     return f"`{calls.most_common(1)[0][0]}`" if calls else "your sort"
 
 
+# -- backward() alone ---------------------------------------------------------------------------
+
+
+@functools.cache  # micrograd's gradients of a probe's graph do not change
+def _micrograd_grads(graph: Graph, root: str) -> dict[str, float]:
+    made = graph(micrograd_scope())
+    made[root].backward()
+    return {name: float(node.grad) for name, node in made.items()}
+
+
+def _backward_problem(graph: Graph, root: str, text: str, names: Namespace) -> str | None:
+    """``root.backward()`` on ``graph``: what differs from micrograd's gradients, or None."""
+    mine = graph(names)
+    before = sys.getrecursionlimit()
+    try:
+        mine[root].backward()
+        after = sys.getrecursionlimit()
+    finally:
+        sys.setrecursionlimit(before)
+    if after > before:
+        return f"`{root}.backward()` on {text} raised the recursion limit to {after:,}"
+    for name, want in _micrograd_grads(graph, root).items():
+        got = mine[name].grad
+        if not same(got, want):
+            return (
+                f"`{root}.backward()` on {text} gave {name}.grad = {show(got, want)}; "
+                f"expected {show(want, got)}"
+            )
+    return None
+
+
+def _grads(graph: Graph, root: str, text: str) -> Callable[[Namespace], str | None]:
+    """A probe: ``root.backward()`` on ``graph`` gives every Value micrograd's gradient."""
+    return lambda names: _backward_problem(graph, root, text, names)
+
+
+def _chain_links(names: Namespace) -> dict[str, Any]:
+    """The chain of 5,000 links, not yet run backward: x and y."""
+    x = y = names["Value"](0.5)
+    for _ in range(5000):
+        y = y * 1.0001
+    return {"x": x, "y": y}
+
+
+PROBES = (
+    Probe(
+        "Value.backward",
+        _WORKED_CODE
+        + "\nL.backward()\nprint(L.grad, d.grad, f.grad, e.grad, c.grad, a.grad, b.grad)",
+        _grads(_worked, "L", "the worked example"),
+    ),
+    Probe(
+        "Value.backward",
+        _SHARED + "\nout.backward()\nprint(s.grad, x.grad, y.grad)",
+        _grads(_shared, "out", "`out = t + u`, where s is used by both t and u"),
+    ),
+    Probe(
+        "Value.backward",
+        _TWINS + "\nout.backward()\nprint(x.grad, y.grad)",
+        _grads(_twins, "out", "`out = p * q`, where p and q are two Values of the same number"),
+    ),
+    Probe(
+        "Value.backward",
+        _CHAIN + "\nprint(x.grad)",
+        _grads(_chain_links, "y", "a chain of 5,000 links (`y = y * 1.0001`)"),
+        later=False,
+    ),
+    *OPTIONAL_PROBES,
+)
+
+
 MISTAKES = (
     Mistake(
         "no-seed",
@@ -303,6 +472,16 @@ MISTAKES = (
         "d(output)/d(output) = 1, must be set before the rules run, or everything stays 0.",
         _no_seed,
         STEP,
+        PARTS,
+    ),
+    Mistake(
+        "reseeds",
+        "Every Value seeded",
+        "Only the output's gradient is set to 1; a backward() that calls backward() on each "
+        "input sets theirs to 1 as well, and loses what they had received.",
+        _reseeds,
+        STEP,
+        PARTS,
     ),
     Mistake(
         "not-reversed",
@@ -311,6 +490,7 @@ MISTAKES = (
         "reverse order, so that each Value has its whole gradient before it passes it on.",
         _not_reversed,
         STEP,
+        PARTS,
     ),
     Mistake(
         "no-visited",
@@ -319,6 +499,16 @@ MISTAKES = (
         "and its rule passes its gradient on as many times.",
         _no_visited,
         STEP,
+        PARTS,
+    ),
+    Mistake(
+        "visited-by-number",
+        "Two Values of the same number taken for one",
+        "The visited set must hold the Values themselves: two different Values may hold the "
+        "same number, and each is a node of its own.",
+        _visited_by_number,
+        STEP,
+        PARTS,
     ),
     Mistake(
         "recursive-sort",
@@ -327,6 +517,16 @@ MISTAKES = (
         "at its recursion limit. An explicit stack has no such limit.",
         _recursive_sort,
         STEP,
+        PARTS,
+    ),
+    Mistake(
+        "raises-limit",
+        "The recursion limit raised",
+        "A sort that needs a higher recursion limit still nests as deep as the graph; the "
+        "browser's stack cannot take 5,000 nested calls.",
+        _raises_limit,
+        STEP,
+        PARTS,
     ),
 )
 
@@ -349,4 +549,6 @@ def exercise() -> Exercise:
         MISTAKES,
         _ready,
         builds_on=("value", "rules"),
+        probes=PROBES,
+        parts=PARTS,
     )

@@ -38,6 +38,8 @@ from micrograd.training_log import TrainingLog
 
 #: The step's folder of code (steps/finale/) and its id in the track.
 STEP = "finale"
+#: The function the reader writes in this step.
+PARTS = ("neuron",)
 
 HINTS = (
     'Nothing new: the neuron is a few lines of the page "The neuron", with your Value.',
@@ -208,6 +210,7 @@ MISTAKES = (
         "The gradients are 0 until o.backward() fills them in.",
         _no_backward,
         STEP,
+        PARTS,
     ),
     Mistake(
         "weights-drawn-differently",
@@ -216,6 +219,7 @@ MISTAKES = (
         "random.seed(1337): another draw trains another network.",
         _drawn_differently,
         STEP,
+        ("Neuron.__init__", "Layer.__init__", "MLP.__init__"),
     ),
 )
 
@@ -240,4 +244,5 @@ def exercise() -> Exercise:
         MISTAKES,
         _ready,
         builds_on=("value", "rules", "backward", "nn", "training"),
+        parts=PARTS,
     )

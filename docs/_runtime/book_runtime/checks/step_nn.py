@@ -26,6 +26,8 @@ from book_runtime.checks.core import show
 from book_runtime.checks.core import step_file
 from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import short
+from book_runtime.checks.net_probes import PARTS
+from book_runtime.checks.net_probes import PROBES
 from book_runtime.checks.reference import Net
 from book_runtime.checks.reference import outputs
 from book_runtime.checks.reference import total
@@ -305,7 +307,9 @@ _OUTPUT_ONE = "import random\n\nrandom.seed(3)\nmodel = MLP(2, [3, 1])\nout = mo
 
 def _one_neuron_layer(namespace: Namespace) -> Finding | None:
     error = probe_error(_run(Net("MLP", (2, 1, 2)), [0.5, -1.0], 3), namespace)
-    if isinstance(error, TypeError):
+    # Only a one-neuron hidden layer may raise: the same network two neurons wide must run.
+    wider = probe_error(_run(Net("MLP", (2, 2, 2)), [0.5, -1.0], 3), namespace)
+    if isinstance(error, TypeError) and wider is None:
         return Finding(
             f"A one-neuron layer's output: `MLP(2, [1, 2])([0.5, -1.0])` raised TypeError "
             f"({error}). Its first layer has one neuron, and a layer of one neuron returns "
@@ -335,6 +339,7 @@ MISTAKES = (
         "Training moves only the Values that parameters() lists: each neuron's bias is one.",
         _no_bias,
         STEP,
+        ("Neuron.parameters",),
     ),
     Mistake(
         "no-tanh",
@@ -343,6 +348,7 @@ MISTAKES = (
         "function, whatever its depth.",
         _no_tanh,
         STEP,
+        ("Neuron.__call__",),
     ),
     Mistake(
         "last-layer-linear",
@@ -351,6 +357,7 @@ MISTAKES = (
         'page "Training an MLP on four points" (the original\'s last layer is linear).',
         _last_layer_linear,
         STEP,
+        ("MLP.__call__", "Layer.__call__", "Neuron.__call__"),
     ),
     Mistake(
         "one-neuron-layer",
@@ -359,6 +366,7 @@ MISTAKES = (
         "is, but hand to a next layer as a list.",
         _one_neuron_layer,
         STEP,
+        ("MLP.__call__", "Layer.__call__"),
     ),
 )
 
@@ -383,4 +391,6 @@ def exercise() -> Exercise:
         MISTAKES,
         _ready,
         builds_on=("value", "rules", "backward"),
+        probes=PROBES,
+        parts=PARTS,
     )

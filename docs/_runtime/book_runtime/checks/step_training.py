@@ -42,6 +42,8 @@ from book_runtime.checks.reference import train
 
 #: The step's folder of code (steps/training/) and its id in the track.
 STEP = "training"
+#: The function the reader writes in this step.
+PARTS = ("train",)
 
 HINTS = (
     'It is the loop of the page "Training an MLP on four points", written with your '
@@ -288,6 +290,7 @@ MISTAKES = (
         "all the gradients so far.",
         _no_zero_grad,
         STEP,
+        PARTS,
     ),
     Mistake(
         "sign-flipped",
@@ -295,6 +298,7 @@ MISTAKES = (
         "The gradient points uphill, where the loss grows: gradient descent steps against it.",
         _sign_flipped,
         STEP,
+        PARTS,
     ),
 )
 
@@ -320,4 +324,5 @@ def exercise() -> Exercise:
         MISTAKES,
         _ready,
         builds_on=("value", "rules", "backward", "nn"),
+        parts=PARTS,
     )

@@ -1,0 +1,19 @@
+import sys
+
+
+class Value(Value):
+    def backward(self):
+        order, visited = [], set()
+
+        def build(node):
+            if node not in visited:
+                visited.add(node)
+                for child in node._prev:
+                    build(child)
+                order.append(node)
+
+        sys.setrecursionlimit(100_000)  # deep enough for the chain, on this computer
+        build(self)
+        self.grad = 1.0
+        for node in reversed(order):
+            node._backward()

@@ -1,0 +1,15 @@
+class Value(Value):
+    def backward(self):
+        order, visited = [], set()
+        stack = [(self, False)]
+        while stack:
+            node, done = stack.pop()
+            if done:
+                order.append(node)
+            elif node.data not in visited:  # the number, not the Value: twins count as one
+                visited.add(node.data)
+                stack.append((node, True))
+                stack.extend((child, False) for child in node._prev)
+        self.grad = 1.0
+        for node in reversed(order):
+            node._backward()
