@@ -358,8 +358,8 @@ def _page_limit() -> str:
 
 def _recursive_sort(namespace: Namespace) -> Finding | None:
     error = probe_error(_chain, namespace)
-    if not isinstance(error, RecursionError):
-        return None
+    if not isinstance(error, RecursionError) or _reseeds(namespace) is not None:
+        return None  # a backward() that calls itself on each input: its seeds are the mistake
     name = _deepest_function(error)
     return Finding(
         f"A recursive sort on a deep chain: a chain of 5,000 links raised RecursionError in "

@@ -17,6 +17,7 @@ from book_runtime.checks.core import Finding
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
 from book_runtime.checks.core import probe
+from book_runtime.checks.core import probe_error
 from book_runtime.checks.core import reader_scope
 from book_runtime.checks.core import run_code
 from book_runtime.checks.core import same
@@ -163,12 +164,11 @@ def _drawn_differently(namespace: Namespace) -> Finding | None:
     page = list(page_weights())
     if mine is None or len(mine) != len(page) or same(mine, page):
         return None
+    if same(sorted(mine), sorted(page)):
+        return None  # the same numbers in another order: parameters()'s mistake, not the draw's
     first = next(i for i, (m, p) in enumerate(zip(mine, page, strict=True)) if not same(m, p))
     how = (
-        "the same numbers, in another order: parameters() lists each neuron's weights and "
-        "then its bias, neuron by neuron, layer by layer"
-        if same(sorted(mine), sorted(page))
-        else "micrograd draws each neuron's weights in turn with random.uniform(-1, 1), "
+        "micrograd draws each neuron's weights in turn with random.uniform(-1, 1), "
         "neuron by neuron, layer by layer, and each bias is Value(0.0), drawn from nothing"
     )
     return Finding(
@@ -192,6 +192,12 @@ def _worked_neuron(names: Namespace) -> dict[str, Any]:
 def _no_backward(namespace: Namespace) -> Finding | None:
     made = probe(_worked_neuron, namespace)
     if made is None or any(made[name].grad != 0 for name in _NAMES):
+        return None
+    # The reader's neuron did not run backward(): running it now fills the gradients in.
+    # (A backward() that fills in nothing is step 3's mistake, not this one.)
+    if probe_error(lambda names: made["o"].backward(), namespace) is not None:
+        return None
+    if all(made[name].grad == 0 for name in _NAMES):
         return None
     return Finding(
         "No backward(): `neuron(...)` returned its Values with every gradient still 0.0. "

@@ -282,6 +282,68 @@ def _sign_flipped(namespace: Namespace) -> Finding | None:
     )
 
 
+def _backward_fills_grads(namespace: Namespace) -> bool:
+    """Whether the reader's backward() on the page network's loss gives non-zero gradients."""
+
+    def look(names: Namespace) -> bool:
+        model, xs, ys = _page_problem(names)
+        loss = sum((model(x) + -y) * (model(x) + -y) for x, y in zip(xs, ys, strict=True))
+        loss.backward()
+        return any(p.grad != 0 for p in model.parameters())
+
+    return bool(probe(look, namespace))
+
+
+def _zero_after_backward(namespace: Namespace) -> Finding | None:
+    seen = _train_probe(namespace, 2)
+    if seen is None:
+        return None
+    moved = [p.data for p in seen.params]
+    grads = [p.grad for p in seen.params]
+    right = train(Net("MLP", PAGE_SIZES), seen.start, XS, YS, 2, 0.1)
+    if not same(moved, seen.start) or any(g != 0 for g in grads) or same(right.weights, moved):
+        return None
+    if not seen.resets or not _backward_fills_grads(namespace):
+        return None  # no reset at all, or a backward() that fills in nothing: not this mistake
+    return Finding(
+        "zero_grad after backward(): after `train(model, xs, ys, 2, 0.1)` no parameter has "
+        "moved, and every p.grad is 0.0. Your train resets the gradients after "
+        "`loss.backward()` and before the update, so the update reads gradients of 0.0 and "
+        f"moves nothing: the losses stay at {', '.join(f'{x:.4f}' for x in seen.losses)}. "
+        "Reset them before backward(): `model.zero_grad()`, then `loss.backward()`, then move "
+        "every parameter.",
+        _PROBE + "\nlosses = train(model, xs, ys, 2, 0.1)\nprint(losses)",
+    )
+
+
+def _biases_uphill(namespace: Namespace) -> Finding | None:
+    seen = _train_probe(namespace, 1)
+    if seen is None:
+        return None
+    net = Net("MLP", PAGE_SIZES)
+    down = train(net, seen.start, XS, YS, 1, 0.1)
+    up = train(net, seen.start, XS, YS, 1, 0.1, sign=1.0)
+    moved = [p.data for p in seen.params]
+    biases = [i for i in range(len(moved)) if net.parameter_name(i).endswith("its bias")]
+    for i, got in enumerate(moved):
+        want = up.weights[i] if i in biases else down.weights[i]
+        if not same(got, want):
+            return None
+    if same(moved, down.weights):
+        return None
+    i = biases[0]
+    return Finding(
+        "The update's sign flipped on the biases: after one step of "
+        "`train(model, xs, ys, 1, 0.1)` every weight moved down its gradient, as it should, "
+        f"but every bias moved up it: {net.parameter_name(i)} went from "
+        f"{show(seen.start[i])} to {show(moved[i])}, by +0.1 × its gradient "
+        f"({show(up.first_grads[i])}). A bias is a parameter like any other: step every one "
+        "against its gradient, `p.data -= learning_rate * p.grad`.",
+        _PROBE + "\nlosses = train(model, xs, ys, 1, 0.1)\n"
+        "print([round(p.data, 4) for p in model.parameters()])",
+    )
+
+
 MISTAKES = (
     Mistake(
         "no-zero-grad",
@@ -297,6 +359,23 @@ MISTAKES = (
         "The update's sign flipped",
         "The gradient points uphill, where the loss grows: gradient descent steps against it.",
         _sign_flipped,
+        STEP,
+        PARTS,
+    ),
+    Mistake(
+        "zero-after-backward",
+        "zero_grad after backward()",
+        "Resetting the gradients between backward() and the update throws them away: the "
+        "update then moves nothing.",
+        _zero_after_backward,
+        STEP,
+        PARTS,
+    ),
+    Mistake(
+        "biases-uphill",
+        "The update's sign flipped on the biases",
+        "Every parameter, each bias included, steps against its gradient.",
+        _biases_uphill,
         STEP,
         PARTS,
     ),

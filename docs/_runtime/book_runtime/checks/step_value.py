@@ -299,8 +299,8 @@ def _number_not_wrapped(namespace: Namespace) -> Finding | None:
         prev = list(getattr(c, "_prev", ()))
         if not any(p is a for p in prev):
             continue
-        wrapped = [p for p in prev if p is not a and getattr(p, "data", None) == 1.5]
-        if wrapped and all(isinstance(p, type(a)) for p in wrapped):
+        # Not wrapped: the number itself is in _prev. (Nothing there for it: not recorded.)
+        if not any(p == 1.5 and not isinstance(p, type(a)) for p in prev):
             continue
         return Finding(
             f"A plain number not wrapped: `c = a {op} 1.5` gave c.data = {c.data!r}, but "

@@ -1,9 +1,14 @@
 class Value(Value):
     def backward(self):
-        def build(node):
-            # Nothing remembers the nodes already placed: a node reached twice comes twice.
-            return [*(n for child in node._prev for n in build(child)), node]
-
+        # Nothing remembers the nodes already placed: a node reached twice comes twice.
+        order, stack = [], [(self, False)]
+        while stack:
+            node, done = stack.pop()
+            if done:
+                order.append(node)
+            else:
+                stack.append((node, True))
+                stack.extend((child, False) for child in node._prev)
         self.grad = 1.0
-        for node in reversed(build(self)):
+        for node in reversed(order):
             node._backward()

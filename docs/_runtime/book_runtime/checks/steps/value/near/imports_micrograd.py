@@ -1,0 +1,2 @@
+# Check: not-yours Value
+from micrograd import Value

@@ -1,0 +1,163 @@
+"""The checks blame the right method in the right step, and each detector claims only its own.
+
+A step's folder of code holds, besides its known-wrong solutions
+(``wrong/``), near misses (``near/``): realistic bugs that no known mistake
+describes, or that look like one but are not, each headed by the result it
+must get (``# Check: <status> <method> [<mistake>]``).  Each is code run on
+top of the step's solution, in the step's cell.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from importlib import resources
+from typing import Any
+
+import pytest
+from book_runtime.checks import EXERCISES
+from book_runtime.checks.core import Guard, Mistake
+from track_namespace import IDS, check, page_namespace, run_cell
+
+HEADER = re.compile(r"\A# Check: (?P<status>[\w-]+) (?P<part>[\w.]+)(?: (?P<mistake>[\w-]+))?\n")
+
+
+def near_misses() -> list[tuple[str, str]]:
+    """(step, file name) of every near miss of the track."""
+    steps = resources.files("book_runtime.checks") / "steps"
+    found = []
+    for step in IDS:
+        folder = steps / step / "near"
+        if folder.is_dir():
+            found += [(step, f.name) for f in sorted(folder.iterdir(), key=lambda f: f.name)]
+    return found
+
+
+def near_code(step: str, name: str) -> str:
+    steps = resources.files("book_runtime.checks") / "steps"
+    return (steps / step / "near" / name).read_text(encoding="utf-8")
+
+
+NEAR = near_misses()
+
+
+def test_every_step_before_training_has_near_misses() -> None:
+    assert {step for step, _ in NEAR} >= {"value", "rules", "backward", "nn"}
+    for step, name in NEAR:
+        assert HEADER.match(near_code(step, name)), (step, name)
+
+
+@pytest.fixture
+def limit_kept() -> Any:
+    """A near miss may raise the recursion limit, as the page would: the test puts it back."""
+    limit = sys.getrecursionlimit()
+    yield
+    sys.setrecursionlimit(limit)
+
+
+@pytest.mark.parametrize(("step", "name"), NEAR, ids=[f"{s}-{n}" for s, n in NEAR])
+def test_each_near_miss_gets_its_method_its_step_and_no_other_mistake(
+    step: str, name: str, limit_kept: None
+) -> None:
+    code = near_code(step, name)
+    header = HEADER.match(code)
+    assert header is not None
+    exercise = EXERCISES[step]
+    namespace = page_namespace(step, f"{exercise.solution}\n\n{code}")
+    result = check(step, namespace)
+    assert result.status == header["status"], result.message
+    assert result.part == header["part"], result.message
+    if result.status != "not-yours":
+        assert result.step == step, result.message
+        assert f"`{header['part']}`" in result.message, "the message names the method"
+        assert not result.message.startswith("This comes from"), result.message
+    want = header["mistake"]
+    assert (result.mistake.id if result.mistake else None) == want, result.message
+
+
+def test_a_page_that_raised_the_recursion_limit_is_told_why_it_does_not_count(
+    limit_kept: None,
+) -> None:
+    code = near_code("backward", "page_raises_limit.py")
+    namespace = page_namespace("backward", f"{EXERCISES['backward'].solution}\n\n{code}")
+    assert sys.getrecursionlimit() == 100_000, "the page's cell raised it"
+    result = check("backward", namespace)
+    assert "Your page raised Python's recursion limit to 100,000" in result.message
+    assert "does not count" in result.message
+    assert sys.getrecursionlimit() == 100_000, "the check puts the page's limit back"
+
+
+def test_not_yours_names_micrograds_class_and_asks_for_the_readers_own() -> None:
+    namespace = page_namespace("value", "from micrograd import Value\n")
+    result = check("value", namespace)
+    assert result.status == "not-yours"
+    assert "`Value` is micrograd's own (micrograd.engine.Value)" in result.message
+    # Every later step sees it too: the track is about the reader's own Value.
+    for step in IDS[1:4]:
+        later = page_namespace(step)
+        run_cell(later, "from micrograd import Value\n", 9)
+        assert check(step, later).status in {"not-yours", "not-done"}, step
+
+
+def _full_track(step: str, code: str) -> dict[str, Any]:
+    """Every step's solution in the page, ``code`` in ``step``'s cell."""
+    namespace = page_namespace(step, code)
+    for number, exercise in enumerate(EXERCISES.values(), start=1):
+        if IDS.index(exercise.id) > IDS.index(step):
+            run_cell(namespace, exercise.solution, number)
+    return namespace
+
+
+def _all_mistakes() -> list[Mistake]:
+    return [m for exercise in EXERCISES.values() for m in exercise.mistakes]
+
+
+def _wrong_programs() -> list[tuple[str, str, str | None]]:
+    """(step, its cell's code, the one mistake that may claim it) of every wrong program."""
+    programs = []
+    for exercise in EXERCISES.values():
+        for mistake, code in exercise.known_wrong.items():
+            programs.append((exercise.id, code, mistake))
+    for step, name in NEAR:
+        code = near_code(step, name)
+        header = HEADER.match(code)
+        assert header is not None
+        programs.append((step, f"{EXERCISES[step].solution}\n\n{code}", header["mistake"]))
+    return programs
+
+
+WRONG = _wrong_programs()
+
+
+@pytest.mark.parametrize(
+    ("step", "code", "own"),
+    WRONG,
+    ids=[f"{step}-{own or i}" for i, (step, _, own) in enumerate(WRONG)],
+)
+def test_no_detector_claims_another_mistakes_wrong_program(
+    step: str, code: str, own: str | None, limit_kept: None
+) -> None:
+    # Each wrong program is in the page with every other step right; only its own mistake
+    # (if it has one) may recognise it.
+    namespace = _full_track(step, code)
+    claimed = []
+    with Guard():
+        for mistake in _all_mistakes():
+            if mistake.id == own:
+                continue
+            try:
+                finding = mistake.detect(namespace)
+            except Exception as error:
+                claimed.append(f"{mistake.id} raised {error!r}")
+                continue
+            if finding is not None:
+                claimed.append(f"{mistake.id}: {finding.message[:120]}")
+    assert not claimed, claimed
+
+
+@pytest.mark.parametrize("step", IDS)
+def test_no_detector_claims_a_right_solution(step: str) -> None:
+    namespace = _full_track(step, EXERCISES[step].solution)
+    with Guard():
+        claimed = [m.id for m in _all_mistakes() if m.detect(namespace) is not None]
+    assert not claimed
