@@ -200,6 +200,9 @@ def tests(session: nox.Session) -> None:
     - the 100-step moons runs (marker ``one_python``): the page, the example and
       the original's demo, the same pure-Python float arithmetic as the short runs
       and the random graphs that every version runs, three times 20 to 60 s;
+    - the mutation test of the checker (also ``one_python``,
+      tests/test_checker_mutants.py): its judgement is the same pure Python on
+      every version;
     - three quarters of Hypothesis's examples (profile ``ci-other-python``, 50 a
       test instead of 200, tests/conftest.py): each rule's finite-difference and
       random-graph checks still run on every Python, on fewer graphs.

@@ -32,6 +32,12 @@ Fixtures
 (``labelled_neuron.py``); ``dot_program`` puts a ``dot`` on PATH (``_dot.py``);
 ``close_figures`` closes the matplotlib figures a test opened;
 ``example_run`` runs an example script with its default settings once.
+
+The mutation test's table
+-------------------------
+:func:`pytest_terminal_summary` prints, at the end of a run that judged the
+checker's mutants (``test_checker_mutants.py``), their table per step, and
+writes it to ``artifacts/mutants/`` (``mutant_report.py``).
 """
 
 from __future__ import annotations
@@ -150,3 +156,10 @@ def example_run(tmp_path_factory: pytest.TempPathFactory) -> ExampleRun:
         return runs[name]
 
     return run
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    """The mutation test's table (test_checker_mutants.py), when the run judged mutants."""
+    from mutant_report import summary
+
+    summary(terminalreporter)
