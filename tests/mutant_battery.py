@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -222,16 +223,25 @@ def engine_trace(step: str, namespace: dict[str, Any], seed: int) -> Trace:
 
 
 def _deep_chain(value: type) -> Trace:
-    """A chain of 3,000 links: deeper than Python lets a function call itself."""
+    """A chain of 3,000 links: deeper than Python lets a function call itself.
+
+    Under CPython's usual recursion limit, as a check runs it; a backward() that
+    raises the limit shows in the trace too.
+    """
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(min(limit, 1000))
     try:
         x = value(0.5)
         y = x
         for i in range(3000):
             y = y * 1.0001 if i % 2 else y + 0.001
         y.backward()
-        return [("chain", _number(x.grad), _number(y.grad), _number(y.data))]
+        raised = sys.getrecursionlimit()
+        return [("chain", _number(x.grad), _number(y.grad), _number(y.data), raised)]
     except Exception as error:
         return [("chain", *_error(error))]
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 # -- nn --------------------------------------------------------------------------------------------

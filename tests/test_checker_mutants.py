@@ -98,7 +98,9 @@ def judge(mutant: Mutant) -> Outcome:
         )
     elif result.status == "not-done":
         outcome.verdict = "not-done"
-    elif (result.part, result.step) == (mutant.part, mutant.step):
+    elif (result.part, result.step) == (mutant.part, mutant.step) and (
+        f"`{mutant.part}`" in result.message
+    ):  # the reader reads the method's name in the message, not only in the result's fields
         outcome.verdict = "located"
     else:
         outcome.verdict = "mislocated"

@@ -688,6 +688,20 @@ class _Check:
         named = self.recognised(number, tb, method.part)
         if named is not None:
             return named
+        unset = self.never_set(error)
+        if unset is not None:
+            owner, attribute = unset
+            lead, step = self.lead(f"{owner}.__init__")
+            return self.result(
+                RAISED,
+                f"{lead} never sets {attribute}, which `{method.part}` reads: "
+                f"{type(error).__name__}: {error}",
+                case=method.code,
+                traceback=tb,
+                checked=number,
+                part=f"{owner}.__init__",
+                step=step,
+            )
         lead, step = self.lead(method.part)
         return self.result(
             RAISED,
@@ -698,6 +712,22 @@ class _Check:
             part=method.part,
             step=step,
         )
+
+    def never_set(self, error: BaseException) -> tuple[str, str] | None:
+        """(class, attribute) when ``error`` reads an attribute the class's __init__ never set.
+
+        The attribute is the object's own, not its class's, and the class is one
+        of these steps' (whose ``__init__`` the reader writes): the fault is there.
+        """
+        if not isinstance(error, AttributeError) or error.name is None:
+            return None
+        found = getattr(error, "obj", None)
+        owner = type(found).__name__
+        if f"{owner}.__init__" not in {part for step in self.steps for part in step.parts}:
+            return None
+        if self.namespace.get(owner) is not type(found) or hasattr(type(found), error.name):
+            return None
+        return owner, error.name
 
     def failed(self, case: Case, failure: str, number: int) -> Result:
         explained = self.explained(number, None)
@@ -723,6 +753,8 @@ class _Check:
         if case is None:
             where = "Your code, before any case,"
         part = _raising_part(error, self.exercise.parts)
+        if part is None and len(self.exercise.parts) == 1:
+            part = self.exercise.parts[0]  # what the case's own lines got from the reader's code
         step = None if part is None else self.lead(part)[1]
         return self.result(
             RAISED,

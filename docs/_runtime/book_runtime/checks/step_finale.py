@@ -16,6 +16,7 @@ from book_runtime.checks.core import Exercise
 from book_runtime.checks.core import Finding
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
+from book_runtime.checks.core import Probe
 from book_runtime.checks.core import probe
 from book_runtime.checks.core import probe_error
 from book_runtime.checks.core import reader_scope
@@ -207,6 +208,33 @@ def _no_backward(namespace: Namespace) -> Finding | None:
     )
 
 
+def _returns_values(names: Namespace) -> str | None:
+    """A probe: ``neuron`` returns o and four of the reader's Values, with micrograd's numbers."""
+    numbers = (2.0, -3.0, 0.0, 1.0, 6.8813735870195432)
+    made = names["neuron"](*numbers)
+    call = "`o, x1, w1, x2, w2 = neuron(2.0, -3.0, 0.0, 1.0, 6.8813735870195432)`"
+    if not isinstance(made, (tuple, list)) or len(made) != 5:
+        what = repr(made)
+        if isinstance(made, (tuple, list)):
+            what = f"a {type(made).__name__} of {len(made)}"
+        return f"{call} got {what}; expected the 5 Values o, x1, w1, x2, w2"
+    strangers = [v for v in made if not isinstance(v, names["Value"])]
+    if strangers:
+        return f"{call} got {strangers[0]!r} among the five; expected five of your Values"
+    x1, w1, x2, w2, b = (Value(v) for v in numbers)
+    o = (x1 * w1 + x2 * w2 + b).tanh()
+    o.backward()
+    if not same(made[0].data, o.data):
+        return _differs(call, "o.data", made[0].data, o.data).removesuffix(".")
+    for name, mine, leaf in zip(_NAMES, made[1:], (x1, w1, x2, w2), strict=True):
+        if not same(mine.grad, leaf.grad):
+            return _differs(call, f"{name}.grad", mine.grad, leaf.grad).removesuffix(".")
+    return None
+
+
+PROBES = (Probe("neuron", _WORKED + "\nprint(o, x1, w1, x2, w2)", _returns_values),)
+
+
 #: Last, the mistake whose wrong file rebinds step 4's Neuron: in the page, that name stays
 #: rebound once the cell is right again, and a later mistake's cell would inherit it.
 MISTAKES = (
@@ -250,5 +278,6 @@ def exercise() -> Exercise:
         MISTAKES,
         _ready,
         builds_on=("value", "rules", "backward", "nn", "training"),
+        probes=PROBES,
         parts=PARTS,
     )

@@ -20,6 +20,7 @@ from book_runtime.checks.core import Exercise
 from book_runtime.checks.core import Finding
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
+from book_runtime.checks.core import Probe
 from book_runtime.checks.core import probe
 from book_runtime.checks.core import reader_scope
 from book_runtime.checks.core import run_code
@@ -344,6 +345,37 @@ def _biases_uphill(namespace: Namespace) -> Finding | None:
     )
 
 
+def _returns_losses(names: Namespace) -> str | None:
+    """A probe: ``train`` returns one loss (a number) per step, each the loss before its update."""
+    random.seed(3)
+    model = Net("MLP", (2, 2, 1)).make(names)
+    start = [p.data for p in model.parameters()]
+    losses = names["train"](model, [[1.0, -1.0], [0.5, 2.0]], [1.0, -1.0], 2, 0.1)
+    call = "`train(model, xs, ys, 2, 0.1)` with model = MLP(2, [2, 1])"
+    floats = _floats(losses) if isinstance(losses, (list, tuple)) else None
+    if floats is None or len(floats) != 2:
+        return f"{call} returned {losses!r}; expected a list of 2 losses, one per step (floats)"
+    want = train(Net("MLP", (2, 2, 1)), start, [[1.0, -1.0], [0.5, 2.0]], [1.0, -1.0], 2, 0.1)
+    for step, (got, loss) in enumerate(zip(floats, want.losses, strict=True)):
+        if not same(got, loss):
+            return (
+                f"{call} gave a loss of {show(got, loss)} at step {step}; expected "
+                f"{show(loss, got)} (micrograd's run of the MLP page's loop from your model's "
+                "starting weights)"
+            )
+    return None
+
+
+PROBES = (
+    Probe(
+        "train",
+        "import random\n\nrandom.seed(3)\nmodel = MLP(2, [2, 1])\n"
+        "print(train(model, [[1.0, -1.0], [0.5, 2.0]], [1.0, -1.0], 2, 0.1))",
+        _returns_losses,
+    ),
+)
+
+
 MISTAKES = (
     Mistake(
         "no-zero-grad",
@@ -403,5 +435,6 @@ def exercise() -> Exercise:
         MISTAKES,
         _ready,
         builds_on=("value", "rules", "backward", "nn"),
+        probes=PROBES,
         parts=PARTS,
     )

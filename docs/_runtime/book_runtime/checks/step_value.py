@@ -215,6 +215,8 @@ def _inputs_not_recorded(namespace: Namespace) -> Finding | None:
         return None
     a, b, c = made
     part = "Value.__add__"
+    if not isinstance(c, type(a)):
+        return None  # no Value at all: the probe of __add__ says so
     if not hasattr(c, "_prev"):
         what, part = "c has no _prev at all", "Value.__init__"
     else:
