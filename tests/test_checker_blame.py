@@ -161,3 +161,23 @@ def test_no_detector_claims_a_right_solution(step: str) -> None:
     with Guard():
         claimed = [m.id for m in _all_mistakes() if m.detect(namespace) is not None]
     assert not claimed
+
+
+def test_the_runners_check_passes_the_cells_steps_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The page's runner sends each exercise cell's file name and step as JSON.
+    import json
+
+    from book_runtime import exercises, kernel
+
+    wrong = EXERCISES["value"].solution.replace('(self, other), "+"', '(self,), "+"')
+    namespace = page_namespace("value", wrong)
+    monkeypatch.setattr(kernel, "NAMESPACE", namespace)
+    result = json.loads(exercises.check("value", json.dumps({"<cell 1>": "value"})))
+    assert (result["status"], result["part"], result["step"]) == (
+        "failed",
+        "Value.__add__",
+        "value",
+    )
+    assert result["message"].startswith("Your `Value.__add__` (step 1's cell, line")
+    unnamed = json.loads(exercises.check("value"))
+    assert unnamed["step"] is None, "without the cells, no step is named"

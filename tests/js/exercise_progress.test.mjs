@@ -89,5 +89,11 @@ test("a Check's heading says what its result is", () => {
   assert.equal(verdict(STEP, { status: "raised", traceback: "Traceback ...", message: "" }),
     "Your code raised an exception:");
   assert.equal(verdict(STEP, { status: "raised", message: NOT_RUN.stopped }), NOT_RUN.stopped);
+  const named = "Your `Neuron.__call__` (step 4's cell, line 8) raised TypeError: no";
+  assert.equal(verdict(STEP, {
+    status: "raised", traceback: "Traceback ...", message: named, part: "Neuron.__call__",
+  }), named);
+  const borrowed = "Not yours: `Value` is micrograd's own (micrograd.engine.Value), imported";
+  assert.equal(verdict(STEP, { status: "not-yours", message: borrowed }), borrowed);
   assert.deepEqual(Object.keys(NOT_RUN), ["raised", "skipped", "stopped", "crashed"]);
 });

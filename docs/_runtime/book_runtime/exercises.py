@@ -17,9 +17,14 @@ import json
 from book_runtime import kernel
 
 
-def check(exercise_id: str) -> str:
-    """The result of checking exercise ``exercise_id`` against the page's namespace, as JSON."""
+def check(exercise_id: str, cells: str = "{}") -> str:
+    """The result of checking exercise ``exercise_id`` against the page's namespace, as JSON.
+
+    ``cells`` maps each exercise cell's file name (``<cell 5>``) to its step's
+    id, as JSON: a failure then says which step's code it comes from.
+    """
     # At the first Check: the kernel of a page without exercises never imports the checks.
     from book_runtime.checks import check as check_exercise
 
-    return json.dumps(check_exercise(exercise_id, kernel.NAMESPACE).to_json())
+    steps = json.loads(cells)
+    return json.dumps(check_exercise(exercise_id, kernel.NAMESPACE, steps).to_json())

@@ -88,7 +88,10 @@ export function verdict(exercise, result) {
     passed: `Passed: step ${exercise.number} does all the book asks of it (${result.checked} checks).`,
     failed: `Not yet: ${result.message}`,
     "not-done": `Not done yet: ${result.message}`,
-    raised: result.traceback ? "Your code raised an exception:" : result.message,
+    // A raise the checks put down to one of the reader's methods says which; else the
+    // traceback under it does.
+    raised: result.traceback && !result.part ? "Your code raised an exception:" : result.message,
+    "not-yours": result.message,
   }[result.status];
 }
 

@@ -35,6 +35,9 @@ const data = JSON.parse(document.getElementById("micrograd-track").textContent);
 const exercises = new Map(data.exercises.map((exercise) => [exercise.id, exercise]));
 const order = data.exercises.map((exercise) => exercise.id);
 const progress = freshProgress(); // what the reader did (exercise_progress.js)
+// Each exercise cell's file name (as tracebacks name it) -> its step: the checks find the
+// step whose code fails from the failing method's own file name.
+const cellSteps = {};
 const panels = new Map(); // exercise id -> its panel's parts
 records.checks = [];
 
@@ -54,6 +57,7 @@ export function setUpExercises(actions) {
     // of a cell (the flow runs those cells again, and says so).
     alsoReads(cell, above);
     above.push(cell);
+    cellSteps[cell.filename] = exercise.id;
     const check = button("runner-check", "✓ Check", () => checkCell(cell, exercise, actions));
     check.setAttribute("aria-label", `Check step ${exercise.number}: ${exercise.title}`);
     check.title = "Run this cell, then check your code against the book's tests";
@@ -108,7 +112,7 @@ async function resultOf(cell, exercise, actions) {
   if (state !== "done") return { status: "raised", message: NOT_RUN[state] };
   const { ask } = await import("./api.js");
   try {
-    return await ask("exercises", "check", { exercise: exercise.id });
+    return await ask("exercises", "check", { exercise: exercise.id, cells: cellSteps });
   } catch (error) {
     return { status: "raised", message: `The checks could not run: ${error.message}` };
   }

@@ -802,8 +802,6 @@ class _Check:
         message, step = finding.message, mistake.step
         if part is not None:
             lead, step = self.lead(part)
-            if step is None:
-                step = mistake.step
             message = f"{lead}: {message}"
         elif mistake.step != self.exercise.id:
             title = self.exercises[mistake.step].title if mistake.step in self.exercises else ""
