@@ -113,6 +113,15 @@ def pytest_runtest_call(item: pytest.Item) -> Iterator[None]:
 
 
 @pytest.fixture
+def recursion_limit_kept() -> Iterator[None]:
+    """A wrong solution of the track run as a cell may raise the recursion limit, as the
+    page's would: what one test's wrong code set is not the next test's page."""
+    limit = sys.getrecursionlimit()
+    yield
+    sys.setrecursionlimit(limit)
+
+
+@pytest.fixture
 def close_figures() -> Iterator[None]:
     """Close every matplotlib figure a test opened (``usefixtures("close_figures")``)."""
     yield

@@ -40,8 +40,6 @@ compute exactly what the solution computes, each with the reason;
 from __future__ import annotations
 
 import ast
-import builtins
-import linecache
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -492,27 +490,6 @@ def by_id() -> dict[str, Mutant]:
 # -- the page's namespace with a mutant in it ------------------------------------------------------
 
 
-def run_cell(namespace: dict[str, Any], code: str, number: int) -> None:
-    """Run ``code`` as the runner runs a cell: its file name ``<cell N>``, its lines kept."""
-    filename = f"<cell {number}>"
-    linecache.cache[filename] = (len(code), None, code.splitlines(True), filename)
-    exec(compile(code, filename, "exec"), namespace)
-
-
 def cells(step: str) -> dict[str, str]:
     """The file name of each exercise cell up to ``step``'s, and its step."""
     return {f"<cell {n}>": s for n, s in enumerate(STEPS[: STEPS.index(step) + 1], start=1)}
-
-
-def page_namespace(step: str, code: str | None = None) -> dict[str, Any]:
-    """The page's namespace after the solutions of the steps before ``step`` and ``code``.
-
-    ``code`` is ``step``'s cell (its solution if None); the steps after it do not run.
-    """
-    namespace: dict[str, Any] = {"__builtins__": builtins, "__name__": "__main__"}
-    for number, name in enumerate(STEPS, start=1):
-        mine = name == step
-        run_cell(namespace, code if mine and code is not None else EXERCISES[name].solution, number)
-        if mine:
-            return namespace
-    raise KeyError(step)

@@ -19,6 +19,8 @@ from book_runtime.checks import EXERCISES
 from book_runtime.checks.core import Guard, Mistake
 from track_namespace import IDS, check, page_namespace, run_cell
 
+pytestmark = pytest.mark.usefixtures("recursion_limit_kept")
+
 HEADER = re.compile(r"\A# Check: (?P<status>[\w-]+) (?P<part>[\w.]+)(?: (?P<mistake>[\w-]+))?\n")
 
 
@@ -47,18 +49,8 @@ def test_every_step_before_training_has_near_misses() -> None:
         assert HEADER.match(near_code(step, name)), (step, name)
 
 
-@pytest.fixture
-def limit_kept() -> Any:
-    """A near miss may raise the recursion limit, as the page would: the test puts it back."""
-    limit = sys.getrecursionlimit()
-    yield
-    sys.setrecursionlimit(limit)
-
-
 @pytest.mark.parametrize(("step", "name"), NEAR, ids=[f"{s}-{n}" for s, n in NEAR])
-def test_each_near_miss_gets_its_method_its_step_and_no_other_mistake(
-    step: str, name: str, limit_kept: None
-) -> None:
+def test_each_near_miss_gets_its_method_its_step_and_no_other_mistake(step: str, name: str) -> None:
     code = near_code(step, name)
     header = HEADER.match(code)
     assert header is not None
@@ -75,9 +67,7 @@ def test_each_near_miss_gets_its_method_its_step_and_no_other_mistake(
     assert (result.mistake.id if result.mistake else None) == want, result.message
 
 
-def test_a_page_that_raised_the_recursion_limit_is_told_why_it_does_not_count(
-    limit_kept: None,
-) -> None:
+def test_a_page_that_raised_the_recursion_limit_is_told_why_it_does_not_count() -> None:
     code = near_code("backward", "page_raises_limit.py")
     namespace = page_namespace("backward", f"{EXERCISES['backward'].solution}\n\n{code}")
     assert sys.getrecursionlimit() == 100_000, "the page's cell raised it"
@@ -135,7 +125,7 @@ WRONG = _wrong_programs()
     ids=[f"{step}-{own or i}" for i, (step, _, own) in enumerate(WRONG)],
 )
 def test_no_detector_claims_another_mistakes_wrong_program(
-    step: str, code: str, own: str | None, limit_kept: None
+    step: str, code: str, own: str | None
 ) -> None:
     # Each wrong program is in the page with every other step right; only its own mistake
     # (if it has one) may recognise it.

@@ -29,11 +29,16 @@ import pytest
 from book_runtime.checks import EXERCISES, check
 from mutant_battery import first_difference, trace
 from mutant_report import Outcome, record
-from mutants import EQUIVALENTS, Mutant, all_mutants, by_id, cells, page_namespace
+from mutants import EQUIVALENTS, Mutant, all_mutants, by_id, cells
+from track_namespace import page_namespace
 
 # One Python is enough: the checker's judgement is the same pure Python on each; and the
 # checks' calls of micrograd add nothing to its coverage.
-pytestmark = [pytest.mark.one_python, pytest.mark.no_cover]
+pytestmark = [
+    pytest.mark.one_python,
+    pytest.mark.no_cover,
+    pytest.mark.usefixtures("recursion_limit_kept"),
+]
 
 MUTANTS = all_mutants()
 IDS = list(EXERCISES)

@@ -45,6 +45,8 @@ from book_runtime.checks.step_finale import _table
 from pages import DOCS, code_cells, in_page_group, run_page
 from track_namespace import IDS, check, page_namespace, run_cell
 
+pytestmark = pytest.mark.usefixtures("recursion_limit_kept")
+
 PAGE = "build-your-own"
 #: The checks, a part of the book's runtime, and their steps' code, as the page names it.
 CHECKS = DOCS / "_runtime" / "book_runtime" / "checks"

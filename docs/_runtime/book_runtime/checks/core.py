@@ -474,30 +474,39 @@ class Guard:
     The collector is off during the check: the reader's closures make every
     node a reference cycle, and rescanning a growing graph of them would take
     longer than the check itself (what the book's ``paused_gc()`` is for).
+
     The check runs under :data:`RECURSION_LIMIT` at most, whatever the page
-    set: :func:`callers_recursion_limit` tells what the page had.
+    set (:func:`callers_recursion_limit` tells what the page had), and the
+    reader's code cannot raise it meanwhile: ``sys.setrecursionlimit`` only
+    notes what it was asked (:func:`recursion_limits_asked`).  In the browser,
+    a sort that a raised limit let recurse 5,000 deep would crash Python.
     """
 
     #: The recursion limit of the caller of the check running now (None: none is running).
     callers_limit: int | None = None
+    #: The limits the reader's code asked for during the check running now.
+    asked: list[int] = []  # noqa: RUF012 - one check at a time, and its Guard resets it
 
     def __enter__(self) -> Guard:
         self._random = random.getstate()
         self._limit = sys.getrecursionlimit()
-        self._outer = Guard.callers_limit
+        self._outer = Guard.callers_limit, Guard.asked, sys.setrecursionlimit
         self._collector = gc.isenabled(), gc.get_threshold()
         self._streams = sys.stdout, sys.stderr
         sys.stdout = sys.stderr = io.StringIO()
         gc.disable()
-        Guard.callers_limit = self._limit if self._outer is None else self._outer
-        sys.setrecursionlimit(min(self._limit, RECURSION_LIMIT))
+        if Guard.callers_limit is None:
+            Guard.callers_limit = self._limit
+            Guard.asked = []
+            sys.setrecursionlimit(min(self._limit, RECURSION_LIMIT))
+            sys.setrecursionlimit = _noted
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         sys.stdout, sys.stderr = self._streams
         random.setstate(self._random)
+        Guard.callers_limit, Guard.asked, sys.setrecursionlimit = self._outer
         sys.setrecursionlimit(self._limit)
-        Guard.callers_limit = self._outer
         enabled, thresholds = self._collector
         gc.set_threshold(*thresholds)
         if enabled:
@@ -506,9 +515,26 @@ class Guard:
             gc.disable()
 
 
+_set_recursion_limit = sys.setrecursionlimit
+
+
+def _noted(limit: int) -> None:
+    """``sys.setrecursionlimit`` while a check runs: what is asked is noted, not done."""
+    if not isinstance(limit, int):
+        raise TypeError(f"'{type(limit).__name__}' object cannot be interpreted as an integer")
+    if limit < 1:
+        raise ValueError("recursion limit must be greater or equal than 1")
+    Guard.asked.append(limit)
+
+
 def callers_recursion_limit() -> int:
     """The recursion limit the page had when the check began (a check lowers it)."""
     return sys.getrecursionlimit() if Guard.callers_limit is None else Guard.callers_limit
+
+
+def recursion_limits_asked() -> list[int]:
+    """The recursion limits the reader's code asked for so far in the check running now."""
+    return list(Guard.asked)
 
 
 # -- a check ------------------------------------------------------------------------------------
@@ -582,15 +608,12 @@ class _Check:
                 if not method.later and step is not self.exercise:
                     continue
                 number += 1
-                limit = sys.getrecursionlimit()
                 try:
                     if not method.applies(self.namespace):
                         continue
                     failure = method.run(self.namespace)
                 except READER_ERRORS as error:
                     return self.probe_raised(method, error, number)
-                finally:  # a limit the reader's code raised is not the next probe's
-                    sys.setrecursionlimit(limit)
                 if failure is not None:
                     return self.probe_failed(method, failure, number)
         mine = written[self.exercise.id]
@@ -772,13 +795,10 @@ class _Check:
             for mistake in owner.mistakes:
                 if part is not None and part not in mistake.parts:
                     continue
-                limit = sys.getrecursionlimit()
                 try:
                     finding = mistake.detect(self.namespace)
                 except READER_ERRORS:  # a probe that trips on other code recognises nothing
                     finding = None
-                finally:  # what the reader's code set is not the next detector's limit
-                    sys.setrecursionlimit(limit)
                 if finding is not None:
                     return self.named(mistake, finding, number, tb, part)
         return None

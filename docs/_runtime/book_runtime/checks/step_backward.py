@@ -27,6 +27,7 @@ from book_runtime.checks.core import callers_recursion_limit
 from book_runtime.checks.core import probe
 from book_runtime.checks.core import probe_error
 from book_runtime.checks.core import readers
+from book_runtime.checks.core import recursion_limits_asked
 from book_runtime.checks.core import same
 from book_runtime.checks.core import show
 from book_runtime.checks.core import step_file
@@ -333,14 +334,11 @@ def _chain(names: Namespace) -> dict[str, Any]:
 
 
 def _limit_raised(namespace: Namespace) -> int | None:
-    """The recursion limit the reader's backward() set on the chain, if it raised it; else None."""
-    before = sys.getrecursionlimit()
-    try:
-        probe(_chain, namespace)
-        after = sys.getrecursionlimit()
-    finally:
-        sys.setrecursionlimit(before)
-    return after if after > before else None
+    """The recursion limit the reader's backward() asked for on the chain, if higher; else None."""
+    asked = len(recursion_limits_asked())
+    probe(_chain, namespace)
+    raised = [n for n in recursion_limits_asked()[asked:] if n > RECURSION_LIMIT]
+    return max(raised) if raised else None
 
 
 def _page_limit() -> str:
@@ -357,9 +355,12 @@ def _page_limit() -> str:
 
 
 def _recursive_sort(namespace: Namespace) -> Finding | None:
+    asked = len(recursion_limits_asked())
     error = probe_error(_chain, namespace)
     if not isinstance(error, RecursionError) or _reseeds(namespace) is not None:
         return None  # a backward() that calls itself on each input: its seeds are the mistake
+    if any(n > RECURSION_LIMIT for n in recursion_limits_asked()[asked:]):
+        return None  # it asked for a higher limit: that is the mistake to name
     name = _deepest_function(error)
     return Finding(
         f"A recursive sort on a deep chain: a chain of 5,000 links raised RecursionError in "
@@ -377,7 +378,7 @@ def _raises_limit(namespace: Namespace) -> Finding | None:
     if limit is None:
         return None
     return Finding(
-        f"The recursion limit raised: on a chain of 5,000 links your backward() raised "
+        f"The recursion limit raised: on a chain of 5,000 links your backward() asked to raise "
         f"Python's recursion limit to {limit:,}, so that a sort that calls itself once per "
         "Value could go that deep. That is what this step teaches not to do: in the browser "
         "Python's stack is far smaller than on your computer, and 5,000 nested calls crash it "
@@ -406,14 +407,11 @@ def _micrograd_grads(graph: Graph, root: str) -> dict[str, float]:
 def _backward_problem(graph: Graph, root: str, text: str, names: Namespace) -> str | None:
     """``root.backward()`` on ``graph``: what differs from micrograd's gradients, or None."""
     mine = graph(names)
-    before = sys.getrecursionlimit()
-    try:
-        mine[root].backward()
-        after = sys.getrecursionlimit()
-    finally:
-        sys.setrecursionlimit(before)
-    if after > before:
-        return f"`{root}.backward()` on {text} raised the recursion limit to {after:,}"
+    asked = len(recursion_limits_asked())
+    mine[root].backward()
+    raised = [n for n in recursion_limits_asked()[asked:] if n > RECURSION_LIMIT]
+    if raised:
+        return f"`{root}.backward()` on {text} raised the recursion limit to {max(raised):,}"
     for name, want in _micrograd_grads(graph, root).items():
         got = mine[name].grad
         if not same(got, want):
