@@ -411,6 +411,12 @@ def check_lines(checks: dict[str, Any]) -> list[str]:
             verdict = "meets" if seconds <= target else "MISSES"
             verdict += f" the {target:g} s target"
         lines.append(f"{step:<10} {seconds:6.2f} s   {verdict}")
+    failing = dict(checks.get("slowest_failing_seconds", []))
+    if failing:
+        lines += ["", "the slowest Check of a wrong program (its detectors run too):"]
+        for step, _ in checks["check_seconds"]:
+            if step in failing:
+                lines.append(f"{step:<10} {failing[step]:6.2f} s")
     return lines
 
 
@@ -422,7 +428,8 @@ def checks_markdown(checks: dict[str, Any]) -> str:
         " whole_track`) and kept by `python benchmarks/report.py --checks"
         f" artifacts/runner/checks.json`, {_browser_machine(checks)}. Each time runs from the"
         " key press on a step's Check to its result, once Python is loaded, the steps in the"
-        " order a reader meets them:\n\n"
+        " order a reader meets them (the passing Check; then, from"
+        " `-k near_miss`, the slowest of each step's wrong programs):\n\n"
         "```text\n" + "\n".join(check_lines(checks)) + "\n```\n"
     )
 

@@ -9,8 +9,9 @@
 - Check answers within 1 s of the key press once Python is loaded, for every
   step but training's; the times go to artifacts/runner/checks.json
   (benchmarks/report.py --checks keeps them for benchmarks/RESULTS.md).
-- In Pyodide as in CPython (tests/test_exercises.py), every known-wrong
-  solution of book_runtime.checks gets its own mistake, the recursion probes included.
+- In Pyodide as in CPython (tests/test_exercises.py, tests/test_checker_blame.py),
+  every known-wrong solution and near miss of book_runtime.checks gets the same
+  result: its mistake, its method and its step, the recursion probes included.
 - The audit (axe-core) in every state of a step (failed, a hint shown, the
   solution offered and shown, passed), on a laptop and on a phone, with
   nothing wider than the phone's screen; and Check works offline once the
@@ -19,14 +20,19 @@
 
 from __future__ import annotations
 
+import builtins
 import json
+import sys
 from collections.abc import Callable
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
 from accessibility import audit, describe, unacceptable
 from book_runtime.checks import EXERCISES
+from book_runtime.checks import check as check_in_cpython
+from measurements import merge_into
 from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab, report, where_measured
 from sitefiles import ROOT, executed_notebooks_dir
 
@@ -302,31 +308,80 @@ def _keep_check_times(tab: Tab, seconds: dict[str, float]) -> None:
     CHECKS_ARTIFACT.write_text(json.dumps(measured, indent=1, sort_keys=True) + "\n")
 
 
-def test_every_known_mistake_gets_its_own_message_in_the_browser(tab: Tab) -> None:
-    """Pyodide's Python, its small stack included, names each mistake as CPython does."""
+def _near_misses(step: str) -> dict[str, str]:
+    """The step's near misses (steps/<step>/near/), each as its cell's code: on the solution."""
+    folder = resources.files("book_runtime.checks") / "steps" / step / "near"
+    if not folder.is_dir():
+        return {}
+    solution = EXERCISES[step].solution
+    return {
+        f"near/{f.name}": f"{solution}\n\n{f.read_text(encoding='utf-8')}"
+        for f in sorted(folder.iterdir(), key=lambda f: f.name)
+    }
+
+
+def _in_cpython(step: str, code: str) -> dict[str, Any]:
+    """What CPython's check says of ``code`` in ``step``'s cell, the steps before it solved."""
+    namespace: dict[str, Any] = {"__builtins__": builtins, "__name__": "__main__"}
+    limit = sys.getrecursionlimit()
+    try:
+        for number, exercise in enumerate(EXERCISES.values(), start=1):
+            mine = exercise.id == step
+            source = code if mine else exercise.solution
+            exec(compile(source, f"<cell {number}>", "exec"), namespace)
+            if mine:
+                break
+        cells = {f"<cell {n}>": s for n, s in enumerate(STEPS, start=1)}
+        result = check_in_cpython(step, namespace, cells)
+    finally:
+        sys.setrecursionlimit(limit)  # a near miss raises the page's limit
+    mistake = result.mistake.id if result.mistake else None
+    return {"status": result.status, "mistake": mistake, "part": result.part, "step": result.step}
+
+
+def test_every_known_mistake_and_near_miss_gets_the_same_result_in_the_browser(
+    tab: Tab, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Pyodide's Python, its small stack included, judges each wrong program as CPython does:
+    the same status, the same mistake, the same method and the same step; and a Check that
+    fails (its detectors run too) answers as soon as one that passes."""
     tab.open(PAGE)
     for index, step in enumerate(STEPS):
         tab.edit(index, EXERCISES[step].solution)
-    named = {}
+    tab.run_cell(0, timeout=PAGE_TIMEOUT_MS)  # Python loads: the times are of Checks alone
+    judged = {}
+    slowest: dict[str, float] = {}
     for index, step in enumerate(STEPS):
-        for mistake, code in EXERCISES[step].known_wrong.items():
+        programs = {**EXERCISES[step].known_wrong, **_near_misses(step)}
+        for name, code in programs.items():
             tab.edit(index, code)
             tab.cell(index).locator("button.runner-check").click()
             tab.page.wait_for_function(
-                f"microgradTest.checks().length > {len(named)}", timeout=PAGE_TIMEOUT_MS
+                f"microgradTest.checks().length > {len(judged)}", timeout=PAGE_TIMEOUT_MS
             )
-            named[(step, mistake)] = tab.evaluate("microgradTest.checks()")[-1]
-            if named[(step, mistake)]["mistake"] != mistake:  # what the reader is shown
-                named[(step, mistake)]["shown"] = tab.cell(index).inner_text()[-600:]
-        tab.edit(index, EXERCISES[step].solution)
-    wrong = {
-        key: (got["mistake"], got["status"], got["shown"])
-        for key, got in named.items()
-        if got["mistake"] != key[1]
-    }
-    assert not wrong, f"(step, mistake) -> what the browser named, its status and message: {wrong}"
+            got = tab.evaluate("microgradTest.checks()")[-1]
+            slowest[step] = max(slowest.get(step, 0.0), float(got["seconds"]))
+            want = _in_cpython(step, code)
+            seen = {key: got[key] for key in want}
+            if seen != want:  # what the reader is shown
+                judged[(step, name)] = (seen, want, tab.cell(index).inner_text()[-600:])
+            else:
+                judged[(step, name)] = None
+        # Run, not only put back: the next step's checks probe this step's methods too, and
+        # a cell edited but not run still holds its last program's classes.
+        tab.run_edited(index, EXERCISES[step].solution, timeout=PAGE_TIMEOUT_MS)
+    wrong = {key: value for key, value in judged.items() if value is not None}
+    assert not wrong, f"(step, program) -> (the browser's, CPython's, what is shown): {wrong}"
     assert tab.evaluate("microgradTest.status()") == "ready"
     assert not tab.errors, tab.errors
+    merge_into(CHECKS_ARTIFACT, {"slowest_failing_seconds": [[s, slowest[s]] for s in STEPS]})
+    report(
+        capsys,
+        f"Check of {len(judged)} wrong programs, the slowest of each step: "
+        + ", ".join(f"{step} {slowest[step]:.2f} s" for step in STEPS),
+    )
+    slow = {s: t for s, t in slowest.items() if s not in TRAINING_STEPS and t > CHECK_SECONDS}
+    assert not slow, f"a failing Check took longer than {CHECK_SECONDS} s: {slow}"
 
 
 def test_a_step_on_a_phone_in_the_dark_passes_the_audit_in_every_state(tab: Tab) -> None:

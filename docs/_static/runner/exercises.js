@@ -98,6 +98,8 @@ async function checkCell(cell, exercise, actions) {
     exercise: exercise.id,
     status: result.status,
     mistake: result.mistake ? result.mistake.id : null,
+    part: result.part || null,
+    step: result.step || null,
     seconds: (now() - started) / 1000,
   });
   recordCheck(progress, exercise.id, result.status);

@@ -15,6 +15,7 @@ from book_runtime.checks.core import Probe
 from book_runtime.checks.core import probe
 from book_runtime.checks.core import probe_error
 from book_runtime.checks.core import same
+from book_runtime.checks.core import shallow
 from book_runtime.checks.core import show
 from book_runtime.checks.core import step_file
 from book_runtime.checks.engine_cases import EngineCase
@@ -108,6 +109,17 @@ def _init(names: Namespace) -> str | None:
     return node_problem(made, c, value, 4.0, "*", {"x": x, "y": y}, ["x", "y"])
 
 
+def _shallow_binary(op: str, number_on: str | None) -> Callable[[Namespace], str | None]:
+    """:func:`_binary` for a reflected method, which may call itself: under a low limit."""
+    look = _binary(op, number_on)
+
+    def shallow_look(names: Namespace) -> str | None:
+        with shallow():
+            return look(names)
+
+    return shallow_look
+
+
 def _binary(op: str, number_on: str | None) -> Callable[[Namespace], str | None]:
     """A probe of ``a <op> b`` (number_on None), ``a <op> k`` ("right") or ``k <op> a`` ("left")."""
 
@@ -175,8 +187,8 @@ PROBES = (
     Probe("Value.__add__", _binary_code("+", "right"), _binary("+", "right")),
     Probe("Value.__mul__", _binary_code("*", None), _binary("*", None)),
     Probe("Value.__mul__", _binary_code("*", "right"), _binary("*", "right")),
-    Probe("Value.__radd__", _binary_code("+", "left"), _binary("+", "left")),
-    Probe("Value.__rmul__", _binary_code("*", "left"), _binary("*", "left")),
+    Probe("Value.__radd__", _binary_code("+", "left"), _shallow_binary("+", "left")),
+    Probe("Value.__rmul__", _binary_code("*", "left"), _shallow_binary("*", "left")),
     # Not asked for, but tested in both orders where the reader wrote them.
     _optional("Value.__neg__", "-a", -_A, lambda a, b: -a),
     _optional("Value.__sub__", "a - b", _A - _B, lambda a, b: a - b),
@@ -316,11 +328,13 @@ def _number_not_wrapped(namespace: Namespace) -> Finding | None:
 
 
 def _number_plus(names: Namespace) -> Any:
-    return 1.5 + names["Value"](2.0)
+    with shallow():  # a reflected method that calls itself: see shallow()
+        return 1.5 + names["Value"](2.0)
 
 
 def _number_times(names: Namespace) -> Any:
-    return 3.0 * names["Value"](2.0)
+    with shallow():
+        return 3.0 * names["Value"](2.0)
 
 
 #: Each reflected method: its operation, the expression that needs it, and that expression as
