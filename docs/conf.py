@@ -95,6 +95,9 @@ extensions = [
     # "Build your own micrograd": each exercise cell's title, hints and solution
     # (book_runtime.checks) for the page's Check button, with no Python needed.
     "track",
+    # A role or code span the parser did not take as one is printed as it was
+    # written, and nothing warns: the built pages are read for it.
+    "raw_markup",
 ]
 
 # _runtime: the book's runtime, a Python package (docs/_runtime), no page of the book.
