@@ -21,6 +21,8 @@ SOURCE = ROOT / "src" / "micrograd"
 
 # docs/_ext holds the book's own Sphinx extensions and helpers.
 sys.path.insert(0, str(DOCS / "_ext"))
+from book_runtime.snippets import install_command
+from repository_links import repository_url
 from repository_links import theme_options as _repository_options
 
 
@@ -115,6 +117,18 @@ root_doc = "index"
 # -- MyST and notebook execution ------------------------------------------------
 
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist", "substitution"]
+# How the start page says to install the package: from the repository the build is told
+# (as the site's links and a script's header, book_runtime.snippets), else from a clone.
+_repository = repository_url(os.environ)
+myst_substitutions = {
+    "install_from": (
+        f"its repository, <{_repository}>"
+        if _repository
+        else "a clone of its repository, in the clone's folder"
+    ),
+    "install_command": f"`{install_command(['micrograd-book'], _repository)}`",
+    "install_examples_command": f"`{install_command(['micrograd-book[examples]'], _repository)}`",
+}
 myst_heading_anchors = 3
 
 nb_execution_mode = "cache"

@@ -194,7 +194,7 @@ def _offer_notebook(
     target.parent.mkdir(parents=True, exist_ok=True)
     side = Path(app.outdir).parent / "jupyter_execute" / f"{pagename}.glue.json"
     glued = json.loads(side.read_text(encoding="utf-8")) if side.is_file() else {}
-    download = reader_notebook(notebook, glued)
+    download = reader_notebook(notebook, glued, app.config.myst_substitutions)
     target.write_text(json.dumps(download, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     context["ipynb_source"] = f"{pagename}.ipynb"
 
