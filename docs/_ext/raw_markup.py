@@ -130,6 +130,13 @@ def sentence_at(text: str, start: int, end: int) -> str:
     at = len(" ".join(text[begin:start].split()))  # where the markup is, give or take a space
     first = max(0, min(at - QUOTE // 2, len(sentence) - QUOTE))
     last = first + QUOTE
+    # Whole words: from the first space after the cut, to the last space before it.
+    space = sentence.find(" ", first, at)
+    if first and space >= 0:
+        first = space + 1
+    space = sentence.rfind(" ", at, last)
+    if last < len(sentence) and space > at:
+        last = space
     return ("…" if first else "") + sentence[first:last] + ("…" if last < len(sentence) else "")
 
 
