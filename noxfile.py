@@ -28,6 +28,7 @@ import runpy
 import shutil
 import subprocess
 import sys
+import zipfile
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
@@ -646,3 +647,87 @@ def repro(session: nox.Session) -> None:
         session.run("python", tool, "--numbers-and-pictures", str(against), str(builds[0]))
     else:
         session.run("python", tool, *map(str, builds))
+
+
+# -- the release ----------------------------------------------------------------------------------
+
+
+def _fresh_python(session: nox.Session, folder: Path) -> str:
+    """The Python of a new virtual environment in ``folder``, with pip (the standard venv)."""
+    shutil.rmtree(folder, ignore_errors=True)
+    session.run("python", "-m", "venv", str(folder), silent=True)
+    return str(folder / "bin" / "python")
+
+
+@nox.session
+def release(session: nox.Session) -> None:
+    """Build the sdist and the wheel into dist/, check them, and try the wheel as a user would.
+
+    The two are built (``python -m build``: the sdist, then the wheel from it)
+    from a copy of the package's own files (tools/release.py), and ``twine
+    check --strict`` reads them as PyPI will.  The wheel is then installed into
+    a fresh virtual environment, where the README's example (its "Ten lines",
+    read from the README) must print what the README says it prints, from an
+    empty folder, so that nothing but the installed wheel is imported.
+
+    Where the build is told the repository (``MICROGRAD_REPOSITORY_URL``, as
+    for the site's links), the metadata links to it and the README's relative
+    links point into it.  On a pushed tag (GitHub Actions), the tag must be
+    ``v`` and the version.  .github/workflows/release.yml publishes what this
+    session builds.
+    """
+    tool = runpy.run_path(str(ROOT / "tools" / "release.py"))
+    links = runpy.run_path(str(DOCS / "_ext" / "repository_links.py"))
+    repository = links["repository_url"](os.environ)
+    version = tool["project_version"](PYPROJECT.read_text(encoding="utf-8"))
+    problem = tool["tag_problem"](version, os.environ)
+    if problem:
+        session.error(problem)
+    if repository is None:
+        session.warn("no MICROGRAD_REPOSITORY_URL: the metadata links to no repository")
+    session.install("build>=1.2", "twine>=6.1")
+
+    work = Path(session.create_tmp()).resolve() / "release"
+    shutil.rmtree(work, ignore_errors=True)
+    tool["copy_project"](ROOT, work / "source", repository)
+    dist = ROOT / "dist"
+    shutil.rmtree(dist, ignore_errors=True)
+    session.run("python", "-m", "build", "--outdir", str(dist), str(work / "source"))
+    built = sorted(dist.iterdir())
+    names = sorted(path.name for path in built)
+    expected = [f"micrograd_book-{version}-py3-none-any.whl", f"micrograd_book-{version}.tar.gz"]
+    if names != expected:
+        session.error(f"dist/ holds {names}, not {expected}")
+    session.run("twine", "check", "--strict", *map(str, built))
+
+    wheel = dist / expected[0]
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = archive.read(f"micrograd_book-{version}.dist-info/METADATA").decode("utf-8")
+    missing = tool["metadata_problems"](metadata, version, repository)
+    if missing:
+        session.error(f"the wheel's metadata: {'; '.join(missing)}")
+
+    python = _fresh_python(session, work / "venv")
+    session.run(python, "-m", "pip", "install", "--quiet", str(wheel), external=True)
+    code, expected_output = tool["readme_example"]((ROOT / "README.md").read_text("utf-8"))
+    empty = work / "empty"
+    empty.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "PYTHONHOME"}}
+    where = subprocess.run(
+        [python, "-c", "import micrograd; print(micrograd.__version__, micrograd.__file__)"],
+        cwd=empty,
+        env=env,
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.split()
+    if where[0] != version or not Path(where[1]).is_relative_to(work / "venv"):
+        session.error(f"the fresh environment imported micrograd {where}, not the wheel's")
+    ran = subprocess.run(
+        [python, "-c", code], cwd=empty, env=env, capture_output=True, text=True, check=False
+    )
+    if ran.returncode != 0 or ran.stdout != expected_output:
+        session.error(
+            f"the README's example printed\n{ran.stdout}{ran.stderr}\ninstead of\n{expected_output}"
+        )
+    session.log(f"the README's example runs against the wheel; dist/ holds {', '.join(names)}")

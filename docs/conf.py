@@ -21,6 +21,8 @@ SOURCE = ROOT / "src" / "micrograd"
 
 # docs/_ext holds the book's own Sphinx extensions and helpers.
 sys.path.insert(0, str(DOCS / "_ext"))
+from book_runtime.snippets import install_command
+from repository_links import repository_url
 from repository_links import theme_options as _repository_options
 
 
@@ -95,6 +97,9 @@ extensions = [
     # "Build your own micrograd": each exercise cell's title, hints and solution
     # (book_runtime.checks) for the page's Check button, with no Python needed.
     "track",
+    # A role or code span the parser did not take as one is printed as it was
+    # written, and nothing warns: the built pages are read for it.
+    "raw_markup",
 ]
 
 # _runtime: the book's runtime, a Python package (docs/_runtime), no page of the book.
@@ -112,6 +117,18 @@ root_doc = "index"
 # -- MyST and notebook execution ------------------------------------------------
 
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist", "substitution"]
+# How the start page says to install the package: from the repository the build is told
+# (as the site's links and a script's header, book_runtime.snippets), else from a clone.
+_repository = repository_url(os.environ)
+myst_substitutions = {
+    "install_from": (
+        f"its repository, <{_repository}>"
+        if _repository
+        else "a clone of its repository, in the clone's folder"
+    ),
+    "install_command": f"`{install_command(['micrograd-book'], _repository)}`",
+    "install_examples_command": f"`{install_command(['micrograd-book[examples]'], _repository)}`",
+}
 myst_heading_anchors = 3
 
 nb_execution_mode = "cache"

@@ -76,6 +76,16 @@ def test_a_role_that_is_not_key_and_wordings_is_refused(content: str) -> None:
         parse(content)
 
 
+def test_a_claim_cut_short_by_the_backtick_that_ends_its_text_says_what_it_needs() -> None:
+    # The role ends at the first two backticks in a row: here, the number's and the claim's.
+    (found,) = ROLE.finditer("It {claim}``grew: grew to {glue:text}`x:.1f```.")
+    assert found["content"] == "grew: grew to {glue:text}`x:.1f"
+    with pytest.raises(ValueError, match="needs a space before the claim's closing ``"):
+        parse(found["content"])
+    (spaced,) = ROLE.finditer("It {claim}``grew: grew to {glue:text}`x:.1f` ``.")
+    assert parse(spaced["content"]) == Said("grew", "grew to {glue:text}`x:.1f`", None)
+
+
 def test_the_role_is_found_in_a_pages_markdown_with_double_backticks() -> None:
     text = "The loss {claim}``rises: *rises* || falls`` after {glue:text}`x:.1f` steps."
     (found,) = ROLE.finditer(text)

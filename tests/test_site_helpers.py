@@ -9,7 +9,13 @@ from typing import TYPE_CHECKING
 
 import executed_notebooks
 import pytest
-from executed_notebooks.download import fill_glue, format_glued, glued_values, reader_notebook
+from executed_notebooks.download import (
+    fill_glue,
+    fill_substitutions,
+    format_glued,
+    glued_values,
+    reader_notebook,
+)
 from executed_notebooks.streams import join_stream_pieces
 from repository_links import BUTTONS, repository_url, theme_options, web_url
 
@@ -208,6 +214,16 @@ def test_the_download_says_the_glued_numbers_as_the_page_does() -> None:
     assert download["cells"][2]["source"] == (
         "The loss is 0.1235 after 4 steps; `tanh`, `exp`; version 2.13.0."
     )
+
+
+def test_the_download_says_the_configurations_substitutions_as_the_page_does() -> None:
+    notebook = _notebook()
+    notebook["cells"][4]["source"] = "Install it with {{ install_command }}, or {{command}}."
+    texts = {"install_command": "`pip install -e .`", "command": "that"}
+    download = reader_notebook(notebook, SIDE, texts)
+    assert download["cells"][2]["source"] == "Install it with `pip install -e .`, or that."
+    with pytest.raises(KeyError, match="never defines"):
+        fill_substitutions("{{ unknown }}", texts)
 
 
 def test_the_original_notebook_is_left_as_it_was() -> None:

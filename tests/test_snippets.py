@@ -10,12 +10,19 @@ from __future__ import annotations
 
 import ast
 import json
+import os
+import shlex
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 from book_runtime import snippets
-from scripts import run_python
+from executed_notebooks.scripts import BUILD_ONLY_TAG, HIDDEN_TAGS
+from pages import code_cells, glued, in_page_group
+from scripts import ROOT, run_python
 
 PAGE: dict[str, Any] = {
     "title": "A page",
@@ -227,21 +234,63 @@ def test_a_cell_that_does_not_parse_is_its_code_as_written_and_the_header_says_w
 # -- the header --------------------------------------------------------------------------------
 
 
+REPOSITORY = "https://git.example.org/book/micrograd"
+
+
 def test_the_header_says_where_the_cell_comes_from_and_what_to_install() -> None:
     cells = [cell("import torch", build_only=True), cell("print(torch.ones(1))", build_only=True)]
-    header = snippets.script(cells, 1, {**PAGE, "url": "https://x.org/guide/page.html"})
-    lines = header.split("\n\n")[0].splitlines()
+    page = {**PAGE, "url": "https://x.org/guide/page.html", "repository": REPOSITORY}
+    lines = snippets.script(cells, 1, page).split("\n\n")[0].splitlines()
     assert lines[0] == '# Cell 2 of "A page" (guide/page.md), the book'
     assert lines[1] == "# https://x.org/guide/page.html"
-    assert lines[-1] == "# Needs: pip install micrograd-book torch==2.13.0"
+    assert lines[-2:] == [
+        f"# micrograd-book is installed from its repository, {REPOSITORY}:",
+        f'# Needs: pip install "micrograd-book @ git+{REPOSITORY}" torch==2.13.0',
+    ]
 
 
 def test_a_script_that_draws_needs_the_drawing_extra_and_an_edited_one_says_it_is() -> None:
     edited = {**cell("o = 1\ndraw_dot(o)", kind="drawing"), "edited": True}
     edited["source"] = "from micrograd.viz.draw import draw_dot\no = 2\ndraw_dot(o)"
-    header = snippets.script([edited], 0, PAGE).split("\n\n")[0]
-    assert '# Needs: pip install "micrograd-book[examples]"' in header
+    header = snippets.script([edited], 0, {**PAGE, "repository": REPOSITORY}).split("\n\n")[0]
+    assert f'# Needs: pip install "micrograd-book[examples] @ git+{REPOSITORY}"' in header
     assert "Your edited version" in header
+
+
+def test_a_build_that_knows_no_repository_installs_from_a_clone() -> None:
+    drawing = cell("from micrograd.viz.draw import draw_dot\ndraw_dot(1)", kind="drawing")
+    for source, command in [
+        (drawing, 'pip install -e ".[examples]"'),
+        (cell("import torch\nfrom micrograd import Value"), "pip install -e . torch==2.13.0"),
+    ]:
+        lines = snippets.script([source], 0, PAGE).split("\n\n")[0].splitlines()
+        assert lines[-2:] == [
+            "# micrograd-book is installed from a clone of its repository, in its folder:",
+            f"# Needs: {command}",
+        ]
+
+
+@pytest.mark.parametrize(
+    ("needed", "repository", "command"),
+    [
+        (["micrograd-book"], REPOSITORY, f'pip install "micrograd-book @ git+{REPOSITORY}"'),
+        (
+            ["micrograd-book[examples]", "numpy"],
+            "file:///tmp/clone",
+            'pip install "micrograd-book[examples] @ git+file:///tmp/clone" numpy',
+        ),
+        (["micrograd-book"], None, "pip install -e ."),
+        (
+            ["micrograd-book[examples]", "torch==2.13.0"],
+            None,
+            'pip install -e ".[examples]" torch==2.13.0',
+        ),
+    ],
+)
+def test_the_install_command_takes_micrograd_book_from_the_repository_or_a_clone(
+    needed: list[str], repository: str | None, command: str
+) -> None:
+    assert snippets.install_command(needed, repository) == command
 
 
 # -- in a fresh interpreter -------------------------------------------------------------------
@@ -273,3 +322,74 @@ def test_a_drawing_is_written_where_the_script_says(tmp_path: Path, dot_program:
     printed = run_python(str(script), cwd=tmp_path).stdout
     assert printed == "drawing written to page-cell-2.svg\n"
     assert "<svg" in (tmp_path / "page-cell-2.svg").read_text(encoding="utf-8")
+
+
+# -- a page's script, installed as its header says -------------------------------------------
+
+
+def repository_of_the_working_tree(folder: Path) -> Path:
+    """A git repository of the package as it is now (its files, committed): what pip clones."""
+    ignored = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
+    shutil.copytree(ROOT / "src", folder / "src", ignore=ignored)
+    for name in ("pyproject.toml", "README.md", "LICENSE"):
+        shutil.copy(ROOT / name, folder / name)
+    who = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t"}
+    env = {**os.environ, **who, "GIT_COMMITTER_EMAIL": "t@t"}
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "the package"]):
+        subprocess.run(["git", *command], cwd=folder, env=env, check=True, capture_output=True)
+    return folder
+
+
+def page_cells_as_built(page: str) -> list[dict[str, Any]]:
+    """The page's code cells as the build's manifest gives them to snippets.py.
+
+    What a cell's last expression showed comes from the build's outputs; without
+    them, a drawing (``draw_dot(...)``) is what the neuron page shows.
+    """
+    cells = []
+    for found in code_cells(page):
+        last = snippets.last_expression(found.source)
+        draws = isinstance(last, ast.Call) and ast.unparse(last.func) == "draw_dot"
+        shows = {"kind": "drawing", "expression": ast.unparse(last)} if draws else None
+        hidden = bool(HIDDEN_TAGS & set(found.tags))
+        only = BUILD_ONLY_TAG in found.tags
+        cells.append({"source": found.source, "hidden": hidden, "buildOnly": only, "shows": shows})
+    return cells
+
+
+@pytest.mark.one_python  # what pip installs and the script prints do not differ by Python
+@pytest.mark.slow  # a virtual environment and a pip install: about 20 s
+@in_page_group("neuron")
+def test_a_pages_script_runs_after_its_own_install_command_in_a_fresh_environment(
+    tmp_path: Path,
+) -> None:
+    repository = repository_of_the_working_tree(tmp_path / "repository")
+    cells = page_cells_as_built("neuron")
+    # The cell that prints the gradients of the neuron built from exp, after o.backward().
+    k = next(k for k, c in enumerate(cells) if not c["hidden"] and "leaf.grad" in c["source"])
+    page = {**PAGE, "title": "The neuron", "name": "neuron", "file": "neuron.md"}
+    script = snippets.script(cells, k, {**page, "repository": repository.as_uri()})
+    header = script.split("\n\n")[0].splitlines()
+    assert (
+        header[-2] == f"# micrograd-book is installed from its repository, {repository.as_uri()}:"
+    )
+    assert header[-1].startswith("# Needs: pip install ")
+    command = shlex.split(header[-1].removeprefix("# Needs: "))
+    # The pip that venv bundles may be too old to read a git+file:/// URL: the newest one.
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--upgrade-deps", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    installed = subprocess.run(
+        [python, "-m", *command], capture_output=True, text=True, timeout=600, check=False
+    )
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    (tmp_path / "cell.py").write_text(script, encoding="utf-8")
+    ran = subprocess.run(
+        [python, "cell.py"], cwd=tmp_path, capture_output=True, text=True, timeout=120, check=True
+    )
+    values = glued("neuron")
+    expected = [f"o = {values['neuron_exp_o']:.4f}"] + [
+        f"do/d{name} = {values[f'neuron_exp_d{name}']:.4f}"
+        for name in ("n", "x1", "w1", "x2", "w2")
+    ]
+    assert ran.stdout.splitlines() == expected

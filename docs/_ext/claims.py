@@ -9,7 +9,13 @@ for when it does not::
     The loss {claim}``moons_loss_rises: rises || falls`` after the first step.
 
 (double backticks, so that a wording may hold roles of its own: glued
-numbers, say).  A sentence that has no other wording leaves out ``||``: in
+numbers, say).  The role ends at the first two backticks in a row, so a
+claim whose text ends with a backtick (a glued number, code) has a space
+before its closing backticks, as a Markdown code span would::
+
+    The loss fell to {claim}``loss_fell: {glue:text}`loss:.4f` ``.
+
+A sentence that has no other wording leaves out ``||``: in
 the reader's browser it is then marked "not true of your run", with the
 claim's ``about``, when the reader's run breaks it.
 
@@ -57,8 +63,15 @@ def parse(content: str) -> Said:
     Raises
     ------
     ValueError
-        If it is not of that form.
+        If it is not of that form, or holds a backtick that nothing closes (the role
+        ended at the closing backtick of a role or code inside it).
     """
+    if content.count("`") % 2:
+        raise ValueError(
+            "a claim's text holds a backtick that nothing closes: one that ends the text "
+            "(a glued number, code) needs a space before the claim's closing ``, "
+            f"got {content!r}"
+        )
     key, colon, rest = content.partition(":")
     wordings = [part.strip() for part in rest.split("||")]
     if not colon or not re.fullmatch(r"[A-Za-z_][\w-]*", key.strip()) or "" in wordings:

@@ -43,6 +43,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from repository_links import repository_url
+
 from . import patches
 from .download import reader_notebook
 from .scripts import offer_scripts
@@ -192,7 +194,7 @@ def _offer_notebook(
     target.parent.mkdir(parents=True, exist_ok=True)
     side = Path(app.outdir).parent / "jupyter_execute" / f"{pagename}.glue.json"
     glued = json.loads(side.read_text(encoding="utf-8")) if side.is_file() else {}
-    download = reader_notebook(notebook, glued)
+    download = reader_notebook(notebook, glued, app.config.myst_substitutions)
     target.write_text(json.dumps(download, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     context["ipynb_source"] = f"{pagename}.ipynb"
 
@@ -211,6 +213,11 @@ def setup(app: Any) -> dict[str, Any]:
     # The page's address in a script's header, where the build knows it (Read the Docs).
     app.add_config_value(
         "executed_notebooks_page_url", os.environ.get("READTHEDOCS_CANONICAL_URL", ""), "html"
+    )
+    # Where a script's header installs micrograd-book from: the repository the site links
+    # to, where the build is told one (repository_links.py); else a clone of it.
+    app.add_config_value(
+        "executed_notebooks_repository_url", repository_url(os.environ) or "", "html"
     )
     # After sphinx-book-theme has made its download menu (priority 501).
     on_notebook_pages(app, offer_scripts, priority=550)

@@ -5,11 +5,13 @@ notebook still holds the cells the page hides (``remove-cell``): the setup
 cell, which imports ``myst_nb`` (a reader may not have it), and the cells
 that ``glue`` numbers into the prose, which, run in Jupyter, show every glued
 number a second time.  Its Markdown still says ``{glue:text}`name:.4f```
-where the page shows the number.
+where the page shows the number, and ``{{ name }}`` where it shows a
+substitution of conf.py.
 
 :func:`reader_notebook` drops those cells and writes each glued value into
-the Markdown, formatted as the page formats it, so that the download reads
-like the page and runs in a plain Jupyter kernel.  It also leaves out the
+the Markdown, formatted as the page formats it (and each substitution's
+text), so that the download reads like the page and runs in a plain Jupyter
+kernel.  It also leaves out the
 memory address in an object's plain-text fallback (``<graphviz.graphs.Digraph
 at 0x7f86...>``, next to the drawing itself), and joins the pieces a cell
 printed one after the other into one output (the kernel sends printed text
@@ -24,6 +26,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Mapping
 from typing import Any
 
 from book_runtime.glue_text import format_glued
@@ -44,6 +47,9 @@ GLUE_MD_BLOCK = re.compile(
     r"(?:[ \t]*:[\w-]+:.*\n)*(?P=fence)[ \t]*$",
     re.MULTILINE,
 )
+
+#: A MyST substitution, ``{{ name }}``: text the build's configuration gives the page.
+SUBSTITUTION = re.compile(r"\{\{\s*([A-Za-z_]\w*)\s*\}\}")
 
 #: The mime prefix under which myst-nb keeps a value glued with display=True.
 _RECORD = "application/papermill.record/"
@@ -108,6 +114,23 @@ def fill_glue(markdown: str, values: dict[str, dict[str, str]]) -> str:
     return GLUE_ROLE.sub(paste, GLUE_MD_BLOCK.sub(paste_block, markdown))
 
 
+def fill_substitutions(markdown: str, substitutions: Mapping[str, str]) -> str:
+    """``markdown`` with each ``{{ name }}`` replaced by its text, as the page shows it.
+
+    Raises
+    ------
+    KeyError
+        If the page names a substitution the configuration does not define.
+    """
+
+    def text(match: re.Match[str]) -> str:
+        if match.group(1) not in substitutions:
+            raise KeyError(f"the page substitutes {match.group(1)!r}, which conf.py never defines")
+        return substitutions[match.group(1)]
+
+    return SUBSTITUTION.sub(text, markdown)
+
+
 def _printed_as_lines(outputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Adjacent printed pieces joined, each stream's text as a list of lines (nbformat's form)."""
     pieces = join_stream_pieces(outputs, adjacent_only=True)
@@ -117,8 +140,11 @@ def _printed_as_lines(outputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return pieces
 
 
-def reader_notebook(notebook: dict[str, Any], side: dict[str, Any]) -> dict[str, Any]:
-    """The downloadable notebook: hidden cells out, glued values in the Markdown.
+def reader_notebook(
+    notebook: dict[str, Any], side: dict[str, Any], substitutions: Mapping[str, str] | None = None
+) -> dict[str, Any]:
+    """The downloadable notebook: hidden cells out, glued values and substitutions in the
+    Markdown (``substitutions``: conf.py's ``myst_substitutions``).
 
     Printed text that follows printed text of the same stream is joined into
     one output (:func:`~executed_notebooks.streams.join_stream_pieces`), so
@@ -136,7 +162,8 @@ def reader_notebook(notebook: dict[str, Any], side: dict[str, Any]) -> dict[str,
         if cell.get("cell_type") == "code" and tags & REMOVED:
             continue
         if cell.get("cell_type") == "markdown":
-            cell["source"] = fill_glue(joined(cell.get("source", "")), values)
+            markdown = fill_glue(joined(cell.get("source", "")), values)
+            cell["source"] = fill_substitutions(markdown, substitutions or {})
         cell.get("metadata", {}).pop("execution", None)
         if "outputs" in cell:
             cell["outputs"] = _printed_as_lines(cell["outputs"])

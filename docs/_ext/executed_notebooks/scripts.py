@@ -91,6 +91,7 @@ def page_of(app: Any, pagename: str) -> dict[str, Any]:
         "book": app.config.project,
         "url": url,
         "requirements": pinned_requirements(),
+        "repository": app.config.executed_notebooks_repository_url or None,
     }
 
 
@@ -109,8 +110,7 @@ def script_file(pagename: str, number: int) -> str:
 
 def beyond_the_package(text: str, page: dict[str, Any]) -> list[str]:
     """What a script needs besides micrograd-book (with its extras): ``["torch==2.13.0"]``."""
-    needed = snippets.requirements(text, page["requirements"])
-    return [name for name in needed if "micrograd-book" not in name]
+    return snippets.requirements(text, page["requirements"])[1:]
 
 
 def offer_scripts(

@@ -19,8 +19,10 @@ cannot disagree:
   (tests/test_docs_claims.py checks that no cell a reader sees needs a name
   only a hidden cell binds).
 * :func:`script` assembles the script: a short header (where the cell comes
-  from, what it needs beyond the standard library), the code of the cells it
-  needs, then the cell.  The build writes one per shown cell
+  from, what it needs beyond the standard library, and the pip command that
+  installs it: :func:`install_command`, micrograd-book from the repository
+  the build names, or from a clone), the code of the cells it needs, then the
+  cell.  The build writes one per shown cell
   (``_sources/<page>/cell-<n>.py``) and puts its text in the page's manifest,
   which "Copy as a script" copies; for a page the reader has edited, the
   worker assembles the reader's version with this same function.
@@ -76,9 +78,11 @@ SHOWN_AS: dict[str, tuple[str, str]] = {
 #: The calls that are the book's machinery: they mean nothing outside its build or runner.
 MACHINERY_CALLS = frozenset({"glue", "claim"})
 MACHINERY_MODULES = frozenset({"myst_nb"})
+#: The distribution a script's ``import micrograd`` needs.
+DISTRIBUTION = "micrograd-book"
 #: The extra of micrograd-book a script needs when it draws or plots (Graphviz bindings, a
 #: ``dot`` that needs no system Graphviz, matplotlib): what the examples/ scripts use.
-DRAWING_EXTRA = "micrograd-book[examples]"
+DRAWING_EXTRA = f"{DISTRIBUTION}[examples]"
 
 
 # -- the rule: which cells a cell needs --------------------------------------------------------
@@ -575,8 +579,10 @@ def script(cells: Sequence[Cell], k: int, page: Mapping[str, Any]) -> str:
     ``cells`` are the page's code cells (:data:`Cell`), ``page`` says where
     they come from: ``title``, ``name`` (the page's name: ``neuron``), ``file``
     (its source file), ``book`` (the book's title), ``url`` (the page's address,
-    or None) and ``requirements`` (a pinned requirement by the module a script
-    may import: ``{"torch": "torch==2.13.0"}``).
+    or None), ``requirements`` (a pinned requirement by the module a script
+    may import: ``{"torch": "torch==2.13.0"}``) and ``repository`` (where
+    micrograd-book is installed from, a URL git can clone, or None: from a
+    clone; :func:`install_command`).
 
     Raises
     ------
@@ -638,14 +644,38 @@ def _header(
         lines.append(f"# {', '.join(taken)}.")
     else:
         lines.append(f"# {version} script that runs by itself.")
-    lines.append(f"# Needs: pip install {' '.join(requirements(body, page['requirements']))}")
+    repository = page.get("repository")
+    if repository:
+        lines.append(f"# micrograd-book is installed from its repository, {repository}:")
+    else:
+        lines.append("# micrograd-book is installed from a clone of its repository, in its folder:")
+    command = install_command(requirements(body, page["requirements"]), repository)
+    lines.append(f"# Needs: {command}")
     return lines
+
+
+def install_command(needed: Sequence[str], repository: str | None) -> str:
+    """The pip command that installs ``needed`` (:func:`requirements`) as written.
+
+    micrograd-book is not on PyPI: it comes from ``repository`` (a URL git can
+    clone) with the extras it needs, ``pip install "micrograd-book[examples] @
+    git+https://..."``, or, where the build knows no repository, from the
+    folder of a clone, ``pip install -e ".[examples]"``.  The other
+    requirements follow as they are.
+    """
+    package, *others = needed
+    extras = package.removeprefix(DISTRIBUTION)
+    if repository:
+        source = [f'"{package} @ git+{repository}"']
+    else:
+        source = ["-e", f'".{extras}"' if extras else "."]
+    return " ".join(["pip install", *source, *others])
 
 
 def requirements(code: str, pinned: Mapping[str, str]) -> list[str]:
     """What ``code`` needs installed: micrograd-book (with the drawing extra where it draws or
-    plots), and every other module it imports that is not in the standard library (pinned
-    where ``pinned`` names it)."""
+    plots) first, and every other module it imports that is not in the standard library
+    (pinned where ``pinned`` names it)."""
     modules: dict[str, None] = {}
     try:
         tree = ast.parse(code)
@@ -657,7 +687,7 @@ def requirements(code: str, pinned: Mapping[str, str]) -> list[str]:
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
             modules[node.module] = None
     draws = any(name.startswith("micrograd.viz") for name in modules)
-    needed = [f'"{DRAWING_EXTRA}"' if draws else "micrograd-book"]
+    needed = [DRAWING_EXTRA if draws else DISTRIBUTION]
     for top in dict.fromkeys(name.split(".")[0] for name in modules):
         if top != "micrograd" and top not in sys.stdlib_module_names:
             needed.append(pinned.get(top, top))

@@ -81,8 +81,7 @@ def render_svg(graph: Any, path: str | Path | None = None) -> str:
     if program is None:
         raise RuntimeError(
             "drawing needs Graphviz's `dot` program or its PyPI port: "
-            'pip install graphviz-pure (or "micrograd-book[examples]"), '
-            "or install Graphviz"
+            "pip install graphviz-pure, or install Graphviz"
         )
     proc = subprocess.run(
         [program, "-Tsvg"], input=source.encode("utf-8"), capture_output=True, check=False

@@ -1,0 +1,158 @@
+"""What ``nox -s release`` builds from, and what it checks the release against.
+
+The session (noxfile.py) builds the sdist and the wheel from a copy of the
+package (:func:`copy_project`), checks them with ``twine check``, installs
+the wheel into a fresh virtual environment and runs the README's example
+there (:func:`readme_example`: the README is where the example and its
+output are written, so the release checks what a reader of PyPI's page
+reads).  Where the build is told the repository (the same
+``MICROGRAD_REPOSITORY_URL`` as the site's links: docs/_ext/repository_links.py),
+the copy's metadata links to it and its README's relative links point into
+it, so that they work on PyPI's page too.  Build tooling, not part of the
+package: the noxfile loads this file with :func:`runpy.run_path`, so it uses
+the standard library only.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Mapping
+from email.parser import Parser
+from pathlib import Path
+
+__all__ = [
+    "copy_project",
+    "metadata_problems",
+    "project_version",
+    "readme_example",
+    "tag_problem",
+    "with_absolute_links",
+    "with_project_urls",
+]
+
+#: What the package's sdist is made of: the rest of the repository is the book and its tools.
+PROJECT_FILES = ("pyproject.toml", "README.md", "LICENSE")
+#: The README's section whose first Python block, and the text block after it, are the example.
+EXAMPLE_SECTION = "## Ten lines"
+#: The branch the README's relative links point into (as the site's source links).
+BRANCH = "main"
+
+
+def readme_example(readme: str) -> tuple[str, str]:
+    """The README's example: its code and the output the README says it prints.
+
+    Raises
+    ------
+    ValueError
+        If the README has no :data:`EXAMPLE_SECTION` with a ``python`` block
+        followed by a ``text`` block.
+    """
+    _, found, rest = readme.partition(f"\n{EXAMPLE_SECTION}\n")
+    section = rest.split("\n## ", 1)[0]
+    blocks = re.findall(r"^```(\w*)\n(.*?)^```$", section, flags=re.M | re.S)
+    languages = [language for language, _ in blocks]
+    if not found or languages[:2] != ["python", "text"]:
+        raise ValueError(
+            f"the README's {EXAMPLE_SECTION!r} section must hold a python block and, "
+            f"next, the text block it prints; found {languages}"
+        )
+    return blocks[0][1], blocks[1][1]
+
+
+def project_version(pyproject: str) -> str:
+    """The ``version`` of pyproject.toml's ``[project]`` table."""
+    table = pyproject.split("\n[project]\n", 1)[1].split("\n[", 1)[0]
+    found = re.search(r'^version\s*=\s*"([^"]+)"', table, flags=re.M)
+    if found is None:
+        raise ValueError("pyproject.toml's [project] names no version")
+    return found.group(1)
+
+
+def tag_problem(version: str, environ: Mapping[str, str]) -> str | None:
+    """Why a release built for a pushed tag must stop (the tag is not ``v`` and the version).
+
+    A tag is known from GitHub Actions' ``GITHUB_REF_TYPE`` and ``GITHUB_REF_NAME``;
+    without a tag there is nothing to compare.
+    """
+    if environ.get("GITHUB_REF_TYPE") != "tag":
+        return None
+    tag = environ.get("GITHUB_REF_NAME", "")
+    if tag == f"v{version}":
+        return None
+    return f"the tag {tag!r} does not name pyproject.toml's version {version} (tag it v{version})"
+
+
+def with_project_urls(pyproject: str, repository: str) -> str:
+    """pyproject.toml with a ``[project.urls]`` table linking to ``repository``.
+
+    Raises
+    ------
+    ValueError
+        If it has one already: the URLs are then the file's own.
+    """
+    if re.search(r"^\[project\.urls\]", pyproject, flags=re.M):
+        raise ValueError("pyproject.toml has its own [project.urls]")
+    base = repository.rstrip("/")
+    table = (
+        "\n[project.urls]\n"
+        f'Homepage = "{base}"\n'
+        f'Repository = "{base}"\n'
+        f'Issues = "{base}/issues"\n'
+        f'Changelog = "{base}/blob/{BRANCH}/CHANGELOG.md"\n'
+    )
+    return pyproject.rstrip("\n") + "\n" + table
+
+
+def with_absolute_links(readme: str, repository: str) -> str:
+    """The README with each relative Markdown link pointing into ``repository``'s files."""
+    base = f"{repository.rstrip('/')}/blob/{BRANCH}/"
+
+    def absolute(match: re.Match[str]) -> str:
+        return f"]({base}{match.group(1)})"
+
+    return re.sub(r"\]\((?![a-z][a-z0-9+.-]*:|#|/)([^)\s]+)\)", absolute, readme)
+
+
+def copy_project(root: Path, target: Path, repository: str | None) -> None:
+    """Copy the package's files (:data:`PROJECT_FILES`, ``src/``) from ``root`` into ``target``,
+    linked to ``repository`` where it is known."""
+    target.mkdir(parents=True)
+    for name in PROJECT_FILES:
+        shutil.copy(root / name, target / name)
+    ignored = shutil.ignore_patterns("__pycache__", "*.pyc", "*.egg-info")
+    shutil.copytree(root / "src", target / "src", ignore=ignored)
+    if repository:
+        for name, link in (
+            ("pyproject.toml", with_project_urls),
+            ("README.md", with_absolute_links),
+        ):
+            path = target / name
+            path.write_text(link(path.read_text(encoding="utf-8"), repository), encoding="utf-8")
+
+
+def metadata_problems(metadata: str, version: str, repository: str | None) -> list[str]:
+    """What is missing from a wheel's ``METADATA`` that PyPI's page shows."""
+    found = Parser().parsestr(metadata)
+    expected = {
+        "Name": "micrograd-book",
+        "Version": version,
+        "License-Expression": "MIT",
+        "Description-Content-Type": "text/markdown",
+    }
+    problems = [
+        f"{field} is {found.get(field)!r}, not {value!r}"
+        for field, value in expected.items()
+        if found.get(field) != value
+    ]
+    for field in ("Summary", "Requires-Python", "License-File"):
+        if not found.get(field):
+            problems.append(f"no {field}")
+    if not found.get_all("Classifier"):
+        problems.append("no classifiers")
+    if not found.get_payload().strip():
+        problems.append("no description (the README)")
+    urls = found.get_all("Project-URL") or []
+    if repository and not any(url.endswith(f", {repository.rstrip('/')}") for url in urls):
+        problems.append(f"no Project-URL links to {repository}")
+    return problems
