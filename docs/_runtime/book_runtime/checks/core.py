@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from dataclasses import field
 from importlib import resources
 from types import CodeType
+from types import FrameType
 from typing import Any
 from typing import Protocol
 from typing import TypeVar
@@ -536,7 +537,8 @@ def shallow(depth: int = 50) -> Iterator[None]:
     A reflected method that calls itself recurses until the limit: under the usual
     1,000 that takes seconds in the browser, where 50 frames say the same in no time.
     """
-    frame, frames = sys._getframe(), 0
+    frame: FrameType | None = sys._getframe()
+    frames = 0
     while frame is not None:
         frames, frame = frames + 1, frame.f_back
     limit = sys.getrecursionlimit()
@@ -839,7 +841,7 @@ class _Check:
         probed: str | None = None,
     ) -> Result:
         part = finding.part or probed or (mistake.parts[0] if mistake.parts else None)
-        message, step = finding.message, mistake.step
+        message, step = finding.message, mistake.step  # type: str, str | None
         if part is not None:
             lead, step = self.lead(part)
             message = f"{lead}: {message}"
@@ -895,4 +897,5 @@ def _raising_part(error: BaseException, parts: Sequence[str]) -> str | None:
         if name != "<module>":
             names.append(name)
     mine = [name for name in names if name in parts]
-    return (mine or names or [None])[-1]
+    found = mine or names
+    return found[-1] if found else None

@@ -62,8 +62,9 @@ def node_problem(
     """
     if not isinstance(node, value_type):
         return f"`{made}` gave {node!r}, which is not a Value; expected a new Value"
-    if not same(_float(node.data), data):
-        return f"`{made}` gave c.data = {show(_float(node.data), data)}; expected {show(data)}"
+    number = _float(getattr(node, "data", None))
+    if not same(number, data):
+        return f"`{made}` gave c.data = {show(number, data)}; expected {show(data)}"
     if op is not None and getattr(node, "_op", None) != op:
         return f"`{made}` gave c._op = {getattr(node, '_op', None)!r}; expected {op!r}"
     try:
