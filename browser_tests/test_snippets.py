@@ -245,6 +245,9 @@ def problems_of(ran: Ran) -> list[str]:
 # -- every shown cell of every page ------------------------------------------------------------
 
 
+# Timed: each script must run about as fast as the build ran its cells, and its time is
+# measured with nothing else running (the browser tests of the other worker would slow it).
+@pytest.mark.timed
 def test_every_shown_cell_runs_alone_as_its_script_and_prints_what_the_build_printed(
     html: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

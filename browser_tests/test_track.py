@@ -192,7 +192,9 @@ def test_the_whole_track_by_keyboard_alone(
 ) -> None:
     tab.open(PAGE)
     assert tab.cell_count() == len(STEPS)
-    assert progress(tab).startswith(f"0 of {len(STEPS)} steps done. Next: step 1")
+    assert progress(tab).startswith(f"0 of {len(STEPS)} steps done.")
+    assert "Next: step 1" in progress(tab)
+    assert f"Step 1, {EXERCISES[STEPS[0]].title}: open" in progress(tab)
     # The skip link leads to the first exercise's bar.
     press_until(tab, "Tab", lambda f: "runner-skip-link" in f["className"], 3, "the skip link")
     tab.page.keyboard.press("Enter")
@@ -263,6 +265,10 @@ def test_the_whole_track_by_keyboard_alone(
             "The book's solution",
         ]
         assert f"{index + 1} of {len(STEPS)} steps done." in progress(tab)
+        # The overview marks which: this step done, the next still open.
+        assert f"Step {index + 1}, {EXERCISES[step].title}: done" in progress(tab)
+        if index + 1 < len(STEPS):
+            assert f"Step {index + 2}, {EXERCISES[STEPS[index + 1]].title}: open" in progress(tab)
         if index == 0:
             audited(tab, "a step passed")
 

@@ -45,13 +45,24 @@ test("the solution is offered after a first Check, and beside the reader's code 
   assert.equal(progress.checked.has("add"), true);
 });
 
+const states = (...each) => ORDER.map((id, i) => ({ id, state: each[i] }));
+
 test("the page's progress counts the steps passed and links the first open one", () => {
   const progress = freshProgress();
-  assert.deepEqual(progressView(progress, ORDER), { text: "0 of 3 steps done.", next: "add", offerReset: false });
+  assert.deepEqual(progressView(progress, ORDER), {
+    text: "0 of 3 steps done.", steps: states("open", "open", "open"), next: "add", offerReset: false,
+  });
   recordCheck(progress, "add", "passed");
-  assert.deepEqual(progressView(progress, ORDER), { text: "1 of 3 steps done.", next: "mul", offerReset: true });
+  assert.deepEqual(progressView(progress, ORDER), {
+    text: "1 of 3 steps done.", steps: states("done", "open", "open"), next: "mul", offerReset: true,
+  });
+  recordCheck(progress, "backward", "passed");
+  assert.deepEqual(progressView(progress, ORDER).steps, states("done", "open", "done"),
+    "the overview marks which steps are done, not only how many");
   for (const id of ORDER) recordCheck(progress, id, "passed");
-  assert.deepEqual(progressView(progress, ORDER), { text: "3 of 3 steps done.", next: null, offerReset: true });
+  assert.deepEqual(progressView(progress, ORDER), {
+    text: "3 of 3 steps done.", steps: states("done", "done", "done"), next: null, offerReset: true,
+  });
   const checkedOnly = freshProgress();
   recordCheck(checkedOnly, "mul", "failed");
   assert.equal(progressView(checkedOnly, ORDER).offerReset, true);

@@ -96,13 +96,15 @@ export function verdict(exercise, result) {
 }
 
 /**
- * What the page's progress shows: {text ("4 of 6 steps done."), next (the first
- * step not passed, or null), offerReset (something to reset)}.  order: the steps' ids.
+ * What the page's progress shows: {text ("4 of 6 steps done."), steps (each step's id
+ * and whether it is "done" or "open", in order), next (the first step not passed, or
+ * null), offerReset (something to reset)}.  order: the steps' ids.
  */
 export function progressView(progress, order) {
   const done = order.filter((id) => progress.passed.has(id)).length;
   return {
     text: `${done} of ${order.length} steps done.`,
+    steps: order.map((id) => ({ id, state: progress.passed.has(id) ? "done" : "open" })),
     next: order.find((id) => !progress.passed.has(id)) || null,
     offerReset: done > 0 || progress.checked.size > 0,
   };

@@ -260,14 +260,23 @@ function resetAll() {
 function showProgress() {
   const box = document.querySelector(".mg-track-progress");
   if (!box) return;
-  const { text, next, offerReset } = progressView(progress, order);
+  const { text, steps, next, offerReset } = progressView(progress, order);
   box.replaceChildren(element("p", "mg-track-count", text));
+  const list = element("ol", "mg-track-steps");
+  list.setAttribute("aria-label", "The steps, done or open");
+  for (const { id, state } of steps) {
+    const exercise = exercises.get(id);
+    const item = element("li", `mg-track-step mg-track-${state}`);
+    item.dataset.state = state;
+    const link = element("a", "", `Step ${exercise.number}, ${exercise.title}: ${state}`);
+    link.href = `#${sectionOf(id)}`;
+    item.append(link);
+    list.append(item);
+  }
+  box.append(list);
   if (next !== null) {
     const link = element("a", "", `Next: step ${exercises.get(next).number}, ${exercises.get(next).title}`);
-    // To the step's section: its explanation and example come before its cell.
-    const panel = panels.get(next);
-    const section = panel ? panel.cell.el.closest("section[id]") : null;
-    link.href = `#${section ? section.id : `mg-exercise-${next}`}`;
+    link.href = `#${sectionOf(next)}`;
     box.append(link);
   }
   if (offerReset) {
@@ -278,6 +287,13 @@ function showProgress() {
       changedState();
     }));
   }
+}
+
+/** The id of step `id`'s section: its explanation and example come before its cell. */
+function sectionOf(id) {
+  const panel = panels.get(id);
+  const section = panel ? panel.cell.el.closest("section[id]") : null;
+  return section ? section.id : `mg-exercise-${id}`;
 }
 
 const snapshot = () => progressSnapshot(progress);
