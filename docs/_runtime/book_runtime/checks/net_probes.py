@@ -27,6 +27,7 @@ from book_runtime.checks.core import Namespace
 from book_runtime.checks.core import Probe
 from book_runtime.checks.core import same
 from book_runtime.checks.core import show
+from book_runtime.checks.probes import as_float
 from book_runtime.checks.reference import Net
 from book_runtime.checks.reference import outputs
 from book_runtime.checks.reference import total
@@ -135,7 +136,7 @@ def parameters_problem(net: Net, names: Namespace) -> str | None:
     params, problem = _parameters(net, names)
     if problem is not None or params is None:
         return problem
-    got = [_float(p.data) for p in params]
+    got = [as_float(p.data) for p in params]
     want, _ = _micrograds(net)
     if sorted(map(str, got)) == sorted(map(str, want)) and not same(got, want):
         first = next(i for i, (g, w) in enumerate(zip(got, want, strict=True)) if not same(g, w))
@@ -154,7 +155,7 @@ def numbers_problem(net: Net, names: Namespace) -> str | None:
     params, _ = _parameters(net, names)
     if params is None:
         return None
-    got = [_float(p.data) for p in params]
+    got = [as_float(p.data) for p in params]
     want, _ = _micrograds(net)
     if sorted(map(str, got)) != sorted(map(str, want)):
         first = next(i for i, (g, w) in enumerate(zip(got, want, strict=True)) if not same(g, w))
@@ -164,10 +165,6 @@ def numbers_problem(net: Net, names: Namespace) -> str | None:
             "and each bias Value(0.0))"
         )
     return None
-
-
-def _float(x: Any) -> Any:
-    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else x
 
 
 def call_problem(net: Net, names: Namespace, value_inputs: bool = False) -> str | None:
@@ -186,26 +183,26 @@ def call_problem(net: Net, names: Namespace, value_inputs: bool = False) -> str 
     mine = [out] if not isinstance(want, list) else list(out)
     theirs = [want] if not isinstance(want, list) else want
     for i, (m, t) in enumerate(zip(mine, theirs, strict=True)):
-        if not same(_float(m.data), t.data):
+        if not same(as_float(m.data), t.data):
             where = "out.data" if len(theirs) == 1 else f"out[{i}].data"
             return (
-                f"{call} gave {where} = {show(_float(m.data), t.data)}; expected "
-                f"{show(t.data, _float(m.data))} (micrograd's {net.kind} with your weights)"
+                f"{call} gave {where} = {show(as_float(m.data), t.data)}; expected "
+                f"{show(t.data, as_float(m.data))} (micrograd's {net.kind} with your weights)"
             )
     _sum(mine).backward()
     total(want).backward()
     for i, (p, r) in enumerate(zip(params, reference.parameters(), strict=True)):
-        if not same(_float(p.grad), r.grad):
+        if not same(as_float(p.grad), r.grad):
             return (
                 f"{call}, then backward() of its output, gave the grad of "
-                f"{net.parameter_name(i)} = {show(_float(p.grad), r.grad)}; expected "
+                f"{net.parameter_name(i)} = {show(as_float(p.grad), r.grad)}; expected "
                 f"{show(r.grad)}: the output must be made from the parameters themselves"
             )
     for i, (v, r) in enumerate(zip(mine_x, theirs_x, strict=False)):
-        if not same(_float(v.grad), r.grad):
+        if not same(as_float(v.grad), r.grad):
             return (
                 f"{call}, then backward() of its output, gave x[{i}].grad = "
-                f"{show(_float(v.grad), r.grad)}; expected {show(r.grad)}"
+                f"{show(as_float(v.grad), r.grad)}; expected {show(r.grad)}"
             )
     return None
 

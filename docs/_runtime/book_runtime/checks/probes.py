@@ -19,6 +19,7 @@ from book_runtime.checks.core import defined
 from book_runtime.checks.core import locate
 from book_runtime.checks.core import same
 from book_runtime.checks.core import show
+from book_runtime.checks.engine_cases import inputs_of
 
 
 def inputs(node: Any, names: Mapping[str, Any]) -> list[str]:
@@ -28,23 +29,12 @@ def inputs(node: Any, names: Mapping[str, Any]) -> list[str]:
     ``a`` once) and a tuple is as good.
     """
     value_type = type(next(iter(names.values())))
-    by_id = {id(v): k for k, v in names.items()}
-    seen: dict[int, str] = {}
-    for item in node._prev:
-        if id(item) in by_id:
-            seen[id(item)] = by_id[id(item)]
-        elif isinstance(item, value_type):
-            seen[id(item)] = f"Value({_number(item.data)})"
-        else:
-            seen[id(item)] = f"{item!r} (not a Value)"
-    return sorted(seen.values())
+    return inputs_of(node, {**names, "Value": value_type})
 
 
-def _number(x: Any) -> str:
-    try:
-        return repr(float(x))
-    except (TypeError, ValueError):
-        return repr(x)
+def as_float(x: Any) -> Any:
+    """An int or float as a float (a reader's Value may hold an int); anything else as it is."""
+    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else x
 
 
 def node_problem(
@@ -62,7 +52,7 @@ def node_problem(
     """
     if not isinstance(node, value_type):
         return f"`{made}` gave {node!r}, which is not a Value; expected a new Value"
-    number = _float(getattr(node, "data", None))
+    number = as_float(getattr(node, "data", None))
     if not same(number, data):
         return f"`{made}` gave c.data = {show(number, data)}; expected {show(data)}"
     if op is not None and getattr(node, "_op", None) != op:
@@ -77,10 +67,6 @@ def node_problem(
             "(the Values c was made from: backward() finds its way back through them)"
         )
     return None
-
-
-def _float(x: Any) -> Any:
-    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else x
 
 
 def readers_own(part: str) -> Callable[[Namespace], bool]:

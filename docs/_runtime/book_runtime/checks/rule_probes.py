@@ -22,6 +22,7 @@ from book_runtime.checks.core import Probe
 from book_runtime.checks.core import same
 from book_runtime.checks.core import show
 from book_runtime.checks.engine_cases import micrograd_scope
+from book_runtime.checks.probes import as_float
 from book_runtime.checks.probes import readers_own
 
 #: The leaves' numbers, the gradients they hold before the rule runs, and the output's gradient.
@@ -97,7 +98,9 @@ def share(rule: Rule, name: str) -> float:
 
 
 def _number(x: Any) -> float | None:
-    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else None
+    """The reader's number as a float, or None when it is not a number at all."""
+    number = as_float(x)
+    return number if isinstance(number, float) else None
 
 
 def what_went_wrong(rule: Rule, name: str, got: float) -> str:

@@ -23,6 +23,7 @@ from book_runtime.checks.engine_cases import Look
 from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import short
 from book_runtime.checks.engine_cases import values_case
+from book_runtime.checks.probes import as_float
 from book_runtime.checks.probes import node_problem
 from book_runtime.checks.probes import readers_own
 
@@ -169,16 +170,13 @@ def _optional(part: str, text: str, want: float, look: Callable[[Any, Any], Any]
         c = look(value(_A), value(_B))
         if not isinstance(c, value):
             return f"`c = {text}` gave {c!r}, which is not a Value; expected a new Value"
-        if not same(_float(c.data), want):
-            return f"`c = {text}` gave c.data = {show(_float(c.data), want)}; expected {show(want)}"
+        number = as_float(c.data)
+        if not same(number, want):
+            return f"`c = {text}` gave c.data = {show(number, want)}; expected {show(want)}"
         return None
 
     code = f"a = Value({_A})\nb = Value({_B})\nc = {text}\nprint(c.data)"
     return Probe(part, code, run, applies=readers_own(part))
-
-
-def _float(x: Any) -> Any:
-    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else x
 
 
 PROBES = (
