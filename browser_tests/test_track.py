@@ -2,7 +2,8 @@
 
 - The whole track, solved by keyboard alone from a first visit: each step
   first with one of its known mistakes (the result names that mistake, in the
-  page and in the live region), a hint, then the book's solution typed in,
+  page and in the live region, its code spans shown as code and said without
+  their backticks), a hint, then the book's solution typed in,
   which passes and is shown beside the book's; halfway, a reload keeps the
   reader's code and progress; the finale prints the book's numbers, the
   worked neuron's and the MLP page's table, from the reader's own engine.
@@ -30,8 +31,9 @@ from typing import Any
 
 import pytest
 from accessibility import audit, describe, unacceptable
-from book_runtime.checks import EXERCISES
+from book_runtime.checks import EXERCISES, Result
 from book_runtime.checks import check as check_in_cpython
+from book_runtime.inline_markup import inline_text
 from measurements import merge_into
 from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab, report, where_measured
 from sitefiles import ROOT, executed_notebooks_dir
@@ -154,8 +156,18 @@ def progress(tab: Tab) -> str:
 
 
 def title(step: str) -> str:
-    (mistake,) = [m for m in EXERCISES[step].mistakes if m.id == TYPED_MISTAKES[step]]
-    return mistake.title
+    """The title, in plain words, of the mistake the keyboard run makes at ``step``, as
+    CPython's check names it (a finding may name the mistake as the reader made it)."""
+    result = _cpython_result(step, EXERCISES[step].known_wrong[TYPED_MISTAKES[step]])
+    assert result.mistake is not None, result.message
+    return str(result.to_json()["mistake"]["title_text"])
+
+
+def rendered(tab: Tab, step: str) -> str:
+    """What the failed Check's heading and mistake show, once their Markdown is rendered."""
+    shown = panel(tab, step).locator(".mg-exercise-verdict, .mg-exercise-mistake")
+    assert shown.locator("code").count() > 0, "no code span rendered as <code>"
+    return " ".join(shown.all_inner_texts())
 
 
 def mlp_page_table(html: Path) -> str:
@@ -224,8 +236,11 @@ def test_the_whole_track_by_keyboard_alone(
         result = check(tab, index)
         assert result["status"] == "failed", (step, result, panel(tab, step).inner_text())
         assert result["mistake"] == TYPED_MISTAKES[step], panel(tab, step).inner_text()
-        assert title(step) in panel(tab, step).inner_text()
-        assert title(step) in announced(tab)
+        named = title(step)
+        assert "`" not in rendered(tab, step), rendered(tab, step)
+        assert named in rendered(tab, step)
+        assert named in announced(tab)
+        assert "`" not in announced(tab), announced(tab)
         assert "The case, to paste into a cell and run" in panel(tab, step).inner_text()
         if index == 0:
             audited(tab, "a step failed")
@@ -235,7 +250,9 @@ def test_the_whole_track_by_keyboard_alone(
         tab.page.keyboard.press("Enter")
         hints = len(exercise.hints)
         assert f"Hint 1 of {hints}" in panel(tab, step).inner_text()
-        assert f"Hint 1 of {hints}: {exercise.hints[0]}" in announced(tab)
+        assert f"Hint 1 of {hints}: {inline_text(exercise.hints[0])}" in announced(tab)
+        if "`" in exercise.hints[0]:
+            assert panel(tab, step).locator(".mg-exercise-hints li code").count() > 0
         if index == 0:
             audited(tab, "a hint shown")
             # The solution: offered after a first Check, shown only once the reader confirms.
@@ -328,6 +345,13 @@ def _near_misses(step: str) -> dict[str, str]:
 
 def _in_cpython(step: str, code: str) -> dict[str, Any]:
     """What CPython's check says of ``code`` in ``step``'s cell, the steps before it solved."""
+    result = _cpython_result(step, code)
+    mistake = result.mistake.id if result.mistake else None
+    return {"status": result.status, "mistake": mistake, "part": result.part, "step": result.step}
+
+
+def _cpython_result(step: str, code: str) -> Result:
+    """CPython's check of ``code`` in ``step``'s cell, the steps before it solved."""
     namespace: dict[str, Any] = {"__builtins__": builtins, "__name__": "__main__"}
     limit = sys.getrecursionlimit()
     try:
@@ -341,8 +365,7 @@ def _in_cpython(step: str, code: str) -> dict[str, Any]:
         result = check_in_cpython(step, namespace, cells)
     finally:
         sys.setrecursionlimit(limit)  # a near miss raises the page's limit
-    mistake = result.mistake.id if result.mistake else None
-    return {"status": result.status, "mistake": mistake, "part": result.part, "step": result.step}
+    return result
 
 
 def test_every_known_mistake_and_near_miss_gets_the_same_result_in_the_browser(

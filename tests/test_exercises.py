@@ -396,11 +396,14 @@ def test_a_result_is_the_json_the_runner_reads() -> None:
     result = check("rules", page_namespace("rules", EXERCISES["rules"].known_wrong["overwrite"]))
     data = json.loads(json.dumps(result.to_json()))
     fields = {"exercise", "status", "message", "case", "mistake", "traceback", "checked"}
-    assert set(data) == fields | {"part", "step"}
+    assert set(data) == fields | {"part", "step", "message_html", "message_text"}
     assert (data["exercise"], data["status"]) == ("rules", "failed")
     assert data["step"] == "rules"
     assert data["part"].startswith("Value.")
-    assert set(data["mistake"]) == {"id", "title", "why"}
+    assert set(data["mistake"]) == {
+        *("id", "title", "why"),
+        *("title_html", "title_text", "why_html", "why_text"),
+    }
     assert data["mistake"]["id"] == "overwrite"
     assert isinstance(data["checked"], int)
     assert data["checked"] >= 1

@@ -24,7 +24,7 @@ class Exercise:
 
 
 EXERCISES = {
-    "value": Exercise("A Value", "class Value:\n    pass\n", ("data",), "class Value: ..."),
+    "value": Exercise("A Value", "class Value:\n    pass\n", ("keep `data`",), "class Value: ..."),
     "rules": Exercise("The rules", "def rule():\n    pass\n", ("one", "two"), "def rule(): ..."),
 }
 
@@ -43,7 +43,7 @@ def test_a_page_without_exercise_cells_gets_no_track() -> None:
     assert track.track_data(notebook, "value") is None
 
 
-def test_each_exercise_cell_gets_its_title_hints_solution_and_place_in_the_track() -> None:
+def test_each_exercise_cell_gets_its_title_rendered_hints_solution_and_place_in_the_track() -> None:
     notebook = {
         "cells": [
             cell("print('setup')", "hide-input"),
@@ -59,14 +59,14 @@ def test_each_exercise_cell_gets_its_title_hints_solution_and_place_in_the_track
                 "id": "rules",
                 "number": 2,
                 "title": "The rules",
-                "hints": ["one", "two"],
+                "hints": [{"html": "one", "text": "one"}, {"html": "two", "text": "two"}],
                 "solution": "def rule(): ...",
             },
             {
                 "id": "value",
                 "number": 1,
                 "title": "A Value",
-                "hints": ["data"],
+                "hints": [{"html": "keep <code>data</code>", "text": "keep data"}],
                 "solution": "class Value: ...",
             },
         ]

@@ -14,8 +14,10 @@ page with exercise cells gets, in its ``<head>``::
     <script type="application/json" id="micrograd-track">{"exercises": [...]}</script>
 
 one entry per exercise cell of the page, in page order: ``id``, ``number``
-(the step's place in the track, from 1), ``title``, ``hints`` and
-``solution`` (docs/_static/runner/exercises.js shows them).  An exercise cell
+(the step's place in the track, from 1), ``title``, ``hints`` (each as
+``html``, its inline Markdown rendered, and ``text``, in plain words for the
+live region: :func:`hint_json`) and ``solution``
+(docs/_static/runner/exercises.js shows them).  An exercise cell
 whose code is not the package's starter for its step (one written into the
 page, not loaded from the package) fails the build: the page and the checks
 would disagree about where the reader starts.
@@ -28,6 +30,7 @@ import re
 from pathlib import Path
 from typing import Any
 
+from book_runtime.inline_markup import inline_html, inline_text
 from docutils import nodes
 from executed_notebooks import on_notebook_pages
 from executed_notebooks.text import joined
@@ -90,11 +93,20 @@ def track_data(notebook: dict[str, Any], pagename: str) -> dict[str, Any] | None
                 "id": exercise_id,
                 "number": order.index(exercise_id) + 1,
                 "title": exercise.title,
-                "hints": list(exercise.hints),
+                "hints": [hint_json(hint) for hint in exercise.hints],
                 "solution": exercise.solution,
             }
         )
     return {"exercises": entries}
+
+
+def hint_json(hint: str) -> dict[str, str]:
+    """A hint for the runner: HTML to show, plain text to say (the hint's inline Markdown).
+
+    One rule renders the hints here and the checks' messages in the worker
+    (:mod:`book_runtime.inline_markup`): the page inserts the HTML as it is.
+    """
+    return {"html": inline_html(hint), "text": inline_text(hint)}
 
 
 def script_body(data: dict[str, Any]) -> str:

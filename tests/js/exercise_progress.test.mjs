@@ -4,11 +4,16 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  NOT_RUN, forget, freshProgress, nextHint, panelView, progressSnapshot, progressView, recordCheck,
-  restoredProgress, verdict,
+  NOT_RUN, forget, freshProgress, hintAnnouncement, nextHint, panelView, progressSnapshot,
+  progressView, recordCheck, restoredProgress, verdict,
 } from "../../docs/_static/runner/exercise_progress.js";
 
-const STEP = { id: "add", number: 1, title: "Addition", hints: ["one", "two", "three"] };
+// Each hint as the build writes it (docs/_ext/track.py): HTML to show, plain words to say.
+const hint = (html, text) => ({ html, text });
+const STEP = {
+  id: "add", number: 1, title: "Addition",
+  hints: [hint("<code>a + b</code>", "a + b"), hint("two", "two"), hint("three", "three")],
+};
 const ORDER = ["add", "mul", "backward"];
 
 test("a fresh step offers its first hint and no solution", () => {
@@ -21,7 +26,7 @@ test("a fresh step offers its first hint and no solution", () => {
 test("hints are shown one at a time, until none is left", () => {
   const progress = freshProgress();
   assert.equal(nextHint(progress, "add"), 1);
-  assert.deepEqual(panelView(progress, STEP).hints, [{ label: "Hint 1 of 3: ", hint: "one" }]);
+  assert.deepEqual(panelView(progress, STEP).hints, [{ label: "Hint 1 of 3: ", html: "<code>a + b</code>" }]);
   assert.equal(panelView(progress, STEP).hintLabel, "Show hint 2 of 3");
   nextHint(progress, "add");
   nextHint(progress, "add");
@@ -91,20 +96,48 @@ test("the progress is kept as data, and a reload keeps only the steps the page h
   assert.deepEqual([...back.checked], ["add"]);
 });
 
+// A heading's plain words, as the live region says them.
+const said = (result) => verdict(STEP, result).text;
+
 test("a Check's heading says what its result is", () => {
-  assert.equal(verdict(STEP, { status: "passed", checked: 12 }),
+  assert.equal(said({ status: "passed", checked: 12 }),
     "Passed: step 1 does all the book asks of it (12 checks).");
-  assert.equal(verdict(STEP, { status: "failed", message: "2 + 3 gave 6" }), "Not yet: 2 + 3 gave 6");
-  assert.equal(verdict(STEP, { status: "not-done", message: "__add__ is missing" }),
+  assert.equal(said({ status: "failed", message: "2 + 3 gave 6" }), "Not yet: 2 + 3 gave 6");
+  assert.equal(said({ status: "not-done", message: "__add__ is missing" }),
     "Not done yet: __add__ is missing");
-  assert.equal(verdict(STEP, { status: "raised", traceback: "Traceback ...", message: "" }),
+  assert.equal(said({ status: "raised", traceback: "Traceback ...", message: "" }),
     "Your code raised an exception:");
-  assert.equal(verdict(STEP, { status: "raised", message: NOT_RUN.stopped }), NOT_RUN.stopped);
-  const named = "Your `Neuron.__call__` (step 4's cell, line 8) raised TypeError: no";
-  assert.equal(verdict(STEP, {
+  assert.equal(said({ status: "raised", message: NOT_RUN.stopped }), NOT_RUN.stopped);
+  const named = "Your Neuron.__call__ (step 4's cell, line 8) raised TypeError: no";
+  assert.equal(said({
     status: "raised", traceback: "Traceback ...", message: named, part: "Neuron.__call__",
   }), named);
-  const borrowed = "Not yours: `Value` is micrograd's own (micrograd.engine.Value), imported";
-  assert.equal(verdict(STEP, { status: "not-yours", message: borrowed }), borrowed);
+  const borrowed = "Not yours: Value is micrograd's own (micrograd.engine.Value), imported";
+  assert.equal(said({ status: "not-yours", message: borrowed }), borrowed);
   assert.deepEqual(Object.keys(NOT_RUN), ["raised", "skipped", "stopped", "crashed"]);
+});
+
+test("a Check's heading shows the checks' HTML, and says their plain words", () => {
+  const result = {
+    status: "failed",
+    message: "Your `Value.__add__`: 1 < 2",
+    message_html: "Your <code>Value.__add__</code>: 1 &lt; 2",
+    message_text: "Your Value.__add__: 1 < 2",
+  };
+  assert.deepEqual(verdict(STEP, result), {
+    lead: "Not yet: ",
+    html: "Your <code>Value.__add__</code>: 1 &lt; 2",
+    tail: "",
+    text: "Not yet: Your Value.__add__: 1 < 2",
+  });
+  // A result made on the page has no HTML: its words are shown as text.
+  assert.deepEqual(verdict(STEP, { status: "raised", message: NOT_RUN.crashed }), {
+    lead: "", html: null, tail: NOT_RUN.crashed, text: NOT_RUN.crashed,
+  });
+  // A heading of its own shows no message.
+  assert.deepEqual(verdict(STEP, { ...result, status: "passed", checked: 3 }).html, null);
+});
+
+test("a hint is said in plain words, with its place", () => {
+  assert.equal(hintAnnouncement(STEP, 1), "Hint 1 of 3: a + b");
 });

@@ -9,6 +9,7 @@ tests.  Standard library and ``micrograd`` only:
 * :mod:`.snippets`: which cells a cell needs, and the cell as a script that runs by itself;
 * :mod:`.output_kinds`: what kind an output is (a drawing, a figure, a stepper...);
 * :mod:`.glue_text`: a glued value's text, as myst-nb writes it;
+* :mod:`.inline_markup`: the runner's texts' inline Markdown, as HTML and as plain words;
 * :mod:`.claims`: ``claim``, a sentence's truth as a value, for the build and the browser;
 * the kernel's add-ons (:data:`.kernel.ADDONS`): :mod:`.live_charts`, :mod:`.exercises`;
 * :mod:`.checks`: the hidden checks of "Build your own micrograd", each step's code

@@ -63,7 +63,8 @@ export function restoredProgress(saved, known) {
 }
 
 /**
- * What a step's panel shows: {hints (the hints shown), hintHidden (no hint
+ * What a step's panel shows: {hints (the hints shown, each {label, html}: the
+ * build rendered a hint's Markdown, docs/_ext/track.py), hintHidden (no hint
  * left), hintLabel, solveHidden (no offer of the solution: not checked yet, or it
  * is shown), solutionOpen, beside (the solution beside the reader's code: passed)}.
  */
@@ -73,7 +74,7 @@ export function panelView(progress, exercise) {
   const passed = progress.passed.has(exercise.id);
   const opened = progress.solutions.has(exercise.id);
   return {
-    hints: exercise.hints.slice(0, shown).map((hint, i) => ({ label: `Hint ${i + 1} of ${total}: `, hint })),
+    hints: exercise.hints.slice(0, shown).map((hint, i) => ({ label: hintLabel(i + 1, total), html: hint.html })),
     hintHidden: shown >= total,
     hintLabel: `Show hint ${shown + 1} of ${total}`,
     solveHidden: !progress.checked.has(exercise.id) || opened || passed,
@@ -82,17 +83,41 @@ export function panelView(progress, exercise) {
   };
 }
 
-/** The heading of a Check's result. */
+const hintLabel = (number, total) => `Hint ${number} of ${total}: `;
+
+/** What the live region says of hint `shown` (from 1) of a step, in plain words. */
+export function hintAnnouncement(exercise, shown) {
+  return hintLabel(shown, exercise.hints.length) + exercise.hints[shown - 1].text;
+}
+
+/**
+ * The heading of a Check's result: {lead, html, tail, text}.  The page shows lead,
+ * plain text, then the checks' message: html, the HTML the Python made of its inline
+ * Markdown (book_runtime.inline_markup, in Result.to_json), or, for a result made on
+ * the page (NOT_RUN), which has none, tail, plain text.  text is the whole heading in
+ * plain words, for the live region.
+ */
 export function verdict(exercise, result) {
-  return {
-    passed: `Passed: step ${exercise.number} does all the book asks of it (${result.checked} checks).`,
-    failed: `Not yet: ${result.message}`,
-    "not-done": `Not done yet: ${result.message}`,
-    // A raise the checks put down to one of the reader's methods says which; else the
-    // traceback under it does.
-    raised: result.traceback && !result.part ? "Your code raised an exception:" : result.message,
-    "not-yours": result.message,
-  }[result.status];
+  const heading = (lead, shows = true) => {
+    const html = shows ? result.message_html ?? null : null;
+    const tail = shows && html === null ? result.message : "";
+    const words = shows ? result.message_text ?? result.message : "";
+    return { lead, html, tail, text: lead + words };
+  };
+  switch (result.status) {
+    case "passed":
+      return heading(`Passed: step ${exercise.number} does all the book asks of it (${result.checked} checks).`, false);
+    case "failed":
+      return heading("Not yet: ");
+    case "not-done":
+      return heading("Not done yet: ");
+    case "raised":
+      // A raise the checks put down to one of the reader's methods says which; else the
+      // traceback under it does.
+      return result.traceback && !result.part ? heading("Your code raised an exception:", false) : heading("");
+    default: // "not-yours": the message says it
+      return heading("");
+  }
 }
 
 /**

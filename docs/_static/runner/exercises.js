@@ -24,8 +24,8 @@
 import { addToolToEveryCell, allCells, announce, resetCell } from "./cells.js";
 import { button, element } from "./dom.js";
 import {
-  NOT_RUN, forget, freshProgress, nextHint as showNextHint, panelView, progressSnapshot,
-  progressView, recordCheck, restoredProgress, verdict,
+  NOT_RUN, forget, freshProgress, hintAnnouncement, nextHint as showNextHint, panelView,
+  progressSnapshot, progressView, recordCheck, restoredProgress, verdict,
 } from "./exercise_progress.js";
 import { alsoReads } from "./flow.js";
 import { changedState, keepState } from "./pagestate.js";
@@ -152,22 +152,34 @@ function say(panel, text) {
   announce(text);
 }
 
+/**
+ * `el` with `html` added at its end: HTML the Python made of a text's inline Markdown
+ * (book_runtime.inline_markup), which escaped everything but the marks it renders.
+ */
+function withHTML(el, html) {
+  el.insertAdjacentHTML("beforeend", html);
+  return el;
+}
+
 function show(panel, exercise, result) {
   panel.result.replaceChildren();
   panel.result.dataset.status = result.status;
   const heading = verdict(exercise, result);
-  panel.result.append(element("p", "mg-exercise-verdict", heading));
+  const shown = element("p", "mg-exercise-verdict", heading.lead);
+  if (heading.html !== null) withHTML(shown, heading.html);
+  else shown.append(heading.tail);
+  panel.result.append(shown);
   if (result.mistake) {
     const mistake = element("p", "mg-exercise-mistake");
-    mistake.append(element("strong", "", `${result.mistake.title}. `), result.mistake.why);
-    panel.result.append(mistake);
+    mistake.append(withHTML(element("strong", ""), `${result.mistake.title_html}. `));
+    panel.result.append(withHTML(mistake, result.mistake.why_html));
   }
   if (result.traceback) panel.result.append(element("pre", "runner-error", result.traceback));
   if (result.case) {
     panel.result.append(element("p", "", "The case, to paste into a cell and run:"));
     panel.result.append(element("pre", "mg-exercise-case", result.case));
   }
-  announce(`Step ${exercise.number}: ${heading}${result.mistake ? ` ${result.mistake.title}.` : ""}`);
+  announce(`Step ${exercise.number}: ${heading.text}${result.mistake ? ` ${result.mistake.title_text}.` : ""}`);
   showExercise(exercise);
 }
 
@@ -175,10 +187,10 @@ function show(panel, exercise, result) {
 function showExercise(exercise) {
   const panel = panels.get(exercise.id);
   const view = panelView(progress, exercise);
-  panel.hints.replaceChildren(...view.hints.map(({ label, hint }) => {
+  panel.hints.replaceChildren(...view.hints.map(({ label, html }) => {
     const item = element("li", "", "");
-    item.append(element("strong", "", label), hint);
-    return item;
+    item.append(element("strong", "", label));
+    return withHTML(item, html);
   }));
   panel.hint.hidden = view.hintHidden;
   panel.hint.textContent = view.hintLabel;
@@ -190,7 +202,7 @@ function showExercise(exercise) {
 function nextHint(exercise) {
   const shown = showNextHint(progress, exercise.id);
   showExercise(exercise);
-  announce(`Hint ${shown} of ${exercise.hints.length}: ${exercise.hints[shown - 1]}`);
+  announce(hintAnnouncement(exercise, shown));
   changedState();
 }
 

@@ -27,12 +27,16 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import replace
 from importlib import resources
 from types import CodeType
 from types import FrameType
 from typing import Any
 from typing import Protocol
 from typing import TypeVar
+
+from book_runtime.inline_markup import inline_html
+from book_runtime.inline_markup import inline_text
 
 #: The reader's namespace: the page's names after the reader's cells ran.
 Namespace = Mapping[str, Any]
@@ -106,11 +110,18 @@ class Example:
 
 @dataclass(frozen=True)
 class Finding:
-    """What a mistake's detector saw: the message, with the numbers, and the code that shows it."""
+    """What a mistake's detector saw: the message, with the numbers, and the code that shows it.
+
+    ``title`` and ``why``, where given, say the mistake as the reader made it, in
+    place of the :class:`Mistake`'s, which may name more than the reader's code
+    holds (``No __radd__`` where the mistake is ``No __radd__ or __rmul__``).
+    """
 
     message: str
     case: str
     part: str | None = None  # the method it is about, where the mistake's are several
+    title: str | None = None
+    why: str | None = None
 
 
 @functools.cache  # the files do not change while the checks run
@@ -155,8 +166,26 @@ class Mistake:
         """The wrong solution's code: the methods the mistake writes, on top of the solution."""
         return step_file(self.step, self.wrong_file)
 
+    def as_found(self, finding: Finding) -> Mistake:
+        """The mistake as ``finding`` saw it made: its title and why, where it has its own."""
+        return replace(
+            self,
+            title=self.title if finding.title is None else finding.title,
+            why=self.why if finding.why is None else finding.why,
+        )
+
     def to_json(self) -> dict[str, str]:
-        return {"id": self.id, "title": self.title, "why": self.why}
+        """The mistake for the page: its title and why as written (inline Markdown), as HTML
+        to insert, and as plain text to say (:mod:`book_runtime.inline_markup`)."""
+        return {
+            "id": self.id,
+            "title": self.title,
+            "title_html": inline_html(self.title),
+            "title_text": inline_text(self.title),
+            "why": self.why,
+            "why_html": inline_html(self.why),
+            "why_text": inline_text(self.why),
+        }
 
 
 @dataclass(frozen=True)
@@ -319,10 +348,13 @@ class Result:
     step: str | None = None
 
     def to_json(self) -> dict[str, Any]:
+        """The result for the page; its message (inline Markdown) also as HTML and plain text."""
         return {
             "exercise": self.exercise,
             "status": self.status,
             "message": self.message,
+            "message_html": inline_html(self.message),
+            "message_text": inline_text(self.message),
             "case": self.case,
             "mistake": None if self.mistake is None else self.mistake.to_json(),
             "traceback": self.traceback,
@@ -852,7 +884,7 @@ class _Check:
             FAILED,
             message,
             case=finding.case,
-            mistake=mistake,
+            mistake=mistake.as_found(finding),
             traceback=tb,
             checked=number,
             part=part,

@@ -303,6 +303,7 @@ def _number_not_wrapped(namespace: Namespace) -> Finding | None:
                 f"first: `{wrap}`.",
                 code,
                 part,
+                why=_number_not_wrapped_why(op),
             )
         made = probe(look, namespace)
         if made is None:
@@ -321,8 +322,17 @@ def _number_not_wrapped(namespace: Namespace) -> Finding | None:
             f"`{wrap}` in your `{part}`.",
             code,
             part,
+            why=_number_not_wrapped_why(op),
         )
     return None
+
+
+def _number_not_wrapped_why(op: str) -> str:
+    """Why a plain number must be wrapped, told of the operation ``op`` the reader's code fails."""
+    return (
+        f"In `a {op} 1`, the 1 reaches {_METHODS[op].split('.')[1]} as a plain number: it has "
+        "no .data, and it must become a Value (a leaf) to be an input of the graph."
+    )
 
 
 def _number_plus(names: Namespace) -> Any:
@@ -356,8 +366,24 @@ def _no_reflected(namespace: Namespace) -> Finding | None:
                 f"({op} commutes).",
                 f"a = Value(2.0)\nc = {expression}",
                 f"Value.{method}",
+                title=f"No {method}",
+                why=_no_reflected_why(method),
             )
     return None
+
+
+def _no_reflected_why(method: str) -> str:
+    """Why a plain number on the left needs ``method`` (``"__rmul__"``)."""
+    op = _REFLECTED[method][0]
+    return (
+        f"For `2 {op} a` Python asks int's __{method[3:]} first, which does not know your "
+        f"Value, and then Value.{method}: without it, a plain number on the left is a TypeError."
+    )
+
+
+def _reflected_calls_itself_title(method: str) -> str:
+    """The mistake's name, of the reflected method ``method`` (``"__radd__"``)."""
+    return f"{method} that computes `other {_REFLECTED[method][0]} self`"
 
 
 def _reflected_calls_itself(namespace: Namespace) -> Finding | None:
@@ -370,6 +396,7 @@ def _reflected_calls_itself(namespace: Namespace) -> Finding | None:
                 f"`return self {op} other`, which your own __{method[3:]} handles.",
                 f"a = Value(2.0)\nc = {expression}",
                 f"Value.{method}",
+                title=_reflected_calls_itself_title(method),
             )
     return None
 
@@ -396,8 +423,7 @@ MISTAKES = (
     Mistake(
         "number-not-wrapped",
         "A plain number not wrapped in a Value",
-        "In `a + 1`, the 1 reaches __add__ as a plain number: it has no .data, and it must "
-        "become a Value (a leaf) to be an input of the graph.",
+        _number_not_wrapped_why("+"),
         _number_not_wrapped,
         STEP,
         ("Value.__add__", "Value.__mul__"),
@@ -405,8 +431,7 @@ MISTAKES = (
     Mistake(
         "no-reflected",
         "No __radd__ or __rmul__",
-        "For `2 * a` Python asks int's __mul__ first, which does not know your Value, and "
-        "then Value.__rmul__: without it, a plain number on the left is a TypeError.",
+        _no_reflected_why("__rmul__"),
         _no_reflected,
         STEP,
         ("Value.__radd__", "Value.__rmul__"),
