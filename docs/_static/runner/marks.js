@@ -13,6 +13,7 @@ import { runtime } from "./runtime.js";
 import { notRerunNote } from "./wording.js";
 
 let lastStale = "";
+let staleRun = []; // the codes the last run's marks found stale (planner.staleCells)
 
 /**
  * Mark the outputs a run made stale (and unmark the ones that are current again).
@@ -20,9 +21,19 @@ let lastStale = "";
  * drawn again once the worker's analysis of it is in.
  */
 export function refreshStale() {
+  staleRun = flow.staleCells();
   draw();
-  if (!flow.isAnalysed() && runtime.isUp()) flow.analyseEdits(analyse).then(draw);
+  if (!flow.isAnalysed() && runtime.isUp()) {
+    flow.analyseEdits(analyse).then(() => {
+      staleRun = flow.staleCells();
+      draw();
+    });
+  }
 }
+
+// An edit alone makes stale no output a run can update (until the next run), but what
+// stays the build's is out of date as soon as a cell it depends on is the reader's.
+document.addEventListener("micrograd:edit", () => draw());
 
 function draw() {
   const shownAs = (because) => because.map(({ code, edited }) => ({
@@ -35,7 +46,7 @@ function draw() {
     const cells = notRerun.get(cell.position);
     setBuildOnlyNote(cell, cells ? notRerunNote(cells) : null);
   }
-  const stale = new Set(flow.staleCells());
+  const stale = new Set(staleRun);
   for (const entry of flow.codeCells) {
     if (entry.cell) setStale(entry.cell, stale.has(entry.code));
   }
