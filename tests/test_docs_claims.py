@@ -446,7 +446,7 @@ def test_mlp_page_explains_the_run_without_zero_grad() -> None:
     run = run_page("mlp")
     g = run.glued
     with_, without = run.namespace["losses_with"], run.namespace["losses_without"]
-    # ahead at first, then the plot's peak, which is the step the prose names
+    # ahead at first, then the peak before the run settles, the step the prose names
     assert g["zg_ahead_without"] < g["zg_ahead_with"]
     assert g["zg_spike_loss"] == max(without[1 : g["zg_stuck"]])
     assert g["zg_spike_loss"] > without[0]

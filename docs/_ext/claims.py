@@ -134,9 +134,17 @@ def lead_ins(markdown: str) -> list[tuple[int, str]]:
     page rewrites or marks the claim, and nothing else of the sentence.  So the
     words of its sentence before it (from the sentence's start, or the end of a
     claim before it in the sentence) must not end a clause of their own (at a
-    colon or a semicolon), as "The bias was chosen for these two:" did before a
-    claim that withdrew why.  Such words go into the claim, or, where they hold
-    for any run, are read and listed by the page's tests as such.
+    colon or a semicolon): "The bias was chosen for these two:" before a claim
+    whose other wording says the bias does not do it would stay, false.  Such
+    words go into the claim, or, where they hold for any run, are read and
+    listed by the page's tests as such.
+
+    Returns
+    -------
+    list of (int, str)
+        For each claim that has such words, the line they start on and the
+        words, their whitespace made single spaces, up to the colon or
+        semicolon.
     """
     masked = list(markdown)
     for match in _OPAQUE.finditer(markdown):
