@@ -124,7 +124,9 @@ def test_the_moons_at_30_steps_and_a_constant_rate_say_what_their_run_shows(tab:
     edit(tab, training, *MOONS_EDIT)
     run(tab, training)
     assert false_and_unmarked(tab) == []
-    assert decided(tab)["moons_lr_decays_linearly"]["holds"] is False  # the hidden cell after it
+    verdicts = decided(tab)  # the hidden cell after it
+    assert verdicts["moons_lr_decays_linearly"]["holds"] is False
+    assert verdicts["moons_is_the_demo"]["holds"] is False  # not "reproduced exactly" now
     run_to_the_end(tab)
     assert false_and_unmarked(tab) == []
     verdicts = decided(tab)
@@ -138,7 +140,7 @@ def test_the_moons_at_30_steps_and_a_constant_rate_say_what_their_run_shows(tab:
     assert not tab.errors, tab.errors
 
 
-def test_the_mlp_with_sigmoid_hidden_layers_says_what_its_run_shows(tab: Tab) -> None:
+def test_the_mlp_with_sigmoid_hidden_layers_at_0_15_says_what_its_run_shows(tab: Tab) -> None:
     tab.open("mlp.html")
     model = cell_with(tab, 'activation="tanh", output_activation="tanh")\nprint(model)')
     edit(
@@ -146,9 +148,30 @@ def test_the_mlp_with_sigmoid_hidden_layers_says_what_its_run_shows(tab: Tab) ->
         model,
         ('activation="tanh", output_activation', 'activation="sigmoid", output_activation'),
     )
+    # At 0.15 the run without zero_grad() climbs to 8.0 and stays: no peak, no fit on the way.
+    training = cell_with(tab, "learning_rate = 0.1\n")
+    edit(tab, training, ("learning_rate = 0.1", "learning_rate = 0.15"))
     run_to_the_end(tab)
     assert false_and_unmarked(tab) == []
-    assert decided(tab), "the run decided no claim"
+    verdicts = decided(tab)
+    assert verdicts["zg_spike_peaks"]["holds"] is False
+    assert verdicts["zg_fit_below"]["holds"] is False
+    assert not tab.errors, tab.errors
+
+
+def test_the_sin_cell_edited_marks_what_pytorch_checked_at_the_build(tab: Tab) -> None:
+    tab.open("local-rules.html")
+    sin_cell = cell_with(tab, "def sin_backward(out, a):")
+    edit(tab, sin_cell, ("y = s * x\n", "y = s * x + x\n"))
+    run(tab, sin_cell)
+    assert false_and_unmarked(tab) == []
+    assert decided(tab)["sin_in_y"]["holds"] is False  # y is no longer sin(x**2) * x
+    number = tab.evaluate(f"microgradTest.cell({sin_cell}).number")
+    said = f"from the build, not re-run: depends on cell {number}, which you changed"
+    torch_cell = tab.page.locator("div.cell:has(.runner-build-only)", has_text="import torch")
+    assert torch_cell.locator(".runner-not-rerun").inner_text() == f"F{said[1:]}."
+    marks = {span["key"]: span["marks"] for span in tab.evaluate(CLAIMS_JS)}
+    assert marks["sin_all_agree"] == [f" [{said}]"]
     assert not tab.errors, tab.errors
 
 

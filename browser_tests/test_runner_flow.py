@@ -116,6 +116,7 @@ def test_an_edited_training_run_starts_from_the_pages_model_and_says_so(tab: Tab
     assert first[0][:2] == ["0", "0.895844"]
     assert first[-1][0] == "99"
     # The hidden cells right after the training glue its numbers: they ran right after it.
+    tab.page.wait_for_function("microgradTest.idle()", timeout=PAGE_TIMEOUT_MS)
     runs = _runs_since(tab, 0)
     at = max(i for i, r in enumerate(runs) if r["cell"] == training)
     assert runs[at + 1]["cell"] is None, runs

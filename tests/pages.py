@@ -21,6 +21,7 @@ import builtins
 import contextlib
 import io
 import types
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -160,8 +161,23 @@ def run_page(page: str) -> PageRun:
     return execute_page(page)
 
 
-def execute_page(page: str) -> PageRun:
-    """Execute every code cell of ``docs/<page>.md`` in order, as the build does."""
+def execute_page(
+    page: str, edits: Sequence[tuple[str, str]] = (), until: str | None = None
+) -> PageRun:
+    """Execute every code cell of ``docs/<page>.md`` in order, as the build does.
+
+    ``edits``: a reader's edits, ``(old, new)`` each, made in the one cell whose
+    code holds ``old`` before the page runs.  With edits, the exercises'
+    solutions (cells tagged ``hide-cell``) do not run: they assert the page's
+    own run, which an edit may rightly change.  ``until``: the page runs as far
+    as the first cell whose code holds it (a build-only cell after it would
+    check the build's numbers against the reader's).
+
+    Raises
+    ------
+    ValueError
+        If no cell, or more than one, holds an edit's ``old``.
+    """
     import matplotlib
 
     matplotlib.use("Agg")
@@ -172,10 +188,20 @@ def execute_page(page: str) -> PageRun:
     run.namespace["__builtins__"] = {**vars(builtins), "__import__": _importer(run)}
     run.namespace["claim"] = _claim(run)
     out = io.StringIO()
+    sources = [cell.source for cell in code_cells(page)]
+    for old, new in edits:
+        holding = [k for k, source in enumerate(sources) if old in source]
+        if len(holding) != 1:
+            raise ValueError(f"{len(holding)} cells of {page}.md hold {old!r}, not one")
+        sources[holding[0]] = sources[holding[0]].replace(old, new)
     with contextlib.redirect_stdout(out), paused_gc():
-        for cell in code_cells(page):
-            code = compile(without_magics(cell.source), f"docs/{page}.md:{cell.line}", "exec")
+        for cell, source in zip(code_cells(page), sources, strict=True):
+            if edits and "hide-cell" in cell.tags:
+                continue
+            code = compile(without_magics(source), f"docs/{page}.md:{cell.line}", "exec")
             exec(code, run.namespace)
+            if until is not None and until in source:
+                break
     plt.close("all")
     run.stdout = out.getvalue()
     return run

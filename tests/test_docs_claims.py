@@ -21,7 +21,7 @@ import re
 from typing import Any
 
 import pytest
-from claims import ROLE, check, parse
+from claims import ROLE, check, lead_ins, parse
 from labelled_neuron import NeuronBuilder
 from pages import (
     DOCS,
@@ -129,6 +129,54 @@ def test_a_claim_that_no_longer_holds_fails_the_build_at_its_sentence(
         "which the claim 'taste_a_lowers_c' says is not true of the build's run (a.grad = 3.0)"
     )
     assert len(problems) == 2  # the gradients by hand do not match either
+
+
+#: The words before a claim in its sentence that end a clause of their own (claims.lead_ins),
+#: each read: they hold whatever the reader's run computes.
+READ_LEAD_INS = {
+    # It introduces the example the claim gives the numbers of.
+    ("backward", "Here is the worked example:"),
+    # How the breadth-first order works, whatever the numbers it gives.
+    (
+        "backward",
+        "In the breadth-first order `q` passed its gradient on to `a` and `b` when only `L`'s "
+        "share had arrived:",
+    ),
+    # It introduces the drawing.
+    ("mlp", "The trained network, drawn again:"),
+    # What the training cell does, which the claim after it gives the rate of.
+    ("moons", "Full-batch gradient descent:"),
+    # Glued numbers, each marked as the reader's, or out of date, on its own.
+    (
+        "moons",
+        "Untrained, the network scores every point between {glue:text}`spike_before_min:.3f` "
+        "and {glue:text}`spike_before_max:.3f`:",
+    ),
+    # CPython's collector, not the page's run.
+    ("why-its-fast", "The collector decides *when* to run by counting allocations:"),
+}
+
+
+def test_the_words_before_a_claim_that_end_a_clause_are_found() -> None:
+    text = (
+        "The bias was chosen for these\ntwo: the inputs add up to {glue:text}`s:.1f`, and\n"
+        "$b = 1$ {claim}``lifted: lifts it || does not lift it``. The loss "
+        "{claim}``falls: falls || rises``; the rate {claim}``rate: shrinks``."
+    )
+    assert lead_ins(text) == [(1, "The bias was chosen for these two:")]
+
+
+def test_no_claim_leaves_words_of_its_sentence_stating_something_of_their_own() -> None:
+    found = {
+        (path.stem, words)
+        for path in sorted(DOCS.glob("*.md"))
+        for _, words in lead_ins(prose(path.stem))
+    }
+    assert found - READ_LEAD_INS == set(), (
+        "these words before a claim end a clause of their own: take them into the claim, "
+        "or read them and list them in READ_LEAD_INS"
+    )
+    assert READ_LEAD_INS - found == set(), "READ_LEAD_INS lists words no page has"
 
 
 #: Pages whose exercises are the reader's to write, checked by the runner's Check button
@@ -398,7 +446,7 @@ def test_mlp_page_explains_the_run_without_zero_grad() -> None:
     run = run_page("mlp")
     g = run.glued
     with_, without = run.namespace["losses_with"], run.namespace["losses_without"]
-    # ahead at first, then the plot's peak, which is the step the prose names
+    # ahead at first, then the peak before the run settles, the step the prose names
     assert g["zg_ahead_without"] < g["zg_ahead_with"]
     assert g["zg_spike_loss"] == max(without[1 : g["zg_stuck"]])
     assert g["zg_spike_loss"] > without[0]
@@ -413,6 +461,20 @@ def test_mlp_page_explains_the_run_without_zero_grad() -> None:
     assert f"{g['zg_fit_loss']:.4f}" == "0.0000"
     assert g["zg_flip_loss"] > 1
     assert g["zg_stuck_loss"] == without[-1]
+
+
+@in_page_group("mlp")
+def test_mlp_page_says_no_peak_or_fit_of_a_run_that_has_neither() -> None:
+    # At 0.15 the run without resets climbs to 7.99 at step 9 and sits at 8.0 from step 12:
+    # no peak before it settles, and no weights that fit the four points on the way.
+    assert claimed("mlp")["zg_spike_peaks"]["holds"]
+    assert claimed("mlp")["zg_fit_below"]["holds"]
+    run = execute_page("mlp", [("learning_rate = 0.1", "learning_rate = 0.15")])
+    assert run.claims["zg_spike_peaks"]["holds"] is False
+    assert run.claims["zg_fit_below"] == {
+        "holds": False,
+        "about": "0 of steps 20 to 19 fit all four points, its lowest loss there 8.0000",
+    }
 
 
 MOONS_FINAL_LOSS = 0.010978370135492717  # the original micrograd demo's last printed loss
@@ -430,6 +492,35 @@ def test_moons_page_reproduces_the_original_demo() -> None:
     assert g["moons_final_acc"] == 100.0
     assert math.isclose(g["moons_lr_last"], 1.0 - 0.9 * 99 / 100)
     assert g["moons_loss0"] > g["moons_final_loss"]
+
+
+@in_page_group("moons")
+@NO_COVER
+@ONE_PYTHON
+def test_moons_page_is_the_demo_only_while_the_run_is() -> None:
+    assert claimed("moons")["moons_is_the_demo"] == {"holds": True, "about": "not the demo's: "}
+    constant = execute_page(
+        "moons",
+        [
+            ("steps = 100", "steps = 30"),
+            ("learning_rate = 1.0 - 0.9 * k / steps", "learning_rate = 0.1"),
+        ],
+    )
+    assert constant.claims["moons_is_the_demo"] == {
+        "holds": False,
+        "about": "not the demo's: learning-rate schedule",
+    }
+
+
+@in_page_group("local-rules")
+@TORCH
+def test_local_rules_says_y_is_sin_x2_x_only_of_a_y_that_is() -> None:
+    assert claimed("local-rules")["sin_in_y"]["holds"]
+    edited = execute_page("local-rules", [("y = s * x\n", "y = s * x + x\n")], until='"sin_in_y"')
+    assert edited.claims["sin_in_y"]["holds"] is False
+    assert edited.claims["sin_in_y"]["about"] == (
+        "y = 1.277756 at x = 0.8, where sin(x**2) * x = 0.477756"
+    )
 
 
 @in_page_group("pytorch")

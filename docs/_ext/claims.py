@@ -118,6 +118,52 @@ def check(markdown: str, stated: dict[str, dict[str, Any]], path: str) -> list[s
     return found
 
 
+#: What the lint of a claim's sentence sees through: a role (a glued number, code), inline
+#: code and math, each one word of the sentence, whatever punctuation it holds.
+_OPAQUE = re.compile(r"\{[\w:-]+\}(`+).*?\1|(`+).*?\2|\$[^$]*\$", re.S)
+#: Where a sentence ends: a full stop (or ! or ?) before a space, or a blank line.
+_SENTENCE_END = re.compile(r"[.!?](?=\s)|\n\s*\n")
+#: Where a clause ends inside a sentence: the words before it state something of their own.
+_CLAUSE_END = re.compile(r"[:;](?=\s)")
+
+
+def lead_ins(markdown: str) -> list[tuple[int, str]]:
+    """The words outside a claim that state something of their own: ``(line, words)`` each.
+
+    A claim's sentence is one unit: when the reader's run breaks the claim, the
+    page rewrites or marks the claim, and nothing else of the sentence.  So the
+    words of its sentence before it (from the sentence's start, or the end of a
+    claim before it in the sentence) must not end a clause of their own (at a
+    colon or a semicolon): "The bias was chosen for these two:" before a claim
+    whose other wording says the bias does not do it would stay, false.  Such
+    words go into the claim, or, where they hold for any run, are read and
+    listed by the page's tests as such.
+
+    Returns
+    -------
+    list of (int, str)
+        For each claim that has such words, the line they start on and the
+        words, their whitespace made single spaces, up to the colon or
+        semicolon.
+    """
+    masked = list(markdown)
+    for match in _OPAQUE.finditer(markdown):
+        masked[match.start() : match.end()] = "x" * (match.end() - match.start())
+    plain = "".join(masked)
+    found = []
+    previous_end = 0
+    for match in ROLE.finditer(markdown):
+        ends = [end.end() for end in _SENTENCE_END.finditer(plain, 0, match.start())]
+        start = max([previous_end, *ends])
+        clauses = [end.start() for end in _CLAUSE_END.finditer(plain, start, match.start())]
+        if clauses and re.search(r"\w", markdown[start : clauses[-1]]):
+            first = start + len(markdown[start:]) - len(markdown[start:].lstrip())
+            line = markdown.count("\n", 0, first) + 1
+            found.append((line, " ".join(markdown[start : clauses[-1] + 1].split())))
+        previous_end = match.end()
+    return found
+
+
 # -- the role --------------------------------------------------------------------------------
 
 

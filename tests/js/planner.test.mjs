@@ -189,6 +189,71 @@ describe("stale outputs", () => {
   });
 });
 
+// x = 0.8 | (build-only) t = torch(x) | (hidden) glue(x, t) | (build-only) u = t * 2
+// | (hidden) glue(u) | (hidden) glue("a", a), from the setup's build-only glue
+const withTorch = () => entries(
+  cell("from myst_nb import glue", { defines: ["glue"], buildOnly: true, hidden: true }),
+  cell("x = 0.8", { defines: ["x"] }),
+  cell("t = torch.tensor(x)", { defines: ["t"], uses: ["torch", "x"], buildOnly: true, needs: [1] }),
+  cell('glue("g", x); glue("e", t)', {
+    uses: ["glue", "x", "t"], hidden: true, glue: ["g", "e"], needs: [1],
+  }),
+  cell("u = t * 2", { defines: ["u"], uses: ["t"], buildOnly: true }),
+  cell('glue("u", u)', { uses: ["glue", "u"], hidden: true, glue: ["u"] }),
+  cell("a = 1", { defines: ["a"] }),
+  cell('glue("a", a)', { uses: ["glue", "a"], hidden: true, glue: ["a"], needs: [6] }),
+);
+
+const edited = (built, k, source) => {
+  const sources = built.map((c) => c.source);
+  sources[k] = source;
+  return planner.pageOf(built, sources, {
+    sources, cells: built.map((c) => ({ names: c.names, watches: c.watches, needs: c.needs })),
+  });
+};
+
+describe("outputs that stay the build's", () => {
+  test("nothing is out of date on the page as built, however it ran", () => {
+    const page = asBuilt(withTorch());
+    const history = planner.newHistory();
+    runPlan(page, history, 6, { 1: ["x"], 6: ["a"] }, { kernelNames: ["glue"] });
+    assert.deepEqual(planner.notRerun(page, history), []);
+  });
+
+  test("an edit of a cell a build-only cell needs makes it, and what is computed from it, the build's out of date", () => {
+    const page = edited(withTorch(), 1, "x = 2.0");
+    const because = [{ code: 1, edited: true }];
+    assert.deepEqual(planner.notRerun(page, planner.newHistory()), [
+      { code: 2, because }, { code: 3, because }, { code: 4, because }, { code: 5, because },
+    ], "before any run: the build-only cells cannot run, whatever the reader does");
+  });
+
+  test("a cell unrelated to the edit, and a name the build-only setup gives, keep the build's current", () => {
+    const page = edited(withTorch(), 6, "a = 2");
+    assert.deepEqual(planner.notRerun(page, planner.newHistory()), []);
+  });
+
+  test("an unedited cell that ran from the reader's values counts too, as run from the changes", () => {
+    const built = entries(
+      cell("x = 0.8", { defines: ["x"] }),
+      cell("y = x * 2", { defines: ["y"], uses: ["x"], needs: [0] }),
+      cell("t = torch.tensor(y)", { defines: ["t"], uses: ["torch", "y"], buildOnly: true, needs: [0, 1] }),
+    );
+    const history = planner.newHistory();
+    const page = edited(built, 0, "x = 2.0");
+    ran(page, history, 0, ["x"]);
+    ran(page, history, 1, ["y"]);
+    assert.deepEqual(planner.notRerun(page, history), [
+      { code: 2, because: [{ code: 0, edited: true }, { code: 1, edited: false }] },
+    ]);
+    // The reader puts the page's code back and runs it again: the build's is current.
+    const back = asBuilt(built);
+    ran(back, history, 0, ["x"]);
+    ran(back, history, 1, ["y"]);
+    assert.deepEqual(planner.notRerun(back, history), []);
+  });
+});
+
 describe("Reset of a cell", () => {
   test("forgets its run and its hidden followers'", () => {
     const page = asBuilt(chain());

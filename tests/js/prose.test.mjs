@@ -4,7 +4,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { claimMark, claimView, glueView } from "../../docs/_static/runner/wording.js";
+import {
+  claimMark, claimView, glueView, notRerunNote, notRerunWords,
+} from "../../docs/_static/runner/wording.js";
 
 globalThis.document = new EventTarget();
 const prose = await import("../../docs/_static/runner/prose.js");
@@ -92,6 +94,40 @@ test("a stale claim keeps its wording, marked out of date", () => {
   assert.equal(view.switched, true);
   assert.equal(view.words, "from an earlier run of yours: your changes above make it out of date");
   assert.equal(view.shown, "stale");
+});
+
+// -- what stays the build's, out of date ------------------------------------------------------
+
+test("an output that stays the build's names the cells the reader changed", () => {
+  assert.equal(notRerunWords([{ number: 5, edited: true }]),
+    "from the build, not re-run: depends on cell 5, which you changed");
+  assert.equal(notRerunWords([{ number: 2, edited: true }, { number: 3, edited: false },
+    { number: 5, edited: true }]),
+  "from the build, not re-run: depends on cells 2 and 5, which you changed");
+  assert.equal(notRerunNote([{ number: 3, edited: false }]),
+    "From the build, not re-run: depends on cell 3, which was run from your changes.");
+});
+
+test("a claim and a number computed from such an output say so, not that a run updates them", () => {
+  const state = { ...BUILD, stale: true, notRerun: [{ number: 5, edited: true }] };
+  assert.equal(claimView(state, true).words,
+    "from the build, not re-run: depends on cell 5, which you changed");
+  assert.equal(claimView(state, true).shown, "stale");
+  assert.deepEqual(glueView(state, "1.623878", undefined), {
+    words: "From the build, not re-run: depends on cell 5, which you changed.",
+    text: "1.623878",
+    as: "stale",
+  });
+});
+
+test("the stale event says which keys stay the build's; the mark goes when they are current", () => {
+  const keys = prose.followKeys((key) => key.startsWith("b:"), () => {});
+  const cells = [{ number: 5, edited: true }];
+  emit("stale", { glue: ["b:grad", "b:other"], notRerun: { "b:grad": cells } });
+  assert.deepEqual(keys.state("b:grad"), { ...BUILD, stale: true, notRerun: cells });
+  assert.deepEqual(keys.state("b:other"), { ...BUILD, stale: true });
+  emit("stale", { glue: [] });
+  assert.deepEqual(keys.state("b:grad"), BUILD);
 });
 
 // -- each key's state, following the runner's events ------------------------------------------

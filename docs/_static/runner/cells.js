@@ -90,7 +90,12 @@ export class Cell {
 }
 
 const cells = [];
-const buildOnlyCells = []; // {el, number, name, source, code, edited, controls: {bar, status}}
+// {el, number, name, source, code, edited, controls: {bar, status}, position (in the
+// manifest, as the build wrote it: data-micrograd-cell), note (its out-of-date note, or null)}
+const buildOnlyCells = [];
+
+/** The page's build-only cells that show their code, in page order. */
+export const allBuildOnlyCells = () => buildOnlyCells;
 
 /** The page's runnable cells, in page order. */
 export const allCells = () => cells;
@@ -138,7 +143,26 @@ function buildOnlyCell(el, number, pre, input) {
   controls.bar.append(controls.status);
   makeToolbar(controls.bar, `Cell ${number}`, null);
   input.after(controls.bar);
-  return { el, number, name: `cell ${number}`, source, code: source, edited: false, controls };
+  const position = Number.parseInt(el.getAttribute("data-micrograd-cell"), 10);
+  return {
+    el, number, name: `cell ${number}`, source, code: source, edited: false, controls, position, note: null,
+  };
+}
+
+/**
+ * Say (words) or stop saying (null) that a build-only cell's output is out of date:
+ * the build's, from cells the reader has changed since.
+ */
+export function setBuildOnlyNote(cell, words) {
+  if (cell.note && cell.note.textContent === words) return;
+  cell.note?.remove();
+  cell.note = null;
+  const output = cell.el.querySelector("div.cell_output");
+  output?.classList.toggle("runner-stale", words !== null);
+  if (words === null) return;
+  cell.note = element("p", "runner-note runner-stale-note runner-not-rerun", words);
+  if (output) output.before(cell.note);
+  else cell.controls.bar.after(cell.note);
 }
 
 function makeBar(cell, actions) {

@@ -146,6 +146,9 @@ export function afterRun(c, changed, ok) {
 /** The codes of the cells whose shown output is stale (planner.staleCells). */
 export const staleCells = () => planner.staleCells(page(), history);
 
+/** The outputs that stay the build's, out of date (planner.notRerun). */
+export const notRerun = () => planner.notRerun(page(), history);
+
 /** Reset of entry c: its run and its hidden followers' are forgotten.  Returns their codes. */
 export function forget(c) {
   const gone = planner.forget(page(), history, c.code);

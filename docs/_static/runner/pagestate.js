@@ -24,7 +24,8 @@
 // first cell's Run.
 
 import {
-  allCells, announce, attachSavedCode, resetCell, restoredRun, startOutput,
+  allBuildOnlyCells, allCells, announce, attachSavedCode, resetCell, restoredRun, setBuildOnlyNote,
+  startOutput,
 } from "./cells.js";
 import { button, element } from "./dom.js";
 import {
@@ -191,6 +192,7 @@ async function resetPage() {
   const queue = page.hooks.machinery();
   if (queue !== null) (await queue).endPython();
   for (const cell of allCells()) resetCell(cell);
+  for (const cell of allBuildOnlyCells()) setBuildOnlyNote(cell, null);
   if (page.prose !== null) (await page.prose).resetAll();
   page.savedAddons = {};
   for (const handlers of addons.values()) handlers.reset();

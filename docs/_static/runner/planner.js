@@ -14,6 +14,9 @@
 //     an earlier run's) was computed from values that are no longer the ones
 //     the page's flow gives them: a name an edited run changed, or one whose
 //     value differs from the one the output was computed from.
+//   - notRerun(page, history): the outputs that stay the build's (build-only
+//     cells, and the hidden cells computed from them) while a shown cell they
+//     depend on is one the reader changed.
 //
 // What each cell defines, reads and may change, and which cells it needs, is
 // Python's (snippets.py's runner_analysis): the build wrote it into the page's
@@ -277,6 +280,35 @@ export function staleCells(page, history) {
       return false;
     })
     .map((c) => c.code);
+}
+
+/**
+ * The outputs that stay the build's, out of date: each build-only cell (the browser
+ * cannot run it), and each hidden cell that reads what an out-of-date build-only cell
+ * gave (its numbers are the build's), whose inputs come from a shown cell the reader
+ * changed: edited, or run from the reader's values.  A build-only cell depends on the
+ * cells it needs (Python's needs), and on those of the build-only cells that give what
+ * it reads.  Returns [{code, because: [{code, edited}]}] in page order: because, the
+ * shown cells it depends on that the reader changed, in page order.
+ */
+export function notRerun(page, history) {
+  const changed = (d) => !page.cells[d].hidden && (page.cells[d].edited
+    || (history.lastRun.has(d) && Boolean(history.diverged.get(d))));
+  const found = new Map(); // code -> Set of the changed codes it depends on
+  for (const c of page.cells) {
+    if (!c.buildOnly && !c.hidden) continue;
+    const because = new Set(c.buildOnly ? c.needs.filter(changed) : []);
+    for (const name of c.facts.uses) {
+      const given = providers(page, name, c.code);
+      const last = given[given.length - 1];
+      if (last && last.buildOnly) for (const d of found.get(last.code) || []) because.add(d);
+    }
+    if (because.size > 0) found.set(c.code, because);
+  }
+  return [...found].map(([code, because]) => ({
+    code,
+    because: [...because].sort((a, b) => a - b).map((d) => ({ code: d, edited: page.cells[d].edited })),
+  }));
 }
 
 /**

@@ -1,15 +1,19 @@
 // What the prose shows of the reader's run: the values hidden cells send the
 // page for its sentences (glued numbers: glue.js; claims: claims.js), each
 // under its key, with where it comes from, as data.  A key's state is
-//   {value, from, stale}
+//   {value, from, stale, notRerun}
 // value: the reader's value (null: the build's); from: "run" (this Python
 // session) or "earlier-run" (a session that has ended, or a saved run brought
-// back on reload); stale: the cells it was computed from have changed since.
+// back on reload); stale: the cells it was computed from have changed since;
+// notRerun (only while stale, where it is so): it is the build's, computed from
+// a build-only cell, and these shown cells it depends on are the reader's
+// ([{number, edited}]: planner.notRerun).
 // It follows the runner's events as the cells' outputs do, so that a sentence
 // never says something the outputs around it no longer show:
 //   micrograd:restart  the reader's values are from an earlier session now
 //   micrograd:reset    {glue}: those keys are the build's again
-//   micrograd:stale    {glue}: exactly these keys are stale
+//   micrograd:stale    {glue, notRerun}: exactly these keys are stale (notRerun:
+//                      {key: cells} for those that stay the build's)
 //
 // followKeys(owns, render) gives an add-on the keys it owns (owns(key)) and
 // calls render(key, state) whenever one changes; its set(key, value) records
@@ -28,6 +32,7 @@ function update(key, change) {
   const owner = follower(key);
   if (!owner) return;
   const state = { ...(owner.states.get(key) || BUILD), ...change };
+  if (!state.stale || !state.notRerun) delete state.notRerun;
   if (state.value === null && !state.stale) owner.states.delete(key);
   else owner.states.set(key, state);
   owner.render(key, owner.states.get(key) || BUILD);
@@ -60,10 +65,11 @@ document.addEventListener("micrograd:reset", (event) => {
 
 document.addEventListener("micrograd:stale", (event) => {
   const now = new Set(event.detail.glue || []);
+  const notRerun = event.detail.notRerun || {};
   for (const { states } of followers) {
     for (const [key, state] of states) if (state.stale && !now.has(key)) update(key, { stale: false });
   }
-  for (const key of now) update(key, { stale: true });
+  for (const key of now) update(key, { stale: true, notRerun: notRerun[key] || null });
 });
 
 /** Every key's state that is not the build's: {key: {value, from, stale}}. */

@@ -1,5 +1,5 @@
 // What the prose says about a value the reader's run sent it (prose.js keeps
-// each key's state: {value, from, stale}), as data: the words a glued number
+// each key's state: {value, from, stale, notRerun}), as data: the words a glued number
 // (glue.js) or a claim (claims.js) carries, and how it is marked.  The add-ons
 // draw what these return; no DOM here, so that Node's tests read the wording.
 
@@ -13,7 +13,9 @@
 export function glueView(state, buildText, theirs) {
   const build = `the build's value: ${buildText}`;
   let words = null;
-  if (state.stale) {
+  if (state.stale && state.notRerun) {
+    words = notRerunNote(state.notRerun);
+  } else if (state.stale) {
     const whose = state.value === null ? "From the build" : "From an earlier run of yours";
     words = `${whose}; your changes above make it out of date (${build}).`;
   } else if (state.value !== null) {
@@ -26,9 +28,36 @@ export function glueView(state, buildText, theirs) {
   return { words, text: theirs === undefined ? buildText : theirs, as };
 }
 
+/**
+ * What an output that stays the build's says once a cell it depends on is one
+ * the reader changed (planner.notRerun): notRerun, those cells, [{number,
+ * edited}] (edited: the reader edited it; else it ran from the reader's values).
+ */
+export function notRerunWords(notRerun) {
+  const names = (list) => {
+    const numbers = list.map((c) => c.number);
+    const listed = numbers.length === 1 ? `${numbers[0]}`
+      : `${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)}`;
+    return `${numbers.length === 1 ? "cell" : "cells"} ${listed}`;
+  };
+  const edited = notRerun.filter((c) => c.edited);
+  const one = (edited.length || notRerun.length) === 1;
+  const why = edited.length > 0
+    ? `${names(edited)}, which you changed`
+    : `${names(notRerun)}, which ${one ? "was" : "were"} run from your changes`;
+  return `from the build, not re-run: depends on ${why}`;
+}
+
+/** The same, as a sentence of its own (a cell's note, a glued number's words). */
+export function notRerunNote(notRerun) {
+  const words = notRerunWords(notRerun);
+  return `${words[0].toUpperCase()}${words.slice(1)}.`;
+}
+
 /** What a claim's mark says, in brackets, when it keeps its wording (null: no mark). */
 export function claimMark(state) {
   const { value, from, stale } = state;
+  if (stale && state.notRerun) return notRerunWords(state.notRerun);
   if (stale) {
     const whose = value === null ? "from the build" : "from an earlier run of yours";
     return `${whose}: your changes above make it out of date`;
