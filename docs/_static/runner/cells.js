@@ -150,27 +150,27 @@ function makeBar(cell, actions) {
   const controls = {
     bar: element("div", "runner-bar"),
     run: named(
-      button("runner-run", "▶ Run", () => actions.run(cell)),
+      button("runner-run", "Run", () => actions.run(cell), "run"),
       `Run ${cell.name}`,
       "Run this cell in your browser, after the cells above it that it needs (Shift+Enter)",
     ),
     edit: named(
-      button("runner-edit", "✎ Edit", () => actions.edit(cell)),
+      button("runner-edit", "Edit", () => actions.edit(cell), "edit"),
       `Edit ${cell.name}`,
       "Change this cell's code, then run it",
     ),
     stop: named(
-      button("runner-stop", "■ Stop", () => actions.stop(cell)),
+      button("runner-stop", "Stop", () => actions.stop(cell), "stop"),
       `Stop ${cell.name}`,
       "Stop: a running cell ends this page's Python (a fresh one starts); a waiting cell stays unrun",
     ),
     reset: named(
-      button("runner-reset", "↺ Reset", () => actions.reset(cell)),
+      button("runner-reset", "Reset", () => actions.reset(cell), "reset"),
       `Reset ${cell.name} to the page's code and the build's output`,
       "Put back the page's code and the build's output",
     ),
     restart: named(
-      button("runner-restart", "↻ Restart", () => actions.restart()),
+      button("runner-restart", "Restart", () => actions.restart(), "restart"),
       "Restart this page's Python",
       "Restart this page's Python: every variable is forgotten",
     ),
