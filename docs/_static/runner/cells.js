@@ -299,11 +299,22 @@ export function codeChanged(cell) {
 }
 
 /** Give the cell its editor, in place of its highlighted code (editor.js makes it). */
-export function attachEditor(cell, editor, help) {
+/**
+ * The editor in place of the cell's code.  Opened by the reader's Run or Edit
+ * (keepBar), it moves nothing they are at: the page scrolls by what the editor
+ * (taller than the code, with its help line) moved the cell's bar, so that the
+ * button they pressed stays under their finger, and in view.
+ */
+export function attachEditor(cell, editor, help, { keepBar = false } = {}) {
+  const bar = cell.controls.bar;
+  const before = keepBar ? bar.getBoundingClientRect().top : null;
   cell.editor = editor;
   cell.codeView.hidden = true;
   cell.codeView.after(editor.element, help);
   render(cell);
+  if (before === null) return;
+  const moved = bar.getBoundingClientRect().top - before;
+  if (Math.abs(moved) >= 1) window.scrollBy({ top: moved, behavior: "instant" });
 }
 
 /** Put the page's code back into the cell's editor, if it has one. */

@@ -97,7 +97,8 @@ const actions = {
   },
   // The editor needs neither the queue nor Python: it loads on its own.
   edit: (cell) =>
-    import("./editor.js").then((editor) => editor.openEditor(cell, actions.run, { focus: true })),
+    import("./editor.js").then((editor) =>
+      editor.openEditor(cell, actions.run, { focus: true, keepBar: true })),
   stop: (cell) => machinery().then((queue) => queue.stop(cell)),
   reset: (cell) => machinery().then((queue) => queue.reset(cell)),
   restart: () => machinery().then((queue) => queue.restart()),
