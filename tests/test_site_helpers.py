@@ -413,6 +413,7 @@ def test_the_page_loads_only_the_runners_page_side_modules_before_a_run(
         "cells.js",
         "copy.js",
         "dom.js",
+        "icons.js",
         "pagestate.js",
         "runtime.js",
         "savedstate.js",
