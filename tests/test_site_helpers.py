@@ -415,6 +415,8 @@ def test_the_page_loads_only_the_runners_page_side_modules_before_a_run(
         "dom.js",
         "icons.js",
         "pagestate.js",
+        "pair_layout.js",
+        "pairs.js",
         "runtime.js",
         "savedstate.js",
         "state.js",
