@@ -1,7 +1,8 @@
 """The runner by keyboard alone, and a page on paper.
 
 - From the top of a page, the first cell's Run is at most 3 Tabs away (a
-  skip link leads there); after Enter on Run the focus stays in that cell;
+  skip link leads there); after Enter on Run the focus stays in that cell,
+  and Run where it was, though the editor opens above it;
   from one cell's Run to the next cell's takes at most 4 Tabs on every page,
   besides the prose's own links and code blocks' copy buttons between them
   (formulas and live numbers are read out, not Tab stops).
@@ -61,12 +62,30 @@ def test_the_first_run_is_at_most_three_tabs_from_the_top(tab: Tab, where: str) 
     assert focused(tab)["run"] == 0, focused(tab)
 
 
-def test_after_enter_on_run_the_focus_stays_in_the_cell(tab: Tab) -> None:
+#: Where a cell's Run button is in the window, and whether its editor is open.
+RUN_PLACE_JS = """(cell) => {
+  const box = cell.querySelector('button.runner-run').getBoundingClientRect();
+  return {top: box.top, bottom: box.bottom, height: innerHeight,
+          editor: !!cell.querySelector('.runner-editor')};
+}"""
+
+
+def test_after_enter_on_run_the_focus_and_the_run_button_stay_where_they_were(tab: Tab) -> None:
+    """On a phone, with Run at the bottom of the screen: the editor opens, Run stays put."""
+    tab.page.set_viewport_size({"width": 390, "height": 844})
     tab.open("neuron.html")
-    tab.cell(1).locator("button.runner-run").focus()
+    run = tab.cell(1).locator("button.runner-run")
+    run.evaluate("(b) => window.scrollBy(0, b.getBoundingClientRect().bottom - innerHeight + 8)")
+    run.focus()
+    before = tab.cell(1).evaluate(RUN_PLACE_JS)
+    assert before["bottom"] <= before["height"], before
+    assert not before["editor"], before
     tab.page.keyboard.press("Enter")
     assert tab.wait_state(1, DONE, 60_000) == "done", tab.output_text(1)
     assert focused(tab)["inCell"] == 1, focused(tab)
+    after = tab.cell(1).evaluate(RUN_PLACE_JS)
+    assert after["editor"], "Run opened no editor"
+    assert abs(after["top"] - before["top"]) <= 1, (before, after)
 
 
 def test_from_the_first_cells_run_to_the_seconds_takes_at_most_four_tabs(
@@ -116,7 +135,8 @@ def test_a_printed_page_has_every_stepper_frame_and_no_runner_controls(tab: Tab)
     missing = [c for c in captions if not in_order(c.split(), words)]
     assert not missing, missing[:3]
     flat = "".join(words)
-    for control in ("▶Run", "✎Edit", "↺Reset", "↻Restart", "Skiptothefirstcodecell"):
+    # A cell's bar reads "Run Edit" (its signs are drawings), words the prose never joins.
+    for control in ("RunEdit", "Skiptothefirstcodecell"):
         assert control not in flat, control
 
 
@@ -156,27 +176,70 @@ def test_on_a_phone_nothing_fixed_to_the_window_covers_a_figure(tab: Tab, where:
         assert tab.evaluate(COVERED_JS) == [], top
 
 
-def test_a_stepper_pair_on_a_phone_has_no_inner_horizontal_scroll_box(tab: Tab) -> None:
-    """The two sides stack, each drawing fits the column: nothing scrolls sideways inside.
+#: Every box inside a figure of the article that scrolls: sideways (a stepper's element,
+#: or what holds a graph or a plot), or up and down inside a stacked stepper pair.  The
+#: live region, clipped to 1 px for screen readers only, is no box a reader sees.
+INNER_SCROLL_JS = """() => {
+  const article = document.querySelector('article.bd-article');
+  const boxes = new Set();
+  for (const stepper of article.querySelectorAll('.mg-stepper')) {
+    [stepper, ...stepper.querySelectorAll('*')].forEach((el) => boxes.add(el));
+  }
+  for (const figure of article.querySelectorAll('svg.micrograd-graph, div.cell_output img')) {
+    for (let p = figure.parentElement; p && p !== article; p = p.parentElement) boxes.add(p);
+  }
+  const found = [];
+  for (const el of boxes) {
+    if (!(el instanceof HTMLElement) || el.clientWidth <= 1) continue;
+    if (!el.getClientRects().length) continue;
+    const name = `${el.tagName}.${el.className}`;
+    if (el.scrollWidth > el.clientWidth + 1) found.push(`sideways: ${name}`);
+    if (el.closest('.mg-stepper-pair') && getComputedStyle(el).overflowY !== 'visible'
+        && el.scrollHeight > el.clientHeight + 1) found.push(`up and down: ${name}`);
+  }
+  return found;
+}"""
 
-    (A tall drawing may scroll up and down in its own view, which keeps the node
-    at work in sight with the buttons and captions: test_figures.py.)
+#: The current frame of a stepper: its sides' left edges, and its drawings the stepper's
+#: buttons (stuck to the top of the window as the page scrolls) lie over.
+PAIR_FRAME_JS = """(stepper) => {
+  const frame = stepper.querySelector(':scope > .mg-stepper-frame.mg-current');
+  const bar = stepper.querySelector(':scope > .mg-stepper-controls').getBoundingClientRect();
+  const covered = Array.from(frame.querySelectorAll('svg.micrograd-graph')).filter((svg) => {
+    const box = svg.getBoundingClientRect();
+    return box.top < bar.bottom - 1 && box.bottom > bar.top;
+  });
+  return {
+    sides: Array.from(frame.querySelectorAll('.mg-stepper-side'),
+                      (side) => Math.round(side.getBoundingClientRect().left)),
+    covered: covered.map((svg) => svg.getAttribute('aria-label').slice(0, 60)),
+  };
+}"""
+
+
+def test_on_a_phone_the_backward_page_reads_without_inner_scroll_boxes_or_covered_drawings(
+    tab: Tab,
+) -> None:
+    """The stepper pair stacks, its words say so, and every drawing fits the column.
+
+    Nothing inside a figure scrolls sideways, nor up and down inside the stacked
+    pair: each of its drawings is as wide as the column, whole.  Stepping brings the
+    pair's buttons back above its drawings, never over one.
     """
     tab.page.set_viewport_size({"width": 390, "height": 844})
     tab.open("backward.html")
+    words = tab.page.locator(".mg-pair-words").all_inner_texts()
+    assert words == ["one above the other", "above", "below"]
+    assert tab.evaluate(INNER_SCROLL_JS) == []
     pair = tab.page.locator(".mg-stepper-pair.mg-ready").first
-    pair.scroll_into_view_if_needed()
+    pair.focus()
+    tab.page.keyboard.press("Home")  # a step: the first frame, the pair brought into view
     frames = pair.locator(":scope > .mg-stepper-frame").count()
     for frame in range(frames):
-        sideways = pair.evaluate(
-            """(pair) => [pair, ...pair.querySelectorAll('.mg-stepper-frame.mg-current *')]
-                 .filter((el) => el instanceof HTMLElement && el.scrollWidth > el.clientWidth + 1)
-                 .map((el) => `${el.tagName}.${el.className}`)"""
-        )
-        assert sideways == [], (frame, sideways)
-        sides = pair.locator(".mg-stepper-frame.mg-current .mg-stepper-side").evaluate_all(
-            "(sides) => sides.map((s) => Math.round(s.getBoundingClientRect().left))"
-        )
-        assert len(set(sides)) == 1, f"frame {frame}: the sides are not stacked ({sides})"
+        shown = pair.evaluate(PAIR_FRAME_JS)
+        assert len(shown["sides"]) == 2, (frame, shown)
+        assert len(set(shown["sides"])) == 1, f"frame {frame}: the sides are not stacked {shown}"
+        assert shown["covered"] == [], f"frame {frame}: the buttons lie over {shown['covered']}"
+        assert tab.evaluate(INNER_SCROLL_JS) == [], frame
         if frame + 1 < frames:
             pair.locator(".mg-stepper-next").click()

@@ -81,6 +81,9 @@ extensions = [
     # Figures: graphs inline (tooltips), full size on click, the backward
     # stepper; its script and style sheet are in _static.
     "inline_graphs",
+    # What the prose calls a stepper pair's sides ("on the left", "above") follows the
+    # pair's layout: the pair role, its words for every layout.
+    "pair_words",
     # The executed notebooks: the execution cache, the kernel's start-up files
     # (docs/_kernel/), printed text as the cell printed it, the download.
     "executed_notebooks",

@@ -25,6 +25,9 @@ from micrograd.viz.stepper import (
 )
 from micrograd.viz.svg import inline_svg, render_svg
 
+#: A frame's drawing in a stepper's HTML (the buttons' arrows are drawings too, of another class).
+DRAWING = re.compile(r'<svg [^>]*class="micrograd-graph"')
+
 
 def worked_example() -> Value:
     """The backward page's L = (a * b + c) * f."""
@@ -344,7 +347,7 @@ def test_html_has_hidden_controls_and_one_captioned_figure_per_frame(dot_program
     assert 'aria-label="backward() on L, step by step"' in html
     assert '<div class="mg-stepper-controls" hidden="">' in html  # shown by the page's script
     assert html.count('<button type="button"') == 2
-    assert html.count("<figure ") == total == html.count("<svg ")
+    assert html.count("<figure ") == total == len(DRAWING.findall(html))
     captions = re.findall(r"<figcaption>(.*?)</figcaption>", html)
     assert captions[0] == (
         f'<span class="mg-stepper-number">Step 1 of {total}:</span> '
@@ -358,6 +361,19 @@ def test_html_has_hidden_controls_and_one_captioned_figure_per_frame(dot_program
     assert len(ids) == len(set(ids)), "ids repeat between frames"
     assert stepper._repr_html_() == html
     assert repr(stepper) == f"<BackwardStepper: {total} frames>"
+
+
+def test_the_buttons_are_named_by_their_words_and_their_arrows_are_drawings(
+    dot_program: str,
+) -> None:
+    """A font glyph (a triangle) shows as an empty box where the font lacks it."""
+    html = BackwardStepper(worked_example()).to_html()
+    buttons = re.findall(r'<button type="button" class="mg-stepper-(\w+)">(.*?)</button>', html)
+    words = [(kind, re.sub(r"<svg .*?</svg>", "", inner).strip()) for kind, inner in buttons]
+    assert words == [("prev", "Previous"), ("next", "Next")]
+    for _, inner in buttons:
+        assert re.search(r'<svg class="mg-stepper-icon" [^>]*aria-hidden="true"', inner)
+        assert all(ord(character) < 128 for character in inner), inner
 
 
 def test_html_is_identical_for_the_same_graph(dot_program: str) -> None:
@@ -437,7 +453,7 @@ def test_a_pair_ends_on_the_right_and_the_wrong_gradients(dot_program: str) -> N
     assert "a (data 2.0000, grad -3.0000); b (data -3.0000, grad 2.0000)" in wrong
     assert html.count('data-part="true"') == 1
     assert html.count('<div class="mg-stepper-controls" hidden="">') == 1
-    assert html.count("<svg ") == 2 * 6
+    assert len(DRAWING.findall(html)) == 2 * 6
 
 
 def test_a_pair_of_unequal_length_keeps_the_shorter_ones_last_frame() -> None:

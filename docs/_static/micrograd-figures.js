@@ -9,8 +9,9 @@
  *   too) when the stepper has the focus.  Each frame's drawings are scaled so
  *   that the buttons, the captions and the drawings fit the window together
  *   (a drawing that would get too small to read keeps a readable size and
- *   scrolls inside its own view to the node at work), and stepping scrolls
- *   the whole stepper into view.  Its frames were drawn when the page was
+ *   scrolls inside its own view to the node at work; a pair stacked on a phone
+ *   shows each drawing whole, as wide as the column), and stepping scrolls the
+ *   stepper into view, its buttons above its drawings.  Its frames were drawn when the page was
  *   built, or by the reader's browser (docs/_static/runner/steppers.js).
  *
  * Figures and steppers added to the article later (a cell's output replaced
@@ -157,6 +158,10 @@
     // Side by side (a pair on a wide screen) or one above the other (a phone).
     const columns = new Set(views.map((view) => Math.round(view.getBoundingClientRect().left))).size;
     const rows = Math.ceil(views.length / columns);
+    if (rows > 1) {
+      fitToColumn(views);
+      return;
+    }
     const heights = views.map((view) => view.getBoundingClientRect().height);
     const drawn = columns > 1 ? Math.max(...heights) : heights.reduce((sum, h) => sum + h, 0);
     // What is not drawing: the stepper's height now, less its drawings' own.
@@ -183,6 +188,22 @@
           view.scrollTop += (top + bottom) / 2 - (box.top + box.height / 2);
         }
       }
+      markZoomable(svg);
+    }
+  }
+
+  /**
+   * A pair stacked on a narrow screen: two drawings that fit the window together would
+   * each be too small to read, so each is as wide as the column lets it be (never
+   * wider than drawn), whole, with no box of its own to scroll; the reader scrolls the
+   * page, with the buttons stuck above the drawings.
+   */
+  function fitToColumn(views) {
+    for (const view of views) {
+      const svg = view.firstElementChild;
+      const scale = Math.min(1, view.getBoundingClientRect().width / naturalWidth(svg));
+      svg.style.width = `${naturalWidth(svg) * scale}px`;
+      svg.style.height = `${naturalHeight(svg) * scale}px`;
       markZoomable(svg);
     }
   }

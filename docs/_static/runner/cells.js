@@ -174,27 +174,27 @@ function makeBar(cell, actions) {
   const controls = {
     bar: element("div", "runner-bar"),
     run: named(
-      button("runner-run", "▶ Run", () => actions.run(cell)),
+      button("runner-run", "Run", () => actions.run(cell), "run"),
       `Run ${cell.name}`,
       "Run this cell in your browser, after the cells above it that it needs (Shift+Enter)",
     ),
     edit: named(
-      button("runner-edit", "✎ Edit", () => actions.edit(cell)),
+      button("runner-edit", "Edit", () => actions.edit(cell), "edit"),
       `Edit ${cell.name}`,
       "Change this cell's code, then run it",
     ),
     stop: named(
-      button("runner-stop", "■ Stop", () => actions.stop(cell)),
+      button("runner-stop", "Stop", () => actions.stop(cell), "stop"),
       `Stop ${cell.name}`,
       "Stop: a running cell ends this page's Python (a fresh one starts); a waiting cell stays unrun",
     ),
     reset: named(
-      button("runner-reset", "↺ Reset", () => actions.reset(cell)),
+      button("runner-reset", "Reset", () => actions.reset(cell), "reset"),
       `Reset ${cell.name} to the page's code and the build's output`,
       "Put back the page's code and the build's output",
     ),
     restart: named(
-      button("runner-restart", "↻ Restart", () => actions.restart()),
+      button("runner-restart", "Restart", () => actions.restart(), "restart"),
       "Restart this page's Python",
       "Restart this page's Python: every variable is forgotten",
     ),
@@ -323,11 +323,22 @@ export function codeChanged(cell) {
 }
 
 /** Give the cell its editor, in place of its highlighted code (editor.js makes it). */
-export function attachEditor(cell, editor, help) {
+/**
+ * The editor in place of the cell's code.  Opened by the reader's Run or Edit
+ * (keepBar), it moves nothing they are at: the page scrolls by what the editor
+ * (taller than the code, with its help line) moved the cell's bar, so that the
+ * button they pressed stays under their finger, and in view.
+ */
+export function attachEditor(cell, editor, help, { keepBar = false } = {}) {
+  const bar = cell.controls.bar;
+  const before = keepBar ? bar.getBoundingClientRect().top : null;
   cell.editor = editor;
   cell.codeView.hidden = true;
   cell.codeView.after(editor.element, help);
   render(cell);
+  if (before === null) return;
+  const moved = bar.getBoundingClientRect().top - before;
+  if (Math.abs(moved) >= 1) window.scrollBy({ top: moved, behavior: "instant" });
 }
 
 /** Put the page's code back into the cell's editor, if it has one. */

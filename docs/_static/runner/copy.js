@@ -45,15 +45,14 @@ export function setUpCopy(hooks) {
 }
 
 /**
- * A button that shows "⧉ Copy as a script" and is named "Copy cell 3 as a script": the
- * name is its text (the cell, for screen readers only; the sign, for eyes only), so that
- * what it shows is part of what it is called.  words: [shown, read only, shown].
+ * A button that shows the copy sign and "Copy as a script" and is named "Copy cell 3 as a
+ * script": the name is its text (the cell, for screen readers only; the sign, a drawing,
+ * for eyes only), so that what it shows is part of what it is called.  words: [shown,
+ * read only, shown].
  */
 function copyButton(className, [before, readOnly, after], title, onClick) {
-  const b = button(className, "", onClick);
-  const sign = element("span", "", "⧉ ");
-  sign.setAttribute("aria-hidden", "true");
-  b.append(sign, before, element("span", "runner-read-only", readOnly), after);
+  const b = button(className, "", onClick, "copy");
+  b.append(before, element("span", "runner-read-only", readOnly), after);
   b.title = title;
   return b;
 }

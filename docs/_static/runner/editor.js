@@ -31,18 +31,20 @@ function loadCodeMirror() {
 
 /**
  * Give the cell its editor (once), in place of its highlighted code; run(cell)
- * is what Shift+Enter does.  Resolves when the editor is there.
+ * is what Shift+Enter does.  keepBar: the reader's Run or Edit opens it, and the
+ * cell's bar stays where it is (cells.js, attachEditor).  Resolves when the
+ * editor is there.
  */
 const opening = new Map(); // cell -> the promise of its editor
 
-export function openEditor(cell, run, { focus = false } = {}) {
-  if (!opening.has(cell)) opening.set(cell, makeEditor(cell, run));
+export function openEditor(cell, run, { focus = false, keepBar = false } = {}) {
+  if (!opening.has(cell)) opening.set(cell, makeEditor(cell, run, keepBar));
   return opening.get(cell).then(() => {
     if (focus) cell.editor.focus();
   });
 }
 
-async function makeEditor(cell, run) {
+async function makeEditor(cell, run, keepBar) {
   const { view, state, commands, language, python, highlight } = await loadCodeMirror();
   const runIt = () => {
     run(cell);
@@ -99,6 +101,6 @@ async function makeEditor(cell, run) {
     },
     focus: () => editorView.focus(),
   };
-  attachEditor(cell, editor, help);
+  attachEditor(cell, editor, help, { keepBar });
   mark("editorOpened");
 }

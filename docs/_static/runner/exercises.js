@@ -58,7 +58,7 @@ export function setUpExercises(actions) {
     alsoReads(cell, above);
     above.push(cell);
     cellSteps[cell.filename] = exercise.id;
-    const check = button("runner-check", "✓ Check", () => checkCell(cell, exercise, actions));
+    const check = button("runner-check", "Check", () => checkCell(cell, exercise, actions), "check");
     check.setAttribute("aria-label", `Check step ${exercise.number}: ${exercise.title}`);
     check.title = "Run this cell, then check your code against the book's tests";
     makePanel(cell, exercise);
@@ -131,7 +131,7 @@ function makePanel(cell, exercise) {
     solve: button("mg-exercise-solve", "Show the book's solution", () => confirmSolution(exercise)),
     confirm: element("div", "mg-exercise-confirm"),
     solution: element("div", "mg-exercise-solution"),
-    reset: button("mg-exercise-reset", "↺ Reset this exercise", () => resetExercise(cell, exercise)),
+    reset: button("mg-exercise-reset", "Reset this exercise", () => resetExercise(cell, exercise), "reset"),
     cell,
   };
   panel.element.setAttribute("aria-label", `Step ${exercise.number}: ${exercise.title}`);
@@ -292,12 +292,12 @@ function showProgress() {
     box.append(link);
   }
   if (offerReset) {
-    box.append(button("mg-track-reset", "↺ Reset all progress", () => {
+    box.append(button("mg-track-reset", "Reset all progress", () => {
       for (const cell of allCells()) if (exerciseOf(cell)) resetCell(cell);
       resetAll();
       announce("Every step is as the book gives it again.");
       changedState();
-    }));
+    }, "reset"));
   }
 }
 

@@ -224,7 +224,7 @@ function makeBar() {
   if (!article || !first) return null;
   const made = {
     element: element("div", "runner-page-bar"),
-    reset: button("runner-reset-page", "↺ Reset page", () => resetPage()),
+    reset: button("runner-reset-page", "Reset page", () => resetPage(), "reset"),
     status: element("span", "runner-page-status"),
   };
   made.element.setAttribute("role", "region");

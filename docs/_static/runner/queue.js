@@ -38,7 +38,7 @@ const start = () => startSession(onMessage, flow.glueFormats);
 
 /** Run: the cell, after what it needs (see the top of this module). */
 export function run(cell) {
-  openEditor(cell, run);
+  openEditor(cell, run, { keepBar: true });
   const entry = cell.entry;
   if (runningEntry() === entry || waiting.includes(entry)) return;
   if (runtime.status === Status.crashed) endSession();

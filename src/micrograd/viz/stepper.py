@@ -522,6 +522,17 @@ class StepperPair(Stepper):
         return {"label": self.label, "titles": list(self.titles), "frames": frames}
 
 
+def _arrow(path: str) -> str:
+    """A button's arrow as a drawing, not a font's glyph (a font without one shows a box).
+
+    Hidden from screen readers: the button is named by its word.
+    """
+    return (
+        '<svg class="mg-stepper-icon" viewBox="0 0 24 24" width="14" height="14" '
+        f'aria-hidden="true" focusable="false"><path d="{path}" fill="currentColor"/></svg>'
+    )
+
+
 def _dots(data: dict[str, Any]) -> list[str]:
     """Every DOT source of a stepper's data, in page order."""
     dots = []
@@ -571,9 +582,11 @@ def html_from_json(data: dict[str, Any] | str, svgs: Sequence[str]) -> str:
         f'<div class="mg-stepper{" mg-stepper-pair" if titles else ""}" id="{uid}" role="group" '
         f'aria-label="{html.escape(data["label"])}" data-frames="{total}">',
         '<div class="mg-stepper-controls" hidden="">',
-        '<button type="button" class="mg-stepper-prev">&#9664; Previous</button>',
+        f'<button type="button" class="mg-stepper-prev">{_arrow("M17 4.5 L5 12 L17 19.5 Z")} '
+        "Previous</button>",
         '<span class="mg-stepper-status"></span>',
-        '<button type="button" class="mg-stepper-next">Next &#9654;</button>',
+        '<button type="button" class="mg-stepper-next">Next '
+        f"{_arrow('M7 4.5 L19 12 L7 19.5 Z')}</button>",
         "</div>",
         '<p class="mg-stepper-live visually-hidden" aria-live="polite"></p>',
     ]
