@@ -265,7 +265,7 @@ def locate(namespace: Namespace, part: str, cells: Cells) -> Location | None:
     module = str(getattr(function, "__module__", None) or "")
     if isinstance(function, type):
         module = function.__module__
-    micrograd = module == "micrograd" or module.startswith("micrograd.")
+    micrograd = _micrograds_module(module)
     if not isinstance(code, CodeType):
         return Location(part, None, None, None, micrograd) if micrograd else None
     filename = code.co_filename
@@ -277,11 +277,7 @@ def micrograds_own(namespace: Namespace, name: str) -> type | None:
     found = namespace.get(name)
     if not isinstance(found, type):
         return None
-    for klass in found.__mro__:
-        module = klass.__module__
-        if module == "micrograd" or module.startswith("micrograd."):
-            return klass
-    return None
+    return next((klass for klass in found.__mro__ if _micrograds_module(klass.__module__)), None)
 
 
 @dataclass(frozen=True)
@@ -911,9 +907,13 @@ class _Check:
         return None
 
 
-def _micrograds(function: Any) -> bool:
-    module = str(getattr(function, "__module__", None) or "")
+def _micrograds_module(module: str) -> bool:
+    """Whether ``module`` is micrograd or one of its modules."""
     return module == "micrograd" or module.startswith("micrograd.")
+
+
+def _micrograds(function: Any) -> bool:
+    return _micrograds_module(str(getattr(function, "__module__", None) or ""))
 
 
 def _origin(thing: Any) -> str:

@@ -177,9 +177,14 @@ def _watcher(node: Any, rule: Any, runs: list[Any]) -> Any:
 
 def _micrograd_grad(graph: Graph, root: str, leaf: str) -> float:
     """``leaf.grad`` after ``root.backward()`` on ``graph``, with micrograd."""
-    made = graph(micrograd_scope())
-    made[root].backward()
-    return float(made[leaf].grad)
+    return _micrograd_grads(graph, root)[leaf]
+
+
+def _limit_asked_since(asked: int) -> int | None:
+    """The highest recursion limit above the check's that the reader's code asked for since
+    the ``asked``-th request of the check; None if it asked for none."""
+    raised = [n for n in recursion_limits_asked()[asked:] if n > RECURSION_LIMIT]
+    return max(raised) if raised else None
 
 
 def _names(made: dict[str, Any], nodes: list[Any]) -> list[str]:
@@ -337,8 +342,7 @@ def _limit_raised(namespace: Namespace) -> int | None:
     """The recursion limit the reader's backward() asked for on the chain, if higher; else None."""
     asked = len(recursion_limits_asked())
     probe(_chain, namespace)
-    raised = [n for n in recursion_limits_asked()[asked:] if n > RECURSION_LIMIT]
-    return max(raised) if raised else None
+    return _limit_asked_since(asked)
 
 
 def _page_limit() -> str:
@@ -359,7 +363,7 @@ def _recursive_sort(namespace: Namespace) -> Finding | None:
     error = probe_error(_chain, namespace)
     if not isinstance(error, RecursionError) or _reseeds(namespace) is not None:
         return None  # a backward() that calls itself on each input: its seeds are the mistake
-    if any(n > RECURSION_LIMIT for n in recursion_limits_asked()[asked:]):
+    if _limit_asked_since(asked) is not None:
         return None  # it asked for a higher limit: that is the mistake to name
     name = _deepest_function(error)
     return Finding(
@@ -409,9 +413,9 @@ def _backward_problem(graph: Graph, root: str, text: str, names: Namespace) -> s
     mine = graph(names)
     asked = len(recursion_limits_asked())
     mine[root].backward()
-    raised = [n for n in recursion_limits_asked()[asked:] if n > RECURSION_LIMIT]
-    if raised:
-        return f"`{root}.backward()` on {text} raised the recursion limit to {max(raised):,}"
+    raised = _limit_asked_since(asked)
+    if raised is not None:
+        return f"`{root}.backward()` on {text} raised the recursion limit to {raised:,}"
     for name, want in _micrograd_grads(graph, root).items():
         got = mine[name].grad
         if not same(got, want):
