@@ -36,6 +36,8 @@ __all__ = [
     "MAX_STEPPER_NODES",
     "BackwardStepper",
     "Frame",
+    "Share",
+    "Step",
     "Stepper",
     "StepperPair",
     "backward_frames",
@@ -72,6 +74,77 @@ RECEIVING_CLASS = "mg-receiving"
 
 
 @dataclass(frozen=True)
+class Share:
+    """What one rule passed to one of its inputs, with the numbers that made it.
+
+    Attributes
+    ----------
+    name : str
+        The input's name (:func:`~micrograd.viz.labels.name_of`).
+    data : float
+        The input's value.
+    local : float
+        The local derivative: d(node)/d(input), what the rule adds per unit of
+        the node's grad (found by running the node's own rule once with a grad
+        of 1, so it is the engine's rule, whatever it is).
+    before, after : float
+        The input's grad before and after the rule ran: the rule added
+        ``after - before``, which is ``local * node.grad``.
+    final : float
+        The input's grad once ``backward()`` has finished (all of its users' rules have run).
+    """
+
+    name: str
+    data: float
+    local: float
+    before: float
+    after: float
+    final: float
+
+
+@dataclass(frozen=True)
+class Step:
+    """One rule's run, as numbers: the node, its grad, and what each input received.
+
+    Attributes
+    ----------
+    node : str
+        The node's name.
+    op : str
+        Its operation (``"*"``, ``"tanh"``, ...).
+    formula : str
+        How it was computed from its inputs (``"x1 * w1"``).
+    data, grad : float
+        The node's value, and its grad when the rule ran (the ``out.grad`` of the chain rule).
+    inputs : tuple of Share
+        Each input once, in operand order.
+    engine_order : bool
+        Whether the rules run in the engine's order (reverse topological);
+        False for another ``order`` given to :func:`backward_frames`.
+    """
+
+    node: str
+    op: str
+    formula: str
+    data: float
+    grad: float
+    inputs: tuple[Share, ...]
+    engine_order: bool = True
+
+    def to_json(self) -> dict[str, Any]:
+        """The step as plain data (what a page needs to ask the reader for its numbers)."""
+        return {
+            "node": self.node,
+            "op": self.op,
+            "formula": self.formula,
+            "data": self.data,
+            "grad": self.grad,
+            "engine_order": self.engine_order,
+            "inputs": [vars(share).copy() for share in self.inputs],
+        }
+
+
+@dataclass(frozen=True)
 class Frame:
     """One picture of the backward pass.
 
@@ -88,12 +161,16 @@ class Frame:
     name : str or None
         ``node``'s name in the drawing (``n4``, see :func:`~micrograd.viz.labels.dot_names`):
         the same for the same node of two copies of one graph.
+    step : Step or None
+        What the node's rule did, as numbers; None where no rule ran (the
+        first and last frames, the seed, a node without a rule).
     """
 
     caption: str
     dot: graphviz.Digraph
     node: Value | None
     name: str | None = None
+    step: Step | None = None
 
 
 def _check_order(order: Sequence[Value], graph: list[Value]) -> list[Value]:
@@ -206,9 +283,10 @@ def backward_frames(
         seeded = f"{_grad_of(root)} is set to 1, then the rules run in another order: {ran}."
     frames.append(Frame(seeded, seed, root, names[root]))
     last_share = _last_shares(steps)
-    # Another order is judged against what backward() leaves: each leaf it finishes,
-    # and the last frame, say which grads end wrong.
-    right = None if engine_order else _what_backward_leaves(root, graph)
+    # Each step says what its inputs end with; another order is judged against what
+    # backward() leaves: each leaf it finishes, and the last frame, say which grads end wrong.
+    leaves = _what_backward_leaves(root, graph)
+    right = None if engine_order else leaves
     for k, node in enumerate(steps):
         if node._rule is None and not node._prev:
             continue  # a leaf: nothing to pass on, no frame
@@ -216,6 +294,7 @@ def backward_frames(
         rule = node._rule
         inputs = list(dict.fromkeys(node._prev)) if rule is not None else []
         was = [child.grad for child in inputs]
+        local = _local_derivatives(node, inputs)
         if rule is not None:
             node._backward()  # the node's own rule, with its inputs, as backward() runs it
         dot = draw_dot(root, rankdir=rankdir)
@@ -226,7 +305,16 @@ def backward_frames(
         caption = _caption(node, inputs, was, final)
         if right is not None and (wrong := _wrong(final, right)):
             caption = caption[:-1] + f", and wrong: {_against(wrong, right)}."
-        frames.append(Frame(caption, dot, node, names[node]))
+        step = None
+        if inputs:
+            shares = tuple(
+                Share(name_of(c), c.data, d, old, c.grad, leaves[c])
+                for c, d, old in zip(inputs, local, was, strict=True)
+            )
+            step = Step(
+                name_of(node), node._op, formula(node), node.data, node.grad, shares, engine_order
+            )
+        frames.append(Frame(caption, dot, node, names[node], step))
     if right is None:
         done = f"Done: every grad is filled in, as {called}.backward() leaves it."
     elif wrong := _wrong(graph, right):
@@ -253,6 +341,25 @@ def _what_backward_leaves(root: Value, graph: list[Value]) -> dict[Value, float]
     for node, grad in zip(graph, held, strict=True):
         node.grad = grad
     return right
+
+
+def _local_derivatives(node: Value, inputs: list[Value]) -> list[float]:
+    """d(node)/d(input) for each input: the node's own rule, run once with a grad of 1.
+
+    Every grad it touches is put back, so the pass goes on as if it had not run.
+    """
+    if not inputs:
+        return []
+    held = node.grad, [child.grad for child in inputs]
+    node.grad = 1.0
+    for child in inputs:
+        child.grad = 0.0
+    node._backward()
+    local = [child.grad for child in inputs]
+    node.grad = held[0]
+    for child, grad in zip(inputs, held[1], strict=True):
+        child.grad = grad
+    return local
 
 
 def _wrong(nodes: list[Value], right: dict[Value, float]) -> list[Value]:
@@ -435,7 +542,7 @@ class BackwardStepper(Stepper):
         """The stepper as data: its label, and each frame's caption and DOT source."""
         return {
             "label": self.label,
-            "frames": [{"caption": f.caption, "dot": f.dot.source} for f in self.frames],
+            "frames": [_frame_json(f) for f in self.frames],
         }
 
 
@@ -516,10 +623,16 @@ class StepperPair(Stepper):
             frames.append(
                 {
                     "note": self._note(k),
-                    "sides": [{"caption": f.caption, "dot": f.dot.source} for f in sides],
+                    "sides": [_frame_json(f) for f in sides],
                 }
             )
         return {"label": self.label, "titles": list(self.titles), "frames": frames}
+
+
+def _frame_json(frame: Frame) -> dict[str, Any]:
+    """A frame as data: its caption, its DOT source, and what its rule did (None if none ran)."""
+    step = frame.step.to_json() if frame.step is not None else None
+    return {"caption": frame.caption, "dot": frame.dot.source, "step": step}
 
 
 def _arrow(path: str) -> str:
