@@ -417,6 +417,8 @@ def test_the_page_loads_only_the_runners_page_side_modules_before_a_run(
         "pagestate.js",
         "pair_layout.js",
         "pairs.js",
+        "predict.js",
+        "predict_check.js",
         "runtime.js",
         "savedstate.js",
         "state.js",

@@ -11,7 +11,10 @@
  *   (a drawing that would get too small to read keeps a readable size and
  *   scrolls inside its own view to the node at work; a pair stacked on a phone
  *   shows each drawing whole, as wide as the column), and stepping scrolls the
- *   stepper into view, its buttons above its drawings.  Its frames were drawn when the page was
+ *   stepper into view, its buttons above its drawings.  A page's script may hold a step
+ *   back (the cancelable "mg-stepper-step" event, detail {from, to}) and make it later
+ *   (stepper.goTo(k)); a stepper set up says so ("mg-stepper-ready", bubbling).
+ *   Its frames were drawn when the page was
  *   built, or by the reader's browser (docs/_static/runner/steppers.js).
  *
  * Figures and steppers added to the article later (a cell's output replaced
@@ -246,21 +249,36 @@
       }
     }
 
-    previous.addEventListener("click", () => show(current - 1, true));
-    next.addEventListener("click", () => show(current + 1, true));
+    // The reader's step: a page's script may hold it back (predict mode asks first,
+    // then calls goTo), by cancelling the "mg-stepper-step" event.
+    function step(index) {
+      const to = Math.max(0, Math.min(frames.length - 1, index));
+      const detail = { from: current, to };
+      if (stepper.dispatchEvent(new CustomEvent("mg-stepper-step", { cancelable: true, detail }))) {
+        show(to, true);
+      }
+    }
+
+    previous.addEventListener("click", () => step(current - 1));
+    next.addEventListener("click", () => step(current + 1));
     stepper.addEventListener("keydown", (event) => {
       const moves = { ArrowLeft: current - 1, ArrowRight: current + 1, Home: 0, End: frames.length - 1 };
       if (!(event.key in moves) || event.altKey || event.ctrlKey || event.metaKey) {
         return;
       }
+      if (event.target.closest("input, textarea, select")) {
+        return; // the arrow keys move the caret there
+      }
       event.preventDefault();
-      show(moves[event.key], true);
+      step(moves[event.key]);
     });
     stepper.tabIndex = 0;
     controls.hidden = false;
     stepper.classList.add("mg-ready");
     stepper.refit = () => fitFrame(stepper, frames[current]);
+    stepper.goTo = (index) => show(index, true);
     show(0, false);
+    stepper.dispatchEvent(new CustomEvent("mg-stepper-ready", { bubbles: true }));
   }
 
   // -- start ----------------------------------------------------------------------

@@ -55,7 +55,12 @@ KERNEL_STARTUP = DOCS / "_kernel"
 #: The book's MIME types, the one file that spells them (the runner's JavaScript imports it).
 MIME_TYPES = DOCS / "_static" / "runner" / "mime_types.json"
 #: The modules of the book's runtime that the kernel's start-up files import.
-KERNEL_IMPORTS = ("book_runtime", "book_runtime.claims")
+KERNEL_IMPORTS = (
+    "book_runtime",
+    "book_runtime.claims",
+    "book_runtime.inline_markup",
+    "book_runtime.predictions",
+)
 
 
 #: Part of the execution cache's name: a cache made before cells' times were recorded, or

@@ -33,7 +33,8 @@ import {
 } from "./savedstate.js";
 import { settings } from "./state.js";
 
-const KEY = `micrograd-book:${location.pathname}`;
+const PREFIX = "micrograd-book:";
+const KEY = `${PREFIX}${location.pathname}`;
 const SAVE_AFTER_MS = 300; // well within the second a change may wait to be saved
 const manifest = document.getElementById("micrograd-cells");
 
@@ -137,6 +138,25 @@ function read() {
   } catch {
     return null; // storage turned off, or a state this page cannot read: nothing to bring back
   }
+}
+
+/** Every page's saved state in this browser: [{path, state}] (the start page's scores). */
+export function savedStates() {
+  const states = [];
+  try {
+    for (let i = 0; i < localStorage.length; i += 1) {
+      const key = localStorage.key(i);
+      if (!key.startsWith(PREFIX)) continue;
+      try {
+        states.push({ path: key.slice(PREFIX.length), state: JSON.parse(localStorage.getItem(key)) });
+      } catch {
+        // a state no page can read: left out
+      }
+    }
+  } catch {
+    // storage turned off: nothing is kept
+  }
+  return states.sort((a, b) => a.path.localeCompare(b.path));
 }
 
 /** Show a saved run again in the cell's output box, item by item, by what showed each. */

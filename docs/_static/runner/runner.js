@@ -15,8 +15,8 @@
 //
 // The parts, one job each (ES modules, no build step; only runner.js, state.js,
 // dom.js, icons.js, cells.js, copy.js, pagestate.js, pairs.js, pair_layout.js,
-// runtime.js and test_api.js load with the page, the rest at the first Run, or
-// when a reload brings back what the reader changed):
+// predict.js, predict_check.js, runtime.js and test_api.js load with the page,
+// the rest at the first Run, or when a reload brings back what the reader changed):
 //   cells.js     the Cell: its state (data) and render(), the one function that
 //                draws it; the page's live region
 //   copy.js      every cell's Copy and Copy as a script (the build's script, or
@@ -28,6 +28,9 @@
 //   icons.js     the signs on the buttons, as drawings (dom.js draws them)
 //   pairs.js     a stepper pair's layout on the page, and the prose's words for its
 //                sides (pair_layout.js: the rule, from the column's width)
+//   predict.js   predict mode in the steppers (the page's switch, questions and
+//                score) and the start page's scores; predict_check.js judges an
+//                answer against the questions' data (pure, tests/js/)
 //   test_api.js  the small API the browser tests drive the runner through (no
 //                module imports it: it imports what it shows)
 //   api.js       the extension API for add-on modules (output renderers, add-on
@@ -57,8 +60,8 @@
 //   savedstate.js a page's saved state as data: what a reload brings back of each cell
 //   wording.js   the words a glued number or a claim carries, by its state (prose.js)
 //   exercise_progress.js  the exercises' progress, and what their panels show of it
-//   (savedstate.js, wording.js, exercise_progress.js, icons.js, pair_layout.js and
-//   runtime.js touch no DOM: tests/js/ runs them in Node)
+//   (savedstate.js, wording.js, exercise_progress.js, icons.js, pair_layout.js,
+//   predict_check.js and runtime.js touch no DOM: tests/js/ runs them in Node)
 // Add-ons: steppers.js, glue.js and claims.js (on prose.js), charts.js,
 // exercises.js (page), stepper_layout.js, exercise_answers.js, live_charts.py,
 // exercises.py (worker).
@@ -67,6 +70,7 @@ import { setUpCells } from "./cells.js";
 import { setUpCopy } from "./copy.js";
 import { setUpPageState } from "./pagestate.js";
 import { setUpPairs } from "./pairs.js";
+import { setUpPredictions } from "./predict.js";
 import { mark, now, records } from "./state.js";
 import "./test_api.js";
 
@@ -112,6 +116,7 @@ function setUp() {
   const started = now();
   setUpCells(actions);
   setUpPairs();
+  setUpPredictions();
   setUpCopy({
     readerScript: (code, hooks) =>
       machinery().then(() => import("./scripts.js")).then((m) => m.readerScript(code, hooks)),

@@ -6,7 +6,8 @@
 // under the stepper MIME type (mime_types.json).  Once the cell has run, each
 // DOT source is laid out with viz.js, and micrograd.viz.stepper.html_from_json
 // (the function that assembles the build's stepper from dot's SVG) makes the
-// stepper's HTML from them (steppers.js shows it).
+// stepper's HTML from them (steppers.js shows it), followed by the questions predict mode
+// asks (book_runtime.predictions.markup, as the build's kernel adds them).
 
 import MIME_TYPES from "./mime_types.json" with { type: "json" };
 import { pyimport, registerLayout, viz } from "./layouts.js";
@@ -20,5 +21,6 @@ registerLayout(MIME_TYPES.stepper, async (data, bundle, settings) => {
       svgs.push(layout.renderString(side.dot, { format: "svg", engine: "dot" }));
     }
   }
-  return pyimport("micrograd.viz.stepper").html_from_json(data, svgs);
+  return pyimport("micrograd.viz.stepper").html_from_json(data, svgs) +
+    pyimport("book_runtime.predictions").markup(data);
 });

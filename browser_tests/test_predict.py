@@ -1,0 +1,128 @@
+"""Predict, then see: the neuron's stepper asks before each rule runs, and the page keeps score.
+
+By keyboard alone, on a first visit and before any Run (predict mode needs no
+Python: the build made the questions from the stepper's numbers): Predict on,
+then Next through the neuron's stepper, answering each question.  One answer
+is right, one close, and one each gives the misconceptions this graph has
+(the input's own value used in a product; the local derivative without
+``out.grad``).  Each verdict is shown and said in the polite live region,
+with the rule's explanation; the score is kept over a reload and shown on the
+start page; Reset page clears it.  The questions and feedback pass the
+accessibility audit, and fit a phone's column.
+
+What the answers are checked against, and every misconception's words, are
+tested without a browser (tests/js/predict_check.test.mjs, tests/test_predictions.py).
+"""
+
+from __future__ import annotations
+
+from accessibility import audit, check
+from runner_tab import Tab
+
+#: What the test types for each input's grad, by the input's name.  The neuron's
+#: gradients are the page's: x1 -1.5, w1 1.0, x2 0.5, w2 0.0, every sum's 0.5.
+ANSWERS = {
+    "n": ("0.5", "right"),
+    "b": ("1", "forgot-out-grad"),  # 1, the local derivative of +, alone
+    "x1": ("1", "swapped"),  # x1's own 2.0 times 0.5, where w1's -3.0 goes
+    "w1": ("1.0", "right"),
+    "x2": ("0.51", "close"),
+    "w2": ("0", "right"),
+}
+DEFAULT = ("0.5", "right")  # the sums' grads
+
+#: What the stepper's predict mode shows now.
+PREDICT_JS = """
+(stepper) => {
+  const box = stepper.querySelector('.mg-predict');
+  const form = stepper.querySelector('.mg-predict-ask');
+  const shown = (el) => el !== null && el.getClientRects().length > 0;
+  return {
+    on: stepper.querySelector('.mg-predict-switch').getAttribute('aria-pressed') === 'true',
+    asking: shown(form),
+    questions: Array.from(form.querySelectorAll('label'), (l) => l.textContent),
+    feedback: Array.from(box.querySelectorAll('.mg-predict-verdict'),
+                         (p) => ({kind: p.className, text: p.textContent})),
+    score: box.querySelector('.mg-predict-score').textContent,
+    focused: document.activeElement.className,
+    said: document.querySelector('.runner-announcer')?.textContent || '',
+    frame: Number(stepper.dataset.current),
+    wide: box.scrollWidth > box.clientWidth + 1
+      || box.getBoundingClientRect().right > document.documentElement.clientWidth,
+  };
+}
+"""
+
+
+def state(tab: Tab) -> dict:
+    return tab.page.locator(".mg-stepper").first.evaluate(PREDICT_JS)
+
+
+def test_predicting_through_the_neurons_stepper_by_keyboard_keeps_the_score(tab: Tab) -> None:
+    tab.open("neuron.html")
+    page = tab.page
+    switch = page.locator(".mg-stepper .mg-predict-switch").first
+    switch.focus()
+    page.keyboard.press("Enter")
+    assert state(tab)["on"]
+    page.locator(".mg-stepper .mg-stepper-next").first.focus()
+    verdicts: dict[str, str] = {}
+    feedback: dict[str, str] = {}
+    audited = False
+    for _ in range(20):
+        page.keyboard.press("Enter")  # Next, which keeps the focus after each answer
+        now = state(tab)
+        if not now["asking"]:
+            if now["frame"] == 0 or "mg-stepper-next" not in now["focused"]:
+                break  # the last frame: Next is disabled, the focus went to the stepper
+            continue
+        assert "mg-predict-input" in now["focused"], now
+        if not audited:
+            check(audit(page, ".mg-stepper"), "neuron.html stepper, a question asked")
+        for question in now["questions"]:
+            name = question.split(".grad")[0].strip("()")
+            typed, verdict = ANSWERS.get(name, DEFAULT)
+            verdicts[name] = verdict
+            page.keyboard.type(typed)
+            page.keyboard.press("Tab")  # to the next answer, or to Check
+        page.keyboard.press("Enter")  # Check
+        after = state(tab)
+        assert not after["asking"], after
+        assert after["frame"] > now["frame"], after
+        names = [q.split(".grad")[0].strip("()") for q in now["questions"]]
+        for name, line in zip(names, after["feedback"], strict=True):
+            feedback[name] = line["text"]
+        assert after["said"].endswith(after["score"]), after
+        if not audited:
+            check(audit(page, ".mg-stepper"), "neuron.html stepper, a verdict shown")
+            audited = True
+        if "mg-stepper-next" not in after["focused"]:
+            break
+    assert set(verdicts) >= set(ANSWERS), verdicts
+    assert feedback["n"].startswith("n.grad: right. d(tanh(n))/dn is 1 - o² = 0.5"), feedback["n"]
+    assert "the local derivative alone" in feedback["b"], feedback["b"]
+    assert "x1's own value, 2.0" in feedback["x1"], feedback["x1"]
+    assert "w1 = -3.0" in feedback["x1"], feedback["x1"]
+    assert feedback["x2"].startswith("x2.grad: close, it is 0.5."), feedback["x2"]
+    made = len(verdicts)
+    right = sum(v == "right" for v in verdicts.values())
+    score = f"Your predictions on this page: {made} made, {right} right, 1 close."
+    assert state(tab)["score"] == score
+
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert not state(tab)["wide"], "the predict box is wider than a phone's column"
+
+    page.wait_for_timeout(400)  # the state is saved within a second of a change
+    page.reload(wait_until="networkidle")
+    kept = state(tab)
+    assert kept["on"], kept
+    assert kept["score"] == score, kept
+    tab.open("index.html")
+    listed = page.locator("#mg-prediction-scores").inner_text()
+    assert f"{made} made, {right} right, 1 close" in listed, listed
+
+    tab.open("neuron.html")
+    page.locator(".runner-reset-page").click()
+    reset = state(tab)
+    assert not reset["on"], reset
+    assert reset["score"].endswith("none made yet."), reset

@@ -1,0 +1,244 @@
+// Predict, then see: predict mode in every stepper, and the page's score.
+//
+// A stepper's questions follow its HTML as JSON (book_runtime/predictions.py
+// made them from the stepper's numbers, at build time or in the worker).  Each
+// stepper gets a Predict switch; the switch is one for the page, off by
+// default.  With it on, a step forward to a frame in which a rule runs is held
+// back (micrograd-figures.js's cancelable "mg-stepper-step"): the stepper asks
+// for the grad each input of the rule will hold, judges the answers
+// (predict_check.js), explains them by the rule and the numbers, and then
+// shows the frame.  Answers are kept with the page's state (pagestate.js):
+// the switch, each answer's verdict and the frames already shown; Reset page
+// clears them.  The start page lists every page's score from the saved states.
+
+import { announce } from "./cells.js";
+import { element } from "./dom.js";
+import { changedState, keepState, savedStates } from "./pagestate.js";
+import { answerKey, frameToAsk, judge, score, scoreText, shown } from "./predict_check.js";
+
+const DATA = "script.mg-predict-data";
+
+// The page's predictions, as data: what is saved, and the steppers set up.
+const state = {
+  on: false,
+  answers: {}, // answerKey -> "right" | "close" | "wrong"
+  revealed: {}, // stepper id -> frames shown (asked, or shown without an answer)
+};
+const steppers = new Map(); // stepper element -> its view {data, id, box, form, ...}
+
+const revealedOf = (id) => new Set(state.revealed[id] || []);
+
+function reveal(id, frame) {
+  state.revealed[id] = [...revealedOf(id).add(frame)].sort((a, b) => a - b);
+}
+
+function pageTitle() {
+  const heading = document.querySelector("article.bd-article h1");
+  return heading ? heading.textContent.replace(/#$/, "").trim() : document.title;
+}
+
+// -- what each stepper shows ----------------------------------------------------------------------
+
+function scoreLine() {
+  return `Your predictions on this page: ${scoreText(score(state.answers))}.`;
+}
+
+function render(view) {
+  view.toggle.setAttribute("aria-pressed", String(state.on));
+  view.box.hidden = !state.on;
+  if (!state.on) {
+    view.pending = null;
+    view.form.hidden = true;
+  }
+  view.score.textContent = scoreLine();
+}
+
+const renderAll = () => steppers.forEach(render);
+
+function ask(view, frame) {
+  const question = view.data.frames[frame];
+  view.pending = frame;
+  view.lead.innerHTML = question.lead.html;
+  view.fields.replaceChildren();
+  view.inputs = question.asks.map((item, k) => {
+    const row = element("p", "mg-predict-row");
+    const label = element("label");
+    label.innerHTML = item.question.html;
+    const input = element("input", "mg-predict-input");
+    input.type = "text";
+    input.inputMode = "decimal";
+    input.autocomplete = "off";
+    input.id = `${view.id}-predict-${frame}-${k}`;
+    label.htmlFor = input.id;
+    row.append(label, " ", input);
+    view.fields.append(row);
+    return input;
+  });
+  view.feedback.replaceChildren();
+  view.form.hidden = false;
+  view.inputs[0].focus();
+  announce(`${question.lead.text} ${question.asks.map((item) => item.question.text).join(" ")}`);
+}
+
+function showFeedback(view, lines) {
+  view.feedback.replaceChildren(
+    ...lines.map(({ verdict, html }) => {
+      const line = element("p", `mg-predict-verdict mg-predict-${verdict}`);
+      line.innerHTML = html;
+      return line;
+    }),
+  );
+}
+
+/** The frame asked about is answered or skipped: show it, and keep what was learnt. */
+function done(view, frame) {
+  reveal(view.id, frame);
+  view.pending = null;
+  view.form.hidden = true;
+  changedState();
+  renderAll();
+  view.stepper.goTo(frame);
+  const next = view.stepper.querySelector(".mg-stepper-next");
+  (next && !next.disabled ? next : view.stepper).focus({ preventScroll: true });
+}
+
+function check(view) {
+  const frame = view.pending;
+  const asks = view.data.frames[frame].asks;
+  const results = asks.map((item, k) => judge(item, view.inputs[k].value, view.data.exact));
+  const unread = results.findIndex((r) => r.verdict === "unread");
+  if (unread >= 0) {
+    showFeedback(view, [results[unread]]);
+    view.inputs[unread].focus();
+    announce(results[unread].text);
+    return;
+  }
+  asks.forEach((item, k) => {
+    const key = answerKey(view.id, frame, item.input);
+    if (!(key in state.answers)) state.answers[key] = results[k].verdict;
+  });
+  showFeedback(view, results);
+  done(view, frame);
+  announce(`${results.map((r) => r.text).join(" ")} ${scoreLine()}`);
+}
+
+function showMe(view) {
+  const frame = view.pending;
+  const lines = view.data.frames[frame].asks.map(shown);
+  showFeedback(view, lines);
+  done(view, frame);
+  announce(lines.map((line) => line.text).join(" "));
+}
+
+function toggle() {
+  state.on = !state.on;
+  changedState();
+  renderAll();
+  announce(state.on
+    ? "Predict on: before each rule runs, the stepper asks what it will give."
+    : "Predict off: the stepper shows each step at once.");
+}
+
+function makeView(stepper, data) {
+  const controls = stepper.querySelector(":scope > .mg-stepper-controls");
+  const view = {
+    stepper, data, id: stepper.id, pending: null, inputs: [],
+    toggle: element("button", "mg-predict-switch", "Predict"),
+    box: element("div", "mg-predict"),
+    form: element("form", "mg-predict-ask"),
+    lead: element("p", "mg-predict-lead"),
+    fields: element("div", "mg-predict-fields"),
+    feedback: element("div", "mg-predict-feedback"),
+    score: element("p", "mg-predict-score"),
+  };
+  view.toggle.type = "button";
+  view.toggle.title = "Predict each step's gradients before the stepper shows them";
+  view.toggle.addEventListener("click", toggle);
+  const submit = element("button", "mg-predict-check", "Check");
+  submit.type = "submit";
+  const skip = element("button", "mg-predict-show", "Show me");
+  skip.type = "button";
+  skip.addEventListener("click", () => showMe(view));
+  const buttons = element("p", "mg-predict-buttons");
+  buttons.append(submit, " ", skip);
+  view.form.append(view.lead, view.fields, buttons);
+  view.form.hidden = true;
+  view.form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    check(view);
+  });
+  view.box.setAttribute("role", "group");
+  view.box.setAttribute("aria-label", "Predict, then see");
+  view.box.append(view.form, view.feedback, view.score);
+  controls.append(view.toggle);
+  controls.after(view.box);
+  stepper.addEventListener("mg-stepper-step", (event) => {
+    if (!state.on) return;
+    const { from, to } = event.detail;
+    const frame = frameToAsk(data.frames, revealedOf(view.id), from, to);
+    if (frame === null) return;
+    event.preventDefault();
+    ask(view, frame);
+  });
+  return view;
+}
+
+function setUpStepper(stepper) {
+  const script = stepper.nextElementSibling;
+  if (steppers.has(stepper) || !script || !script.matches(DATA) || !stepper.goTo) return;
+  const data = JSON.parse(script.textContent);
+  if (!data.frames.some(Boolean)) return;
+  const view = makeView(stepper, data);
+  steppers.set(stepper, view);
+  render(view);
+}
+
+// -- the start page: every page's score -----------------------------------------------------------
+
+function showScores(box) {
+  const pages = savedStates()
+    .map(({ path, state: saved }) => ({ path, predict: saved.addons && saved.addons.predict }))
+    .filter(({ predict }) => predict && Object.keys(predict.answers || {}).length);
+  box.replaceChildren();
+  if (!pages.length) {
+    box.append(element("p", "", "You have made no predictions yet: turn on Predict in a stepper."));
+    return;
+  }
+  const list = element("ul");
+  for (const { path, predict } of pages) {
+    const item = element("li");
+    const link = element("a", "", predict.title || path);
+    link.href = path;
+    item.append(link, `: ${scoreText(score(predict.answers))}.`);
+    list.append(item);
+  }
+  box.append(list);
+}
+
+// -- start ----------------------------------------------------------------------------------------
+
+/** Set up predict mode on the page's steppers (and those a run shows later), and the scores. */
+export function setUpPredictions() {
+  const scores = document.getElementById("mg-prediction-scores");
+  if (scores) showScores(scores);
+  document.querySelectorAll(".mg-stepper.mg-ready").forEach(setUpStepper);
+  document.addEventListener("mg-stepper-ready", (event) => setUpStepper(event.target));
+  keepState("predict", {
+    snapshot: () => {
+      const answered = Object.keys(state.answers).length > 0;
+      const shown = Object.keys(state.revealed).length > 0;
+      return state.on || answered || shown ? { ...state, title: pageTitle() } : null;
+    },
+    restore: (saved) => {
+      state.on = Boolean(saved.on);
+      state.answers = { ...(saved.answers || {}) };
+      state.revealed = { ...(saved.revealed || {}) };
+      renderAll();
+    },
+    reset: () => {
+      Object.assign(state, { on: false, answers: {}, revealed: {} });
+      steppers.forEach((view) => view.feedback.replaceChildren());
+      renderAll();
+    },
+  });
+}
