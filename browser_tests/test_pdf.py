@@ -572,3 +572,24 @@ def test_the_checks_see_what_chromium_prints_for_a_shadow_and_a_fade(
         tab.close()
     assert bool(raster_images(printed)) == rasters, raster_images(printed)
     assert bool(faded_text(printed)) == faded, faded_text(printed)
+
+
+def test_the_steppers_questions_print_with_their_answers_after_the_last_page(
+    html: Path, pdf_text: str
+) -> None:
+    """Paper cannot ask: every stepper's predict questions print at the end, with the answers."""
+    from predict_answers import APPENDIX_TITLE, questions_in
+
+    last = _title(html, "api.html")
+    at = _find(pdf_text, APPENDIX_TITLE, _find(pdf_text, last))
+    assert at >= 0, "no appendix of the steppers' questions after the last page"
+    for page in ("backward.html", "neuron.html"):
+        steppers = questions_in((html / page).read_text(encoding="utf-8"))
+        assert steppers, f"{page} has no stepper with questions"
+        for data in steppers:
+            for frame in filter(None, data["frames"]):
+                for ask in frame["asks"]:
+                    line = _normal(f"{ask['grad']} = {ask['answer']}:")
+                    found = _find(pdf_text, line, at)
+                    assert found >= 0, f"{page}: {line!r} is not printed, in order"
+                    at = found

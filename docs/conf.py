@@ -100,6 +100,8 @@ extensions = [
     # "Build your own micrograd": each exercise cell's title, hints and solution
     # (book_runtime.checks) for the page's Check button, with no Python needed.
     "track",
+    # The printed book ends with the steppers' predict questions and their answers.
+    "predict_answers",
     # A role or code span the parser did not take as one is printed as it was
     # written, and nothing warns: the built pages are read for it.
     "raw_markup",
