@@ -116,6 +116,22 @@ def test_a_pair_asks_about_the_side_run_in_another_order() -> None:
     assert data["frames"][2]["lead"]["text"].endswith("in b.")
 
 
+def test_another_order_names_the_grad_used_before_all_users_ran() -> None:
+    a, b, c = Value(2.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c")
+    q = a * b
+    q.label = "q"
+    r = q * c
+    r.label = "r"
+    out = q + r
+    out.label = "L"
+    data = questions(BackwardStepper(out, order=[out, q, r]).to_json())
+    a_early = asks_by_input(data)[("q", "a")]  # q's rule runs before r's has added to q.grad
+    assert a_early["want"] == pytest.approx(-3.0)  # b times q.grad 1.0, all q holds yet
+    kinds = {m["kind"]: m for m in a_early["mistakes"]}
+    assert kinds["incomplete-out-grad"]["value"] == pytest.approx(-33.0)  # b times q's final 11
+    assert "q.grad is only 1.0 here" in kinds["incomplete-out-grad"]["text"]
+
+
 def test_an_overflowed_graph_asks_nothing() -> None:
     k = Value(1e300, label="k")
     c = k * k  # inf

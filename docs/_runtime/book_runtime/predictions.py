@@ -20,7 +20,10 @@ that would give another number, each with its own words:
 - ``assigned``: the rule's share alone, as if the rule set the grad with
   ``=`` where an input already held a share from another user;
 - ``too-early``: the grad the input ends with, once all of its users have
-  run, given before they all have.
+  run, given before they all have;
+- ``incomplete-out-grad`` (in another order than the engine's): the rule
+  run with the node's grad as ``backward()`` leaves it, where this order runs
+  the rule before all of the node's users have added to it.
 
 The page compares the reader's number with these (predict_check.js); the
 build and the browser's kernel both attach the questions to the stepper's
@@ -145,6 +148,15 @@ def _ask(step: dict[str, Any], k: int) -> dict[str, Any]:
             f"`{x}` has another user, whose rule already gave it {number(before)}: "
             f"gradients add up (`+=`), {number(before)} + {number(added)} = {number(after)}.",
         )
+    if not step["engine_order"] and not _same(step["final"], grad):
+        mistake(
+            "incomplete-out-grad",
+            before + local * step["final"],
+            f"That uses {_grad(node)} as `backward()` leaves it, {number(step['final'])}. "
+            f"In this order `{node}`'s rule runs before all of `{node}`'s users have run: "
+            f"{_grad(node)} is only {number(grad)} here, so the rule passes "
+            f"{number(local)} × {number(grad)}.",
+        )
     if not _same(share["final"], after):
         mistake(
             "too-early",
@@ -166,7 +178,8 @@ def _ask(step: dict[str, Any], k: int) -> dict[str, Any]:
 
 def _finite(step: dict[str, Any]) -> bool:
     shares = step["inputs"]
-    values = [step["grad"]] + [s[k] for s in shares for k in ("local", "before", "after", "final")]
+    values = [step["grad"], step["final"]]
+    values += [s[k] for s in shares for k in ("local", "before", "after", "final")]
     return all(math.isfinite(v) for v in values)
 
 

@@ -116,6 +116,9 @@ class Step:
         How it was computed from its inputs (``"x1 * w1"``).
     data, grad : float
         The node's value, and its grad when the rule ran (the ``out.grad`` of the chain rule).
+    final : float
+        The node's grad once ``backward()`` has finished: ``grad`` in the engine's
+        order, where every user of the node has run before it; maybe not in another.
     inputs : tuple of Share
         Each input once, in operand order.
     engine_order : bool
@@ -128,6 +131,7 @@ class Step:
     formula: str
     data: float
     grad: float
+    final: float
     inputs: tuple[Share, ...]
     engine_order: bool = True
 
@@ -139,6 +143,7 @@ class Step:
             "formula": self.formula,
             "data": self.data,
             "grad": self.grad,
+            "final": self.final,
             "engine_order": self.engine_order,
             "inputs": [vars(share).copy() for share in self.inputs],
         }
@@ -312,7 +317,14 @@ def backward_frames(
                 for c, d, old in zip(inputs, local, was, strict=True)
             )
             step = Step(
-                name_of(node), node._op, formula(node), node.data, node.grad, shares, engine_order
+                name_of(node),
+                node._op,
+                formula(node),
+                node.data,
+                node.grad,
+                leaves[node],
+                shares,
+                engine_order,
             )
         frames.append(Frame(caption, dot, node, names[node], step))
     if right is None:
