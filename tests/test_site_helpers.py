@@ -11,6 +11,7 @@ import executed_notebooks
 import pytest
 from executed_notebooks.download import (
     fill_glue,
+    fill_roles,
     fill_substitutions,
     format_glued,
     glued_values,
@@ -721,4 +722,17 @@ def test_what_kind_an_output_is_is_one_rule_for_the_scripts_and_the_first_run(
     assert shown_kind([result], MIME_TYPES) == kind
     assert output_kinds([output], MIME_TYPES) == (
         {FETCHED_FOR[kind]} if kind in FETCHED_FOR else set()
+    )
+
+
+def test_the_download_says_a_claim_and_a_pairs_words_as_the_built_page_does() -> None:
+    markdown = (
+        "The loss {claim}``loss_fell: fell to {glue:text}`loss:.2f` || rose`` after "
+        "{claim}`steps: one step`; "
+        "the engine's order {pair}`first`, the other {pair}`second`."
+    )
+    filled = fill_glue(fill_roles(markdown), {"loss": {"text/plain": "0.25"}})
+    assert filled == (
+        "The loss fell to 0.25 after one step; "
+        "the engine's order on the left, the other on the right."
     )

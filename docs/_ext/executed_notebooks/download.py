@@ -5,14 +5,15 @@ notebook still holds the cells the page hides (``remove-cell``): the setup
 cell, which imports ``myst_nb`` (a reader may not have it), and the cells
 that ``glue`` numbers into the prose, which, run in Jupyter, show every glued
 number a second time.  Its Markdown still says ``{glue:text}`name:.4f```
-where the page shows the number, and ``{{ name }}`` where it shows a
-substitution of conf.py.
+where the page shows the number, ``{{ name }}`` where it shows a
+substitution of conf.py, and the book's roles (a claim's, a stepper pair's
+words) as they were written.
 
 :func:`reader_notebook` drops those cells and writes each glued value into
 the Markdown, formatted as the page formats it (and each substitution's
-text), so that the download reads like the page and runs in a plain Jupyter
-kernel.  It also leaves out the
-memory address in an object's plain-text fallback (``<graphviz.graphs.Digraph
+text, each claim's wording and each pair's words, :func:`fill_roles`), so
+that the download reads like the page and runs in a plain Jupyter kernel.
+It also leaves out the memory address in an object's plain-text fallback (``<graphviz.graphs.Digraph
 at 0x7f86...>``, next to the drawing itself), and joins the pieces a cell
 printed one after the other into one output (the kernel sends printed text
 in pieces whose boundaries depend on timing, and ``nb_merge_streams`` joins
@@ -30,6 +31,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from book_runtime.glue_text import format_glued
+from claims import ROLE as CLAIM_ROLE
+from claims import parse as parse_claim
+from pair_words import WORDS as PAIR_WORDS
 
 from .streams import join_stream_pieces
 from .text import joined
@@ -114,6 +118,21 @@ def fill_glue(markdown: str, values: dict[str, dict[str, str]]) -> str:
     return GLUE_ROLE.sub(paste, GLUE_MD_BLOCK.sub(paste_block, markdown))
 
 
+#: ``{pair}`first``` and the like (docs/_ext/pair_words.py).
+PAIR_ROLE = re.compile(r"\{pair\}`\s*(?P<which>\w+)\s*`")
+
+
+def fill_roles(markdown: str) -> str:
+    """``markdown`` with the book's own roles as the build's page shows them.
+
+    A claim reads as its wording that holds (the build fails where a claim
+    does not); a pair's words are those for side by side, as on paper.  A
+    notebook has no runner to change them, and Jupyter shows a role as raw text.
+    """
+    markdown = CLAIM_ROLE.sub(lambda m: parse_claim(m["content"]).holds, markdown)
+    return PAIR_ROLE.sub(lambda m: PAIR_WORDS[m["which"]]["beside"], markdown)
+
+
 def fill_substitutions(markdown: str, substitutions: Mapping[str, str]) -> str:
     """``markdown`` with each ``{{ name }}`` replaced by its text, as the page shows it.
 
@@ -162,7 +181,7 @@ def reader_notebook(
         if cell.get("cell_type") == "code" and tags & REMOVED:
             continue
         if cell.get("cell_type") == "markdown":
-            markdown = fill_glue(joined(cell.get("source", "")), values)
+            markdown = fill_glue(fill_roles(joined(cell.get("source", ""))), values)
             cell["source"] = fill_substitutions(markdown, substitutions or {})
         cell.get("metadata", {}).pop("execution", None)
         if "outputs" in cell:
