@@ -191,7 +191,7 @@ def test_describing_a_figure_needs_no_matplotlib(monkeypatch: pytest.MonkeyPatch
     figure = Figure([two_lines(), two_lines()])
     assert figure.to_json()["size"] == [5.0, 7.0]
     for draw_it in (figure.draw, figure.to_svg, lambda: figure.save("figure.svg")):
-        with pytest.raises(ImportError, match=r'pip install "micrograd-book\[plot\]"'):
+        with pytest.raises(ImportError, match=r"pip install matplotlib \(the plot extra"):
             draw_it()
 
 

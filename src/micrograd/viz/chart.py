@@ -500,7 +500,8 @@ def _matplotlib_figure(size: tuple[float, float]) -> matplotlib.figure.Figure:
         from matplotlib.figure import Figure as MatplotlibFigure
     except ImportError as error:
         raise ImportError(
-            'drawing a chart needs matplotlib: pip install "micrograd-book[plot]"'
+            "drawing a chart needs matplotlib: pip install matplotlib "
+            "(the plot extra of micrograd-book brings it)"
         ) from error
     return MatplotlibFigure(figsize=size, layout="constrained")
 

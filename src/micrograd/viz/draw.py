@@ -67,8 +67,8 @@ def _graphviz() -> Any:
         import graphviz
     except ImportError as error:
         raise ImportError(
-            "micrograd.viz.draw needs the graphviz Python package: "
-            'pip install "micrograd-book[draw]"'
+            "micrograd.viz.draw needs the graphviz Python package: pip install graphviz "
+            "(the draw extra of micrograd-book brings it)"
         ) from error
     return graphviz
 
