@@ -6,7 +6,7 @@ through the reader's own graph, laid out by viz.js in the runner's worker
 reach 127.0.0.1 only, these tests check that
 
 - the neuron edited to ``x2 = 1`` gets a stepper whose frames show ``x2 = 1``
-  and whose last frame shows ``w2``'s gradient 0.0887;
+  and whose last frame shows ``w2``'s gradient 0.0887, which its predict questions ask for;
 - the "q used twice" pair, run in the browser, parts where the build's does
   and ends on -33/22 (the engine's order) against -3/2 (breadth first);
 - at 1366x768 and 390x844, every frame of a stepper made in the browser shows
@@ -90,6 +90,13 @@ def test_the_neuron_edited_to_x2_equal_1_steps_through_the_readers_neuron(tab: T
     assert "x2 | data 1.0000 | grad 0.0000" in first
     (last,) = last_frame_boxes(stepper)
     assert f"w2 | data 1.0000 | grad {expected}" in " | ".join(last)
+    # Predict mode asks about the reader's neuron: its questions came with the stepper.
+    assert stepper.locator(".mg-predict-switch").count() == 1
+    answers = stepper.evaluate(
+        """(s) => JSON.parse(s.nextElementSibling.textContent).frames
+             .filter(Boolean).flatMap((f) => f.asks).map((a) => [a.input, a.answer])"""
+    )
+    assert ["w2", expected] in answers, answers
     # The build's stepper (x2 = 0) is not what the reader sees under the cell.
     assert tab.cell(stepping).locator("div.cell_output").is_hidden()
     assert not tab.errors, tab.errors
