@@ -322,6 +322,8 @@ SCRATCH_JS = """() => {
 def test_the_scratch_cell_runs_after_the_pages_cells_is_kept_and_reset_page_empties_it(
     tab: Tab,
 ) -> None:
+    from accessibility import audit, check
+
     tab.open("neuron.html")
     region = tab.page.get_by_role("region", name="Try your own code")
     assert region.count() == 1
@@ -348,6 +350,9 @@ def test_the_scratch_cell_runs_after_the_pages_cells_is_kept_and_reset_page_empt
     assert all(c["state"] == "done" for c in tab.evaluate("microgradTest.cells()"))
     stale = "document.querySelectorAll('.runner-stale, .runner-stale-note').length"
     assert tab.evaluate(stale) == 0, "the scratch cell's run marked the page stale"
+    said = tab.page.locator(".runner-announcer[aria-live=polite]").inner_text()
+    assert said == "the scratch cell: done"
+    check(audit(tab.page, ".runner-scratch"), "the scratch cell, run, its editor open")
     tab.page.wait_for_timeout(1_500)  # saved within a second of the change
 
     tab.page.reload(wait_until="networkidle")
@@ -356,6 +361,7 @@ def test_the_scratch_cell_runs_after_the_pages_cells_is_kept_and_reset_page_empt
     assert again["code"] == "print(round(o.data, 4))"
     assert again["printed"] == ran["printed"]
     assert again["label"] == "Computed in your browser, by an earlier Python session"
+    check(audit(tab.page, ".runner-scratch"), "the scratch cell, brought back")
     tab.page.emulate_media(media="print")
     assert not region.is_visible(), "the scratch cell is printed"
     tab.page.emulate_media(media="screen")

@@ -100,7 +100,7 @@ export function reset(cell) {
   clear(cell);
   const forgotten = flow.forget(cell.entry).map((code) => flow.codeCells[code]);
   emit("reset", {
-    cells: [cell.index],
+    cells: cell.scratch ? [] : [cell.index], // the scratch cell is no page cell
     code: forgotten.map((c) => c.code),
     glue: forgotten.flatMap((c) => c.glue),
   });
