@@ -3,8 +3,8 @@
 // back on reload and on back-navigation, marked as the reader's, and "Reset
 // page" puts all of it back to the build's at once.
 //
-// - Saved: each cell's code (if edited) and what its output box shows, as data
-//   (the scratch cell's, "Try your own code", as a cell's)
+// - Saved: each cell's code (if edited) and what its output box shows, the
+//   scratch cell's ("Try your own code") as a page cell's, as data
 //   (savedstate.js: the worker's bundles and laid-out HTML, the runner's notes),
 //   and the state of every glued number and claim (prose.js), under the page's
 //   address in localStorage, within a second of a change (micrograd:* events).
