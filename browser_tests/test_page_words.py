@@ -299,3 +299,77 @@ def test_a_claim_marked_on_the_page_passes_the_audit(tab: Tab) -> None:
     tab.page.wait_for_function(f"microgradTest.cell({first}).shows === 'earlier-run'")
     bad = unacceptable(audit(tab.page))
     assert not bad, describe(bad)
+
+
+# -- the scratch cell: the reader's own code, after the page's --------------------------------
+
+#: The last value of ``o`` the build printed on the neuron page ("o = 0.7071, ...").
+BUILD_O_JS = """() => {
+  const printed = Array.from(document.querySelectorAll('div.cell_output'), (o) => o.textContent);
+  const found = printed.join('\\n').match(/\\bo = (-?\\d+\\.\\d{4})/g);
+  return found ? found[found.length - 1].slice(4) : null;
+}"""
+#: The scratch cell's printed text (stdout may arrive in several pieces) and its box's label.
+SCRATCH_JS = """() => {
+  const s = microgradTest.scratch();
+  const label = document.querySelector('.runner-scratch .runner-output-label');
+  return {code: s.code, state: s.state, shows: s.shows, hasEditor: s.hasEditor,
+          printed: s.outputs.filter((o) => o.kind === 'stream').map((o) => o.text).join(''),
+          label: label ? label.textContent : null};
+}"""
+
+
+def test_the_scratch_cell_runs_after_the_pages_cells_is_kept_and_reset_page_empties_it(
+    tab: Tab,
+) -> None:
+    from accessibility import audit, check
+
+    tab.open("neuron.html")
+    region = tab.page.get_by_role("region", name="Try your own code")
+    assert region.count() == 1
+    assert tab.evaluate(
+        "document.querySelector('article.bd-article').lastElementChild.matches('.runner-scratch')"
+    ), "the scratch cell is not after the page's last cell"
+    assert "after the page's cells" in region.inner_text()
+    assert tab.evaluate(SCRATCH_JS)["code"] == ""
+    expected = tab.evaluate(BUILD_O_JS)
+    assert expected is not None
+
+    region.get_by_role("button", name="Edit the scratch cell").click()
+    tab.page.wait_for_function("microgradTest.scratch().hasEditor")
+    region.locator(".cm-content").focus()
+    tab.page.keyboard.type("print(round(o.data, 4))")
+    region.get_by_role("button", name="Run the scratch cell").click()
+    tab.page.wait_for_function(
+        "['done', 'raised', 'skipped', 'crashed'].includes(microgradTest.scratch().state)",
+        timeout=PAGE_TIMEOUT_MS,
+    )
+    ran = tab.evaluate(SCRATCH_JS)
+    assert ran["state"] == "done", region.inner_text()
+    assert ran["printed"] == f"{expected}\n"
+    assert all(c["state"] == "done" for c in tab.evaluate("microgradTest.cells()"))
+    stale = "document.querySelectorAll('.runner-stale, .runner-stale-note').length"
+    assert tab.evaluate(stale) == 0, "the scratch cell's run marked the page stale"
+    said = tab.page.locator(".runner-announcer[aria-live=polite]").inner_text()
+    assert said == "the scratch cell: done"
+    check(audit(tab.page, ".runner-scratch"), "the scratch cell, run, its editor open")
+    tab.page.wait_for_timeout(1_500)  # saved within a second of the change
+
+    tab.page.reload(wait_until="networkidle")
+    tab.page.wait_for_function("microgradTest.scratch().shows !== 'build'")
+    again = tab.evaluate(SCRATCH_JS)
+    assert again["code"] == "print(round(o.data, 4))"
+    assert again["printed"] == ran["printed"]
+    assert again["label"] == "Computed in your browser, by an earlier Python session"
+    check(audit(tab.page, ".runner-scratch"), "the scratch cell, brought back")
+    tab.page.emulate_media(media="print")
+    assert not region.is_visible(), "the scratch cell is printed"
+    tab.page.emulate_media(media="screen")
+
+    tab.page.locator("button.runner-reset-page").click()
+    tab.page.wait_for_function("microgradTest.scratch().shows === 'build'")
+    emptied = tab.evaluate(SCRATCH_JS)
+    assert (emptied["code"], emptied["printed"], emptied["label"]) == ("", "", None)
+    tab.page.reload(wait_until="networkidle")
+    assert tab.evaluate(SCRATCH_JS)["code"] == ""
+    assert not tab.errors, tab.errors

@@ -397,3 +397,56 @@ describe("a real page: the neuron's manifest, as the build wrote it", () => {
     assert.deepEqual(planner.staleCells(edited, history), [2, 3, 4, 6, 7]);
   });
 });
+
+describe("the scratch cell after the page", () => {
+  // x = 1 | y = x + 1 | print(y) | (hidden) glue("y", y)
+  const page = () => asBuilt(entries(
+    cell("x = 1", { defines: ["x"] }),
+    cell("y = x + 1", { defines: ["y"], uses: ["x"], needs: [0] }),
+    cell("print(y)", { uses: ["print", "y"], needs: [0, 1] }),
+    cell('glue("y", y)', { uses: ["glue", "y"], hidden: true, glue: ["y"], needs: [1, 0] }),
+  ));
+  /** What a Run of the page's last shown cell runs: its steps, itself, its followers. */
+  const lastCellRuns = (p, history, options = {}) => {
+    const plan = planner.planFor(p, history, 2, options);
+    return [...plan.steps, 2, ...plan.followers];
+  };
+
+  test("on a fresh page it runs what a Run of the page's last cell runs, then itself", () => {
+    const p = page();
+    const scratch = planner.afterThePage(p);
+    const plan = planner.planFor(scratch, planner.newHistory(), p.cells.length);
+    assert.deepEqual(plan.steps, lastCellRuns(p, planner.newHistory()));
+    assert.deepEqual(plan.followers, []);
+    assert.equal(plan.rerun, null);
+    assert.equal(p.cells.length, 4, "the page itself gains no cell");
+  });
+
+  test("once the page's cells ran, it runs alone; after some, the rest", () => {
+    const p = page();
+    const history = planner.newHistory();
+    runPlan(p, history, 1, { 0: ["x"], 1: ["y"] });
+    const scratch = planner.afterThePage(p);
+    assert.deepEqual(planner.planFor(scratch, history, 4).steps, [2, 3]);
+    runPlan(p, history, 2, {});
+    assert.deepEqual(planner.planFor(scratch, history, 4).steps, []);
+  });
+
+  test("it needs every runnable cell: one that crashed is asked about, not left out", () => {
+    const scratch = planner.afterThePage(page());
+    for (const code of [0, 1, 2, 3]) assert.ok(planner.needs(scratch, 4, code));
+    const plan = planner.planFor(scratch, planner.newHistory(), 4, { blocked: new Map([[1, "crashed"]]) });
+    assert.equal(plan.blockedBy, 1);
+  });
+
+  test("on the neuron page it runs every runnable cell, as the last cell's Run does", () => {
+    const manifest = JSON.parse(readFileSync(new URL("./neuron.manifest.json", import.meta.url), "utf-8"));
+    const list = entries(...manifest.cells);
+    const p = asBuilt(list);
+    const kernelNames = ["glue", "claim"];
+    const last = list.filter((e) => !e.hidden && !e.buildOnly).at(-1).code;
+    const lastPlan = planner.planFor(p, planner.newHistory(), last, { kernelNames });
+    const plan = planner.planFor(planner.afterThePage(p), planner.newHistory(), list.length, { kernelNames });
+    assert.deepEqual(plan.steps, [...lastPlan.steps, last, ...lastPlan.followers]);
+  });
+});

@@ -125,3 +125,28 @@ test("a state of the older shape (innerHTML) is treated as of another version", 
   }
   assert.equal(runsCurrent({ version: VERSION, cells: old.cells }, VERSION), false);
 });
+
+test("the scratch cell is saved as a cell is, and brought back with the runs", () => {
+  const scratch = cell({
+    source: "", code: "print(x)", edited: true, state: "done", shows: "run", shown: SHOWN,
+  });
+  const state = JSON.parse(JSON.stringify(pageSnapshot({
+    version: VERSION, cells: [cell({ source: "x = 1", code: "x = 1" })], scratch, prose: {}, addons: {},
+  })));
+  assert.deepEqual(state.scratch, cellSnapshot(scratch));
+  const plan = restorePlan(state, [{ source: "x = 1" }], VERSION, { source: "" });
+  assert.equal(plan.scratch.code, "print(x)");
+  assert.equal(plan.scratch.codeGoes, "editor");
+  assert.deepEqual(plan.scratch.run.shown, SHOWN);
+  const elsewhere = restorePlan(state, [{ source: "x = 1" }], "another version", { source: "" });
+  assert.equal(elsewhere.scratch.codeGoes, "editor", "its code comes back on a changed page too");
+  assert.equal(elsewhere.scratch.run, null);
+});
+
+test("a state saved without a scratch cell brings none back", () => {
+  assert.equal(saved().scratch, null);
+  assert.equal(restorePlan(saved(), [{ source: "x = 1" }, { source: "print(x)" }], VERSION, { source: "" }).scratch, null);
+  const older = saved();
+  delete older.scratch;
+  assert.equal(restorePlan(older, [{ source: "x = 1" }], VERSION, { source: "" }).scratch, null);
+});

@@ -15,6 +15,8 @@
 // box under it, with the build's output one click away.  Build-only cells get a
 // one-line note instead, and a bar of their own for the add-ons' tools (copy).
 // Every control is a real button named for what it does to which cell ("Run cell 3").
+// After the page's last cell, the scratch cell ("Try your own code"): a Cell of the
+// reader's, empty at first, in no manifest, which runs after the page's cells (flow.js).
 
 import { button, element } from "./dom.js";
 import { buildOnlyClass } from "./state.js";
@@ -50,12 +52,14 @@ const STALE_BUILD = "From the build: run this cell to update it";
 
 /** A runnable code cell: its page elements, its code and its state. */
 export class Cell {
-  constructor({ el, index, number, source, codeView, buildOutput }) {
+  constructor({ el, index, number, source, codeView, buildOutput, scratch = false }) {
     this.el = el; // the page's div.cell
-    this.index = index; // among the runnable cells, in page order
+    this.index = index; // among the runnable cells, in page order (null: the scratch cell)
     this.number = number; // among the page's shown code cells: "cell 3"
-    this.name = `cell ${number}`;
-    this.filename = `<cell ${number}>`; // in tracebacks
+    this.scratch = scratch; // the reader's own cell after the page's ("Try your own code")
+    this.name = scratch ? "the scratch cell" : `cell ${number}`;
+    this.label = scratch ? "Scratch cell" : `Cell ${number}`; // its bar's
+    this.filename = scratch ? "<scratch>" : `<cell ${number}>`; // in tracebacks
     this.source = source; // the page's code
     this.codeView = codeView; // the highlighted code, hidden once the editor opens
     this.buildOutput = buildOutput; // the build's output element, or null
@@ -90,6 +94,7 @@ export class Cell {
 }
 
 const cells = [];
+let scratch = null; // the scratch cell (setUpScratch), once the page has one
 // {el, number, name, source, code, edited, controls: {bar, status}, position (in the
 // manifest, as the build wrote it: data-micrograd-cell), note (its out-of-date note, or null)}
 const buildOnlyCells = [];
@@ -99,6 +104,12 @@ export const allBuildOnlyCells = () => buildOnlyCells;
 
 /** The page's runnable cells, in page order. */
 export const allCells = () => cells;
+
+/** The scratch cell, or null (a page without runnable cells has none). */
+export const scratchCell = () => scratch;
+
+/** Every cell a Python session runs: the page's, then the scratch cell. */
+export const sessionCells = () => (scratch ? [...cells, scratch] : cells);
 
 /**
  * Find the page's code cells and give each runnable one its bar; build-only
@@ -133,7 +144,41 @@ export function setUpCells(actions) {
     cells.push(cell);
     render(cell);
   }
+  if (cells.length > 0) setUpScratch(article, actions);
   return cells;
+}
+
+const SCRATCH_TITLE = "Try your own code";
+const SCRATCH_LEAD =
+  "Runs in this page's Python, after the page's cells (Run runs them first if they have " +
+  "not run): every name they define is yours to use.";
+
+/**
+ * The scratch cell: an empty cell of the reader's at the end of the article, a region
+ * of its own, with the same bar, editor and output box as the page's cells.
+ */
+function setUpScratch(article, actions) {
+  const region = element("section", "runner-scratch");
+  const heading = element("h2", "runner-scratch-title", SCRATCH_TITLE);
+  heading.id = "runner-scratch-title";
+  region.setAttribute("aria-labelledby", heading.id);
+  const el = element("div", "runner-scratch-cell");
+  const input = element("div", "runner-scratch-input");
+  const codeView = element("div", "highlight");
+  const pre = element("pre", "runner-scratch-code");
+  // The empty code opens the editor, as Edit does (a keyboard reaches Edit on the bar).
+  pre.addEventListener("click", () => actions.edit(scratch));
+  codeView.append(pre);
+  input.append(codeView);
+  el.append(input);
+  region.append(heading, element("p", "runner-scratch-lead", SCRATCH_LEAD), el);
+  article.append(region);
+  scratch = new Cell({
+    el, index: null, number: null, source: "", codeView, buildOutput: null, scratch: true,
+  });
+  scratch.controls = makeBar(scratch, actions);
+  input.after(scratch.controls.bar);
+  render(scratch);
 }
 
 /** A build-only cell: its code, and a bar that holds only the add-ons' tools. */
@@ -176,7 +221,8 @@ function makeBar(cell, actions) {
     run: named(
       button("runner-run", "Run", () => actions.run(cell), "run"),
       `Run ${cell.name}`,
-      "Run this cell in your browser, after the cells above it that it needs (Shift+Enter)",
+      cell.scratch ? "Run your code in your browser, after the page's cells (Shift+Enter)"
+        : "Run this cell in your browser, after the cells above it that it needs (Shift+Enter)",
     ),
     edit: named(
       button("runner-edit", "Edit", () => actions.edit(cell), "edit"),
@@ -190,8 +236,10 @@ function makeBar(cell, actions) {
     ),
     reset: named(
       button("runner-reset", "Reset", () => actions.reset(cell), "reset"),
-      `Reset ${cell.name} to the page's code and the build's output`,
-      "Put back the page's code and the build's output",
+      cell.scratch ? "Reset the scratch cell: empty again"
+        : `Reset ${cell.name} to the page's code and the build's output`,
+      cell.scratch ? "Empty the scratch cell: no code, no output"
+        : "Put back the page's code and the build's output",
     ),
     restart: named(
       button("runner-restart", "Restart", () => actions.restart(), "restart"),
@@ -202,7 +250,7 @@ function makeBar(cell, actions) {
   };
   const { bar, run, edit, stop, reset, restart, status } = controls;
   bar.append(run, edit, stop, reset, restart, status);
-  makeToolbar(bar, `Cell ${cell.number}`, run);
+  makeToolbar(bar, cell.label, run);
   return controls;
 }
 
@@ -322,7 +370,6 @@ export function codeChanged(cell) {
   document.dispatchEvent(new CustomEvent("micrograd:edit", { detail: { cell: cell.index } }));
 }
 
-/** Give the cell its editor, in place of its highlighted code (editor.js makes it). */
 /**
  * The editor in place of the cell's code.  Opened by the reader's Run or Edit
  * (keepBar), it moves nothing they are at: the page scrolls by what the editor

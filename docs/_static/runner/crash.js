@@ -6,7 +6,7 @@
 // itself (the worker, the queue, the generation, the flow's session) is
 // runtime.teardown("crashed"); this is what its listener in queue.js shows.
 
-import { allCells, announce, endOfSession, setState } from "./cells.js";
+import { announce, endOfSession, sessionCells, setState } from "./cells.js";
 import * as flow from "./flow.js";
 import { refreshStale } from "./marks.js";
 import { addCrashNote, nameOf, shownAt } from "./notes.js";
@@ -20,14 +20,14 @@ import { records } from "./state.js";
 export function showCrash(details, { crashed, target, waited, restart }) {
   const recent = records.log.filter((entry) => entry.level === "error").map((e) => e.text);
   const cell = crashed ? shownAt(crashed) || target
-    : allCells().find((c) => c.state === "starting") || null;
+    : sessionCells().find((c) => c.state === "starting") || null;
   for (const entry of waited) {
     if (entry.cell && entry.cell !== cell) {
       const why = crashed ? `Python crashed in ${nameOf(crashed)}` : "Python crashed";
       setState(entry.cell, "skipped", `not run: ${why}`);
     }
   }
-  for (const other of allCells()) if (other !== cell) endOfSession(other);
+  for (const other of sessionCells()) if (other !== cell) endOfSession(other);
   if (crashed) flow.block(crashed, "crashed");
   if (cell) {
     setState(cell, "crashed", "crashed");

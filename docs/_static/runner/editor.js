@@ -53,7 +53,7 @@ async function makeEditor(cell, run, keepBar) {
   const wrapper = element("div", "runner-editor");
   const help = element("p", "runner-editor-help",
     "Shift+Enter runs the cell · Tab indents · Escape, then Tab, leaves the editor");
-  help.id = `runner-editor-help-${cell.index}`;
+  help.id = `runner-editor-help-${cell.scratch ? "scratch" : cell.index}`;
   const editorView = new view.EditorView({
     parent: wrapper,
     state: state.EditorState.create({

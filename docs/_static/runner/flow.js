@@ -74,12 +74,28 @@ export function linkCells(cells) {
   return matches;
 }
 
+/**
+ * The scratch cell's entry ("Try your own code", a Cell of cells.js): after every
+ * code cell of the page (code: their count), in no manifest and no script; Run on it
+ * runs what the page needs first (planner.afterThePage), and its runs change no
+ * history, so nothing on the page goes stale by them.
+ */
+export function linkScratch(cell) {
+  cell.entry = {
+    code: codeCells.length, scratch: true, source: "", hidden: false, buildOnly: false,
+    glue: [], names: null, watches: [], needs: [], after: null, cell,
+  };
+  return cell.entry;
+}
+
 /** The code an entry runs: its cell's (the reader's edit, if any), or the page's. */
 export const sourceOf = (c) => (c.cell ? c.cell.code : c.source);
 export const isEdited = (c) => sourceOf(c) !== c.source;
 
 const sources = () => codeCells.map(sourceOf);
 const page = () => planner.pageOf(codeCells, sources(), analysis);
+/** The page a plan for code k is made on: with the scratch cell after it, for the scratch's. */
+const pageFor = (k) => (k === codeCells.length ? planner.afterThePage(page()) : page());
 
 /**
  * Have Python analyse the page's code as it is now, when the reader has edited it
@@ -97,10 +113,10 @@ export async function analyseEdits(analyse) {
 export const isAnalysed = () => planner.isAnalysed(codeCells, sources(), analysis);
 
 /** The names entry c binds or may change: what the kernel watches while it runs. */
-export const watches = (c) => page().cells[c.code].watches;
+export const watches = (c) => (c.scratch ? new Set() : page().cells[c.code].watches);
 
 /** Whether cell k needs the runnable cell b (one above it). */
-export const needs = (k, b) => planner.needs(page(), k, b);
+export const needs = (k, b) => planner.needs(pageFor(k), k, b);
 
 /** For each code cell, the cells the runner runs before it on a fresh page, or null
  * while the reader's code is not analysed yet (the browser tests compare them). */
@@ -129,18 +145,22 @@ function readAfter(c) {
  * kernelNames: what the kernel's namespace starts with.  analyseEdits must have run.
  */
 export function planFor(k, leaveOut = new Set(), kernelNames = []) {
-  return planner.planFor(page(), history, k, {
-    leaveOut, blocked, kernelNames, readAfter: readAfter(codeCells[k]),
+  const readsAfter = k < codeCells.length ? readAfter(codeCells[k]) : [];
+  return planner.planFor(pageFor(k), history, k, {
+    leaveOut, blocked, kernelNames, readAfter: readsAfter,
   });
 }
 
 /** Before entry c runs: note the versions of what it depends on. */
-export const beforeRun = (c) => planner.beforeRun(page(), history, c.code);
+export function beforeRun(c) {
+  if (!c.scratch) planner.beforeRun(page(), history, c.code);
+}
 
 /** After entry c ran, changing the names `changed`; ok: it did not raise. */
 export function afterRun(c, changed, ok) {
-  planner.afterRun(page(), history, c.code, changed, ok);
   blocked.delete(c.code);
+  if (c.scratch) return;
+  planner.afterRun(page(), history, c.code, changed, ok);
 }
 
 /** The codes of the cells whose shown output is stale (planner.staleCells). */
@@ -151,6 +171,7 @@ export const notRerun = () => planner.notRerun(page(), history);
 
 /** Reset of entry c: its run and its hidden followers' are forgotten.  Returns their codes. */
 export function forget(c) {
+  if (c.scratch) return [];
   const gone = planner.forget(page(), history, c.code);
   for (const code of gone) blocked.delete(code);
   return gone;

@@ -3,7 +3,8 @@
 // back on reload and on back-navigation, marked as the reader's, and "Reset
 // page" puts all of it back to the build's at once.
 //
-// - Saved: each cell's code (if edited) and what its output box shows, as data
+// - Saved: each cell's code (if edited) and what its output box shows, the
+//   scratch cell's ("Try your own code") as a page cell's, as data
 //   (savedstate.js: the worker's bundles and laid-out HTML, the runner's notes),
 //   and the state of every glued number and claim (prose.js), under the page's
 //   address in localStorage, within a second of a change (micrograd:* events).
@@ -24,12 +25,12 @@
 // first cell's Run.
 
 import {
-  allBuildOnlyCells, allCells, announce, attachSavedCode, resetCell, restoredRun, setBuildOnlyNote,
-  startOutput,
+  allBuildOnlyCells, allCells, announce, attachSavedCode, resetCell, restoredRun, scratchCell,
+  sessionCells, setBuildOnlyNote, startOutput,
 } from "./cells.js";
 import { button, element } from "./dom.js";
 import {
-  cellSnapshot, restorePlan, restoredText, versionOf,
+  pageSnapshot, restorePlan, restoredText, versionOf,
 } from "./savedstate.js";
 import { settings } from "./state.js";
 
@@ -89,7 +90,7 @@ export const changedState = () => soon();
 // -- saving ---------------------------------------------------------------------------------------
 
 function changed() {
-  return allCells().some((cell) => cell.edited || cell.shows !== "build");
+  return sessionCells().some((cell) => cell.edited || cell.shows !== "build");
 }
 
 function addonSnapshots() {
@@ -104,13 +105,14 @@ function addonSnapshots() {
 async function save() {
   page.timer = null;
   const proseStates = page.prose === null ? {} : (await page.prose).snapshot();
-  const cells = allCells().map(cellSnapshot);
   const addonStates = addonSnapshots();
   const kept = changed() || Object.keys(proseStates).length > 0 || Object.keys(addonStates).length > 0;
   showBar(kept);
   try {
     if (kept) {
-      const state = { version: version(), cells, prose: proseStates, addons: addonStates };
+      const state = pageSnapshot({
+        version: version(), cells: allCells(), scratch: scratchCell(), prose: proseStates, addons: addonStates,
+      });
       localStorage.setItem(KEY, JSON.stringify(state));
     } else {
       localStorage.removeItem(KEY);
@@ -176,22 +178,25 @@ async function showRun(cell, run) {
   restoredRun(cell, run);
 }
 
-async function bringBack(saved, openEditor) {
-  const cells = allCells();
-  const plan = restorePlan(saved, cells, version());
-  for (const { index, code, codeGoes, run } of plan.cells) {
-    const cell = cells[index];
-    if (codeGoes === "editor") {
+/** Bring one saved cell back (its plan: savedstate.js, restorePlan). */
+async function bringBackCell(cell, { code, codeGoes, run }, openEditor) {
+  if (codeGoes === "editor") {
+    await openEditor(cell);
+    cell.editor.value = code;
+  } else if (codeGoes === "beside") {
+    attachSavedCode(cell, code, async () => {
       await openEditor(cell);
       cell.editor.value = code;
-    } else if (codeGoes === "beside") {
-      attachSavedCode(cell, code, async () => {
-        await openEditor(cell);
-        cell.editor.value = code;
-      });
-    }
-    if (run !== null) await showRun(cell, run);
+    });
   }
+  if (run !== null) await showRun(cell, run);
+}
+
+async function bringBack(saved, openEditor) {
+  const cells = allCells();
+  const plan = restorePlan(saved, cells, version(), scratchCell());
+  for (const kept of plan.cells) await bringBackCell(cells[kept.index], kept, openEditor);
+  if (plan.scratch !== null) await bringBackCell(scratchCell(), plan.scratch, openEditor);
   if (plan.current && Object.keys(saved.prose).length) (await loadProse()).restore(saved.prose);
   // An add-on's state is its own to judge (an exercise passed stays passed): kept either way.
   page.savedAddons = { ...(saved.addons || {}) };
@@ -211,7 +216,7 @@ async function resetPage() {
   clearTimeout(page.timer);
   const queue = page.hooks.machinery();
   if (queue !== null) (await queue).endPython();
-  for (const cell of allCells()) resetCell(cell);
+  for (const cell of sessionCells()) resetCell(cell);
   for (const cell of allBuildOnlyCells()) setBuildOnlyNote(cell, null);
   if (page.prose !== null) (await page.prose).resetAll();
   page.savedAddons = {};

@@ -17,6 +17,8 @@
 //   - notRerun(page, history): the outputs that stay the build's (build-only
 //     cells, and the hidden cells computed from them) while a shown cell they
 //     depend on is one the reader changed.
+//   - afterThePage(page): the page with the scratch cell after its last, for
+//     planFor: what its Run runs first is what the page's last cell's does.
 //
 // What each cell defines, reads and may change, and which cells it needs, is
 // Python's (snippets.py's runner_analysis): the build wrote it into the page's
@@ -214,6 +216,28 @@ export function planFor(page, history, k, options = {}) {
     if (canRun(c)) followers.push(c.code);
   }
   return { steps, followers, rerun, blockedBy: steps.find((code) => blocked.has(code)) };
+}
+
+/**
+ * The page with one more cell after its last: the scratch cell ("Try your own code"),
+ * at code page.cells.length.  It reads nothing the planner knows of and needs every
+ * runnable cell, so planFor on it runs what a Run of the page's last cell runs, the
+ * last cell and the hidden cells after it: the page's names, as its cells make them.
+ * What the reader's code there changes is not followed (it has no watches).
+ */
+export function afterThePage(page) {
+  const scratch = {
+    code: page.cells.length,
+    hidden: false,
+    buildOnly: false,
+    edited: false,
+    glue: [],
+    pageNames: null,
+    facts: EMPTY,
+    watches: new Set(),
+    needs: page.cells.filter(runnable).map((c) => c.code),
+  };
+  return { ...page, cells: [...page.cells, scratch] };
 }
 
 /** The version of `name` that cell k sees: that of the nearest run above k that changed it. */

@@ -10,7 +10,7 @@
 
 import { emit } from "./api.js";
 import {
-  allCells, announce, endOfSession, removeOutput, restoreCode, setState,
+  allCells, announce, endOfSession, removeOutput, restoreCode, scratchCell, sessionCells, setState,
 } from "./cells.js";
 import { showCrash } from "./crash.js";
 import { openEditor } from "./editor.js";
@@ -31,6 +31,7 @@ import { records } from "./state.js";
 const waiting = runtime.waiting;
 
 flow.linkCells(allCells());
+if (scratchCell()) flow.linkScratch(scratchCell());
 
 const start = () => startSession(onMessage, flow.glueFormats);
 
@@ -82,7 +83,7 @@ export function restart() {
       announce(`${nameOf(interrupted)}: stopped`);
     }
   }
-  for (const cell of allCells()) if (cell !== noted) clear(cell);
+  for (const cell of sessionCells()) if (cell !== noted) clear(cell);
   start();
 }
 
@@ -99,11 +100,12 @@ export function reset(cell) {
   clear(cell);
   const forgotten = flow.forget(cell.entry).map((code) => flow.codeCells[code]);
   emit("reset", {
-    cells: [cell.index],
+    cells: cell.scratch ? [] : [cell.index], // the scratch cell is no page cell
     code: forgotten.map((c) => c.code),
     glue: forgotten.flatMap((c) => c.glue),
   });
-  announce(`${cell.name}: reset to the page's code and the build's output`);
+  announce(cell.scratch ? `${cell.name}: empty again`
+    : `${cell.name}: reset to the page's code and the build's output`);
   refreshStale();
 }
 
@@ -129,7 +131,7 @@ runtime.onTeardown((reason, { interrupted, waited, details }) => {
     return;
   }
   records.log.length = 0;
-  for (const cell of allCells()) endOfSession(cell);
+  for (const cell of sessionCells()) endOfSession(cell);
   refreshStale();
   emit("restart");
 });

@@ -18,7 +18,7 @@
 // predict.js, predict_check.js, runtime.js and test_api.js load with the page,
 // the rest at the first Run, or when a reload brings back what the reader changed):
 //   cells.js     the Cell: its state (data) and render(), the one function that
-//                draws it; the page's live region
+//                draws it; the scratch cell after the page's; the page's live region
 //   copy.js      every cell's Copy and Copy as a script (the build's script, or
 //                the reader's version's: scripts.js, which snippets.py in the
 //                worker assembles)

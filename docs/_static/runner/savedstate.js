@@ -44,14 +44,31 @@ export function cellSnapshot(cell) {
   };
 }
 
-/** The whole saved state. */
-export function pageSnapshot({ version, cells, prose, addons }) {
-  return { version, cells: cells.map(cellSnapshot), prose, addons };
+/**
+ * The whole saved state.  scratch: the scratch cell ("Try your own code"), saved as a
+ * cell is, or null (the page has none); a state saved before it existed has none.
+ */
+export function pageSnapshot({ version, cells, scratch = null, prose, addons }) {
+  return {
+    version, cells: cells.map(cellSnapshot), scratch: scratch && cellSnapshot(scratch), prose, addons,
+  };
 }
 
 /** Whether a saved state's runs may be brought back on a page of this version. */
 export const runsCurrent = (saved, version) => saved.version === version
-  && saved.cells.every((kept) => kept.shown === null || Array.isArray(kept.shown));
+  && [...saved.cells, ...(saved.scratch ? [saved.scratch] : [])]
+    .every((kept) => kept.shown === null || Array.isArray(kept.shown));
+
+/** What bringing back one saved cell (kept) does to a cell whose code is now `source`. */
+function keptPlan(kept, source, current) {
+  const code = kept.code === undefined ? null : kept.code;
+  const showsRun = current && kept.shows !== "build" && Array.isArray(kept.shown);
+  return {
+    code,
+    codeGoes: code === null ? null : kept.source === source ? "editor" : "beside",
+    run: showsRun ? { shown: kept.shown, state: kept.state, detail: kept.detail, stale: kept.stale } : null,
+  };
+}
 
 /**
  * What bringing a saved state back does, cell by cell (cells: the page's, each
@@ -59,23 +76,21 @@ export const runsCurrent = (saved, version) => saved.version === version
  * null), where it goes ("editor": into the cell's editor; "beside": the page's
  * code changed since, so it is offered beside it), and the run to show again
  * ({shown, state, detail, stale}), or null.  current: whether runs come back.
+ * scratch: the same for the scratch cell (its code is the page's "" always), or
+ * null when none was saved or the page has none (scratch: the page's, or null).
  */
-export function restorePlan(saved, cells, version) {
+export function restorePlan(saved, cells, version, scratch = null) {
   const current = runsCurrent(saved, version);
   const plan = [];
   for (const [index, kept] of saved.cells.entries()) {
-    if (!cells[index]) continue;
-    const same = kept.source === cells[index].source;
-    const code = kept.code === undefined ? null : kept.code;
-    const showsRun = current && kept.shows !== "build" && Array.isArray(kept.shown);
-    plan.push({
-      index,
-      code,
-      codeGoes: code === null ? null : same ? "editor" : "beside",
-      run: showsRun ? { shown: kept.shown, state: kept.state, detail: kept.detail, stale: kept.stale } : null,
-    });
+    if (cells[index]) plan.push({ index, ...keptPlan(kept, cells[index].source, current) });
   }
-  return { current, cells: plan };
+  const kept = saved.scratch || null;
+  return {
+    current,
+    cells: plan,
+    scratch: kept && scratch ? keptPlan(kept, scratch.source, current) : null,
+  };
 }
 
 /** What the page bar says once a saved state is back. */

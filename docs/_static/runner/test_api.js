@@ -9,6 +9,8 @@
 //                        it runs: the reader's edit, if any), edited, state, shows,
 //                        stale, hasEditor, outputs ({kind, name, mime, text, data})}
 //   cells()              cell(i) of every cell
+//   scratch()            the scratch cell ("Try your own code") as cell(i) gives a cell,
+//                        or null on a page without one
 //   setCode(i, code)     put code into cell i's editor (it must have one)
 //   status()             the runtime: off, starting, ready, running or crashed (runtime.js)
 //   timings()            records.timings (state.js): the first start's phases, each run
@@ -25,7 +27,7 @@
 //                        code), once a Run has loaded the flow; null before, and while
 //                        the reader's code is not analysed
 
-import { allCells } from "./cells.js";
+import { allCells, scratchCell } from "./cells.js";
 import { runtime } from "./runtime.js";
 import { records } from "./state.js";
 
@@ -58,6 +60,7 @@ window.microgradTest = Object.freeze({
   cellCount: () => allCells().length,
   cell: (i) => summary(allCells()[i]),
   cells: () => allCells().map(summary),
+  scratch: () => (scratchCell() ? summary(scratchCell()) : null),
   setCode(i, code) {
     const cell = allCells()[i];
     if (!cell.editor) throw new Error(`cell ${i} has no editor yet`);
