@@ -10,14 +10,21 @@ with the rule's explanation; the score is kept over a reload and shown on the
 start page; Reset page clears it.  The questions and feedback pass the
 accessibility audit, and fit a phone's column.
 
+Predict, then run: on "Why +=", the prompt above the cell that backpropagates
+with ``=`` keeps the reader's number before the Run, judges it against the
+number the run glues, shows the explanation with the run's numbers, and counts
+it in the page's score, over a reload too.
+
 What the answers are checked against, and every misconception's words, are
 tested without a browser (tests/js/predict_check.test.mjs, tests/test_predictions.py).
 """
 
 from __future__ import annotations
 
+import re
+
 from accessibility import audit, check
-from runner_tab import Tab
+from runner_tab import Tab, cell_with, run
 
 #: What the test types for each input's grad, by the input's name.  The neuron's
 #: gradients are the page's: x1 -1.5, w1 1.0, x2 0.5, w2 0.0, every sum's 0.5.
@@ -126,3 +133,39 @@ def test_predicting_through_the_neurons_stepper_by_keyboard_keeps_the_score(tab:
     reset = state(tab)
     assert not reset["on"], reset
     assert reset["score"].endswith("none made yet."), reset
+
+
+#: What "Predict, then run" on "Why +=" shows now.
+PROMPT_JS = """
+(box) => ({
+  status: box.querySelector('.mg-predict-run-status').textContent,
+  why: box.querySelector('.mg-predict-run-why').hidden ? null
+    : box.querySelector('.mg-predict-run-why').textContent.trim(),
+  score: box.querySelector('.mg-predict-score').textContent,
+  said: document.querySelector('.runner-announcer')?.textContent || '',
+})
+"""
+
+
+def test_a_prediction_kept_before_a_run_is_judged_by_the_run_and_scored(tab: Tab) -> None:
+    tab.open("accumulate.html")
+    page = tab.page
+    box = page.locator("div.mg-predict-run[data-key='acc_wrong_twice']")
+    assert box.evaluate(PROMPT_JS)["why"] is None  # the answer waits for the run
+    box.locator("input").focus()
+    page.keyboard.type("2")  # the number += gives: the misconception the page is about
+    page.keyboard.press("Enter")
+    assert box.evaluate(PROMPT_JS)["status"].startswith("Kept: 2.")
+    run(tab, cell_with(tab, "add_overwriting(a, a).backward()"))
+    judged = box.evaluate(PROMPT_JS)
+    assert judged["status"] == "You predicted 2; the run gave 1.0.", judged
+    # With the run's numbers (each marked as the reader's, with the build's in words).
+    assert re.search(r"is left: 1\.0.*where \+=\s+gives 2\.0", judged["why"], re.S), judged
+    assert judged["score"] == "Your predictions on this page: 1 made, 0 right, 0 close.", judged
+    assert judged["said"].startswith(judged["status"]), judged
+    check(audit(page, "div.mg-predict-run"), "accumulate.html, a prediction judged")
+    page.wait_for_timeout(400)  # saved within a second of a change
+    page.reload(wait_until="networkidle")
+    kept = page.locator("div.mg-predict-run[data-key='acc_wrong_twice']").evaluate(PROMPT_JS)
+    assert kept["status"] == judged["status"], kept
+    assert kept["score"] == judged["score"], kept

@@ -102,6 +102,8 @@ extensions = [
     "track",
     # The printed book ends with the steppers' predict questions and their answers.
     "predict_answers",
+    # A prompt in the prose asks for the number a run will give, before the run.
+    "predict_prompts",
     # A role or code span the parser did not take as one is printed as it was
     # written, and nothing warns: the built pages are read for it.
     "raw_markup",

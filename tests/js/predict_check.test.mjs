@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import {
-  answerKey, frameToAsk, judge, readNumber, score, scoreText, shown,
+  answerKey, frameToAsk, judge, judgeRun, readNumber, score, scoreText, shown,
 } from "../../docs/_static/runner/predict_check.js";
 
 const DATA = JSON.parse(readFileSync(new URL("./predictions.fixture.json", import.meta.url), "utf8"));
@@ -95,4 +95,13 @@ test("the score counts the predictions made, right and close", () => {
   assert.deepEqual(score(answers), { made: 3, right: 1, close: 1 });
   assert.equal(scoreText(score(answers)), "3 made, 1 right, 1 close");
   assert.equal(scoreText(score({})), "none made yet");
+});
+
+test("a prediction before a run is judged against the number the run shows", () => {
+  assert.deepEqual(judgeRun("0.0887", "0.0887", 0.01, 5e-4).verdict, "right");
+  assert.equal(judgeRun("0.09", "0.0887", 0.01, 5e-4).verdict, "close");
+  const wrong = judgeRun("0.5", "0.0887", 0.01, 5e-4);
+  assert.equal(wrong.verdict, "wrong");
+  assert.equal(wrong.text, "You predicted 0.5; the run gave 0.0887.");
+  assert.equal(judgeRun("1", "not a number", 0.01, 5e-4), null);
 });

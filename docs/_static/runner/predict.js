@@ -9,12 +9,17 @@
 // (predict_check.js), explains them by the rule and the numbers, and then
 // shows the frame.  Answers are kept with the page's state (pagestate.js):
 // the switch, each answer's verdict and the frames already shown; Reset page
-// clears them.  The start page lists every page's score from the saved states.
+// clears them.  A prompt in the prose (docs/_ext/predict_prompts.py) asks for the
+// number a run will give: the prediction is kept, and when the run's glued
+// value arrives (prose.js's micrograd:prose) it is judged and explained, and
+// counts in the same score.  The start page lists every page's score.
 
 import { announce } from "./cells.js";
 import { element } from "./dom.js";
 import { changedState, keepState, savedStates } from "./pagestate.js";
-import { answerKey, frameToAsk, judge, score, scoreText, shown } from "./predict_check.js";
+import {
+  answerKey, frameToAsk, judge, judgeRun, readNumber, score, scoreText, shown,
+} from "./predict_check.js";
 
 const DATA = "script.mg-predict-data";
 
@@ -23,8 +28,11 @@ const state = {
   on: false,
   answers: {}, // answerKey -> "right" | "close" | "wrong"
   revealed: {}, // stepper id -> frames shown (asked, or shown without an answer)
+  runs: {}, // a prompt's key -> {typed, judged, text}: the prediction kept before a run
 };
 const steppers = new Map(); // stepper element -> its view {data, id, box, form, ...}
+const prompts = new Map(); // a prompt's key -> its view {key, format, close, box, ...}
+const EXACT = 5e-4; // as a stepper's questions: a number typed to 4 decimals is right
 
 const revealedOf = (id) => new Set(state.revealed[id] || []);
 
@@ -53,7 +61,21 @@ function render(view) {
   view.score.textContent = scoreLine();
 }
 
-const renderAll = () => steppers.forEach(render);
+function renderPrompt(view) {
+  const kept = state.runs[view.key];
+  view.why.hidden = !(kept && kept.judged);
+  view.status.textContent = !kept ? ""
+    : kept.judged ? kept.text
+      : `Kept: ${kept.typed}. Now run it: the page compares your number with the run's.`;
+  if (kept && document.activeElement !== view.input) view.input.value = kept.typed;
+  if (!kept) view.input.value = "";
+  view.score.textContent = scoreLine();
+}
+
+const renderAll = () => {
+  steppers.forEach(render);
+  prompts.forEach(renderPrompt);
+};
 
 function ask(view, frame) {
   const question = view.data.frames[frame];
@@ -193,6 +215,66 @@ function setUpStepper(stepper) {
   render(view);
 }
 
+// -- predict, then run: a prompt in the prose ----------------------------------------------------
+
+const runKey = (key) => `run/${key}`;
+
+function keep(view) {
+  const typed = view.input.value.trim();
+  if (readNumber(typed) === null) {
+    view.status.textContent = "Type a number, like -1.5 or 0.25.";
+    announce(view.status.textContent);
+    return;
+  }
+  state.runs[view.key] = { typed, judged: false, text: "" };
+  changedState();
+  renderAll();
+  announce(view.status.textContent);
+}
+
+/** A run gave the prompt's number: judge the prediction kept before it, once. */
+function onValue(view, glued) {
+  const kept = state.runs[view.key];
+  if (!kept || kept.judged || glued.from !== "run" || glued.value === null) return;
+  const text = glued.value[view.format];
+  const result = text === undefined ? null : judgeRun(kept.typed, text, view.close, EXACT);
+  if (result === null) return;
+  state.answers[runKey(view.key)] = result.verdict;
+  state.runs[view.key] = { ...kept, judged: true, text: result.text };
+  changedState();
+  renderAll();
+  announce(`${result.text} ${view.why.textContent.trim()} ${scoreLine()}`);
+}
+
+function setUpPrompt(box) {
+  const view = {
+    key: box.dataset.key, format: box.dataset.format, close: Number(box.dataset.close), box,
+    why: box.querySelector(".mg-predict-run-why"),
+    form: element("form", "mg-predict-run-form"),
+    input: element("input", "mg-predict-input"),
+    status: element("p", "mg-predict-run-status"),
+    score: element("p", "mg-predict-score"),
+  };
+  const label = element("label", "", "Your prediction ");
+  view.input.type = "text";
+  view.input.inputMode = "decimal";
+  view.input.autocomplete = "off";
+  view.input.id = `mg-predict-run-${view.key}`;
+  label.htmlFor = view.input.id;
+  const submit = element("button", "mg-predict-check", "Keep");
+  submit.type = "submit";
+  view.form.append(label, view.input, " ", submit);
+  view.form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    keep(view);
+  });
+  view.status.setAttribute("aria-live", "off"); // the page's one live region says it
+  box.querySelector(".mg-predict-run-question").after(view.form, view.status);
+  box.append(view.score);
+  prompts.set(view.key, view);
+  renderPrompt(view);
+}
+
 // -- the start page: every page's score -----------------------------------------------------------
 
 function showScores(box) {
@@ -223,20 +305,26 @@ export function setUpPredictions() {
   if (scores) showScores(scores);
   document.querySelectorAll(".mg-stepper.mg-ready").forEach(setUpStepper);
   document.addEventListener("mg-stepper-ready", (event) => setUpStepper(event.target));
+  document.querySelectorAll("div.mg-predict-run[data-key]").forEach(setUpPrompt);
+  document.addEventListener("micrograd:prose", ({ detail }) => {
+    const view = prompts.get(detail.key);
+    if (view) onValue(view, detail.state);
+  });
   keepState("predict", {
     snapshot: () => {
       const answered = Object.keys(state.answers).length > 0;
-      const shown = Object.keys(state.revealed).length > 0;
-      return state.on || answered || shown ? { ...state, title: pageTitle() } : null;
+      const seen = Object.keys(state.revealed).length > 0 || Object.keys(state.runs).length > 0;
+      return state.on || answered || seen ? { ...state, title: pageTitle() } : null;
     },
     restore: (saved) => {
       state.on = Boolean(saved.on);
       state.answers = { ...(saved.answers || {}) };
       state.revealed = { ...(saved.revealed || {}) };
+      state.runs = { ...(saved.runs || {}) };
       renderAll();
     },
     reset: () => {
-      Object.assign(state, { on: false, answers: {}, revealed: {} });
+      Object.assign(state, { on: false, answers: {}, revealed: {}, runs: {} });
       steppers.forEach((view) => view.feedback.replaceChildren());
       renderAll();
     },

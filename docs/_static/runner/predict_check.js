@@ -59,6 +59,25 @@ export function shown(ask) {
   return { verdict: "shown", kind: null, ...words(`${ask.grad} is ${ask.answer}:`, ask.explain) };
 }
 
+/**
+ * Judge a prediction made before a run against the number the run gave (the
+ * text the page shows it as).  `close` is the prompt's own tolerance.
+ * Returns {verdict: "right" | "close" | "wrong", text}.
+ */
+export function judgeRun(predicted, shownText, close, exact) {
+  const actual = readNumber(shownText);
+  const typed = String(predicted);
+  if (actual === null) return null;
+  const off = Math.abs(readNumber(typed) - actual);
+  if (off <= exact + 1e-9 * Math.abs(actual)) {
+    return { verdict: "right", text: `You predicted ${typed}, and the run gave ${shownText}: right.` };
+  }
+  if (off <= close) {
+    return { verdict: "close", text: `You predicted ${typed}; the run gave ${shownText}: close.` };
+  }
+  return { verdict: "wrong", text: `You predicted ${typed}; the run gave ${shownText}.` };
+}
+
 /** The page's score from its answers ({key: verdict}): made, right and close. */
 export function score(answers) {
   const verdicts = Object.values(answers);

@@ -15,6 +15,7 @@
 //   micrograd:stale    {glue, notRerun}: exactly these keys are stale (notRerun:
 //                      {key: cells} for those that stay the build's)
 //
+// Each change is the event micrograd:prose {key, state} on document.
 // followKeys(owns, render) gives an add-on the keys it owns (owns(key)) and
 // calls render(key, state) whenever one changes; its set(key, value) records
 // the reader's value of a run.  snapshot() and restore() save and bring back
@@ -35,8 +36,9 @@ function update(key, change) {
   if (!state.stale || !state.notRerun) delete state.notRerun;
   if (state.value === null && !state.stale) owner.states.delete(key);
   else owner.states.set(key, state);
-  owner.render(key, owner.states.get(key) || BUILD);
-  document.dispatchEvent(new CustomEvent("micrograd:prose", { detail: { key } }));
+  const now = owner.states.get(key) || BUILD;
+  owner.render(key, now);
+  document.dispatchEvent(new CustomEvent("micrograd:prose", { detail: { key, state: now } }));
 }
 
 /** Follow the keys owns(key) says are the add-on's; render(key, state) shows one. */

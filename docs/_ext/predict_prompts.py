@@ -1,0 +1,111 @@
+"""Sphinx extension: predict, then run: a page asks for a number before the reader's run gives it.
+
+Where a page invites a run with a numeric outcome (the neuron edited to
+``x2 = 1``: ``w2``'s gradient; ``=`` where ``+=`` belongs: which number), the
+prose declares a prompt next to the sentence that glues the number::
+
+    ```{predict-run} neuron_dw2
+    :format: .4f
+    :close: 0.01
+    :question: Edit the first cell to `x2 = Value(1.0, label="x2")`. Before you run it:
+      what will `w2`'s gradient be?
+
+    $\\partial o/\\partial w_2 = x_2 \\cdot \\partial o/\\partial n$ =
+    {glue:text}`neuron_x2:.4f` × {glue:text}`neuron_dn:.4f` = {glue:text}`neuron_dw2:.4f`.
+    ```
+
+The argument is the glued key whose value the run gives, ``format`` the
+format the body pastes it with (the number compared is that text, as the page
+shows it), ``close`` how near counts as close, ``question`` the question, and
+the body the explanation shown with the verdict, whose glued numbers follow
+the reader's run as all of the prose's do.  The build writes a box the page's
+script (docs/_static/runner/predict.js) gives an answer field; it compares the
+reader's number with the run's and keeps the verdict in the page's score.
+Without the script (paper, a page with scripts off) the box is the question
+and its explanation.  A body that does not paste the key in the format fails
+the build: the page would have nothing to compare.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+from typing import Any, ClassVar
+
+from docutils import nodes
+from docutils.parsers.rst import directives
+from sphinx.util.docutils import SphinxDirective
+
+
+class predict_run(nodes.General, nodes.Element):  # docutils names its node classes in lower case
+    """A predict-then-run prompt: its question, and the explanation shown with the verdict."""
+
+
+def _non_negative_number(text: str | None) -> float:
+    """``:close:``: how near counts as close, a number at least 0."""
+    try:
+        value = float(text or "")
+    except ValueError:
+        raise ValueError(f"a number is needed, got {text!r}") from None
+    if not value >= 0:
+        raise ValueError(f"a number at least 0 is needed, got {text!r}")
+    return value
+
+
+class PredictRun(SphinxDirective):
+    """``{predict-run} <key>`` (see the module's docstring)."""
+
+    required_arguments = 1
+    has_content = True
+    option_spec: ClassVar[dict[str, Any]] = {
+        "format": directives.unchanged_required,
+        "close": _non_negative_number,
+        "question": directives.unchanged_required,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        key = self.arguments[0]
+        missing = [name for name in ("format", "close", "question") if name not in self.options]
+        if missing:
+            raise self.error(f"predict-run {key}: needs :{': and :'.join(missing)}:")
+        fmt = self.options["format"]
+        pasted = re.compile(r"\{glue(?::text)?\}`" + re.escape(f"{key}:{fmt}") + "`")
+        if not pasted.search("\n".join(self.content)):
+            raise self.error(
+                f"predict-run {key}: its explanation must paste the number it compares, "
+                f"{{glue:text}}`{key}:{fmt}`"
+            )
+        node = predict_run(key=key, format=fmt, close=self.options["close"])
+        question = nodes.paragraph(classes=["mg-predict-run-question"])
+        asked = " ".join(self.options["question"].split())
+        children, messages = self.state.inline_text(asked, self.lineno)
+        question += children
+        why = nodes.container(classes=["mg-predict-run-why"])
+        why += self.parse_content_to_nodes()
+        node += [question, why]
+        self.set_source_info(node)
+        return [node, *messages]
+
+
+def _visit_html(translator: Any, node: predict_run) -> None:
+    attributes = (
+        f'class="mg-predict-run" role="group" aria-label="Predict, then run" '
+        f'data-key="{html.escape(node["key"])}" data-format="{html.escape(node["format"])}" '
+        f'data-close="{node["close"]!r}"'
+    )
+    translator.body.append(f"<div {attributes}>\n")
+
+
+def _depart_html(translator: Any, node: predict_run) -> None:
+    translator.body.append("</div>\n")
+
+
+def setup(app: Any) -> dict[str, Any]:
+    app.add_node(
+        predict_run,
+        html=(_visit_html, _depart_html),
+        latex=(lambda t, n: None, lambda t, n: None),
+        text=(lambda t, n: None, lambda t, n: None),
+    )
+    app.add_directive("predict-run", PredictRun)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
