@@ -34,6 +34,7 @@ import ast
 import functools
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -142,6 +143,18 @@ def shown_cells(html: Path, page: str) -> list[Shown]:
     return found
 
 
+def _library_html(text: str) -> str:
+    """A picture's HTML as the library makes it: a stepper's without the page's questions.
+
+    The book's kernel follows a stepper's HTML with its predict questions
+    (docs/_kernel/predictions.py); a script, run without the book, writes the
+    stepper alone.
+    """
+    from predict_answers import QUESTIONS
+
+    return re.sub(QUESTIONS.pattern + r"\n?", "", text, flags=re.DOTALL)
+
+
 def expected_output(shown: Shown) -> tuple[str, tuple[str, str, str] | None]:
     """What the script must print, and (file, its text, what it is) for a picture it writes."""
     printed = "".join(
@@ -157,7 +170,7 @@ def expected_output(shown: Shown) -> tuple[str, tuple[str, str, str] | None]:
             if mime in recorded:
                 file = f"{Path(shown.page).stem}-cell-{shown.number}.{suffix}"
                 said = f"{word} written to {file}\n"
-                return printed + said, (file, _text(output["data"][data]), word)
+                return printed + said, (file, _library_html(_text(output["data"][data])), word)
         data = output["data"]
         value = data.get("text/markdown", data.get("text/plain"))
         return printed + _text(value) + "\n", None

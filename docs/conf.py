@@ -213,8 +213,11 @@ copybutton_prompt_text = r">>> |\.\.\. |\$ "
 copybutton_prompt_is_regexp = True
 copybutton_only_copy_prompt_lines = True
 # Plain code blocks only: not cell outputs (class "output"), nor the code cells, whose
-# bar has its own Copy and Copy as a script (the runner's copy.js).
-copybutton_selector = ":not(.cell_input) > div:not(.output) > div.highlight pre"
+# bar has its own Copy and Copy as a script (the runner's copy.js), nor the scratch
+# cell (the reader's own code).
+copybutton_selector = (
+    ":not(.cell_input) > div:not(.output):not(.runner-scratch-input) > div.highlight pre"
+)
 
 
 def setup(app: Any) -> dict[str, Any]:
