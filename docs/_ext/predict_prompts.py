@@ -32,6 +32,7 @@ import html
 import re
 from typing import Any, ClassVar
 
+from book_runtime.predictions import EXACT
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
@@ -91,7 +92,7 @@ def _visit_html(translator: Any, node: predict_run) -> None:
     attributes = (
         f'class="mg-predict-run" role="group" aria-label="Predict, then run" '
         f'data-key="{html.escape(node["key"])}" data-format="{html.escape(node["format"])}" '
-        f'data-close="{node["close"]!r}"'
+        f'data-close="{node["close"]!r}" data-exact="{EXACT!r}"'
     )
     translator.body.append(f"<div {attributes}>\n")
 

@@ -32,7 +32,6 @@ const state = {
 };
 const steppers = new Map(); // stepper element -> its view {data, id, box, form, ...}
 const prompts = new Map(); // a prompt's key -> its view {key, format, close, box, ...}
-const EXACT = 5e-4; // as a stepper's questions: a number typed to 4 decimals is right
 
 const revealedOf = (id) => new Set(state.revealed[id] || []);
 
@@ -237,7 +236,7 @@ function onValue(view, glued) {
   const kept = state.runs[view.key];
   if (!kept || kept.judged || glued.from !== "run" || glued.value === null) return;
   const text = glued.value[view.format];
-  const result = text === undefined ? null : judgeRun(kept.typed, text, view.close, EXACT);
+  const result = text === undefined ? null : judgeRun(kept.typed, text, view.close, view.exact);
   if (result === null) return;
   state.answers[runKey(view.key)] = result.verdict;
   state.runs[view.key] = { ...kept, judged: true, text: result.text };
@@ -249,6 +248,7 @@ function onValue(view, glued) {
 function setUpPrompt(box) {
   const view = {
     key: box.dataset.key, format: box.dataset.format, close: Number(box.dataset.close), box,
+    exact: Number(box.dataset.exact), // book_runtime.predictions.EXACT, as a stepper's
     why: box.querySelector(".mg-predict-run-why"),
     form: element("form", "mg-predict-run-form"),
     input: element("input", "mg-predict-input"),
