@@ -103,6 +103,28 @@ test("a run cannot start unless Python is ready", () => {
   }
 });
 
+test("a Run of a cell that waits or runs is the request already made", () => {
+  const runtime = runtimeAt(Status.ready);
+  const [first, second] = [{ code: 1 }, { code: 2 }];
+  runtime.waiting.push(first, second);
+  assert.equal(runtime.asked(first, false), true); // next: its steps or its own run ahead
+  assert.equal(runtime.asked(second, true), true); // waits behind, whatever it showed before
+  startRun(runtime, second);
+  assert.equal(runtime.asked(second, true), true); // it runs (as a step of another, say)
+  assert.equal(runtime.asked({ code: 3 }, true), false);
+});
+
+test("once a cell's own run is over, Run asks again, behind the hidden cells after it", () => {
+  const runtime = runtimeAt(Status.ready);
+  const cell = { code: 1 };
+  const follower = { code: 2 };
+  runtime.waiting.push(cell);
+  startRun(runtime, follower); // the request's hidden follower runs; the cell is done
+  assert.equal(runtime.asked(cell, true), false);
+  runtime.waiting.push(cell);
+  assert.equal(runtime.asked(cell, true), true); // asked again: the second Run waits
+});
+
 test("ids are never given twice, across teardowns", () => {
   const runtime = createRuntime();
   const first = runtime.newId();

@@ -41,7 +41,7 @@ const start = () => startSession(onMessage, flow.glueFormats);
 export function run(cell) {
   openEditor(cell, run, { keepBar: true });
   const entry = cell.entry;
-  if (runningEntry() === entry || waiting.includes(entry)) return;
+  if (runtime.asked(entry, !cell.busy)) return;
   if (runtime.status === Status.crashed) endSession();
   waiting.push(entry);
   setState(cell, "queued", "queued");

@@ -60,6 +60,17 @@ export function createRuntime() {
     /** Whether Python can take a run or a question now (ready, or running one). */
     isUp: () => runtime.status === Status.ready || runtime.status === Status.running,
 
+    /**
+     * Whether a Run of `entry` is asked for already: it runs, or it waits in the queue.
+     * Once its own run is over (`ran`), while the hidden cells after it still run as
+     * part of the same request, a Run asks for a new run, which waits behind them.
+     */
+    asked(entry, ran) {
+      if (runtime.current !== null && runtime.current.entry === entry) return true;
+      const at = runtime.waiting.lastIndexOf(entry);
+      return at > 0 || (at === 0 && !ran);
+    },
+
     /** A new id for a run or a request to the worker. */
     newId: () => runtime.nextId++,
 
