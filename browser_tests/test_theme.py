@@ -42,7 +42,10 @@ def test_the_first_visit_check_hears_the_theme_complain(browser: Any, server: st
     try:
         tab = context.new_page()
         listen(tab, visit)
-        tab.goto(visit.url, wait_until="networkidle")
+        # The console event may reach the test after the load settles: wait for it (or fail
+        # after Playwright's timeout), instead of reading the list at once.
+        with tab.expect_console_message(lambda m: m.type == "error"):
+            tab.goto(visit.url, wait_until="networkidle")
     finally:
         context.close()
     errors = visit.console_errors + visit.page_errors
