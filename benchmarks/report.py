@@ -11,7 +11,7 @@ The moons training in the reader's browser is measured by a browser test
 which writes ``artifacts/runner/live_charts.json``; ``--browser`` keeps that
 file as ``RESULTS_BROWSER.json``, and RESULTS.md gets a section from it.
 Check on "Build your own micrograd" is timed the same way
-(``browser_tests/test_track.py``, ``nox -s browser -- -k whole_track``, which
+(``browser_tests/test_track.py``, ``nox -s browser -- -k check_answers``, which
 writes ``artifacts/runner/checks.json``); ``--checks`` keeps that file as
 ``RESULTS_CHECKS.json``, for a section of its own.
 
@@ -425,11 +425,11 @@ def checks_markdown(checks: dict[str, Any]) -> str:
     return (
         "\n## Check, in the reader's browser\n\n"
         "Measured by `browser_tests/test_track.py` (`python -m nox -s browser -- -k"
-        " whole_track`) and kept by `python benchmarks/report.py --checks"
+        " check_answers`) and kept by `python benchmarks/report.py --checks"
         f" artifacts/runner/checks.json`, {_browser_machine(checks)}. Each time runs from the"
-        " key press on a step's Check to its result, once Python is loaded, the steps in the"
-        " order a reader meets them (the passing Check; then, from"
-        " `-k near_miss`, the slowest of each step's wrong programs):\n\n"
+        " press on a step's Check to its result, once Python is loaded, the steps in the"
+        " order a reader meets them (the passing Check; then the slowest of each step's"
+        " known-wrong programs):\n\n"
         "```text\n" + "\n".join(check_lines(checks)) + "\n```\n"
     )
 

@@ -403,6 +403,7 @@ def test_a_why_its_fast_cell_is_build_only_only_if_it_imports_beyond_stdlib_and_
 NEURON_X2 = 'x2 = Value(0.0, label="x2")'
 
 
+@pytest.mark.timed  # it holds the small-cell budget
 def test_the_neuron_edited_to_x2_equal_1_gives_w2_the_engines_gradient(
     tab: Tab, capsys: pytest.CaptureFixture[str]
 ) -> None:
