@@ -11,6 +11,7 @@ import executed_notebooks
 import pytest
 from executed_notebooks.download import (
     fill_glue,
+    fill_prompts,
     fill_roles,
     fill_substitutions,
     format_glued,
@@ -735,4 +736,33 @@ def test_the_download_says_a_claim_and_a_pairs_words_as_the_built_page_does() ->
     assert filled == (
         "The loss fell to 0.25 after one step; "
         "the engine's order on the left, the other on the right."
+    )
+
+
+def test_the_download_asks_a_prompts_question_and_folds_its_answer_away() -> None:
+    markdown = (
+        "Before.\n\n"
+        "```{predict-run} neuron_dw2\n"
+        ":format: .4f\n"
+        ":close: 0.01\n"
+        ":question: Predict, then run: edit `x2`.\n"
+        "  What will `w2`'s gradient be?\n"
+        "\n"
+        "It is {glue:text}`neuron_dw2:.4f`.\n"
+        "```\n\n"
+        "```{predict-claim} loss_rises\n"
+        ":question: Rise or fall?\n"
+        "\n"
+        "The loss {claim}``loss_rises: rises || falls``.\n"
+        "```\n\n"
+        "After."
+    )
+    filled = fill_glue(fill_roles(fill_prompts(markdown)), {"neuron_dw2": {"text/plain": "0.0887"}})
+    assert filled == (
+        "Before.\n\n"
+        "Predict, then run: edit `x2`. What will `w2`'s gradient be?\n\n"
+        "<details><summary>The answer</summary>\n\nIt is 0.0887.\n\n</details>\n\n"
+        "Rise or fall?\n\n"
+        "<details><summary>The answer</summary>\n\nThe loss rises.\n\n</details>\n\n"
+        "After."
     )

@@ -11,7 +11,8 @@ words) as they were written.
 
 :func:`reader_notebook` drops those cells and writes each glued value into
 the Markdown, formatted as the page formats it (and each substitution's
-text, each claim's wording and each pair's words, :func:`fill_roles`), so
+text, each claim's wording and each pair's words, :func:`fill_roles`; each
+predict-then-run prompt as a question and its answer, :func:`fill_prompts`), so
 that the download reads like the page and runs in a plain Jupyter kernel.
 It also leaves out the memory address in an object's plain-text fallback (``<graphviz.graphs.Digraph
 at 0x7f86...>``, next to the drawing itself), and joins the pieces a cell
@@ -133,6 +134,39 @@ def fill_roles(markdown: str) -> str:
     return PAIR_ROLE.sub(lambda m: PAIR_WORDS[m["which"]]["beside"], markdown)
 
 
+#: A prompt of docs/_ext/predict_prompts.py (``{predict-run}`` or ``{predict-claim}``):
+#: its option lines (``:question:`` may go on, indented), a blank line, the explanation.
+PROMPT = re.compile(
+    r"^(?P<fence>`{3,})\{predict-(?:run|claim)\}[ \t]+[\w-]+[ \t]*\n"
+    r"(?P<options>(?:[ \t]*:[\w-]+:.*\n(?:[ \t]+\S.*\n)*)*)"
+    r"\n?(?P<body>(?:.*\n)*?)(?P=fence)[ \t]*$",
+    re.MULTILINE,
+)
+#: An option of a prompt: its name and its text (the lines that go on joined).
+PROMPT_OPTION = re.compile(r"^[ \t]*:(?P<name>[\w-]+):(?P<text>.*(?:\n[ \t]+\S.*)*)", re.MULTILINE)
+
+
+def fill_prompts(markdown: str) -> str:
+    """``markdown`` with each predict-then-run prompt as a reader of a notebook can use it.
+
+    The question, then the explanation folded away under
+    "The answer" (an HTML ``<details>``, which Jupyter's Markdown shows as such), so
+    that the reader predicts before reading it; nothing of the directive is left.
+    """
+
+    def prompt(match: re.Match[str]) -> str:
+        options = {
+            m["name"]: " ".join(m["text"].split()) for m in PROMPT_OPTION.finditer(match["options"])
+        }
+        body = match["body"].strip("\n")
+        return (
+            f"{options.get('question', '')}\n\n"
+            f"<details><summary>The answer</summary>\n\n{body}\n\n</details>"
+        )
+
+    return PROMPT.sub(prompt, markdown)
+
+
 def fill_substitutions(markdown: str, substitutions: Mapping[str, str]) -> str:
     """``markdown`` with each ``{{ name }}`` replaced by its text, as the page shows it.
 
@@ -181,7 +215,7 @@ def reader_notebook(
         if cell.get("cell_type") == "code" and tags & REMOVED:
             continue
         if cell.get("cell_type") == "markdown":
-            markdown = fill_glue(fill_roles(joined(cell.get("source", ""))), values)
+            markdown = fill_glue(fill_roles(fill_prompts(joined(cell.get("source", "")))), values)
             cell["source"] = fill_substitutions(markdown, substitutions or {})
         cell.get("metadata", {}).pop("execution", None)
         if "outputs" in cell:
