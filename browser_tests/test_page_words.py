@@ -118,9 +118,26 @@ MOONS_EDIT = (
 )
 
 
+#: The moons page's choice prompt (docs/_ext/predict_prompts.py): does the loss rise or fall?
+LOSS_PROMPT = "div.mg-predict-choice[data-key='claim:moons_loss_rises']"
+
+
 def test_the_moons_at_30_steps_and_a_constant_rate_say_what_their_run_shows(tab: Tab) -> None:
     tab.open("moons.html")
     training = cell_with(tab, "learning_rate = 1.0 - 0.9 * k / steps")
+    # Its prompt first, by keyboard: "falls" chosen and kept before the run.
+    prompt = tab.page.locator(LOSS_PROMPT)
+    assert prompt.locator("input[type=radio]").evaluate_all("(r) => r.map((x) => x.value)") == [
+        "rises",
+        "falls",
+    ]
+    assert prompt.locator(".mg-predict-run-why").is_hidden()  # the answer waits for the run
+    prompt.locator("input[value=falls]").focus()
+    tab.page.keyboard.press("Space")
+    tab.page.keyboard.press("Tab")  # to Keep
+    tab.page.keyboard.press("Enter")
+    status = prompt.locator(".mg-predict-run-status")
+    assert (status.text_content() or "").startswith("Kept: falls."), status.text_content()
     edit(tab, training, *MOONS_EDIT)
     run(tab, training)
     assert false_and_unmarked(tab) == []
@@ -131,6 +148,17 @@ def test_the_moons_at_30_steps_and_a_constant_rate_say_what_their_run_shows(tab:
     assert false_and_unmarked(tab) == []
     verdicts = decided(tab)
     assert verdicts["moons_loss_rises"]["holds"] is False  # it falls, at 0.1
+    # The prompt judged the choice by the run's claim, with the explanation's sentence in
+    # the wording the run made true.
+    said = "You predicted “falls”, and your run says “falls”: right."
+    assert status.text_content() == said
+    why = prompt.locator(".mg-predict-run-why")
+    assert why.is_visible()
+    claim = why.locator("span.mg-claim[data-claim-key=moons_loss_rises]")
+    assert claim.locator(":scope > .mg-claim-fails").is_visible()  # "falls"
+    assert claim.locator(":scope > .mg-claim-holds").is_hidden()
+    score = prompt.locator(".mg-predict-score").text_content()
+    assert score == "Your predictions on this page: 1 made, 1 right, 0 close.", score
     assert verdicts["moons_lr_shrinks"]["holds"] is False
 
     # Reset on the training cell: what was computed from it says it is out of date.

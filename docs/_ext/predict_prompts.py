@@ -24,15 +24,34 @@ reader's number with the run's and keeps the verdict in the page's score.
 Without the script (paper, a page with scripts off) the box is the question
 and its explanation.  A body that does not paste the key in the format fails
 the build: the page would have nothing to compare.
+
+Where the outcome is a yes or no (the moons trained at a constant rate of 0.1:
+does the loss rise or fall?), the prompt asks about a claim (docs/_ext/claims.py)::
+
+    ```{predict-claim} moons_loss_rises
+    :question: Predict, then run: ... will the loss rise or fall after the first step?
+
+    The loss {claim}``moons_loss_rises: rises || falls`` after the first step, ...
+    ```
+
+The choices are the two wordings of the claim in the body (the one true when
+the claim holds first), which must be plain words: the reader picks one, and
+the run's claim (prose.js's micrograd:prose, under ``claim:<key>``) says
+which was true.  The body's sentence follows the reader's run as every
+claim's does.
 """
 
 from __future__ import annotations
 
 import html
+import json
 import re
 from typing import Any, ClassVar
 
 from book_runtime.predictions import EXACT
+from claims import GLUE_PREFIX as CLAIM_PREFIX
+from claims import ROLE as CLAIM_ROLE
+from claims import parse as parse_claim
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective
@@ -53,7 +72,22 @@ def _non_negative_number(text: str | None) -> float:
     return value
 
 
-class PredictRun(SphinxDirective):
+class _Prompt(SphinxDirective):
+    """What both prompts are: the question, then the explanation shown with the verdict."""
+
+    def _prompt(self, node: predict_run) -> list[nodes.Node]:
+        question = nodes.paragraph(classes=["mg-predict-run-question"])
+        asked = " ".join(self.options["question"].split())
+        children, messages = self.state.inline_text(asked, self.lineno)
+        question += children
+        why = nodes.container(classes=["mg-predict-run-why"])
+        why += self.parse_content_to_nodes()
+        node += [question, why]
+        self.set_source_info(node)
+        return [node, *messages]
+
+
+class PredictRun(_Prompt):
     """``{predict-run} <key>`` (see the module's docstring)."""
 
     required_arguments = 1
@@ -77,22 +111,71 @@ class PredictRun(SphinxDirective):
                 f"{{glue:text}}`{key}:{fmt}`"
             )
         node = predict_run(key=key, format=fmt, close=self.options["close"])
-        question = nodes.paragraph(classes=["mg-predict-run-question"])
-        asked = " ".join(self.options["question"].split())
-        children, messages = self.state.inline_text(asked, self.lineno)
-        question += children
-        why = nodes.container(classes=["mg-predict-run-why"])
-        why += self.parse_content_to_nodes()
-        node += [question, why]
-        self.set_source_info(node)
-        return [node, *messages]
+        return self._prompt(node)
+
+
+#: A wording a choice prompt offers: plain words (the Markdown's emphasis aside).
+PLAIN_WORDING = re.compile(r"[*_]*(?P<words>[A-Za-z][A-Za-z ,'-]*)[*_]*")
+
+
+def claim_choices(key: str, body: str) -> list[str]:
+    """A ``predict-claim`` prompt's two choices: the wordings of its claim in ``body``.
+
+    Raises
+    ------
+    ValueError
+        If the body says no claim ``key`` with two wordings, or a wording is not plain words.
+    """
+    for role in CLAIM_ROLE.finditer(body):
+        said = parse_claim(role.group("content"))
+        if said.key != key:
+            continue
+        if said.fails is None:
+            raise ValueError(f"the claim {key!r} in its explanation has one wording: it needs two")
+        choices = []
+        for wording in (said.holds, said.fails):
+            plain = PLAIN_WORDING.fullmatch(wording)
+            if plain is None:
+                raise ValueError(f"a choice is plain words, got {wording!r}")
+            choices.append(" ".join(plain.group("words").split()))
+        return choices
+    raise ValueError(
+        f"its explanation must say the claim it asks about, {{claim}}``{key}: ... || ...``"
+    )
+
+
+class PredictClaim(_Prompt):
+    """``{predict-claim} <key>``: which wording of a claim a run will make true."""
+
+    required_arguments = 1
+    has_content = True
+    option_spec: ClassVar[dict[str, Any]] = {"question": directives.unchanged_required}
+
+    def run(self) -> list[nodes.Node]:
+        key = self.arguments[0]
+        if "question" not in self.options:
+            raise self.error(f"predict-claim {key}: needs :question:")
+        try:
+            choices = claim_choices(key, "\n".join(self.content))
+        except ValueError as error:
+            raise self.error(f"predict-claim {key}: {error}") from None
+        node = predict_run(key=CLAIM_PREFIX + key, choices=choices)
+        return self._prompt(node)
 
 
 def _visit_html(translator: Any, node: predict_run) -> None:
+    if "choices" in node:
+        kind = 'class="mg-predict-run mg-predict-choice"'
+        data = f'data-choices="{html.escape(json.dumps(node["choices"]))}"'
+    else:
+        kind = 'class="mg-predict-run"'
+        data = (
+            f'data-format="{html.escape(node["format"])}" '
+            f'data-close="{node["close"]!r}" data-exact="{EXACT!r}"'
+        )
     attributes = (
-        f'class="mg-predict-run" role="group" aria-label="Predict, then run" '
-        f'data-key="{html.escape(node["key"])}" data-format="{html.escape(node["format"])}" '
-        f'data-close="{node["close"]!r}" data-exact="{EXACT!r}"'
+        f'{kind} role="group" aria-label="Predict, then run" '
+        f'data-key="{html.escape(node["key"])}" {data}'
     )
     translator.body.append(f"<div {attributes}>\n")
 
@@ -109,4 +192,5 @@ def setup(app: Any) -> dict[str, Any]:
         text=(lambda t, n: None, lambda t, n: None),
     )
     app.add_directive("predict-run", PredictRun)
+    app.add_directive("predict-claim", PredictClaim)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import {
-  answerKey, frameToAsk, judge, judgeRun, readNumber, score, scoreText, shown,
+  answerKey, frameToAsk, judge, judgeChoice, judgeRun, readNumber, score, scoreText, shown,
 } from "../../docs/_static/runner/predict_check.js";
 
 const DATA = JSON.parse(readFileSync(new URL("./predictions.fixture.json", import.meta.url), "utf8"));
@@ -104,4 +104,17 @@ test("a prediction before a run is judged against the number the run shows", () 
   assert.equal(wrong.verdict, "wrong");
   assert.equal(wrong.text, "You predicted 0.5; the run gave 0.0887.");
   assert.equal(judgeRun("1", "not a number", 0.01, 5e-4), null);
+});
+
+test("a choice before a run is judged by whether the run's claim holds", () => {
+  const choices = ["rises", "falls"]; // the claim's wordings: the one when it holds first
+  assert.deepEqual(judgeChoice("falls", false, choices), {
+    verdict: "right", text: "You predicted “falls”, and your run says “falls”: right.",
+  });
+  assert.deepEqual(judgeChoice("falls", true, choices), {
+    verdict: "wrong", text: "You predicted “falls”; your run says “rises”.",
+  });
+  assert.equal(judgeChoice("rises", true, choices).verdict, "right");
+  assert.equal(judgeChoice("stays", true, choices), null); // not one of the choices
+  assert.equal(judgeChoice("rises", "yes", choices), null); // no verdict from the run
 });

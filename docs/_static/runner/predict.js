@@ -10,15 +10,16 @@
 // shows the frame.  Answers are kept with the page's state (pagestate.js):
 // the switch, each answer's verdict and the frames already shown; Reset page
 // clears them.  A prompt in the prose (docs/_ext/predict_prompts.py) asks for the
-// number a run will give: the prediction is kept, and when the run's glued
-// value arrives (prose.js's micrograd:prose) it is judged and explained, and
-// counts in the same score.  The start page lists every page's score.
+// number a run will give, or which wording of a claim the run makes true: the
+// prediction is kept, and when the run's glued value or claim arrives (prose.js's
+// micrograd:prose) it is judged and explained, and counts in the same score.  The
+// start page lists every page's score.
 
 import { announce } from "./cells.js";
 import { element } from "./dom.js";
 import { changedState, keepState, savedStates } from "./pagestate.js";
 import {
-  answerKey, frameToAsk, judge, judgeRun, readNumber, score, scoreText, shown,
+  answerKey, frameToAsk, judge, judgeChoice, judgeRun, readNumber, score, scoreText, shown,
 } from "./predict_check.js";
 
 const DATA = "script.mg-predict-data";
@@ -29,6 +30,7 @@ const state = {
   answers: {}, // answerKey -> "right" | "close" | "wrong"
   revealed: {}, // stepper id -> frames shown (asked, or shown without an answer)
   runs: {}, // a prompt's key -> {typed, judged, text}: the prediction kept before a run
+  // (typed: the number as typed, or the wording chosen)
 };
 const steppers = new Map(); // stepper element -> its view {data, id, box, form, ...}
 const prompts = new Map(); // a prompt's key -> its view {key, format, close, box, ...}
@@ -65,9 +67,16 @@ function renderPrompt(view) {
   view.why.hidden = !(kept && kept.judged);
   view.status.textContent = !kept ? ""
     : kept.judged ? kept.text
-      : `Kept: ${kept.typed}. Now run it: the page compares your number with the run's.`;
-  if (kept && document.activeElement !== view.input) view.input.value = kept.typed;
-  if (!kept) view.input.value = "";
+      : view.choices ? `Kept: ${kept.typed}. Now run it: the page tells you what your run says.`
+        : `Kept: ${kept.typed}. Now run it: the page compares your number with the run's.`;
+  if (view.choices) {
+    // (a choice being made, not kept yet, stays as the reader has it)
+    const choosing = view.form.contains(document.activeElement);
+    for (const radio of view.radios) {
+      if (!choosing) radio.checked = Boolean(kept) && radio.value === kept.typed;
+    }
+  } else if (kept && document.activeElement !== view.input) view.input.value = kept.typed;
+  else if (!kept) view.input.value = "";
   view.score.textContent = scoreLine();
 }
 
@@ -219,9 +228,12 @@ function setUpStepper(stepper) {
 const runKey = (key) => `run/${key}`;
 
 function keep(view) {
-  const typed = view.input.value.trim();
-  if (readNumber(typed) === null) {
-    view.status.textContent = "Type a number, like -1.5 or 0.25.";
+  const chosen = view.choices ? view.radios.find((radio) => radio.checked) : null;
+  const typed = view.choices ? (chosen ? chosen.value : "") : view.input.value.trim();
+  const unread = view.choices ? !chosen : readNumber(typed) === null;
+  if (unread) {
+    view.status.textContent = view.choices
+      ? `Pick one: ${view.choices.join(" or ")}.` : "Type a number, like -1.5 or 0.25.";
     announce(view.status.textContent);
     return;
   }
@@ -235,8 +247,9 @@ function keep(view) {
 function onValue(view, glued) {
   const kept = state.runs[view.key];
   if (!kept || kept.judged || glued.from !== "run" || glued.value === null) return;
-  const text = glued.value[view.format];
-  const result = text === undefined ? null : judgeRun(kept.typed, text, view.close, view.exact);
+  const text = view.choices ? null : glued.value[view.format];
+  const result = view.choices ? judgeChoice(kept.typed, glued.value.holds, view.choices)
+    : text === undefined ? null : judgeRun(kept.typed, text, view.close, view.exact);
   if (result === null) return;
   state.answers[runKey(view.key)] = result.verdict;
   state.runs[view.key] = { ...kept, judged: true, text: result.text };
@@ -245,25 +258,55 @@ function onValue(view, glued) {
   announce(`${result.text} ${view.why.textContent.trim()} ${scoreLine()}`);
 }
 
-function setUpPrompt(box) {
-  const view = {
-    key: box.dataset.key, format: box.dataset.format, close: Number(box.dataset.close), box,
-    exact: Number(box.dataset.exact), // book_runtime.predictions.EXACT, as a stepper's
-    why: box.querySelector(".mg-predict-run-why"),
-    form: element("form", "mg-predict-run-form"),
-    input: element("input", "mg-predict-input"),
-    status: element("p", "mg-predict-run-status"),
-    score: element("p", "mg-predict-score"),
-  };
+/** A number prompt's field: "Your prediction [    ]". */
+function numberField(view) {
   const label = element("label", "", "Your prediction ");
+  view.input = element("input", "mg-predict-input");
   view.input.type = "text";
   view.input.inputMode = "decimal";
   view.input.autocomplete = "off";
   view.input.id = `mg-predict-run-${view.key}`;
   label.htmlFor = view.input.id;
+  return [label, view.input];
+}
+
+/** A choice prompt's fields: one radio button a wording, in a group named for the prompt. */
+function choiceFields(view) {
+  const group = element("fieldset", "mg-predict-choices");
+  group.append(element("legend", "", "Your prediction"));
+  view.radios = view.choices.map((choice, k) => {
+    const label = element("label", "mg-predict-choice-label");
+    const radio = element("input");
+    radio.type = "radio";
+    radio.name = `mg-predict-run-${view.key}`;
+    radio.value = choice;
+    radio.id = `${radio.name}-${k}`;
+    label.append(radio, ` ${choice}`);
+    group.append(label, " ");
+    return radio;
+  });
+  return [group];
+}
+
+function setUpPrompt(box) {
+  const view = {
+    key: box.dataset.key, box,
+    // A number prompt: the format it is compared in, how near is close, and
+    // book_runtime.predictions.EXACT (as a stepper's).  A choice prompt: the
+    // claim's two wordings, the one true when it holds first.
+    format: box.dataset.format, close: Number(box.dataset.close),
+    exact: Number(box.dataset.exact),
+    choices: box.dataset.choices ? JSON.parse(box.dataset.choices) : null,
+    why: box.querySelector(".mg-predict-run-why"),
+    form: element("form", "mg-predict-run-form"),
+    input: null,
+    radios: [],
+    status: element("p", "mg-predict-run-status"),
+    score: element("p", "mg-predict-score"),
+  };
   const submit = element("button", "mg-predict-check", "Keep");
   submit.type = "submit";
-  view.form.append(label, view.input, " ", submit);
+  view.form.append(...(view.choices ? choiceFields(view) : numberField(view)), " ", submit);
   view.form.addEventListener("submit", (event) => {
     event.preventDefault();
     keep(view);

@@ -78,6 +78,20 @@ export function judgeRun(predicted, shownText, close, exact) {
   return { verdict: "wrong", text: `You predicted ${typed}; the run gave ${shownText}.` };
 }
 
+/**
+ * Judge a choice made before a run (one of the claim's wordings, `choices`: the
+ * one true when the claim holds first) against whether the run's claim holds.
+ * Returns {verdict: "right" | "wrong", text}, or null for what is no choice.
+ */
+export function judgeChoice(predicted, holds, choices) {
+  if (typeof holds !== "boolean" || !choices.includes(predicted)) return null;
+  const actual = holds ? choices[0] : choices[1];
+  if (predicted === actual) {
+    return { verdict: "right", text: `You predicted “${predicted}”, and your run says “${actual}”: right.` };
+  }
+  return { verdict: "wrong", text: `You predicted “${predicted}”; your run says “${actual}”.` };
+}
+
 /** The page's score from its answers ({key: verdict}): made, right and close. */
 export function score(answers) {
   const verdicts = Object.values(answers);
