@@ -608,6 +608,20 @@ def pdf(session: nox.Session) -> None:
     )
 
 
+@nox.session(python="3.11")
+def rtd(session: nox.Session) -> None:
+    """Build the site as Read the Docs does, from .readthedocs.yaml itself, and check it.
+
+    In a fresh copy of the working tree and a fresh virtual environment, every
+    job of the config in Read the Docs' order, its own Sphinx command, then the
+    PDF job; only what cannot run here is substituted, and said
+    (tools/rtd.py).  The output, in ``.nox/rtd-build/checkout/_readthedocs``:
+    every page, the runtime, the repository links, the PDF where the pages link it.
+    """
+    session.install("pyyaml>=6")
+    session.run("python", str(ROOT / "tools" / "rtd.py"), *session.posargs)
+
+
 def _repro_against(session: nox.Session) -> Path | None:
     """The folder of ``nox -s repro -- --against DIR``, or None without arguments."""
     if not session.posargs:
