@@ -40,6 +40,7 @@ from pathlib import Path
 from typing import Any
 
 import report as record  # benchmarks/report.py: the tables, and the record's files
+import sides as environments  # benchmarks/sides.py: the other sides, each in its own
 
 HERE = Path(__file__).resolve().parent
 CASES = HERE / "cases.py"
@@ -82,7 +83,9 @@ def median(results: list[dict[str, Any]], key: str) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="micrograd benchmarks: original vs ours")
-    parser.add_argument("--original", required=True, help="python with micrograd==0.1.0")
+    parser.add_argument(
+        "--original", help="python with micrograd==0.1.0 (default: made in --envs, sides.py)"
+    )
     parser.add_argument("--ours", required=True, help="python with this package")
     parser.add_argument("--torch", default=None, help="python with torch (default: --original)")
     parser.add_argument("--runs", type=int, default=3, help="runs of the quick cases")
@@ -101,10 +104,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--command", default="python -m nox -s bench", help="for the report")
     parser.add_argument("--before", help="the code --before-python has: a git revision")
-    parser.add_argument("--before-python", help="python with this package as it was at --before")
+    parser.add_argument(
+        "--before-python", help="python with this package as it was at --before (default: made)"
+    )
+    parser.add_argument(
+        "--envs", type=Path, default=HERE.parent / ".nox", help="where the sides' envs are made"
+    )
     args = parser.parse_args(argv)
-    if (args.before is None) != (args.before_python is None):
-        parser.error("--before and --before-python go together")
+    if args.before_python is not None and args.before is None:
+        parser.error("--before-python needs --before")
+    if args.original is None:
+        args.original = environments.original(args.envs / "bench-original")
+    if args.before is not None and args.before_python is None:
+        args.before_python = environments.package_at(args.before, args.envs / "bench-before")
     # The command as typed: nox's, with this run's options (not the Pythons' paths).
     options = _options(sys.argv[1:] if argv is None else argv)
     command = f"{args.command} -- {' '.join(options)}" if options else args.command
@@ -223,7 +235,7 @@ def _options(argv: list[str]) -> list[str]:
         name = arg.split("=", 1)[0]
         if skip:
             skip = False
-        elif name in ("--original", "--ours", "--torch", "--before-python", "--command"):
+        elif name in ("--original", "--ours", "--torch", "--before-python", "--command", "--envs"):
             skip = "=" not in arg
         else:
             kept.append(arg)

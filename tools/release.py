@@ -9,17 +9,23 @@ reads).  Where the build is told the repository (the same
 ``MICROGRAD_REPOSITORY_URL`` as the site's links: docs/_ext/repository_links.py),
 the copy's metadata links to it and its README's relative links point into
 it, so that they work on PyPI's page too.  Build tooling, not part of the
-package: the noxfile loads this file with :func:`runpy.run_path`, so it uses
-the standard library only.
+package, run by the session as ``python tools/release.py`` (:func:`main`) in an
+environment that has ``build`` and ``twine``; the rest is the standard library.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
 from collections.abc import Mapping
 from email.parser import Parser
 from pathlib import Path
+from typing import Any
 
 __all__ = [
     "copy_project",
@@ -37,6 +43,7 @@ PROJECT_FILES = ("pyproject.toml", "README.md", "LICENSE")
 EXAMPLE_SECTION = "## Ten lines"
 #: The branch the README's relative links point into (as the site's source links).
 BRANCH = "main"
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def readme_example(readme: str) -> tuple[str, str]:
@@ -156,3 +163,75 @@ def metadata_problems(metadata: str, version: str, repository: str | None) -> li
     if repository and not any(url.endswith(f", {repository.rstrip('/')}") for url in urls):
         problems.append(f"no Project-URL links to {repository}")
     return problems
+
+
+def _repository(environ: Mapping[str, str]) -> str | None:
+    """The repository the build is told, as the site's links know it."""
+    sys.path.insert(0, str(ROOT / "docs" / "_ext"))
+    try:
+        from repository_links import repository_url
+    finally:
+        sys.path.pop(0)
+    return repository_url(environ)  # type: ignore[no-any-return]
+
+
+def _run(*command: str | Path, **options: Any) -> subprocess.CompletedProcess[str]:
+    print("release >", *command, flush=True)
+    return subprocess.run([str(c) for c in command], text=True, **options)
+
+
+def main() -> int:
+    """Build dist/ from a copy of the package, check it, and run the README's example on it."""
+    version = project_version((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    problem = tag_problem(version, os.environ)
+    if problem:
+        sys.exit(problem)
+    repository = _repository(os.environ)
+    if repository is None:
+        print("release > no MICROGRAD_REPOSITORY_URL: the metadata links to no repository")
+    work = Path(tempfile.mkdtemp(prefix="micrograd-release-"))
+    copy_project(ROOT, work / "source", repository)
+    dist = ROOT / "dist"
+    shutil.rmtree(dist, ignore_errors=True)
+    _run(sys.executable, "-m", "build", "--outdir", dist, work / "source", check=True)
+    names = sorted(path.name for path in dist.iterdir())
+    expected = [f"micrograd_book-{version}-py3-none-any.whl", f"micrograd_book-{version}.tar.gz"]
+    if names != expected:
+        sys.exit(f"dist/ holds {names}, not {expected}")
+    _run(sys.executable, "-m", "twine", "check", "--strict", *sorted(dist.iterdir()), check=True)
+    wheel = dist / expected[0]
+    with zipfile.ZipFile(wheel) as archive:
+        metadata = archive.read(f"micrograd_book-{version}.dist-info/METADATA").decode("utf-8")
+    missing = metadata_problems(metadata, version, repository)
+    if missing:
+        sys.exit(f"the wheel's metadata: {'; '.join(missing)}")
+
+    # The wheel alone, in a fresh environment, run from an empty folder: nothing else imported.
+    _run(sys.executable, "-m", "venv", work / "venv", check=True)
+    python = work / "venv" / "bin" / "python"
+    _run(python, "-m", "pip", "install", "--quiet", wheel, check=True)
+    empty = work / "empty"
+    empty.mkdir()
+    env = {k: v for k, v in os.environ.items() if k not in {"PYTHONPATH", "PYTHONHOME"}}
+    where = _run(
+        python,
+        "-c",
+        "import micrograd; print(micrograd.__version__, micrograd.__file__)",
+        cwd=empty,
+        env=env,
+        capture_output=True,
+        check=True,
+    ).stdout.split()
+    if where[0] != version or not Path(where[1]).is_relative_to(work / "venv"):
+        sys.exit(f"the fresh environment imported micrograd {where}, not the wheel's")
+    code, printed = readme_example((ROOT / "README.md").read_text(encoding="utf-8"))
+    ran = _run(python, "-c", code, cwd=empty, env=env, capture_output=True, check=False)
+    if ran.returncode != 0 or ran.stdout != printed:
+        sys.exit(f"the README's example printed\n{ran.stdout}{ran.stderr}\ninstead of\n{printed}")
+    shutil.rmtree(work)
+    print(f"release > the README's example runs against the wheel; dist/ holds {', '.join(names)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
