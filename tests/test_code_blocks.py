@@ -196,8 +196,7 @@ def _build_output_dir() -> str:
     """``docs/_build/html``, as the noxfile's docs session writes it."""
     text = (ROOT / "noxfile.py").read_text(encoding="utf-8")
     assert 'DOCS = ROOT / "docs"' in text
-    assert 'BUILD = DOCS / "_build"' in text
-    assert 'HTML = BUILD / "html"' in text
+    assert '"MICROGRAD_SITE_HTML", DOCS / "_build" / "html"' in text
     return "docs/_build/html"
 
 
