@@ -191,11 +191,33 @@ class Tab:
 def clipboard_once_written(page: Any, before: str, timeout: float = 10) -> str:
     """What the clipboard holds once it no longer holds ``before`` (a copy may take a while:
     a script of the reader's version waits for Python)."""
-    deadline = time.monotonic() + timeout
-    while (held := str(page.evaluate("navigator.clipboard.readText()"))) == before:
-        assert time.monotonic() < deadline, f"nothing was copied within {timeout} s"
-        time.sleep(0.1)
-    return held
+    # The clipboard can be read only by a promise, which a polled predicate cannot wait for:
+    # the page keeps the text it reads, and the predicate compares that.
+    page.evaluate(
+        """(before) => {
+          window.__clipboardRead = before;
+          const read = () => navigator.clipboard.readText().then((text) => {
+            window.__clipboardRead = text;
+            if (text === before) requestAnimationFrame(read);
+          });
+          read();
+        }""",
+        before,
+    )
+    page.wait_for_function(
+        "(before) => window.__clipboardRead !== before", arg=before, timeout=timeout * 1000
+    )
+    return str(page.evaluate("window.__clipboardRead"))
+
+
+#: A loop with no end that says, once, that it is under way: a test waits for those words.
+ENDLESS_LOOP = "n = 0\nwhile True:\n    n += 1\n    if n == 100_000:\n        print('still going')"
+STILL_GOING = "still going"
+
+
+def wait_saved(page: Any) -> None:
+    """Wait until the page's state holds every change so far (pagestate.js saves it soon after)."""
+    page.wait_for_function("microgradTest.saved()")
 
 
 def cell_with(tab: Tab, text: str) -> int:

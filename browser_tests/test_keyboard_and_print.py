@@ -141,6 +141,11 @@ def test_a_printed_page_has_every_stepper_frame_and_no_runner_controls(tab: Tab)
 
 
 #: Every figure of a page, and every element fixed to the window that has a size there.
+#: Resolves once the page has drawn two frames: what a scroll changed is laid out and painted.
+NEXT_FRAME_JS = (
+    "() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)))"
+)
+
 COVERED_JS = """() => {
   const area = (r) => r.width > 1 && r.height > 1 && r.bottom > 0 && r.top < innerHeight;
   const fixed = Array.from(document.querySelectorAll('body *')).filter((el) => {
@@ -172,7 +177,7 @@ def test_on_a_phone_nothing_fixed_to_the_window_covers_a_figure(tab: Tab, where:
     height = tab.evaluate("document.documentElement.scrollHeight")
     for top in range(0, height, 400):  # every stretch of the page, as a reader scrolls
         tab.evaluate(f"window.scrollTo(0, {top})")
-        tab.page.wait_for_timeout(50)
+        tab.evaluate(NEXT_FRAME_JS)  # the page laid out and painted where it scrolled to
         assert tab.evaluate(COVERED_JS) == [], top
 
 

@@ -435,11 +435,22 @@ def native_moons(before: list[str], training: str, boundary: str) -> dict[str, A
     return dict(json.loads(done.stdout))
 
 
+#: The most points cell ``i``'s live chart has drawn so far.
+POINTS_JS = (
+    "(i) => Math.max(0, ...microgradTest.liveCharts().filter((u) => u.cell === i)"
+    ".map((u) => u.points))"
+)
+#: Whether cell ``i``'s chart has drawn more than ``n`` points, or its run is over.
+DREW_OR_DONE_JS = f"""([i, n, over]) =>
+  ({POINTS_JS})(i) > n || over.includes(microgradTest.cell(i).state)"""
+
+
 def train_with_probing(tab: Tab, index: int) -> list[tuple[float, int]]:
-    """Run cell ``index`` and press the probe button every 0.2 s until the run is done.
+    """Run cell ``index`` and press the probe button at each new drawing of its chart, until
+    the run is done (the presses are paced by the run, not by a clock).
 
     Returns what this test saw of the cell's live chart while it ran: (seconds since the
-    click, points drawn) at each poll.
+    click, points drawn) at each press.
     """
     probe = tab.page.locator("#mg-probe").bounding_box()
     assert probe is not None
@@ -447,11 +458,11 @@ def train_with_probing(tab: Tab, index: int) -> list[tuple[float, int]]:
     clicked = tab.click_run(index)
     while tab.state(index) not in DONE:
         tab.page.mouse.click(probe["x"] + probe["width"] / 2, probe["y"] + probe["height"] / 2)
-        points = tab.evaluate(
-            f"microgradTest.liveCharts().filter(u => u.cell === {index}).map(u => u.points)"
+        points = int(tab.evaluate(POINTS_JS, index))
+        seen.append((time.perf_counter() - clicked, points))
+        tab.page.wait_for_function(
+            DREW_OR_DONE_JS, arg=[index, points, list(DONE)], timeout=PAGE_TIMEOUT_MS
         )
-        seen.append((time.perf_counter() - clicked, max(points, default=0)))
-        time.sleep(0.2)
     state = tab.state(index)
     assert state == "done", f"cell {index} {state}:\n{tab.output_text(index)}"
     return seen

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab, cell_with, edit, run
+from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab, cell_with, edit, run, wait_saved
 
 #: What every claim span of the page shows: its key, which wording, its marks.
 CLAIMS_JS = """() => Array.from(document.querySelectorAll('span.mg-claim[data-claim-key]'), (s) => {
@@ -237,7 +237,7 @@ def test_two_edits_survive_a_reload_marked_and_reset_page_gives_back_the_build(t
     run(tab, first)
     printing = cell_with(tab, 'print(f"o = {o2.data:.4f}")')
     edit(tab, printing, ('print(f"o = {o2.data:.4f}")', 'print(f"o is {o2.data:.6f}")'))
-    tab.page.wait_for_timeout(1_500)  # saved within a second of the change
+    wait_saved(tab.page)
     ran = tab.evaluate(f"microgradTest.cell({first})")
 
     tab.page.reload(wait_until="networkidle")
@@ -273,11 +273,11 @@ def test_a_window_that_keeps_nothing_says_so_once(tab: Tab) -> None:
     )
     tab.open("index.html")
     tab.edit(0, "print(42)")
-    tab.page.wait_for_timeout(1_000)
+    wait_saved(tab.page)  # the write was tried, and refused
     status = tab.page.locator(".runner-page-status")
     assert "does not keep your changes" in status.inner_text()
     tab.edit(0, "print(43)")
-    tab.page.wait_for_timeout(1_000)
+    wait_saved(tab.page)
     assert status.inner_text().count("does not keep") == 1
     assert not tab.errors, tab.errors
 
@@ -381,7 +381,7 @@ def test_the_scratch_cell_runs_after_the_pages_cells_is_kept_and_reset_page_empt
     said = tab.page.locator(".runner-announcer[aria-live=polite]").inner_text()
     assert said == "the scratch cell: done"
     check(audit(tab.page, ".runner-scratch"), "the scratch cell, run, its editor open")
-    tab.page.wait_for_timeout(1_500)  # saved within a second of the change
+    wait_saved(tab.page)
 
     tab.page.reload(wait_until="networkidle")
     tab.page.wait_for_function("microgradTest.scratch().shows !== 'build'")

@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 
 from accessibility import audit, check
-from runner_tab import Tab, cell_with, run
+from runner_tab import Tab, cell_with, run, wait_saved
 
 #: What the test types for each input's grad, by the input's name.  The neuron's
 #: gradients are the page's: x1 -1.5, w1 1.0, x2 0.5, w2 0.0, every sum's 0.5.
@@ -119,7 +119,7 @@ def test_predicting_through_the_neurons_stepper_by_keyboard_keeps_the_score(tab:
     page.set_viewport_size({"width": 390, "height": 844})
     assert not state(tab)["wide"], "the predict box is wider than a phone's column"
 
-    page.wait_for_timeout(400)  # the state is saved within a second of a change
+    wait_saved(page)
     page.reload(wait_until="networkidle")
     kept = state(tab)
     assert kept["on"], kept
@@ -164,7 +164,7 @@ def test_a_prediction_kept_before_a_run_is_judged_by_the_run_and_scored(tab: Tab
     assert judged["score"] == "Your predictions on this page: 1 made, 0 right, 0 close.", judged
     assert judged["said"].startswith(judged["status"]), judged
     check(audit(page, "div.mg-predict-run"), "accumulate.html, a prediction judged")
-    page.wait_for_timeout(400)  # saved within a second of a change
+    wait_saved(page)
     page.reload(wait_until="networkidle")
     kept = page.locator("div.mg-predict-run[data-key='acc_wrong_twice']").evaluate(PROMPT_JS)
     assert kept["status"] == judged["status"], kept

@@ -45,7 +45,16 @@ from urllib.parse import urlsplit
 
 import pytest
 from accessibility import check_audit
-from runner_tab import DONE, NESTED_LISTS_FREED, PAGE_TIMEOUT_MS, TIMINGS, Tab, report
+from runner_tab import (
+    DONE,
+    ENDLESS_LOOP,
+    NESTED_LISTS_FREED,
+    PAGE_TIMEOUT_MS,
+    STILL_GOING,
+    TIMINGS,
+    Tab,
+    report,
+)
 from sitefiles import (
     MIME_TYPES,
     REMOVED_INPUT_TAGS,
@@ -250,7 +259,8 @@ def test_nothing_is_fetched_and_load_time_is_unchanged_until_the_first_run(
             tab.page.wait_for_function(
                 "performance.getEntriesByType('navigation')[0].loadEventEnd > 0"
             )
-            tab.page.wait_for_timeout(500)  # anything the runner would fetch by itself
+            # Anything the runner would fetch by itself: the network quiet for 500 ms.
+            tab.page.wait_for_load_state("networkidle")
             seconds = tab.evaluate(
                 "performance.getEntriesByType('navigation')[0].loadEventEnd / 1000"
             )
@@ -447,10 +457,9 @@ def test_an_endless_loop_is_stopped_and_a_fresh_python_runs_the_next_cell(
     tab: Tab, capsys: pytest.CaptureFixture[str]
 ) -> None:
     tab.run_first_cell("index.html")
-    tab.edit(0, "n = 0\nwhile True:\n    n += 1")
+    tab.edit(0, ENDLESS_LOOP)
     tab.click_run(0)
-    tab.wait_state(0, ("running",))
-    tab.page.wait_for_timeout(1500)
+    tab.cell(0).locator("div.runner-output").get_by_text(STILL_GOING).wait_for()
     assert tab.evaluate("microgradTest.cell(0).state") == "running"
     stop = tab.cell(0).locator("button.runner-stop")
     stopped = time.perf_counter()

@@ -22,14 +22,14 @@ import time
 from typing import Any
 
 import pytest
-from runner_tab import DONE, NESTED_LISTS_FREED, TIMINGS, Tab, report
+from runner_tab import DONE, ENDLESS_LOOP, NESTED_LISTS_FREED, STILL_GOING, TIMINGS, Tab, report
 from sitefiles import editor_files
 
 INDEX = "index.html"
 NEURON = "neuron.html"
 #: What still crashes the runtime (runner_tab.NESTED_LISTS_FREED), after a print.
 CRASH = "print('before the crash', flush=True)\n" + NESTED_LISTS_FREED
-LOOP = "n = 0\nwhile True:\n    n += 1"
+LOOP = ENDLESS_LOOP
 
 
 def _megabytes(status: str) -> float:
@@ -68,8 +68,7 @@ def test_after_stop_a_later_cell_does_not_run_the_loop_again(tab: Tab) -> None:
     tab.run_first_cell(NEURON)
     tab.edit(0, "from micrograd import Value\n" + LOOP)
     tab.click_run(0)
-    tab.wait_state(0, ("running",))
-    tab.page.wait_for_timeout(1000)
+    tab.cell(0).locator("div.runner-output").get_by_text(STILL_GOING).wait_for()
     tab.cell(0).locator("button.runner-stop").click()
     assert tab.wait_state(0, ("stopped",)) == "stopped"
     assert "Stopped" in tab.output_text(0)

@@ -36,7 +36,7 @@ from accessibility import audit, describe, unacceptable
 from book_runtime.checks import EXERCISES, Result
 from book_runtime.checks import check as check_in_cpython
 from book_runtime.inline_markup import inline_text
-from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab, report, where_measured
+from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab, report, wait_saved, where_measured
 from sitefiles import ROOT, executed_notebooks_dir
 
 PAGE = "build-your-own.html"
@@ -287,7 +287,7 @@ def test_the_whole_track_by_keyboard_alone(tab: Tab, html: Path) -> None:
             audited(tab, "a step passed")
 
         if step == RELOAD_AFTER:
-            tab.page.wait_for_timeout(400)  # the page saves its state within 300 ms
+            wait_saved(tab.page)
             tab.page.reload(wait_until="networkidle")
 
     # The finale's numbers, from the reader's engine, as the book prints them.

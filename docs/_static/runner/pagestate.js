@@ -50,7 +50,8 @@ const page = {
   prose: null, // prose.js, once something on the page needs it
   bar: null,
   refused: false, // the storage refused a write: said once
-  timer: null,
+  timer: null, // a save waiting to start
+  saving: false, // a save under way (it waits for the prose's state)
 };
 
 function loadProse() {
@@ -104,6 +105,18 @@ function addonSnapshots() {
 
 async function save() {
   page.timer = null;
+  page.saving = true;
+  try {
+    await write();
+  } finally {
+    page.saving = false;
+  }
+}
+
+/** Whether every change so far is saved (or refused): no save waits or is under way. */
+export const allSaved = () => page.timer === null && !page.saving;
+
+async function write() {
   const proseStates = page.prose === null ? {} : (await page.prose).snapshot();
   const addonStates = addonSnapshots();
   const kept = changed() || Object.keys(proseStates).length > 0 || Object.keys(addonStates).length > 0;

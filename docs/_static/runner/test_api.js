@@ -15,6 +15,8 @@
 //   status()             the runtime: off, starting, ready, running or crashed (runtime.js)
 //   timings()            records.timings (state.js): the first start's phases, each run
 //   log()                what the runtime wrote to its console
+//   saved()              whether every change so far is saved: no save of the page's
+//                        state waits or is under way (pagestate.js)
 //   liveCharts()         each drawing of a live training chart (charts.js)
 //   checks()             each Check of an exercise (exercises.js): {exercise, status,
 //                        mistake (its id, or null), seconds from the click to the result}
@@ -28,6 +30,7 @@
 //                        the reader's code is not analysed
 
 import { allCells, scratchCell } from "./cells.js";
+import { allSaved } from "./pagestate.js";
 import { runtime } from "./runtime.js";
 import { records } from "./state.js";
 
@@ -75,5 +78,6 @@ window.microgradTest = Object.freeze({
   liveCharts: () => records.liveCharts || [],
   checks: () => records.checks || [],
   prose: () => import("./prose.js").then((prose) => prose.snapshot()),
+  saved: () => allSaved(),
   needs: () => (flowLoaded() ? import("./flow.js").then((flow) => flow.plannedNeeds()) : null),
 });
