@@ -670,8 +670,8 @@ def release(session: nox.Session) -> None:
     read from the README) must print what the README says it prints, from an
     empty folder, so that nothing but the installed wheel is imported.
 
-    Where the build is told the repository (``MICROGRAD_REPOSITORY_URL``, as
-    for the site's links), the metadata links to it and the README's relative
+    Where the build knows the repository (as the site's links do:
+    docs/_ext/repository_links.py), the metadata links to it and the README's relative
     links point into it.  On a pushed tag (GitHub Actions), the tag must be
     ``v`` and the version.  .github/workflows/release.yml publishes what this
     session builds.
@@ -684,7 +684,7 @@ def release(session: nox.Session) -> None:
     if problem:
         session.error(problem)
     if repository is None:
-        session.warn("no MICROGRAD_REPOSITORY_URL: the metadata links to no repository")
+        session.warn("no repository known (repository_links.py): the metadata links to none")
     session.install("build>=1.2", "twine>=6.1")
 
     work = Path(session.create_tmp()).resolve() / "release"
