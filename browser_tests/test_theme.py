@@ -6,8 +6,10 @@
   0.20 shows pydata's header bar, with a second search field, unless the
   navbar is switched off);
 * the repository, source, edit and issue buttons appear only when the build
-  was told the repository (docs/_ext/repository_links.py); a local build has
-  no link to any repository.
+  knows the repository (docs/_ext/repository_links.py: an explicit setting,
+  Read the Docs', the clone's public https remote, pyproject.toml's
+  [project.urls]); a build that knows none has no link to any repository, and
+  no sentence that speaks of one.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from typing import Any
 import pytest
 from page_visits import Visit, listen, new_context
 from repository_links import repository_url
-from sitefiles import is_external, parse
+from sitefiles import article, is_external, parse
 
 VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
 
@@ -94,11 +96,12 @@ def test_there_is_one_search_box(tab: Any, server: str, search_page: str) -> Non
 
 
 def test_a_local_build_has_no_repository_links(html: Path, page_path: str) -> None:
-    """Unless the build was told the repository, no page links to one.
+    """Unless the build knows the repository, no page links to one, nor speaks of one.
 
-    The browser session builds the site in the environment the tests run in:
-    MICROGRAD_REPOSITORY_URL or READTHEDOCS_GIT_CLONE_URL there means a build
-    that knows the repository, and then every header link goes into it.
+    The browser session builds the site in the environment and the folder the
+    tests run in, so ``repository_url`` finds what the build found: where it
+    finds a repository, every header link goes into it and the page gives its
+    address wherever it speaks of it.
     """
     soup = parse(html, page_path)
     header_links = [
@@ -115,3 +118,6 @@ def test_a_local_build_has_no_repository_links(html: Path, page_path: str) -> No
     else:
         assert header_links, f"{page_path}: the build knows {known} but shows no link to it"
         assert all(link.startswith(known) for link in header_links), header_links
+    words = article(soup).get_text(" ").lower()
+    for word in ("repository", "clone"):
+        assert word not in words or (known and known.lower() in words), (page_path, word)

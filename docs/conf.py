@@ -124,17 +124,21 @@ root_doc = "index"
 # -- MyST and notebook execution ------------------------------------------------
 
 myst_enable_extensions = ["dollarmath", "amsmath", "colon_fence", "deflist", "substitution"]
-# How the start page says to install the package: from the repository the build is told
-# (as the site's links and a script's header, book_runtime.snippets), else from a clone.
+# How the start page says to install the package, and where to build the site from: from
+# the repository the build knows (repository_links.py, as the site's links and a script's
+# header, book_runtime.snippets), else from the folder that holds pyproject.toml.
 _repository = repository_url(os.environ)
+_source = "the book's source, in the folder that holds its `pyproject.toml`"
 myst_substitutions = {
-    "install_from": (
-        f"its repository, <{_repository}>"
-        if _repository
-        else "a clone of its repository, in the clone's folder"
-    ),
+    "install_from": f"its repository, <{_repository}>" if _repository else _source,
     "install_command": f"`{install_command(['micrograd-book'], _repository)}`",
     "install_examples_command": f"`{install_command(['micrograd-book[examples]'], _repository)}`",
+    "build_from": (
+        f"A clone of its repository (`git clone {_repository}`), in the clone's folder"
+        if _repository
+        else "In the folder that holds the book's `pyproject.toml`, the source this site was "
+        "built from"
+    ),
 }
 myst_heading_anchors = 3
 
@@ -202,9 +206,9 @@ html_theme_options["navbar_persistent"] = []
 # Without a default, a first visit (nothing in localStorage) sets the mode to ""
 # and the theme logs "Got invalid theme mode".  "auto" follows the reader's system.
 html_context = {"default_mode": "auto"}
-# The repository, source, edit and issue buttons: only for a build that is told
-# the repository (MICROGRAD_REPOSITORY_URL, or Read the Docs'
-# READTHEDOCS_GIT_CLONE_URL); a local build links to no repository.
+# The repository, source, edit and issue buttons: only for a build that knows the
+# repository (repository_links.py: an explicit setting, Read the Docs', the clone's
+# public https remote, pyproject.toml's [project.urls]); else no repository link.
 html_theme_options.update(_repository_options(os.environ))
 
 # Copy buttons copy the code only: no ">>> " / "... " / "$ " prompts and no outputs.

@@ -278,6 +278,7 @@ def test_value_page_builds_the_graph_of_d() -> None:
     d = run.namespace["d"]
     assert d._op == "+"
     assert [child.label for child in d._prev] == ["e", "c"]
+    assert (d._a, d._b, d._rule) == (run.namespace["e"], run.namespace["c"], type(d)._add_backward)
     assert run.glued["value_f_nodes"] == 7  # a, 2, 2*a, b, 2*a/b, 1, 1 - 2*a/b
 
 

@@ -97,6 +97,21 @@ def test_the_copy_is_the_package_and_links_to_the_repository_only_when_told(
     assert tomllib.loads(told)["project"]["urls"]["Repository"] == REPOSITORY
 
 
+def test_a_pyproject_with_its_own_urls_keeps_them(tmp_path: Path) -> None:
+    """pyproject.toml's own [project.urls] may be where the repository was found: kept as is."""
+    source = tmp_path / "source"
+    (source / "src").mkdir(parents=True)
+    for name in release.PROJECT_FILES:
+        (source / name).write_bytes((ROOT / name).read_bytes())
+    own = '\n[project.urls]\nRepository = "https://example.org/me/book"\n'
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8") + own
+    (source / "pyproject.toml").write_text(pyproject, encoding="utf-8")
+    release.copy_project(source, tmp_path / "copy", REPOSITORY)
+    assert (tmp_path / "copy" / "pyproject.toml").read_text(encoding="utf-8") == pyproject
+    readme = (tmp_path / "copy" / "README.md").read_text(encoding="utf-8")
+    assert f"{REPOSITORY}/blob/main/" in readme  # its links still point into the repository
+
+
 METADATA = textwrap.dedent(
     """\
     Metadata-Version: 2.4

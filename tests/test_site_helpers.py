@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,7 +20,7 @@ from executed_notebooks.download import (
     reader_notebook,
 )
 from executed_notebooks.streams import join_stream_pieces
-from repository_links import BUTTONS, repository_url, theme_options, web_url
+from repository_links import BUTTONS, is_public_https, repository_url, theme_options, web_url
 
 if TYPE_CHECKING:
     from bundle import Bundle
@@ -94,12 +95,79 @@ def test_only_mime_types_json_spells_the_books_mime_types() -> None:
 # -- repository links ------------------------------------------------------------------
 
 
-def test_a_local_build_knows_no_repository_and_shows_no_repository_buttons() -> None:
-    assert repository_url({}) is None
-    assert repository_url({"READTHEDOCS_GIT_CLONE_URL": "  "}) is None
-    options = theme_options({"HOME": "/root"})
+def project(folder: Path, remote: str | None = None, urls: str = "") -> Path:
+    """A project's folder: a pyproject.toml (with ``urls``, its [project.urls] lines),
+    a git clone when ``remote`` names its origin."""
+    folder.mkdir(parents=True)
+    table = f'\n[project.urls]\n{urls}\n[tool.x]\nRepository = "https://no.org/a/b"\n'
+    text = '[project]\nname = "micrograd-book"\n' + (table if urls else "")
+    (folder / "pyproject.toml").write_text(text, encoding="utf-8")
+    if remote is not None:
+        subprocess.run(["git", "init", "-q", str(folder)], check=True)
+        subprocess.run(["git", "-C", str(folder), "remote", "add", "origin", remote], check=True)
+    return folder
+
+
+def test_a_local_build_knows_no_repository_and_shows_no_repository_buttons(
+    tmp_path: Path,
+) -> None:
+    root = project(tmp_path / "book")
+    assert repository_url({}, root) is None
+    assert repository_url({"READTHEDOCS_GIT_CLONE_URL": "  "}, root) is None
+    options = theme_options({"HOME": "/root"}, root)
     assert options == dict.fromkeys(BUTTONS, False)
     assert "repository_url" not in options
+
+
+def test_the_repository_is_the_first_the_rule_finds(tmp_path: Path) -> None:
+    """An explicit setting, then Read the Docs', then the clone's public https remote,
+    then pyproject.toml's [project.urls]."""
+    both = project(
+        tmp_path / "both", "https://github.com/me/clone.git", 'Repository = "https://x.org/p/q"'
+    )
+    environ = {
+        "MICROGRAD_REPOSITORY_URL": "https://gitlab.com/me/fork",
+        "READTHEDOCS_GIT_CLONE_URL": "https://github.com/o/book.git",
+    }
+    assert repository_url(environ, both) == "https://gitlab.com/me/fork"
+    del environ["MICROGRAD_REPOSITORY_URL"]
+    assert repository_url(environ, both) == "https://github.com/o/book"
+    assert repository_url({}, both) == "https://github.com/me/clone"
+    assert theme_options({}, both)["repository_url"] == "https://github.com/me/clone"
+    declared = project(tmp_path / "declared", None, 'Repository = "https://x.org/p/q"')
+    assert repository_url({}, declared) == "https://x.org/p/q"
+    source = project(tmp_path / "source", None, '"Source Code" = "https://x.org/p/s.git"')
+    assert repository_url({}, source) == "https://x.org/p/s"
+    assert repository_url({}, None) is None  # the environment only
+
+
+@pytest.mark.parametrize(
+    "remote",
+    [
+        "git@github.com:me/book.git",  # ssh: where its owner pushes, not where readers fetch
+        "https://token@github.com/me/book.git",  # a credential
+        "http://github.com/me/book",
+        "https://localhost/me/book",
+        "https://10.0.0.2/me/book",
+        "/srv/git/book.git",
+        "https://github.com/book",  # no owner/name
+    ],
+)
+def test_a_remote_that_is_not_a_public_https_address_is_not_the_repository(
+    tmp_path: Path, remote: str
+) -> None:
+    assert not is_public_https(remote)
+    assert repository_url({}, project(tmp_path / "book", remote)) is None
+    declared = project(
+        tmp_path / "declared", remote, 'Homepage = "https://x.org"\nSource = "https://x.org/p/q"'
+    )
+    assert repository_url({}, declared) == "https://x.org/p/q"
+
+
+def test_only_the_projects_own_clone_counts(tmp_path: Path) -> None:
+    """A project folder inside some other clone does not take that clone's remote."""
+    outer = project(tmp_path / "outer", "https://github.com/other/thing")
+    assert repository_url({}, project(outer / "book")) is None
 
 
 @pytest.mark.parametrize(

@@ -257,17 +257,21 @@ def test_a_script_that_draws_needs_the_drawing_extra_and_an_edited_one_says_it_i
     assert "Your edited version" in header
 
 
-def test_a_build_that_knows_no_repository_installs_from_a_clone() -> None:
+def test_a_build_that_knows_no_repository_installs_from_the_folder_of_pyproject_toml() -> None:
+    """No address, so no repository: the folder the header names is the one with pyproject.toml."""
     drawing = cell("from micrograd.viz.draw import draw_dot\ndraw_dot(1)", kind="drawing")
     for source, command in [
         (drawing, 'pip install -e ".[examples]"'),
         (cell("import torch\nfrom micrograd import Value"), "pip install -e . torch==2.13.0"),
     ]:
-        lines = snippets.script([source], 0, PAGE).split("\n\n")[0].splitlines()
-        assert lines[-2:] == [
-            "# micrograd-book is installed from a clone of its repository, in its folder:",
+        header = snippets.script([source], 0, PAGE).split("\n\n")[0]
+        assert header.splitlines()[-2:] == [
+            "# micrograd-book is installed from the book's source, in the folder that holds"
+            " its pyproject.toml:",
             f"# Needs: {command}",
         ]
+        assert "repositor" not in header
+        assert "clone" not in header
 
 
 @pytest.mark.parametrize(

@@ -5,9 +5,9 @@ package (:func:`copy_project`), checks them with ``twine check``, installs
 the wheel into a fresh virtual environment and runs the README's example
 there (:func:`readme_example`: the README is where the example and its
 output are written, so the release checks what a reader of PyPI's page
-reads).  Where the build is told the repository (the same
-``MICROGRAD_REPOSITORY_URL`` as the site's links: docs/_ext/repository_links.py),
-the copy's metadata links to it and its README's relative links point into
+reads).  Where the build knows the repository (as the site's links do:
+docs/_ext/repository_links.py), the copy's metadata links to it (unless
+pyproject.toml writes its own ``[project.urls]``) and its README's relative links point into
 it, so that they work on PyPI's page too.  Build tooling, not part of the
 package, run by the session as ``python tools/release.py`` (:func:`main`) in an
 environment that has ``build`` and ``twine``; the rest is the standard library.
@@ -29,6 +29,7 @@ from typing import Any
 
 __all__ = [
     "copy_project",
+    "has_project_urls",
     "metadata_problems",
     "project_version",
     "readme_example",
@@ -90,6 +91,11 @@ def tag_problem(version: str, environ: Mapping[str, str]) -> str | None:
     return f"the tag {tag!r} does not name pyproject.toml's version {version} (tag it v{version})"
 
 
+def has_project_urls(pyproject: str) -> bool:
+    """Whether pyproject.toml writes its own ``[project.urls]`` table."""
+    return re.search(r"^\[project\.urls\]", pyproject, flags=re.M) is not None
+
+
 def with_project_urls(pyproject: str, repository: str) -> str:
     """pyproject.toml with a ``[project.urls]`` table linking to ``repository``.
 
@@ -98,7 +104,7 @@ def with_project_urls(pyproject: str, repository: str) -> str:
     ValueError
         If it has one already: the URLs are then the file's own.
     """
-    if re.search(r"^\[project\.urls\]", pyproject, flags=re.M):
+    if has_project_urls(pyproject):
         raise ValueError("pyproject.toml has its own [project.urls]")
     base = repository.rstrip("/")
     table = (
@@ -135,7 +141,10 @@ def copy_project(root: Path, target: Path, repository: str | None) -> None:
             ("README.md", with_absolute_links),
         ):
             path = target / name
-            path.write_text(link(path.read_text(encoding="utf-8"), repository), encoding="utf-8")
+            text = path.read_text(encoding="utf-8")
+            if link is with_project_urls and has_project_urls(text):
+                continue  # the file's own URLs, which the repository may have come from
+            path.write_text(link(text, repository), encoding="utf-8")
 
 
 def metadata_problems(metadata: str, version: str, repository: str | None) -> list[str]:
@@ -188,7 +197,7 @@ def main() -> int:
         sys.exit(problem)
     repository = _repository(os.environ)
     if repository is None:
-        print("release > no MICROGRAD_REPOSITORY_URL: the metadata links to no repository")
+        print("release > no repository known (repository_links.py): the metadata links to none")
     work = Path(tempfile.mkdtemp(prefix="micrograd-release-"))
     copy_project(ROOT, work / "source", repository)
     dist = ROOT / "dist"

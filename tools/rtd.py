@@ -168,12 +168,15 @@ def rtd_environment(
     """The variables Read the Docs sets for every command, on top of ``environ``.
 
     ``READTHEDOCS_GIT_CLONE_URL`` is kept where ``environ`` sets it, else a
-    stand-in (:data:`STAND_IN_CLONE_URL`); the commit is the checkout's.
+    stand-in (:data:`STAND_IN_CLONE_URL`); the commit is the checkout's.  The
+    book's own settings (``MICROGRAD_*``) are left out, as Read the Docs has none.
     """
     commit = subprocess.run(
         ["git", "rev-parse", "HEAD"], cwd=checkout, capture_output=True, text=True, check=True
     ).stdout.strip()
-    env = {k: v for k, v in environ.items() if not k.startswith("READTHEDOCS")}
+    # Read the Docs sets none of the book's own settings (MICROGRAD_REPOSITORY_URL would
+    # win over its clone URL).
+    env = {k: v for k, v in environ.items() if not k.startswith(("READTHEDOCS", "MICROGRAD_"))}
     env.update(
         READTHEDOCS="True",
         READTHEDOCS_PROJECT=project,

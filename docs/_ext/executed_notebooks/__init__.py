@@ -220,7 +220,8 @@ def setup(app: Any) -> dict[str, Any]:
         "executed_notebooks_page_url", os.environ.get("READTHEDOCS_CANONICAL_URL", ""), "html"
     )
     # Where a script's header installs micrograd-book from: the repository the site links
-    # to, where the build is told one (repository_links.py); else a clone of it.
+    # to, where the build knows one (repository_links.py); else the folder that holds
+    # pyproject.toml (book_runtime.snippets.install_source).
     app.add_config_value(
         "executed_notebooks_repository_url", repository_url(os.environ) or "", "html"
     )

@@ -21,8 +21,8 @@ cannot disagree:
 * :func:`script` assembles the script: a short header (where the cell comes
   from, what it needs beyond the standard library, and the pip command that
   installs it: :func:`install_command`, micrograd-book from the repository
-  the build names, or from a clone), the code of the cells it needs, then the
-  cell.  The build writes one per shown cell
+  the build names, or from the folder that holds its ``pyproject.toml``), the
+  code of the cells it needs, then the cell.  The build writes one per shown cell
   (``_sources/<page>/cell-<n>.py``) and puts its text in the page's manifest,
   which "Copy as a script" copies; for a page the reader has edited, the
   worker assembles the reader's version with this same function.
@@ -581,8 +581,8 @@ def script(cells: Sequence[Cell], k: int, page: Mapping[str, Any]) -> str:
     (its source file), ``book`` (the book's title), ``url`` (the page's address,
     or None), ``requirements`` (a pinned requirement by the module a script
     may import: ``{"torch": "torch==2.13.0"}``) and ``repository`` (where
-    micrograd-book is installed from, a URL git can clone, or None: from a
-    clone; :func:`install_command`).
+    micrograd-book is installed from, a URL git can clone, or None: from the
+    folder that holds its ``pyproject.toml``; :func:`install_command`).
 
     Raises
     ------
@@ -645,13 +645,21 @@ def _header(
     else:
         lines.append(f"# {version} script that runs by itself.")
     repository = page.get("repository")
-    if repository:
-        lines.append(f"# micrograd-book is installed from its repository, {repository}:")
-    else:
-        lines.append("# micrograd-book is installed from a clone of its repository, in its folder:")
+    lines.append(f"# micrograd-book is installed from {install_source(repository)}:")
     command = install_command(requirements(body, page["requirements"]), repository)
     lines.append(f"# Needs: {command}")
     return lines
+
+
+def install_source(repository: str | None) -> str:
+    """Where :func:`install_command` installs micrograd-book from, in words that name it.
+
+    A build that knows no repository gives no address: the script is installed
+    from the source the site was built from, named by its ``pyproject.toml``.
+    """
+    if repository:
+        return f"its repository, {repository}"
+    return "the book's source, in the folder that holds its pyproject.toml"
 
 
 def install_command(needed: Sequence[str], repository: str | None) -> str:
@@ -660,7 +668,7 @@ def install_command(needed: Sequence[str], repository: str | None) -> str:
     micrograd-book is not on PyPI: it comes from ``repository`` (a URL git can
     clone) with the extras it needs, ``pip install "micrograd-book[examples] @
     git+https://..."``, or, where the build knows no repository, from the
-    folder of a clone, ``pip install -e ".[examples]"``.  The other
+    folder that holds the book's ``pyproject.toml``, ``pip install -e ".[examples]"``.  The other
     requirements follow as they are.
     """
     package, *others = needed
