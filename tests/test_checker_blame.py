@@ -171,3 +171,25 @@ def test_the_runners_check_passes_the_cells_steps_on(monkeypatch: pytest.MonkeyP
     assert result["message"].startswith("Your `Value.__add__` (step 1's cell, line")
     unnamed = json.loads(exercises.check("value"))
     assert unnamed["step"] is None, "without the cells, no step is named"
+
+
+@pytest.mark.parametrize(
+    ("step", "mistake", "part"),
+    [
+        ("nn", "zero-grad-resets-data", "Module.zero_grad"),
+        ("backward", "resets-grads", "Value.backward"),
+    ],
+)
+def test_a_bug_only_training_would_show_is_put_down_to_its_own_step(
+    step: str, mistake: str, part: str
+) -> None:
+    # A zero_grad that resets the numbers, or a backward() that resets the gradients, gives the
+    # right numbers on every forward pass and every single backward(): its own step's probe
+    # finds it, and the training step names that step's method, not `train`.
+    code = EXERCISES[step].known_wrong[mistake]
+    for later in IDS[IDS.index(step) :]:
+        result = check(later, _full_track(step, code))
+        assert result.status == "failed", (later, result.message)
+        assert result.mistake is not None, result.message
+        assert result.mistake.id == mistake, result.message
+        assert (result.part, result.step) == (part, step), result.message

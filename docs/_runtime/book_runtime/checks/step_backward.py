@@ -326,6 +326,31 @@ def _visited_by_number(namespace: Namespace) -> Finding | None:
     )
 
 
+def _resets_grads(namespace: Namespace) -> Finding | None:
+    def twice(names: Namespace) -> dict[str, Any]:
+        made = _worked(names)
+        made["L"].backward()
+        made["L"].backward()
+        return made
+
+    made = probe(twice, namespace)
+    if made is None:
+        return None
+    once, again = _micrograd_grads(_worked, "L"), _micrograd_grads(_worked, "L", 2)
+    grads = {name: made[name].grad for name in once}
+    if not same(list(grads.values()), list(once.values())):
+        return None
+    return Finding(
+        "backward() resets the gradients: calling `L.backward()` a second time on the worked "
+        f"example left d.grad at {show(grads['d'])}, what one call gives; micrograd's "
+        f"backward() adds the second call's gradients to the first's, so d.grad should be "
+        f"{show(again['d'])}. Your backward() sets every gradient (to 0, or to its own "
+        "result) before its rules add to them: leave that to zero_grad(), which training "
+        "calls before each backward(), and only set the seed, self.grad = 1.0.",
+        _WORKED_CODE + "\nL.backward()\nL.backward()\nprint(d.grad, a.grad)",
+    )
+
+
 _CHAIN = f"x = Value(0.5)\n{_CHAIN_BODY}\ny.backward()"
 
 
@@ -402,21 +427,26 @@ def _deepest_function(error: BaseException) -> str:
 
 
 @functools.cache  # micrograd's gradients of a probe's graph do not change
-def _micrograd_grads(graph: Graph, root: str) -> dict[str, float]:
+def _micrograd_grads(graph: Graph, root: str, calls: int = 1) -> dict[str, float]:
     made = graph(micrograd_scope())
-    made[root].backward()
+    for _ in range(calls):
+        made[root].backward()
     return {name: float(node.grad) for name, node in made.items()}
 
 
-def _backward_problem(graph: Graph, root: str, text: str, names: Namespace) -> str | None:
-    """``root.backward()`` on ``graph``: what differs from micrograd's gradients, or None."""
+def _backward_problem(
+    graph: Graph, root: str, text: str, names: Namespace, calls: int = 1
+) -> str | None:
+    """``root.backward()``, ``calls`` times, on ``graph``: what differs from micrograd's
+    gradients, or None."""
     mine = graph(names)
     asked = len(recursion_limits_asked())
-    mine[root].backward()
+    for _ in range(calls):
+        mine[root].backward()
     raised = _limit_asked_since(asked)
     if raised is not None:
         return f"`{root}.backward()` on {text} raised the recursion limit to {raised:,}"
-    for name, want in _micrograd_grads(graph, root).items():
+    for name, want in _micrograd_grads(graph, root, calls).items():
         got = mine[name].grad
         if not same(got, want):
             return (
@@ -426,9 +456,17 @@ def _backward_problem(graph: Graph, root: str, text: str, names: Namespace) -> s
     return None
 
 
-def _grads(graph: Graph, root: str, text: str) -> Callable[[Namespace], str | None]:
+def _grads(graph: Graph, root: str, text: str, calls: int = 1) -> Callable[[Namespace], str | None]:
     """A probe: ``root.backward()`` on ``graph`` gives every Value micrograd's gradient."""
-    return lambda names: _backward_problem(graph, root, text, names)
+    return lambda names: _backward_problem(graph, root, text, names, calls)
+
+
+#: backward() called twice: micrograd's adds the second call's gradients to the first's (its
+#: seed is set, each rule adds), which training's zero_grad() is there to undo.
+_TWICE = (
+    "the worked example, called a second time (micrograd's backward() adds to every grad; "
+    "only the seed, L.grad, is set)"
+)
 
 
 def _chain_links(names: Namespace) -> dict[str, Any]:
@@ -455,6 +493,11 @@ PROBES = (
         "Value.backward",
         _TWINS + "\nout.backward()\nprint(x.grad, y.grad)",
         _grads(_twins, "out", "`out = p * q`, where p and q are two Values of the same number"),
+    ),
+    Probe(
+        "Value.backward",
+        _WORKED_CODE + "\nL.backward()\nL.backward()\nprint(L.grad, d.grad, e.grad, a.grad)",
+        _grads(_worked, "L", _TWICE, calls=2),
     ),
     Probe(
         "Value.backward",
@@ -509,6 +552,16 @@ MISTAKES = (
         "The visited set must hold the Values themselves: two different Values may hold the "
         "same number, and each is a node of its own.",
         _visited_by_number,
+        STEP,
+        PARTS,
+    ),
+    Mistake(
+        "resets-grads",
+        "backward() resets the gradients",
+        "backward() adds to every grad, across calls too: resetting the gradients is "
+        "zero_grad()'s job, before each backward(). A backward() that resets them itself "
+        "throws away what another backward() through the same Values added.",
+        _resets_grads,
         STEP,
         PARTS,
     ),

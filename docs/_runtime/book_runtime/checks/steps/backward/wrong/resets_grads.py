@@ -1,0 +1,17 @@
+class Value(Value):
+    def backward(self):
+        order, visited = [], set()
+        stack = [(self, False)]
+        while stack:
+            node, done = stack.pop()
+            if done:
+                order.append(node)
+            elif node not in visited:
+                visited.add(node)
+                stack.append((node, True))
+                stack.extend((child, False) for child in node._prev)
+        for node in order:
+            node.grad = 0.0  # what an earlier backward() added is lost
+        self.grad = 1.0
+        for node in reversed(order):
+            node._backward()
