@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import re
 import sys
+from dataclasses import replace
 from importlib import resources
 from typing import Any
 
 import pytest
 from book_runtime.checks import EXERCISES
-from book_runtime.checks.core import Guard, Mistake
+from book_runtime.checks.core import Finding, Guard, Mistake, fingerprint, run_check
 from track_namespace import IDS, check, page_namespace, run_cell
 
 pytestmark = pytest.mark.usefixtures("recursion_limit_kept")
@@ -193,3 +194,31 @@ def test_a_bug_only_training_would_show_is_put_down_to_its_own_step(
         assert result.mistake is not None, result.message
         assert result.mistake.id == mistake, result.message
         assert (result.part, result.step) == (part, step), result.message
+
+
+def test_a_wrong_files_header_says_its_mistake_and_a_fingerprint_its_message() -> None:
+    for mistake in _all_mistakes():
+        assert mistake.title, mistake.id
+        assert mistake.why, mistake.id
+        assert mistake.parts, mistake.id
+        if mistake.detector is None:  # told by its numbers alone: its message is a template
+            assert mistake.says, mistake.id
+            assert fingerprint(mistake) is not None, f"{mistake.id} passes its step's probes"
+
+
+def test_when_two_mistakes_fit_the_more_specific_is_named() -> None:
+    training = EXERCISES["training"]
+    code = training.known_wrong["sign-flipped"]
+
+    def fits(says: str) -> Any:
+        return lambda namespace: Finding(says, "print(1)")
+
+    general = replace(training.mistakes[1], id="general", parts=("train", "Value.backward"))
+    specific = replace(training.mistakes[1], id="specific", parts=("train",))
+    for mistakes in ((general, specific), (specific, general)):
+        mistakes = tuple(replace(m, detector=fits(m.id)) for m in mistakes)
+        exercise = replace(training, mistakes=mistakes)
+        steps = [EXERCISES[s] for s in exercise.builds_on]
+        result = run_check(exercise, page_namespace("training", code), steps, None, EXERCISES)
+        assert result.mistake is not None
+        assert result.mistake.id == "specific", result.message

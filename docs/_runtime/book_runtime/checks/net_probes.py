@@ -23,6 +23,7 @@ from collections.abc import Callable
 from collections.abc import Sequence
 from typing import Any
 
+from book_runtime.checks.core import Failure
 from book_runtime.checks.core import Namespace
 from book_runtime.checks.core import Probe
 from book_runtime.checks.core import same
@@ -294,15 +295,23 @@ def zero_grad_problem(net: Net, names: Namespace) -> str | None:
     model.zero_grad()
     call = f"`model.zero_grad()` with model = {net.constructor}, every p.grad set first"
     for i, p in enumerate(params):
-        grad = as_float(getattr(p, "grad", None))
+        grad, data = as_float(getattr(p, "grad", None)), as_float(p.data)
+        wrong = []
         if not same(grad, 0.0):
-            return f"{call}, left the grad of {net.parameter_name(i)} at {show(grad)}; expected 0.0"
-    for i, p in enumerate(params):
-        if not same(as_float(p.data), start[i]):
-            return (
-                f"{call}, changed {net.parameter_name(i)} from {show(start[i])} to "
-                f"{show(as_float(p.data))}; expected it untouched (zero_grad resets the "
-                "gradients, never the numbers)"
+            wrong.append(f"a grad of {show(grad)} (expected 0.0)")
+        if not same(data, start[i]):
+            wrong.append(
+                f"the number {show(data)} (expected {show(start[i])}, untouched: zero_grad "
+                "resets the gradients, never the numbers)"
+            )
+        if wrong:
+            return Failure(
+                f"{call}, left {net.parameter_name(i)} with {' and '.join(wrong)}",
+                parameter=net.parameter_name(i),
+                grad=show(grad),
+                was=show(start[i]),
+                data=show(data),
+                net=net.constructor,
             )
     return None
 

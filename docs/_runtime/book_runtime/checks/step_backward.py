@@ -19,6 +19,7 @@ from book_runtime.checks.core import READER_ERRORS
 from book_runtime.checks.core import RECURSION_LIMIT
 from book_runtime.checks.core import Example
 from book_runtime.checks.core import Exercise
+from book_runtime.checks.core import Failure
 from book_runtime.checks.core import Finding
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
@@ -326,31 +327,6 @@ def _visited_by_number(namespace: Namespace) -> Finding | None:
     )
 
 
-def _resets_grads(namespace: Namespace) -> Finding | None:
-    def twice(names: Namespace) -> dict[str, Any]:
-        made = _worked(names)
-        made["L"].backward()
-        made["L"].backward()
-        return made
-
-    made = probe(twice, namespace)
-    if made is None:
-        return None
-    once, again = _micrograd_grads(_worked, "L"), _micrograd_grads(_worked, "L", 2)
-    grads = {name: made[name].grad for name in once}
-    if not same(list(grads.values()), list(once.values())):
-        return None
-    return Finding(
-        "backward() resets the gradients: calling `L.backward()` a second time on the worked "
-        f"example left d.grad at {show(grads['d'])}, what one call gives; micrograd's "
-        f"backward() adds the second call's gradients to the first's, so d.grad should be "
-        f"{show(again['d'])}. Your backward() sets every gradient (to 0, or to its own "
-        "result) before its rules add to them: leave that to zero_grad(), which training "
-        "calls before each backward(), and only set the seed, self.grad = 1.0.",
-        _WORKED_CODE + "\nL.backward()\nL.backward()\nprint(d.grad, a.grad)",
-    )
-
-
 _CHAIN = f"x = Value(0.5)\n{_CHAIN_BODY}\ny.backward()"
 
 
@@ -449,9 +425,12 @@ def _backward_problem(
     for name, want in _micrograd_grads(graph, root, calls).items():
         got = mine[name].grad
         if not same(got, want):
-            return (
+            return Failure(
                 f"`{root}.backward()` on {text} gave {name}.grad = {show(got, want)}; "
-                f"expected {show(want, got)}"
+                f"expected {show(want, got)}",
+                name=name,
+                got=show(got, want),
+                want=show(want, got),
             )
     return None
 
@@ -510,79 +489,14 @@ PROBES = (
 
 
 MISTAKES = (
-    Mistake(
-        "no-seed",
-        "No seed of 1",
-        "Every rule multiplies by its output's gradient: the output's own gradient, "
-        "d(output)/d(output) = 1, must be set before the rules run, or everything stays 0.",
-        _no_seed,
-        STEP,
-        PARTS,
-    ),
-    Mistake(
-        "reseeds",
-        "Every Value seeded",
-        "Only the output's gradient is set to 1; a backward() that calls backward() on each "
-        "input sets theirs to 1 as well, and loses what they had received.",
-        _reseeds,
-        STEP,
-        PARTS,
-    ),
-    Mistake(
-        "not-reversed",
-        "Rules in the wrong order",
-        "A topological order puts each Value after its inputs; the rules must run in the "
-        "reverse order, so that each Value has its whole gradient before it passes it on.",
-        _not_reversed,
-        STEP,
-        PARTS,
-    ),
-    Mistake(
-        "no-visited",
-        "A shared Value visited twice",
-        "Without a set of visited Values, the sort lists a Value once for each path to it, "
-        "and its rule passes its gradient on as many times.",
-        _no_visited,
-        STEP,
-        PARTS,
-    ),
-    Mistake(
-        "visited-by-number",
-        "Two Values of the same number taken for one",
-        "The visited set must hold the Values themselves: two different Values may hold the "
-        "same number, and each is a node of its own.",
-        _visited_by_number,
-        STEP,
-        PARTS,
-    ),
-    Mistake(
-        "resets-grads",
-        "backward() resets the gradients",
-        "backward() adds to every grad, across calls too: resetting the gradients is "
-        "zero_grad()'s job, before each backward(). A backward() that resets them itself "
-        "throws away what another backward() through the same Values added.",
-        _resets_grads,
-        STEP,
-        PARTS,
-    ),
-    Mistake(
-        "recursive-sort",
-        "A recursive sort on a deep chain",
-        "A sort that calls itself for each input nests as deep as the graph; Python stops "
-        "at its recursion limit. An explicit stack has no such limit.",
-        _recursive_sort,
-        STEP,
-        PARTS,
-    ),
-    Mistake(
-        "raises-limit",
-        "The recursion limit raised",
-        "A sort that needs a higher recursion limit still nests as deep as the graph; the "
-        "browser's stack cannot take 5,000 nested calls.",
-        _raises_limit,
-        STEP,
-        PARTS,
-    ),
+    Mistake.known(STEP, "no-seed", _no_seed),
+    Mistake.known(STEP, "reseeds", _reseeds),
+    Mistake.known(STEP, "not-reversed", _not_reversed),
+    Mistake.known(STEP, "no-visited", _no_visited),
+    Mistake.known(STEP, "visited-by-number", _visited_by_number),
+    Mistake.known(STEP, "resets-grads"),
+    Mistake.known(STEP, "recursive-sort", _recursive_sort),
+    Mistake.known(STEP, "raises-limit", _raises_limit),
 )
 
 

@@ -238,23 +238,8 @@ PROBES = (Probe("neuron", _WORKED + "\nprint(o, x1, w1, x2, w2)", _returns_value
 #: Last, the mistake whose wrong file rebinds step 4's Neuron: in the page, that name stays
 #: rebound once the cell is right again, and a later mistake's cell would inherit it.
 MISTAKES = (
-    Mistake(
-        "no-backward",
-        "No backward()",
-        "The gradients are 0 until o.backward() fills them in.",
-        _no_backward,
-        STEP,
-        PARTS,
-    ),
-    Mistake(
-        "weights-drawn-differently",
-        "Weights drawn differently from the page's",
-        "The page's table follows from its starting weights, micrograd's draw after "
-        "random.seed(1337): another draw trains another network.",
-        _drawn_differently,
-        STEP,
-        ("Neuron.__init__", "Layer.__init__", "MLP.__init__"),
-    ),
+    Mistake.known(STEP, "no-backward", _no_backward),
+    Mistake.known(STEP, "weights-drawn-differently", _drawn_differently),
 )
 
 

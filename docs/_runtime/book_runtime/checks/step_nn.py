@@ -28,9 +28,6 @@ from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import short
 from book_runtime.checks.net_probes import PARTS
 from book_runtime.checks.net_probes import PROBES
-from book_runtime.checks.net_probes import SEED
-from book_runtime.checks.net_probes import ZERO_GRAD_NET
-from book_runtime.checks.net_probes import ZERO_GRAD_PROBE
 from book_runtime.checks.reference import Net
 from book_runtime.checks.reference import outputs
 from book_runtime.checks.reference import total
@@ -224,37 +221,6 @@ def _no_bias(namespace: Namespace) -> Finding | None:
     )
 
 
-def _zero_grad_resets_data(namespace: Namespace) -> Finding | None:
-    made = probe(_zero_grad_made, namespace)
-    if made is None:
-        return None
-    params, start, after = made
-    grads = [p.grad for p in params]
-    if any(x != 0 for x in after) or not same(grads, [0.5 + i for i in range(len(params))]):
-        return None
-    return Finding(
-        "zero_grad resets the numbers: `model.zero_grad()` with model = "
-        f"{ZERO_GRAD_NET.constructor} set every parameter's data to 0.0 (the first weight "
-        f"was {show(start[0])}) and left every grad as it was (the first still "
-        f"{show(grads[0])}). zero_grad() resets the gradients, before each backward(), so "
-        "that they do not add up across steps: `p.grad = 0.0` for each p of parameters(); "
-        "the numbers are what training moves.",
-        ZERO_GRAD_PROBE.code,
-    )
-
-
-def _zero_grad_made(names: Namespace) -> tuple[list[Any], list[float], list[float]]:
-    """``ZERO_GRAD_PROBE``'s model: its parameters, their numbers before and after zero_grad()."""
-    random.seed(SEED)
-    model = ZERO_GRAD_NET.make(names)
-    params = list(model.parameters())
-    for i, p in enumerate(params):
-        p.grad = 0.5 + i
-    start = [p.data for p in params]
-    model.zero_grad()
-    return params, start, [p.data for p in params]
-
-
 def _run(net: Net, x: list[float], seed: int) -> Callable[[Namespace], tuple[Any, Any]]:
     """A probe: the reader's ``net`` drawn after ``random.seed(seed)``, and its output on x."""
 
@@ -369,50 +335,11 @@ def _one_neuron_layer(namespace: Namespace) -> Finding | None:
 
 
 MISTAKES = (
-    Mistake(
-        "no-bias",
-        "parameters() without the biases",
-        "Training moves only the Values that parameters() lists: each neuron's bias is one.",
-        _no_bias,
-        STEP,
-        ("Neuron.parameters",),
-    ),
-    Mistake(
-        "no-tanh",
-        "No nonlinearity",
-        "A neuron without its tanh is linear, and a network of linear neurons is one linear "
-        "function, whatever its depth.",
-        _no_tanh,
-        STEP,
-        ("Neuron.__call__",),
-    ),
-    Mistake(
-        "last-layer-linear",
-        "The last layer without tanh",
-        "This track's network has tanh in every neuron, the output's included, as on the "
-        'page "Training an MLP on four points" (the original\'s last layer is linear).',
-        _last_layer_linear,
-        STEP,
-        ("MLP.__call__", "Layer.__call__", "Neuron.__call__"),
-    ),
-    Mistake(
-        "one-neuron-layer",
-        "A one-neuron layer's output",
-        "A layer of one neuron returns its Value alone, which the network must return as it "
-        "is, but hand to a next layer as a list.",
-        _one_neuron_layer,
-        STEP,
-        ("MLP.__call__", "Layer.__call__"),
-    ),
-    Mistake(
-        "zero-grad-resets-data",
-        "zero_grad resets the numbers",
-        "zero_grad() resets each parameter's gradient, so that backward() adds up one step's "
-        "gradients only; the numbers are the network, which training moves.",
-        _zero_grad_resets_data,
-        STEP,
-        ("Module.zero_grad",),
-    ),
+    Mistake.known(STEP, "no-bias", _no_bias),
+    Mistake.known(STEP, "no-tanh", _no_tanh),
+    Mistake.known(STEP, "last-layer-linear", _last_layer_linear),
+    Mistake.known(STEP, "one-neuron-layer", _one_neuron_layer),
+    Mistake.known(STEP, "zero-grad-resets-data"),
 )
 
 

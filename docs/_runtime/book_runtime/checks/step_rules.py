@@ -302,40 +302,10 @@ def _tanh_from_input(namespace: Namespace) -> Finding | None:
 
 
 MISTAKES = (
-    Mistake(
-        "mul-not-crossed",
-        "`*`'s rule not crossed over",
-        "In c = a * b, dc/da = b and dc/db = a: each input receives the other's number.",
-        _mul_not_crossed,
-        STEP,
-        ("Value.__mul__",),
-    ),
-    Mistake(
-        "no-out-grad",
-        "The chain rule without out.grad",
-        "A rule multiplies its local derivative by the gradient that reached its output "
-        "(out.grad): that product is the chain rule.",
-        _no_out_grad,
-        STEP,
-        _ALL_RULES,
-    ),
-    Mistake(
-        "overwrite",
-        "`=` instead of `+=`",
-        "A Value used more than once gets a share of its gradient along each edge; with `=` "
-        "each share replaces the one before instead of adding to it.",
-        _overwrite,
-        STEP,
-        _ALL_RULES,
-    ),
-    Mistake(
-        "tanh-from-input",
-        "tanh's derivative taken from its input",
-        "d tanh(a)/da = 1 - tanh(a)**2: the output squared (out.data), not the input.",
-        _tanh_from_input,
-        STEP,
-        ("Value.tanh",),
-    ),
+    Mistake.known(STEP, "mul-not-crossed", _mul_not_crossed),
+    Mistake.known(STEP, "no-out-grad", _no_out_grad),
+    Mistake.known(STEP, "overwrite", _overwrite),
+    Mistake.known(STEP, "tanh-from-input", _tanh_from_input),
 )
 
 #: The methods the reader writes in this step (exp and __pow__: one of the two).

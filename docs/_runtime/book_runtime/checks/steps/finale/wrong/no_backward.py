@@ -1,3 +1,8 @@
+# Mistake: No backward()
+# In: neuron
+# Why: The gradients are 0 until o.backward() fills them in.
+
+
 def neuron(x1, w1, x2, w2, b):
     x1, w1, x2, w2, b = Value(x1), Value(w1), Value(x2), Value(w2), Value(b)
     o = (x1 * w1 + x2 * w2 + b).tanh()

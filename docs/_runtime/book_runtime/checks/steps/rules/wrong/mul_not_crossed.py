@@ -1,3 +1,8 @@
+# Mistake: `*`'s rule not crossed over
+# In: Value.__mul__
+# Why: In c = a * b, dc/da = b and dc/db = a: each input receives the other's number.
+
+
 class Value(Value):
     def __mul__(self, other):
         other = other if isinstance(other, Value) else Value(other)

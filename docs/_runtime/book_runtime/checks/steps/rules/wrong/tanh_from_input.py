@@ -1,3 +1,8 @@
+# Mistake: tanh's derivative taken from its input
+# In: Value.tanh
+# Why: d tanh(a)/da = 1 - tanh(a)**2: the output squared (out.data), not the input.
+
+
 class Value(Value):
     def tanh(self):
         out = Value(math.tanh(self.data), (self,), "tanh")
