@@ -164,10 +164,12 @@ class Outcome:
     fields: Mapping[str, Any] = field(default_factory=dict)
 
     def same_as(self, other: Outcome | None) -> bool:
+        """Whether ``other`` is the same failure of the same probe, with every number it saw."""
         return (
             other is not None
             and other.probe is self.probe
-            and (other.raised, other.text) == (self.raised, self.text)
+            and (other.raised, other.text, dict(other.fields))
+            == (self.raised, self.text, dict(self.fields))
         )
 
 

@@ -227,22 +227,6 @@ def _no_seed(namespace: Namespace) -> Finding | None:
     )
 
 
-def _reseeds(namespace: Namespace) -> Finding | None:
-    watched = _watched_backward(_worked, "L", namespace)
-    if watched is None or not _all_ones(watched[0], "L"):
-        return None
-    want = _micrograd_grad(_worked, "L", "a")
-    return Finding(
-        "Every Value seeded: `L.backward()` on the worked example left every Value's gradient "
-        f"at 1.0 (a.grad = 1.0 where it should be {show(want)}). Your backward() sets "
-        "grad = 1.0 on each Value it reaches, not only on the output: calling backward() on "
-        "each input starts the chain again from that input, and throws away what it had "
-        "received. (A set of visited Values would not fix it.) Seed once, on the output, then "
-        "run every rule in reverse topological order.",
-        _WORKED_CODE + "\nL.backward()\nprint(a.grad, b.grad, e.grad)",
-    )
-
-
 def _not_reversed(namespace: Namespace) -> Finding | None:
     watched = _watched_backward(_worked, "L", namespace)
     if watched is None:
@@ -362,8 +346,8 @@ def _page_limit() -> str:
 def _recursive_sort(namespace: Namespace) -> Finding | None:
     asked = len(recursion_limits_asked())
     error = probe_error(_chain, namespace)
-    if not isinstance(error, RecursionError) or _reseeds(namespace) is not None:
-        return None  # a backward() that calls itself on each input: its seeds are the mistake
+    if not isinstance(error, RecursionError) or not _right_on_the_worked_example(namespace):
+        return None  # a sort that recurses is right on a small graph: else it is another mistake
     if _limit_asked_since(asked) is not None:
         return None  # it asked for a higher limit: that is the mistake to name
     name = _deepest_function(error)
@@ -391,6 +375,13 @@ def _raises_limit(namespace: Namespace) -> Finding | None:
         "and loop while it is not empty.",
         _CHAIN,
     )
+
+
+def _right_on_the_worked_example(namespace: Namespace) -> bool:
+    try:
+        return _backward_problem(_worked, "L", "the worked example", namespace) is None
+    except READER_ERRORS:
+        return False
 
 
 def _deepest_function(error: BaseException) -> str:
@@ -431,6 +422,7 @@ def _backward_problem(
                 name=name,
                 got=show(got, want),
                 want=show(want, got),
+                seen=tuple((n, show(node.grad)) for n, node in mine.items()),
             )
     return None
 
@@ -490,7 +482,7 @@ PROBES = (
 
 MISTAKES = (
     Mistake.known(STEP, "no-seed", _no_seed),
-    Mistake.known(STEP, "reseeds", _reseeds),
+    Mistake.known(STEP, "reseeds"),
     Mistake.known(STEP, "not-reversed", _not_reversed),
     Mistake.known(STEP, "no-visited", _no_visited),
     Mistake.known(STEP, "visited-by-number", _visited_by_number),
