@@ -481,13 +481,23 @@ PROBES = (
 
 
 MISTAKES = (
+    # A detector: its numbers are not-reversed's (a.grad = 0.0): which rules ran, and when,
+    # tells them apart.
     Mistake.known(STEP, "no-seed", _no_seed),
     Mistake.known(STEP, "reseeds"),
+    # A detector: its numbers are no-seed's (a.grad = 0.0): which rules ran, and when, tells
+    # them apart.
     Mistake.known(STEP, "not-reversed", _not_reversed),
+    # A detector: how often the shared rule ran, which the message says, is seen by watching
+    # the rules.
     Mistake.known(STEP, "no-visited", _no_visited),
+    # A detector: which of p and q is skipped depends on the reader's set; the message says which.
     Mistake.known(STEP, "visited-by-number", _visited_by_number),
     Mistake.known(STEP, "resets-grads"),
+    # A detector: the message names the reader's function that recursed; RecursionError's
+    # words vary.
     Mistake.known(STEP, "recursive-sort", _recursive_sort),
+    # A detector: the limit asked for is the reader's choice, and the message says it.
     Mistake.known(STEP, "raises-limit", _raises_limit),
 )
 

@@ -335,9 +335,15 @@ def _one_neuron_layer(namespace: Namespace) -> Finding | None:
 
 
 MISTAKES = (
+    # A detector: the message shows the mistake on the page's network, numbers no probe of a
+    # neuron sees.
     Mistake.known(STEP, "no-bias", _no_bias),
+    # A detector: the message shows w · x + b itself beside its tanh, numbers the probe does
+    # not compute.
     Mistake.known(STEP, "no-tanh", _no_tanh),
+    # A detector: made in any of three methods; the message sets the output against its tanh.
     Mistake.known(STEP, "last-layer-linear", _last_layer_linear),
+    # A detector: made in MLP.__call__ or Layer.__call__, on any network with a one-neuron layer.
     Mistake.known(STEP, "one-neuron-layer", _one_neuron_layer),
     Mistake.known(STEP, "zero-grad-resets-data"),
 )

@@ -261,7 +261,9 @@ def _overwrite(namespace: Namespace) -> Finding | None:
 
 MISTAKES = (
     Mistake.known(STEP, "mul-not-crossed"),
+    # A detector: made in any of the rules, each with its own numbers, which the detector computes.
     Mistake.known(STEP, "no-out-grad", _no_out_grad),
+    # A detector: made in any of the rules, each with its own numbers, which the detector computes.
     Mistake.known(STEP, "overwrite", _overwrite),
     Mistake.known(STEP, "tanh-from-input"),
 )

@@ -377,9 +377,13 @@ PROBES = (
 
 
 MISTAKES = (
+    # A detector: the message counts train's calls of zero_grad() and sums two steps' gradients.
     Mistake.known(STEP, "no-zero-grad", _no_zero_grad),
+    # A detector: the message follows one step's update and five steps' losses, not the probe's run.
     Mistake.known(STEP, "sign-flipped", _sign_flipped),
+    # A detector: the message needs every gradient after train, and whether zero_grad was called.
     Mistake.known(STEP, "zero-after-backward", _zero_after_backward),
+    # A detector: the message follows one step's update of a bias, not the probe's losses.
     Mistake.known(STEP, "biases-uphill", _biases_uphill),
 )
 

@@ -402,10 +402,17 @@ def _reflected_calls_itself(namespace: Namespace) -> Finding | None:
 
 
 MISTAKES = (
+    # A detector: _prev left empty, or holding self alone, in + or in *: one mistake, other numbers.
     Mistake.known(STEP, "inputs-not-recorded", _inputs_not_recorded),
+    # A detector: the copy in _prev shows as the reader's own repr of a Value, no wrong file's.
     Mistake.known(STEP, "wraps-a-value", _wraps_a_value),
+    # A detector: in + or in *, raising or recording the bare number: each way its own numbers
+    # and why.
     Mistake.known(STEP, "number-not-wrapped", _number_not_wrapped),
+    # A detector: a method set to None and one left out raise other TypeErrors; the title
+    # names which.
     Mistake.known(STEP, "no-reflected", _no_reflected),
+    # A detector: in __radd__ or __rmul__ (the title names which); RecursionError's words vary.
     Mistake.known(STEP, "reflected-calls-itself", _reflected_calls_itself),
 )
 
