@@ -222,3 +222,15 @@ def test_when_two_mistakes_fit_the_more_specific_is_named() -> None:
         result = run_check(exercise, page_namespace("training", code), steps, None, EXERCISES)
         assert result.mistake is not None
         assert result.mistake.id == "specific", result.message
+
+
+def test_a_fingerprint_tells_its_mistake_from_every_other_known_one() -> None:
+    # A mistake told by its numbers alone must not share them with another mistake's wrong file.
+    mistakes = _all_mistakes()
+    for mistake in mistakes:
+        if mistake.detector is not None:
+            continue
+        mine = fingerprint(mistake)
+        assert mine is not None
+        others = [m.id for m in mistakes if m is not mistake and mine.same_as(fingerprint(m))]
+        assert not others, (mistake.id, others)
