@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import re
 import sys
+from dataclasses import replace
 from importlib import resources
 from typing import Any
 
 import pytest
 from book_runtime.checks import EXERCISES
-from book_runtime.checks.core import Guard, Mistake
+from book_runtime.checks.core import Finding, Guard, Mistake, fingerprint, run_check
 from track_namespace import IDS, check, page_namespace, run_cell
 
 pytestmark = pytest.mark.usefixtures("recursion_limit_kept")
@@ -171,3 +172,65 @@ def test_the_runners_check_passes_the_cells_steps_on(monkeypatch: pytest.MonkeyP
     assert result["message"].startswith("Your `Value.__add__` (step 1's cell, line")
     unnamed = json.loads(exercises.check("value"))
     assert unnamed["step"] is None, "without the cells, no step is named"
+
+
+@pytest.mark.parametrize(
+    ("step", "mistake", "part"),
+    [
+        ("nn", "zero-grad-resets-data", "Module.zero_grad"),
+        ("backward", "resets-grads", "Value.backward"),
+    ],
+)
+def test_a_bug_only_training_would_show_is_put_down_to_its_own_step(
+    step: str, mistake: str, part: str
+) -> None:
+    # A zero_grad that resets the numbers, or a backward() that resets the gradients, gives the
+    # right numbers on every forward pass and every single backward(): its own step's probe
+    # finds it, and the training step names that step's method, not `train`.
+    code = EXERCISES[step].known_wrong[mistake]
+    for later in IDS[IDS.index(step) :]:
+        result = check(later, _full_track(step, code))
+        assert result.status == "failed", (later, result.message)
+        assert result.mistake is not None, result.message
+        assert result.mistake.id == mistake, result.message
+        assert (result.part, result.step) == (part, step), result.message
+
+
+def test_a_wrong_files_header_says_its_mistake_and_a_fingerprint_its_message() -> None:
+    for mistake in _all_mistakes():
+        assert mistake.title, mistake.id
+        assert mistake.why, mistake.id
+        assert mistake.parts, mistake.id
+        if mistake.detector is None:  # told by its numbers alone: its message is a template
+            assert mistake.says, mistake.id
+            assert fingerprint(mistake) is not None, f"{mistake.id} passes its step's probes"
+
+
+def test_when_two_mistakes_fit_the_more_specific_is_named() -> None:
+    training = EXERCISES["training"]
+    code = training.known_wrong["sign-flipped"]
+
+    def fits(says: str) -> Any:
+        return lambda namespace: Finding(says, "print(1)")
+
+    general = replace(training.mistakes[1], id="general", parts=("train", "Value.backward"))
+    specific = replace(training.mistakes[1], id="specific", parts=("train",))
+    for mistakes in ((general, specific), (specific, general)):
+        mistakes = tuple(replace(m, detector=fits(m.id)) for m in mistakes)
+        exercise = replace(training, mistakes=mistakes)
+        steps = [EXERCISES[s] for s in exercise.builds_on]
+        result = run_check(exercise, page_namespace("training", code), steps, None, EXERCISES)
+        assert result.mistake is not None
+        assert result.mistake.id == "specific", result.message
+
+
+def test_a_fingerprint_tells_its_mistake_from_every_other_known_one() -> None:
+    # A mistake told by its numbers alone must not share them with another mistake's wrong file.
+    mistakes = _all_mistakes()
+    for mistake in mistakes:
+        if mistake.detector is not None:
+            continue
+        mine = fingerprint(mistake)
+        assert mine is not None
+        others = [m.id for m in mistakes if m is not mistake and mine.same_as(fingerprint(m))]
+        assert not others, (mistake.id, others)

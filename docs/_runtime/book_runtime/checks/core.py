@@ -19,6 +19,7 @@ import io
 import math
 import os
 import random
+import re
 import sys
 import traceback
 from collections.abc import Callable
@@ -135,26 +136,105 @@ def step_file(step: str, name: str) -> str:
     return (steps / step / name).read_text(encoding="utf-8")
 
 
+class Failure(str):
+    """A probe's failure, as the sentence it says, with the numbers it names as ``fields``.
+
+    A known mistake's message (``# Says:`` in its wrong file) is a template of these.
+    """
+
+    fields: dict[str, Any]
+
+    def __new__(cls, text: str, **fields: Any) -> Failure:
+        made = super().__new__(cls, text)
+        made.fields = fields
+        return made
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a program first fails a step's probes: the probe, and what it said or raised.
+
+    Two programs with the same outcome gave the same numbers (or the same exception) on
+    the same input: the outcome of a known mistake's wrong solution is its fingerprint.
+    """
+
+    probe: Probe
+    text: str
+    raised: bool = False
+    fields: Mapping[str, Any] = field(default_factory=dict)
+
+    def same_as(self, other: Outcome | None) -> bool:
+        """Whether ``other`` is the same failure of the same probe, with every number it saw."""
+        return (
+            other is not None
+            and other.probe is self.probe
+            and (other.raised, other.text, dict(other.fields))
+            == (self.raised, self.text, dict(self.fields))
+        )
+
+
+#: The fields of a wrong file's header: ``# Mistake: <title>``, ``# Why: ...``...
+_HEADER = re.compile(r"# (Mistake|In|Why|Says): (.*)")
+
+
+def read_header(text: str) -> tuple[dict[str, str], str]:
+    """A wrong file's header fields (a field goes on over lines that begin ``#   ``) and its code.
+
+    The code is what the mistake writes on top of the solution: the header and the blank lines
+    after it left out, so that its lines are numbered in the cell as they were written.
+    """
+    fields: dict[str, str] = {}
+    lines = text.splitlines(keepends=True)
+    key, count = None, 0
+    for line in lines:
+        found = _HEADER.fullmatch(line.rstrip("\n"))
+        if found is not None:
+            key = found[1]
+            fields[key] = found[2]
+        elif key is not None and line.startswith("#   "):
+            fields[key] += " " + line[4:].strip()
+        else:
+            break
+        count += 1
+    rest = lines[count:]
+    while count and rest and not rest[0].strip():
+        rest = rest[1:]
+    return fields, "".join(rest)
+
+
 @dataclass(frozen=True)
 class Mistake:
-    """A known mistake: what it is, why it gives the numbers it gives, and its detector.
+    """A known mistake: its wrong solution, what it is, why it gives the numbers it gives.
 
-    ``detect(namespace)`` runs small probes of its own on the reader's code
+    Each is one file, ``steps/<step>/wrong/<id>.py`` (:attr:`wrong_file`): code
+    run on top of that step's solution, headed by the mistake's title
+    (``# Mistake:``), the methods it can be made in (``# In:``), its why
+    (``# Why:``) and, for a mistake told by its fingerprint, its message
+    (``# Says:``, a template of the failing probe's fields).  Its fingerprint is
+    how the wrong solution first fails its step's probes (an :class:`Outcome`);
+    a reader's code whose outcome is the same gave the same numbers on the same
+    input: it is this mistake.  Where the numbers alone cannot tell the mistake,
+    ``detector(namespace)`` runs small probes of its own on the reader's code
     (functions of the reader's names, see :func:`probe`) and returns a
-    :class:`Finding` when the reader's numbers are this mistake's, None
-    otherwise (also when a probe raises).  ``step`` is the
-    step whose ``wrong/`` folder holds the wrong solution that makes it
-    (:attr:`wrong_file`): code run on top of that step's solution.
-    ``parts`` are the methods it can be made in (``"Value.__add__"``): when a
-    probe of one of them fails, this detector is asked.
+    :class:`Finding`, or None (also when a probe raises).
     """
 
     id: str
+    step: str
     title: str
     why: str
-    detect: Callable[[Namespace], Finding | None]
-    step: str
-    parts: tuple[str, ...] = ()
+    parts: tuple[str, ...]
+    says: str | None = None
+    detector: Callable[[Namespace], Finding | None] | None = None
+
+    @classmethod
+    def known(
+        cls, step: str, id: str, detector: Callable[[Namespace], Finding | None] | None = None
+    ) -> Mistake:
+        """The mistake ``id`` of ``step``, as its wrong file's header says it."""
+        fields, _ = read_header(step_file(step, f"wrong/{id.replace('-', '_')}.py"))
+        parts = tuple(part.strip() for part in fields["In"].split(","))
+        return cls(id, step, fields["Mistake"], fields["Why"], parts, fields.get("Says"), detector)
 
     @property
     def wrong_file(self) -> str:
@@ -164,7 +244,19 @@ class Mistake:
     @property
     def wrong(self) -> str:
         """The wrong solution's code: the methods the mistake writes, on top of the solution."""
-        return step_file(self.step, self.wrong_file)
+        return read_header(step_file(self.step, self.wrong_file))[1]
+
+    def detect(self, namespace: Namespace) -> Finding | None:
+        """A :class:`Finding` when the reader's code in ``namespace`` is this mistake, else None."""
+        if self.detector is not None:
+            return self.detector(namespace)
+        return self.matches(readers_outcome(self.step, namespace))
+
+    def matches(self, outcome: Outcome | None) -> Finding | None:
+        """A :class:`Finding` when ``outcome`` is this mistake's fingerprint; None otherwise."""
+        if self.says is None or outcome is None or not outcome.same_as(fingerprint(self)):
+            return None
+        return Finding(self.says.format(**outcome.fields), outcome.probe.code, outcome.probe.part)
 
     def as_found(self, finding: Finding) -> Mistake:
         """The mistake as ``finding`` saw it made: its title and why, where it has its own."""
@@ -587,6 +679,79 @@ def recursion_limits_asked() -> list[int]:
     return list(Guard.asked)
 
 
+# -- fingerprints ----------------------------------------------------------------------------------
+
+
+def first_probe_failure(
+    steps: Sequence[Exercise], namespace: Namespace, written: Mapping[str, frozenset[str]]
+) -> tuple[int, Probe | None, str | BaseException | None]:
+    """The steps' probes in order, on ``namespace``, to the first that fails: how many ran,
+    that probe, and what it said or what the reader's code raised (None, None: all passed).
+
+    The last of ``steps`` is the one checked: a probe of an earlier step that takes long
+    (``later=False``) is skipped.
+    """
+    number = 0
+    for step in steps:
+        for method in step.probes:
+            if method.needs is not None and method.needs not in written[step.id]:
+                continue
+            if not method.later and step is not steps[-1]:
+                continue
+            number += 1
+            try:
+                if not method.applies(namespace):
+                    continue
+                failure = method.run(namespace)
+            except READER_ERRORS as error:
+                return number, method, error
+            if failure is not None:
+                return number, method, failure
+    return number, None, None
+
+
+def outcome_of(method: Probe | None, failure: str | BaseException | None) -> Outcome | None:
+    """A probe's failure as an :class:`Outcome` (an exception: its type and its words)."""
+    if method is None or failure is None:
+        return None
+    if isinstance(failure, BaseException):
+        return Outcome(method, f"{type(failure).__name__}: {failure}", raised=True)
+    return Outcome(method, str(failure), fields=getattr(failure, "fields", {}))
+
+
+def _track() -> Mapping[str, Exercise]:
+    from book_runtime.checks import EXERCISES  # the track is made of this module's classes
+
+    return EXERCISES
+
+
+def readers_outcome(step: str, namespace: Namespace) -> Outcome | None:
+    """How the code of ``namespace`` first fails the probes of ``step`` and the steps before it."""
+    track = _track()
+    exercise = track[step]
+    steps = (*(track[s] for s in exercise.builds_on), exercise)
+    try:
+        written = {s.id: s.written(namespace) for s in steps}
+    except READER_ERRORS:
+        return None
+    return outcome_of(*first_probe_failure(steps, namespace, written)[1:])
+
+
+@functools.cache  # a wrong file's numbers do not change: its fingerprint is made once
+def fingerprint(mistake: Mistake) -> Outcome | None:
+    """How the mistake's wrong solution, in the page after the solutions before it, first fails
+    the probes of its step (None: it passes them; then only a detector can tell it)."""
+    namespace: dict[str, Any] = {"__builtins__": builtins, "__name__": "__main__"}
+    for exercise in _track().values():
+        mine = exercise.id == mistake.step
+        code = exercise.known_wrong[mistake.id] if mine else exercise.solution
+        exec(compile(code, f"<{exercise.id}>", "exec"), namespace)
+        if mine:
+            break
+    with Guard():
+        return readers_outcome(mistake.step, namespace)
+
+
 # -- a check ------------------------------------------------------------------------------------
 
 
@@ -650,22 +815,11 @@ class _Check:
         borrowed = self.not_yours()
         if borrowed is not None:
             return borrowed
-        number = 0
-        for step in self.steps:
-            for method in step.probes:
-                if method.needs is not None and method.needs not in written[step.id]:
-                    continue
-                if not method.later and step is not self.exercise:
-                    continue
-                number += 1
-                try:
-                    if not method.applies(self.namespace):
-                        continue
-                    failure = method.run(self.namespace)
-                except READER_ERRORS as error:
-                    return self.probe_raised(method, error, number)
-                if failure is not None:
-                    return self.probe_failed(method, failure, number)
+        number, method, failure = first_probe_failure(self.steps, self.namespace, written)
+        if method is not None and isinstance(failure, BaseException):
+            return self.probe_raised(method, failure, number)
+        if method is not None and isinstance(failure, str):  # a Failure keeps its fields
+            return self.probe_failed(method, failure, number)
         mine = written[self.exercise.id]
         cases: list[Case] = [self.exercise.example]
         cases += [c for c in self.exercise.hidden_cases if c.needs is None or c.needs in mine]
@@ -739,7 +893,7 @@ class _Check:
     # -- a failure, diagnosed ----------------------------------------------------------------
 
     def probe_failed(self, method: Probe, failure: str, number: int) -> Result:
-        named = self.recognised(number, None, method.part)
+        named = self.recognised(number, None, method.part, outcome_of(method, failure))
         if named is not None:
             return named
         lead, step = self.lead(method.part)
@@ -758,7 +912,7 @@ class _Check:
             message = f"`{part}` is still the starter's ({error})."
             return self.result(NOT_DONE, message, checked=number, part=part)
         tb = reader_traceback(error)
-        named = self.recognised(number, tb, method.part)
+        named = self.recognised(number, tb, method.part, outcome_of(method, error))
         if named is not None:
             return named
         unset = self.never_set(error)
@@ -839,19 +993,34 @@ class _Check:
             step=step,
         )
 
-    def recognised(self, number: int, tb: str | None, part: str | None) -> Result | None:
-        """The failure put down to a known mistake (of ``part``, if given), or None."""
+    def recognised(
+        self, number: int, tb: str | None, part: str | None, outcome: Outcome | None = None
+    ) -> Result | None:
+        """The failure put down to a known mistake (of ``part``, if given), or None.
+
+        When several fit, the more specific is named: first one whose fingerprint is the
+        reader's outcome (the same numbers on the same input), then the one made in the
+        fewest methods, then the first listed.
+        """
+        fits: list[tuple[int, int, Mistake, Finding]] = []
         for owner in reversed(self.steps):
             for mistake in owner.mistakes:
                 if part is not None and part not in mistake.parts:
                     continue
                 try:
-                    finding = mistake.detect(self.namespace)
+                    if mistake.detector is None:
+                        finding = mistake.matches(outcome)
+                    else:
+                        finding = mistake.detector(self.namespace)
                 except READER_ERRORS:  # a probe that trips on other code recognises nothing
                     finding = None
                 if finding is not None:
-                    return self.named(mistake, finding, number, tb, part)
-        return None
+                    rank = (mistake.detector is not None, len(mistake.parts))
+                    fits.append((*rank, mistake, finding))
+        if not fits:
+            return None
+        *_, mistake, finding = min(fits, key=lambda fit: fit[:2])
+        return self.named(mistake, finding, number, tb, part)
 
     def explained(self, number: int, tb: str | None) -> Result | None:
         """The failure put down to a known mistake, or to an earlier step that fails; or None."""

@@ -23,6 +23,7 @@ from collections.abc import Callable
 from collections.abc import Sequence
 from typing import Any
 
+from book_runtime.checks.core import Failure
 from book_runtime.checks.core import Namespace
 from book_runtime.checks.core import Probe
 from book_runtime.checks.core import same
@@ -275,12 +276,74 @@ def _probes(kind: str) -> list[Probe]:
     return found
 
 
-#: Step 4's probes, class by class: each class's methods before the classes made of it.
-PROBES = tuple(probe for kind in ("Neuron", "Layer", "MLP") for probe in _probes(kind))
+#: The network zero_grad() is probed on, and the gradients it is given first (each its own).
+ZERO_GRAD_NET = Net("MLP", (3, 2, 1))
+_GRADS = "for i, p in enumerate(model.parameters()):\n    p.grad = 0.5 + i"
 
-#: The methods the reader writes in step 4.
-PARTS = tuple(
-    f"{kind}.{method}"
-    for kind in ("Neuron", "Layer", "MLP")
-    for method in ("__init__", "__call__", "parameters")
+
+def zero_grad_problem(net: Net, names: Namespace) -> str | None:
+    """``zero_grad()``: every parameter's gradient 0.0, and every number as it was.
+
+    Training calls it before each backward(); a zero_grad that resets something
+    else passes every forward pass, and only the training loop would show it.
+    """
+    model, _ = _made(net, names)
+    params = list(model.parameters())
+    for i, p in enumerate(params):
+        p.grad = 0.5 + i
+    start = [as_float(p.data) for p in params]
+    model.zero_grad()
+    call = f"`model.zero_grad()` with model = {net.constructor}, every p.grad set first"
+    for i, p in enumerate(params):
+        grad, data = as_float(getattr(p, "grad", None)), as_float(p.data)
+        wrong = []
+        if not same(grad, 0.0):
+            wrong.append(f"a grad of {show(grad)} (expected 0.0)")
+        if not same(data, start[i]):
+            wrong.append(
+                f"the number {show(data)} (expected {show(start[i])}, untouched: zero_grad "
+                "resets the gradients, never the numbers)"
+            )
+        if wrong:
+            return Failure(
+                f"{call}, left {net.parameter_name(i)} with {' and '.join(wrong)}",
+                parameter=net.parameter_name(i),
+                grad=show(grad),
+                was=show(start[i]),
+                data=show(data),
+                net=net.constructor,
+            )
+    return None
+
+
+def _zero_grad_written(names: Namespace) -> bool:
+    return callable(getattr(names.get("MLP"), "zero_grad", None))
+
+
+#: ``Module.zero_grad``, alone: what every class of step 4 inherits.
+ZERO_GRAD_PROBE = Probe(
+    "Module.zero_grad",
+    _code(
+        ZERO_GRAD_NET,
+        f"{_GRADS}\nmodel.zero_grad()\nprint([(p.data, p.grad) for p in model.parameters()])",
+    ),
+    lambda names: zero_grad_problem(ZERO_GRAD_NET, names),
+    applies=_zero_grad_written,
+)
+
+#: Step 4's probes, class by class: each class's methods before the classes made of it, then
+#: the zero_grad() they share.
+PROBES = (
+    *(probe for kind in ("Neuron", "Layer", "MLP") for probe in _probes(kind)),
+    ZERO_GRAD_PROBE,
+)
+
+#: The methods the reader writes in step 4, and the zero_grad() the starter gives them.
+PARTS = (
+    *(
+        f"{kind}.{method}"
+        for kind in ("Neuron", "Layer", "MLP")
+        for method in ("__init__", "__call__", "parameters")
+    ),
+    "Module.zero_grad",
 )

@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from book_runtime.checks.core import Failure
 from book_runtime.checks.core import Namespace
 from book_runtime.checks.core import Probe
 from book_runtime.checks.core import same
@@ -140,9 +141,18 @@ def problem(rule: Rule, names: Namespace) -> str | None:
                 f"{start} left {name}.grad = {mine.grads[name]!r}, not a number; expected "
                 f"{show(want)} ({why})"
             )
-        return (
+        return Failure(
             f"{start} gave {name}.grad = {show(got, want)}; expected {show(want, got)} ({why}): "
-            f"{what_went_wrong(rule, name, got)}"
+            f"{what_went_wrong(rule, name, got)}",
+            name=name,
+            want=show(want, got),
+            a=A,
+            b=B,
+            out_grad=OUT_GRAD,
+            held=holding,
+            data=float(theirs.data),
+            gave=", ".join(f"{n}.grad = {show(mine.grads[n])}" for n in rule.inputs),
+            expected=", ".join(f"{n}.grad = {show(float(theirs.grads[n]))}" for n in rule.inputs),
         )
     return None
 

@@ -19,6 +19,7 @@ from book_runtime.checks.core import READER_ERRORS
 from book_runtime.checks.core import RECURSION_LIMIT
 from book_runtime.checks.core import Example
 from book_runtime.checks.core import Exercise
+from book_runtime.checks.core import Failure
 from book_runtime.checks.core import Finding
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
@@ -226,22 +227,6 @@ def _no_seed(namespace: Namespace) -> Finding | None:
     )
 
 
-def _reseeds(namespace: Namespace) -> Finding | None:
-    watched = _watched_backward(_worked, "L", namespace)
-    if watched is None or not _all_ones(watched[0], "L"):
-        return None
-    want = _micrograd_grad(_worked, "L", "a")
-    return Finding(
-        "Every Value seeded: `L.backward()` on the worked example left every Value's gradient "
-        f"at 1.0 (a.grad = 1.0 where it should be {show(want)}). Your backward() sets "
-        "grad = 1.0 on each Value it reaches, not only on the output: calling backward() on "
-        "each input starts the chain again from that input, and throws away what it had "
-        "received. (A set of visited Values would not fix it.) Seed once, on the output, then "
-        "run every rule in reverse topological order.",
-        _WORKED_CODE + "\nL.backward()\nprint(a.grad, b.grad, e.grad)",
-    )
-
-
 def _not_reversed(namespace: Namespace) -> Finding | None:
     watched = _watched_backward(_worked, "L", namespace)
     if watched is None:
@@ -361,8 +346,8 @@ def _page_limit() -> str:
 def _recursive_sort(namespace: Namespace) -> Finding | None:
     asked = len(recursion_limits_asked())
     error = probe_error(_chain, namespace)
-    if not isinstance(error, RecursionError) or _reseeds(namespace) is not None:
-        return None  # a backward() that calls itself on each input: its seeds are the mistake
+    if not isinstance(error, RecursionError) or not _right_on_the_worked_example(namespace):
+        return None  # a sort that recurses is right on a small graph: else it is another mistake
     if _limit_asked_since(asked) is not None:
         return None  # it asked for a higher limit: that is the mistake to name
     name = _deepest_function(error)
@@ -392,6 +377,13 @@ def _raises_limit(namespace: Namespace) -> Finding | None:
     )
 
 
+def _right_on_the_worked_example(namespace: Namespace) -> bool:
+    try:
+        return _backward_problem(_worked, "L", "the worked example", namespace) is None
+    except READER_ERRORS:
+        return False
+
+
 def _deepest_function(error: BaseException) -> str:
     """The reader's function that the traceback holds most often: the one that recursed."""
     calls = Counter(getattr(code, "co_qualname", code.co_name) for code in readers(error))
@@ -402,33 +394,50 @@ def _deepest_function(error: BaseException) -> str:
 
 
 @functools.cache  # micrograd's gradients of a probe's graph do not change
-def _micrograd_grads(graph: Graph, root: str) -> dict[str, float]:
+def _micrograd_grads(graph: Graph, root: str, calls: int = 1) -> dict[str, float]:
     made = graph(micrograd_scope())
-    made[root].backward()
+    for _ in range(calls):
+        made[root].backward()
     return {name: float(node.grad) for name, node in made.items()}
 
 
-def _backward_problem(graph: Graph, root: str, text: str, names: Namespace) -> str | None:
-    """``root.backward()`` on ``graph``: what differs from micrograd's gradients, or None."""
+def _backward_problem(
+    graph: Graph, root: str, text: str, names: Namespace, calls: int = 1
+) -> str | None:
+    """``root.backward()``, ``calls`` times, on ``graph``: what differs from micrograd's
+    gradients, or None."""
     mine = graph(names)
     asked = len(recursion_limits_asked())
-    mine[root].backward()
+    for _ in range(calls):
+        mine[root].backward()
     raised = _limit_asked_since(asked)
     if raised is not None:
         return f"`{root}.backward()` on {text} raised the recursion limit to {raised:,}"
-    for name, want in _micrograd_grads(graph, root).items():
+    for name, want in _micrograd_grads(graph, root, calls).items():
         got = mine[name].grad
         if not same(got, want):
-            return (
+            return Failure(
                 f"`{root}.backward()` on {text} gave {name}.grad = {show(got, want)}; "
-                f"expected {show(want, got)}"
+                f"expected {show(want, got)}",
+                name=name,
+                got=show(got, want),
+                want=show(want, got),
+                seen=tuple((n, show(node.grad)) for n, node in mine.items()),
             )
     return None
 
 
-def _grads(graph: Graph, root: str, text: str) -> Callable[[Namespace], str | None]:
+def _grads(graph: Graph, root: str, text: str, calls: int = 1) -> Callable[[Namespace], str | None]:
     """A probe: ``root.backward()`` on ``graph`` gives every Value micrograd's gradient."""
-    return lambda names: _backward_problem(graph, root, text, names)
+    return lambda names: _backward_problem(graph, root, text, names, calls)
+
+
+#: backward() called twice: micrograd's adds the second call's gradients to the first's (its
+#: seed is set, each rule adds), which training's zero_grad() is there to undo.
+_TWICE = (
+    "the worked example, called a second time (micrograd's backward() adds to every grad; "
+    "only the seed, L.grad, is set)"
+)
 
 
 def _chain_links(names: Namespace) -> dict[str, Any]:
@@ -458,6 +467,11 @@ PROBES = (
     ),
     Probe(
         "Value.backward",
+        _WORKED_CODE + "\nL.backward()\nL.backward()\nprint(L.grad, d.grad, e.grad, a.grad)",
+        _grads(_worked, "L", _TWICE, calls=2),
+    ),
+    Probe(
+        "Value.backward",
         _CHAIN + "\nprint(x.grad)",
         _grads(_chain_links, "y", "a chain of 5,000 links (`y = y * 1.0001`)"),
         later=False,
@@ -467,69 +481,24 @@ PROBES = (
 
 
 MISTAKES = (
-    Mistake(
-        "no-seed",
-        "No seed of 1",
-        "Every rule multiplies by its output's gradient: the output's own gradient, "
-        "d(output)/d(output) = 1, must be set before the rules run, or everything stays 0.",
-        _no_seed,
-        STEP,
-        PARTS,
-    ),
-    Mistake(
-        "reseeds",
-        "Every Value seeded",
-        "Only the output's gradient is set to 1; a backward() that calls backward() on each "
-        "input sets theirs to 1 as well, and loses what they had received.",
-        _reseeds,
-        STEP,
-        PARTS,
-    ),
-    Mistake(
-        "not-reversed",
-        "Rules in the wrong order",
-        "A topological order puts each Value after its inputs; the rules must run in the "
-        "reverse order, so that each Value has its whole gradient before it passes it on.",
-        _not_reversed,
-        STEP,
-        PARTS,
-    ),
-    Mistake(
-        "no-visited",
-        "A shared Value visited twice",
-        "Without a set of visited Values, the sort lists a Value once for each path to it, "
-        "and its rule passes its gradient on as many times.",
-        _no_visited,
-        STEP,
-        PARTS,
-    ),
-    Mistake(
-        "visited-by-number",
-        "Two Values of the same number taken for one",
-        "The visited set must hold the Values themselves: two different Values may hold the "
-        "same number, and each is a node of its own.",
-        _visited_by_number,
-        STEP,
-        PARTS,
-    ),
-    Mistake(
-        "recursive-sort",
-        "A recursive sort on a deep chain",
-        "A sort that calls itself for each input nests as deep as the graph; Python stops "
-        "at its recursion limit. An explicit stack has no such limit.",
-        _recursive_sort,
-        STEP,
-        PARTS,
-    ),
-    Mistake(
-        "raises-limit",
-        "The recursion limit raised",
-        "A sort that needs a higher recursion limit still nests as deep as the graph; the "
-        "browser's stack cannot take 5,000 nested calls.",
-        _raises_limit,
-        STEP,
-        PARTS,
-    ),
+    # A detector: its numbers are not-reversed's (a.grad = 0.0): which rules ran, and when,
+    # tells them apart.
+    Mistake.known(STEP, "no-seed", _no_seed),
+    Mistake.known(STEP, "reseeds"),
+    # A detector: its numbers are no-seed's (a.grad = 0.0): which rules ran, and when, tells
+    # them apart.
+    Mistake.known(STEP, "not-reversed", _not_reversed),
+    # A detector: how often the shared rule ran, which the message says, is seen by watching
+    # the rules.
+    Mistake.known(STEP, "no-visited", _no_visited),
+    # A detector: which of p and q is skipped depends on the reader's set; the message says which.
+    Mistake.known(STEP, "visited-by-number", _visited_by_number),
+    Mistake.known(STEP, "resets-grads"),
+    # A detector: the message names the reader's function that recursed; RecursionError's
+    # words vary.
+    Mistake.known(STEP, "recursive-sort", _recursive_sort),
+    # A detector: the limit asked for is the reader's choice, and the message says it.
+    Mistake.known(STEP, "raises-limit", _raises_limit),
 )
 
 

@@ -335,41 +335,17 @@ def _one_neuron_layer(namespace: Namespace) -> Finding | None:
 
 
 MISTAKES = (
-    Mistake(
-        "no-bias",
-        "parameters() without the biases",
-        "Training moves only the Values that parameters() lists: each neuron's bias is one.",
-        _no_bias,
-        STEP,
-        ("Neuron.parameters",),
-    ),
-    Mistake(
-        "no-tanh",
-        "No nonlinearity",
-        "A neuron without its tanh is linear, and a network of linear neurons is one linear "
-        "function, whatever its depth.",
-        _no_tanh,
-        STEP,
-        ("Neuron.__call__",),
-    ),
-    Mistake(
-        "last-layer-linear",
-        "The last layer without tanh",
-        "This track's network has tanh in every neuron, the output's included, as on the "
-        'page "Training an MLP on four points" (the original\'s last layer is linear).',
-        _last_layer_linear,
-        STEP,
-        ("MLP.__call__", "Layer.__call__", "Neuron.__call__"),
-    ),
-    Mistake(
-        "one-neuron-layer",
-        "A one-neuron layer's output",
-        "A layer of one neuron returns its Value alone, which the network must return as it "
-        "is, but hand to a next layer as a list.",
-        _one_neuron_layer,
-        STEP,
-        ("MLP.__call__", "Layer.__call__"),
-    ),
+    # A detector: the message shows the mistake on the page's network, numbers no probe of a
+    # neuron sees.
+    Mistake.known(STEP, "no-bias", _no_bias),
+    # A detector: the message shows w · x + b itself beside its tanh, numbers the probe does
+    # not compute.
+    Mistake.known(STEP, "no-tanh", _no_tanh),
+    # A detector: made in any of three methods; the message sets the output against its tanh.
+    Mistake.known(STEP, "last-layer-linear", _last_layer_linear),
+    # A detector: made in MLP.__call__ or Layer.__call__, on any network with a one-neuron layer.
+    Mistake.known(STEP, "one-neuron-layer", _one_neuron_layer),
+    Mistake.known(STEP, "zero-grad-resets-data"),
 )
 
 

@@ -7,7 +7,6 @@ the inputs' gradients.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Callable
 from typing import Any
@@ -29,12 +28,9 @@ from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import short
 from book_runtime.checks.engine_cases import value_with_grad
 from book_runtime.checks.engine_cases import values_case
-from book_runtime.checks.rule_probes import HELD_A
 from book_runtime.checks.rule_probes import OUT_GRAD
 from book_runtime.checks.rule_probes import PROBES
 from book_runtime.checks.rule_probes import RULES
-from book_runtime.checks.rule_probes import A
-from book_runtime.checks.rule_probes import B
 from book_runtime.checks.rule_probes import Rule
 from book_runtime.checks.rule_probes import expected
 from book_runtime.checks.rule_probes import held
@@ -224,27 +220,6 @@ def _held(rule: Rule) -> str:
     return " and ".join(f"{name}.grad = {held(name)}" for name in rule.inputs)
 
 
-def _mul_not_crossed(namespace: Namespace) -> Finding | None:
-    (rule,) = (r for r in RULES if r.text == "a * b")
-    own = {"a": A, "b": B}
-    found = _signature(namespace, (rule,), lambda r, n: held(n) + own[n] * OUT_GRAD)
-    if found is None:
-        return None
-    got = found[1]
-    if not all(same(got[n], held(n) + own[n] * OUT_GRAD) for n in rule.inputs):
-        return None
-    return Finding(
-        f"`*`'s rule not crossed over: `c = a * b` with a = {A} and b = {B}, holding "
-        f"{_held(rule)}, then c.grad = {OUT_GRAD} and `c._backward()`, gave {_gave(rule, got)}; "
-        f"expected {_expected(rule)}. Each input received its own number times out.grad. In "
-        "a * b, a change in a is scaled by b (dc/da = b), so a receives b's number and b "
-        "receives a's: `self.grad += other.data * out.grad` and "
-        "`other.grad += self.data * out.grad`.",
-        rule.code,
-        rule.part,
-    )
-
-
 def _no_out_grad(namespace: Namespace) -> Finding | None:
     found = _signature(namespace, RULES, lambda r, n: held(n) + share(r, n) / OUT_GRAD)
     if found is None:
@@ -284,58 +259,13 @@ def _overwrite(namespace: Namespace) -> Finding | None:
     )
 
 
-def _tanh_from_input(namespace: Namespace) -> Finding | None:
-    (rule,) = (r for r in RULES if r.text == "a.tanh()")
-    found = _signature(namespace, (rule,), lambda r, n: held(n) + (1 - A**2) * OUT_GRAD)
-    if found is None:
-        return None
-    got, t = found[1], math.tanh(A)
-    return Finding(
-        f"tanh's derivative taken from its input: `t = a.tanh()` with a = {A} holding "
-        f"a.grad = {HELD_A}, then t.grad = {OUT_GRAD} and `t._backward()`, gave a.grad = "
-        f"{show(got['a'])}, which adds (1 - a.data**2) × t.grad. The derivative of tanh is "
-        f"1 - tanh(a)**2: square the output, t.data = {t:.6f}, not the input, and a.grad should "
-        f"be {show(float(expected(rule).grads['a']))}.",
-        rule.code,
-        rule.part,
-    )
-
-
 MISTAKES = (
-    Mistake(
-        "mul-not-crossed",
-        "`*`'s rule not crossed over",
-        "In c = a * b, dc/da = b and dc/db = a: each input receives the other's number.",
-        _mul_not_crossed,
-        STEP,
-        ("Value.__mul__",),
-    ),
-    Mistake(
-        "no-out-grad",
-        "The chain rule without out.grad",
-        "A rule multiplies its local derivative by the gradient that reached its output "
-        "(out.grad): that product is the chain rule.",
-        _no_out_grad,
-        STEP,
-        _ALL_RULES,
-    ),
-    Mistake(
-        "overwrite",
-        "`=` instead of `+=`",
-        "A Value used more than once gets a share of its gradient along each edge; with `=` "
-        "each share replaces the one before instead of adding to it.",
-        _overwrite,
-        STEP,
-        _ALL_RULES,
-    ),
-    Mistake(
-        "tanh-from-input",
-        "tanh's derivative taken from its input",
-        "d tanh(a)/da = 1 - tanh(a)**2: the output squared (out.data), not the input.",
-        _tanh_from_input,
-        STEP,
-        ("Value.tanh",),
-    ),
+    Mistake.known(STEP, "mul-not-crossed"),
+    # A detector: made in any of the rules, each with its own numbers, which the detector computes.
+    Mistake.known(STEP, "no-out-grad", _no_out_grad),
+    # A detector: made in any of the rules, each with its own numbers, which the detector computes.
+    Mistake.known(STEP, "overwrite", _overwrite),
+    Mistake.known(STEP, "tanh-from-input"),
 )
 
 #: The methods the reader writes in this step (exp and __pow__: one of the two).

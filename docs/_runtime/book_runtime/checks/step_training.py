@@ -377,40 +377,14 @@ PROBES = (
 
 
 MISTAKES = (
-    Mistake(
-        "no-zero-grad",
-        "zero_grad forgotten",
-        "backward() adds to every grad: without a reset, each step's update is the sum of "
-        "all the gradients so far.",
-        _no_zero_grad,
-        STEP,
-        PARTS,
-    ),
-    Mistake(
-        "sign-flipped",
-        "The update's sign flipped",
-        "The gradient points uphill, where the loss grows: gradient descent steps against it.",
-        _sign_flipped,
-        STEP,
-        PARTS,
-    ),
-    Mistake(
-        "zero-after-backward",
-        "zero_grad after backward()",
-        "Resetting the gradients between backward() and the update throws them away: the "
-        "update then moves nothing.",
-        _zero_after_backward,
-        STEP,
-        PARTS,
-    ),
-    Mistake(
-        "biases-uphill",
-        "The update's sign flipped on the biases",
-        "Every parameter, each bias included, steps against its gradient.",
-        _biases_uphill,
-        STEP,
-        PARTS,
-    ),
+    # A detector: the message counts train's calls of zero_grad() and sums two steps' gradients.
+    Mistake.known(STEP, "no-zero-grad", _no_zero_grad),
+    # A detector: the message follows one step's update and five steps' losses, not the probe's run.
+    Mistake.known(STEP, "sign-flipped", _sign_flipped),
+    # A detector: the message needs every gradient after train, and whether zero_grad was called.
+    Mistake.known(STEP, "zero-after-backward", _zero_after_backward),
+    # A detector: the message follows one step's update of a bias, not the probe's losses.
+    Mistake.known(STEP, "biases-uphill", _biases_uphill),
 )
 
 

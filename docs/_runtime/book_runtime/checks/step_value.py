@@ -402,49 +402,18 @@ def _reflected_calls_itself(namespace: Namespace) -> Finding | None:
 
 
 MISTAKES = (
-    Mistake(
-        "inputs-not-recorded",
-        "Inputs not recorded",
-        "A Value made by an operation must remember the Values it was made from (_prev): "
-        "the backward pass finds its way back to the leaves through them.",
-        _inputs_not_recorded,
-        STEP,
-        ("Value.__add__", "Value.__mul__", "Value.__init__"),
-    ),
-    Mistake(
-        "wraps-a-value",
-        "A Value wrapped again",
-        "Only a plain number needs wrapping: a Value made into a new Value leaves the original "
-        "out of the graph, and its gradient is never filled in.",
-        _wraps_a_value,
-        STEP,
-        ("Value.__add__", "Value.__mul__"),
-    ),
-    Mistake(
-        "number-not-wrapped",
-        "A plain number not wrapped in a Value",
-        _number_not_wrapped_why("+"),
-        _number_not_wrapped,
-        STEP,
-        ("Value.__add__", "Value.__mul__"),
-    ),
-    Mistake(
-        "no-reflected",
-        "No __radd__ or __rmul__",
-        _no_reflected_why("__rmul__"),
-        _no_reflected,
-        STEP,
-        ("Value.__radd__", "Value.__rmul__"),
-    ),
-    Mistake(
-        "reflected-calls-itself",
-        "__radd__ or __rmul__ that computes `other + self`",
-        "A reflected method that writes the number on the left again hands the operation "
-        "back to itself: an endless recursion.",
-        _reflected_calls_itself,
-        STEP,
-        ("Value.__radd__", "Value.__rmul__"),
-    ),
+    # A detector: _prev left empty, or holding self alone, in + or in *: one mistake, other numbers.
+    Mistake.known(STEP, "inputs-not-recorded", _inputs_not_recorded),
+    # A detector: the copy in _prev shows as the reader's own repr of a Value, no wrong file's.
+    Mistake.known(STEP, "wraps-a-value", _wraps_a_value),
+    # A detector: in + or in *, raising or recording the bare number: each way its own numbers
+    # and why.
+    Mistake.known(STEP, "number-not-wrapped", _number_not_wrapped),
+    # A detector: a method set to None and one left out raise other TypeErrors; the title
+    # names which.
+    Mistake.known(STEP, "no-reflected", _no_reflected),
+    # A detector: in __radd__ or __rmul__ (the title names which); RecursionError's words vary.
+    Mistake.known(STEP, "reflected-calls-itself", _reflected_calls_itself),
 )
 
 

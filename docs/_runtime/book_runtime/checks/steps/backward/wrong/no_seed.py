@@ -1,3 +1,9 @@
+# Mistake: No seed of 1
+# In: Value.backward
+# Why: Every rule multiplies by its output's gradient: the output's own gradient,
+#   d(output)/d(output) = 1, must be set before the rules run, or everything stays 0.
+
+
 class Value(Value):
     def backward(self):
         # Kahn's order: a node runs its rule once every node made from it has run its own.

@@ -1,3 +1,9 @@
+# Mistake: A shared Value visited twice
+# In: Value.backward
+# Why: Without a set of visited Values, the sort lists a Value once for each path to it, and its
+#   rule passes its gradient on as many times.
+
+
 class Value(Value):
     def backward(self):
         # Nothing remembers the nodes already placed: a node reached twice comes twice.

@@ -1,3 +1,9 @@
+# Mistake: Rules in the wrong order
+# In: Value.backward
+# Why: A topological order puts each Value after its inputs; the rules must run in the reverse
+#   order, so that each Value has its whole gradient before it passes it on.
+
+
 class Value(Value):
     def backward(self):
         order, seen = [], set()

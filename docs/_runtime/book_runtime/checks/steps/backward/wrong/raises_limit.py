@@ -1,3 +1,8 @@
+# Mistake: The recursion limit raised
+# In: Value.backward
+# Why: A sort that needs a higher recursion limit still nests as deep as the graph; the browser's
+#   stack cannot take 5,000 nested calls.
+
 import sys
 
 

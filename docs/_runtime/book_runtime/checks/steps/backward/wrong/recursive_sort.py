@@ -1,3 +1,9 @@
+# Mistake: A recursive sort on a deep chain
+# In: Value.backward
+# Why: A sort that calls itself for each input nests as deep as the graph; Python stops at its
+#   recursion limit. An explicit stack has no such limit.
+
+
 class Value(Value):
     def backward(self):
         order, visited = [], set()

@@ -1,3 +1,9 @@
+# Mistake: Two Values of the same number taken for one
+# In: Value.backward
+# Why: The visited set must hold the Values themselves: two different Values may hold the same
+#   number, and each is a node of its own.
+
+
 class Value(Value):
     def backward(self):
         order, visited = [], set()

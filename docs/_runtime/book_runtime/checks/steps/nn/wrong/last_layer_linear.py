@@ -1,3 +1,8 @@
+# Mistake: The last layer without tanh
+# In: MLP.__call__, Layer.__call__, Neuron.__call__
+# Why: This track's network has tanh in every neuron, the output's included, as on the page
+#   "Training an MLP on four points" (the original's last layer is linear).
+
 # The original micrograd's way: a linear last layer (nonlin=False), tanh elsewhere.
 
 

@@ -1,3 +1,9 @@
+# Mistake: No nonlinearity
+# In: Neuron.__call__
+# Why: A neuron without its tanh is linear, and a network of linear neurons is one linear
+#   function, whatever its depth.
+
+
 class Neuron(Neuron):
     def __call__(self, x):
         act = self.b

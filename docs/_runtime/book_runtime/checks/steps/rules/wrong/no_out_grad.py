@@ -1,3 +1,9 @@
+# Mistake: The chain rule without out.grad
+# In: Value.__add__, Value.__mul__, Value.tanh, Value.exp, Value.__pow__
+# Why: A rule multiplies its local derivative by the gradient that reached its output (out.grad):
+#   that product is the chain rule.
+
+
 class Value(Value):
     def __add__(self, other):
         other = other if isinstance(other, Value) else Value(other)

@@ -1,3 +1,8 @@
+# Mistake: The update's sign flipped on the biases
+# In: train
+# Why: Every parameter, each bias included, steps against its gradient.
+
+
 def train(model, xs, ys, steps, learning_rate):
     losses = []
     for _ in range(steps):

@@ -1,3 +1,9 @@
+# Mistake: zero_grad forgotten
+# In: train
+# Why: backward() adds to every grad: without a reset, each step's update is the sum of all the
+#   gradients so far.
+
+
 def train(model, xs, ys, steps, learning_rate):
     losses = []
     for _ in range(steps):

@@ -1,3 +1,8 @@
+# Mistake: The update's sign flipped
+# In: train
+# Why: The gradient points uphill, where the loss grows: gradient descent steps against it.
+
+
 def train(model, xs, ys, steps, learning_rate):
     losses = []
     for _ in range(steps):

@@ -1,3 +1,9 @@
+# Mistake: zero_grad after backward()
+# In: train
+# Why: Resetting the gradients between backward() and the update throws them away: the update then
+#   moves nothing.
+
+
 def train(model, xs, ys, steps, learning_rate):
     losses = []
     for _ in range(steps):

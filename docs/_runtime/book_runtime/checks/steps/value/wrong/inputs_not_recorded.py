@@ -1,3 +1,9 @@
+# Mistake: Inputs not recorded
+# In: Value.__add__, Value.__mul__, Value.__init__
+# Why: A Value made by an operation must remember the Values it was made from (_prev): the
+#   backward pass finds its way back to the leaves through them.
+
+
 class Value(Value):
     # The new Value is made from nothing: () where (self, other) belongs.
     def __add__(self, other):
