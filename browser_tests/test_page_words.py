@@ -11,6 +11,7 @@ brings back the build's page, exactly.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab, cell_with, edit, run, wait_saved
@@ -347,6 +348,65 @@ SCRATCH_JS = """() => {
 }"""
 
 
+def run_in_scratch(tab: Tab, code: str) -> dict[str, Any]:
+    """Type ``code`` into the scratch cell, Run it, and return SCRATCH_JS once it settled."""
+    region = tab.page.get_by_role("region", name="Try your own code")
+    region.get_by_role("button", name="Edit the scratch cell").click()
+    tab.page.wait_for_function("microgradTest.scratch().hasEditor")
+    region.locator(".cm-content").focus()
+    tab.page.keyboard.type(code)
+    region.get_by_role("button", name="Run the scratch cell").click()
+    tab.page.wait_for_function(
+        "['done', 'raised', 'skipped', 'crashed'].includes(microgradTest.scratch().state)",
+        timeout=PAGE_TIMEOUT_MS,
+    )
+    return dict(tab.evaluate(SCRATCH_JS))
+
+
+#: The text a glued number of the page shows (the build's, before any run), by its key.
+GLUED_JS = "(key) => document.querySelector(`span.pasted-text[data-glue-key='${key}']`).textContent"
+#: The index of the page's one exercise solution among the runnable cells.
+SOLUTION_JS = """() => Array.from(document.querySelectorAll('div.cell:has(button.runner-run)'))
+  .findIndex((cell) => cell.classList.contains('tag_hide-cell'))"""
+
+
+def test_the_scratch_cell_sees_the_neuron_the_page_shows_not_its_solutions(tab: Tab) -> None:
+    """The solution below the page rebinds ``w1`` and ``o`` in the hidden cells' namespace:
+    the scratch cell still has the page's, and none of the solution's names."""
+    tab.open("neuron.html")
+    expected = tab.evaluate(GLUED_JS, "neuron_exp_dw1")  # the last shown w1's gradient
+    run_to_the_end(tab)
+    solution = tab.evaluate(SOLUTION_JS)
+    assert solution >= 0
+    assert tab.state(solution) == "idle"
+    ran = run_in_scratch(tab, "print(f'{w1.grad:.4f}', o._op, 'sigmoid_neuron' in globals())")
+    assert tab.state(solution) == "done", "the scratch cell's Run ran the solution above it"
+    assert ran["state"] == "done", ran
+    assert ran["printed"] == f"{expected} tanh False\n"
+    assert not tab.errors, tab.errors
+
+
+def test_the_scratch_cell_runs_after_the_moons_edit_whose_solution_then_raises(tab: Tab) -> None:
+    """At 30 steps and a constant 0.1 the solution's assert fails on the reader's model: the
+    cell says so, and the scratch cell runs on, with the reader's model."""
+    tab.open("moons.html")
+    training = cell_with(tab, "learning_rate = 1.0 - 0.9 * k / steps")
+    edit(tab, training, *MOONS_EDIT)
+    run(tab, training)
+    closest = "min(yi * model([Value(a), Value(b)]).data for (a, b), yi in zip(X, y))"
+    ran = run_in_scratch(tab, f"print(len(log.rows), {closest}, 'margins' in globals())")
+    solution = tab.evaluate(SOLUTION_JS)
+    assert tab.state(solution) == "raised", "the solution's assert held on the reader's model"
+    raised = tab.cell(solution).locator("pre.runner-error").text_content() or ""
+    assert "AssertionError" in raised, raised
+    assert ran["state"] == "done", ran
+    printed = "".join(o["text"] for o in tab.outputs(solution) if o["kind"] == "stream")
+    margin = re.search(r"margin (-?[\d.e-]+)\n", printed)
+    assert margin is not None, printed
+    assert ran["printed"] == f"30 {margin.group(1)} False\n"  # the model the solution read
+    assert not tab.errors, tab.errors
+
+
 def test_the_scratch_cell_runs_after_the_pages_cells_is_kept_and_reset_page_empties_it(
     tab: Tab,
 ) -> None:
@@ -359,20 +419,13 @@ def test_the_scratch_cell_runs_after_the_pages_cells_is_kept_and_reset_page_empt
         "document.querySelector('article.bd-article').lastElementChild.matches('.runner-scratch')"
     ), "the scratch cell is not after the page's last cell"
     assert "after the page's cells" in region.inner_text()
+    names = region.locator("p.runner-scratch-names").inner_text()
+    assert names.startswith("It sees the names of the cells shown above"), names
     assert tab.evaluate(SCRATCH_JS)["code"] == ""
     expected = tab.evaluate(BUILD_O_JS)
     assert expected is not None
 
-    region.get_by_role("button", name="Edit the scratch cell").click()
-    tab.page.wait_for_function("microgradTest.scratch().hasEditor")
-    region.locator(".cm-content").focus()
-    tab.page.keyboard.type("print(round(o.data, 4))")
-    region.get_by_role("button", name="Run the scratch cell").click()
-    tab.page.wait_for_function(
-        "['done', 'raised', 'skipped', 'crashed'].includes(microgradTest.scratch().state)",
-        timeout=PAGE_TIMEOUT_MS,
-    )
-    ran = tab.evaluate(SCRATCH_JS)
+    ran = run_in_scratch(tab, "print(round(o.data, 4))")
     assert ran["state"] == "done", region.inner_text()
     assert ran["printed"] == f"{expected}\n"
     assert all(c["state"] == "done" for c in tab.evaluate("microgradTest.cells()"))

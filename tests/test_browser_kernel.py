@@ -15,13 +15,14 @@ import contextlib
 import importlib
 import json
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import book_runtime
 import pytest
+from pages import code_cells, run_page
 
 from micrograd import MLP, Value
 from micrograd.datasets import make_moons
@@ -51,6 +52,10 @@ class Page:
 
     def addon(self, name: str, fields: str) -> None:
         self.addons.append((name, json.loads(fields)))
+
+    def printed(self) -> str:
+        """What the run printed to stdout, its pieces joined."""
+        return "".join(text for name, text in self.streams if name == "stdout")
 
 
 #: The modules the kernel installs, or imports of the runtime: the fixture puts them back.
@@ -86,14 +91,19 @@ def kernel(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
                 setattr(book_runtime, name, attribute)
 
 
-def run(kernel: ModuleType, code: str) -> tuple[Page, dict[str, Any]]:
-    """Run a cell as the worker does; what it prints goes where the kernel sends it."""
+def run(
+    kernel: ModuleType, code: str, *, apart: bool = False, watch: Sequence[str] = ()
+) -> tuple[Page, dict[str, Any]]:
+    """Run a cell as the worker does; what it prints goes where the kernel sends it.
+
+    ``apart``: a cell the build hides (the manifest's ``apart``, as the worker passes it).
+    """
     page = Page()
     # pytest puts its own sys.stdout back before each test: the cell gets the kernel's.
     streams = (kernel._CellStream("stdout"), kernel._CellStream("stderr"))
     with contextlib.redirect_stdout(streams[0]), contextlib.redirect_stderr(streams[1]):
-        result = json.loads(kernel.run_cell(code, "<cell 1>", page))
-    return page, result
+        found = kernel.run_cell(code, "<cell 1>", page, json.dumps(list(watch)), apart)
+    return page, json.loads(found)
 
 
 def two_lines() -> Chart:
@@ -191,18 +201,81 @@ def test_a_raising_cell_gets_its_own_traceback_without_the_kernels_frames(
     assert "kernel.py" not in result["error"]
 
 
+# -- the shown cells' namespace, and the hidden cells' ------------------------------------------
+
+
+def test_a_hidden_cell_reads_the_shown_names_and_binds_none_of_them(kernel: ModuleType) -> None:
+    run(kernel, "w1 = 1.0\nkept = [1]")
+    page, result = run(kernel, "print(w1, kept)\nw1 = -1.0\nkept = None\nmine = 3", apart=True)
+    assert result["ok"], result["error"]
+    assert page.printed() == "1.0 [1]\n"
+    page, result = run(kernel, "print(w1, kept, 'mine' in globals())")  # the scratch cell's view
+    assert page.printed() == "1.0 [1] False\n", result["error"]
+
+
+def test_a_hidden_cell_keeps_its_own_names_and_sees_the_shown_cells_latest(
+    kernel: ModuleType,
+) -> None:
+    run(kernel, "n = 1\ngone = 0")
+    run(kernel, "first = n\ndef twice():\n    return 2 * first", apart=True)
+    run(kernel, "n = 5\ndel gone")
+    page, result = run(kernel, "print(first, n, twice(), 'gone' in globals())", apart=True)
+    assert page.printed() == "1 5 2 False\n", result["error"]
+
+
+def test_glue_and_claim_are_the_hidden_cells_and_the_kernel_names_them(kernel: ModuleType) -> None:
+    _, result = run(kernel, "glue")
+    assert "NameError: name 'glue' is not defined" in result["error"]
+    assert {"glue", "claim"} <= set(json.loads(kernel.starting_names()))
+
+
+def test_what_a_cell_changed_is_in_the_namespace_it_ran_in(kernel: ModuleType) -> None:
+    run(kernel, "o = 1\nw1 = 2")
+    _, hidden = run(kernel, "o = 3", apart=True, watch=["o", "w1"])
+    _, shown = run(kernel, "w1 = 4", watch=["o", "w1"])
+    assert (hidden["changed"], shown["changed"]) == (["o"], ["w1"])
+
+
+def test_the_neuron_pages_solution_leaves_the_scratch_cell_the_pages_neuron(
+    kernel: ModuleType,
+) -> None:
+    """The neuron page's cells that run in the browser, each in the namespace the build's
+    manifest gives it (``apart``), then the scratch cell: the page's ``w1`` and ``o``."""
+    from executed_notebooks.scripts import code_cells as manifest_cells
+
+    cells = code_cells("neuron")
+    notebook = {
+        "cells": [
+            {"cell_type": "code", "source": c.source, "metadata": {"tags": c.tags}, "outputs": []}
+            for c in cells
+        ]
+    }
+    entries = manifest_cells(notebook)
+    assert [e["apart"] for e in entries if "hide-cell" in e["tags"]] == [True]
+    for entry in entries:
+        if not entry["buildOnly"]:
+            _, result = run(kernel, entry["source"], apart=entry["apart"])
+            assert result["ok"], result["error"]
+    page, result = run(kernel, "print(w1.grad, o._op, 'sigmoid_neuron' in globals())")
+    assert result["ok"], result["error"]
+    expected = run_page("neuron").glued["neuron_exp_dw1"]  # the last shown w1's, glued
+    assert page.printed() == f"{expected} tanh False\n"
+
+
 # -- glued numbers ------------------------------------------------------------------------------
 
 
 def test_glue_sends_the_value_in_every_format_the_page_shows_it_in(kernel: ModuleType) -> None:
-    page, result = run(kernel, "from myst_nb import glue\nglue('loss', 0.123456789, display=False)")
+    glued = "from myst_nb import glue\nglue('loss', 0.123456789, display=False)"
+    page, result = run(kernel, glued, apart=True)
     assert result["ok"], result["error"]
     assert page.addons == [("glue", {"key": "loss", "texts": {".4f": "0.1235", ".1e": "1.2e-01"}})]
     assert page.displays == []
 
 
 def test_a_format_the_value_does_not_fit_is_left_out_and_the_rest_sent(kernel: ModuleType) -> None:
-    page, _ = run(kernel, "glue('loss', 'not a number', display=False)\nglue('steps', 30)")
+    glued = "glue('loss', 'not a number', display=False)\nglue('steps', 30)"
+    page, _ = run(kernel, glued, apart=True)
     assert page.addons[0] == ("glue", {"key": "loss", "texts": {}})
     assert page.addons[1] == ("glue", {"key": "steps", "texts": {"": "30", "d": "30"}})
     assert page.displays == [{"text/plain": "30"}]  # display=True shows it, as myst-nb does
@@ -271,13 +344,14 @@ def test_after_a_cell_even_one_that_raises_the_library_is_as_it_was(
 def test_a_claim_goes_to_the_page_with_whether_it_holds_for_the_readers_run(
     kernel: ModuleType,
 ) -> None:
-    page, result = run(kernel, "x2 = 1.0\nclaim('x2_is_zero', x2 == 0, about=f'x2 = {x2}')")
+    run(kernel, "x2 = 1.0")
+    page, result = run(kernel, "claim('x2_is_zero', x2 == 0, about=f'x2 = {x2}')", apart=True)
     assert result["ok"], result["error"]
     assert page.addons == [("claim", {"key": "x2_is_zero", "holds": False, "about": "x2 = 1.0"})]
 
 
 def test_a_claim_stated_wrong_is_the_cells_own_exception(kernel: ModuleType) -> None:
-    page, result = run(kernel, "claim('loss falls', True)")
+    page, result = run(kernel, "claim('loss falls', True)", apart=True)
     assert not result["ok"]
     assert "ValueError: a claim's key is a name" in result["error"]
     assert page.addons == []

@@ -10,10 +10,12 @@ executed notebook gets, in its ``<head>``, the manifest of its code cells::
 
 one entry per code cell, in page order (an entry's position is its index):
 ``source``, ``tags``, ``hidden`` (the page does not show its code),
-``buildOnly`` (tagged ``build-only``: it never runs in the browser), ``glue``
-(the keys of the values it glues, from the ``scrapbook`` metadata myst-nb
-gives each glued output), and ``firstRunBytes``: what a first Run on the
-cell fetches (browser_runner.first_run_bytes; its status names it).  And,
+``apart`` (the page hides or folds away its code: it runs apart from the shown
+cells' namespace, so the scratch cell never sees what it binds), ``buildOnly``
+(tagged ``build-only``: it never runs in the browser), ``glue`` (the keys of
+the values it glues, from the ``scrapbook`` metadata myst-nb gives each glued
+output), and ``firstRunBytes``: what a first Run on the cell fetches
+(browser_runner.first_run_bytes; its status names it).  And,
 from :mod:`book_runtime.snippets`, the one analysis of which cells a
 cell needs (``runner_analysis``, which the worker also answers for code a
 reader edits): ``names``, which names the code defines, reads and may change

@@ -13,15 +13,17 @@ export function names({ defines = [], uses = [], changes = [] } = {}) {
 
 /**
  * A manifest entry: its source, its facts, what it may change (by default what it
- * defines and changes) and the cells it needs.
+ * defines and changes) and the cells it needs; apart (the build hides or folds away
+ * its code) is hidden's unless given (a folded solution: shown, and apart).
  */
 export function cell(source, {
   defines = [], uses = [], changes = [], watches = null, needs = [], hidden = false,
-  buildOnly = false, glue = [],
+  apart = hidden, buildOnly = false, glue = [],
 } = {}) {
   return {
     source,
     hidden,
+    apart,
     buildOnly,
     glue,
     names: names({ defines, uses, changes }),

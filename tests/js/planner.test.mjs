@@ -434,9 +434,30 @@ describe("the scratch cell after the page", () => {
 
   test("it needs every runnable cell: one that crashed is asked about, not left out", () => {
     const scratch = planner.afterThePage(page());
-    for (const code of [0, 1, 2, 3]) assert.ok(planner.needs(scratch, 4, code));
+    for (const code of [0, 1, 2]) assert.ok(planner.needs(scratch, 4, code));
     const plan = planner.planFor(scratch, planner.newHistory(), 4, { blocked: new Map([[1, "crashed"]]) });
     assert.equal(plan.blockedBy, 1);
+  });
+
+  test("it needs no cell whose names it does not see: hidden, or a folded solution", () => {
+    // x = 1 | y = x + 1 | print(y) | (hidden) glue("y", y) | (folded) assert y > 5
+    const p = asBuilt(entries(
+      cell("x = 1", { defines: ["x"] }),
+      cell("y = x + 1", { defines: ["y"], uses: ["x"], needs: [0] }),
+      cell("print(y)", { uses: ["print", "y"], needs: [0, 1] }),
+      cell('glue("y", y)', { uses: ["glue", "y"], hidden: true, glue: ["y"], needs: [1, 0] }),
+      cell("assert y > 5", { uses: ["y"], apart: true, needs: [0, 1] }),
+    ));
+    assert.ok(p.cells[4].apart && !p.cells[4].hidden, "a solution is shown, and apart");
+    const scratch = planner.afterThePage(p);
+    assert.ok(!planner.needs(scratch, 5, 3) && !planner.needs(scratch, 5, 4));
+    for (const code of [3, 4]) {
+      const plan = planner.planFor(scratch, planner.newHistory(), 5, { blocked: new Map([[code, "crashed"]]) });
+      assert.equal(plan.blockedBy, code); // the queue leaves it out: not needed (queue.js)
+    }
+    // What Run on the scratch cell runs is still every cell above that has not run:
+    // the hidden cells keep the prose in step with the run.
+    assert.deepEqual(planner.planFor(scratch, planner.newHistory(), 5).steps, [0, 1, 2, 3, 4]);
   });
 
   test("on the neuron page it runs every runnable cell, as the last cell's Run does", () => {
@@ -448,5 +469,9 @@ describe("the scratch cell after the page", () => {
     const lastPlan = planner.planFor(p, planner.newHistory(), last, { kernelNames });
     const plan = planner.planFor(planner.afterThePage(p), planner.newHistory(), list.length, { kernelNames });
     assert.deepEqual(plan.steps, [...lastPlan.steps, last, ...lastPlan.followers]);
+    // Its solution, below the last shown cell, is apart: the scratch cell needs none of it.
+    const solution = list.length - 1;
+    assert.ok(list[solution].apart && !list[solution].hidden);
+    assert.ok(!planner.needs(planner.afterThePage(p), list.length, solution));
   });
 });

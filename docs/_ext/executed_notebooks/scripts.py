@@ -34,6 +34,8 @@ ROOT = DOCS.parent
 BUILD_ONLY_TAG = "build-only"
 #: Tags with which myst-nb leaves a cell's code out of the page.
 HIDDEN_TAGS = frozenset({"remove-cell", "remove_cell", "remove-input", "remove_input"})
+#: Tags with which myst-nb folds a cell's code away behind a toggle (an exercise's solution).
+FOLDED_TAGS = frozenset({"hide-cell", "hide_cell", "hide-input", "hide_input"})
 #: The book's MIME types (the one file that spells them), under which the build's kernel
 #: records a drawing's, a figure's and a stepper's source.
 MIME_TYPES: dict[str, str] = json.loads(
@@ -47,6 +49,8 @@ def code_cells(notebook: dict[str, Any]) -> list[dict[str, Any]]:
     """The notebook's code cells as ``snippets.py`` takes them, in page order.
 
     Each: ``source``, ``tags``, ``hidden`` (the page does not show its code),
+    ``apart`` (the page hides its code, or folds it away: what it binds stays out of
+    the namespace of the cells the reader sees, in the browser's kernel, kernel.py),
     ``buildOnly`` and ``shows`` (what its last expression showed at build time).
     """
     shows = snippets.shows
@@ -61,6 +65,7 @@ def code_cells(notebook: dict[str, Any]) -> list[dict[str, Any]]:
                 "source": source,
                 "tags": tags,
                 "hidden": bool(HIDDEN_TAGS & set(tags)),
+                "apart": bool((HIDDEN_TAGS | FOLDED_TAGS) & set(tags)),
                 "buildOnly": BUILD_ONLY_TAG in tags,
                 "shows": shows(source, cell.get("outputs", []), MIME_TYPES),
             }

@@ -1,10 +1,19 @@
 """The Python side of the in-browser runner: runs a page's cells inside Pyodide.
 
 worker.js imports this module (book_runtime.kernel), calls :func:`start` once, and calls
-:func:`run_cell` for each cell, in one namespace per page, as a notebook
-kernel would: the cell's last expression is displayed unless the cell ends
-with ``;``, printed text goes to the cell as it is written, and an exception
-ends the cell with its traceback (the runner's own frames left out).
+:func:`run_cell` for each cell, as a notebook kernel would: the cell's last
+expression is displayed unless the cell ends with ``;``, printed text goes to
+the cell as it is written, and an exception ends the cell with its traceback
+(the runner's own frames left out).
+
+A page has two namespaces.  The cells the page shows, and the reader's scratch
+cell after them, run in :data:`NAMESPACE`; the cells whose code the build hides
+(the set-up, the cells that glue numbers and state claims, the exercises'
+folded solutions: ``apart`` in the page's manifest) run in :data:`BEHIND`,
+which holds the shown cells' names as they are when such a cell starts, and
+the hidden cells' own names besides.  What a hidden cell binds stays behind:
+the scratch cell sees the names of the cells the reader sees, as those cells
+left them.
 
 Values are displayed by their rich reprs (``_repr_mimebundle_``,
 ``_repr_html_``, ``_repr_svg_``, ``_repr_markdown_``) and ``repr``, except
@@ -54,10 +63,13 @@ from book_runtime import claims
 from book_runtime.cell_names import ends_with_semicolon
 from book_runtime.glue_text import format_glued
 
-#: The namespace every cell of the page runs in.  It starts with ``glue``: every
-#: page's setup cell imports it (``from myst_nb import glue``) and is build-only
-#: (it also sets up matplotlib, which the browser does not have).
+#: The namespace the page's shown cells and the scratch cell run in.
 NAMESPACE: dict[str, Any] = {"__name__": "__main__", "__builtins__": __builtins__}
+#: The namespace the hidden cells run in (:func:`behind`).  It starts with ``glue``:
+#: every page's setup cell imports it (``from myst_nb import glue``) and is build-only
+#: (it also sets up matplotlib, which the browser does not have); and ``claim``.
+BEHIND: dict[str, Any] = {"__name__": "__main__", "__builtins__": __builtins__}
+_lent: set[str] = set()  # the names BEHIND holds from NAMESPACE
 
 #: Rich reprs, in the order a notebook prefers them.
 REPR_METHODS = (
@@ -263,11 +275,22 @@ def fingerprint(obj: object, budget: list[int] | None = None, depth: int = 0) ->
     return (type(obj).__qualname__, fields)
 
 
-def _summary(name: str) -> object:
+def behind() -> dict[str, Any]:
+    """:data:`BEHIND` as a hidden cell starts in: the shown cells' names as they are now,
+    over the hidden cells' own (a name the shown cells no longer bind is gone here too)."""
+    for name in _lent - NAMESPACE.keys():
+        BEHIND.pop(name, None)
+    BEHIND.update(NAMESPACE)
+    _lent.clear()
+    _lent.update(NAMESPACE)
+    return BEHIND
+
+
+def _summary(namespace: dict[str, Any], name: str) -> object:
     """What :func:`run_cell` compares for a watched name (``_Unknown()``: never equal)."""
-    if name not in NAMESPACE:
+    if name not in namespace:
         return ("unbound",)
-    value = NAMESPACE[name]
+    value = namespace[name]
     try:
         return (id(value), fingerprint(value))
     except Exception:  # _Unknown, or a property that raised: compare as changed
@@ -314,18 +337,24 @@ def _traceback(error: BaseException, filename: str) -> str:
     return "".join(traceback.format_exception(type(error), error, tb))
 
 
-def run_cell(source: str, filename: str, out: Output, watch: str = "[]") -> str:
-    """Run one cell in the page's namespace; return ``{"ok", "error", "changed"}`` as JSON.
+def run_cell(
+    source: str, filename: str, out: Output, watch: str = "[]", apart: bool = False
+) -> str:
+    """Run one cell; return ``{"ok", "error", "changed"}`` as JSON.
 
+    A shown cell (and the scratch cell) runs in :data:`NAMESPACE`; with
+    ``apart``, a cell the build hides runs in :data:`BEHIND` (:func:`behind`).
     ``watch`` is a JSON list of names; ``changed`` lists those the cell
-    rebound, deleted or bound anew, or whose contents it changed.
+    rebound, deleted or bound anew, or whose contents it changed, in the
+    namespace it ran in.
 
     ``out`` receives the cell's outputs as they happen:
     ``out.stream("stdout" or "stderr", text)``, ``out.display(bundle as JSON)``
     and ``out.addon(name, fields as JSON)`` (:func:`post_message`).
     """
     global _out
-    watched = {name: _summary(name) for name in json.loads(watch)}
+    namespace = behind() if apart else NAMESPACE
+    watched = {name: _summary(namespace, name) for name in json.loads(watch)}
     _out = out
     linecache.cache[filename] = (len(source), None, source.splitlines(True), filename)
     try:
@@ -338,11 +367,11 @@ def run_cell(source: str, filename: str, out: Output, watch: str = "[]") -> str:
         with ExitStack() as contexts:
             for make in CELL_CONTEXTS:
                 contexts.enter_context(make())
-            exec(compile(tree, filename, "exec"), NAMESPACE)
+            exec(compile(tree, filename, "exec"), namespace)
             if last is not None:
-                value = eval(compile(last, filename, "eval"), NAMESPACE)
+                value = eval(compile(last, filename, "eval"), namespace)
                 if value is not None:
-                    NAMESPACE["_"] = value
+                    namespace["_"] = value
                     display(value)
         ok, error_text = True, None
     except BaseException as error:  # a cell's SystemExit or KeyboardInterrupt ends the cell only
@@ -351,7 +380,7 @@ def run_cell(source: str, filename: str, out: Output, watch: str = "[]") -> str:
         for stream in (sys.stdout, sys.stderr):
             stream.flush()
         _out = None
-    changed = [name for name, before in watched.items() if _summary(name) != before]
+    changed = [name for name, before in watched.items() if _summary(namespace, name) != before]
     return json.dumps({"ok": ok, "error": error_text, "changed": changed})
 
 
@@ -383,11 +412,11 @@ def start(mime_types: str, glue_formats: str) -> None:
     sys.stderr = _CellStream("stderr")
     _install_ipython_display()
     _install_myst_nb()
-    NAMESPACE["glue"] = glue
+    BEHIND["glue"] = glue
     # A claim a hidden cell states goes to the page, which shows the sentence's
     # wording that is true of the reader's run (claims.py, claims.js).
     claims.send = _send_claim
-    NAMESPACE["claim"] = claims.claim
+    BEHIND["claim"] = claims.claim
     # Every graphviz graph class (Graph, Digraph, Source) derives from JupyterIntegration.
     for_type_by_name("graphviz.jupyter_integration", "JupyterIntegration", _graphviz_bundle)
     for_type_by_name("micrograd.viz.chart", "Figure", _figure_bundle)
@@ -397,5 +426,5 @@ def start(mime_types: str, glue_formats: str) -> None:
 
 
 def starting_names() -> str:
-    """The names the namespace starts with, beyond Python's own (as JSON)."""
-    return json.dumps(sorted(n for n in NAMESPACE if not n.startswith("__")))
+    """The names a hidden cell starts with, beyond Python's own (as JSON)."""
+    return json.dumps(sorted(n for n in {**BEHIND, **NAMESPACE} if not n.startswith("__")))

@@ -151,7 +151,11 @@ export function setUpCells(actions) {
 const SCRATCH_TITLE = "Try your own code";
 const SCRATCH_LEAD =
   "Runs in this page's Python, after the page's cells (Run runs them first if they have " +
-  "not run): every name they define is yours to use.";
+  "not run).";
+// Which names the reader's code can use: the kernel's rule (kernel.py, NAMESPACE and BEHIND).
+const SCRATCH_NAMES =
+  "It sees the names of the cells shown above, as they left them: not those of the " +
+  "solutions or of the page's hidden cells.";
 
 /**
  * The scratch cell: an empty cell of the reader's at the end of the article, a region
@@ -171,7 +175,12 @@ function setUpScratch(article, actions) {
   codeView.append(pre);
   input.append(codeView);
   el.append(input);
-  region.append(heading, element("p", "runner-scratch-lead", SCRATCH_LEAD), el);
+  region.append(
+    heading,
+    element("p", "runner-scratch-lead", SCRATCH_LEAD),
+    element("p", "runner-scratch-names", SCRATCH_NAMES),
+    el,
+  );
   article.append(region);
   scratch = new Cell({
     el, index: null, number: null, source: "", codeView, buildOutput: null, scratch: true,

@@ -19,7 +19,8 @@ const CELL_ATTRIBUTE = "data-micrograd-cell";
 
 /**
  * Every code cell of the page, in order: {code (its index), source, hidden,
- * buildOnly, glue (the keys it glues), names, watches, needs (Python's analysis
+ * apart (the build hides or folds away its code: it runs in the hidden cells'
+ * namespace, kernel.py), buildOnly, glue (the keys it glues), names, watches, needs (Python's analysis
  * of the page's code: snippets.py), shows (what its last expression showed at
  * build time), script (a shown cell's script), cell (the visible cell's Cell,
  * cells.js, or null), after (for a hidden cell: the visible cell above it, or

@@ -36,8 +36,8 @@ const usable = (names) => (names && !names.error ? names : EMPTY);
 /**
  * What Python says of the page's code as it is now, as the planner reads it.
  *
- * entries: the manifest's cells, in page order ({code, source, hidden, buildOnly,
- * names, watches, needs}); sources: each cell's code now (the reader's edit, or
+ * entries: the manifest's cells, in page order ({code, source, hidden, apart,
+ * buildOnly, names, watches, needs}); sources: each cell's code now (the reader's edit, or
  * the page's); analysis: the worker's latest answer ({sources, cells: [{names,
  * watches, needs}]}), or null.  A cell whose code is the page's and whose page is
  * as built takes the manifest's; otherwise the analysis's, where it was made for
@@ -57,6 +57,7 @@ export function pageOf(entries, sources, analysis = null) {
       code: c.code,
       hidden: Boolean(c.hidden),
       buildOnly: Boolean(c.buildOnly),
+      apart: Boolean(c.apart),
       edited: sources[i] !== c.source,
       glue: c.glue || [],
       pageNames: c.names || null,
@@ -220,10 +221,12 @@ export function planFor(page, history, k, options = {}) {
 
 /**
  * The page with one more cell after its last: the scratch cell ("Try your own code"),
- * at code page.cells.length.  It reads nothing the planner knows of and needs every
- * runnable cell, so planFor on it runs what a Run of the page's last cell runs, the
- * last cell and the hidden cells after it: the page's names, as its cells make them.
- * What the reader's code there changes is not followed (it has no watches).
+ * at code page.cells.length.  It reads nothing the planner knows of, so planFor on it
+ * runs what a Run of the page's last cell runs, the last cell and the hidden cells
+ * after it: the page's names, as its cells make them.  It needs every runnable cell
+ * whose names it sees: not those the build hides or folds away (apart: the kernel
+ * runs them in a namespace of their own), so none of those holds it back.  What the
+ * reader's code there changes is not followed (it has no watches).
  */
 export function afterThePage(page) {
   const scratch = {
@@ -235,7 +238,7 @@ export function afterThePage(page) {
     pageNames: null,
     facts: EMPTY,
     watches: new Set(),
-    needs: page.cells.filter(runnable).map((c) => c.code),
+    needs: page.cells.filter((c) => runnable(c) && !c.apart).map((c) => c.code),
   };
   return { ...page, cells: [...page.cells, scratch] };
 }

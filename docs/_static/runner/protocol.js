@@ -9,7 +9,8 @@
 // |---------|------------------------------------------|--------------------------------------|
 // | start   | base, pyodide, wheels, viz, marked,      | start Python, once per worker        |
 // |         | glueFormats ({key: [format spec, ...]})  |                                      |
-// | run     | run, code, filename, watch ([names])     | run a cell; run: the run's id        |
+// | run     | run, code, filename, watch ([names]),    | run a cell; run: the run's id; apart:|
+// |         | apart                                    | a cell the build hides (kernel.py)   |
 // | analyse | request, cells ([{source, buildOnly}])   | snippets.py's analysis of the page's |
 // |         |                                          | code as it is now (the reader's)     |
 // | ask     | request, addon, question, fields         | an add-on's question to its worker   |

@@ -222,6 +222,9 @@ async function runPlan(target, plan, over) {
       noteHiddenError(step, cell, result.error);
       continue;
     }
+    // A folded cell (a solution) binds nothing the shown cells see: its own box
+    // shows what it raised, and the run goes on.
+    if (step.apart) continue;
     const why = `not run: ${nameOf(step)} above raised an exception`;
     for (const rest of plan.steps.filter((c) => c > code)) {
       const later = flow.codeCells[rest].cell;

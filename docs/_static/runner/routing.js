@@ -17,11 +17,15 @@ import { post, request } from "./session.js";
  * {ok, error, changed} when it ends, or {ok: false, stopped: true} or
  * {ok: false, crashed: true} when a teardown abandons it (runtime.js).
  */
-export function startRun(entry, { code, filename, watch }) {
+export function startRun(entry, {
+  code, filename, watch, apart,
+}) {
   const id = runtime.newId();
   return new Promise((resolve) => {
     runtime.startRun({ id, entry, changed: [], resolve });
-    post({ type: TO_WORKER.run, run: id, code, filename, watch });
+    post({
+      type: TO_WORKER.run, run: id, code, filename, watch, apart,
+    });
   });
 }
 

@@ -46,6 +46,7 @@ export async function runOne(entry, plan = null) {
     code: flow.sourceOf(entry),
     filename: cell ? cell.filename : `<hidden cell ${entry.code + 1}>`,
     watch: JSON.stringify([...flow.watches(entry)]),
+    apart: Boolean(entry.apart),
   });
   if (!result.stopped && !result.crashed) finished(entry, result, (now() - started) / 1000);
   return result;

@@ -95,7 +95,9 @@ async function start(message) {
   post({ type: TO_PAGE.ready, names });
 }
 
-async function run({ run: id, code, filename, watch }) {
+async function run({
+  run: id, code, filename, watch, apart,
+}) {
   const displays = []; // [index, bundle]
   // What kernel.py's run_cell sends while the cell runs: each as its own message.
   const out = {
@@ -110,7 +112,7 @@ async function run({ run: id, code, filename, watch }) {
   };
   let result;
   try {
-    result = JSON.parse(kernel.run_cell(code, filename, out, watch));
+    result = JSON.parse(kernel.run_cell(code, filename, out, watch, Boolean(apart)));
   } catch (error) {
     // Not a Python exception (run_cell reports those): the runtime itself failed.
     post({ type: TO_PAGE.fatal, message: errorText(error) });
