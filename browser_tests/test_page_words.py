@@ -230,6 +230,18 @@ def page_as_read(tab: Tab) -> dict[str, Any]:
     )
 
 
+#: The mark on an edited cell's code (docs/_static/runner/wording.js), and what the live
+#: region says of it.
+EDITED = "Edited: your code, not the page's."
+EDITED_SAID = "edited: your code, not the page's."
+
+
+def edited_mark(tab: Tab, index: int) -> str | None:
+    """What marks cell ``index``'s code as the reader's, visible above it (None: nothing)."""
+    mark = tab.cell(index).locator(".runner-edited-mark")
+    return str(mark.inner_text()) if mark.count() == 1 and mark.is_visible() else None
+
+
 def test_two_edits_survive_a_reload_marked_and_reset_page_gives_back_the_build(tab: Tab) -> None:
     tab.open("neuron.html")
     built = page_as_read(tab)
@@ -240,10 +252,19 @@ def test_two_edits_survive_a_reload_marked_and_reset_page_gives_back_the_build(t
     edit(tab, printing, ('print(f"o = {o2.data:.4f}")', 'print(f"o is {o2.data:.6f}")'))
     wait_saved(tab.page)
     ran = tab.evaluate(f"microgradTest.cell({first})")
+    # Each edited cell's code is marked, the one run and the one only edited alike.
+    marked = {i: edited_mark(tab, i) for i in (first, printing)}
+    assert marked == {first: EDITED, printing: EDITED}, marked
 
     tab.page.reload(wait_until="networkidle")
     tab.page.wait_for_function(f"microgradTest.cell({first}).hasEditor")
     tab.page.wait_for_function(f"microgradTest.cell({printing}).hasEditor")
+    said = tab.page.locator(".runner-announcer[aria-live=polite]")
+    said.filter(has_text="from your last visit").wait_for()  # once all of it is back
+    assert {i: edited_mark(tab, i) for i in (first, printing)} == marked  # the same words
+    numbers = sorted(tab.evaluate(f"microgradTest.cell({i}).number") for i in (first, printing))
+    edits = f"Cells {numbers[0]} and {numbers[1]} are {EDITED_SAID}"
+    assert said.inner_text().endswith(edits), said.inner_text()
     again = tab.evaluate(f"microgradTest.cell({first})")
     assert 'x2 = Value(1.0, label="x2")' in again["code"]
     assert again["shows"] == "earlier-run"  # the reader's run, from a Python that is gone
@@ -257,6 +278,7 @@ def test_two_edits_survive_a_reload_marked_and_reset_page_gives_back_the_build(t
     tab.page.locator("button.runner-reset-page").click()
     tab.page.wait_for_function("microgradTest.cells().every((c) => c.shows === 'build')")
     assert page_as_read(tab) == built
+    assert tab.page.locator(".runner-edited-mark").count() == 0
     assert "the build's again" in tab.page.locator(".runner-page-status").inner_text()
     tab.page.reload(wait_until="networkidle")
     assert page_as_read(tab) == built  # nothing of the reader's run is kept after Reset page

@@ -21,9 +21,12 @@ tested without a browser (tests/js/predict_check.test.mjs, tests/test_prediction
 
 from __future__ import annotations
 
+import json
 import re
+from pathlib import Path
 
 from accessibility import audit, check
+from conftest import CONTENT_PAGES
 from runner_tab import Tab, cell_with, run, wait_saved
 
 #: What the test types for each input's grad, by the input's name.  The neuron's
@@ -169,3 +172,70 @@ def test_a_prediction_kept_before_a_run_is_judged_by_the_run_and_scored(tab: Tab
     kept = page.locator("div.mg-predict-run[data-key='acc_wrong_twice']").evaluate(PROMPT_JS)
     assert kept["status"] == judged["status"], kept
     assert kept["score"] == judged["score"], kept
+
+
+#: Every "Predict, then run" prompt of the page as a reader sees it before any run: the
+#: question's visible text and whole text, what the box shows of the rest, and its sizes.
+PROMPTS_SEEN_JS = """
+() => Array.from(document.querySelectorAll('div.mg-predict-run'), (box) => {
+  const question = box.querySelector('.mg-predict-run-question');
+  const why = box.querySelector('.mg-predict-run-why');
+  const legend = box.querySelector('legend');
+  const size = (el) => parseFloat(getComputedStyle(el).fontSize);
+  return {
+    key: box.dataset.key,
+    choice: box.classList.contains('mg-predict-choice'),
+    visible: question !== null && question.checkVisibility({visibilityProperty: true})
+      && question.getClientRects().length > 0,
+    seen: question === null ? '' : question.innerText,
+    whole: question === null ? '' : question.textContent,
+    opens: question !== null && box.innerText.trim().startsWith(question.innerText.trim()),
+    whyShown: why.checkVisibility() ? why.innerText : null,
+    // "Your prediction" beside the choices' own labels: a label's size, not a heading's
+    ratio: legend === null ? null
+      : size(legend) / size(box.querySelector('.mg-predict-choice-label')),
+  };
+})
+"""
+
+
+def plain(text: str) -> str:
+    """Text as words to compare: no code ticks, straight quotes, single spaces."""
+    text = text.replace("`", "").translate(str.maketrans("‘’“”", "''\"\""))
+    return " ".join(text.split())
+
+
+def download_questions(html: Path, page: str) -> list[str]:
+    """The questions the page's download asks, each the paragraph above a folded answer."""
+    notebook = json.loads((html / "_sources" / page.replace(".html", ".ipynb")).read_text("utf-8"))
+    markdown = "\n\n".join("".join(cell["source"]) for cell in notebook["cells"])
+    return [
+        plain(found)
+        for found in re.findall(r"([^\n]+)\n\n<details><summary>The answer</summary>", markdown)
+    ]
+
+
+def test_every_prompt_shows_its_whole_question_before_any_run(tab: Tab, html: Path) -> None:
+    pages = [page for page in CONTENT_PAGES if "mg-predict-run" in (html / page).read_text("utf-8")]
+    assert len(pages) >= 2, pages  # the book has prompts of both kinds, on pages of their own
+    kinds = set()
+    for page in pages:
+        tab.open(page)
+        tab.page.wait_for_selector("div.mg-predict-run form")  # predict.js has set them up
+        seen = tab.evaluate(PROMPTS_SEEN_JS)
+        assert seen, page
+        for prompt in seen:
+            where = f"{page} {prompt['key']}"
+            kinds.add(prompt["choice"])
+            assert prompt["visible"], where
+            asked = " ".join(prompt["seen"].split())
+            assert asked == " ".join(prompt["whole"].split()), where  # nothing of it hidden
+            assert asked.endswith("?"), (where, asked)
+            assert prompt["opens"], where  # the box opens with it
+            assert prompt["whyShown"] is None, (where, prompt["whyShown"])
+            if prompt["choice"]:  # "Your prediction" is a label, not a heading
+                assert prompt["ratio"] == 1, (where, prompt["ratio"])
+        # The download asks the same questions, read from the page's source on its own.
+        assert download_questions(html, page) == [plain(p["seen"]) for p in seen], page
+    assert kinds == {True, False}
+    assert not tab.errors, tab.errors

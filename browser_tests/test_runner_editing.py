@@ -22,6 +22,8 @@ from steppers import STEPPER_STATE_JS
 
 NEURON = "neuron.html"
 NEURON_X2 = 'x2 = Value(0.0, label="x2")'
+#: The mark on an edited cell's code (docs/_static/runner/wording.js).
+EDITED = "Edited: your code, not the page's."
 #: Counts every mouse and pointer event the page receives (there must be none).
 COUNT_MOUSE = (
     "window.mouseEvents = 0; for (const type of ['mousedown', 'mouseup', 'click', 'pointerdown']) "
@@ -96,15 +98,20 @@ def test_a_cell_runs_is_edited_and_runs_again_with_the_keyboard_alone(tab: Tab) 
     keyboard.press("Home")
     keyboard.press("Shift+End")
     keyboard.type('x2 = Value(1.0, label="x2")')
+    mark = tab.cell(0).locator(".runner-edited-mark")
+    assert mark.inner_text() == EDITED  # above the code, as soon as it is the reader's
     keyboard.press("Shift+Enter")
     tab.page.wait_for_function("microgradTest.timings().runs.length >= 2")
     assert tab.wait_state(0, DONE, 60_000) == "done", tab.output_text(0)
+    assert mark.is_visible()  # and after its run, in the same words
+    assert mark.inner_text() == EDITED
     dot = next(o["data"] for o in tab.outputs(0) if o["kind"] == "display")
     assert "{ w2 | data 1.0000 | grad 0.0887 }" in dot
     assert tab.evaluate("window.mouseEvents") == 0
     said = tab.evaluate("window.said")
     assert "cell 1: running" in said, said
     assert "cell 1: done" in said, said
+    assert "Cell 1 is edited: your code, not the page's." in said, said
     assert tab.page.locator(".runner-announcer[aria-live=polite]").count() == 1
     # (The editor's own region, CodeMirror's, reads out its editing commands.)
     others = ".runner-bar [aria-live], .runner-output[aria-live], .runner-output [aria-live]"
@@ -142,6 +149,7 @@ def test_reset_puts_back_the_pages_code_and_the_builds_output(tab: Tab) -> None:
     assert tab.cell(0).locator("div.runner-output").count() == 0
     assert tab.cell(0).locator("div.cell_output").is_visible()
     assert not reset.is_visible()
+    assert tab.cell(0).locator(".runner-edited-mark").count() == 0
     assert not tab.errors, tab.errors
 
 

@@ -7,8 +7,9 @@ prose declares a prompt next to the sentence that glues the number::
     ```{predict-run} neuron_dw2
     :format: .4f
     :close: 0.01
-    :question: Edit the first cell to `x2 = Value(1.0, label="x2")`. Before you run it:
-      what will `w2`'s gradient be?
+
+    Predict, then run: edit the first cell to `x2 = Value(1.0, label="x2")`. Before you
+    run it, what will `w2`'s gradient be?
 
     $\\partial o/\\partial w_2 = x_2 \\cdot \\partial o/\\partial n$ =
     {glue:text}`neuron_x2:.4f` × {glue:text}`neuron_dn:.4f` = {glue:text}`neuron_dw2:.4f`.
@@ -16,20 +17,26 @@ prose declares a prompt next to the sentence that glues the number::
 
 The argument is the glued key whose value the run gives, ``format`` the
 format the body pastes it with (the number compared is that text, as the page
-shows it), ``close`` how near counts as close, ``question`` the question, and
-the body the explanation shown with the verdict, whose glued numbers follow
-the reader's run as all of the prose's do.  The build writes a box the page's
-script (docs/_static/runner/predict.js) gives an answer field; it compares the
-reader's number with the run's and keeps the verdict in the page's score.
-Without the script (paper, a page with scripts off) the box is the question
-and its explanation.  A body that does not paste the key in the format fails
-the build: the page would have nothing to compare.
+shows it), ``close`` how near counts as close.  The body's first paragraph is
+the question, which the reader sees before the run; the rest is the
+explanation shown with the verdict, whose glued numbers follow the reader's
+run as all of the prose's do.  The question is a paragraph, not an option,
+because MyST reads an option as one line: a ``:question:`` that goes on over
+a second line would lose that line to the hidden explanation.  The build
+writes a box the page's script (docs/_static/runner/predict.js) gives an
+answer field; it compares the reader's number with the run's and keeps the
+verdict in the page's score.  Without the script (paper, a page with scripts
+off) the box is the question and its explanation.  A body that does not paste
+the key in the format fails the build: the page would have nothing to compare.
+So does a prompt whose question is not whole before the run
+(:func:`prompt_problems`): a question that does not end in a question mark,
+or an explanation that opens as a question's continuation would.
 
 Where the outcome is a yes or no (the moons trained at a constant rate of 0.1:
 does the loss rise or fall?), the prompt asks about a claim (docs/_ext/claims.py)::
 
     ```{predict-claim} moons_loss_rises
-    :question: Predict, then run: ... will the loss rise or fall after the first step?
+    Predict, then run: ... will the loss rise or fall after the first step?
 
     The loss {claim}``moons_loss_rises: rises || falls`` after the first step, ...
     ```
@@ -46,6 +53,7 @@ from __future__ import annotations
 import html
 import json
 import re
+from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from book_runtime.predictions import EXACT
@@ -72,19 +80,78 @@ def _non_negative_number(text: str | None) -> float:
     return value
 
 
+#: Why a prompt takes no ``:question:``: MyST reads an option as one line.
+QUESTION_IS_A_PARAGRAPH = (
+    "the question is the body's first paragraph, not :question: (an option is one line: "
+    "MyST gives what goes on over the next line to the hidden explanation)"
+)
+
+
+def question_length(lines: Sequence[str]) -> int:
+    """How many of a prompt's body lines are its question: those before the first blank one."""
+    return next((n for n, line in enumerate(lines) if not line.strip()), len(lines))
+
+
+def prompt_problems(question: list[nodes.Node], explanation: list[nodes.Node]) -> list[str]:
+    """What keeps a prompt's question from being whole before the run, in words ([]: nothing).
+
+    ``question`` is what the body's first paragraph parses to, which the
+    reader sees before the run, ``explanation`` what the rest does, hidden
+    until then.  A question is one paragraph ending in a question mark.  An
+    explanation that opens in lower case goes on with a sentence begun above
+    it (a question split by a blank line), and one whose first paragraph ends
+    in a question mark asks what the reader would only see after the run: both
+    were meant for the question.
+    """
+    if len(question) != 1 or not isinstance(question[0], nodes.paragraph):
+        return ["it must open with its question, one paragraph"]
+    problems = []
+    asked = " ".join(question[0].astext().split())
+    if not asked.endswith("?"):
+        problems.append(f"its question must end in a question mark: {asked!r}")
+    if not explanation:
+        return [*problems, "it needs an explanation after its question (and a blank line)"]
+    opening = explanation[0]
+    if isinstance(opening, nodes.paragraph):
+        said = " ".join(opening.astext().split())
+        first = opening.children[0] if opening.children else None
+        if isinstance(first, nodes.Text) and first.astext()[:1].islower():
+            problems.append(
+                f"its explanation opens in lower case, as the rest of a question would: {said!r}"
+            )
+        if said.endswith("?"):
+            problems.append(
+                f"its explanation opens with a question, hidden until the run: {said!r}"
+            )
+    return problems
+
+
 class _Prompt(SphinxDirective):
     """What both prompts are: the question, then the explanation shown with the verdict."""
 
-    def _prompt(self, node: predict_run) -> list[nodes.Node]:
-        question = nodes.paragraph(classes=["mg-predict-run-question"])
-        asked = " ".join(self.options["question"].split())
-        children, messages = self.state.inline_text(asked, self.lineno)
-        question += children
+    def _no_question_option(self, name: str) -> None:
+        if "question" in self.options:
+            raise self.error(f"{name}: {QUESTION_IS_A_PARAGRAPH}")
+
+    def _explanation(self) -> str:
+        """The body after its question, as written."""
+        return "\n".join(self.content[question_length(self.content) :])
+
+    def _prompt(self, node: predict_run, name: str) -> list[nodes.Node]:
+        asked = question_length(self.content)
+        question = self.parse_text_to_nodes(self.content[:asked], offset=self.content_offset)
+        explanation = self.parse_text_to_nodes(
+            self.content[asked:], offset=self.content_offset + asked
+        )
+        problems = prompt_problems(question, explanation)
+        if problems:
+            raise self.error(f"{name}: {'; '.join(problems)}")
+        question[0]["classes"].append("mg-predict-run-question")
         why = nodes.container(classes=["mg-predict-run-why"])
-        why += self.parse_content_to_nodes()
-        node += [question, why]
+        why += explanation
+        node += [question[0], why]
         self.set_source_info(node)
-        return [node, *messages]
+        return [node]
 
 
 class PredictRun(_Prompt):
@@ -95,23 +162,24 @@ class PredictRun(_Prompt):
     option_spec: ClassVar[dict[str, Any]] = {
         "format": directives.unchanged_required,
         "close": _non_negative_number,
-        "question": directives.unchanged_required,
+        "question": directives.unchanged,  # taken only to say where the question goes
     }
 
     def run(self) -> list[nodes.Node]:
         key = self.arguments[0]
-        missing = [name for name in ("format", "close", "question") if name not in self.options]
+        self._no_question_option(f"predict-run {key}")
+        missing = [name for name in ("format", "close") if name not in self.options]
         if missing:
             raise self.error(f"predict-run {key}: needs :{': and :'.join(missing)}:")
         fmt = self.options["format"]
         pasted = re.compile(r"\{glue(?::text)?\}`" + re.escape(f"{key}:{fmt}") + "`")
-        if not pasted.search("\n".join(self.content)):
+        if not pasted.search(self._explanation()):
             raise self.error(
                 f"predict-run {key}: its explanation must paste the number it compares, "
                 f"{{glue:text}}`{key}:{fmt}`"
             )
         node = predict_run(key=key, format=fmt, close=self.options["close"])
-        return self._prompt(node)
+        return self._prompt(node, f"predict-run {key}")
 
 
 #: A wording a choice prompt offers: plain words (the Markdown's emphasis aside).
@@ -149,18 +217,19 @@ class PredictClaim(_Prompt):
 
     required_arguments = 1
     has_content = True
-    option_spec: ClassVar[dict[str, Any]] = {"question": directives.unchanged_required}
+    option_spec: ClassVar[dict[str, Any]] = {
+        "question": directives.unchanged,  # taken only to say where the question goes
+    }
 
     def run(self) -> list[nodes.Node]:
         key = self.arguments[0]
-        if "question" not in self.options:
-            raise self.error(f"predict-claim {key}: needs :question:")
+        self._no_question_option(f"predict-claim {key}")
         try:
-            choices = claim_choices(key, "\n".join(self.content))
+            choices = claim_choices(key, self._explanation())
         except ValueError as error:
             raise self.error(f"predict-claim {key}: {error}") from None
         node = predict_run(key=CLAIM_PREFIX + key, choices=choices)
-        return self._prompt(node)
+        return self._prompt(node, f"predict-claim {key}")
 
 
 def _visit_html(translator: Any, node: predict_run) -> None:

@@ -1,11 +1,13 @@
 // A page's saved state as data (docs/_static/runner/savedstate.js): what is
 // saved of a cell, what a reload brings back of it, and a state of an older
-// page, wheel or shape.
+// page, wheel or shape.  And what marks an edited cell's code, the
+// same words while the reader edits and runs it and after a reload.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  FORMAT, SHOWN_KINDS, cellSnapshot, pageSnapshot, restorePlan, restoredText, runsCurrent, versionOf,
+  EDITED_MARK, FORMAT, SHOWN_KINDS, cellSnapshot, editedNews, editedText, pageSnapshot, restorePlan,
+  restoredText, runsCurrent, versionOf,
 } from "../../docs/_static/runner/savedstate.js";
 
 const MANIFEST = '{"cells": [{"source": "x = 1"}, {"source": "print(x)"}]}';
@@ -149,4 +151,25 @@ test("a state saved without a scratch cell brings none back", () => {
   const older = saved();
   delete older.scratch;
   assert.equal(restorePlan(older, [{ source: "x = 1" }], VERSION, { source: "" }).scratch, null);
+});
+
+// -- an edited cell's mark --------------------------------------------------------------------
+
+test("a reload says which cells' code is the reader's, in the words of their mark", () => {
+  const back = restoredText(true, [2]);
+  assert.match(back, /^Your changes to this page are back, from your last visit/);
+  assert.ok(back.endsWith(" Cell 2 is edited: your code, not the page's."), back);
+  assert.ok(back.toLowerCase().includes(EDITED_MARK.replace(/\.$/, "").toLowerCase()), back);
+  assert.ok(restoredText(false, [1, 3, 4]).endsWith(
+    " Cells 1, 3 and 4 are edited: your code, not the page's."));
+  assert.equal(restoredText(true, []), restoredText(true));
+});
+
+test("typing says when a cell's code becomes the reader's and when it is the page's again", () => {
+  assert.equal(EDITED_MARK, "Edited: your code, not the page's.");
+  assert.equal(editedNews(3, false, true), editedText([3]));
+  assert.equal(editedNews(3, true, false), "Cell 3 is the page's code again.");
+  assert.equal(editedNews(3, true, true), null, "each key typed does not say it again");
+  assert.equal(editedNews(3, false, false), null);
+  assert.equal(editedText([]), "");
 });

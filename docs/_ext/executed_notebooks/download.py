@@ -35,6 +35,7 @@ from book_runtime.glue_text import format_glued
 from claims import ROLE as CLAIM_ROLE
 from claims import parse as parse_claim
 from pair_words import WORDS as PAIR_WORDS
+from predict_prompts import question_length
 
 from .streams import join_stream_pieces
 from .text import joined
@@ -135,34 +136,32 @@ def fill_roles(markdown: str) -> str:
 
 
 #: A prompt of docs/_ext/predict_prompts.py (``{predict-run}`` or ``{predict-claim}``):
-#: its option lines (``:question:`` may go on, indented), a blank line, the explanation.
+#: its option lines (one line each, as MyST reads them), the body: its question, the
+#: explanation.
 PROMPT = re.compile(
     r"^(?P<fence>`{3,})\{predict-(?:run|claim)\}[ \t]+[\w-]+[ \t]*\n"
-    r"(?P<options>(?:[ \t]*:[\w-]+:.*\n(?:[ \t]+\S.*\n)*)*)"
+    r"(?P<options>(?:[ \t]*:[\w-]+:.*\n)*)"
     r"\n?(?P<body>(?:.*\n)*?)(?P=fence)[ \t]*$",
     re.MULTILINE,
 )
-#: An option of a prompt: its name and its text (the lines that go on joined).
-PROMPT_OPTION = re.compile(r"^[ \t]*:(?P<name>[\w-]+):(?P<text>.*(?:\n[ \t]+\S.*)*)", re.MULTILINE)
 
 
 def fill_prompts(markdown: str) -> str:
     """``markdown`` with each predict-then-run prompt as a reader of a notebook can use it.
 
-    The question, then the explanation folded away under
-    "The answer" (an HTML ``<details>``, which Jupyter's Markdown shows as such), so
-    that the reader predicts before reading it; nothing of the directive is left.
+    The question (the body's first paragraph, as the page reads it:
+    :func:`predict_prompts.question_length`), then the explanation folded away
+    under "The answer" (an HTML ``<details>``, which Jupyter's Markdown shows as
+    such), so that the reader predicts before reading it; nothing of the
+    directive is left.
     """
 
     def prompt(match: re.Match[str]) -> str:
-        options = {
-            m["name"]: " ".join(m["text"].split()) for m in PROMPT_OPTION.finditer(match["options"])
-        }
-        body = match["body"].strip("\n")
-        return (
-            f"{options.get('question', '')}\n\n"
-            f"<details><summary>The answer</summary>\n\n{body}\n\n</details>"
-        )
+        lines = match["body"].strip("\n").split("\n")
+        asked = question_length(lines)
+        question = " ".join(" ".join(lines[:asked]).split())
+        body = "\n".join(lines[asked:]).strip("\n")
+        return f"{question}\n\n<details><summary>The answer</summary>\n\n{body}\n\n</details>"
 
     return PROMPT.sub(prompt, markdown)
 

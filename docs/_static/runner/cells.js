@@ -19,6 +19,7 @@
 // reader's, empty at first, in no manifest, which runs after the page's cells (flow.js).
 
 import { button, element } from "./dom.js";
+import { EDITED_MARK, editedNews } from "./savedstate.js";
 import { buildOnlyClass } from "./state.js";
 
 /** What a cell's last Run request is doing or did. */
@@ -76,6 +77,7 @@ export class Cell {
     this.controls = null; // {bar, run, edit, stop, reset, status}
     this.box = null; // {element, label, body, toggle} while it shows a run
     this.staleNote = null; // the note above a stale build output
+    this.editedMark = null; // the mark above its code while the code is the reader's
     this.toolStatus = ""; // what an add-on's tool says in the status line (setToolStatus)
   }
 
@@ -351,6 +353,15 @@ export function render(cell) {
     cell.staleNote = null;
   }
   if (cell.buildOutput) cell.buildOutput.classList.toggle("runner-stale", staleBuild);
+  // The scratch cell's code is always the reader's: only a page cell's is marked.
+  const edited = cell.edited && !cell.scratch;
+  if (edited && !cell.editedMark) {
+    cell.editedMark = element("p", "runner-note runner-edited-mark", EDITED_MARK);
+    cell.codeView.before(cell.editedMark);
+  } else if (!edited && cell.editedMark) {
+    cell.editedMark.remove();
+    cell.editedMark = null;
+  }
 }
 
 // -- changing a cell's state (the only place that does) -----------------------------------------
@@ -373,9 +384,16 @@ export function setStale(cell, stale) {
   render(cell);
 }
 
-/** The cell's code changed in its editor (the Reset button may be due; the page saves it). */
-export function codeChanged(cell) {
+/**
+ * The cell's code changed in its editor (the Reset button and the edited mark may be
+ * due; the page saves it).  typed: the reader changed it (not a reload, not Reset),
+ * and the live region says when the mark comes or goes.
+ */
+export function codeChanged(cell, { typed = false } = {}) {
+  const wasMarked = cell.editedMark !== null;
   render(cell);
+  const news = typed ? editedNews(cell.number, wasMarked, cell.editedMark !== null) : null;
+  if (news !== null) announce(news);
   document.dispatchEvent(new CustomEvent("micrograd:edit", { detail: { cell: cell.index } }));
 }
 

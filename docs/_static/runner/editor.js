@@ -85,7 +85,10 @@ async function makeEditor(cell, run, keepBar) {
           tabindex: "0",
         }),
         view.EditorView.updateListener.of((update) => {
-          if (update.docChanged) codeChanged(cell);
+          // (the reader's typing, pasting, undoing: a transaction with a user event)
+          const typed = update.transactions
+            .some((t) => t.annotation(state.Transaction.userEvent) !== undefined);
+          if (update.docChanged) codeChanged(cell, { typed });
         }),
       ],
     }),

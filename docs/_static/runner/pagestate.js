@@ -220,7 +220,7 @@ async function bringBack(saved, openEditor) {
     }
   }
   showBar(true);
-  say(restoredText(plan.current));
+  say(restoredText(plan.current, cells.filter((cell) => cell.edited).map((cell) => cell.number)));
 }
 
 // -- Reset page -----------------------------------------------------------------------------------

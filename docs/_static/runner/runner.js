@@ -58,6 +58,7 @@
 //   prose.js     what the prose shows of the reader's run: each glued value's and
 //                claim's state (the add-ons glue.js and claims.js show them)
 //   savedstate.js a page's saved state as data: what a reload brings back of each cell
+//                (and the words of an edited cell's mark, before and after one)
 //   wording.js   the words a glued number or a claim carries, by its state (prose.js)
 //   exercise_progress.js  the exercises' progress, and what their panels show of it
 //   (savedstate.js, wording.js, exercise_progress.js, icons.js, pair_layout.js,

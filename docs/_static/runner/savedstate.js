@@ -4,8 +4,10 @@
 // kept as what its output box showed, item by item, as the worker sent it
 // (cells.js's Cell.shown): printed text, display bundles, laid-out HTML,
 // tracebacks, the runner's notes, an add-on's drawing.  A reload shows them
-// again through the same renderers (pagestate.js).  No DOM here: Node's tests
-// read it as it is.
+// again through the same renderers (pagestate.js).  And the mark on the code
+// of a cell the reader has edited (cells.js draws it), the same before and
+// after a reload, and what the live region says of it.  No DOM here: Node's
+// tests read it as it is.
 
 /** The shape of a saved state: a state of another shape is treated as of another page. */
 export const FORMAT = 2;
@@ -93,8 +95,37 @@ export function restorePlan(saved, cells, version, scratch = null) {
   };
 }
 
-/** What the page bar says once a saved state is back. */
-export const restoredText = (current) => (current
+/**
+ * What the page bar says once a saved state is back; edited: the numbers of the
+ * cells whose code is the reader's again (each marked so, EDITED_MARK).
+ */
+export const restoredText = (current, edited = []) => [current
   ? "Your changes to this page are back, from your last visit: runs are marked as from an " +
     "earlier Python session."
-  : "This page changed since your last visit: your edits are back, your runs are not.");
+  : "This page changed since your last visit: your edits are back, your runs are not.",
+editedText(edited)].filter(Boolean).join(" ");
+
+// -- the reader's code ----------------------------------------------------------------------------
+
+/**
+ * The mark on the code of a cell the reader has edited: the same words while
+ * they edit and run it and after a reload brings their code back.
+ */
+export const EDITED_MARK = "Edited: your code, not the page's.";
+
+/** What the live region says of the cells (their numbers) whose code is the reader's. */
+export function editedText(numbers) {
+  if (numbers.length === 0) return "";
+  const listed = numbers.length === 1 ? `Cell ${numbers[0]} is`
+    : `Cells ${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)} are`;
+  return `${listed} edited: your code, not the page's.`;
+}
+
+/**
+ * What the live region says when the reader's typing marks cell `number` as
+ * edited, or takes the mark off (null: the mark stays as it was).
+ */
+export function editedNews(number, wasEdited, isEdited) {
+  if (wasEdited === isEdited) return null;
+  return isEdited ? editedText([number]) : `Cell ${number} is the page's code again.`;
+}
