@@ -169,6 +169,11 @@ class Frame:
     step : Step or None
         What the node's rule did, as numbers; None where no rule ran (the
         first and last frames, the seed, a node without a rule).
+    sums : tuple of str
+        The rule's arithmetic, one line per input, in operand order, with this
+        step's numbers: ``w2.grad += x2 × n.grad = 0.0000 × 0.5000 = 0.0000``
+        (the local derivative in the rule's own terms, times the node's grad);
+        empty where no rule ran.
     """
 
     caption: str
@@ -176,6 +181,7 @@ class Frame:
     node: Value | None
     name: str | None = None
     step: Step | None = None
+    sums: tuple[str, ...] = ()
 
 
 def _check_order(order: Sequence[Value], graph: list[Value]) -> list[Value]:
@@ -311,6 +317,7 @@ def backward_frames(
         if right is not None and (wrong := _wrong(final, right)):
             caption = caption[:-1] + f", and wrong: {_against(wrong, right)}."
         step = None
+        sums = tuple(_sum(node, inputs, k, d) for k, d in enumerate(local))
         if inputs:
             shares = tuple(
                 Share(name_of(c), c.data, d, old, c.grad, leaves[c])
@@ -326,7 +333,7 @@ def backward_frames(
                 shares,
                 engine_order,
             )
-        frames.append(Frame(caption, dot, node, names[node], step))
+        frames.append(Frame(caption, dot, node, names[node], step, sums))
     if right is None:
         done = f"Done: every grad is filled in, as {called}.backward() leaves it."
     elif wrong := _wrong(graph, right):
@@ -433,6 +440,46 @@ def _caption(node: Value, inputs: list[Value], was: list[float], final: list[Val
     elif final:
         caption += f"; {_names(final)} are leaves: their grads are final"
     return caption + "."
+
+
+def _term(node: Value) -> str:
+    """A node's name as a term of a product: ``x2``, or ``(x1*w1 + b)``."""
+    name = name_of(node)
+    return f"({name})" if " " in name else name
+
+
+def _d(node: Value) -> str:
+    """``dx``, or ``d(x1*w1 + b)``."""
+    return "d" + _term(node)
+
+
+def _local_term(node: Value, inputs: list[Value], k: int) -> str:
+    """The local derivative d(node)/d(input ``k``), written as the rule makes it.
+
+    The engine's own operations say it in their terms (``x2`` for ``x2 * w2``'s
+    ``w2``, ``(1 - o²)`` for ``tanh``); any other rule as ``do/dx``.
+    """
+    op, x = node._op, inputs[k]
+    if op == "+" or (op == "-" and k == 0):
+        return "1"
+    if op in ("neg", "-"):
+        return "-1"
+    if op == "*":
+        return f"2·{_term(x)}" if len(inputs) == 1 else _term(inputs[1 - k])
+    if op == "tanh":
+        return f"(1 - {_term(node)}²)"
+    if op == "exp":
+        return _term(node)
+    return f"{_d(node)}/{_d(x)}"
+
+
+def _sum(node: Value, inputs: list[Value], k: int, local: float) -> str:
+    """One line of a rule's arithmetic: ``w2.grad += x2 × n.grad = 0.0000 × 0.5000 = 0.0000``."""
+    return (
+        f"{_grad_of(inputs[k])} += {_local_term(node, inputs, k)} \u00d7 {_grad_of(node)} = "
+        f"{format_number(local)} \u00d7 {format_number(node.grad)} = "
+        f"{format_number(local * node.grad)}"
+    )
 
 
 def _grad_of(node: Value) -> str:
@@ -644,7 +691,12 @@ class StepperPair(Stepper):
 def _frame_json(frame: Frame) -> dict[str, Any]:
     """A frame as data: its caption, its DOT source, and what its rule did (None if none ran)."""
     step = frame.step.to_json() if frame.step is not None else None
-    return {"caption": frame.caption, "dot": frame.dot.source, "step": step}
+    return {
+        "caption": frame.caption,
+        "sums": list(frame.sums),
+        "dot": frame.dot.source,
+        "step": step,
+    }
 
 
 def _arrow(path: str) -> str:
@@ -655,6 +707,13 @@ def _arrow(path: str) -> str:
     return (
         '<svg class="mg-stepper-icon" viewBox="0 0 24 24" width="14" height="14" '
         f'aria-hidden="true" focusable="false"><path d="{path}" fill="currentColor"/></svg>'
+    )
+
+
+def _sums_html(frame: dict[str, Any]) -> str:
+    """A caption's lines of arithmetic (``sums`` of :func:`_frame_json`), as HTML."""
+    return "".join(
+        f'<span class="mg-stepper-sum">{html.escape(line)}</span>' for line in frame.get("sums", [])
     )
 
 
@@ -725,7 +784,7 @@ def html_from_json(data: dict[str, Any] | str, svgs: Sequence[str]) -> str:
             parts += [
                 f'<figure class="mg-stepper-frame" data-frame="{k}">',
                 f'<figcaption><span class="mg-stepper-number">{number}</span> '
-                f"{html.escape(frame['caption'])}</figcaption>",
+                f"{html.escape(frame['caption'])}{_sums_html(frame)}</figcaption>",
                 svg,
                 "</figure>",
             ]
@@ -747,7 +806,7 @@ def html_from_json(data: dict[str, Any] | str, svgs: Sequence[str]) -> str:
             parts += [
                 '<figure class="mg-stepper-side">',
                 f'<figcaption><span class="mg-stepper-title">{html.escape(title)}:</span> '
-                f"{html.escape(side['caption'])}</figcaption>",
+                f"{html.escape(side['caption'])}{_sums_html(side)}</figcaption>",
                 svg,
                 "</figure>",
             ]
