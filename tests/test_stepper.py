@@ -532,6 +532,22 @@ def test_a_pair_ends_on_the_right_and_the_wrong_gradients(dot_program: str) -> N
     assert len(DRAWING.findall(html)) == 2 * 6
 
 
+def test_a_pair_has_a_hidden_switch_with_a_button_per_side_the_first_pressed(
+    dot_program: str,
+) -> None:
+    html = wrong_order_pair().to_html()
+    controls = html.split('<div class="mg-stepper-controls" hidden="">')[1].split("</div>")[0]
+    assert '<span class="mg-stepper-switch" role="group" aria-label="Show" hidden="">' in controls
+    buttons = re.findall(
+        r'<button type="button" class="mg-stepper-show" ([^>]*)>([^<]*)</button>', controls
+    )
+    assert buttons == [
+        ('data-side="0" aria-pressed="true"', "backward()"),
+        ('data-side="1" aria-pressed="false"', "breadth first"),
+    ]
+    assert "mg-stepper-switch" not in BackwardStepper(worked_example()).to_html()
+
+
 def test_a_pair_of_unequal_length_keeps_the_shorter_ones_last_frame() -> None:
     short = BackwardStepper(Value(1.0, label="x") * 2)
     long = BackwardStepper(worked_example())

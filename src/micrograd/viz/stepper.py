@@ -16,8 +16,10 @@ that order instead, to show what goes wrong.
 as an inline SVG with a caption, and *Previous* / *Next* buttons.
 :class:`StepperPair` steps two of them side by side with one set of buttons
 (say, the engine's order against a wrong one) and marks the step where they
-part.  The page that shows them needs a small script to show one frame at a
-time; without it, every frame is shown, one under the other.
+part; its buttons include a switch, a button per side, for a page that shows
+one side at a time where two do not fit.  The page that shows them needs a
+small script to show one frame at a time; without it, every frame is shown,
+one under the other.
 
 A stepper is data first: :meth:`~Stepper.to_json` gives its label, and each
 frame's caption and DOT source, as plain JSON-ready data.  In Jupyter it
@@ -711,9 +713,13 @@ def _arrow(path: str) -> str:
 
 
 def _sums_html(frame: dict[str, Any]) -> str:
-    """A caption's lines of arithmetic (``sums`` of :func:`_frame_json`), as HTML."""
+    """A caption's lines of arithmetic (``sums`` of :func:`_frame_json`), as HTML.
+
+    Each after a space: the caption's text reads as words, where a page shows it as lines.
+    """
     return "".join(
-        f'<span class="mg-stepper-sum">{html.escape(line)}</span>' for line in frame.get("sums", [])
+        f' <span class="mg-stepper-sum">{html.escape(line)}</span>'
+        for line in frame.get("sums", [])
     )
 
 
@@ -724,6 +730,25 @@ def _dots(data: dict[str, Any]) -> list[str]:
         for side in frame.get("sides", [frame]):
             dots.append(side["dot"])
     return dots
+
+
+def _switch(titles: Sequence[str] | None) -> list[str]:
+    """A pair's switch: a button per side, for a page that shows one side at a time.
+
+    Hidden, as the buttons are, until a page's script offers it; the first side pressed.
+    """
+    if not titles:
+        return []
+    buttons = [
+        f'<button type="button" class="mg-stepper-show" data-side="{s}" '
+        f'aria-pressed="{"true" if s == 0 else "false"}">{html.escape(title)}</button>'
+        for s, title in enumerate(titles)
+    ]
+    return [
+        '<span class="mg-stepper-switch" role="group" aria-label="Show" hidden="">',
+        *buttons,
+        "</span>",
+    ]
 
 
 def html_from_json(data: dict[str, Any] | str, svgs: Sequence[str]) -> str:
@@ -771,6 +796,7 @@ def html_from_json(data: dict[str, Any] | str, svgs: Sequence[str]) -> str:
         '<span class="mg-stepper-status"></span>',
         '<button type="button" class="mg-stepper-next">Next '
         f"{_arrow('M7 4.5 L19 12 L7 19.5 Z')}</button>",
+        *_switch(titles),
         "</div>",
         '<p class="mg-stepper-live visually-hidden" aria-live="polite"></p>',
     ]
