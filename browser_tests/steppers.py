@@ -7,10 +7,19 @@ reader's run makes in the browser (test_live_page.py).
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+from sitefiles import article, parse
 
 #: The pages that show the backward stepper.
 STEPPER_PAGES = ["backward.html", "neuron.html"]
+
+
+def pages_with_steppers(html: Path, pages: list[str]) -> list[str]:
+    """The built pages whose article holds a stepper or a pair, found in their HTML."""
+    return [page for page in pages if article(parse(html, page)).select_one(".mg-stepper")]
+
 
 #: The stepper's frames, which are shown, its status text, buttons and live region.
 STEPPER_STATE_JS = """
@@ -44,18 +53,24 @@ STEPPER_PARTS_JS = """
       stuck = Math.max(stuck, bar.getBoundingClientRect().bottom);
     }
   }
-  const active = Array.from(frame.querySelectorAll('g.node.mg-active')).map((node) => {
+  const shown = (el) => el.getClientRects().length > 0;
+  const nodes = Array.from(frame.querySelectorAll('g.node.mg-active')).filter(shown);
+  const active = nodes.map((node) => {
     const view = node.closest('.mg-stepper-view').getBoundingClientRect();
     const b = node.getBoundingClientRect();
-    return {...rect(node), inView: b.top >= view.top - 1 && b.bottom <= view.bottom + 1};
+    return {...rect(node), inView: b.top >= view.top - 1 && b.bottom <= view.bottom + 1
+                                   && b.left >= view.left - 1 && b.right <= view.right + 1};
   });
-  const sides = Array.from(frame.querySelectorAll('.mg-stepper-side'),
-                          (side) => Math.round(side.getBoundingClientRect().left));
+  const box = stepper.getBoundingClientRect();
   return {
     frame: Number(frame.dataset.frame),
-    stacked: sides.length > 1 && new Set(sides).size === 1,
-    // Each drawing's part that its view shows (a view may scroll a tall one).
-    drawings: Array.from(frame.querySelectorAll('svg.micrograd-graph')).map((svg) => {
+    sides: frame.querySelectorAll('.mg-stepper-side').length,
+    shownSides: Array.from(frame.querySelectorAll('.mg-stepper-side')).filter(shown).length,
+    // Taller than the window below the theme's header: the page scrolls through it.
+    tall: box.height > innerHeight - stuck,
+    stepper: rect(stepper),
+    // Each drawing's part that its view shows (a view may scroll a wide one sideways).
+    drawings: Array.from(frame.querySelectorAll('svg.micrograd-graph')).filter(shown).map((svg) => {
       const box = rect(svg);
       const view = rect(svg.closest('.mg-stepper-view') || svg);
       return {...box, top: Math.max(box.top, view.top), bottom: Math.min(box.bottom, view.bottom)};
@@ -75,9 +90,10 @@ STEPPER_PARTS_JS = """
 def off_screen(parts: dict[str, Any]) -> list[str]:
     """Which parts of the frame are not wholly on the screen, below the theme's header.
 
-    A pair stacked on a phone shows its drawings whole, as wide as the column, so the
-    page scrolls through them: of it, the buttons and the frame's first caption must be
-    on the screen.  The buttons, stuck to the top as the page scrolls, lie over no
+    The buttons and the node at work always are.  So are the captions, unless the frame
+    is taller than the window (a drawing kept at a readable size, whole): then the page
+    has scrolled past them only as far as the node at work needed, so they lie right
+    above the drawings.  The buttons, stuck to the top as the page scrolls, lie over no
     drawing.
     """
 
@@ -91,12 +107,13 @@ def off_screen(parts: dict[str, Any]) -> list[str]:
 
     bar = parts["controls"]
     problems = [f"controls {bar}"] if outside(bar) else []
-    captions = parts["captions"][:1] if parts["stacked"] else parts["captions"]
-    problems += [f"caption {box}" for box in captions if outside(box)]
-    if not parts["stacked"]:
-        problems += [
-            f"active node {box}" for box in parts["active"] if outside(box) or not box["inView"]
-        ]
+    drawn = min((box["top"] for box in parts["drawings"]), default=parts["height"])
+    for box in parts["captions"]:
+        if outside(box) and not (parts["tall"] and box["bottom"] <= drawn + 1):
+            problems.append(f"caption {box}")
+    problems += [
+        f"active node {box}" for box in parts["active"] if outside(box) or not box["inView"]
+    ]
     problems += [
         f"drawing {box} under the controls"
         for box in parts["drawings"]
@@ -119,6 +136,95 @@ def off_screen_stepping_through(stepper: Any) -> list[str]:
         if 0 < step < total - 1:
             assert parts["active"], f"step {step + 1} highlights no node"
         problems += [f"step {step + 1}: {p}" for p in off_screen(parts)]
+        if step < total - 1:
+            stepper.locator(".mg-stepper-next").click()
+    return problems
+
+
+#: Every node box of the current frame of a stepper that a box around it cuts: the
+#: drawing's own viewport, and each element between it and the article that clips what
+#: overflows it.  A labelled region the keyboard can scroll (role=region, a name,
+#: tabindex=0) may cut a node sideways, so long as scrolling it shows the whole node.
+CLIPPED_NODES_JS = """
+(stepper) => {
+  const frame = stepper.querySelector(':scope > .mg-stepper-frame.mg-current');
+  const article = stepper.closest('article') || document.body;
+  const found = [];
+  for (const svg of frame.querySelectorAll('svg.micrograd-graph')) {
+    if (!svg.getClientRects().length) continue;
+    const containers = [svg];
+    for (let p = svg.parentElement; p && p !== article; p = p.parentElement) {
+      const style = getComputedStyle(p);
+      if (style.overflowX !== 'visible' || style.overflowY !== 'visible') containers.push(p);
+    }
+    for (const node of svg.querySelectorAll('g.node')) {
+      const b = node.getBoundingClientRect();
+      if (!b.width) continue;
+      const name = (node.querySelector('title') || node).textContent.trim().slice(0, 30);
+      for (const box of containers) {
+        const c = box.getBoundingClientRect();
+        const scrolls = box !== svg && box.getAttribute('role') === 'region'
+          && box.getAttribute('tabindex') === '0' && !!box.getAttribute('aria-label');
+        const up = b.top < c.top - 1 || b.bottom > c.bottom + 1;
+        let sideways = b.left < c.left - 1 || b.right > c.right + 1;
+        if (sideways && scrolls) {
+          const left = b.left - c.left + box.scrollLeft;
+          sideways = left < -1 || left + b.width > box.scrollWidth + 1;
+        }
+        if (up || sideways) {
+          found.push(`${name} cut by ${box.tagName}.${box.getAttribute('class')}`);
+          break;
+        }
+      }
+    }
+  }
+  return found;
+}
+"""
+
+#: The sideways scroll regions of a stepper's current frame: their names, roles and
+#: tab stops, and the smallest label drawn in each (CSS px).
+SIDEWAYS_JS = """
+(stepper) => Array.from(stepper.querySelectorAll(
+    ':scope > .mg-stepper-frame.mg-current .mg-stepper-view')).filter(
+    (view) => view.getClientRects().length && view.scrollWidth > view.clientWidth + 1
+  ).map((view) => {
+  let smallest = Infinity;
+  for (const text of view.querySelectorAll('svg.micrograd-graph text')) {
+    const size = parseFloat(text.getAttribute('font-size')) * text.getScreenCTM().a;
+    smallest = Math.min(smallest, size);
+  }
+  return {role: view.getAttribute('role'), label: view.getAttribute('aria-label'),
+          tabindex: view.getAttribute('tabindex'), label_px: smallest};
+})
+"""
+
+
+def pair_sides(stepper: Any) -> list[Any]:
+    """A pair's switch buttons that are shown (none beside, one per side on a phone)."""
+    buttons = stepper.locator(".mg-stepper-switch button[data-side]")
+    return [buttons.nth(k) for k in range(buttons.count()) if buttons.nth(k).is_visible()]
+
+
+def clipped_stepping_through(stepper: Any) -> list[str]:
+    """Step through ``stepper`` from its first frame: each node a box cuts, with where.
+
+    A pair that shows one side at a time is looked at on both sides of every frame,
+    switched by its buttons, the step kept.
+    """
+    stepper.press("Home")
+    total = stepper.evaluate(STEPPER_STATE_JS)["total"]
+    problems = []
+    for step in range(total):
+        sides = pair_sides(stepper) or [None]
+        for side in sides:
+            if side is not None:
+                side.click()
+                assert stepper.evaluate(STEPPER_STATE_JS)["shown"] == [step], "the switch stepped"
+            which = "" if side is None else f" ({side.inner_text()})"
+            problems += [f"step {step + 1}{which}: {p}" for p in stepper.evaluate(CLIPPED_NODES_JS)]
+        if len(sides) > 1:
+            sides[0].click()
         if step < total - 1:
             stepper.locator(".mg-stepper-next").click()
     return problems

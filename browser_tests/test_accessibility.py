@@ -167,3 +167,28 @@ def test_the_stepper_passes_the_audit_on_every_frame(
                 stepper.locator(".mg-stepper-next").click()
     finally:
         tab.context.close()
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_the_pair_passes_the_audit_in_every_state_of_its_switch(
+    browser: Any, server: str, theme: str
+) -> None:
+    """On a phone the backward page's pair shows one side at a time: every frame, each side."""
+    tab = open_as_reader(browser, server, "backward.html", theme, "phone")
+    try:
+        pair = tab.locator(".mg-stepper-pair.mg-ready").first
+        frames = pair.locator(":scope > .mg-stepper-frame").count()
+        switch = pair.locator(".mg-stepper-switch button")
+        assert switch.count() == 2
+        assert switch.first.is_visible(), "no switch on a phone"
+        pair_id = pair.get_attribute("id")
+        for frame in range(frames):
+            for side in (1, 0):
+                switch.nth(side).click()
+                assert switch.nth(side).get_attribute("aria-pressed") == "true"
+                where = f"backward.html pair, frame {frame + 1}, side {side + 1}, {theme}, phone"
+                check(audit(tab, f"#{pair_id}"), where)
+            if frame + 1 < frames:
+                pair.locator(".mg-stepper-next").click()
+    finally:
+        tab.context.close()

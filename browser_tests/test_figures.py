@@ -1,11 +1,13 @@
 """Figures as a first-time reader meets them, on a laptop and on a phone.
 
 * every figure (plot or graph) and every table fits the reading column, with
-  labels still large enough to read;
+  labels still large enough to read, or scrolls sideways in a labelled region the
+  keyboard can scroll, with its labels at 11 px or more;
 * a figure shown smaller than its natural size opens full size on click (or Enter);
 * hovering a node or an arrow of a graph shows its exact numbers;
 * the backward stepper changes the picture, from the keyboard too, and its
-  last frame is the drawing ``draw_dot`` makes after ``backward()``;
+  last frame is the drawing ``draw_dot`` makes after ``backward()``; no box cuts
+  a node of any frame of any stepper, on a laptop and on a phone;
 * every plot has a legend.
 
 Each page is opened in a fresh browser context: nothing in localStorage.  The
@@ -26,7 +28,14 @@ import pytest
 from conftest import CONTENT_PAGES as PAGES
 from PIL import Image, ImageChops
 from sitefiles import article, parse
-from steppers import STEPPER_PAGES, STEPPER_STATE_JS, off_screen_stepping_through
+from steppers import (
+    SIDEWAYS_JS,
+    STEPPER_PAGES,
+    STEPPER_STATE_JS,
+    clipped_stepping_through,
+    off_screen_stepping_through,
+    pages_with_steppers,
+)
 
 #: The reader's screens: a laptop and a phone (CSS pixels).
 VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
@@ -35,6 +44,9 @@ VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
 #: their natural size is 16 px, a plot's 10 pt tick labels 13.3 px.  (A graph
 #: as wide as 2,400 pt squeezed into a laptop's column would be about 5 px.)
 MIN_LABEL_PX = 9.0
+#: The smallest a label may be drawn in a figure that scrolls sideways (it was not
+#: shrunk to the column: it has the room to be read comfortably).
+MIN_SIDEWAYS_LABEL_PX = 11.0
 
 #: Every visible figure and table of the article, with what the tests need to know.
 FIGURES_JS = """
@@ -46,12 +58,17 @@ async () => {
   const right = column.right - parseFloat(style.paddingRight);
   const found = [];
   const shown = (el) => el.getClientRects().length > 0;
-  // Anything between the figure and the article that scrolls sideways.
+  // Anything between the figure and the article that scrolls sideways, and whether it
+  // is a region the keyboard can scroll: named, role=region, tabindex=0.
   const scrolled = (el) => {
     const out = [];
     for (let p = el.parentElement; p && p !== article; p = p.parentElement) {
       if (p.scrollWidth > p.clientWidth + 1 && getComputedStyle(p).overflowX !== 'visible') {
-        out.push(p.className || p.tagName);
+        const box = p.getBoundingClientRect();
+        out.push({name: p.className || p.tagName,
+                  region: p.getAttribute('role') === 'region' && !!p.getAttribute('aria-label')
+                          && p.getAttribute('tabindex') === '0',
+                  left: box.left - left, right: right - box.right});
       }
     }
     return out;
@@ -175,13 +192,70 @@ def test_every_figure_and_table_fits_the_column_with_readable_labels(
     problems = []
     for item in layouts(page, viewport).figures:
         where = f"{item['kind']} {item['name'][:60]!r}"
-        if item["left"] < -1 or item["right"] < -1:
-            problems.append(f"{where} sticks out of the column ({item})")
-        if item["scrolled"]:
-            problems.append(f"{where} scrolls sideways in {item['scrolled']}")
-        if item["label_px"] < MIN_LABEL_PX:
+        # A figure that scrolls sideways: the region it scrolls in fits the column.
+        for box in [*item["scrolled"], item][:1]:
+            if box["left"] < -1 or box["right"] < -1:
+                problems.append(f"{where} sticks out of the column ({item})")
+        regions = all(box["region"] for box in item["scrolled"])
+        if item["scrolled"] and not regions:
+            problems.append(f"{where} scrolls sideways in {item['scrolled']}, not a region")
+        least = MIN_SIDEWAYS_LABEL_PX if item["scrolled"] else MIN_LABEL_PX
+        if item["label_px"] < least:
             problems.append(f"{where}: labels drawn at {item['label_px']:.1f} px")
     assert not problems, f"{page} at {viewport}:\n" + "\n".join(problems)
+
+
+def test_on_a_phone_the_neurons_graphs_are_drawn_at_11_px_or_more(layouts: Any) -> None:
+    """The neuron's graph, drawn and in the stepper, is read on a phone without a zoom."""
+    graphs = [item for item in layouts("neuron.html", "phone").figures if item["kind"] == "graph"]
+    assert len(graphs) >= 3, graphs  # the neuron, the stepper's frame, the neuron with exp
+    small = [(g["name"][:50], round(g["label_px"], 1)) for g in graphs if g["label_px"] < 11.0]
+    assert not small, small
+
+
+def test_on_a_phone_the_neurons_stepper_scrolls_sideways_in_a_region_at_11_px(
+    phone: Any, server: str
+) -> None:
+    """Too wide for a phone's column at 11 px, every frame of the neuron's stepper scrolls
+    sideways in a region the keyboard can scroll, named, its labels at 11 px or more."""
+    open_page(phone, server, "neuron.html")
+    stepper = phone.locator(".mg-stepper").first
+    total = stepper.evaluate(STEPPER_STATE_JS)["total"]
+    for step in range(total):
+        regions = stepper.evaluate(SIDEWAYS_JS)
+        assert len(regions) == 1, (step, regions)
+        (region,) = regions
+        assert region["role"] == "region", (step, region)
+        assert region["tabindex"] == "0", (step, region)
+        assert region["label"], (step, region)
+        assert region["label_px"] >= 11.0, (step, region)
+        if step < total - 1:
+            stepper.locator(".mg-stepper-next").click()
+    # The keyboard scrolls it: the region takes the focus, and an arrow key moves the
+    # drawing, not the stepper.
+    view = stepper.locator(".mg-stepper-frame.mg-current .mg-stepper-view")
+    view.evaluate("(v) => { v.scrollLeft = 0; }")
+    view.focus()
+    phone.keyboard.press("ArrowRight")
+    phone.wait_for_function("(v) => v.scrollLeft > 0", arg=view.element_handle(), polling="raf")
+    assert stepper.evaluate(STEPPER_STATE_JS)["shown"] == [total - 1]
+
+
+def test_on_a_phone_the_backward_pages_printed_orders_fit_the_column(
+    phone: Any, server: str
+) -> None:
+    """The output with the "engine order:" and "breadth first:" lines is read whole on a
+    phone: it does not scroll sideways."""
+    open_page(phone, server, "backward.html")
+    outputs = phone.evaluate(
+        """() => Array.from(document.querySelectorAll('article div.cell_output pre'))
+              .filter((pre) => pre.getClientRects().length)
+              .map((pre) => ({text: pre.textContent.slice(0, 40),
+                              wide: pre.scrollWidth > pre.clientWidth + 1}))"""
+    )
+    orders = [o for o in outputs if o["text"].startswith("engine order:")]
+    assert len(orders) == 1, outputs
+    assert not orders[0]["wide"], orders
 
 
 def test_the_figure_check_sees_the_figures(browser: Any, server: str) -> None:
@@ -500,10 +574,20 @@ def test_the_stepper_follows_the_engines_order(html: Path) -> None:
     """The backward page's frames run L's rule, then d's, then e's: reverse topological
     order, the leaves (a, b, c, f) folded into the steps that send them their gradient."""
     stepper = article(parse(html, "backward.html")).select_one(".mg-stepper")
+    sums = [
+        [s.extract().get_text() for s in c.select(".mg-stepper-sum")]
+        for c in stepper.select("figcaption")
+    ]
     captions = [c.get_text(" ", strip=True) for c in stepper.select("figcaption")]
     named = [re.match(r"Step \d+ of \d+: (\w+) (=|is)", c) for c in captions[2:-1]]
     assert [m.group(1) for m in named if m] == ["L", "d", "e"]
     assert captions[4].endswith("a and b are leaves: their grads are final.")
+    # Each rule's arithmetic, with the step's numbers, under its caption.
+    assert sums[4] == [
+        "a.grad += b \u00d7 e.grad = -3.0000 \u00d7 -2.0000 = 6.0000",
+        "b.grad += a \u00d7 e.grad = 2.0000 \u00d7 -2.0000 = -4.0000",
+    ]
+    assert sums[0] == sums[1] == sums[-1] == []
 
 
 @pytest.mark.parametrize("stepper_page", STEPPER_PAGES)
@@ -518,6 +602,27 @@ def test_every_frame_of_every_stepper_shows_its_controls_captions_and_active_nod
         stepper = steppers.nth(k)
         problems = off_screen_stepping_through(stepper)
         assert not problems, f"{stepper_page} stepper {k} at {viewport}:\n" + "\n".join(problems)
+
+
+def test_the_steppers_are_found_on_the_built_pages(html: Path) -> None:
+    assert pages_with_steppers(html, PAGES) == STEPPER_PAGES
+
+
+def test_no_box_cuts_a_node_on_any_frame_of_any_stepper(
+    tab: Any, server: str, html: Path, viewport: str
+) -> None:
+    """Every frame of every stepper and pair (both sides, where a switch shows one),
+    on every page that has one: each node box whole in whatever holds its drawing."""
+    problems = []
+    pages = pages_with_steppers(html, PAGES)
+    assert pages, "no page with a stepper found"
+    for page in pages:
+        open_page(tab, server, page)
+        steppers = tab.locator(".mg-stepper")
+        for k in range(steppers.count()):
+            found = clipped_stepping_through(steppers.nth(k))
+            problems += [f"{page} stepper {k}: {p}" for p in found]
+    assert not problems, f"at {viewport}:\n" + "\n".join(problems)
 
 
 def test_the_wrong_order_stepper_ends_on_minus_3_and_2_and_the_right_one_on_minus_33_and_22(

@@ -8,8 +8,8 @@
   (formulas and live numbers are read out, not Tab stops).
 - A page printed from the browser has every stepper frame, and none of the
   runner's controls.
-- On a phone no floating button lies over a figure, and a stepper pair is
-  read without an inner scroll box.
+- On a phone no floating button lies over a figure, and a stepper pair shows one
+  side at a time, with a switch that keeps the step, without an inner scroll box.
 """
 
 from __future__ import annotations
@@ -182,8 +182,8 @@ def test_on_a_phone_nothing_fixed_to_the_window_covers_a_figure(tab: Tab, where:
 
 
 #: Every box inside a figure of the article that scrolls: sideways (a stepper's element,
-#: or what holds a graph or a plot), or up and down inside a stacked stepper pair.  The
-#: live region, clipped to 1 px for screen readers only, is no box a reader sees.
+#: or what holds a graph or a plot), or up and down inside a stepper pair.  The live
+#: region, clipped to 1 px for screen readers only, is no box a reader sees.
 INNER_SCROLL_JS = """() => {
   const article = document.querySelector('article.bd-article');
   const boxes = new Set();
@@ -205,46 +205,95 @@ INNER_SCROLL_JS = """() => {
   return found;
 }"""
 
-#: The current frame of a stepper: its sides' left edges, and its drawings the stepper's
-#: buttons (stuck to the top of the window as the page scrolls) lie over.
+#: The current frame of a pair: its step, the titles of the sides it shows, its switch's
+#: buttons (shown or not, pressed or not), its drawings the stepper's buttons (stuck to
+#: the top of the window as the page scrolls) lie over, and its height against the
+#: window's below the theme's header.
 PAIR_FRAME_JS = """(stepper) => {
   const frame = stepper.querySelector(':scope > .mg-stepper-frame.mg-current');
   const bar = stepper.querySelector(':scope > .mg-stepper-controls').getBoundingClientRect();
-  const covered = Array.from(frame.querySelectorAll('svg.micrograd-graph')).filter((svg) => {
-    const box = svg.getBoundingClientRect();
-    return box.top < bar.bottom - 1 && box.bottom > bar.top;
-  });
+  const shown = (el) => el.getClientRects().length > 0;
+  const covered = Array.from(frame.querySelectorAll('svg.micrograd-graph')).filter(shown)
+    .filter((svg) => {
+      const box = svg.getBoundingClientRect();
+      return box.top < bar.bottom - 1 && box.bottom > bar.top;
+    });
+  let stuck = 0;
+  for (const header of document.querySelectorAll('.bd-header, .bd-header-article')) {
+    const style = getComputedStyle(header);
+    if ((style.position === 'sticky' || style.position === 'fixed')
+        && header.getBoundingClientRect().top <= 0) {
+      stuck = Math.max(stuck, header.getBoundingClientRect().bottom);
+    }
+  }
   return {
-    sides: Array.from(frame.querySelectorAll('.mg-stepper-side'),
-                      (side) => Math.round(side.getBoundingClientRect().left)),
+    step: Number(frame.dataset.frame),
+    titles: Array.from(frame.querySelectorAll('.mg-stepper-side')).filter(shown)
+      .map((side) => side.querySelector('.mg-stepper-title').textContent),
+    drawings: Array.from(frame.querySelectorAll('svg.micrograd-graph')).filter(shown).length,
+    switch: Array.from(stepper.querySelectorAll('.mg-stepper-switch button')).filter(shown)
+      .map((b) => [b.textContent, b.getAttribute('aria-pressed')]),
     covered: covered.map((svg) => svg.getAttribute('aria-label').slice(0, 60)),
+    height: stepper.getBoundingClientRect().height,
+    room: innerHeight - stuck,
   };
 }"""
+
+#: The stacked pair was 1,726 px tall on a phone: two screens to compare its orders.
+#: One side at a time is at most this many screens tall.
+PAIR_SCREENS = 1.25
 
 
 def test_on_a_phone_the_backward_page_reads_without_inner_scroll_boxes_or_covered_drawings(
     tab: Tab,
 ) -> None:
-    """The stepper pair stacks, its words say so, and every drawing fits the column.
+    """The stepper pair shows one side at a time, its words say so, and its switch keeps
+    the step.
 
-    Nothing inside a figure scrolls sideways, nor up and down inside the stacked
-    pair: each of its drawings is as wide as the column, whole.  Stepping brings the
-    pair's buttons back above its drawings, never over one.
+    Each frame shows one side's drawing, the first's until the switch chose the other;
+    pressing a side's button shows that side on the same step, the button pressed and
+    the other not.  Nothing inside a figure scrolls sideways, nor up and down inside the
+    pair, and the pair is about a screen tall.  Stepping brings the pair's buttons back
+    above its drawing, never over it.
     """
     tab.page.set_viewport_size({"width": 390, "height": 844})
     tab.open("backward.html")
     words = tab.page.locator(".mg-pair-words").all_inner_texts()
-    assert words == ["one above the other", "above", "below"]
+    assert words == [
+        "one at a time, with a switch between them",
+        "shown first",
+        "a press of the switch away",
+    ]
     assert tab.evaluate(INNER_SCROLL_JS) == []
     pair = tab.page.locator(".mg-stepper-pair.mg-ready").first
     pair.focus()
     tab.page.keyboard.press("Home")  # a step: the first frame, the pair brought into view
     frames = pair.locator(":scope > .mg-stepper-frame").count()
+    switch = pair.locator(".mg-stepper-switch button")
+    sides = [("backward()", ["true", "false"]), ("breadth first", ["false", "true"])]
     for frame in range(frames):
-        shown = pair.evaluate(PAIR_FRAME_JS)
-        assert len(shown["sides"]) == 2, (frame, shown)
-        assert len(set(shown["sides"])) == 1, f"frame {frame}: the sides are not stacked {shown}"
-        assert shown["covered"] == [], f"frame {frame}: the buttons lie over {shown['covered']}"
-        assert tab.evaluate(INNER_SCROLL_JS) == [], frame
+        for k, (title, pressed) in enumerate([*sides, sides[0]]):
+            if frame or k:
+                switch.nth(k % 2).click()
+            shown = pair.evaluate(PAIR_FRAME_JS)
+            where = f"frame {frame}, {title}: {shown}"
+            assert shown["step"] == frame, where
+            assert shown["titles"] == [title + ":"], where
+            assert shown["drawings"] == 1, where
+            assert shown["switch"] == [[t, p] for (t, _), p in zip(sides, pressed, strict=True)]
+            assert shown["covered"] == [], where
+            assert shown["height"] <= PAIR_SCREENS * shown["room"], where
+            assert tab.evaluate(INNER_SCROLL_JS) == [], where
         if frame + 1 < frames:
             pair.locator(".mg-stepper-next").click()
+
+
+def test_on_a_laptop_the_pair_stands_side_by_side_without_its_switch(tab: Tab) -> None:
+    tab.open("backward.html")
+    words = tab.page.locator(".mg-pair-words").all_inner_texts()
+    assert words == ["side by side", "on the left", "on the right"]
+    pair = tab.page.locator(".mg-stepper-pair.mg-ready").first
+    shown = pair.evaluate(PAIR_FRAME_JS)
+    assert shown["titles"] == ["backward():", "breadth first:"], shown
+    assert shown["drawings"] == 2, shown
+    assert shown["switch"] == [], shown

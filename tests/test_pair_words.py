@@ -1,6 +1,6 @@
 """The prose's words about a stepper pair's sides: the ``pair`` role (docs/_ext/pair_words.py).
 
-The role writes the words for side by side and keeps those for stacked with them,
+The role writes the words for side by side and keeps those for the switch with them,
 for the page's runner, whose layouts (docs/_static/runner/pair_layout.js) it names.
 """
 
@@ -30,7 +30,7 @@ def test_each_word_has_its_wording_for_every_layout_the_runner_names() -> None:
         assert all(words.values()), which
 
 
-def test_the_role_writes_the_side_by_side_words_and_keeps_the_stacked_ones(
+def test_the_role_writes_the_side_by_side_words_and_keeps_the_switchs_ones(
     pair_role: None,
 ) -> None:
     doctree = publish_doctree("The engine's :pair:`first`, breadth first :pair:`second`.")
@@ -39,7 +39,7 @@ def test_the_role_writes_the_side_by_side_words_and_keeps_the_stacked_ones(
         ("first", "on the left"),
         ("second", "on the right"),
     ]
-    assert words_attributes("first") == 'data-beside="on the left" data-stacked="above"'
+    assert words_attributes("first") == 'data-beside="on the left" data-switch="shown first"'
 
 
 def test_a_word_the_table_has_not_fails_at_its_sentence(pair_role: None) -> None:

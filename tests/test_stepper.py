@@ -196,6 +196,82 @@ def test_a_repeated_input_is_named_once_with_its_whole_share() -> None:
     )
 
 
+def test_each_rule_shows_its_arithmetic_for_each_input_with_the_steps_numbers() -> None:
+    """The local derivative in the rule's terms, times the node's grad, and their product."""
+    frames = backward_frames(neuron())
+    by_node = {f.node.label: f for f in frames[2:-1] if f.node is not None}
+    assert by_node["x2*w2"].sums == (
+        "x2.grad += w2 \u00d7 x2*w2.grad = 1.0000 \u00d7 0.5000 = 0.5000",
+        "w2.grad += x2 \u00d7 x2*w2.grad = 0.0000 \u00d7 0.5000 = 0.0000",
+    )
+    assert by_node["o"].sums == (
+        "n.grad += (1 - o\u00b2) \u00d7 o.grad = 0.5000 \u00d7 1.0000 = 0.5000",
+    )
+    assert by_node["n"].sums == (
+        "(x1*w1 + x2*w2).grad += 1 \u00d7 n.grad = 1.0000 \u00d7 0.5000 = 0.5000",
+        "b.grad += 1 \u00d7 n.grad = 1.0000 \u00d7 0.5000 = 0.5000",
+    )
+    # No rule ran before the first rule's frame or in the last: no arithmetic.
+    assert frames[0].sums == frames[1].sums == frames[-1].sums == ()
+
+
+@pytest.mark.parametrize("build", GRAPHS)
+def test_the_arithmetic_adds_what_the_rule_added(build: Callable[[], Value]) -> None:
+    """Each line's product is the change the caption reports for that input, and its
+    factors are the step's local derivative and the node's grad, as the page's data has them."""
+    for frame in backward_frames(build()):
+        if frame.step is None:
+            assert frame.sums == ()
+            continue
+        assert len(frame.sums) == len(frame.step.inputs)
+        for line, share in zip(frame.sums, frame.step.inputs, strict=True):
+            said = re.fullmatch(r"(.+)\.grad \+= .+ \u00d7 .+ = (\S+) \u00d7 (\S+) = (\S+)", line)
+            assert said is not None, line
+            name, local, grad, added = said.groups()
+            assert name.strip("()") == share.name
+            assert float(local) == pytest.approx(share.local, abs=5e-5)
+            assert float(grad) == pytest.approx(frame.step.grad, abs=5e-5)
+            assert float(added) == pytest.approx(share.after - share.before, abs=1e-4)
+
+
+def test_the_arithmetic_names_each_operations_local_derivative() -> None:
+    a, b = Value(3.0, label="a"), Value(2.0, label="b")
+    cases = {
+        a * a: ["a.grad += 2\u00b7a \u00d7 "],
+        a - b: ["a.grad += 1 \u00d7 ", "b.grad += -1 \u00d7 "],
+        -a: ["a.grad += -1 \u00d7 "],
+        a.exp(): ["a.grad += out \u00d7 "],
+        a / b: ["a.grad += dout/da \u00d7 ", "b.grad += dout/db \u00d7 "],
+        a.relu(): ["a.grad += dout/da \u00d7 "],
+    }
+    for out, starts in cases.items():
+        out.label = "out"
+        for x in (a, b):
+            x.grad = 0.0
+        sums = backward_frames(out)[2].sums
+        assert [line[: len(start)] for line, start in zip(sums, starts, strict=True)] == starts
+
+
+def test_the_arithmetic_is_in_the_data_and_in_every_caption_of_the_html(dot_program: str) -> None:
+    stepper = BackwardStepper(neuron())
+    data = stepper.to_json()
+    assert [f["sums"] for f in data["frames"]] == [list(f.sums) for f in stepper.frames]
+    html = stepper.to_html()
+    captions = re.findall(r"<figcaption>(.*?)</figcaption>", html)
+    for frame, caption in zip(stepper.frames, captions, strict=True):
+        lines = re.findall(r'<span class="mg-stepper-sum">(.*?)</span>', caption)
+        assert lines == list(frame.sums)
+    pair = wrong_order_pair()
+    side_captions = re.findall(
+        r"<figcaption><span class=\"mg-stepper-title\">(.*?)</figcaption>", pair.to_html()
+    )
+    sides = [side for frame in pair.to_json()["frames"] for side in frame["sides"]]
+    assert len(side_captions) == len(sides)
+    for side, caption in zip(sides, side_captions, strict=True):
+        assert re.findall(r'<span class="mg-stepper-sum">(.*?)</span>', caption) == side["sums"]
+    assert any(side["sums"] for side in sides)
+
+
 def test_a_leaf_is_final_only_after_the_last_rule_that_feeds_it() -> None:
     a = Value(1.5, label="a")
     q = a * a
@@ -454,6 +530,22 @@ def test_a_pair_ends_on_the_right_and_the_wrong_gradients(dot_program: str) -> N
     assert html.count('data-part="true"') == 1
     assert html.count('<div class="mg-stepper-controls" hidden="">') == 1
     assert len(DRAWING.findall(html)) == 2 * 6
+
+
+def test_a_pair_has_a_hidden_switch_with_a_button_per_side_the_first_pressed(
+    dot_program: str,
+) -> None:
+    html = wrong_order_pair().to_html()
+    controls = html.split('<div class="mg-stepper-controls" hidden="">')[1].split("</div>")[0]
+    assert '<span class="mg-stepper-switch" role="group" aria-label="Show" hidden="">' in controls
+    buttons = re.findall(
+        r'<button type="button" class="mg-stepper-show" ([^>]*)>([^<]*)</button>', controls
+    )
+    assert buttons == [
+        ('data-side="0" aria-pressed="true"', "backward()"),
+        ('data-side="1" aria-pressed="false"', "breadth first"),
+    ]
+    assert "mg-stepper-switch" not in BackwardStepper(worked_example()).to_html()
 
 
 def test_a_pair_of_unequal_length_keeps_the_shorter_ones_last_frame() -> None:

@@ -1,16 +1,16 @@
 """Sphinx extension: what the prose calls a stepper pair's sides follows the pair's layout.
 
 A stepper pair (:class:`micrograd.viz.stepper.StepperPair`) shows its two steppers
-side by side where the column has room for both, one above the other where it has
-not (a phone).  The prose names the sides, or the two together, with the ``pair``
-role, whose content says which::
+side by side where the column has room for both, one at a time with a switch between
+them where it has not (a phone).  The prose names the sides, or the two together,
+with the ``pair`` role, whose content says which::
 
     Step through both orders {pair}`together`: the engine's {pair}`first`,
     breadth first {pair}`second`.
 
 :data:`WORDS` is the one table of what each is called in each layout.  The role
 writes the words for side by side (a page without its scripts, paper) and keeps
-those for stacked with them, for the page's runner (docs/_static/runner/pairs.js),
+those for the switch with them, for the page's runner (docs/_static/runner/pairs.js),
 which shows the words of the layout the pairs have.
 """
 
@@ -23,13 +23,13 @@ from docutils import nodes
 from docutils.parsers.rst.states import Inliner
 
 #: The layouts of a pair, as the page's runner names them (pair_layout.js).
-LAYOUTS = ("beside", "stacked")
+LAYOUTS = ("beside", "switch")
 
 #: What the prose calls each side of a pair, and the two together, in each layout.
 WORDS: dict[str, dict[str, str]] = {
-    "together": {"beside": "side by side", "stacked": "one above the other"},
-    "first": {"beside": "on the left", "stacked": "above"},
-    "second": {"beside": "on the right", "stacked": "below"},
+    "together": {"beside": "side by side", "switch": "one at a time, with a switch between them"},
+    "first": {"beside": "on the left", "switch": "shown first"},
+    "second": {"beside": "on the right", "switch": "a press of the switch away"},
 }
 
 

@@ -8,10 +8,11 @@
  *   frame at a time, with Previous/Next buttons, and the arrow keys (Home/End
  *   too) when the stepper has the focus.  Each frame's drawings are scaled so
  *   that the buttons, the captions and the drawings fit the window together
- *   (a drawing that would get too small to read keeps a readable size and
- *   scrolls inside its own view to the node at work; a pair stacked on a phone
- *   shows each drawing whole, as wide as the column), and stepping scrolls the
- *   stepper into view, its buttons above its drawings.  A page's script may hold a step
+ *   (a drawing that would get too small to read keeps a readable size, whole,
+ *   and the page scrolls to the node at work; one too wide for a phone's column
+ *   at a readable size scrolls sideways in a labelled region), and stepping
+ *   scrolls the stepper into view, its buttons above its drawings.  No box cuts
+ *   a node of a drawing.  A page's script may hold a step
  *   back (the cancelable "mg-stepper-step" event, detail {from, to}) and make it later
  *   (stepper.goTo(k)); a stepper set up says so ("mg-stepper-ready", bubbling).
  *   Its frames were drawn when the page was
@@ -107,9 +108,12 @@
   // -- the backward stepper -------------------------------------------------------
 
   // The smallest a stepper's labels may be drawn (CSS px) when it is scaled to fit the
-  // screen: below this a frame keeps that size and scrolls inside its own box instead,
-  // keeping the node at work in view.
+  // screen: below this a frame keeps that size, whole, and the page scrolls to the node
+  // at work.  No box ever cuts a drawing: every node of a frame is there to see.
   const MIN_LABEL_PX = 9.5;
+  // The smallest a drawing's labels may be where the column is too narrow for it (a
+  // phone): the drawing keeps this size and scrolls sideways in a labelled region.
+  const MIN_NARROW_LABEL_PX = 11;
 
   /** The bottom of what the theme keeps stuck to the top of the window (its header). */
   function stuckTop() {
@@ -124,7 +128,7 @@
     return bottom;
   }
 
-  /** Each drawing of a frame sits in a view that can scroll it, should it need to. */
+  /** Each drawing of a frame sits in a view that can scroll it sideways, should it need to. */
   function wrapDrawings(frame) {
     for (const svg of frame.querySelectorAll("svg.micrograd-graph")) {
       if (!svg.parentElement.classList.contains("mg-stepper-view")) {
@@ -136,7 +140,7 @@
     }
   }
 
-  /** The largest label of a drawing at its natural size, in CSS px. */
+  /** The smallest label of a drawing at its natural size, in CSS px. */
   function labelPx(svg) {
     const sizes = Array.from(svg.querySelectorAll("text"), (t) => parseFloat(t.getAttribute("font-size")))
       .filter(Number.isFinite);
@@ -145,50 +149,82 @@
     return (smallest * naturalWidth(svg)) / units;
   }
 
+  /** A view that scrolls sideways is a region the keyboard can scroll, named by its drawing. */
+  function markSideways(view, sideways) {
+    if (sideways) {
+      view.classList.add("mg-sideways");
+      view.setAttribute("role", "region");
+      view.setAttribute("tabindex", "0");
+      view.setAttribute("aria-label", "The drawing, wider than the page: scroll it sideways");
+    } else if (view.classList.contains("mg-sideways")) {
+      view.classList.remove("mg-sideways");
+      ["role", "tabindex", "aria-label"].forEach((name) => view.removeAttribute(name));
+    }
+  }
+
+  /** The nodes at work of a frame, as one box in the window (null if none is shown). */
+  function activeBox(frame) {
+    const boxes = Array.from(frame.querySelectorAll("g.node.mg-active"), (g) => g.getBoundingClientRect())
+      .filter((b) => b.width > 0);
+    if (!boxes.length) return null;
+    return {
+      top: Math.min(...boxes.map((b) => b.top)),
+      bottom: Math.max(...boxes.map((b) => b.bottom)),
+      left: Math.min(...boxes.map((b) => b.left)),
+      right: Math.max(...boxes.map((b) => b.right)),
+    };
+  }
+
   /**
    * Scale the current frame's drawings so that the controls, the captions and the
-   * drawings fit the window together; where that would make the labels too small,
-   * the drawing keeps a readable size and its view scrolls to the node at work.
+   * drawings fit the window together; where that would make the labels too small, the
+   * drawing keeps a readable size, whole, and the page scrolls (keepInView).  Where the
+   * column is too narrow for a drawing at a readable size, it scrolls sideways in its
+   * view, the node at work in the middle.
    */
   function fitFrame(stepper, frame) {
-    const views = Array.from(frame.querySelectorAll(".mg-stepper-view"));
+    const views = Array.from(frame.querySelectorAll(".mg-stepper-view")).filter((v) => v.getClientRects().length);
     if (!views.length) return;
     views.forEach((view) => {
-      view.style.height = "";
       view.firstElementChild.style.width = "";
       view.firstElementChild.style.height = "";
+      markSideways(view, false);
     });
-    // Side by side (a pair on a wide screen) or one above the other (a phone).
+    // Side by side (a pair on a wide screen), or wrapped one above the other (a pair
+    // on a page without the runner, which would show one side at a time).
     const columns = new Set(views.map((view) => Math.round(view.getBoundingClientRect().left))).size;
     const rows = Math.ceil(views.length / columns);
     if (rows > 1) {
       fitToColumn(views);
       return;
     }
-    const heights = views.map((view) => view.getBoundingClientRect().height);
-    const drawn = columns > 1 ? Math.max(...heights) : heights.reduce((sum, h) => sum + h, 0);
-    // What is not drawing: the stepper's height now, less its drawings' own.
-    const chrome = stepper.getBoundingClientRect().height - drawn;
-    const free = (window.innerHeight - stuckTop() - chrome - 8) / rows;
+    const box = stepper.getBoundingClientRect();
+    // Below the drawings: the stepper's own padding and border.
+    const below = box.bottom - Math.max(...views.map((view) => view.getBoundingClientRect().bottom));
     for (const view of views) {
       const svg = view.firstElementChild;
       const width = naturalWidth(svg);
       const height = naturalHeight(svg);
+      const label = labelPx(svg);
       const room = view.getBoundingClientRect().width;
-      const fits = Math.min(1, room / width, Math.max(free, 0) / height);
-      const readable = Math.min(1, room / width, MIN_LABEL_PX / labelPx(svg));
-      const scale = Math.max(fits, readable);
+      // The window's height left for this drawing, with the stepper's top below the header.
+      const free = window.innerHeight - stuckTop() - (view.getBoundingClientRect().top - box.top) - below - 8;
+      const across = Math.min(1, room / width);
+      let scale;
+      if (across * label < MIN_NARROW_LABEL_PX && across < 1 && label > MIN_NARROW_LABEL_PX) {
+        scale = (MIN_NARROW_LABEL_PX + 0.01) / label; // 11 px, not 10.999 once rounded
+        markSideways(view, true);
+      } else {
+        const fits = Math.min(across, Math.max(free, 0) / height);
+        scale = Math.max(fits, Math.min(across, MIN_LABEL_PX / label));
+      }
       svg.style.width = `${width * scale}px`;
       svg.style.height = `${height * scale}px`;
-      if (height * scale > free + 1) {
-        view.style.height = `${Math.max(free, 120)}px`;
-        // The node at work and its operation, together in the middle of the view.
-        const active = Array.from(svg.querySelectorAll("g.node.mg-active"), (g) => g.getBoundingClientRect());
-        if (active.length) {
-          const top = Math.min(...active.map((b) => b.top));
-          const bottom = Math.max(...active.map((b) => b.bottom));
-          const box = view.getBoundingClientRect();
-          view.scrollTop += (top + bottom) / 2 - (box.top + box.height / 2);
+      if (view.classList.contains("mg-sideways")) {
+        const active = activeBox(view);
+        if (active) {
+          const shown = view.getBoundingClientRect();
+          view.scrollLeft += (active.left + active.right) / 2 - (shown.left + shown.width / 2);
         }
       }
       markZoomable(svg);
@@ -196,10 +232,9 @@
   }
 
   /**
-   * A pair stacked on a narrow screen: two drawings that fit the window together would
-   * each be too small to read, so each is as wide as the column lets it be (never
-   * wider than drawn), whole, with no box of its own to scroll; the reader scrolls the
-   * page, with the buttons stuck above the drawings.
+   * A pair wrapped one above the other: each drawing as wide as the column lets it be
+   * (never wider than drawn), whole; the reader scrolls the page, with the buttons stuck
+   * above the drawings.
    */
   function fitToColumn(views) {
     for (const view of views) {
@@ -211,12 +246,20 @@
     }
   }
 
-  /** Scroll the window (not smoothly) so that the whole stepper is in view, if it is not. */
-  function keepInView(stepper) {
+  /**
+   * Scroll the window (not smoothly) so that the whole stepper is in view, if it is not;
+   * a stepper taller than the window, its top below the header, then as far on as the
+   * node at work needs to be in view below the buttons.
+   */
+  function keepInView(stepper, frame) {
     const box = stepper.getBoundingClientRect();
     const top = stuckTop();
     if (box.top < top || box.bottom > window.innerHeight) {
       window.scrollBy({ top: box.top - top - 4, behavior: "instant" });
+    }
+    const active = activeBox(frame);
+    if (active && active.bottom > window.innerHeight - 4) {
+      window.scrollBy({ top: active.bottom - window.innerHeight + 8, behavior: "instant" });
     }
   }
 
@@ -245,7 +288,7 @@
       fitFrame(stepper, frames[current]);
       if (announce) {
         if (live) live.textContent = caption(frames[current]);
-        keepInView(stepper);
+        keepInView(stepper, frames[current]);
       }
     }
 
@@ -266,8 +309,8 @@
       if (!(event.key in moves) || event.altKey || event.ctrlKey || event.metaKey) {
         return;
       }
-      if (event.target.closest("input, textarea, select")) {
-        return; // the arrow keys move the caret there
+      if (event.target.closest("input, textarea, select, .mg-sideways")) {
+        return; // the arrow keys move the caret there, or scroll a wide drawing
       }
       event.preventDefault();
       step(moves[event.key]);

@@ -1,28 +1,54 @@
 // What the page shows of a stepper pair's layout (pair_layout.js says which, from the
-// column's width): the article carries it for the style sheet, which stacks a pair's
-// sides or keeps them side by side (micrograd-figures.css), and each of the prose's
-// words about the sides (docs/_ext/pair_words.py) shows its words for it.  The layout
-// is this module's state, as data: it is never read back from the page.
+// column's width): the article carries it for the style sheet, which keeps a pair's
+// sides side by side or shows one at a time (micrograd-figures.css), each pair the side
+// its switch chose, and each of the prose's words about the sides
+// (docs/_ext/pair_words.py) shows its words for it.  The layout and each pair's chosen
+// side are this module's state, as data: they are never read back from the page.
 
-import { pairLayout, pairWords } from "./pair_layout.js";
+import { pairLayout, pairWords, switchState } from "./pair_layout.js";
 
 let layout = null;
+/** Each pair's chosen side (its element's id -> 0 or 1); a pair not in it shows its first. */
+const chosen = new Map();
+
+function renderPair(stepper) {
+  const side = chosen.get(stepper.id) ?? 0;
+  const state = switchState(layout, side);
+  stepper.dataset.mgSide = String(side);
+  const box = stepper.querySelector(".mg-stepper-switch");
+  if (box) {
+    box.hidden = !state.offered;
+    for (const button of box.querySelectorAll("button[data-side]")) {
+      button.setAttribute("aria-pressed", String(state.pressed[Number(button.dataset.side)]));
+    }
+  }
+  // The figures script fits a stepper's drawings to what it shows.
+  if (stepper.classList.contains("mg-ready") && typeof stepper.refit === "function") stepper.refit();
+}
 
 function render(article) {
   article.dataset.mgPairs = layout;
   for (const span of article.querySelectorAll(".mg-pair-words")) {
-    span.textContent = pairWords({ beside: span.dataset.beside, stacked: span.dataset.stacked }, layout);
+    span.textContent = pairWords({ beside: span.dataset.beside, switch: span.dataset.switch }, layout);
   }
-  // The figures script fits a stepper's drawings to the layout it is shown in.
-  for (const stepper of article.querySelectorAll(".mg-stepper-pair.mg-ready")) {
-    if (typeof stepper.refit === "function") stepper.refit();
-  }
+  for (const stepper of article.querySelectorAll(".mg-stepper-pair")) renderPair(stepper);
 }
 
-/** Follow the column's width: a new layout is shown at once. */
+/** Follow the column's width, and each pair's switch: what they choose is shown at once. */
 export function setUpPairs() {
   const article = document.querySelector("article.bd-article");
   if (!article || typeof ResizeObserver !== "function") return;
+  article.addEventListener("click", (event) => {
+    const button = event.target.closest(".mg-stepper-switch button[data-side]");
+    const stepper = button && button.closest(".mg-stepper-pair");
+    if (!stepper || layout === null) return;
+    chosen.set(stepper.id, Number(button.dataset.side));
+    renderPair(stepper);
+  });
+  // A pair set up later (a cell's output replaced) shows the layout's switch too.
+  article.addEventListener("mg-stepper-ready", (event) => {
+    if (layout !== null && event.target.classList.contains("mg-stepper-pair")) renderPair(event.target);
+  });
   new ResizeObserver((entries) => {
     const next = pairLayout(entries[entries.length - 1].contentRect.width);
     if (next === layout) return;

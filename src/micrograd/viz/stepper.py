@@ -16,8 +16,10 @@ that order instead, to show what goes wrong.
 as an inline SVG with a caption, and *Previous* / *Next* buttons.
 :class:`StepperPair` steps two of them side by side with one set of buttons
 (say, the engine's order against a wrong one) and marks the step where they
-part.  The page that shows them needs a small script to show one frame at a
-time; without it, every frame is shown, one under the other.
+part; its buttons include a switch, a button per side, for a page that shows
+one side at a time where two do not fit.  The page that shows them needs a
+small script to show one frame at a time; without it, every frame is shown,
+one under the other.
 
 A stepper is data first: :meth:`~Stepper.to_json` gives its label, and each
 frame's caption and DOT source, as plain JSON-ready data.  In Jupyter it
@@ -169,6 +171,11 @@ class Frame:
     step : Step or None
         What the node's rule did, as numbers; None where no rule ran (the
         first and last frames, the seed, a node without a rule).
+    sums : tuple of str
+        The rule's arithmetic, one line per input, in operand order, with this
+        step's numbers: ``w2.grad += x2 × n.grad = 0.0000 × 0.5000 = 0.0000``
+        (the local derivative in the rule's own terms, times the node's grad);
+        empty where no rule ran.
     """
 
     caption: str
@@ -176,6 +183,7 @@ class Frame:
     node: Value | None
     name: str | None = None
     step: Step | None = None
+    sums: tuple[str, ...] = ()
 
 
 def _check_order(order: Sequence[Value], graph: list[Value]) -> list[Value]:
@@ -311,6 +319,7 @@ def backward_frames(
         if right is not None and (wrong := _wrong(final, right)):
             caption = caption[:-1] + f", and wrong: {_against(wrong, right)}."
         step = None
+        sums = tuple(_sum(node, inputs, k, d) for k, d in enumerate(local))
         if inputs:
             shares = tuple(
                 Share(name_of(c), c.data, d, old, c.grad, leaves[c])
@@ -326,7 +335,7 @@ def backward_frames(
                 shares,
                 engine_order,
             )
-        frames.append(Frame(caption, dot, node, names[node], step))
+        frames.append(Frame(caption, dot, node, names[node], step, sums))
     if right is None:
         done = f"Done: every grad is filled in, as {called}.backward() leaves it."
     elif wrong := _wrong(graph, right):
@@ -433,6 +442,46 @@ def _caption(node: Value, inputs: list[Value], was: list[float], final: list[Val
     elif final:
         caption += f"; {_names(final)} are leaves: their grads are final"
     return caption + "."
+
+
+def _term(node: Value) -> str:
+    """A node's name as a term of a product: ``x2``, or ``(x1*w1 + b)``."""
+    name = name_of(node)
+    return f"({name})" if " " in name else name
+
+
+def _d(node: Value) -> str:
+    """``dx``, or ``d(x1*w1 + b)``."""
+    return "d" + _term(node)
+
+
+def _local_term(node: Value, inputs: list[Value], k: int) -> str:
+    """The local derivative d(node)/d(input ``k``), written as the rule makes it.
+
+    The engine's own operations say it in their terms (``x2`` for ``x2 * w2``'s
+    ``w2``, ``(1 - o²)`` for ``tanh``); any other rule as ``do/dx``.
+    """
+    op, x = node._op, inputs[k]
+    if op == "+" or (op == "-" and k == 0):
+        return "1"
+    if op in ("neg", "-"):
+        return "-1"
+    if op == "*":
+        return f"2·{_term(x)}" if len(inputs) == 1 else _term(inputs[1 - k])
+    if op == "tanh":
+        return f"(1 - {_term(node)}²)"
+    if op == "exp":
+        return _term(node)
+    return f"{_d(node)}/{_d(x)}"
+
+
+def _sum(node: Value, inputs: list[Value], k: int, local: float) -> str:
+    """One line of a rule's arithmetic: ``w2.grad += x2 × n.grad = 0.0000 × 0.5000 = 0.0000``."""
+    return (
+        f"{_grad_of(inputs[k])} += {_local_term(node, inputs, k)} \u00d7 {_grad_of(node)} = "
+        f"{format_number(local)} \u00d7 {format_number(node.grad)} = "
+        f"{format_number(local * node.grad)}"
+    )
 
 
 def _grad_of(node: Value) -> str:
@@ -644,7 +693,12 @@ class StepperPair(Stepper):
 def _frame_json(frame: Frame) -> dict[str, Any]:
     """A frame as data: its caption, its DOT source, and what its rule did (None if none ran)."""
     step = frame.step.to_json() if frame.step is not None else None
-    return {"caption": frame.caption, "dot": frame.dot.source, "step": step}
+    return {
+        "caption": frame.caption,
+        "sums": list(frame.sums),
+        "dot": frame.dot.source,
+        "step": step,
+    }
 
 
 def _arrow(path: str) -> str:
@@ -658,6 +712,17 @@ def _arrow(path: str) -> str:
     )
 
 
+def _sums_html(frame: dict[str, Any]) -> str:
+    """A caption's lines of arithmetic (``sums`` of :func:`_frame_json`), as HTML.
+
+    Each after a space: the caption's text reads as words, where a page shows it as lines.
+    """
+    return "".join(
+        f' <span class="mg-stepper-sum">{html.escape(line)}</span>'
+        for line in frame.get("sums", [])
+    )
+
+
 def _dots(data: dict[str, Any]) -> list[str]:
     """Every DOT source of a stepper's data, in page order."""
     dots = []
@@ -665,6 +730,25 @@ def _dots(data: dict[str, Any]) -> list[str]:
         for side in frame.get("sides", [frame]):
             dots.append(side["dot"])
     return dots
+
+
+def _switch(titles: Sequence[str] | None) -> list[str]:
+    """A pair's switch: a button per side, for a page that shows one side at a time.
+
+    Hidden, as the buttons are, until a page's script offers it; the first side pressed.
+    """
+    if not titles:
+        return []
+    buttons = [
+        f'<button type="button" class="mg-stepper-show" data-side="{s}" '
+        f'aria-pressed="{"true" if s == 0 else "false"}">{html.escape(title)}</button>'
+        for s, title in enumerate(titles)
+    ]
+    return [
+        '<span class="mg-stepper-switch" role="group" aria-label="Show" hidden="">',
+        *buttons,
+        "</span>",
+    ]
 
 
 def html_from_json(data: dict[str, Any] | str, svgs: Sequence[str]) -> str:
@@ -712,6 +796,7 @@ def html_from_json(data: dict[str, Any] | str, svgs: Sequence[str]) -> str:
         '<span class="mg-stepper-status"></span>',
         '<button type="button" class="mg-stepper-next">Next '
         f"{_arrow('M7 4.5 L19 12 L7 19.5 Z')}</button>",
+        *_switch(titles),
         "</div>",
         '<p class="mg-stepper-live visually-hidden" aria-live="polite"></p>',
     ]
@@ -725,7 +810,7 @@ def html_from_json(data: dict[str, Any] | str, svgs: Sequence[str]) -> str:
             parts += [
                 f'<figure class="mg-stepper-frame" data-frame="{k}">',
                 f'<figcaption><span class="mg-stepper-number">{number}</span> '
-                f"{html.escape(frame['caption'])}</figcaption>",
+                f"{html.escape(frame['caption'])}{_sums_html(frame)}</figcaption>",
                 svg,
                 "</figure>",
             ]
@@ -747,7 +832,7 @@ def html_from_json(data: dict[str, Any] | str, svgs: Sequence[str]) -> str:
             parts += [
                 '<figure class="mg-stepper-side">',
                 f'<figcaption><span class="mg-stepper-title">{html.escape(title)}:</span> '
-                f"{html.escape(side['caption'])}</figcaption>",
+                f"{html.escape(side['caption'])}{_sums_html(side)}</figcaption>",
                 svg,
                 "</figure>",
             ]
