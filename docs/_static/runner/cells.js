@@ -156,8 +156,8 @@ const SCRATCH_LEAD =
   "not run).";
 // Which names the reader's code can use: the kernel's rule (kernel.py, NAMESPACE and BEHIND).
 const SCRATCH_NAMES =
-  "It sees the names of the cells shown above, as they left them: not those of the " +
-  "solutions or of the page's hidden cells.";
+  "It sees the names of the cells shown above, as the last of them left them (a later " +
+  "cell can give a name a new value): not those of the solutions or of the page's hidden cells.";
 
 /**
  * The scratch cell: an empty cell of the reader's at the end of the article, a region
