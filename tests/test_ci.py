@@ -17,6 +17,10 @@ def _sessions(commands: list[str]) -> set[str]:
     for command in commands:
         line = command.replace("${{ matrix.python }}", "{python}")
         match = re.search(r"python -m nox -s (.*?)(?: -- .*)?$", line.strip())
+        if match:  # a name, not a shell variable standing for one
+            found.update(w for w in match[1].split() if re.fullmatch(r"[\w.{}-]+", w))
+        # .ci/run's sessions that run side by side, each its own `python -m nox -s NAME`.
+        match = re.fullmatch(r"side_by_side ((?:[\w.-]+ ?)+)", line.strip())
         if match:
             found.update(match[1].split())
     return found
