@@ -81,7 +81,7 @@ def test_the_neurons_answers_are_its_gradients(neuron) -> None:
 def test_a_wrong_answer_is_explained_by_the_rule_and_the_numbers(neuron) -> None:
     asks = asks_by_input(questions(BackwardStepper(neuron().o).to_json()))
     x1 = next(ask for (_, name), ask in asks.items() if name == "x1")
-    assert x1["explain"]["text"] == "d(x1 * w1)/dx1 is w1 = -3.0, times x1*w1.grad 0.5: -1.5."
+    assert x1["explain"]["text"] == "d(x1 * w1)/dx1 is w1 = -3.0, times (x1*w1).grad 0.5: -1.5."
     assert "<code>d(x1 * w1)/dx1</code>" in x1["explain"]["html"]
     assert x1["answer"] == "-1.5"
 

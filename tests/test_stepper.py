@@ -201,8 +201,8 @@ def test_each_rule_shows_its_arithmetic_for_each_input_with_the_steps_numbers() 
     frames = backward_frames(neuron())
     by_node = {f.node.label: f for f in frames[2:-1] if f.node is not None}
     assert by_node["x2*w2"].sums == (
-        "x2.grad += w2 \u00d7 x2*w2.grad = 1.0000 \u00d7 0.5000 = 0.5000",
-        "w2.grad += x2 \u00d7 x2*w2.grad = 0.0000 \u00d7 0.5000 = 0.0000",
+        "x2.grad += w2 \u00d7 (x2*w2).grad = 1.0000 \u00d7 0.5000 = 0.5000",
+        "w2.grad += x2 \u00d7 (x2*w2).grad = 0.0000 \u00d7 0.5000 = 0.0000",
     )
     assert by_node["o"].sums == (
         "n.grad += (1 - o\u00b2) \u00d7 o.grad = 0.5000 \u00d7 1.0000 = 0.5000",
@@ -366,7 +366,7 @@ def test_a_node_labelled_with_its_own_formula_is_named_once() -> None:
     total = product + c
     total.label = "x1*w1 + c"
     captions = [frame.caption for frame in backward_frames(total)]
-    assert captions[2].startswith("x1*w1 + c: its rule (+) adds to x1*w1.grad")
+    assert captions[2].startswith("x1*w1 + c: its rule (+) adds to (x1*w1).grad")
     assert captions[3].startswith("x1*w1 = x1 * w1: its rule (*)")
     assert captions[-1] == "Done: every grad is filled in, as (x1*w1 + c).backward() leaves it."
 

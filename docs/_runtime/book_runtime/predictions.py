@@ -40,6 +40,7 @@ import math
 from typing import Any
 
 from book_runtime.inline_markup import inline_html, inline_text
+from micrograd.viz.labels import operand
 
 #: An answer this near the number (after rounding to what a reader types) is right.
 EXACT = 5e-4
@@ -60,12 +61,13 @@ def _same(a: float, b: float) -> bool:
 
 
 def _grad(name: str) -> str:
-    return f"`({name}).grad`" if " " in name else f"`{name}.grad`"
+    """```x2.grad```, or ```(x2*w2).grad``` (the stepper's captions write it so too)."""
+    return f"`{operand(name)}.grad`"
 
 
 def _d(name: str) -> str:
-    """``dx``, or ``d(x1*w1 + b)`` for a name that is more than one word."""
-    return f"d{name}" if name.isidentifier() else f"d({name})"
+    """``dx``, or ``d(x1*w1 + b)`` for a name that is not a plain one."""
+    return f"d{operand(name)}"
 
 
 def _local_words(step: dict[str, Any], k: int) -> str:

@@ -18,7 +18,7 @@ Examples
 
 from __future__ import annotations
 
-__all__ = ["dot_names", "format_number", "formula", "name_of"]
+__all__ = ["dot_names", "format_number", "formula", "name_of", "operand"]
 
 from micrograd.engine import Value
 
@@ -44,6 +44,20 @@ def name_of(node: Value) -> str:
     if node._op:
         return f"the result of {node._op}"
     return f"the constant {format_number(node.data)}" if not node._prev else "an unlabelled value"
+
+
+def operand(name: str) -> str:
+    """``name`` as one operand of a written product: ``x2``, ``(x2*w2)``, ``(x1*w1 + b)``.
+
+    Anything but a plain name is bracketed, so that ``(x2*w2).grad`` and
+    ``w2 × (x2*w2).grad`` cannot be read as ``x2 * w2.grad``.
+
+    Examples
+    --------
+    >>> operand("x2"), operand("x2*w2"), operand("x2*w2") + ".grad"
+    ('x2', '(x2*w2)', '(x2*w2).grad')
+    """
+    return name if name.isidentifier() else f"({name})"
 
 
 def formula(node: Value) -> str:

@@ -57,7 +57,7 @@ from typing import TYPE_CHECKING, Any
 
 from micrograd.engine import Value, topological_order
 from micrograd.viz.draw import draw_dot
-from micrograd.viz.labels import dot_names, format_number, formula, name_of
+from micrograd.viz.labels import dot_names, format_number, formula, name_of, operand
 from micrograd.viz.svg import inline_svg, render_svg
 
 if TYPE_CHECKING:  # pragma: no cover - only for the type checker
@@ -446,8 +446,7 @@ def _caption(node: Value, inputs: list[Value], was: list[float], final: list[Val
 
 def _term(node: Value) -> str:
     """A node's name as a term of a product: ``x2``, or ``(x1*w1 + b)``."""
-    name = name_of(node)
-    return f"({name})" if " " in name else name
+    return operand(name_of(node))
 
 
 def _d(node: Value) -> str:
@@ -485,9 +484,8 @@ def _sum(node: Value, inputs: list[Value], k: int, local: float) -> str:
 
 
 def _grad_of(node: Value) -> str:
-    """``a.grad``, or ``(x1*w1 + x2*w2).grad`` for a name with spaces."""
-    name = name_of(node)
-    return f"({name}).grad" if " " in name else f"{name}.grad"
+    """``a.grad``, or ``(x2*w2).grad`` for a name that is not a plain one."""
+    return f"{_term(node)}.grad"
 
 
 def _mark(
@@ -829,11 +827,13 @@ def html_from_json(data: dict[str, Any] | str, svgs: Sequence[str]) -> str:
                 id_prefix=f"{uid}-{k}-{s}-",
                 label=f"{number} {title}: {side['caption']}",
             )
+            # The caption under the drawing: the two drawings start level, right under
+            # the buttons, however long either side's words are.
             parts += [
                 '<figure class="mg-stepper-side">',
+                svg,
                 f'<figcaption><span class="mg-stepper-title">{html.escape(title)}:</span> '
                 f"{html.escape(side['caption'])}{_sums_html(side)}</figcaption>",
-                svg,
                 "</figure>",
             ]
         parts += ["</div>", "</figure>"]
