@@ -87,13 +87,19 @@ STEPPER_PARTS_JS = """
 """
 
 
+#: A caption's first line: how much of a caption below the drawings must be in the window.
+FIRST_LINE_PX = 24
+
+
 def off_screen(parts: dict[str, Any]) -> list[str]:
     """Which parts of the frame are not wholly on the screen, below the theme's header.
 
     The buttons and the node at work always are.  So are the captions, unless the frame
-    is taller than the window (a drawing kept at a readable size, whole): then the page
-    has scrolled past them only as far as the node at work needed, so they lie right
-    above the drawings.  The buttons, stuck to the top as the page scrolls, lie over no
+    is taller than the window (a drawing kept at a readable size, whole): then a caption
+    above the drawings (a stepper's) may have been scrolled past only as far as the node
+    at work needed, so it lies right above them; and a caption below them (a pair's
+    sides') starts in the window, its first line there to read, and the page scrolls on
+    for the rest.  The buttons, stuck to the top as the page scrolls, lie over no
     drawing.
     """
 
@@ -108,8 +114,11 @@ def off_screen(parts: dict[str, Any]) -> list[str]:
     bar = parts["controls"]
     problems = [f"controls {bar}"] if outside(bar) else []
     drawn = min((box["top"] for box in parts["drawings"]), default=parts["height"])
+    drawn_to = max((box["bottom"] for box in parts["drawings"]), default=0)
     for box in parts["captions"]:
-        if outside(box) and not (parts["tall"] and box["bottom"] <= drawn + 1):
+        scrolled_past = box["bottom"] <= drawn + 1
+        starts_in_view = drawn_to - 1 <= box["top"] <= parts["height"] - FIRST_LINE_PX
+        if outside(box) and not (parts["tall"] and (scrolled_past or starts_in_view)):
             problems.append(f"caption {box}")
     problems += [
         f"active node {box}" for box in parts["active"] if outside(box) or not box["inView"]

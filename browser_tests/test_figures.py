@@ -604,6 +604,69 @@ def test_every_frame_of_every_stepper_shows_its_controls_captions_and_active_nod
         assert not problems, f"{stepper_page} stepper {k} at {viewport}:\n" + "\n".join(problems)
 
 
+#: Each shown drawing of a stepper's current frame: its size and its place in the stepper.
+DRAWINGS_JS = """
+(stepper) => {
+  const top = stepper.getBoundingClientRect().top;
+  const frame = stepper.querySelector(':scope > .mg-stepper-frame.mg-current');
+  return Array.from(frame.querySelectorAll('svg.micrograd-graph'))
+    .filter((svg) => svg.getClientRects().length > 0)
+    .map((svg) => { const b = svg.getBoundingClientRect();
+                    return [Math.round(b.width), Math.round(b.height), Math.round(b.top - top),
+                            Math.round(b.bottom), innerHeight]; });
+}
+"""
+
+
+@pytest.mark.parametrize("stepper_page", STEPPER_PAGES)
+def test_a_steppers_drawings_keep_their_size_and_place_from_step_to_step(
+    tab: Any, server: str, stepper_page: str, viewport: str
+) -> None:
+    """A longer caption neither shrinks a drawing nor pushes it down; a pair's two
+    drawings start level; on a laptop, each drawing of a pair is whole in the window."""
+    open_page(tab, server, stepper_page)
+    steppers = tab.locator(".mg-stepper")
+    for k in range(steppers.count()):
+        stepper = steppers.nth(k)
+        stepper.press("Home")  # a step, to the first frame: it brings the stepper into view
+        total = stepper.evaluate(STEPPER_STATE_JS)["total"]
+        seen = []
+        for step in range(total):
+            if step:
+                stepper.locator(".mg-stepper-next").click()
+            seen.append(stepper.evaluate(DRAWINGS_JS))
+        where = f"{stepper_page} stepper {k} at {viewport}"
+        # The height and the place; a frame's layout may be a few px wider than another's
+        # (a longer number in a box), at the same scale.
+        heights_and_places = {tuple((h, y) for _, h, y, _, _ in step) for step in seen}
+        assert len(heights_and_places) == 1, f"{where}: {seen}"
+        widths = [w for step in seen for w, *_ in step]
+        assert max(widths) <= 1.03 * min(widths), f"{where}: {seen}"
+        assert len({y for w, h, y, _, _ in seen[0]}) == 1, f"{where}: sides not level {seen[0]}"
+        if viewport == "laptop" and "mg-stepper-pair" in (stepper.get_attribute("class") or ""):
+            cut = [(step, d) for step, ds in enumerate(seen) for d in ds if d[3] > d[4]]
+            assert not cut, f"{where}: a drawing's bottom below the window {cut}"
+
+
+def test_a_drawing_that_scrolls_sideways_says_so_in_words_above_it(phone: Any, server: str) -> None:
+    open_page(phone, server, "neuron.html")
+    stepper = phone.locator(".mg-stepper").first
+    view = stepper.locator(".mg-stepper-frame.mg-current .mg-stepper-view")
+    assert "mg-sideways" in (view.get_attribute("class") or "")
+    note = stepper.locator(".mg-stepper-frame.mg-current .mg-stepper-scroll-note")
+    assert note.is_visible()
+    assert note.text_content() == "\u2190 Scroll the drawing sideways to see all of it \u2192"
+    assert note.get_attribute("aria-hidden") == "true"  # the region's name says it to a reader
+    below = note.evaluate("(n) => n.getBoundingClientRect().bottom")
+    assert below <= view.evaluate("(v) => v.getBoundingClientRect().top") + 0.5
+    # On a laptop the same drawing fits: no note.
+    phone.set_viewport_size({"width": 1366, "height": 768})
+    phone.wait_for_function(
+        "(v) => !v.classList.contains('mg-sideways')", arg=view.element_handle(), polling="raf"
+    )
+    assert note.is_hidden()
+
+
 def test_the_steppers_are_found_on_the_built_pages(html: Path) -> None:
     assert pages_with_steppers(html, PAGES) == STEPPER_PAGES
 

@@ -136,6 +136,14 @@
         view.className = "mg-stepper-view";
         svg.replaceWith(view);
         view.append(svg);
+        // Above the drawing, what the region's name says to a screen reader, in words
+        // the eye sees: the box it cuts at the edge is not the end of the drawing.
+        const note = document.createElement("p");
+        note.className = "mg-stepper-scroll-note";
+        note.setAttribute("aria-hidden", "true");
+        note.hidden = true;
+        note.textContent = "\u2190 Scroll the drawing sideways to see all of it \u2192";
+        view.before(note);
       }
     }
   }
@@ -151,6 +159,8 @@
 
   /** A view that scrolls sideways is a region the keyboard can scroll, named by its drawing. */
   function markSideways(view, sideways) {
+    const note = view.previousElementSibling;
+    if (note && note.classList.contains("mg-stepper-scroll-note")) note.hidden = !sideways;
     if (sideways) {
       view.classList.add("mg-sideways");
       view.setAttribute("role", "region");
@@ -173,6 +183,36 @@
       left: Math.min(...boxes.map((b) => b.left)),
       right: Math.max(...boxes.map((b) => b.right)),
     };
+  }
+
+  /** A frame's captions, each with its place: the frame's own, or a side's (a pair). */
+  function captionPlaces(frame) {
+    const own = frame.querySelector(":scope > figcaption");
+    const sides = Array.from(frame.querySelectorAll(":scope .mg-stepper-side > figcaption"), (c) => ["side", c]);
+    return own ? [["frame", own], ...sides] : sides;
+  }
+
+  /**
+   * Give every caption the height of the tallest in its place over all the frames, so
+   * that a drawing keeps its place and its size from step to step (a longer caption
+   * would push it down and shrink it), and the two sides of a pair start level.
+   */
+  function holdCaptions(frames, current) {
+    const all = frames.flatMap(captionPlaces);
+    all.forEach(([, caption]) => {
+      caption.style.minHeight = "";
+    });
+    const tallest = new Map();
+    for (const frame of frames) {
+      frame.classList.add("mg-current");
+      for (const [place, caption] of captionPlaces(frame)) {
+        tallest.set(place, Math.max(tallest.get(place) || 0, caption.getBoundingClientRect().height));
+      }
+      frame.classList.toggle("mg-current", frame === current);
+    }
+    all.forEach(([place, caption]) => {
+      caption.style.minHeight = `${tallest.get(place)}px`;
+    });
   }
 
   /**
@@ -318,8 +358,12 @@
     stepper.tabIndex = 0;
     controls.hidden = false;
     stepper.classList.add("mg-ready");
-    stepper.refit = () => fitFrame(stepper, frames[current]);
+    stepper.refit = () => {
+      holdCaptions(frames, frames[current]);
+      fitFrame(stepper, frames[current]);
+    };
     stepper.goTo = (index) => show(index, true);
+    holdCaptions(frames, frames[0]);
     show(0, false);
     stepper.dispatchEvent(new CustomEvent("mg-stepper-ready", { bubbles: true }));
   }
