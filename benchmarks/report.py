@@ -287,7 +287,7 @@ def page_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str]]:
         1,
     )
     add(
-        f"(2t) the same chain in PyTorch {torch_version} (in the original's column)",
+        f"(2t) the same chain in PyTorch {torch_version}: µs per node",
         chain["torch"]["seconds_per_node"] * 1e6,
         ours_node,
         1,
@@ -339,6 +339,41 @@ def markdown_table(report: dict[str, Any]) -> str:
 
     rows_ = page_rows(report)
     return "\n".join([line(PAGE_HEADER), "|---" * len(PAGE_HEADER) + "|", *map(line, rows_)])
+
+
+#: What each numbered row of :func:`page_rows` measures, for the list under the table.
+PAGE_NOTES = {
+    "(1)": "the original's moons demo run exactly as written, and the same script on this "
+    "package: seconds per training step.",
+    "(1b)": "the same demo on this package with its training loop inside `paused_gc()`, a "
+    "line the original has no counterpart for; its ratio is against the original's (1).",
+    "(2)": "a chain `x = a * c + x`, built and backpropagated: microseconds per node.",
+    "(2t)": "the same chain in PyTorch (CPU, one thread, a scalar tensor per value). Its time "
+    "stands in the first column, where the original's stands in the other rows, so the last "
+    "column says how many times this package is faster than PyTorch on scalars.",
+    "(3)": "one training step of the moons network at several data sizes: milliseconds per "
+    "sample. The cost-per-sample row divides the largest size's by the smallest's: 1.00x "
+    "would mean a sample costs the same however many there are.",
+    "(3b)": "the same steps on this package with the loop inside `paused_gc()`; the ratios "
+    "are against the original's (3) at the same size.",
+    "(4)": "the memory one graph node takes, in bytes.",
+    "(5)": "`backward()` through a chain as deep as the row says: seconds, or the exception "
+    "that stopped it.",
+}
+
+
+def markdown_notes(report: dict[str, Any]) -> str:
+    """What each numbered row of the page's table measures, as a Markdown list.
+
+    Raises
+    ------
+    KeyError
+        If a row's number has no note in :data:`PAGE_NOTES`.
+    """
+    numbers = dict.fromkeys(case.split()[0] for case, *_ in page_rows(report))
+    return "\n".join(
+        f"- **{number}** {PAGE_NOTES[number]}" for number in numbers if number.startswith("(")
+    )
 
 
 def machine(report: dict[str, Any]) -> str:
