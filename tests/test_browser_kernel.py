@@ -347,7 +347,8 @@ def test_a_claim_goes_to_the_page_with_whether_it_holds_for_the_readers_run(
     run(kernel, "x2 = 1.0")
     page, result = run(kernel, "claim('x2_is_zero', x2 == 0, about=f'x2 = {x2}')", apart=True)
     assert result["ok"], result["error"]
-    assert page.addons == [("claim", {"key": "x2_is_zero", "holds": False, "about": "x2 = 1.0"})]
+    sent = {"key": "x2_is_zero", "holds": False, "otherwise": True, "about": "x2 = 1.0"}
+    assert page.addons == [("claim", sent)]
 
 
 def test_a_claim_stated_wrong_is_the_cells_own_exception(kernel: ModuleType) -> None:

@@ -33,10 +33,18 @@ def kernel(monkeypatch: pytest.MonkeyPatch) -> Kernel:
 def test_a_claim_is_sent_with_whether_it_holds_and_what_it_is_about(kernel: Kernel) -> None:
     kernel.claim("loss_falls", 0.4 < 0.9, about="from 0.9 to 0.4")
     kernel.claim("x2_is_zero", False)
+    kernel.claim("loss_rises", 0.5 > 0.5, about="from 0.5 to 0.5", otherwise=0.5 < 0.5)
     assert kernel.sent == [
-        ("loss_falls", {"holds": True, "about": "from 0.9 to 0.4"}),
-        ("x2_is_zero", {"holds": False, "about": ""}),
+        ("loss_falls", {"holds": True, "otherwise": True, "about": "from 0.9 to 0.4"}),
+        ("x2_is_zero", {"holds": False, "otherwise": True, "about": ""}),
+        ("loss_rises", {"holds": False, "otherwise": False, "about": "from 0.5 to 0.5"}),
     ]
+
+
+def test_a_claims_otherwise_must_be_a_comparison(kernel: Kernel) -> None:
+    with pytest.raises(TypeError, match=r"otherwise must be a bool \(a comparison\), got float"):
+        kernel.claim("loss_rises", True, "", 0.5)
+    assert kernel.sent == []
 
 
 @pytest.mark.parametrize(

@@ -474,6 +474,7 @@ def test_mlp_page_says_no_peak_or_fit_of_a_run_that_has_neither() -> None:
     assert run.claims["zg_spike_peaks"]["holds"] is False
     assert run.claims["zg_fit_below"] == {
         "holds": False,
+        "otherwise": True,
         "about": "0 of steps 20 to 19 fit all four points, its lowest loss there 8.0000",
     }
 
@@ -499,7 +500,11 @@ def test_moons_page_reproduces_the_original_demo() -> None:
 @NO_COVER
 @ONE_PYTHON
 def test_moons_page_is_the_demo_only_while_the_run_is() -> None:
-    assert claimed("moons")["moons_is_the_demo"] == {"holds": True, "about": "not the demo's: "}
+    assert claimed("moons")["moons_is_the_demo"] == {
+        "holds": True,
+        "otherwise": True,
+        "about": "not the demo's: ",
+    }
     constant = execute_page(
         "moons",
         [
@@ -509,8 +514,29 @@ def test_moons_page_is_the_demo_only_while_the_run_is() -> None:
     )
     assert constant.claims["moons_is_the_demo"] == {
         "holds": False,
+        "otherwise": True,
         "about": "not the demo's: learning-rate schedule",
     }
+
+
+@in_page_group("moons")
+@NO_COVER
+@ONE_PYTHON
+def test_moons_page_says_neither_rises_nor_falls_of_a_loss_that_stays() -> None:
+    # A learning rate of 0 moves no parameter: the loss after the first step is the
+    # loss before it, and neither "rises" nor "falls" is true.
+    still = execute_page(
+        "moons",
+        [
+            ("steps = 100", "steps = 3"),
+            ("learning_rate = 1.0 - 0.9 * k / steps", "learning_rate = 0.0"),
+        ],
+        until='"moons_acc_climbs"',
+    )
+    rises = still.claims["moons_loss_rises"]
+    assert (rises["holds"], rises["otherwise"]) == (False, False)
+    before, _, after = rises["about"].removeprefix("from ").partition(" to ")
+    assert before == after, rises["about"]
 
 
 @in_page_group("local-rules")

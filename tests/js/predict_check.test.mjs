@@ -108,13 +108,26 @@ test("a prediction before a run is judged against the number the run shows", () 
 
 test("a choice before a run is judged by whether the run's claim holds", () => {
   const choices = ["rises", "falls"]; // the claim's wordings: the one when it holds first
-  assert.deepEqual(judgeChoice("falls", false, choices), {
+  const run = (holds, otherwise = true) => ({ holds, otherwise, about: "from 0.5 to 0.5" });
+  assert.deepEqual(judgeChoice("falls", run(false), choices), {
     verdict: "right", text: "You predicted “falls”, and your run says “falls”: right.",
   });
-  assert.deepEqual(judgeChoice("falls", true, choices), {
+  assert.deepEqual(judgeChoice("falls", run(true), choices), {
     verdict: "wrong", text: "You predicted “falls”; your run says “rises”.",
   });
-  assert.equal(judgeChoice("rises", true, choices).verdict, "right");
-  assert.equal(judgeChoice("stays", true, choices), null); // not one of the choices
-  assert.equal(judgeChoice("rises", "yes", choices), null); // no verdict from the run
+  assert.equal(judgeChoice("rises", run(true), choices).verdict, "right");
+  assert.equal(judgeChoice("stays", run(true), choices), null); // not one of the choices
+  assert.equal(judgeChoice("rises", run("yes"), choices), null); // no verdict from the run
+  assert.equal(judgeChoice("rises", null, choices), null);
+});
+
+test("a choice is wrong either way when the run makes neither wording true", () => {
+  const choices = ["rises", "falls"];
+  const still = { holds: false, otherwise: false, about: "from 0.5000 to 0.5000" };
+  for (const predicted of choices) {
+    assert.deepEqual(judgeChoice(predicted, still, choices), {
+      verdict: "wrong",
+      text: `You predicted “${predicted}”; in your run it neither rises nor falls (from 0.5000 to 0.5000).`,
+    });
+  }
 });

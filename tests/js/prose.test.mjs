@@ -87,6 +87,19 @@ test("a claim the run breaks switches to its other wording, or is marked not tru
     "not true of your run");
 });
 
+test("a run that makes neither wording true keeps the first, marked not true", () => {
+  const still = { value: { holds: false, otherwise: false, about: "from 0.5000 to 0.5000" },
+    from: "run", stale: false };
+  assert.deepEqual(claimView(still, true), {
+    switched: false,
+    words: "not true of your run: from 0.5000 to 0.5000",
+    yours: false,
+    broken: true,
+    stale: false,
+    shown: "broken",
+  });
+});
+
 test("a stale claim keeps its wording, marked out of date", () => {
   assert.equal(claimView({ ...BUILD, stale: true }, true).words,
     "from the build: your changes above make it out of date");

@@ -34,11 +34,12 @@ def glue_claim(key: str, record: dict[str, Any]) -> None:
     glue(GLUE_PREFIX + key, record, display=False)
 
 
-#: Where a claim goes once stated: ``send(key, {"holds": bool, "about": str})``.
+#: Where a claim goes once stated: ``send(key, {"holds": bool, "otherwise": bool,
+#: "about": str})``.
 send: Callable[[str, dict[str, Any]], None] = glue_claim
 
 
-def claim(key: str, holds: bool, about: str = "") -> None:
+def claim(key: str, holds: bool, about: str = "", otherwise: bool = True) -> None:
     """State that the sentence of ``key`` is true of this run when ``holds`` is.
 
     Parameters
@@ -51,6 +52,12 @@ def claim(key: str, holds: bool, about: str = "") -> None:
         The values the claim is about, in words (``"o**2 = 0.5000"``): shown
         next to a sentence that is not true of a reader's run, and in the
         build's error for a claim that does not hold.
+    otherwise : bool, optional
+        Whether the sentence's other wording is true when ``holds`` is not:
+        true unless a third case makes neither true (``rises || falls`` of a
+        loss that stays where it was).  Where neither is, the page keeps the
+        first wording, marked with ``about``, and a prediction of either is
+        wrong.
 
     Raises
     ------
@@ -68,4 +75,9 @@ def claim(key: str, holds: bool, about: str = "") -> None:
         )
     if not isinstance(about, str):
         raise TypeError(f"claim {key!r}: about must be a str, got {type(about).__name__}")
-    send(key, {"holds": holds, "about": about})
+    if not isinstance(otherwise, bool):
+        raise TypeError(
+            f"claim {key!r}: otherwise must be a bool (a comparison), "
+            f"got {type(otherwise).__name__}"
+        )
+    send(key, {"holds": holds, "otherwise": otherwise, "about": about})

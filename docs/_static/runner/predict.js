@@ -248,7 +248,7 @@ function onValue(view, glued) {
   const kept = state.runs[view.key];
   if (!kept || kept.judged || glued.from !== "run" || glued.value === null) return;
   const text = view.choices ? null : glued.value[view.format];
-  const result = view.choices ? judgeChoice(kept.typed, glued.value.holds, view.choices)
+  const result = view.choices ? judgeChoice(kept.typed, glued.value, view.choices)
     : text === undefined ? null : judgeRun(kept.typed, text, view.close, view.exact);
   if (result === null) return;
   state.answers[runKey(view.key)] = result.verdict;
@@ -260,7 +260,7 @@ function onValue(view, glued) {
 
 /** A number prompt's field: "Your prediction [    ]". */
 function numberField(view) {
-  const label = element("label", "", "Your prediction ");
+  const label = element("label", "mg-predict-label", "Your prediction");
   view.input = element("input", "mg-predict-input");
   view.input.type = "text";
   view.input.inputMode = "decimal";

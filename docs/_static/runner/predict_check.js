@@ -80,11 +80,20 @@ export function judgeRun(predicted, shownText, close, exact) {
 
 /**
  * Judge a choice made before a run (one of the claim's wordings, `choices`: the
- * one true when the claim holds first) against whether the run's claim holds.
+ * one true when the claim holds first) against the run's claim ({holds,
+ * otherwise, about}: claims.py; where neither wording is true, neither is right).
  * Returns {verdict: "right" | "wrong", text}, or null for what is no choice.
  */
-export function judgeChoice(predicted, holds, choices) {
+export function judgeChoice(predicted, claim, choices) {
+  const { holds, otherwise, about } = claim || {};
   if (typeof holds !== "boolean" || !choices.includes(predicted)) return null;
+  if (!holds && otherwise === false) {
+    const what = about ? ` (${about})` : "";
+    return {
+      verdict: "wrong",
+      text: `You predicted “${predicted}”; in your run it neither ${choices[0]} nor ${choices[1]}${what}.`,
+    };
+  }
   const actual = holds ? choices[0] : choices[1];
   if (predicted === actual) {
     return { verdict: "right", text: `You predicted “${predicted}”, and your run says “${actual}”: right.` };

@@ -75,7 +75,9 @@ export function claimMark(state) {
  */
 export function claimView(state, hasOther) {
   const broken = state.value !== null && !state.value.holds;
-  const switched = broken && hasOther;
+  // The other wording, where the sentence has one and the run made it true (a third
+  // case, claims.py's `otherwise`, makes neither true).
+  const switched = broken && hasOther && state.value.otherwise !== false;
   const words = switched && !state.stale
     ? (state.from === "run" ? null : "from an earlier session of yours")
     : claimMark(state);
