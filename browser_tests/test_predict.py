@@ -194,6 +194,13 @@ PROMPTS_SEEN_JS = """
     // "Your prediction" beside the choices' own labels: a label's size, not a heading's
     ratio: legend === null ? null
       : size(legend) / size(box.querySelector('.mg-predict-choice-label')),
+    // A number prompt's "Your prediction" and its field: the space between them, in px
+    gap: (() => {
+      const input = box.querySelector('input.mg-predict-input');
+      const label = input && box.querySelector(`label[for="${input.id}"]`);
+      return label ? input.getBoundingClientRect().left - label.getBoundingClientRect().right
+        : null;
+    })(),
   };
 })
 """
@@ -235,6 +242,8 @@ def test_every_prompt_shows_its_whole_question_before_any_run(tab: Tab, html: Pa
             assert prompt["whyShown"] is None, (where, prompt["whyShown"])
             if prompt["choice"]:  # "Your prediction" is a label, not a heading
                 assert prompt["ratio"] == 1, (where, prompt["ratio"])
+            else:  # and its words do not touch the field they name
+                assert prompt["gap"] is not None and prompt["gap"] >= 4, (where, prompt["gap"])
         # The download asks the same questions, read from the page's source on its own.
         assert download_questions(html, page) == [plain(p["seen"]) for p in seen], page
     assert kinds == {True, False}
