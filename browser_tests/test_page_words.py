@@ -60,7 +60,7 @@ def false_and_unmarked(tab: Tab) -> list[str]:
         elif verdict["holds"]:
             if not span["holdsShown"] or span["failsShown"] or marked:
                 wrong.append(f"{span['key']}: holds, but does not show its wording")
-        elif span["hasFails"]:
+        elif span["hasFails"] and verdict.get("otherwise", True):
             if not span["failsShown"] or span["holdsShown"]:
                 wrong.append(f"{span['key']}: broken, and its other wording is not shown")
         elif not (marked and "not true of your run" in span["marks"][0]):
@@ -159,13 +159,40 @@ def test_the_moons_at_30_steps_and_a_constant_rate_say_what_their_run_shows(tab:
     assert claim.locator(":scope > .mg-claim-fails").is_visible()  # "falls"
     assert claim.locator(":scope > .mg-claim-holds").is_hidden()
     score = prompt.locator(".mg-predict-score").text_content()
-    assert score == "Your predictions on this page: 1 made, 1 right, 0 close.", score
+    assert score == "Your predictions on this page: 1 judged, 1 right, 0 close.", score
     assert verdicts["moons_lr_shrinks"]["holds"] is False
 
     # Reset on the training cell: what was computed from it says it is out of date.
     tab.cell(training).locator("button.runner-reset").click()
     tab.page.wait_for_function(f"microgradTest.cell({training}).shows === 'build'")
     assert false_and_unmarked(tab) == []
+    assert not tab.errors, tab.errors
+
+
+def test_a_moons_run_whose_loss_stays_says_neither_rises_nor_falls(tab: Tab) -> None:
+    """At a learning rate of 0 the loss does not move: the page says neither wording,
+    and a prediction of "falls" kept before the run is wrong."""
+    tab.open("moons.html")
+    training = cell_with(tab, "learning_rate = 1.0 - 0.9 * k / steps")
+    prompt = tab.page.locator(LOSS_PROMPT)
+    prompt.locator("input[value=falls]").check()
+    prompt.locator("button", has_text="Keep").click()
+    status = prompt.locator(".mg-predict-run-status")
+    assert (status.text_content() or "").startswith("Kept: falls."), status.text_content()
+    edit(tab, training, ("steps = 100", "steps = 3"), (MOONS_EDIT[1][0], "learning_rate = 0.0"))
+    run(tab, training)
+    rises = decided(tab)["moons_loss_rises"]
+    assert (rises["holds"], rises["otherwise"]) == (False, False), rises
+    assert false_and_unmarked(tab) == []
+    said = status.text_content() or ""
+    assert said.startswith(
+        "You predicted “falls”; in your run it neither rises nor falls (from "
+    ), said
+    claim = prompt.locator(".mg-predict-run-why span.mg-claim[data-claim-key=moons_loss_rises]")
+    assert claim.locator(":scope > .mg-claim-fails").is_hidden()  # never "falls"
+    assert "not true of your run" in (claim.locator(".mg-claim-mark").text_content() or "")
+    score = prompt.locator(".mg-predict-score").text_content()
+    assert score == "Your predictions on this page: 1 judged, 0 right, 0 close.", score
     assert not tab.errors, tab.errors
 
 

@@ -8,7 +8,7 @@
 //     <span class="mg-claim-fails" hidden>falls</span></span>
 // (the second wording only where the sentence has one), having checked that
 // every claim holds for the build's own run.  In the browser the cell's
-// claim(...) sends the add-on message "claim" {key, holds, about} (kernel.py),
+// claim(...) sends the add-on message "claim" {key, holds, otherwise, about} (kernel.py),
 // and every span of that key shows what is true of the run its cells last
 // showed (prose.js keeps where that is from): the first wording while the claim
 // holds; else the other wording, marked as the reader's; else the first
@@ -46,6 +46,8 @@ function render(key, state) {
 
 const claims = followKeys((key) => keys.has(key), render);
 
-registerAddon("claim", ({ key, holds, about }) => {
-  if (keys.has(GLUE_PREFIX + key)) claims.set(GLUE_PREFIX + key, { holds, about });
+// The claim as claims.py sent it ({holds, otherwise, about}), whole: what it means is
+// Python's to say, and wording.js and predict_check.js read it as sent.
+registerAddon("claim", ({ key, ...claim }) => {
+  if (keys.has(GLUE_PREFIX + key)) claims.set(GLUE_PREFIX + key, claim);
 });
