@@ -116,7 +116,7 @@ def test_predicting_through_the_neurons_stepper_by_keyboard_keeps_the_score(tab:
     assert feedback["x2"].startswith("x2.grad: close, it is 0.5."), feedback["x2"]
     made = len(verdicts)
     right = sum(v == "right" for v in verdicts.values())
-    score = f"Your predictions on this page: {made} made, {right} right, 1 close."
+    score = f"Your predictions on this page: {made} judged, {right} right, 1 close."
     assert state(tab)["score"] == score
 
     page.set_viewport_size({"width": 390, "height": 844})
@@ -129,13 +129,13 @@ def test_predicting_through_the_neurons_stepper_by_keyboard_keeps_the_score(tab:
     assert kept["score"] == score, kept
     tab.open("index.html")
     listed = page.locator("#mg-prediction-scores").inner_text()
-    assert f"{made} made, {right} right, 1 close" in listed, listed
+    assert f"{made} judged, {right} right, 1 close" in listed, listed
 
     tab.open("neuron.html")
     page.locator(".runner-reset-page").click()
     reset = state(tab)
     assert not reset["on"], reset
-    assert reset["score"].endswith("none made yet."), reset
+    assert reset["score"].endswith("none judged yet."), reset
 
 
 #: What "Predict, then run" on "Why +=" shows now.
@@ -164,7 +164,7 @@ def test_a_prediction_kept_before_a_run_is_judged_by_the_run_and_scored(tab: Tab
     assert judged["status"] == "You predicted 2; the run gave 1.0.", judged
     # With the run's numbers (each marked as the reader's, with the build's in words).
     assert re.search(r"is left: 1\.0.*where \+=\s+gives 2\.0", judged["why"], re.S), judged
-    assert judged["score"] == "Your predictions on this page: 1 made, 0 right, 0 close.", judged
+    assert judged["score"] == "Your predictions on this page: 1 judged, 0 right, 0 close.", judged
     assert judged["said"].startswith(judged["status"]), judged
     check(audit(page, "div.mg-predict-run"), "accumulate.html, a prediction judged")
     wait_saved(page)
@@ -243,7 +243,7 @@ def test_every_prompt_shows_its_whole_question_before_any_run(tab: Tab, html: Pa
             if prompt["choice"]:  # "Your prediction" is a label, not a heading
                 assert prompt["ratio"] == 1, (where, prompt["ratio"])
             else:  # and its words do not touch the field they name
-                assert prompt["gap"] is not None and prompt["gap"] >= 4, (where, prompt["gap"])
+                assert (prompt["gap"] or 0) >= 4, (where, prompt["gap"])
         # The download asks the same questions, read from the page's source on its own.
         assert download_questions(html, page) == [plain(p["seen"]) for p in seen], page
     assert kinds == {True, False}

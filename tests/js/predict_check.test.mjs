@@ -93,8 +93,8 @@ test("the score counts the predictions made, right and close", () => {
     [answerKey("s", 3, "a")]: "wrong",
   };
   assert.deepEqual(score(answers), { made: 3, right: 1, close: 1 });
-  assert.equal(scoreText(score(answers)), "3 made, 1 right, 1 close");
-  assert.equal(scoreText(score({})), "none made yet");
+  assert.equal(scoreText(score(answers)), "3 judged, 1 right, 1 close");
+  assert.equal(scoreText(score({})), "none judged yet");
 });
 
 test("a prediction before a run is judged against the number the run shows", () => {

@@ -111,10 +111,13 @@ export function score(answers) {
   };
 }
 
-/** "4 made, 2 right, 1 close" (or "none made yet"). */
+/**
+ * "4 judged, 2 right, 1 close" (or "none judged yet"): a prediction counts once a run
+ * (or the stepper's step) has judged it, not while it is only kept.
+ */
 export function scoreText({ made, right, close }) {
-  if (made === 0) return "none made yet";
-  return `${made} made, ${right} right, ${close} close`;
+  if (made === 0) return "none judged yet";
+  return `${made} judged, ${right} right, ${close} close`;
 }
 
 /**
