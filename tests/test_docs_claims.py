@@ -503,7 +503,7 @@ def test_moons_page_is_the_demo_only_while_the_run_is() -> None:
     assert claimed("moons")["moons_is_the_demo"] == {
         "holds": True,
         "otherwise": True,
-        "about": "not the demo's: ",
+        "about": "",
     }
     constant = execute_page(
         "moons",
@@ -515,7 +515,7 @@ def test_moons_page_is_the_demo_only_while_the_run_is() -> None:
     assert constant.claims["moons_is_the_demo"] == {
         "holds": False,
         "otherwise": True,
-        "about": "not the demo's: learning-rate schedule",
+        "about": "its learning-rate schedule is not the demo's",
     }
 
 
