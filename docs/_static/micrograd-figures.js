@@ -261,13 +261,39 @@
       svg.style.width = `${width * scale}px`;
       svg.style.height = `${height * scale}px`;
       if (view.classList.contains("mg-sideways")) {
+        // Only as far as the node at work needs to be whole: a drawing a little wider
+        // than its view keeps its left edge, not a box cut on either side.
         const active = activeBox(view);
         if (active) {
           const shown = view.getBoundingClientRect();
-          view.scrollLeft += (active.left + active.right) / 2 - (shown.left + shown.width / 2);
+          if (active.left < shown.left) view.scrollLeft -= shown.left - active.left + 4;
+          else if (active.right > shown.right) view.scrollLeft += active.right - shown.right + 4;
         }
       }
       markZoomable(svg);
+    }
+    // A drawing scrolling sideways keeps one size whatever the captions: holding their
+    // height there would only push it down, below the window on a phone.
+    if (views.some((view) => view.classList.contains("mg-sideways"))) {
+      frame.querySelectorAll("figcaption").forEach((caption) => {
+        caption.style.minHeight = "";
+      });
+    }
+  }
+
+  /**
+   * A stepper taller than the window (a phone): its step's words stick under its buttons,
+   * so that they stay in view while the page scrolls on to the node at work.  A pair's
+   * words sit under its drawings, and are not stuck.
+   */
+  function stickCaption(stepper) {
+    const controls = stepper.querySelector(":scope > .mg-stepper-controls");
+    const tall = !stepper.classList.contains("mg-stepper-pair")
+      && stepper.getBoundingClientRect().height > window.innerHeight - stuckTop();
+    stepper.classList.toggle("mg-tall", tall);
+    if (tall) {
+      const below = parseFloat(getComputedStyle(controls).top) + controls.getBoundingClientRect().height;
+      stepper.style.setProperty("--mg-caption-top", `${below}px`);
     }
   }
 
@@ -326,6 +352,7 @@
       status.textContent = `Step ${current + 1} of ${frames.length}`;
       stepper.dataset.current = String(current);
       fitFrame(stepper, frames[current]);
+      stickCaption(stepper);
       if (announce) {
         if (live) live.textContent = caption(frames[current]);
         keepInView(stepper, frames[current]);
@@ -361,6 +388,7 @@
     stepper.refit = () => {
       holdCaptions(frames, frames[current]);
       fitFrame(stepper, frames[current]);
+      stickCaption(stepper);
     };
     stepper.goTo = (index) => show(index, true);
     holdCaptions(frames, frames[0]);
