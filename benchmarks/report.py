@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import shutil
 import statistics
 import sys
@@ -250,9 +251,16 @@ def page_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str]]:
     demo, chain = cases["moons_demo"], cases["chain"]
     table: list[tuple[str, str, str, str]] = []
 
+    def shown(x: float, digits: int) -> str:
+        """A time to three significant digits (so that a ratio can be checked against the
+        two numbers beside it), a count to ``digits`` decimals."""
+        if digits == 0 or x == 0:
+            return f"{x:,.{digits}f}"
+        return f"{x:,.{max(0, 2 - math.floor(math.log10(abs(x))))}f}"
+
     def add(case: str, original: float | None, ours: float, digits: int) -> None:
-        theirs = "-" if original is None else f"{original:,.{digits}f}"
-        table.append((case, theirs, f"{ours:,.{digits}f}", f"{(original or 0) / ours:.1f}x"))
+        theirs = "-" if original is None else shown(original, digits)
+        table.append((case, theirs, shown(ours, digits), f"{(original or 0) / ours:.1f}x"))
 
     first = demo["original"]["seconds_per_step"]
     add(
@@ -306,7 +314,7 @@ def page_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str]]:
             (
                 f"(3b) same in paused_gc(), {n} samples",
                 "-",
-                f"{ours:,.1f}",
+                shown(ours, 1),
                 f"{steps[str(n)]['original'] * 1e3 / ours:.1f}x",
             )
         )
@@ -341,7 +349,7 @@ def markdown_table(report: dict[str, Any]) -> str:
     return "\n".join([line(PAGE_HEADER), "|---" * len(PAGE_HEADER) + "|", *map(line, rows_)])
 
 
-#: What each numbered row of :func:`page_rows` measures, for the list under the table.
+#: What each numbered row of :func:`page_rows` measures, for the list above the table.
 PAGE_NOTES = {
     "(1)": "the original's moons demo run exactly as written, and the same script on this "
     "package: seconds per training step.",
