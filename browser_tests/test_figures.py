@@ -667,6 +667,18 @@ def test_a_drawing_that_scrolls_sideways_says_so_in_words_above_it(phone: Any, s
     assert note.is_hidden()
 
 
+def test_on_a_phone_no_page_scrolls_sideways(phone: Any, server: str) -> None:
+    """A long signature, module name or line of text wraps: only a region made to scroll
+    (a code block, a wide drawing) scrolls, never the page."""
+    wide = {}
+    for page in PAGES:
+        open_page(phone, server, page)
+        width = phone.evaluate("document.scrollingElement.scrollWidth")
+        if width > VIEWPORTS["phone"][0]:
+            wide[page] = width
+    assert not wide, wide
+
+
 def test_the_steppers_are_found_on_the_built_pages(html: Path) -> None:
     assert pages_with_steppers(html, PAGES) == STEPPER_PAGES
 
