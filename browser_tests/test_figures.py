@@ -637,9 +637,12 @@ def test_a_steppers_drawings_keep_their_size_and_place_from_step_to_step(
             seen.append(stepper.evaluate(DRAWINGS_JS))
         where = f"{stepper_page} stepper {k} at {viewport}"
         # The height and the place; a frame's layout may be a few px wider than another's
-        # (a longer number in a box), at the same scale.
-        heights_and_places = {tuple((h, y) for _, h, y, _, _ in step) for step in seen}
-        assert len(heights_and_places) == 1, f"{where}: {seen}"
+        # (a longer number in a box), at the same scale.  A stepper taller than the window
+        # keeps the size only: the page scrolls to each step's node at work, under the
+        # step's words stuck below the buttons.
+        tall = "mg-tall" in (stepper.get_attribute("class") or "")
+        kept = {tuple((h, 0 if tall else y) for _, h, y, _, _ in step) for step in seen}
+        assert len(kept) == 1, f"{where}: {seen}"
         widths = [w for step in seen for w, *_ in step]
         assert max(widths) <= 1.03 * min(widths), f"{where}: {seen}"
         assert len({y for w, h, y, _, _ in seen[0]}) == 1, f"{where}: sides not level {seen[0]}"
@@ -665,6 +668,44 @@ def test_a_drawing_that_scrolls_sideways_says_so_in_words_above_it(phone: Any, s
         "(v) => !v.classList.contains('mg-sideways')", arg=view.element_handle(), polling="raf"
     )
     assert note.is_hidden()
+
+
+#: The current frame's caption, the buttons and the nodes at work, on the screen.
+WORDS_IN_VIEW_JS = """
+(stepper) => {
+  const frame = stepper.querySelector(':scope > .mg-stepper-frame.mg-current');
+  const box = (el) => { const b = el.getBoundingClientRect(); return [b.top, b.bottom]; };
+  return {
+    caption: box(frame.querySelector(':scope > figcaption')),
+    controls: box(stepper.querySelector('.mg-stepper-controls')),
+    active: Array.from(frame.querySelectorAll('g.node.mg-active'), box),
+    height: innerHeight,
+  };
+}
+"""
+
+
+def test_a_tall_steppers_words_stay_in_view_under_its_buttons_at_every_step(
+    phone: Any, server: str
+) -> None:
+    """On a phone the neuron's frame is taller than the window: at every step its words
+    and the node at work are both on the screen, the words under the buttons."""
+    open_page(phone, server, "neuron.html")
+    stepper = phone.locator(".mg-stepper").first
+    stepper.press("Home")
+    total = stepper.evaluate(STEPPER_STATE_JS)["total"]
+    problems = []
+    for step in range(total):
+        seen = stepper.evaluate(WORDS_IN_VIEW_JS)
+        top, bottom = seen["caption"]
+        if top < seen["controls"][1] - 1 or bottom > seen["height"] + 1:
+            problems.append(f"step {step + 1}: words at {seen['caption']}, {seen}")
+        if any(a < bottom - 1 or b > seen["height"] + 1 for a, b in seen["active"]):
+            problems.append(f"step {step + 1}: node at work hidden, {seen}")
+        if step < total - 1:
+            stepper.locator(".mg-stepper-next").click()
+    assert "mg-tall" in (stepper.get_attribute("class") or "")
+    assert not problems, "\n".join(problems)
 
 
 def test_on_a_phone_no_page_scrolls_sideways(phone: Any, server: str) -> None:
