@@ -14,9 +14,10 @@ page's cell manifest for "Copy as a script".  These tests check that
   (its repr, Markdown's text) or the line that says where its picture went;
   the picture is the build's, byte for byte; and it takes no longer than the
   build took for the cell and the cells it repeats (their ``execution``
-  times, which the build records), times SLACK, plus starting Python with
-  the script's imports (measured) and MARGIN.  The closing line says how many
-  cells were checked, the longest script and how long it all took;
+  times, which the build records), times SLACK, plus what the run itself spent
+  starting Python and importing, lazily too (``-X importtime``), and MARGIN.
+  The closing line says how many cells were checked, the longest script and
+  how long it all took;
 - in the browser, "Copy as a script" on the neuron page's backward cell (the
   stepper, which reads the neuron of cell 1) and on the moons training cell,
   reached from Run with the arrow keys and pressed with Enter, puts on the
@@ -30,8 +31,6 @@ page's cell manifest for "Copy as a script".  These tests check that
 
 from __future__ import annotations
 
-import ast
-import functools
 import json
 import os
 import re
@@ -187,41 +186,51 @@ class Ran:
     stdout: str
     stderr: str
     seconds: float
-    start_seconds: float  # Python started with the script's imports alone
+    start_seconds: float  # what the run spent importing (-X importtime), lazy imports too
     picture: str | None  # the text of the file the script wrote, if it should write one
 
 
-def imports_only(script: str) -> str:
-    """The script's top-level imports, alone: what starting it costs before its work."""
-    tree = ast.parse(script)
-    return "\n".join(
-        ast.unparse(s) for s in tree.body if isinstance(s, (ast.Import, ast.ImportFrom))
-    )
-
-
 def _timed_run(where: Path, file: str) -> tuple[subprocess.CompletedProcess[str], float]:
-    """Run ``file`` in ``where`` with a fresh CPython (matplotlib as the build draws)."""
+    """Run ``file`` in ``where`` with a fresh CPython (matplotlib as the build draws).
+
+    Python reports what each import cost (``-X importtime``, on stderr): the run's own
+    start, under whatever else the machine is doing at the time.
+    """
     config = where / ".matplotlib"
     config.mkdir(exist_ok=True)
     (config / "matplotlibrc").write_text(f"svg.hashsalt: {BUILD_HASHSALT}\n")
     env = {**os.environ, "MPLBACKEND": "Agg", "MPLCONFIGDIR": str(config)}
     started = time.perf_counter()
     result = subprocess.run(
-        [sys.executable, file], cwd=where, env=env, capture_output=True, text=True
+        [sys.executable, "-X", "importtime", file],
+        cwd=where,
+        env=env,
+        capture_output=True,
+        text=True,
     )
     return result, time.perf_counter() - started
 
 
-@functools.cache  # many cells' scripts start with the same imports: Python starts once for them
-def start_seconds(imports: str) -> float:
-    """How long a fresh CPython takes to start and run ``imports`` alone."""
-    with tempfile.TemporaryDirectory() as folder:
-        (Path(folder) / "imports.py").write_text(imports, encoding="utf-8")
-        return _timed_run(Path(folder), "imports.py")[1]
+def import_seconds(stderr: str) -> tuple[float, str]:
+    """What a ``-X importtime`` run spent importing (its top-level imports' cumulative
+    times, lazy ones included), and its stderr without those lines."""
+    spent, rest = 0.0, []
+    for line in stderr.splitlines(keepends=True):
+        if not line.startswith("import time:"):
+            rest.append(line)
+            continue
+        fields = line.split("|")
+        if len(fields) == 3 and fields[1].strip().isdigit() and not fields[2].startswith("  "):
+            spent += int(fields[1]) / 1e6
+    return spent, "".join(rest)
 
 
 def run_script(shown: Shown) -> Ran:
-    """Run the cell's script in an empty folder with a fresh CPython; time it and its start."""
+    """Run the cell's script in an empty folder with a fresh CPython; time it and its start.
+
+    The start is what this run spent importing, the modules its drawing imports when it
+    draws among them: the build's kernel had imported them before the cell ran.
+    """
     with tempfile.TemporaryDirectory() as folder:
         where = Path(folder)
         (where / "cell.py").write_text(shown.script, encoding="utf-8")
@@ -229,8 +238,8 @@ def run_script(shown: Shown) -> Ran:
         _, expected_picture = expected_output(shown)
         written = where / expected_picture[0] if expected_picture else None
         picture = written.read_text(encoding="utf-8") if written and written.is_file() else None
-    start = start_seconds(imports_only(shown.script))
-    return Ran(shown, result.returncode, result.stdout, result.stderr, seconds, start, picture)
+    start, stderr = import_seconds(result.stderr)
+    return Ran(shown, result.returncode, result.stdout, stderr, seconds, start, picture)
 
 
 def problems_of(ran: Ran) -> list[str]:
