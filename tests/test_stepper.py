@@ -225,13 +225,38 @@ def test_the_arithmetic_adds_what_the_rule_added(build: Callable[[], Value]) -> 
             continue
         assert len(frame.sums) == len(frame.step.inputs)
         for line, share in zip(frame.sums, frame.step.inputs, strict=True):
-            said = re.fullmatch(r"(.+)\.grad \+= .+ \u00d7 .+ = (\S+) \u00d7 (\S+) = (\S+)", line)
+            said = re.fullmatch(
+                r"(.+)\.grad \+= .+ \u00d7 .+ = (\S+) \u00d7 (\S+) = (\S+?)"
+                r"(?:, added to (\S+): (\S+))?",
+                line,
+            )
             assert said is not None, line
-            name, local, grad, added = said.groups()
+            name, local, grad, added, before, now = said.groups()
             assert name.strip("()") == share.name
             assert float(local) == pytest.approx(share.local, abs=5e-5)
             assert float(grad) == pytest.approx(frame.step.grad, abs=5e-5)
             assert float(added) == pytest.approx(share.after - share.before, abs=1e-4)
+            # A grad that held something says what it holds now, the amount added apart.
+            if share.before == 0:
+                assert before is None, line
+            else:
+                assert float(before) == pytest.approx(share.before, abs=5e-5), line
+                assert float(now) == pytest.approx(share.after, abs=5e-5), line
+
+
+def test_a_rule_adding_to_a_grad_that_held_something_says_its_new_total() -> None:
+    """q.grad += c × r.grad = 10 × 1 = 10 beside q.grad 1 -> 11 read as q.grad = 10."""
+    a, b, c = Value(2.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c")
+    q = a * b
+    q.label = "q"
+    r = q * c
+    r.label = "r"
+    out = r + q
+    out.label = "L"
+    by_node = {f.node.label: f for f in backward_frames(out) if f.step is not None}
+    assert by_node["r"].sums[0] == (
+        "q.grad += c \u00d7 r.grad = 10.0000 \u00d7 1.0000 = 10.0000, added to 1.0000: 11.0000"
+    )
 
 
 def test_the_arithmetic_names_each_operations_local_derivative() -> None:

@@ -319,7 +319,7 @@ def backward_frames(
         if right is not None and (wrong := _wrong(final, right)):
             caption = caption[:-1] + f", and wrong: {_against(wrong, right)}."
         step = None
-        sums = tuple(_sum(node, inputs, k, d) for k, d in enumerate(local))
+        sums = tuple(_sum(node, inputs, k, d, was[k]) for k, d in enumerate(local))
         if inputs:
             shares = tuple(
                 Share(name_of(c), c.data, d, old, c.grad, leaves[c])
@@ -474,13 +474,20 @@ def _local_term(node: Value, inputs: list[Value], k: int) -> str:
     return f"{_d(node)}/{_d(x)}"
 
 
-def _sum(node: Value, inputs: list[Value], k: int, local: float) -> str:
-    """One line of a rule's arithmetic: ``w2.grad += x2 × n.grad = 0.0000 × 0.5000 = 0.0000``."""
-    return (
+def _sum(node: Value, inputs: list[Value], k: int, local: float, before: float) -> str:
+    """One line of a rule's arithmetic: ``w2.grad += x2 × n.grad = 0.0000 × 0.5000 = 0.0000``.
+
+    Where the grad already held something, the line ends with the sum it now holds
+    (``..., added to 1.0000: 11.0000``): the amount added is not the grad.
+    """
+    line = (
         f"{_grad_of(inputs[k])} += {_local_term(node, inputs, k)} \u00d7 {_grad_of(node)} = "
         f"{format_number(local)} \u00d7 {format_number(node.grad)} = "
         f"{format_number(local * node.grad)}"
     )
+    if before == 0:
+        return line
+    return f"{line}, added to {format_number(before)}: {format_number(before + local * node.grad)}"
 
 
 def _grad_of(node: Value) -> str:
