@@ -172,9 +172,12 @@
     }
   }
 
-  /** The nodes at work of a frame, as one box in the window (null if none is shown). */
-  function activeBox(frame) {
-    const boxes = Array.from(frame.querySelectorAll("g.node.mg-active"), (g) => g.getBoundingClientRect())
+  /**
+   * The nodes at work of a frame (``selector``: those, and maybe the nodes their rule
+   * adds to), as one box in the window (null if none is shown).
+   */
+  function activeBox(frame, selector = "g.node.mg-active") {
+    const boxes = Array.from(frame.querySelectorAll(selector), (g) => g.getBoundingClientRect())
       .filter((b) => b.width > 0);
     if (!boxes.length) return null;
     return {
@@ -261,13 +264,14 @@
       svg.style.width = `${width * scale}px`;
       svg.style.height = `${height * scale}px`;
       if (view.classList.contains("mg-sideways")) {
-        // Only as far as the node at work needs to be whole: a drawing a little wider
-        // than its view keeps its left edge, not a box cut on either side.
-        const active = activeBox(view);
-        if (active) {
-          const shown = view.getBoundingClientRect();
-          if (active.left < shown.left) view.scrollLeft -= shown.left - active.left + 4;
-          else if (active.right > shown.right) view.scrollLeft += active.right - shown.right + 4;
+        // Only as far as the step's nodes (the one at work and those its rule adds to)
+        // need to be whole: a drawing a little wider than its view keeps its left edge.
+        const shown = view.getBoundingClientRect();
+        const step = activeBox(view, "g.node.mg-active, g.node.mg-receiving");
+        const work = step && step.right - step.left <= shown.width - 8 ? step : activeBox(view);
+        if (work) {
+          if (work.left < shown.left) view.scrollLeft -= shown.left - work.left + 4;
+          else if (work.right > shown.right) view.scrollLeft += work.right - shown.right + 4;
         }
       }
       markZoomable(svg);
