@@ -522,7 +522,7 @@ def test_moons_page_is_the_demo_only_while_the_run_is() -> None:
 @in_page_group("moons")
 @NO_COVER
 @ONE_PYTHON
-def test_moons_page_says_neither_rises_nor_falls_of_a_loss_that_stays() -> None:
+def test_moons_page_says_no_rise_fall_swing_or_step_of_a_run_that_does_not_move() -> None:
     # A learning rate of 0 moves no parameter: the loss after the first step is the
     # loss before it, and neither "rises" nor "falls" is true.
     still = execute_page(
@@ -531,12 +531,17 @@ def test_moons_page_says_neither_rises_nor_falls_of_a_loss_that_stays() -> None:
             ("steps = 100", "steps = 3"),
             ("learning_rate = 1.0 - 0.9 * k / steps", "learning_rate = 0.0"),
         ],
-        until='"moons_acc_climbs"',
+        until='"moons_lr_shrinks"',
     )
     rises = still.claims["moons_loss_rises"]
     assert (rises["holds"], rises["otherwise"]) == (False, False)
     before, _, after = rises["about"].removeprefix("from ").partition(" to ")
     assert before == after, rises["about"]
+    # The first step's paragraph: no step, no swing, as many points right as wrong.
+    for key in ("spike_step_large", "spike_most_right_after"):
+        said = still.claims[key]
+        assert (said["holds"], said["otherwise"]) == (False, False), (key, said)
+    assert still.claims["spike_scores_move"]["holds"] is False
 
 
 @in_page_group("local-rules")
