@@ -47,8 +47,6 @@ FIRST_POINT_TARGET_SECONDS = 2.0
 INPUT_DELAY_TARGET_MS = 100.0
 UPDATE_GAP_TARGET_SECONDS = 1.0
 
-HEADER = ("case (medians)", "original 0.1.0", "ours", "original/ours", "torch (torch/ours)")
-
 
 def load(path: Path = RECORD) -> dict[str, Any]:
     """The report of a run, as ``run.py`` wrote it."""
@@ -65,10 +63,6 @@ def load_checks(path: Path = CHECKS_RECORD) -> dict[str, Any] | None:
     return load(path) if path.is_file() else None
 
 
-def microseconds(seconds: float) -> str:
-    return f"{seconds * 1e6:,.2f} us"
-
-
 def growth(report: dict[str, Any]) -> dict[str, float]:
     """Cost per sample of a moons step at the largest size / at the smallest, per side."""
     samples = report["settings"]["samples"]
@@ -77,101 +71,9 @@ def growth(report: dict[str, Any]) -> dict[str, float]:
     return {side: step[last][side] / step[first][side] for side in step[first]}
 
 
-def deep_result(run: dict[str, Any], unit: str = "") -> str:
+def deep_result(run: dict[str, Any]) -> str:
     """A deep chain's backward: its time in seconds, or the exception that stopped it."""
-    return f"{run['backward_seconds']:.2f}{unit}" if run["ok"] else run["error"].split(":")[0]
-
-
-def rows(report: dict[str, Any]) -> list[tuple[str, str, str, str, str]]:
-    """The table of the run, one row per line: medians, and the ratio original / ours."""
-    cases, settings = report["cases"], report["settings"]
-    samples = settings["samples"]
-    table: list[tuple[str, str, str, str, str]] = []
-
-    demo = cases["moons_demo"]
-    original = demo["original"]
-    for side, title in (
-        ("ours", f"(1) moons demo as written, {settings['demo_steps']} steps: s/step"),
-        ("ours_paused_loop", "(1b) same, loop in paused_gc(): s/step"),
-    ):
-        ours, first = demo[side], side == "ours"  # the original's column: once
-        table.append(
-            (
-                title,
-                f"{original['seconds_per_step']:.3f} s" if first else "-",
-                f"{ours['seconds_per_step']:.3f} s",
-                f"{original['seconds_per_step'] / ours['seconds_per_step']:.1f}x",
-                "",
-            )
-        )
-        table.append(
-            (
-                "    final loss",
-                repr(original["final_loss"]) if first else "-",
-                repr(ours["final_loss"]),
-                f"diff {abs(original['final_loss'] - ours['final_loss']):.1e}",
-                "",
-            )
-        )
-    chain = cases["chain"]
-    o, m, t = (chain[s]["seconds_per_node"] for s in ("original", "ours", "torch"))
-    table.append(
-        (
-            f"(2) chain a*c+x, depth {settings['chain_depth']:,}: per node",
-            microseconds(o),
-            microseconds(m),
-            f"{o / m:.1f}x",
-            f"{microseconds(t)} ({t / m:.1f}x)",
-        )
-    )
-    for n in samples:
-        step = cases["moons_step"][str(n)]
-        table.append(
-            (
-                f"(3) moons step, {n} samples: per sample",
-                microseconds(step["original"]),
-                microseconds(step["ours"]),
-                f"{step['original'] / step['ours']:.1f}x",
-                "",
-            )
-        )
-    first, last = str(min(samples)), str(max(samples))
-    g = growth(report)
-    title = f"    growth, per sample at {last} / at {first}"
-    table.append((title, f"{g['original']:.2f}x", f"{g['ours']:.2f}x", "", ""))
-    for n in samples:
-        step = cases["moons_step"][str(n)]
-        table.append(
-            (
-                f"(3b) same, loop in paused_gc(), {n} samples",
-                "-",
-                microseconds(step["ours_paused_loop"]),
-                f"{step['original'] / step['ours_paused_loop']:.1f}x",
-                "",
-            )
-        )
-    table.append((title, "-", f"{g['ours_paused_loop']:.2f}x", "", ""))
-    mem = cases["bytes_per_node"]
-    table.append(
-        (
-            "(4) bytes per graph node (tracemalloc)",
-            f"{mem['original']:.0f} B",
-            f"{mem['ours']:.0f} B",
-            f"{mem['original'] / mem['ours']:.1f}x",
-            "",
-        )
-    )
-    deep = cases["deep_chain"]
-    table.append(
-        (
-            f"(5) backward, chain depth {settings['deep_depth']:,}",
-            deep_result(deep["original"], " s"),
-            deep_result(deep["ours"], " s"),
-            "",
-            "",
-        )
-    )
-    return table
+    return f"{run['backward_seconds']:.2f}" if run["ok"] else run["error"].split(":")[0]
 
 
 def verdict_lines(report: dict[str, Any]) -> list[str]:
@@ -219,13 +121,13 @@ def before_after_lines(report: dict[str, Any]) -> list[str]:
 
 def text_table(report: dict[str, Any]) -> str:
     """The run as plain text: the table, the verdicts, how often each case ran."""
-    table = rows(report)
-    widths = [max(len(r[i]) for r in [HEADER, *table]) for i in range(len(HEADER))]
+    table = page_rows(report)
+    widths = [max(len(r[i]) for r in [PAGE_HEADER, *table]) for i in range(len(PAGE_HEADER))]
 
     def line(cells: tuple[str, ...]) -> str:
         return "  ".join(c.ljust(w) for c, w in zip(cells, widths, strict=True)).rstrip()
 
-    lines = [line(HEADER), "  ".join("-" * w for w in widths), *map(line, table), ""]
+    lines = [line(PAGE_HEADER), "  ".join("-" * w for w in widths), *map(line, table), ""]
     lines += verdict_lines(report)
     lines += before_after_lines(report)
     settings = report["settings"]
@@ -237,18 +139,19 @@ def text_table(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-#: The docs page's table: four narrow columns, so that it fits a phone's column.
+#: The one table of the run, the docs page's and RESULTS.md's: four narrow columns, so
+#: that it fits a phone's column.
 PAGE_HEADER = ("case (medians)", "original 0.1.0", "ours", "original / ours")
 
 
 def page_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str]]:
-    """The table of :func:`rows`, narrower: units in the case, short numbers.
+    """The table of the run: units in the case, short numbers, a ratio in the last column.
 
     PyTorch gets a row of its own, in the original's column, and the final
     losses are shown to seven digits with their exact difference.
     """
     cases, settings = report["cases"], report["settings"]
-    demo, chain = cases["moons_demo"], cases["chain"]
+    demo, chain, steps = cases["moons_demo"], cases["chain"], cases["moons_step"]
     table: list[tuple[str, str, str, str]] = []
 
     def shown(x: float, digits: int) -> str:
@@ -258,84 +161,39 @@ def page_rows(report: dict[str, Any]) -> list[tuple[str, str, str, str]]:
             return f"{x:,.{digits}f}"
         return f"{x:,.{max(0, 2 - math.floor(math.log10(abs(x))))}f}"
 
-    def add(case: str, original: float | None, ours: float, digits: int) -> None:
+    def add(case: str, original: float | None, ours: float, digits: int, to: float = 0) -> None:
+        """A row; ``original`` None shows "-" and puts ours against ``to``, the original's."""
         theirs = "-" if original is None else shown(original, digits)
-        table.append((case, theirs, shown(ours, digits), f"{(original or 0) / ours:.1f}x"))
+        table.append((case, theirs, shown(ours, digits), f"{(original or to) / ours:.1f}x"))
 
     first = demo["original"]["seconds_per_step"]
-    add(
-        f"(1) moons demo as written, {settings['demo_steps']} steps: s per step",
-        first,
-        demo["ours"]["seconds_per_step"],
-        2,
-    )
-    add(
-        "(1b) same, loop in paused_gc(): s per step",
-        None,
-        demo["ours_paused_loop"]["seconds_per_step"],
-        2,
-    )
-    table[-1] = (*table[-1][:3], f"{first / demo['ours_paused_loop']['seconds_per_step']:.1f}x")
+    per_step = {side: demo[side]["seconds_per_step"] for side in ("ours", "ours_paused_loop")}
+    demo_steps = f"{settings['demo_steps']} steps"
+    add(f"(1) moons demo as written, {demo_steps}: s per step", first, per_step["ours"], 2)
+    add("(1b) same, loop in paused_gc(): s per step", None, per_step["ours_paused_loop"], 2, first)
     losses = demo["original"]["final_loss"], demo["ours"]["final_loss"]
-    table.append(
-        (
-            "final loss",
-            f"{losses[0]:.7f}",
-            f"{losses[1]:.7f}",
-            f"differ by {abs(losses[0] - losses[1]):.1e}",
-        )
-    )
-    ours_node = chain["ours"]["seconds_per_node"] * 1e6
+    differ = f"differ by {abs(losses[0] - losses[1]):.1e}"
+    table.append(("final loss", f"{losses[0]:.7f}", f"{losses[1]:.7f}", differ))
+    node = {side: chain[side]["seconds_per_node"] * 1e6 for side in chain}
     torch_version = chain["torch"]["library"].split()[-1].split("+")[0]
-    depth = f"{settings['chain_depth']:,}"
-    add(
-        f"(2) chain a*c+x, depth {depth}: µs per node",
-        chain["original"]["seconds_per_node"] * 1e6,
-        ours_node,
-        1,
-    )
-    add(
-        f"(2t) the same chain in PyTorch {torch_version}: µs per node",
-        chain["torch"]["seconds_per_node"] * 1e6,
-        ours_node,
-        1,
-    )
-    steps = cases["moons_step"]
-    for n in settings["samples"]:
-        add(
-            f"(3) moons step, {n} samples: ms per sample",
-            steps[str(n)]["original"] * 1e3,
-            steps[str(n)]["ours"] * 1e3,
-            1,
-        )
-    for n in settings["samples"]:
-        ours = steps[str(n)]["ours_paused_loop"] * 1e3
-        table.append(
-            (
-                f"(3b) same in paused_gc(), {n} samples",
-                "-",
-                shown(ours, 1),
-                f"{steps[str(n)]['original'] * 1e3 / ours:.1f}x",
-            )
-        )
+    ours, depth = node["ours"], f"depth {settings['chain_depth']:,}"
+    add(f"(2) chain a*c+x, {depth}: µs per node", node["original"], ours, 1)
+    add(f"(2t) the same chain in PyTorch {torch_version}: µs per node", node["torch"], ours, 1)
+    ms = {n: {side: t * 1e3 for side, t in steps[str(n)].items()} for n in settings["samples"]}
+    for n, step in ms.items():
+        add(f"(3) moons step, {n} samples: ms per sample", step["original"], step["ours"], 1)
+    for n, step in ms.items():
+        paused = step["ours_paused_loop"]
+        add(f"(3b) same in paused_gc(), {n} samples", None, paused, 1, step["original"])
     g, sizes = growth(report), f"{max(settings['samples'])} / {min(settings['samples'])}"
-    table.append(
-        (f"(3) cost per sample, {sizes} samples", f"{g['original']:.2f}x", f"{g['ours']:.2f}x", "")
-    )
-    table.append(
-        (f"(3b) the same in paused_gc(), {sizes}", "-", f"{g['ours_paused_loop']:.2f}x", "")
-    )
-    mem = cases["bytes_per_node"]
+    table += [
+        (f"(3) cost per sample, {sizes} samples", f"{g['original']:.2f}x", f"{g['ours']:.2f}x", ""),
+        (f"(3b) the same in paused_gc(), {sizes}", "-", f"{g['ours_paused_loop']:.2f}x", ""),
+    ]
+    mem, deep = cases["bytes_per_node"], cases["deep_chain"]
     add("(4) bytes per graph node", mem["original"], mem["ours"], 0)
-    deep = cases["deep_chain"]
-    table.append(
-        (
-            f"(5) backward, chain depth {settings['deep_depth']:,}: s",
-            deep_result(deep["original"]),
-            deep_result(deep["ours"]),
-            "",
-        )
-    )
+    deep_case = f"(5) backward, chain depth {settings['deep_depth']:,}: s"
+    table.append((deep_case, deep_result(deep["original"]), deep_result(deep["ours"]), ""))
     return table
 
 

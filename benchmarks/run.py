@@ -62,18 +62,19 @@ def run_case(python: str, *args: str) -> dict[str, Any]:
 
 
 def alternate(
-    pythons: dict[str, str], runs: int, args: list[str], log: list[str]
+    pythons: dict[str, str], runs: int, args: list[str], extra: dict[str, list[str]] | None = None
 ) -> dict[str, list[dict[str, Any]]]:
-    """``runs`` rounds of the same case, each round running every side once."""
+    """``runs`` rounds of the same case, each round running every side once.
+
+    ``extra`` gives a side arguments of its own (PyTorch's ``--torch``).
+    """
     results: dict[str, list[dict[str, Any]]] = {side: [] for side in pythons}
     for round_ in range(runs):
         for side, python in pythons.items():
             start = time.perf_counter()
-            results[side].append(run_case(python, *args))
-            line = f"  [{round_ + 1}/{runs}] {side:8} {' '.join(args)}: "
-            line += f"{time.perf_counter() - start:.1f} s"
-            print(line, flush=True)
-            log.append(line)
+            results[side].append(run_case(python, *args, *(extra or {}).get(side, [])))
+            took = time.perf_counter() - start
+            print(f"  [{round_ + 1}/{runs}] {side:8} {' '.join(args)}: {took:.1f} s", flush=True)
     return results
 
 
@@ -124,16 +125,15 @@ def main(argv: list[str] | None = None) -> int:
     both = {"original": args.original, "ours": args.ours}
     torch_python = args.torch or args.original
     samples = [int(s) for s in args.samples.split(",")]
-    log: list[str] = []
     report: dict[str, Any] = {"cases": {}}
     cases = report["cases"]
     began = time.perf_counter()
 
     print("(1) the original's moons demo, as written", flush=True)
-    demo = alternate(both, args.slow_runs, ["moons_demo", "--steps", str(args.demo_steps)], log)
+    demo = alternate(both, args.slow_runs, ["moons_demo", "--steps", str(args.demo_steps)])
     # ours again, the whole loop inside paused_gc() (an opt-in; the original has none)
     demo_args = ["moons_demo", "--steps", str(args.demo_steps), "--paused-loop"]
-    demo["ours_paused_loop"] = alternate({"ours": args.ours}, args.runs, demo_args, log)["ours"]
+    demo["ours_paused_loop"] = alternate({"ours": args.ours}, args.runs, demo_args)["ours"]
     cases["moons_demo"] = {
         side: {
             "seconds_per_step": median(r, "seconds_per_step"),
@@ -146,13 +146,7 @@ def main(argv: list[str] | None = None) -> int:
 
     print("(2) forward + backward per node, chain of a * c + x", flush=True)
     chain_args = ["chain", "--depth", str(args.chain_depth)]
-    sides = dict(both, torch=torch_python)
-    chain: dict[str, list[dict[str, Any]]] = {side: [] for side in sides}
-    for round_ in range(args.runs):
-        for side, python in sides.items():
-            extra = ["--torch"] if side == "torch" else []
-            chain[side].append(run_case(python, *chain_args, *extra))
-        print(f"  [{round_ + 1}/{args.runs}] original, ours, torch", flush=True)
+    chain = alternate(dict(both, torch=torch_python), args.runs, chain_args, {"torch": ["--torch"]})
     cases["chain"] = {
         side: {
             "seconds_per_node": median(r, "seconds_per_node"),
@@ -166,32 +160,27 @@ def main(argv: list[str] | None = None) -> int:
     print("(3) one moons training step, cost per sample", flush=True)
     per_size: dict[str, dict[str, Any]] = {}
     for n in samples:
-        res = alternate(both, args.slow_runs, ["moons_step", "--samples", str(n)], log)
+        res = alternate(both, args.slow_runs, ["moons_step", "--samples", str(n)])
         per_size[str(n)] = {side: median(r, "seconds_per_sample") for side, r in res.items()}
         # ours again, the whole loop inside paused_gc(); it is quick, so it runs as
         # often as the quick cases (the growth target is about this one)
-        res = alternate(
-            {"ours": args.ours},
-            args.runs,
-            ["moons_step", "--samples", str(n), "--paused-loop"],
-            log,
-        )
+        paused = ["moons_step", "--samples", str(n), "--paused-loop"]
+        res = alternate({"ours": args.ours}, args.runs, paused)
         per_size[str(n)]["ours_paused_loop"] = median(res["ours"], "seconds_per_sample")
     cases["moons_step"] = per_size
 
     print("(4) bytes per graph node", flush=True)
-    mem = alternate(both, 1, ["bytes_per_node", "--depth", str(args.chain_depth)], log)
+    mem = alternate(both, 1, ["bytes_per_node", "--depth", str(args.chain_depth)])
     cases["bytes_per_node"] = {side: r[0]["bytes_per_node"] for side, r in mem.items()}
 
     print("(5) backward through a very deep chain", flush=True)
-    deep = alternate(both, 1, ["deep_chain", "--depth", str(args.deep_depth)], log)
+    deep = alternate(both, 1, ["deep_chain", "--depth", str(args.deep_depth)])
     cases["deep_chain"] = {side: r[0] for side, r in deep.items()}
 
     if args.before_python is not None:
         print(f"(6) the hot path before the change ({args.before}) and after it", flush=True)
-        cases["before_after"] = before_and_after(
-            {"before": args.before_python, "ours": args.ours}, args, log
-        )
+        before = {"before": args.before_python, "ours": args.ours}
+        cases["before_after"] = before_and_after(before, args)
 
     report["settings"] = {
         "runs": args.runs,
@@ -254,7 +243,7 @@ HOT_PATH = {
 
 
 def before_and_after(
-    pythons: dict[str, str], args: argparse.Namespace, log: list[str]
+    pythons: dict[str, str], args: argparse.Namespace
 ) -> dict[str, dict[str, float]]:
     """Each hot-path case's median, before the change and after it, from alternating runs."""
     sizes = {
@@ -263,7 +252,7 @@ def before_and_after(
     }
     medians = {}
     for name, (case, key) in HOT_PATH.items():
-        runs = alternate(pythons, args.runs, [*case, *sizes.get(case[0], [])], log)
+        runs = alternate(pythons, args.runs, [*case, *sizes.get(case[0], [])])
         medians[name] = {side: median(r, key) for side, r in runs.items()}
     return medians
 
@@ -285,11 +274,7 @@ def verdicts(cases: dict[str, Any], samples: list[int], demo_steps: int) -> dict
     """Each target of the issue, with the measured number and whether it is met."""
     demo = cases["moons_demo"]
     chain = cases["chain"]
-    first, last = str(min(samples)), str(max(samples))
-    growth = {
-        side: cases["moons_step"][last][side] / cases["moons_step"][first][side]
-        for side in ("original", "ours", "ours_paused_loop")
-    }
+    growth = record.growth({"cases": cases, "settings": {"samples": samples}})
     demo_ratio = demo["original"]["seconds_per_step"] / demo["ours"]["seconds_per_step"]
     paused_ratio = (
         demo["original"]["seconds_per_step"] / demo["ours_paused_loop"]["seconds_per_step"]
@@ -300,48 +285,28 @@ def verdicts(cases: dict[str, Any], samples: list[int], demo_steps: int) -> dict
     )
     vs_original = chain["original"]["seconds_per_node"] / chain["ours"]["seconds_per_node"]
     vs_torch = chain["torch"]["seconds_per_node"] / chain["ours"]["seconds_per_node"]
+
+    def at_least(value: float, target: float) -> dict[str, Any]:
+        return {"value": value, "target": target, "met": value >= target}
+
+    def at_most(value: float, target: float) -> dict[str, Any]:
+        return {"value": value, "target": target, "met": value <= target}
+
+    loss = {"value": loss_diff, "target": 1e-9, "met": loss_diff <= 1e-9 and demo_steps > 0}
+    deep_ok = cases["deep_chain"]["ours"]["ok"]
     return {
-        "demo_speedup": {
-            "value": demo_ratio,
-            "target": TARGET_DEMO_SPEEDUP,
-            "met": demo_ratio >= TARGET_DEMO_SPEEDUP,
-        },
-        "demo_paused_loop_speedup": {
-            "value": paused_ratio,
-            "target": TARGET_DEMO_PAUSED_SPEEDUP,
-            "met": paused_ratio >= TARGET_DEMO_PAUSED_SPEEDUP,
-        },
-        "demo_final_loss_difference": {
-            "value": loss_diff,
-            "target": 1e-9,
-            "met": loss_diff <= 1e-9 and demo_steps > 0,
-        },
-        "chain_speedup_vs_original": {
-            "value": vs_original,
-            "target": TARGET_CHAIN_SPEEDUP,
-            "met": vs_original >= TARGET_CHAIN_SPEEDUP,
-        },
-        "chain_speedup_vs_torch": {
-            "value": vs_torch,
-            "target": TARGET_CHAIN_SPEEDUP,
-            "met": vs_torch >= TARGET_CHAIN_SPEEDUP,
-        },
-        "cost_per_sample_growth_ours_paused_loop": {
-            "value": growth["ours_paused_loop"],
-            "target": TARGET_GROWTH,
-            "met": growth["ours_paused_loop"] <= TARGET_GROWTH,
-        },
+        "demo_speedup": at_least(demo_ratio, TARGET_DEMO_SPEEDUP),
+        "demo_paused_loop_speedup": at_least(paused_ratio, TARGET_DEMO_PAUSED_SPEEDUP),
+        "demo_final_loss_difference": loss,
+        "chain_speedup_vs_original": at_least(vs_original, TARGET_CHAIN_SPEEDUP),
+        "chain_speedup_vs_torch": at_least(vs_torch, TARGET_CHAIN_SPEEDUP),
+        "cost_per_sample_growth_ours_paused_loop": at_most(
+            growth["ours_paused_loop"], TARGET_GROWTH
+        ),
         "cost_per_sample_growth_ours": {"value": growth["ours"]},
         "cost_per_sample_growth_original": {"value": growth["original"]},
-        "bytes_per_node_ours": {
-            "value": cases["bytes_per_node"]["ours"],
-            "target": TARGET_BYTES,
-            "met": cases["bytes_per_node"]["ours"] <= TARGET_BYTES,
-        },
-        "deep_chain_ours_ok": {
-            "value": cases["deep_chain"]["ours"]["ok"],
-            "met": bool(cases["deep_chain"]["ours"]["ok"]),
-        },
+        "bytes_per_node_ours": at_most(cases["bytes_per_node"]["ours"], TARGET_BYTES),
+        "deep_chain_ours_ok": {"value": deep_ok, "met": bool(deep_ok)},
     }
 
 
