@@ -28,18 +28,22 @@
 
   const FIGURES = ".bd-article div.cell_output img, .bd-article svg.micrograd-graph";
 
-  function naturalWidth(figure) {
+  /** A figure's size as drawn: an SVG's width and height attributes (CSS px), an image's own. */
+  function naturalSize(figure) {
     if (figure instanceof SVGSVGElement) {
-      return figure.width.baseVal.value; // the width attribute, in CSS px
+      return { width: figure.width.baseVal.value, height: figure.height.baseVal.value };
     }
-    return figure.naturalWidth;
+    return { width: figure.naturalWidth, height: figure.naturalHeight };
   }
 
-  function naturalHeight(figure) {
-    if (figure instanceof SVGSVGElement) {
-      return figure.height.baseVal.value;
-    }
-    return figure.naturalHeight;
+  const naturalWidth = (figure) => naturalSize(figure).width;
+
+  /** Show a drawing at ``scale`` times its natural size, and say whether it is shown smaller. */
+  function scaleTo(svg, scale) {
+    const { width, height } = naturalSize(svg);
+    svg.style.width = `${width * scale}px`;
+    svg.style.height = `${height * scale}px`;
+    markZoomable(svg);
   }
 
   // -- full size on click ---------------------------------------------------------
@@ -76,8 +80,9 @@
     copy.classList.remove("mg-zoomable");
     copy.querySelectorAll("[id]").forEach((element) => element.removeAttribute("id"));
     copy.removeAttribute("id");
-    copy.style.width = `${naturalWidth(figure)}px`;
-    copy.style.height = `${naturalHeight(figure)}px`;
+    const { width, height } = naturalSize(figure); // the copy's image may not be loaded yet
+    copy.style.width = `${width}px`;
+    copy.style.height = `${height}px`;
     dialog.append(close, copy);
     dialog.addEventListener("click", (event) => {
       if (event.target === dialog) {
@@ -246,8 +251,7 @@
     const below = box.bottom - Math.max(...views.map((view) => view.getBoundingClientRect().bottom));
     for (const view of views) {
       const svg = view.firstElementChild;
-      const width = naturalWidth(svg);
-      const height = naturalHeight(svg);
+      const { width, height } = naturalSize(svg);
       const label = labelPx(svg);
       const room = view.getBoundingClientRect().width;
       // The window's height left for this drawing, with the stepper's top below the header.
@@ -261,8 +265,7 @@
         const fits = Math.min(across, Math.max(free, 0) / height);
         scale = Math.max(fits, Math.min(across, MIN_LABEL_PX / label));
       }
-      svg.style.width = `${width * scale}px`;
-      svg.style.height = `${height * scale}px`;
+      scaleTo(svg, scale);
       if (view.classList.contains("mg-sideways")) {
         // Only as far as the step's nodes (the one at work and those its rule adds to)
         // need to be whole: a drawing a little wider than its view keeps its left edge.
@@ -274,7 +277,6 @@
           else if (work.right > shown.right) view.scrollLeft += work.right - shown.right + 4;
         }
       }
-      markZoomable(svg);
     }
     // A drawing scrolling sideways keeps one size whatever the captions: holding their
     // height there would only push it down, below the window on a phone.
@@ -309,10 +311,7 @@
   function fitToColumn(views) {
     for (const view of views) {
       const svg = view.firstElementChild;
-      const scale = Math.min(1, view.getBoundingClientRect().width / naturalWidth(svg));
-      svg.style.width = `${naturalWidth(svg) * scale}px`;
-      svg.style.height = `${naturalHeight(svg) * scale}px`;
-      markZoomable(svg);
+      scaleTo(svg, Math.min(1, view.getBoundingClientRect().width / naturalWidth(svg)));
     }
   }
 
