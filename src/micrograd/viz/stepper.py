@@ -139,16 +139,8 @@ class Step:
 
     def to_json(self) -> dict[str, Any]:
         """The step as plain data (what a page needs to ask the reader for its numbers)."""
-        return {
-            "node": self.node,
-            "op": self.op,
-            "formula": self.formula,
-            "data": self.data,
-            "grad": self.grad,
-            "final": self.final,
-            "engine_order": self.engine_order,
-            "inputs": [vars(share).copy() for share in self.inputs],
-        }
+        data = {key: value for key, value in vars(self).items() if key != "inputs"}
+        return {**data, "inputs": [vars(share).copy() for share in self.inputs]}
 
 
 @dataclass(frozen=True)
@@ -301,7 +293,7 @@ def backward_frames(
     leaves = _what_backward_leaves(root, graph)
     right = None if engine_order else leaves
     for k, node in enumerate(steps):
-        if node._rule is None and not node._prev:
+        if not _runs(node):
             continue  # a leaf: nothing to pass on, no frame
         # each input once, in operand order; none when there is no rule to run
         rule = node._rule
@@ -606,10 +598,7 @@ class BackwardStepper(Stepper):
 
     def to_json(self) -> dict[str, Any]:
         """The stepper as data: its label, and each frame's caption and DOT source."""
-        return {
-            "label": self.label,
-            "frames": [_frame_json(f) for f in self.frames],
-        }
+        return {"label": self.label, "frames": [_frame_json(f) for f in self.frames]}
 
 
 class StepperPair(Stepper):
@@ -680,18 +669,16 @@ class StepperPair(Stepper):
     def to_json(self) -> dict[str, Any]:
         """The pair as data: its label, titles, and for each step a note and both frames."""
         total = max(len(self.left.frames), len(self.right.frames))
-        frames = []
-        for k in range(total):
-            sides = [
-                stepper.frames[min(k, len(stepper.frames) - 1)]
-                for stepper in (self.left, self.right)
-            ]
-            frames.append(
-                {
-                    "note": self._note(k),
-                    "sides": [_frame_json(f) for f in sides],
-                }
-            )
+        frames = [
+            {
+                "note": self._note(k),
+                "sides": [
+                    _frame_json(s.frames[min(k, len(s.frames) - 1)])
+                    for s in (self.left, self.right)
+                ],
+            }
+            for k in range(total)
+        ]
         return {"label": self.label, "titles": list(self.titles), "frames": frames}
 
 
@@ -730,11 +717,7 @@ def _sums_html(frame: dict[str, Any]) -> str:
 
 def _dots(data: dict[str, Any]) -> list[str]:
     """Every DOT source of a stepper's data, in page order."""
-    dots = []
-    for frame in data["frames"]:
-        for side in frame.get("sides", [frame]):
-            dots.append(side["dot"])
-    return dots
+    return [side["dot"] for frame in data["frames"] for side in frame.get("sides", [frame])]
 
 
 def _switch(titles: Sequence[str] | None) -> list[str]:
