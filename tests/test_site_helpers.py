@@ -656,7 +656,8 @@ def test_the_page_bundle_loads_lazily_what_it_imports_with_import() -> None:
 def test_a_cells_outputs_say_what_its_first_run_must_fetch(
     outputs: list[dict[str, object]], kinds: set[str]
 ) -> None:
-    from browser_runner import MIME_TYPES, output_kinds
+    from browser_runner import output_kinds
+    from executed_notebooks.scripts import MIME_TYPES
 
     assert output_kinds(outputs, MIME_TYPES) == kinds
 
@@ -784,7 +785,8 @@ def test_what_kind_an_output_is_is_one_rule_for_the_scripts_and_the_first_run(
 ) -> None:
     from book_runtime.output_kinds import output_kind
     from book_runtime.snippets import shown_kind
-    from browser_runner import FETCHED_FOR, MIME_TYPES, output_kinds
+    from browser_runner import FETCHED_FOR, output_kinds
+    from executed_notebooks.scripts import MIME_TYPES
 
     assert output_kind(output, MIME_TYPES) == kind
     result = {"output_type": "execute_result", **output}

@@ -46,15 +46,8 @@ from sphinx.config import Config
 from sphinx.errors import ExtensionError
 
 HERE = Path(__file__).resolve().parent
-DOCS = HERE.parent
-ROOT = DOCS.parent
+ROOT = HERE.parent.parent
 
-#: The MIME types the book's kernels show what the page draws itself under (by what they
-#: are: chart, stepper, graphviz), from the one file that spells them, which the page
-#: and the worker read too.
-MIME_TYPES: dict[str, str] = json.loads(
-    (DOCS / "_static" / "runner" / "mime_types.json").read_text(encoding="utf-8")
-)
 #: Where in the built site the runtime goes (under _static, next to runner.js).
 RUNNER_DIR = Path("_static") / "runner"
 #: The files of the npm packages that the site ships as they are, by package.
@@ -70,6 +63,13 @@ NPM_FILES = {
     # Scripts (UMD bundles), not ES modules: Plot's bundle uses the global d3.
     "d3": ["dist/d3.min.js"],
     "@observablehq/plot": ["dist/plot.umd.min.js"],
+}
+#: The runner's attributes that name the script of an npm package, by the package.
+SCRIPTS = {
+    "data-viz": "@viz-js/viz",
+    "data-marked": "marked",
+    "data-d3": "d3",
+    "data-plot": "@observablehq/plot",
 }
 #: The runner's entry points, by the build that bundles them (bundle.BUILDS): the
 #: page's, and the worker's with the runtime cache's service worker (session.js
@@ -153,6 +153,15 @@ def _npm_dir(name: str, version: str) -> str:
     return f"{name.split('/')[-1]}-{version}"
 
 
+def _npm_files(packages: dict[str, tuple[str, Path]], *names: str) -> dict[str, Path]:
+    """Path in the runner's folder -> file: the :data:`NPM_FILES` of ``names`` (default all)."""
+    return {
+        f"{_npm_dir(name, packages[name][0])}/{Path(relative).name}": packages[name][1] / relative
+        for name in names or packages
+        for relative in NPM_FILES[name]
+    }
+
+
 @functools.cache
 def _bundle(node_modules: str, work: str) -> Bundle:
     """The runner's bundle, made once per build (and not at all when its inputs are unchanged)."""
@@ -182,16 +191,17 @@ def name_the_wheels(app: Sphinx, config: Config) -> None:
     config.browser_runner_wheels = list(runtime_wheels(config.micrograd_source_hash))
 
 
-def _pyodide_lock(pyodide_folder: Path) -> tuple[bytes, str]:
-    """The site's ``pyodide-lock.json`` (no packages) and the Python version it names.
+def _pyodide_lock(packages: dict[str, tuple[str, Path]]) -> tuple[str, bytes, str]:
+    """The site's ``pyodide-lock.json`` (no packages): its path there, its bytes, and the
+    Python version it names.
 
     Pyodide's lock file lists packages this site does not ship: with an empty
     list Pyodide neither offers nor tries to fetch any of them.
     """
-    lock = json.loads((pyodide_folder / "pyodide-lock.json").read_text(encoding="utf-8"))
-    info = lock["info"]
+    version, folder = packages["pyodide"]
+    info = json.loads((folder / "pyodide-lock.json").read_text(encoding="utf-8"))["info"]
     data = (json.dumps({"info": info, "packages": {}}, indent=1, sort_keys=True) + "\n").encode()
-    return data, str(info.get("python", "?"))
+    return f"{_npm_dir('pyodide', version)}/pyodide-lock.json", data, str(info.get("python", "?"))
 
 
 def page_side(runner: Bundle) -> set[str]:
@@ -208,16 +218,16 @@ def _sizes(app: Sphinx, packages: dict[str, tuple[str, Path]]) -> dict[str, dict
     with itself); and one part per kind of output
     (:data:`EXTRA_PACKAGES`), fetched with the first output of that kind.
     """
-    version, folder = packages["pyodide"]
-    pyodide = _npm_dir("pyodide", version)
     runner = _runner_bundle(app)
     worker = set().union(
         *(loaded_files(runner.metafiles["worker"], e, static_only=False) for e in WORKER_ENTRIES)
     )
     python = {name: (runner.files / name).stat().st_size for name in worker}
-    for relative in NPM_FILES["pyodide"]:
-        python[f"{pyodide}/{Path(relative).name}"] = (folder / relative).stat().st_size
-    python[f"{pyodide}/pyodide-lock.json"] = len(_pyodide_lock(folder)[0])
+    python.update(
+        (path, file.stat().st_size) for path, file in _npm_files(packages, "pyodide").items()
+    )
+    lock, data, _ = _pyodide_lock(packages)
+    python[lock] = len(data)
     python.update((name, len(data)) for name, data in _runtime_wheels(app).items())
     page = runner.metafiles["page"]
     at_first_run = loaded_files(page, PAGE_ENTRY, static_only=False, skip=WITH_TRACK_PAGE)
@@ -225,13 +235,7 @@ def _sizes(app: Sphinx, packages: dict[str, tuple[str, Path]]) -> dict[str, dict
     parts = {"python": python, "run": run}
     for kind, names in EXTRA_PACKAGES.items():
         parts[kind] = {
-            f"{_npm_dir(name, packages[name][0])}/{Path(relative).name}": (
-                packages[name][1] / relative
-            )
-            .stat()
-            .st_size
-            for name in names
-            for relative in NPM_FILES[name]
+            path: file.stat().st_size for path, file in _npm_files(packages, *names).items()
         }
     return parts
 
@@ -279,11 +283,8 @@ def _on_builder_inited(app: Sphinx) -> None:
         id="micrograd-runner",
         **{
             "data-pyodide": _npm_dir("pyodide", packages["pyodide"][0]) + "/",
-            "data-viz": _npm_dir("@viz-js/viz", packages["@viz-js/viz"][0]) + "/viz.js",
-            "data-marked": _npm_dir("marked", packages["marked"][0]) + "/marked.esm.js",
-            "data-d3": _npm_dir("d3", packages["d3"][0]) + "/d3.min.js",
-            "data-plot": _npm_dir("@observablehq/plot", packages["@observablehq/plot"][0])
-            + "/plot.umd.min.js",
+            # Each of these packages ships one file, the script the page loads.
+            **{key: next(iter(_npm_files(packages, name))) for key, name in SCRIPTS.items()},
             "data-wheels": " ".join(app.config.browser_runner_wheels),
             "data-start-files": " ".join(sorted(start)),
             "data-build-only-tag": BUILD_ONLY_TAG,
@@ -300,14 +301,8 @@ def shipped_files(app: Sphinx) -> dict[str, bytes]:
     """
     packages = _packages(app)
     versions = {name: version for name, (version, _) in packages.items()}
-    files: dict[str, bytes] = {}
-    for name, (version, folder) in packages.items():
-        for relative in NPM_FILES[name]:
-            files[f"{_npm_dir(name, version)}/{Path(relative).name}"] = (
-                folder / relative
-            ).read_bytes()
-    lock, versions["python"] = _pyodide_lock(packages["pyodide"][1])
-    files[f"{_npm_dir('pyodide', versions['pyodide'])}/pyodide-lock.json"] = lock
+    files = {path: file.read_bytes() for path, file in _npm_files(packages).items()}
+    lock, files[lock], versions["python"] = _pyodide_lock(packages)
     runner = _runner_bundle(app)
     files.update((path.name, path.read_bytes()) for path in sorted(runner.files.iterdir()))
     files.update(_runtime_wheels(app))

@@ -43,10 +43,10 @@ import json
 from typing import Any
 
 from book_runtime.snippets import runner_analysis
-from browser_runner import MIME_TYPES, first_run_bytes, output_kinds
+from browser_runner import first_run_bytes, output_kinds
 from docutils import nodes
 from executed_notebooks import executed_notebook, on_notebook_pages
-from executed_notebooks.scripts import cell_scripts, code_cells, page_of
+from executed_notebooks.scripts import MIME_TYPES, cell_scripts, code_cells, page_of
 from glued_numbers import glued_number
 from myst_parser.parsers.docutils_ import depart_container_html, visit_container_html
 
