@@ -282,10 +282,14 @@ def _finish(scope: _Scope) -> None:
             scope.functions[node.name] = sorted(outside)
 
 
+def is_magic(line: str) -> bool:
+    """Whether a line is an IPython line magic or shell escape (``%config``, ``!ls``)."""
+    return line.lstrip().startswith(("%", "!"))
+
+
 def without_magics(source: str) -> str:
-    """``source`` with IPython's line magics and shell escapes (``%config``, ``!ls``) blanked."""
-    lines = source.split("\n")
-    return "\n".join("" if line.lstrip().startswith(("%", "!")) else line for line in lines)
+    """``source`` with its magics (:func:`is_magic`) blanked, line for line."""
+    return "\n".join("" if is_magic(line) else line for line in source.split("\n"))
 
 
 def ends_with_semicolon(source: str) -> bool:

@@ -60,7 +60,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from book_runtime.cell_names import cell_names, ends_with_semicolon
+from book_runtime.cell_names import cell_names, ends_with_semicolon, is_magic, without_magics
 from book_runtime.output_kinds import output_kind
 
 #: A cell as these functions take it: a cell manifest's entry (docs/_ext/cell_manifest.py):
@@ -264,11 +264,8 @@ def shown_kind(outputs: Sequence[Mapping[str, Any]], mime_types: Mapping[str, st
 
 def last_expression(source: str) -> ast.expr | None:
     """The expression a notebook shows the value of: the last statement's, unless ``;`` ends it."""
-    try:
-        tree = ast.parse(_blank_magics(source))
-    except SyntaxError:
-        return None
-    return _shown_expression(tree, source)
+    parsed = _parse(source)
+    return None if parsed is None else _shown_expression(parsed[1], source)
 
 
 def _shown_expression(tree: ast.Module, source: str) -> ast.expr | None:
@@ -308,16 +305,6 @@ def _kind_for(expression: ast.expr, shown: Mapping[str, Any] | None) -> str | No
 # -- editing a cell's text by its statements ---------------------------------------------------
 
 
-def _blank_magics(source: str) -> str:
-    """``source`` with IPython's magics and shell escapes blanked, line for line."""
-    lines = source.split("\n")
-    return "\n".join("" if _is_magic(line) else line for line in lines)
-
-
-def _is_magic(line: str) -> bool:
-    return line.lstrip().startswith(("%", "!"))
-
-
 @dataclass
 class _Text:
     """A cell's lines, edited statement by statement (whole lines), the rest kept as written."""
@@ -351,7 +338,7 @@ class _Text:
             if number in self.edits:
                 skip_to, new = self.edits[number]
                 out += new
-            elif not _is_magic(line):
+            elif not is_magic(line):
                 out.append(line)
         return "\n".join(out).strip("\n")
 
@@ -417,7 +404,7 @@ def _remove_all(
 
 def _parse(source: str) -> tuple[_Text, ast.Module] | None:
     try:
-        tree = ast.parse(_blank_magics(source))
+        tree = ast.parse(without_magics(source))
     except SyntaxError:
         return None
     return _Text(source.split("\n")), tree
@@ -496,7 +483,7 @@ def target_part(cell: Cell, picture: str) -> str:
         return text.text()
     file = f"{picture}.{SHOWN_AS[kind][0]}" if kind in SHOWN_AS else ""
     bound = set(facts_of(source)["defines"])
-    text.replace(tree.body[-1], _shown(expression, _blank_magics(source), kind, file, bound))
+    text.replace(tree.body[-1], _shown(expression, without_magics(source), kind, file, bound))
     if kind == "markdown":
         _drop_unused_import(text, tree, "Markdown", expression)
     return text.text()
