@@ -47,9 +47,13 @@ def _record_line(name: str, data: bytes) -> str:
     return f"{name},sha256={digest},{len(data)}"
 
 
-def wheel(distribution: str, version: str, files: dict[str, bytes], metadata: str) -> bytes:
-    """A pure-Python wheel: ``files`` plus the ``.dist-info`` a wheel needs, fixed bytes."""
-    info = f"{distribution.replace('-', '_')}-{version}.dist-info"
+def wheel(
+    distribution: str, version: str, files: dict[str, bytes], metadata: str
+) -> tuple[str, bytes]:
+    """A pure-Python wheel (file name, bytes): ``files`` plus the ``.dist-info`` a wheel
+    needs, fixed bytes."""
+    name = f"{distribution.replace('-', '_')}-{version}"
+    info = f"{name}.dist-info"
     entries = dict(files)
     entries[f"{info}/METADATA"] = metadata.encode()
     entries[f"{info}/WHEEL"] = (
@@ -58,7 +62,18 @@ def wheel(distribution: str, version: str, files: dict[str, bytes], metadata: st
     )
     record = [_record_line(name, data) for name, data in sorted(entries.items())]
     entries[f"{info}/RECORD"] = ("\n".join([*record, f"{info}/RECORD,,"]) + "\n").encode()
-    return _zip(entries.items())
+    return f"{name}-py3-none-any.whl", _zip(entries.items())
+
+
+def book_wheel(
+    distribution: str, version: str, files: dict[str, bytes], summary: str
+) -> tuple[str, bytes]:
+    """A wheel of the book's own (MIT, as the repository), its METADATA written from ``summary``."""
+    metadata = (
+        f"Metadata-Version: 2.1\nName: {distribution}\nVersion: {version}\n"
+        f"Summary: {summary}\nLicense: MIT\n"
+    )
+    return wheel(distribution, version, files, metadata)
 
 
 def package_files(folder: Path, prefix: str) -> dict[str, bytes]:
@@ -74,13 +89,9 @@ def package_files(folder: Path, prefix: str) -> dict[str, bytes]:
 
 def micrograd_wheel(source: Path, version: str, source_hash: str) -> tuple[str, bytes]:
     """The wheel of ``src/micrograd`` (file name, bytes); its version carries the source hash."""
-    full_version = f"{version}+{source_hash}"
-    metadata = (
-        f"Metadata-Version: 2.1\nName: micrograd-book\nVersion: {full_version}\n"
-        "Summary: micrograd, as the docs site was built from it\nLicense: MIT\n"
-    )
-    data = wheel("micrograd-book", full_version, package_files(source, "micrograd"), metadata)
-    return f"micrograd_book-{full_version}-py3-none-any.whl", data
+    files = package_files(source, "micrograd")
+    summary = "micrograd, as the docs site was built from it"
+    return book_wheel("micrograd-book", f"{version}+{source_hash}", files, summary)
 
 
 DOCS = Path(__file__).resolve().parent.parent
@@ -95,19 +106,12 @@ def runtime_package_wheel(folder: Path = RUNTIME) -> tuple[str, bytes]:
     Its version carries the hash of the package's files, the checks and their
     steps' code among them: a change to any of them is a wheel of another name.
     """
-    distribution = "micrograd-book-runtime"
     files = package_files(folder, "book_runtime")
     digest = hashlib.sha256()
     for name, data in sorted(files.items()):
         digest.update(name.encode() + b"\0" + data + b"\0")
-    version = f"1.0+{digest.hexdigest()[:16]}"
-    metadata = (
-        f"Metadata-Version: 2.1\nName: {distribution}\nVersion: {version}\n"
-        "Summary: the book's runtime: its kernel and its checks in the reader's browser\n"
-        "License: MIT\n"
-    )
-    data = wheel(distribution, version, files, metadata)
-    return f"{distribution.replace('-', '_')}-{version}-py3-none-any.whl", data
+    summary = "the book's runtime: its kernel and its checks in the reader's browser"
+    return book_wheel("micrograd-book-runtime", f"1.0+{digest.hexdigest()[:16]}", files, summary)
 
 
 @functools.cache  # the installed package does not change during a build
@@ -135,11 +139,7 @@ def graphviz_wheel() -> tuple[str, bytes, str]:
     metadata = dist.read_text("METADATA") or ""
     files = package_files(Path(graphviz.__file__).parent, "graphviz")
     files[f"graphviz-{version}.dist-info/licenses/LICENSE.txt"] = licence.encode()
-    return (
-        f"graphviz-{version}-py3-none-any.whl",
-        wheel("graphviz", version, files, metadata),
-        licence,
-    )
+    return (*wheel("graphviz", version, files, metadata), licence)
 
 
 @functools.cache  # one set of wheels per source hash and build
