@@ -338,6 +338,15 @@ def _input_label(i: int, item: object) -> str:
     )
 
 
+def _ends(name: str, given: object, count: int) -> Sequence[Any]:
+    """``inputs`` or ``outputs`` of :func:`draw_mlp`, checked: a list of ``count`` entries."""
+    if isinstance(given, (str, bytes)) or not isinstance(given, Sequence):
+        raise TypeError(f"{name} must be a list, got {type(given).__name__} {given!r}")
+    if len(given) != count:
+        raise ValueError(f"the network has {count} {name} but {name} has {len(given)} entries")
+    return given
+
+
 def _layer_title(i: int, layers: list[list[Neuron]]) -> str:
     """``hidden 1 (4, tanh)``, ..., ``output (1, tanh)``."""
     title = "output" if i == len(layers) - 1 else f"hidden {i + 1}"
@@ -430,21 +439,11 @@ def draw_mlp(
     if inputs is None:
         in_labels = [f"x{i + 1}" for i in range(nin)]
     else:
-        if isinstance(inputs, (str, bytes)) or not isinstance(inputs, Sequence):
-            raise TypeError(f"inputs must be a list, got {type(inputs).__name__} {inputs!r}")
-        if len(inputs) != nin:
-            raise ValueError(f"the network has {nin} inputs but inputs has {len(inputs)} entries")
-        in_labels = [_input_label(i, item) for i, item in enumerate(inputs)]
+        in_labels = [_input_label(i, item) for i, item in enumerate(_ends("inputs", inputs, nin))]
     if outputs is None:
         out_labels = ["out"] if nout == 1 else [f"out{k + 1}" for k in range(nout)]
     else:
-        if isinstance(outputs, (str, bytes)) or not isinstance(outputs, Sequence):
-            raise TypeError(f"outputs must be a list, got {type(outputs).__name__} {outputs!r}")
-        if len(outputs) != nout:
-            raise ValueError(
-                f"the network has {nout} outputs but outputs has {len(outputs)} entries"
-            )
-        for k, name in enumerate(outputs):
+        for k, name in enumerate(_ends("outputs", outputs, nout)):
             if not isinstance(name, str):
                 raise TypeError(f"outputs must hold str names; item {k} is {name!r}")
         out_labels = list(outputs)
@@ -463,11 +462,8 @@ def draw_mlp(
         with dot.subgraph(name=f"column{c}") as column:
             column.attr(rank="same")
             column.node(f"title{c}", label=title, shape="plaintext", style="", fontcolor=_EDGE)
-            if c == 0:
-                for name, label in zip(names, in_labels, strict=True):
-                    column.node(name, label=_escape_plain(label), shape="box", fillcolor=_OP_FILL)
-            elif c == len(columns) - 1:
-                for name, label in zip(names, out_labels, strict=True):
+            if c in (0, len(columns) - 1):
+                for name, label in zip(names, out_labels if c else in_labels, strict=True):
                     column.node(name, label=_escape_plain(label), shape="box", fillcolor=_OP_FILL)
             else:
                 for j, (name, neuron) in enumerate(zip(names, layers[c - 1], strict=True)):
