@@ -294,44 +294,32 @@ def main(argv: list[str]) -> int:
         print(__doc__, file=sys.stderr)
         return 2
     first, second = builds
-    if NUMBERS_AND_PICTURES in options:
-        return _report_numbers_and_pictures(first, second)
-    problems = compare_builds(first, second)
+    only = NUMBERS_AND_PICTURES in options  # numbers and pictures, not the whole site
+    problems = (compare_numbers_and_pictures if only else compare_builds)(first, second)
     glued, svgs = published(first)
-    others = other_differences(first, second)
     for line in measurements(first, second):
         print(f"measurement (may differ): {line}")
+    others = [] if only else other_differences(first, second)
     if others:
         print(f"note: {len(others)} other file(s) of the site differ: " + ", ".join(others))
     if problems:
-        print(f"{len(problems)} difference(s) between {first} and {second}:")
+        what = " in numbers or pictures" if only else ""
+        print(f"{len(problems)} difference(s){what} between {first} and {second}:")
         print("\n\n".join(problems))
         return 1
     kept = [key for key in glued if not is_measurement(key)]
+    exempt = f"({len(glued) - len(kept)} declared measurements exempt)"
+    if only:
+        print(
+            f"the same numbers and pictures: {len(kept)} glued values and {len(svgs)} SVGs "
+            f"identical in both builds {exempt}"
+        )
+        return 0
     runtime = runtime_files(first)
     wheels = ", ".join(name for name in runtime if name.endswith(".whl"))
     print(
         f"reproducible: {len(kept)} glued values, {len(svgs)} SVGs and {len(runtime)} runtime "
-        f"files ({wheels}) identical in both builds "
-        f"({len(glued) - len(kept)} declared measurements exempt)"
-    )
-    return 0
-
-
-def _report_numbers_and_pictures(first: Path, second: Path) -> int:
-    """Print what :func:`compare_numbers_and_pictures` finds; return the exit status."""
-    problems = compare_numbers_and_pictures(first, second)
-    glued, svgs = published(first)
-    for line in measurements(first, second):
-        print(f"measurement (may differ): {line}")
-    if problems:
-        print(f"{len(problems)} difference(s) in numbers or pictures between {first} and {second}:")
-        print("\n\n".join(problems))
-        return 1
-    kept = [key for key in glued if not is_measurement(key)]
-    print(
-        f"the same numbers and pictures: {len(kept)} glued values and {len(svgs)} SVGs "
-        f"identical in both builds ({len(glued) - len(kept)} declared measurements exempt)"
+        f"files ({wheels}) identical in both builds {exempt}"
     )
     return 0
 
