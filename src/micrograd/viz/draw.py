@@ -73,18 +73,9 @@ def _graphviz() -> Any:
     return graphviz
 
 
-def _escape_record(text: str) -> str:
-    """``text`` made safe inside a Graphviz record label."""
-    return _escape(text, _RECORD_SPECIAL)
-
-
-def _escape_plain(text: str) -> str:
-    """``text`` made safe as an ordinary (non-record) Graphviz label."""
-    return _escape(text, '"\\')
-
-
-def _escape(text: str, special: str) -> str:
-    """``text`` with each character of ``special`` backslash-escaped and line breaks as spaces."""
+def _escape(text: str, special: str = '"\\') -> str:
+    """``text`` made safe as a Graphviz label (``special``: ``_RECORD_SPECIAL`` inside a record):
+    each character of ``special`` backslash-escaped, line breaks as spaces."""
     out = []
     for ch in text:
         if ch in special:
@@ -106,7 +97,7 @@ def _value_tooltip(name: str, node: Value, show_grad: bool) -> str:
     text = f"{name}: data = {_exact(node.data)}"
     if show_grad:
         text += f", grad = {_exact(node.grad)}"
-    return _escape_plain(text)
+    return _escape(text)
 
 
 def _new_digraph(rankdir: str) -> Any:
@@ -246,10 +237,10 @@ def draw_dot(
 
     dot = _new_digraph(rankdir)
     description = _dot_description(drawn, len(order), show_grad)
-    dot.attr(ranksep="0.3", nodesep="0.2", comment=_escape_plain(description))
+    dot.attr(ranksep="0.3", nodesep="0.2", comment=_escape(description))
     for node in drawn:
         name = names[node]
-        fields = [_escape_record(node.label), f"data {format_number(node.data)}"]
+        fields = [_escape(node.label, _RECORD_SPECIAL), f"data {format_number(node.data)}"]
         if show_grad:
             fields.append(f"grad {format_number(node.grad)}")
         dot.node(
@@ -261,10 +252,10 @@ def draw_dot(
         if node._op:
             dot.node(
                 name + "_op",
-                label=_escape_plain(node._op),
+                label=_escape(node._op),
                 shape="ellipse",
                 fillcolor=_OP_FILL,
-                tooltip=_escape_plain(f"{node._op} makes {name_of(node)}"),
+                tooltip=_escape(f"{node._op} makes {name_of(node)}"),
             )
             dot.edge(
                 name + "_op",
@@ -449,7 +440,7 @@ def draw_mlp(
         out_labels = list(outputs)
 
     dot = _new_digraph(rankdir)
-    dot.attr(comment=_escape_plain(_mlp_description(layers, in_labels, out_labels)))
+    dot.attr(comment=_escape(_mlp_description(layers, in_labels, out_labels)))
     across = rankdir in ("LR", "RL")  # layers side by side: room for the many arrows
     dot.attr(nodesep="0.08", ranksep="1.2" if across else "0.8", splines="line")
     # Each column is a rank; an invisible chain title -> node 0 -> node 1 ...
@@ -464,7 +455,7 @@ def draw_mlp(
             column.node(f"title{c}", label=title, shape="plaintext", style="", fontcolor=_EDGE)
             if c in (0, len(columns) - 1):
                 for name, label in zip(names, out_labels if c else in_labels, strict=True):
-                    column.node(name, label=_escape_plain(label), shape="box", fillcolor=_OP_FILL)
+                    column.node(name, label=_escape(label), shape="box", fillcolor=_OP_FILL)
             else:
                 for j, (name, neuron) in enumerate(zip(names, layers[c - 1], strict=True)):
                     column.node(
@@ -474,7 +465,7 @@ def draw_mlp(
                         width="0.3",
                         fixedsize="true",
                         fillcolor=_VALUE_FILL,
-                        tooltip=_escape_plain(
+                        tooltip=_escape(
                             f"{title}, neuron {j + 1}: {neuron!r}, bias = {_exact(neuron.b.data)}"
                         ),
                     )
@@ -492,7 +483,7 @@ def draw_mlp(
                     color=_POSITIVE if w.data >= 0 else _NEGATIVE,
                     penwidth=_penwidth(w.data, float(max_penwidth)),
                     arrowhead="none",
-                    tooltip=_escape_plain(
+                    tooltip=_escape(
                         f"w = {_exact(w.data)}: input {i + 1} of {layer_title}, neuron {j + 1}"
                     ),
                 )
