@@ -1,10 +1,9 @@
 """The training curve while a cell trains: an add-on of the in-browser kernel (kernel.py).
 
 While a cell runs, every :class:`~micrograd.training_log.TrainingLog` it
-records to is sent to the page as it grows: its chart
-(:func:`micrograd.viz.plot.training_chart`, in a
-:class:`~micrograd.viz.chart.Figure` of the size the build's
-``plot_training`` draws, as its ``to_json()``) goes as the add-on message
+records to is sent to the page as it grows: its figure
+(:func:`micrograd.viz.plot.plot_training`, the one the build draws, as its
+``to_json()``) goes as the add-on message
 ``"live-chart"`` (``{figure, points}``: the description and the number of rows)
 after the log's first row, then at most every :data:`LIVE_INTERVAL` seconds,
 and once more when the cell ends if rows came after the last one sent.  The
@@ -30,22 +29,19 @@ from book_runtime import kernel
 
 #: The shortest time between two drawings of one log's chart, in seconds.
 LIVE_INTERVAL = 0.25
-#: The size the live chart is drawn at, in inches: that of the build's ``plot_training``.
-LIVE_SIZE = (5.0, 3.5)
 
 
 @contextmanager
 def live_charts() -> Iterator[None]:
     """While the block runs, send the chart of every training log that records a row."""
     from micrograd.training_log import TrainingLog
-    from micrograd.viz.chart import Figure
-    from micrograd.viz.plot import training_chart
+    from micrograd.viz.plot import plot_training
 
     sent: dict[int, tuple[TrainingLog, float, int]] = {}  # id(log) -> (log, when, rows sent)
 
     def send(log: TrainingLog) -> None:
-        figure = Figure([training_chart(log)], size=LIVE_SIZE)
-        kernel.post_message("live-chart", figure=figure.to_json(), points=len(log.rows))
+        figure = plot_training(log).to_json()
+        kernel.post_message("live-chart", figure=figure, points=len(log.rows))
         sent[id(log)] = (log, time.monotonic(), len(log.rows))
 
     record = TrainingLog.record
