@@ -62,7 +62,7 @@ if TYPE_CHECKING:  # pragma: no cover - only for the type checker
     from matplotlib.axes import Axes
 
 
-#: The colours a line gets when none is given, in order (matplotlib's first four).
+#: The colours a line gets when none is given, in order (matplotlib's first six).
 PALETTE = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b")
 
 #: Where a legend may go: inside the axes ("best" lets matplotlib choose), or below them.
@@ -449,38 +449,20 @@ def _draw_regions(ax: Axes, mark: Regions) -> None:
 
 
 def _legend_handles(chart: Chart) -> list[Any]:
-    """matplotlib's legend handles for the chart's legend entries."""
+    """matplotlib's legend handles for the chart's legend entries: a patch, a dot or a line."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    handles: list[Any] = []
-    for entry in chart.legend_entries():
+    def handle(entry: LegendEntry) -> Any:
+        look: dict[str, Any] = {"label": entry.label}
         if entry.shape == "patch":
-            handles.append(
-                Patch(
-                    facecolor=entry.colour,
-                    alpha=entry.alpha,
-                    edgecolor=entry.edge,
-                    label=entry.label,
-                )
-            )
-        elif entry.shape == "point":
-            marker = {"marker": "o", "markersize": 6, "markeredgewidth": 0.5}
-            handles.append(
-                Line2D(
-                    [],
-                    [],
-                    linestyle="",
-                    markerfacecolor=entry.colour,
-                    markeredgecolor=entry.edge,
-                    label=entry.label,
-                    **marker,
-                )
-            )
-        else:
-            style = "--" if entry.dashed else "-"
-            handles.append(Line2D([], [], color=entry.colour, linestyle=style, label=entry.label))
-    return handles
+            return Patch(facecolor=entry.colour, alpha=entry.alpha, edgecolor=entry.edge, **look)
+        if entry.shape == "point":
+            look |= {"marker": "o", "markersize": 6, "markeredgewidth": 0.5, "linestyle": ""}
+            return Line2D([], [], markerfacecolor=entry.colour, markeredgecolor=entry.edge, **look)
+        return Line2D([], [], color=entry.colour, linestyle="--" if entry.dashed else "-", **look)
+
+    return [handle(entry) for entry in chart.legend_entries()]
 
 
 # -- figures ------------------------------------------------------------------------------------
