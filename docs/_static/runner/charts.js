@@ -61,48 +61,24 @@ function plotLibrary() {
 
 // -- one chart ---------------------------------------------------------------------------------
 
-const dashes = (dashed, width) =>
-  dashed ? `${3.7 * width * PX_PER_POINT},${1.6 * width * PX_PER_POINT}` : undefined;
+/** A line's or a rule's stroke: its width, and matplotlib's dashes (3.7 on, 1.6 off, times the width). */
+function stroke(mark) {
+  const width = mark.width * PX_PER_POINT;
+  const dashes = mark.dashed ? `${3.7 * width},${1.6 * width}` : undefined;
+  return { stroke: mark.colour, strokeWidth: width, strokeDasharray: dashes };
+}
 
 /** The chart's marks (micrograd.chart's Line, Rule, Points, Regions), as Plot's marks. */
 function marks(Plot, chart) {
-  const out = [];
-  for (const mark of chart.marks) {
-    if (mark.kind === "regions") out.push(...regionMarks(Plot, mark));
-    else if (mark.kind === "line") {
-      out.push(
-        Plot.line(mark.x.map((x, i) => [x, mark.y[i]]), {
-          x: "0",
-          y: "1",
-          stroke: mark.colour,
-          strokeWidth: mark.width * PX_PER_POINT,
-          strokeDasharray: dashes(mark.dashed, mark.width),
-          clip: true,
-        }),
-      );
-    } else if (mark.kind === "rule") {
-      out.push(
-        Plot.ruleY([mark.y], {
-          stroke: mark.colour,
-          strokeWidth: mark.width * PX_PER_POINT,
-          strokeDasharray: dashes(mark.dashed, mark.width),
-        }),
-      );
-    } else if (mark.kind === "points") {
-      out.push(
-        Plot.dot(mark.x.map((x, i) => ({ x, y: mark.y[i], fill: mark.colours[i] })), {
-          x: "x",
-          y: "y",
-          fill: "fill",
-          stroke: mark.edge,
-          strokeWidth: 0.5 * PX_PER_POINT,
-          r: (mark.size * PX_PER_POINT) / 2,
-          clip: true,
-        }),
-      );
-    }
-  }
-  return out;
+  return chart.marks.flatMap((mark) => {
+    if (mark.kind === "regions") return regionMarks(Plot, mark);
+    if (mark.kind === "rule") return Plot.ruleY([mark.y], stroke(mark));
+    // A line's or the points' coordinates (and the points' colours) are channels of their own.
+    const at = { x: mark.x, y: mark.y, clip: true };
+    if (mark.kind === "line") return Plot.line(mark.x, { ...at, ...stroke(mark) });
+    const dot = { fill: mark.colours, stroke: mark.edge, r: (mark.size * PX_PER_POINT) / 2 };
+    return Plot.dot(mark.x, { ...at, ...dot, strokeWidth: 0.5 * PX_PER_POINT });
+  });
 }
 
 /**
