@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import matplotlib
+import matplotlib.ticker
 import pytest
 from scripts import run_python
 
@@ -61,6 +62,30 @@ def test_ticks_are_round_numbers_inside_the_limits() -> None:
     assert wide.x_ticks() == [0.0, 5.0, 10.0, 15.0, 20.0, 25.0, 30.0]
 
 
+@pytest.mark.parametrize(
+    ("limits", "integer"),
+    [((-0.15, 3.15), True), ((-2.3, 3.1), False), ((-1.45, 30.45), True), ((0.0, 0.003), False)],
+)
+def test_tick_labels_are_what_matplotlibs_own_formatter_writes(
+    limits: tuple[float, float], integer: bool
+) -> None:
+    chart = Chart(x_range=limits, integer_x=integer)
+    drawn = Figure([chart]).draw()
+    (ax,) = drawn.axes
+    ax.xaxis.set_major_formatter(matplotlib.ticker.ScalarFormatter())  # not the chart's labels
+    drawn.draw_without_rendering()
+    labels = chart.to_json()["x_tick_labels"]
+    assert [t.get_text() for t in ax.get_xticklabels()] == labels
+    assert ax.xaxis.get_offset_text().get_text() == ""
+
+
+def test_tick_labels_keep_every_digit_where_matplotlib_would_write_an_offset() -> None:
+    tiny = Chart(x_range=(0, 1e-7), y_range=(1e6, 1e6 + 10)).to_json()
+    assert tiny["x_tick_labels"][:2] == ["0.00000000", "0.00000002"]
+    assert tiny["y_tick_labels"][:2] == ["1000000", "1000002"]
+    assert Chart(y_range=(-2, 0)).to_json()["y_tick_labels"][0] == "\u22122.00"
+
+
 def test_the_legend_lists_labelled_lines_then_the_extra_entries() -> None:
     chart = two_lines()
     chart.legend_extra.append(LegendEntry("class +1", "#0072b2", "point"))
@@ -77,6 +102,8 @@ def test_the_json_holds_everything_a_renderer_needs() -> None:
     assert data["title"] == "loss"
     assert data["x_range"] == pytest.approx([-0.15, 3.15])
     assert data["x_ticks"] == [0.0, 1.0, 2.0, 3.0]
+    assert data["x_tick_labels"] == ["0", "1", "2", "3"]
+    assert data["y_tick_labels"] == ["0.2", "0.4", "0.6", "0.8", "1.0"]
     assert [mark["kind"] for mark in data["marks"]] == ["line", "line", "rule"]
     assert [entry["label"] for entry in data["legend_entries"]] == ["loss", "accuracy"]
     assert data["description"] == (
@@ -210,6 +237,8 @@ def test_matplotlib_draws_what_the_description_says() -> None:
     assert ax.get_ylim() == pytest.approx(chart.y_limits())
     assert ax.get_xticks().tolist() == chart.x_ticks()
     assert ax.get_yticks().tolist() == pytest.approx(chart.y_ticks())
+    drawn.draw_without_rendering()
+    assert [t.get_text() for t in ax.get_yticklabels()] == chart.to_json()["y_tick_labels"]
     assert (ax.get_title(), ax.get_xlabel(), ax.get_ylabel()) == ("loss", "step", "loss")
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["loss", "accuracy"]
     assert drawn.get_size_inches().tolist() == [5.0, 3.5]

@@ -3,7 +3,7 @@
 // There is no matplotlib in the browser.  The book's kernel (kernel.py) shows
 // a micrograd.viz.chart.Figure by its description instead, under the chart
 // MIME type (mime_types.json): the description matplotlib draws at build time
-// (data, limits, ticks, labels, colours, legend entries), made by the same
+// (data, limits, ticks and their labels, colours, legend entries), made by the same
 // code.  This module draws it with Observable Plot (npm @observablehq/plot,
 // with d3, which it needs: both pinned in package-lock.json and shipped by the
 // build), loaded from this site the first time a chart is drawn.
@@ -117,15 +117,6 @@ function regionMarks(Plot, mark) {
   return out;
 }
 
-/**
- * Tick labels as matplotlib writes them: every label of an axis with as many
- * decimals as the one that needs the most, and a true minus sign.
- */
-function tickFormat(ticks) {
-  const decimals = Math.max(0, ...ticks.map((t) => (String(t).split(".")[1] || "").length));
-  return (t) => t.toFixed(Math.min(decimals, 6)).replace("-", "\u2212");
-}
-
 /** A legend entry's swatch: a short line, a dot or a shaded patch. */
 function swatch(entry) {
   const svg = document.createElementNS(SVG, "svg");
@@ -184,10 +175,10 @@ function drawChart(Plot, chart, width, height) {
   const titleLines = chart.title !== null ? chart.title.split("\n").length : 0;
   let axesHeight = height - TITLE_PX * titleLines;
   if (entries) axesHeight -= LEGEND_ROW_PX * Math.ceil(chart.legend_entries.length / columns);
-  const axis = (range, ticks, label) => ({
+  const axis = (range, ticks, labels, label) => ({
     domain: range,
     ticks,
-    tickFormat: tickFormat(ticks),
+    tickFormat: (tick) => labels[ticks.indexOf(tick)], // the description's: the build's picture's
     label: label || null,
     labelAnchor: "center",
     labelArrow: "none",
@@ -201,8 +192,8 @@ function drawChart(Plot, chart, width, height) {
     marginTop: 10,
     marginBottom: chart.x_label ? 42 : 26,
     style: { fontSize: `${FONT_PX}px`, background: "transparent", color: INK, overflow: "visible" },
-    x: axis(chart.x_range, chart.x_ticks, chart.x_label),
-    y: axis(chart.y_range, chart.y_ticks, chart.y_label),
+    x: axis(chart.x_range, chart.x_ticks, chart.x_tick_labels, chart.x_label),
+    y: axis(chart.y_range, chart.y_ticks, chart.y_tick_labels, chart.y_label),
     color: { type: "identity" }, // the description spells out every colour
     marks: [...marks(Plot, chart), Plot.frame({ stroke: INK })],
   });

@@ -2,8 +2,8 @@
 
 A :class:`Chart` is one set of axes described in plain Python: its marks
 (lines, points, horizontal rules, regions split by a score's sign), its axis
-labels, limits and ticks, its title and its legend, every colour spelled
-out.  A :class:`Figure` is one or more charts, one under the other, with a
+labels, limits, ticks and tick labels, its title and its legend, every colour
+spelled out.  A :class:`Figure` is one or more charts, one under the other, with a
 size in inches.  Both are plain data (:meth:`Chart.to_json`,
 :meth:`Figure.to_json`), so any renderer can draw them and draw the same
 picture: the same data, axes, ticks, legend and colours.
@@ -341,10 +341,12 @@ class Chart:
         )
 
     def to_json(self) -> dict[str, Any]:
-        """The chart as JSON-ready data, limits and ticks included."""
+        """The chart as JSON-ready data, limits, ticks and the ticks' labels included."""
         data = asdict(self)
         data["x_range"], data["y_range"] = self.x_limits(), self.y_limits()
         data["x_ticks"], data["y_ticks"] = self.x_ticks(), self.y_ticks()
+        data["x_tick_labels"] = _tick_labels(data["x_ticks"])
+        data["y_tick_labels"] = _tick_labels(data["y_ticks"])
         data["legend_entries"] = [asdict(entry) for entry in self.legend_entries()]
         del data["legend_extra"]
         data["description"] = self.describe()
@@ -394,6 +396,15 @@ def _ticks(low: float, high: float, integer: bool) -> list[float]:
     return ticks
 
 
+def _tick_labels(ticks: list[float]) -> list[str]:
+    """The ticks' labels, the same in every renderer: as matplotlib writes them (as many
+    decimals each as the tick that needs the most, and a true minus sign), but never with
+    an offset or a power of ten apart, which the browser's axes could not show."""
+    # _ticks rounds to 12 decimals, so 12 are exact.
+    decimals = max((len(f"{t:.12f}".rstrip("0").partition(".")[2]) for t in ticks), default=0)
+    return [f"{t:.{decimals}f}".replace("-", "\u2212") for t in ticks]
+
+
 # -- drawing --------------------------------------------------------------------------------
 
 
@@ -421,8 +432,8 @@ def draw(chart: Chart, ax: Axes) -> Axes:
             ax.scatter(mark.x, mark.y, c=mark.colours, s=size, edgecolors=mark.edge, linewidths=0.5)
     ax.set_xlim(*chart.x_limits())
     ax.set_ylim(*chart.y_limits())
-    ax.set_xticks(chart.x_ticks())
-    ax.set_yticks(chart.y_ticks())
+    ax.set_xticks(chart.x_ticks(), _tick_labels(chart.x_ticks()))
+    ax.set_yticks(chart.y_ticks(), _tick_labels(chart.y_ticks()))
     ax.set_xlabel(chart.x_label)
     ax.set_ylabel(chart.y_label)
     if chart.grid:
