@@ -117,28 +117,23 @@ function regionMarks(Plot, mark) {
   return out;
 }
 
-/** A legend entry's swatch: a short line, a dot or a shaded patch. */
+/** An SVG element with these attributes. */
+function drawn(tag, attributes) {
+  const el = document.createElementNS(SVG, tag);
+  for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, String(value));
+  return el;
+}
+
+/** A legend entry's swatch: a short line, a dot or a shaded patch, outlined as the marks are. */
 function swatch(entry) {
-  const svg = document.createElementNS(SVG, "svg");
-  svg.setAttribute("width", "24");
-  svg.setAttribute("height", "12");
-  svg.setAttribute("aria-hidden", "true");
-  const shape = (tag, attributes) => {
-    const el = document.createElementNS(SVG, tag);
-    for (const [name, value] of Object.entries(attributes)) el.setAttribute(name, String(value));
-    svg.append(el);
-  };
-  if (entry.shape === "point") {
-    shape("circle", { cx: 12, cy: 6, r: 4, fill: entry.colour, stroke: entry.edge, "stroke-width": 0.7 });
-  } else if (entry.shape === "patch") {
-    shape("rect", {
-      x: 2, y: 1, width: 20, height: 10, fill: entry.colour, "fill-opacity": entry.alpha,
-      stroke: entry.edge, "stroke-width": 0.7,
-    });
+  const svg = drawn("svg", { width: 24, height: 12, "aria-hidden": "true" });
+  const outlined = { fill: entry.colour, stroke: entry.edge, "stroke-width": 0.7 };
+  if (entry.shape === "point") svg.append(drawn("circle", { cx: 12, cy: 6, r: 4, ...outlined }));
+  else if (entry.shape === "patch") {
+    svg.append(drawn("rect", { x: 2, y: 1, width: 20, height: 10, "fill-opacity": entry.alpha, ...outlined }));
   } else {
     const line = { x1: 0, x2: 24, y1: 6, y2: 6, stroke: entry.colour, "stroke-width": 2 };
-    if (entry.dashed) line["stroke-dasharray"] = "5,2";
-    shape("line", line);
+    svg.append(drawn("line", { ...line, "stroke-dasharray": entry.dashed ? "5,2" : "none" }));
   }
   return svg;
 }
