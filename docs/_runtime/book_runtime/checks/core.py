@@ -211,12 +211,13 @@ class Mistake:
     (``# Mistake:``), the methods it can be made in (``# In:``), its why
     (``# Why:``) and, for a mistake told by its fingerprint, its message
     (``# Says:``, a template of the failing probe's fields).  Its fingerprint is
-    how the wrong solution first fails its step's probes (an :class:`Outcome`);
-    a reader's code whose outcome is the same gave the same numbers on the same
-    input: it is this mistake.  Where the numbers alone cannot tell the mistake,
-    ``detector(namespace)`` runs small probes of its own on the reader's code
-    (functions of the reader's names, see :func:`probe`) and returns a
-    :class:`Finding`, or None (also when a probe raises).
+    how the wrong solution fails each of its step's probes (an :class:`Outcome`);
+    a reader's code that first fails a probe as the wrong solution fails it gave
+    the same numbers on the same input: it is this mistake.  Where the numbers
+    alone cannot tell the mistake, ``detector(namespace)`` runs small probes of
+    its own on the reader's code (functions of the reader's names, see
+    :func:`probe`) and returns a :class:`Finding`, or None (also when a probe
+    raises).
     """
 
     id: str
@@ -253,10 +254,17 @@ class Mistake:
         return self.matches(readers_outcome(self.step, namespace))
 
     def matches(self, outcome: Outcome | None) -> Finding | None:
-        """A :class:`Finding` when ``outcome`` is this mistake's fingerprint; None otherwise."""
-        if self.says is None or outcome is None or not outcome.same_as(fingerprint(self)):
+        """A :class:`Finding` when the wrong solution fails ``outcome``'s probe as ``outcome`` says.
+
+        Its message is the ``# Says:`` template, filled with the probe's fields and its
+        method (``{part}``).
+        """
+        if self.says is None or outcome is None:
             return None
-        return Finding(self.says.format(**outcome.fields), outcome.probe.code, outcome.probe.part)
+        if not outcome.same_as(fingerprint(self, outcome.probe)):
+            return None
+        fields = {"part": outcome.probe.part, **outcome.fields}
+        return Finding(self.says.format(**fields), outcome.probe.code, outcome.probe.part)
 
     def as_found(self, finding: Finding) -> Mistake:
         """The mistake as ``finding`` saw it made: its title and why, where it has its own."""
@@ -737,10 +745,9 @@ def readers_outcome(step: str, namespace: Namespace) -> Outcome | None:
     return outcome_of(*first_probe_failure(steps, namespace, written)[1:])
 
 
-@functools.cache  # a wrong file's numbers do not change: its fingerprint is made once
-def fingerprint(mistake: Mistake) -> Outcome | None:
-    """How the mistake's wrong solution, in the page after the solutions before it, first fails
-    the probes of its step (None: it passes them; then only a detector can tell it)."""
+@functools.cache  # a wrong file's page does not change: it is made once
+def _wrong_page(mistake: Mistake) -> dict[str, Any]:
+    """The page with the solutions of the steps before the mistake's, and its wrong solution."""
     namespace: dict[str, Any] = {"__builtins__": builtins, "__name__": "__main__"}
     for exercise in _track().values():
         mine = exercise.id == mistake.step
@@ -748,8 +755,27 @@ def fingerprint(mistake: Mistake) -> Outcome | None:
         exec(compile(code, f"<{exercise.id}>", "exec"), namespace)
         if mine:
             break
+    return namespace
+
+
+@functools.cache  # a wrong file's numbers do not change: each fingerprint is made once
+def fingerprint(mistake: Mistake, method: Probe | None = None) -> Outcome | None:
+    """How the mistake's wrong solution fails the probe ``method`` (None: it passes it), or,
+    without one, how it first fails the probes of its step (None: it passes them all).
+
+    A reader's code that fails a probe as the wrong solution fails it gave the same numbers
+    on the same input: a mistake made in any of its methods is told by the probe of that
+    method, whichever of them the wrong solution first fails.
+    """
+    namespace = _wrong_page(mistake)
     with Guard():
-        return readers_outcome(mistake.step, namespace)
+        if method is None:
+            return readers_outcome(mistake.step, namespace)
+        try:
+            failure = method.run(namespace) if method.applies(namespace) else None
+        except READER_ERRORS as error:
+            return outcome_of(method, error)
+        return outcome_of(method, failure)
 
 
 # -- a check ------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from collections.abc import Mapping
 from typing import Any
 
+from book_runtime.checks.core import Failure
 from book_runtime.checks.core import Namespace
 from book_runtime.checks.core import defined
 from book_runtime.checks.core import locate
@@ -62,9 +63,10 @@ def node_problem(
     except (AttributeError, TypeError):
         return f"`{made}` gave a c with no _prev to iterate; expected the inputs {want_inputs}"
     if got != want_inputs:
-        return (
+        return Failure(
             f"`{made}` gave c._prev = [{', '.join(got)}]; expected [{', '.join(want_inputs)}] "
-            "(the Values c was made from: backward() finds its way back through them)"
+            "(the Values c was made from: backward() finds its way back through them)",
+            op=op,
         )
     return None
 

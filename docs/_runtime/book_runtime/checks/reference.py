@@ -189,11 +189,3 @@ def page_weights() -> tuple[float, ...]:
     finally:
         random.setstate(state)
     return tuple(p.data for p in model.parameters())
-
-
-def table_rows(losses: Sequence[float], every: int = 4) -> list[tuple[int, str]]:
-    """(step, loss as the page's table prints it) for the rows the table shows."""
-    steps = list(range(0, len(losses), every))
-    if steps and steps[-1] != len(losses) - 1:
-        steps.append(len(losses) - 1)
-    return [(step, f"{losses[step]:.6f}") for step in steps]

@@ -184,12 +184,6 @@ def _drawn_differently(namespace: Namespace) -> Finding | None:
 _WORKED = "o, x1, w1, x2, w2 = neuron(2.0, -3.0, 0.0, 1.0, 6.8813735870195432)"
 
 
-def _worked_neuron(names: Namespace) -> dict[str, Any]:
-    """``_WORKED``, the reader's neuron on the worked example's numbers: its Values by name."""
-    o, x1, w1, x2, w2 = names["neuron"](2.0, -3.0, 0.0, 1.0, 6.8813735870195432)
-    return {"o": o, "x1": x1, "w1": w1, "x2": x2, "w2": w2}
-
-
 def _returns_values(names: Namespace) -> str | None:
     """A probe: ``neuron`` returns o and four of the reader's Values, with micrograd's numbers."""
     numbers = (2.0, -3.0, 0.0, 1.0, 6.8813735870195432)

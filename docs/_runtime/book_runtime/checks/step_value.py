@@ -264,29 +264,6 @@ def _operation(op: str, right: Callable[[Any], Any]) -> Callable[[Namespace], tu
 _METHODS = {"+": "Value.__add__", "*": "Value.__mul__"}
 
 
-def _wraps_a_value(namespace: Namespace) -> Finding | None:
-    for op, part in _METHODS.items():
-        made = probe(_operation(op, lambda value: value(-3.0)), namespace)
-        if made is None:
-            continue
-        a, b, c = made
-        try:
-            prev = list(c._prev)
-        except (AttributeError, TypeError):
-            continue
-        if not any(p is a for p in prev) or not _copy_of(b, prev, type(a)):
-            continue
-        return Finding(
-            f"A Value wrapped again: in `c = a {op} b`, your `{part}` made b, already a Value, "
-            f"into a new Value: c._prev holds a and a copy of b. backward() would fill in the "
-            "copy's gradient, never b's. Wrap only a plain number: "
-            "`other = other if isinstance(other, Value) else Value(other)`.",
-            f"a = Value(2.0)\nb = Value(-3.0)\nc = a {op} b\nprint(any(p is b for p in c._prev))",
-            part,
-        )
-    return None
-
-
 _PLUS_NUMBER = "a = Value(2.0)\nc = a {op} 1.5"
 
 
@@ -404,8 +381,7 @@ def _reflected_calls_itself(namespace: Namespace) -> Finding | None:
 MISTAKES = (
     # A detector: _prev left empty, or holding self alone, in + or in *: one mistake, other numbers.
     Mistake.known(STEP, "inputs-not-recorded", _inputs_not_recorded),
-    # A detector: the copy in _prev shows as the reader's own repr of a Value, no wrong file's.
-    Mistake.known(STEP, "wraps-a-value", _wraps_a_value),
+    Mistake.known(STEP, "wraps-a-value"),
     # A detector: in + or in *, raising or recording the bare number: each way its own numbers
     # and why.
     Mistake.known(STEP, "number-not-wrapped", _number_not_wrapped),

@@ -2,6 +2,9 @@
 # In: Value.__add__, Value.__mul__
 # Why: Only a plain number needs wrapping: a Value made into a new Value leaves the original out
 #   of the graph, and its gradient is never filled in.
+# Says: A Value wrapped again: in `c = a {op} b`, your `{part}` made b, already a Value, into a new
+#   Value: c._prev holds a and a copy of b. backward() would fill in the copy's gradient, never
+#   b's. Wrap only a plain number: `other = other if isinstance(other, Value) else Value(other)`.
 
 
 class Value(Value):
