@@ -29,7 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from book_runtime.checks import EXERCISES, core, rule_probes, step_backward, step_value
+from book_runtime.checks import EXERCISES, core, step_backward, step_rules, step_value
 from book_runtime.checks.core import (
     CASE_FILE,
     Guard,
@@ -246,7 +246,7 @@ def test_a_probe_is_a_function_of_the_readers_names() -> None:
 def _shown_and_probed() -> list[tuple[str, str, Any]]:
     """(the code a message shows, what it computes, a probe that computes the same)."""
     pairs = []
-    for rule in (*rule_probes.RULES, *rule_probes.OPTIONAL_RULES):
+    for rule in (*step_rules.RULES, *step_rules.OPTIONAL_RULES):
         for name in rule.inputs:
             pairs.append(
                 (rule.code, f"{name}.grad", lambda names, r=rule, n=name: run_rule(r, names, n))
@@ -259,7 +259,7 @@ def _shown_and_probed() -> list[tuple[str, str, Any]]:
 
 
 def run_rule(rule: Any, names: Any, name: str) -> Any:
-    return rule_probes.run_rule(rule, names["Value"]).grads[name]
+    return step_rules.run_rule(rule, names["Value"]).grads[name]
 
 
 @pytest.mark.parametrize(("shown", "read", "look"), _shown_and_probed())

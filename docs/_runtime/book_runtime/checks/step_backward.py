@@ -39,7 +39,7 @@ from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import short
 from book_runtime.checks.engine_cases import value_with_grad
 from book_runtime.checks.engine_cases import values_case
-from book_runtime.checks.rule_probes import OPTIONAL_PROBES
+from book_runtime.checks.step_rules import OPTIONAL_PROBES
 
 #: The step's folder of code (steps/backward/) and its id in the track.
 STEP = "backward"
