@@ -13,8 +13,6 @@ from __future__ import annotations
 
 import builtins
 import random
-from collections.abc import Callable
-from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -154,24 +152,6 @@ def number(rng: random.Random, low: float, high: float, places: int = 2) -> floa
         x = round(rng.uniform(low, high), places)
         if x != 0:
             return x
-
-
-def values_case(
-    title: str,
-    leaves: Sequence[tuple[str, float]],
-    body: str,
-    looks: Sequence[Look],
-    action: str = "",
-    root: str | None = None,
-    needs: str | None = None,
-) -> EngineCase:
-    """An :class:`EngineCase` from plain arguments (lists welcome)."""
-    return EngineCase(title, tuple(leaves), body, action, tuple(looks), root, needs)
-
-
-def grads(*names: str, because: Callable[[str], str] | None = None) -> list[Look]:
-    """Looks at the ``grad`` of each name."""
-    return [Look(f"{n}.grad", because(n) if because else "") for n in names]
 
 
 def _a_value(names: Namespace) -> Any:

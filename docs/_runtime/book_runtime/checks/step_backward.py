@@ -38,7 +38,6 @@ from book_runtime.checks.engine_cases import micrograd_scope
 from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import short
 from book_runtime.checks.engine_cases import value_with_grad
-from book_runtime.checks.engine_cases import values_case
 from book_runtime.checks.step_rules import OPTIONAL_PROBES
 
 #: The step's folder of code (steps/backward/) and its id in the track.
@@ -77,7 +76,7 @@ def _graph_case(
 ) -> EngineCase:
     looks = [Look(f"{name}.grad") for name in names]
     looks.insert(0, Look(f"{root}.grad", "the seed: d(output)/d(output) = 1"))
-    return values_case(title, leaves, body, looks, action=f"{root}.backward()", root=root)
+    return EngineCase(title, tuple(leaves), body, f"{root}.backward()", tuple(looks), root)
 
 
 def _random_graph(rng: random.Random) -> EngineCase:
@@ -316,11 +315,9 @@ _CHAIN = f"x = Value(0.5)\n{_CHAIN_BODY}\ny.backward()"
 
 def _chain(names: Namespace) -> dict[str, Any]:
     """``_CHAIN``, on the given Value: backward() on a chain of 5,000 links; x and y."""
-    x = y = names["Value"](0.5)
-    for _ in range(5000):
-        y = y * 1.0001
-    y.backward()
-    return {"x": x, "y": y}
+    made = _chain_links(names)
+    made["y"].backward()
+    return made
 
 
 def _limit_raised(namespace: Namespace) -> int | None:

@@ -32,7 +32,6 @@ from book_runtime.checks.engine_cases import micrograd_scope
 from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import short
 from book_runtime.checks.engine_cases import value_with_grad
-from book_runtime.checks.engine_cases import values_case
 from book_runtime.checks.probes import as_float
 from book_runtime.checks.probes import readers_own
 
@@ -313,7 +312,9 @@ def _rule_case(
     action = f"{before}{out}.grad = {short(grad)}\n{out}._backward()"
     steps = "; ".join([*body.splitlines(), *action.splitlines()])
     title = f"`{steps}` with {given}"
-    return values_case(title, leaves, body, [Look(f"{out}.data"), *looks], action, needs=needs)
+    return EngineCase(
+        title, tuple(leaves), body, action, (Look(f"{out}.data"), *looks), needs=needs
+    )
 
 
 def _common_cases(rng: random.Random) -> list[EngineCase]:

@@ -22,7 +22,6 @@ from book_runtime.checks.engine_cases import EngineCase
 from book_runtime.checks.engine_cases import Look
 from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import short
-from book_runtime.checks.engine_cases import values_case
 from book_runtime.checks.probes import as_float
 from book_runtime.checks.probes import node_problem
 from book_runtime.checks.probes import readers_own
@@ -56,7 +55,7 @@ def _case(leaves: list[tuple[str, float]], body: str, results: list[str]) -> Eng
     for name in results:
         looks += [Look(f"{name}.data"), Look(f"{name}._op"), Look(name, kind="inputs")]
     title = f"`{'; '.join(body.splitlines())}` with {given}"
-    return values_case(title, leaves, body, looks)
+    return EngineCase(title, tuple(leaves), body, "", tuple(looks))
 
 
 def _cases(rng: random.Random) -> tuple[EngineCase, ...]:
