@@ -142,7 +142,7 @@ def test_no_detector_claims_another_mistakes_wrong_program(
                 claimed.append(f"{mistake.id} raised {error!r}")
                 continue
             if finding is not None:
-                claimed.append(f"{mistake.id}: {finding.message[:120]}")
+                claimed.append(f"{mistake.id}: {mistake.message(finding)[:120]}")
     assert not claimed, claimed
 
 
@@ -210,13 +210,13 @@ def test_when_two_mistakes_fit_the_more_specific_is_named() -> None:
     training = EXERCISES["training"]
     code = training.known_wrong["sign-flipped"]
 
-    def fits(says: str) -> Any:
-        return lambda namespace: Finding(says, "print(1)")
+    def fits(namespace: Any) -> Finding:
+        return Finding("print(1)")
 
     general = replace(training.mistakes[1], id="general", parts=("train", "Value.backward"))
     specific = replace(training.mistakes[1], id="specific", parts=("train",))
     for mistakes in ((general, specific), (specific, general)):
-        mistakes = tuple(replace(m, detector=fits(m.id)) for m in mistakes)
+        mistakes = tuple(replace(m, detector=fits, says=(("", m.id),)) for m in mistakes)
         exercise = replace(training, mistakes=mistakes)
         steps = [EXERCISES[s] for s in exercise.builds_on]
         result = run_check(exercise, page_namespace("training", code), steps, None, EXERCISES)

@@ -111,18 +111,19 @@ class Example:
 
 @dataclass(frozen=True)
 class Finding:
-    """What a mistake's detector saw: the message, with the numbers, and the code that shows it.
+    """What a mistake's detector saw: the code that shows it, and the numbers its message says.
 
-    ``title`` and ``why``, where given, say the mistake as the reader made it, in
-    place of the :class:`Mistake`'s, which may name more than the reader's code
-    holds (``No __radd__`` where the mistake is ``No __radd__ or __rmul__``).
+    The message is the mistake's ``# Says:`` template (its wrong file's header) filled
+    with ``fields``; ``says`` names another of its templates (``# Says if <says>:``),
+    where the reader's code shows the mistake in another way.  The fields fill in the
+    mistake's title and why too, which so say the mistake as the reader made it
+    (``No __radd__``, where another reader's is ``No __rmul__``).
     """
 
-    message: str
     case: str
     part: str | None = None  # the method it is about, where the mistake's are several
-    title: str | None = None
-    why: str | None = None
+    fields: Mapping[str, Any] = field(default_factory=dict)
+    says: str = ""
 
 
 @functools.cache  # the files do not change while the checks run
@@ -174,7 +175,7 @@ class Outcome:
 
 
 #: The fields of a wrong file's header: ``# Mistake: <title>``, ``# Why: ...``...
-_HEADER = re.compile(r"# (Mistake|In|Why|Says): (.*)")
+_HEADER = re.compile(r"# (Mistake|In|Why|Says(?: if [\w-]+)?): (.*)")
 
 
 def read_header(text: str) -> tuple[dict[str, str], str]:
@@ -225,7 +226,7 @@ class Mistake:
     title: str
     why: str
     parts: tuple[str, ...]
-    says: str | None = None
+    says: tuple[tuple[str, str], ...] = ()  # each template's name ("" for # Says:), and its text
     detector: Callable[[Namespace], Finding | None] | None = None
 
     @classmethod
@@ -235,7 +236,12 @@ class Mistake:
         """The mistake ``id`` of ``step``, as its wrong file's header says it."""
         fields, _ = read_header(step_file(step, f"wrong/{id.replace('-', '_')}.py"))
         parts = tuple(part.strip() for part in fields["In"].split(","))
-        return cls(id, step, fields["Mistake"], fields["Why"], parts, fields.get("Says"), detector)
+        says = tuple(
+            (key.removeprefix("Says").removeprefix(" if "), text)
+            for key, text in fields.items()
+            if key.startswith("Says")
+        )
+        return cls(id, step, fields["Mistake"], fields["Why"], parts, says, detector)
 
     @property
     def wrong_file(self) -> str:
@@ -259,20 +265,21 @@ class Mistake:
         Its message is the ``# Says:`` template, filled with the probe's fields and its
         method (``{part}``).
         """
-        if self.says is None or outcome is None:
+        if not self.says or outcome is None:
             return None
         if not outcome.same_as(fingerprint(self, outcome.probe)):
             return None
         fields = {"part": outcome.probe.part, **outcome.fields}
-        return Finding(self.says.format(**fields), outcome.probe.code, outcome.probe.part)
+        return Finding(outcome.probe.code, outcome.probe.part, fields)
+
+    def message(self, finding: Finding) -> str:
+        """What the reader reads: the template ``finding`` names, filled with its fields."""
+        return dict(self.says)[finding.says].format(**finding.fields)
 
     def as_found(self, finding: Finding) -> Mistake:
-        """The mistake as ``finding`` saw it made: its title and why, where it has its own."""
-        return replace(
-            self,
-            title=self.title if finding.title is None else finding.title,
-            why=self.why if finding.why is None else finding.why,
-        )
+        """The mistake as ``finding`` saw it made: its title and why filled with its fields."""
+        fields = finding.fields
+        return replace(self, title=self.title.format(**fields), why=self.why.format(**fields))
 
     def to_json(self) -> dict[str, str]:
         """The mistake for the page: its title and why as written (inline Markdown), as HTML
@@ -1064,7 +1071,7 @@ class _Check:
         probed: str | None = None,
     ) -> Result:
         part = finding.part or probed or (mistake.parts[0] if mistake.parts else None)
-        message, step = finding.message, mistake.step  # type: str, str | None
+        message, step = mistake.message(finding), mistake.step  # type: str, str | None
         if part is not None:
             lead, step = self.lead(part)
             message = f"{lead}: {message}"

@@ -217,13 +217,7 @@ def _no_seed(namespace: Namespace) -> Finding | None:
     if any(made[name].grad != 0 for name in "abcdef"):
         return None
     late = made["L"].grad == 1
-    when = "set L.grad to 1 only after the rules had run" if late else "left L.grad at 0.0"
-    return Finding(
-        f"No seed: `L.backward()` on the worked example {when}, so every other gradient "
-        "is 0.0. Each rule multiplies by the gradient its output has received, and nothing "
-        "started the chain. Set self.grad = 1.0 (dL/dL = 1) before running the rules.",
-        _WORKED_CODE + "\nL.backward()",
-    )
+    return Finding(_WORKED_CODE + "\nL.backward()", says="late" if late else "")
 
 
 def _not_reversed(namespace: Namespace) -> Finding | None:
@@ -238,15 +232,9 @@ def _not_reversed(namespace: Namespace) -> Finding | None:
     if any(made[name].grad != 0 for name in "abce"):
         return None
     want = _micrograd_grad(_worked, "L", "a")
-    return Finding(
-        f"Rules in the wrong order: `L.backward()` on the worked example ran the rules of "
-        f"{', '.join(order)}, in that order: {order[0]}'s first, before the Values made from "
-        f"{order[0]} had passed it any gradient. A Value passes its gradient on only once it "
-        "has all of it, after every Value made from it: walk the topological order in "
-        f"reverse (`for node in reversed(order)`). So a.grad came out "
-        f"{show(made['a'].grad, want)} instead of {show(want)}.",
-        _WORKED_CODE + "\nL.backward()",
-    )
+    fields = {"order": ", ".join(order), "first": order[0], "want": show(want)}
+    fields["got"] = show(made["a"].grad, want)
+    return Finding(_WORKED_CODE + "\nL.backward()", fields=fields)
 
 
 _SHARED = "x = Value(2.0)\ny = Value(-1.5)\ns = x * y\nt = s + 1.0\nu = s * 3.0\nout = t + u"
@@ -269,13 +257,8 @@ def _no_visited(namespace: Namespace) -> Finding | None:
     if counts["s"] < 2 or _all_ones(made, "out") or made["out"].grad != 1.0:
         return None
     want = _micrograd_grad(_shared, "out", "x")
-    return Finding(
-        f"A shared Value's rule ran {counts['s']} times: s is used by both t and u, and "
-        "your backward() ran s's rule once along each path to it. Each run passes s's whole "
-        f"gradient on again, so x.grad is {show(made['x'].grad, want)} instead of "
-        f"{show(want)}. Keep a set of the Values already visited, and visit each only once.",
-        _SHARED + "\nout.backward()",
-    )
+    fields = {"count": counts["s"], "got": show(made["x"].grad, want), "want": show(want)}
+    return Finding(_SHARED + "\nout.backward()", fields=fields)
 
 
 _TWINS = "x = Value(1.5)\ny = Value(1.5)\np = x * 2.0\nq = y * 2.0\nout = p * q"
@@ -297,17 +280,10 @@ def _visited_by_number(namespace: Namespace) -> Finding | None:
     missing = [name for name in ("p", "q") if name not in ran]
     if len(missing) != 1 or len(ran) != len(set(ran)):
         return None
-    other = "q" if missing == ["p"] else "p"
     leaf = "x" if missing == ["p"] else "y"
-    return Finding(
-        f"Two Values of the same number taken for one: in `{'; '.join(_TWINS.splitlines())}`, "
-        f"p and q are two Values that both hold 3.0, and your backward() ran {other}'s rule "
-        f"but never {missing[0]}'s, so {leaf}.grad stayed {show(made[leaf].grad)} (it should "
-        f"be {show(_micrograd_grad(_twins, 'out', leaf))}). Your visited set is keyed by "
-        "something two different Values can share, such as their number: keep the Values "
-        "themselves in it (`visited.add(node)`, `node not in visited`).",
-        _TWINS + "\nout.backward()\nprint(x.grad, y.grad)",
-    )
+    fields = {"missing": missing[0], "other": "q" if missing == ["p"] else "p", "leaf": leaf}
+    fields |= {"got": show(made[leaf].grad), "want": show(_micrograd_grad(_twins, "out", leaf))}
+    return Finding(_TWINS + "\nout.backward()\nprint(x.grad, y.grad)", fields=fields)
 
 
 _CHAIN = f"x = Value(0.5)\n{_CHAIN_BODY}\ny.backward()"
@@ -327,19 +303,6 @@ def _limit_raised(namespace: Namespace) -> int | None:
     return _limit_asked_since(asked)
 
 
-def _page_limit() -> str:
-    """What to say of a recursion limit the page raised before the check (or nothing)."""
-    page = callers_recursion_limit()
-    if page <= RECURSION_LIMIT:
-        return ""
-    return (
-        f" Your page raised Python's recursion limit to {page:,}, and that does not count: the "
-        f"check runs under the usual {RECURSION_LIMIT:,}, because in the browser Python's stack "
-        "is far smaller than on your computer, and a sort 5,000 calls deep crashes Python "
-        "there whatever the limit says."
-    )
-
-
 def _recursive_sort(namespace: Namespace) -> Finding | None:
     asked = len(recursion_limits_asked())
     error = probe_error(_chain, namespace)
@@ -347,31 +310,17 @@ def _recursive_sort(namespace: Namespace) -> Finding | None:
         return None  # a sort that recurses is right on a small graph: else it is another mistake
     if _limit_asked_since(asked) is not None:
         return None  # it asked for a higher limit: that is the mistake to name
-    name = _deepest_function(error)
-    return Finding(
-        f"A recursive sort on a deep chain: a chain of 5,000 links raised RecursionError in "
-        f"{name}, which calls itself once for each Value it goes down to: 5,000 "
-        f"nested calls here, where Python allows {sys.getrecursionlimit():,}. Keep the Values "
-        "still to visit in a list used as a stack, "
-        "and loop while it is not empty: see the engine's topological_order on the page "
-        f'"backward() and the topological sort".{_page_limit()}',
-        _CHAIN,
-    )
+    page = callers_recursion_limit()  # a limit the page raised before the check does not count
+    fields = {"name": _deepest_function(error), "limit": f"{sys.getrecursionlimit():,}"}
+    fields |= {"page": f"{page:,}", "usual": f"{RECURSION_LIMIT:,}"}
+    return Finding(_CHAIN, fields=fields, says="page" if page > RECURSION_LIMIT else "")
 
 
 def _raises_limit(namespace: Namespace) -> Finding | None:
     limit = _limit_raised(namespace)
     if limit is None:
         return None
-    return Finding(
-        f"The recursion limit raised: on a chain of 5,000 links your backward() asked to raise "
-        f"Python's recursion limit to {limit:,}, so that a sort that calls itself once per "
-        "Value could go that deep. That is what this step teaches not to do: in the browser "
-        "Python's stack is far smaller than on your computer, and 5,000 nested calls crash it "
-        "whatever the limit says. Keep the Values still to visit in a list used as a stack, "
-        "and loop while it is not empty.",
-        _CHAIN,
-    )
+    return Finding(_CHAIN, fields={"limit": f"{limit:,}"})
 
 
 def _right_on_the_worked_example(namespace: Namespace) -> bool:
@@ -478,12 +427,12 @@ PROBES = (
 
 
 MISTAKES = (
-    # A detector: its numbers are not-reversed's (a.grad = 0.0): which rules ran, and when,
-    # tells them apart.
+    # A detector: the seed left out, or set only after the rules ran: one mistake, two sets of
+    # numbers, and the message says which.
     Mistake.known(STEP, "no-seed", _no_seed),
     Mistake.known(STEP, "reseeds"),
-    # A detector: its numbers are no-seed's (a.grad = 0.0): which rules ran, and when, tells
-    # them apart.
+    # A detector: the message lists the rules in the order the reader's backward() ran them,
+    # which no gradient shows.
     Mistake.known(STEP, "not-reversed", _not_reversed),
     # A detector: how often the shared rule ran, which the message says, is seen by watching
     # the rules.

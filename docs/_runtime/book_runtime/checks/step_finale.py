@@ -168,16 +168,10 @@ def _drawn_differently(namespace: Namespace) -> Finding | None:
     if same(sorted(mine), sorted(page)):
         return None  # the same numbers in another order: parameters()'s mistake, not the draw's
     first = next(i for i, (m, p) in enumerate(zip(mine, page, strict=True)) if not same(m, p))
-    how = (
-        "micrograd draws each neuron's weights in turn with random.uniform(-1, 1), "
-        "neuron by neuron, layer by layer, and each bias is Value(0.0), drawn from nothing"
-    )
+    fields = {"seed": PAGE_SEED, "number": first + 1, "mine": show(mine[first])}
+    fields |= {"name": Net("MLP", PAGE_SIZES).parameter_name(first), "page": show(page[first])}
     return Finding(
-        f"Weights drawn differently: with random.seed({PAGE_SEED}), your MLP(3, [4, 4, 1]) "
-        f"starts with parameter {first + 1} ({Net('MLP', PAGE_SIZES).parameter_name(first)}) "
-        f"at {show(mine[first])}, where the page's starts at {show(page[first])}. The page's "
-        f"numbers come from its starting weights: {how}.",
-        _PAGE_MODEL + "\nprint([round(p.data, 4) for p in model.parameters()])",
+        _PAGE_MODEL + "\nprint([round(p.data, 4) for p in model.parameters()])", fields=fields
     )
 
 

@@ -527,15 +527,9 @@ def _no_bias(namespace: Namespace) -> Finding | None:
     net = _MODEL_NET
     if params is None or len(params) != net.weight_count:
         return None
-    return Finding(
-        f"parameters() without the biases: MLP(3, [4, 4, 1]).parameters() gave "
-        f"{net.weight_count} Values, its weights alone; the network has "
-        f"{net.weight_count + net.bias_count} parameters, {net.weight_count} weights and "
-        f"{net.bias_count} biases (one per neuron). Training moves only what parameters() "
-        "lists, so no bias would ever move. A neuron's parameters are its weights and then "
-        "its bias: `[*self.w, self.b]`.",
-        _MODEL + "\nprint(len(model.parameters()))",
-    )
+    counts = {"weights": net.weight_count, "biases": net.bias_count}
+    fields = {"net": net.constructor, "total": net.weight_count + net.bias_count, **counts}
+    return Finding(_MODEL + "\nprint(len(model.parameters()))", fields=fields)
 
 
 def _run(net: Net, x: list[float], seed: int) -> Callable[[Namespace], tuple[Any, Any]]:
@@ -595,29 +589,20 @@ def _no_tanh(namespace: Namespace) -> Finding | None:
     seen = _activations_like(namespace, Net("Neuron", (3,)), "linear", "linear")
     if seen is None:
         return None
-    got, right = seen
-    return Finding(
-        f"No nonlinearity: `Neuron(3)({_X})` gave {show(got)}, which is w · x + b itself; "
-        f"expected tanh(w · x + b) = {show(right)}. Without a nonlinearity, layers of neurons "
-        "add up to one linear function of the inputs, however many there are: the neuron "
-        "returns `act.tanh()`.",
-        f"import random\n\nrandom.seed(2)\nmodel = Neuron(3)\nprint(model({_X}))",
-    )
+    return _activations_found("Neuron(3)", *seen)
 
 
 def _last_layer_linear(namespace: Namespace) -> Finding | None:
     seen = _activations_like(namespace, Net("MLP", (3, 4, 1)), "tanh", "linear")
     if seen is None:
         return None
-    got, right = seen
-    return Finding(
-        f"The last layer without tanh: `MLP(3, [4, 1])({_X})` gave {show(got)}; expected "
-        f"{show(right)}, with tanh. The original micrograd makes its last layer linear, but "
-        'this track\'s network is the one of the page "Training an MLP on four points": '
-        "tanh in every neuron, the output's included, so that its output lies between -1 "
-        "and 1, like the targets.",
-        f"import random\n\nrandom.seed(2)\nmodel = MLP(3, [4, 1])\nprint(model({_X}))",
-    )
+    return _activations_found("MLP(3, [4, 1])", *seen)
+
+
+def _activations_found(model: str, got: Any, right: Any) -> Finding:
+    """A finding of ``model`` (as code) on ``_X``: its output, and micrograd's with tanh."""
+    code = f"import random\n\nrandom.seed(2)\nmodel = {model}\nprint(model({_X}))"
+    return Finding(code, fields={"model": model, "x": _X, "got": show(got), "right": show(right)})
 
 
 _HIDDEN_ONE = "import random\n\nrandom.seed(3)\nmodel = MLP(2, [1, 2])\nout = model([0.5, -1.0])"
@@ -629,26 +614,14 @@ def _one_neuron_layer(namespace: Namespace) -> Finding | None:
     # Only a one-neuron hidden layer may raise: the same network two neurons wide must run.
     wider = probe_error(_run(Net("MLP", (2, 2, 2)), [0.5, -1.0], 3), namespace)
     if isinstance(error, TypeError) and wider is None:
-        return Finding(
-            f"A one-neuron layer's output: `MLP(2, [1, 2])([0.5, -1.0])` raised TypeError "
-            f"({error}). Its first layer has one neuron, and a layer of one neuron returns "
-            "that Value alone; the next layer then reads it as its list of inputs. (The "
-            "original micrograd has this bug.) In MLP.__call__, hand each layer a list: "
-            "`x = out if isinstance(out, list) else [out]`.",
-            _HIDDEN_ONE,
-        )
+        return Finding(_HIDDEN_ONE, fields={"error": error})
     made = probe(_run(Net("MLP", (2, 3, 1)), [0.5, -1.0], 3), namespace)
     if made is None:
         return None
     _, out = made
     if not (isinstance(out, (list, tuple)) and len(out) == 1):
         return None
-    return Finding(
-        "A one-neuron layer's output: `MLP(2, [3, 1])([0.5, -1.0])` returned a list of one "
-        "Value. A network with one output returns that Value, so that `(model(x) + -y) * ...` "
-        "and `model(x).backward()` work: a layer of one neuron returns its Value alone.",
-        _OUTPUT_ONE,
-    )
+    return Finding(_OUTPUT_ONE, says="listed")
 
 
 MISTAKES = (

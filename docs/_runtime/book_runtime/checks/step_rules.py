@@ -442,35 +442,23 @@ def _edges(rule: Rule) -> int:
     return 2 if rule.text in ("a + a", "a * a") else 1
 
 
-def _gave(rule: Rule, got: dict[str, float]) -> str:
-    return ", ".join(f"{name}.grad = {show(got[name])}" for name in rule.inputs)
-
-
-def _expected(rule: Rule) -> str:
-    return ", ".join(
-        f"{name}.grad = {show(float(expected(rule).grads[name]))}" for name in rule.inputs
-    )
-
-
-def _held(rule: Rule) -> str:
-    return " and ".join(f"{name}.grad = {held(name)}" for name in rule.inputs)
+def _found(rule: Rule, got: dict[str, float], says: str = "") -> Finding:
+    """A finding of ``rule``'s probe: what each input held, got and should have got."""
+    want = expected(rule).grads
+    fields = {
+        "text": rule.text,
+        "part": rule.part,
+        "out_grad": OUT_GRAD,
+        "held": " and ".join(f"{name}.grad = {held(name)}" for name in rule.inputs),
+        "gave": ", ".join(f"{name}.grad = {show(got[name])}" for name in rule.inputs),
+        "expected": ", ".join(f"{n}.grad = {show(float(want[n]))}" for n in rule.inputs),
+    }
+    return Finding(rule.code, rule.part, fields, says)
 
 
 def _no_out_grad(namespace: Namespace) -> Finding | None:
     found = _signature(namespace, RULES, lambda r, n: held(n) + share(r, n) / OUT_GRAD)
-    if found is None:
-        return None
-    rule, got = found
-    return Finding(
-        f"The chain rule without out.grad: `c = {rule.text}` holding {_held(rule)}, then "
-        f"c.grad = {OUT_GRAD} and `c._backward()`, gave {_gave(rule, got)}, which is what each "
-        f"held plus the local derivative alone; expected {_expected(rule)}. Your "
-        f"`{rule.part}`'s rule must multiply the local derivative by the gradient that reached "
-        f"the output, out.grad = {OUT_GRAD}. With out.grad left out, every gradient would be as "
-        "if each node were the output.",
-        rule.code,
-        rule.part,
-    )
+    return None if found is None else _found(*found)
 
 
 def _overwrite(namespace: Namespace) -> Finding | None:
@@ -478,28 +466,16 @@ def _overwrite(namespace: Namespace) -> Finding | None:
     if found is None:
         return None
     rule, got = found
-    story = (
-        "a is both inputs, so the rule sends a its share twice, along two edges, and the "
-        "second assignment overwrote the first"
-        if _edges(rule) == 2
-        else "each input already held a gradient (a share from another use of it), and the "
-        "rule overwrote it instead of adding its own share"
-    )
-    return Finding(
-        f"`=` instead of `+=`: in `c = {rule.text}` holding {_held(rule)}, then c.grad = "
-        f"{OUT_GRAD} and `c._backward()`, {story}: it gave {_gave(rule, got)}; expected "
-        f"{_expected(rule)}. A Value used more than once receives a share of its gradient along "
-        "each edge; each rule must add its share: `self.grad += ...`.",
-        rule.code,
-        rule.part,
-    )
+    return _found(rule, got, "twice" if _edges(rule) == 2 else "")
 
 
 MISTAKES = (
     Mistake.known(STEP, "mul-not-crossed"),
-    # A detector: made in any of the rules, each with its own numbers, which the detector computes.
+    # A detector: made in any rule, in one of its inputs or in both: the numbers it gives are
+    # computed rule by rule and input by input, not read off one wrong file.
     Mistake.known(STEP, "no-out-grad", _no_out_grad),
-    # A detector: made in any of the rules, each with its own numbers, which the detector computes.
+    # A detector: made in any rule, in one of its inputs or in both: the numbers it gives are
+    # computed rule by rule and input by input, not read off one wrong file.
     Mistake.known(STEP, "overwrite", _overwrite),
     Mistake.known(STEP, "tanh-from-input"),
 )

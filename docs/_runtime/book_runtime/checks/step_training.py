@@ -245,20 +245,10 @@ def _no_zero_grad(namespace: Namespace) -> Finding | None:
     grads = [p.grad for p in seen.params]
     if not same(grads, kept.grads) or same(kept.grads, right.grads):
         return None
-    first, second = right.first_grads[0], right.grads[0]
-    calls = (
-        "model.zero_grad(), which your train calls, left them as they were"
-        if seen.resets
-        else "your train never calls model.zero_grad()"
-    )
-    return Finding(
-        "zero_grad forgotten: after `train(model, xs, ys, 2, 0.1)` the first weight's grad "
-        f"is {show(grads[0])}: the first step's gradient, {show(first)}, and the second's, "
-        f'{show(second)}, added up. backward() adds to grad (see "Why +="), and {calls}; so '
-        "the second step moved every parameter by the sum of both steps' gradients. Reset "
-        "them before each backward(): `model.zero_grad()`.",
-        _PROBE + "\nlosses = train(model, xs, ys, 2, 0.1)\nprint(model.parameters()[0].grad)",
-    )
+    fields = {"grad": show(grads[0]), "first": show(right.first_grads[0])}
+    fields["second"] = show(right.grads[0])
+    code = _PROBE + "\nlosses = train(model, xs, ys, 2, 0.1)\nprint(model.parameters()[0].grad)"
+    return Finding(code, fields=fields, says="called" if seen.resets else "")
 
 
 def _sign_flipped(namespace: Namespace) -> Finding | None:
@@ -272,15 +262,9 @@ def _sign_flipped(namespace: Namespace) -> Finding | None:
         return None
     longer = _train_probe(namespace, 5)
     losses = longer.losses if longer is not None else []
-    grad = up.first_grads[0]
-    return Finding(
-        "The update's sign flipped: after one step of `train(model, xs, ys, 1, 0.1)` the "
-        f"first weight went from {show(start[0])} to {show(moved[0])}, that is by "
-        f"0.1 × its gradient ({show(grad)}): up the slope. The gradient points where the "
-        "loss grows; step against it: `p.data -= learning_rate * p.grad`. Over 5 steps your "
-        f"losses go {', '.join(f'{loss:.4f}' for loss in losses)}.",
-        _PROBE + "\nlosses = train(model, xs, ys, 5, 0.1)\nprint(losses)",
-    )
+    fields = {"start": show(start[0]), "moved": show(moved[0]), "grad": show(up.first_grads[0])}
+    fields["losses"] = ", ".join(f"{loss:.4f}" for loss in losses)
+    return Finding(_PROBE + "\nlosses = train(model, xs, ys, 5, 0.1)\nprint(losses)", fields=fields)
 
 
 def _backward_fills_grads(namespace: Namespace) -> bool:
@@ -306,15 +290,9 @@ def _zero_after_backward(namespace: Namespace) -> Finding | None:
         return None
     if not seen.resets or not _backward_fills_grads(namespace):
         return None  # no reset at all, or a backward() that fills in nothing: not this mistake
-    return Finding(
-        "zero_grad after backward(): after `train(model, xs, ys, 2, 0.1)` no parameter has "
-        "moved, and every p.grad is 0.0. Your train resets the gradients after "
-        "`loss.backward()` and before the update, so the update reads gradients of 0.0 and "
-        f"moves nothing: the losses stay at {', '.join(f'{x:.4f}' for x in seen.losses)}. "
-        "Reset them before backward(): `model.zero_grad()`, then `loss.backward()`, then move "
-        "every parameter.",
-        _PROBE + "\nlosses = train(model, xs, ys, 2, 0.1)\nprint(losses)",
-    )
+    losses = ", ".join(f"{x:.4f}" for x in seen.losses)
+    code = _PROBE + "\nlosses = train(model, xs, ys, 2, 0.1)\nprint(losses)"
+    return Finding(code, fields={"losses": losses})
 
 
 def _biases_uphill(namespace: Namespace) -> Finding | None:
@@ -333,16 +311,10 @@ def _biases_uphill(namespace: Namespace) -> Finding | None:
     if same(moved, down.weights):
         return None
     i = biases[0]
-    return Finding(
-        "The update's sign flipped on the biases: after one step of "
-        "`train(model, xs, ys, 1, 0.1)` every weight moved down its gradient, as it should, "
-        f"but every bias moved up it: {net.parameter_name(i)} went from "
-        f"{show(seen.start[i])} to {show(moved[i])}, by +0.1 × its gradient "
-        f"({show(up.first_grads[i])}). A bias is a parameter like any other: step every one "
-        "against its gradient, `p.data -= learning_rate * p.grad`.",
-        _PROBE + "\nlosses = train(model, xs, ys, 1, 0.1)\n"
-        "print([round(p.data, 4) for p in model.parameters()])",
-    )
+    fields = {"bias": net.parameter_name(i), "start": show(seen.start[i]), "moved": show(moved[i])}
+    fields["grad"] = show(up.first_grads[i])
+    shows = "print([round(p.data, 4) for p in model.parameters()])"
+    return Finding(f"{_PROBE}\nlosses = train(model, xs, ys, 1, 0.1)\n{shows}", fields=fields)
 
 
 def _returns_losses(names: Namespace) -> str | None:

@@ -238,14 +238,7 @@ def _inputs_not_recorded(namespace: Namespace) -> Finding | None:
         if _copy_of(b, prev, type(a)) or _copy_of(a, prev, type(a)):
             return None  # the inputs are there, one of them copied: another mistake
         what = f"c._prev holds {prev!r}" if prev else "c._prev is empty"
-    return Finding(
-        f"Inputs not recorded: `c = a + b` made c, but {what}. backward() will walk the "
-        "graph from the output back to the leaves through _prev, so each new Value must "
-        "record the Values it was made from: pass (self, other) as its _children, and keep "
-        "them in _prev.",
-        _TWO_VALUES,
-        part,
-    )
+    return Finding(_TWO_VALUES, part, {"what": what})
 
 
 def _operation(op: str, right: Callable[[Any], Any]) -> Callable[[Namespace], tuple[Any, Any, Any]]:
@@ -263,24 +256,14 @@ def _operation(op: str, right: Callable[[Any], Any]) -> Callable[[Namespace], tu
 _METHODS = {"+": "Value.__add__", "*": "Value.__mul__"}
 
 
-_PLUS_NUMBER = "a = Value(2.0)\nc = a {op} 1.5"
-
-
 def _number_not_wrapped(namespace: Namespace) -> Finding | None:
-    wrap = "other = other if isinstance(other, Value) else Value(other)"
     for op, part in _METHODS.items():
         look = _operation(op, lambda value: 1.5)
-        code = _PLUS_NUMBER.format(op=op)
+        code = f"a = Value(2.0)\nc = a {op} 1.5"
+        fields = {"op": op, "part": part, "method": part.split(".")[1]}
         error = probe_error(look, namespace)
         if isinstance(error, AttributeError) and "data" in str(error):
-            return Finding(
-                f"A plain number not wrapped: `a {op} 1.5` raised AttributeError ({error}): "
-                f"your `{part}` reads other.data, and a plain number has none. Make it a Value "
-                f"first: `{wrap}`.",
-                code,
-                part,
-                why=_number_not_wrapped_why(op),
-            )
+            return Finding(code, part, {**fields, "error": error})
         made = probe(look, namespace)
         if made is None:
             continue
@@ -291,24 +274,9 @@ def _number_not_wrapped(namespace: Namespace) -> Finding | None:
         # Not wrapped: the number itself is in _prev. (Nothing there for it: not recorded.)
         if not any(p == 1.5 and not isinstance(p, type(a)) for p in prev):
             continue
-        return Finding(
-            f"A plain number not wrapped: `c = a {op} 1.5` gave c.data = {c.data!r}, but "
-            f"c._prev holds {prev!r}: the 1.5 went into the result, but not into the graph as "
-            f"a Value. Every input of a node is a Value (the number too: it is a leaf): "
-            f"`{wrap}` in your `{part}`.",
-            code,
-            part,
-            why=_number_not_wrapped_why(op),
-        )
+        recorded = {**fields, "data": repr(c.data), "prev": repr(prev)}
+        return Finding(code, part, recorded, says="recorded")
     return None
-
-
-def _number_not_wrapped_why(op: str) -> str:
-    """Why a plain number must be wrapped, told of the operation ``op`` the reader's code fails."""
-    return (
-        f"In `a {op} 1`, the 1 reaches {_METHODS[op].split('.')[1]} as a plain number: it has "
-        "no .data, and it must become a Value (a leaf) to be an input of the graph."
-    )
 
 
 def _number_plus(names: Namespace) -> Any:
@@ -329,51 +297,26 @@ _REFLECTED = {
 }
 
 
+def _reflected(method: str, **fields: Any) -> Finding:
+    """A finding of the reflected ``method``: the expression that needs it, and its fields."""
+    op, expression, _ = _REFLECTED[method]
+    fields |= {"method": method, "op": op, "expression": expression, "own": f"__{method[3:]}"}
+    return Finding(f"a = Value(2.0)\nc = {expression}", f"Value.{method}", fields)
+
+
 def _no_reflected(namespace: Namespace) -> Finding | None:
     value = namespace.get("Value")
-    for method, (op, expression, look) in _REFLECTED.items():
+    for method, (_, _, look) in _REFLECTED.items():
         error = probe_error(look, namespace)
         if isinstance(error, TypeError) and getattr(value, method, None) is None:
-            return Finding(
-                f"No {method}: `{expression}` raised TypeError ({error}). Python asks the "
-                f"number on the left first, and float's {op} knows nothing of your Value; "
-                f"then it asks the Value on the right, through its {method}, which your Value "
-                f"does not have. Add it: `def {method}(self, other): return self {op} other` "
-                f"({op} commutes).",
-                f"a = Value(2.0)\nc = {expression}",
-                f"Value.{method}",
-                title=f"No {method}",
-                why=_no_reflected_why(method),
-            )
+            return _reflected(method, error=error)
     return None
 
 
-def _no_reflected_why(method: str) -> str:
-    """Why a plain number on the left needs ``method`` (``"__rmul__"``)."""
-    op = _REFLECTED[method][0]
-    return (
-        f"For `2 {op} a` Python asks int's __{method[3:]} first, which does not know your "
-        f"Value, and then Value.{method}: without it, a plain number on the left is a TypeError."
-    )
-
-
-def _reflected_calls_itself_title(method: str) -> str:
-    """The mistake's name, of the reflected method ``method`` (``"__radd__"``)."""
-    return f"{method} that computes `other {_REFLECTED[method][0]} self`"
-
-
 def _reflected_calls_itself(namespace: Namespace) -> Finding | None:
-    for method, (op, expression, look) in _REFLECTED.items():
+    for method, (_, _, look) in _REFLECTED.items():
         if isinstance(probe_error(look, namespace), RecursionError):
-            return Finding(
-                f"{method} calls itself: `{expression}` raised RecursionError. Your {method} "
-                f"computes `other {op} self`, which asks the number first, which hands it "
-                f"back to your {method}, and so on until Python stops. Turn it round: "
-                f"`return self {op} other`, which your own __{method[3:]} handles.",
-                f"a = Value(2.0)\nc = {expression}",
-                f"Value.{method}",
-                title=_reflected_calls_itself_title(method),
-            )
+            return _reflected(method)
     return None
 
 
@@ -381,8 +324,7 @@ MISTAKES = (
     # A detector: _prev left empty, or holding self alone, in + or in *: one mistake, other numbers.
     Mistake.known(STEP, "inputs-not-recorded", _inputs_not_recorded),
     Mistake.known(STEP, "wraps-a-value"),
-    # A detector: in + or in *, raising or recording the bare number: each way its own numbers
-    # and why.
+    # A detector: in + or in *, raising or recording the bare number: each way its own numbers.
     Mistake.known(STEP, "number-not-wrapped", _number_not_wrapped),
     # A detector: a method set to None and one left out raise other TypeErrors; the title
     # names which.

@@ -2,6 +2,13 @@
 # In: Value.backward
 # Why: Every rule multiplies by its output's gradient: the output's own gradient,
 #   d(output)/d(output) = 1, must be set before the rules run, or everything stays 0.
+# Says: No seed: `L.backward()` on the worked example left L.grad at 0.0, so every other gradient is
+#   0.0. Each rule multiplies by the gradient its output has received, and nothing started the
+#   chain. Set self.grad = 1.0 (dL/dL = 1) before running the rules.
+# Says if late: No seed: `L.backward()` on the worked example set L.grad to 1 only after the rules
+#   had run, so every other gradient is 0.0. Each rule multiplies by the gradient its output has
+#   received, and nothing started the chain. Set self.grad = 1.0 (dL/dL = 1) before running the
+#   rules.
 
 
 class Value(Value):

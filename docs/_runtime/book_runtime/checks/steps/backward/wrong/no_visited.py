@@ -2,6 +2,9 @@
 # In: Value.backward
 # Why: Without a set of visited Values, the sort lists a Value once for each path to it, and its
 #   rule passes its gradient on as many times.
+# Says: A shared Value's rule ran {count} times: s is used by both t and u, and your backward() ran
+#   s's rule once along each path to it. Each run passes s's whole gradient on again, so x.grad is
+#   {got} instead of {want}. Keep a set of the Values already visited, and visit each only once.
 
 
 class Value(Value):

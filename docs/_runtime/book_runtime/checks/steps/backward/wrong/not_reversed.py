@@ -2,6 +2,11 @@
 # In: Value.backward
 # Why: A topological order puts each Value after its inputs; the rules must run in the reverse
 #   order, so that each Value has its whole gradient before it passes it on.
+# Says: Rules in the wrong order: `L.backward()` on the worked example ran the rules of {order}, in
+#   that order: {first}'s first, before the Values made from {first} had passed it any gradient. A
+#   Value passes its gradient on only once it has all of it, after every Value made from it: walk
+#   the topological order in reverse (`for node in reversed(order)`). So a.grad came out {got}
+#   instead of {want}.
 
 
 class Value(Value):

@@ -2,6 +2,11 @@
 # In: Value.backward
 # Why: A sort that needs a higher recursion limit still nests as deep as the graph; the browser's
 #   stack cannot take 5,000 nested calls.
+# Says: The recursion limit raised: on a chain of 5,000 links your backward() asked to raise
+#   Python's recursion limit to {limit}, so that a sort that calls itself once per Value could go
+#   that deep. That is what this step teaches not to do: in the browser Python's stack is far
+#   smaller than on your computer, and 5,000 nested calls crash it whatever the limit says. Keep the
+#   Values still to visit in a list used as a stack, and loop while it is not empty.
 
 import sys
 

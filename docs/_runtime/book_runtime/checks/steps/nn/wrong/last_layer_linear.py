@@ -2,6 +2,10 @@
 # In: MLP.__call__, Layer.__call__, Neuron.__call__
 # Why: This track's network has tanh in every neuron, the output's included, as on the page
 #   "Training an MLP on four points" (the original's last layer is linear).
+# Says: The last layer without tanh: `{model}({x})` gave {got}; expected {right}, with tanh. The
+#   original micrograd makes its last layer linear, but this track's network is the one of the page
+#   "Training an MLP on four points": tanh in every neuron, the output's included, so that its
+#   output lies between -1 and 1, like the targets.
 
 # The original micrograd's way: a linear last layer (nonlin=False), tanh elsewhere.
 

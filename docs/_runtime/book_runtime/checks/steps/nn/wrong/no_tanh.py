@@ -1,7 +1,10 @@
 # Mistake: No nonlinearity
 # In: Neuron.__call__
-# Why: A neuron without its tanh is linear, and a network of linear neurons is one linear
-#   function, whatever its depth.
+# Why: A neuron without its tanh is linear, and a network of linear neurons is one linear function,
+#   whatever its depth.
+# Says: No nonlinearity: `{model}({x})` gave {got}, which is w · x + b itself; expected tanh(w · x +
+#   b) = {right}. Without a nonlinearity, layers of neurons add up to one linear function of the
+#   inputs, however many there are: the neuron returns `act.tanh()`.
 
 
 class Neuron(Neuron):

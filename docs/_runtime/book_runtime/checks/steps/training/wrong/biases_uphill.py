@@ -1,6 +1,10 @@
 # Mistake: The update's sign flipped on the biases
 # In: train
 # Why: Every parameter, each bias included, steps against its gradient.
+# Says: The update's sign flipped on the biases: after one step of `train(model, xs, ys, 1, 0.1)`
+#   every weight moved down its gradient, as it should, but every bias moved up it: {bias} went from
+#   {start} to {moved}, by +0.1 × its gradient ({grad}). A bias is a parameter like any other: step
+#   every one against its gradient, `p.data -= learning_rate * p.grad`.
 
 
 def train(model, xs, ys, steps, learning_rate):

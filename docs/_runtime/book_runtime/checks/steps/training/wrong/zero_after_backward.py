@@ -2,6 +2,11 @@
 # In: train
 # Why: Resetting the gradients between backward() and the update throws them away: the update then
 #   moves nothing.
+# Says: zero_grad after backward(): after `train(model, xs, ys, 2, 0.1)` no parameter has moved, and
+#   every p.grad is 0.0. Your train resets the gradients after `loss.backward()` and before the
+#   update, so the update reads gradients of 0.0 and moves nothing: the losses stay at {losses}.
+#   Reset them before backward(): `model.zero_grad()`, then `loss.backward()`, then move every
+#   parameter.
 
 
 def train(model, xs, ys, steps, learning_rate):

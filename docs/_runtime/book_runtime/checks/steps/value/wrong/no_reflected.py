@@ -1,7 +1,11 @@
-# Mistake: No __radd__ or __rmul__
+# Mistake: No {method}
 # In: Value.__radd__, Value.__rmul__
-# Why: For `2 * a` Python asks int's __mul__ first, which does not know your Value, and then
-#   Value.__rmul__: without it, a plain number on the left is a TypeError.
+# Why: For `2 {op} a` Python asks int's {own} first, which does not know your Value, and then
+#   Value.{method}: without it, a plain number on the left is a TypeError.
+# Says: No {method}: `{expression}` raised TypeError ({error}). Python asks the number on the left
+#   first, and float's {op} knows nothing of your Value; then it asks the Value on the right,
+#   through its {method}, which your Value does not have. Add it: `def {method}(self, other): return
+#   self {op} other` ({op} commutes).
 
 
 class Value(Value):

@@ -1,7 +1,10 @@
-# Mistake: __radd__ or __rmul__ that computes `other + self`
+# Mistake: {method} that computes `other {op} self`
 # In: Value.__radd__, Value.__rmul__
 # Why: A reflected method that writes the number on the left again hands the operation back to
 #   itself: an endless recursion.
+# Says: {method} calls itself: `{expression}` raised RecursionError. Your {method} computes `other
+#   {op} self`, which asks the number first, which hands it back to your {method}, and so on until
+#   Python stops. Turn it round: `return self {op} other`, which your own {own} handles.
 
 
 class Value(Value):
