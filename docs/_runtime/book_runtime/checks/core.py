@@ -405,7 +405,7 @@ class Exercise:
     id: str
     title: str
     hints: tuple[str, ...]
-    example: Example
+    prints: str  # what the visible example (``example.py``) prints
     hidden_cases: tuple[Case, ...]
     mistakes: tuple[Mistake, ...]
     ready: Callable[[Namespace], str | None]
@@ -414,6 +414,11 @@ class Exercise:
     builds_on: tuple[str, ...] = ()
     probes: tuple[Probe, ...] = ()
     parts: tuple[str, ...] = ()
+
+    @property
+    def example(self) -> Example:
+        """The step's visible example: ``example.py``, and what it prints."""
+        return Example(step_file(self.id, "example.py"), self.prints)
 
     @property
     def starter(self) -> str:

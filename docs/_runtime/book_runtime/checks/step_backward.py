@@ -17,7 +17,6 @@ from typing import Any
 
 from book_runtime.checks.core import READER_ERRORS
 from book_runtime.checks.core import RECURSION_LIMIT
-from book_runtime.checks.core import Example
 from book_runtime.checks.core import Exercise
 from book_runtime.checks.core import Failure
 from book_runtime.checks.core import Finding
@@ -31,7 +30,6 @@ from book_runtime.checks.core import readers
 from book_runtime.checks.core import recursion_limits_asked
 from book_runtime.checks.core import same
 from book_runtime.checks.core import show
-from book_runtime.checks.core import step_file
 from book_runtime.checks.engine_cases import EngineCase
 from book_runtime.checks.engine_cases import Look
 from book_runtime.checks.engine_cases import micrograd_scope
@@ -56,11 +54,6 @@ HINTS = (
     "node to the order; else, if node is not visited, mark it, push `(node, True)`, then "
     "push `(child, False)` for each child in node._prev. Then `self.grad = 1.0` and "
     "`for node in reversed(order): node._backward()`.",
-)
-
-EXAMPLE = Example(
-    code=step_file(STEP, "example.py"),
-    prints="-8.0 6.0 -4.0 -2.0 4.0\n",
 )
 
 #: The method the reader writes in this step.
@@ -461,7 +454,7 @@ def exercise() -> Exercise:
         STEP,
         "backward()",
         HINTS,
-        EXAMPLE,
+        "-8.0 6.0 -4.0 -2.0 4.0\n",  # what example.py prints
         _cases(random.Random(1003)),
         MISTAKES,
         _ready,

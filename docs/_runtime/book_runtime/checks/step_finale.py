@@ -11,7 +11,6 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from book_runtime.checks.core import Example
 from book_runtime.checks.core import Exercise
 from book_runtime.checks.core import Failure
 from book_runtime.checks.core import Finding
@@ -23,7 +22,6 @@ from book_runtime.checks.core import reader_scope
 from book_runtime.checks.core import run_code
 from book_runtime.checks.core import same
 from book_runtime.checks.core import show
-from book_runtime.checks.core import step_file
 from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import short
 from book_runtime.checks.reference import PAGE_RATE
@@ -50,11 +48,6 @@ HINTS = (
     "`x1, w1, x2, w2, b = (Value(v) for v in (x1, w1, x2, w2, b))`, then "
     "`o = (x1 * w1 + x2 * w2 + b).tanh()`, `o.backward()`, `return o, x1, w1, x2, w2`. "
     "The page's table then needs your MLP to draw its weights as micrograd does.",
-)
-
-EXAMPLE = Example(
-    code=step_file(STEP, "example.py"),
-    prints="o = 0.7071\ndo/dx1 = -1.5000, do/dw1 = 1.0000\ndo/dx2 = 0.5000, do/dw2 = 0.0000\n",
 )
 
 _NAMES = ("x1", "w1", "x2", "w2")
@@ -231,7 +224,8 @@ def exercise() -> Exercise:
         STEP,
         "The book's numbers",
         HINTS,
-        EXAMPLE,
+        # what example.py prints
+        "o = 0.7071\ndo/dx1 = -1.5000, do/dw1 = 1.0000\ndo/dx2 = 0.5000, do/dw2 = 0.0000\n",
         _cases(random.Random(1006)),
         MISTAKES,
         _ready,

@@ -13,7 +13,6 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from book_runtime.checks.core import Example
 from book_runtime.checks.core import Exercise
 from book_runtime.checks.core import Failure
 from book_runtime.checks.core import Finding
@@ -26,7 +25,6 @@ from book_runtime.checks.core import reader_scope
 from book_runtime.checks.core import run_code
 from book_runtime.checks.core import same
 from book_runtime.checks.core import show
-from book_runtime.checks.core import step_file
 from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import short
 from book_runtime.checks.probes import as_float
@@ -50,11 +48,6 @@ HINTS = (
     "A layer of one neuron returns its Value alone (so that `model(x)` is one Value for a "
     "network with one output), but the next layer reads a list: in `MLP.__call__`, "
     "`out = layer(x)` and then `x = out if isinstance(out, list) else [out]`; return `out`.",
-)
-
-EXAMPLE = Example(
-    code=step_file(STEP, "example.py"),
-    prints="41\nValue True\n",
 )
 
 
@@ -654,7 +647,7 @@ def exercise() -> Exercise:
         STEP,
         "Neuron, Layer, MLP",
         HINTS,
-        EXAMPLE,
+        "41\nValue True\n",  # what example.py prints
         _cases(random.Random(1004)),
         MISTAKES,
         _ready,

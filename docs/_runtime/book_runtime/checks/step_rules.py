@@ -13,7 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from book_runtime.checks.core import Example
 from book_runtime.checks.core import Exercise
 from book_runtime.checks.core import Failure
 from book_runtime.checks.core import Finding
@@ -25,7 +24,6 @@ from book_runtime.checks.core import probe_error
 from book_runtime.checks.core import same
 from book_runtime.checks.core import show
 from book_runtime.checks.core import starter_part
-from book_runtime.checks.core import step_file
 from book_runtime.checks.engine_cases import EngineCase
 from book_runtime.checks.engine_cases import Look
 from book_runtime.checks.engine_cases import micrograd_scope
@@ -50,11 +48,6 @@ HINTS = (
     "For tanh: `self.grad += (1 - out.data**2) * out.grad`. For exp: "
     "`self.grad += out.data * out.grad`; for `** n`: `self.grad += n * self.data**(n - 1) * "
     "out.grad`.",
-)
-
-EXAMPLE = Example(
-    code=step_file(STEP, "example.py"),
-    prints="-3.0 2.0\n",
 )
 
 # -- each rule alone ---------------------------------------------------------------------------
@@ -532,7 +525,7 @@ def exercise() -> Exercise:
         STEP,
         "The backward rules",
         HINTS,
-        EXAMPLE,
+        "-3.0 2.0\n",  # what example.py prints
         (*_common_cases(rng), *_optional_cases(rng)),
         MISTAKES,
         _ready,

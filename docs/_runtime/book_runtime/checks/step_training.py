@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from book_runtime.checks.core import READER_ERRORS
-from book_runtime.checks.core import Example
 from book_runtime.checks.core import Exercise
 from book_runtime.checks.core import Finding
 from book_runtime.checks.core import Mistake
@@ -26,7 +25,6 @@ from book_runtime.checks.core import reader_scope
 from book_runtime.checks.core import run_code
 from book_runtime.checks.core import same
 from book_runtime.checks.core import show
-from book_runtime.checks.core import step_file
 from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import short
 from book_runtime.checks.reference import PAGE_RATE
@@ -55,11 +53,6 @@ HINTS = (
     "gradient points where the loss grows, so the update goes against it.",
     "`for p in model.parameters(): p.data -= learning_rate * p.grad`, after "
     "`model.zero_grad()` and `loss.backward()`; append `loss.data` to the list you return.",
-)
-
-EXAMPLE = Example(
-    code=step_file(STEP, "example.py"),
-    prints="20 True\n",
 )
 
 
@@ -376,7 +369,7 @@ def exercise() -> Exercise:
         STEP,
         "Training",
         HINTS,
-        EXAMPLE,
+        "20 True\n",  # what example.py prints
         _cases(random.Random(1005)),
         MISTAKES,
         _ready,

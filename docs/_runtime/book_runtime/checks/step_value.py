@@ -6,7 +6,6 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from book_runtime.checks.core import Example
 from book_runtime.checks.core import Exercise
 from book_runtime.checks.core import Finding
 from book_runtime.checks.core import Mistake
@@ -17,7 +16,6 @@ from book_runtime.checks.core import probe_error
 from book_runtime.checks.core import same
 from book_runtime.checks.core import shallow
 from book_runtime.checks.core import show
-from book_runtime.checks.core import step_file
 from book_runtime.checks.engine_cases import EngineCase
 from book_runtime.checks.engine_cases import Look
 from book_runtime.checks.engine_cases import number
@@ -41,11 +39,6 @@ HINTS = (
     "`other = other if isinstance(other, Value) else Value(other)` at the top of `__add__` "
     "and `__mul__`; then `def __radd__(self, other): return self + other` and "
     "`def __rmul__(self, other): return self * other` (both operations commute).",
-)
-
-EXAMPLE = Example(
-    code=step_file(STEP, "example.py"),
-    prints="4.0 + 2\n4.0 3.0\n",
 )
 
 
@@ -347,7 +340,7 @@ def exercise() -> Exercise:
         STEP,
         "The Value",
         HINTS,
-        EXAMPLE,
+        "4.0 + 2\n4.0 3.0\n",  # what example.py prints
         _cases(rng),
         MISTAKES,
         _ready,
