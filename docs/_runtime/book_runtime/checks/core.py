@@ -849,15 +849,13 @@ class _Check:
                 return self.result(NOT_DONE, missing)
             written = {step.id: step.written(self.namespace) for step in self.steps}
         except READER_ERRORS as error:
-            return self.raised(None, error, 0)
+            return self.diagnose(None, error, 0)
         borrowed = self.not_yours()
         if borrowed is not None:
             return borrowed
         number, method, failure = first_probe_failure(self.steps, self.namespace, written)
-        if method is not None and isinstance(failure, BaseException):
-            return self.probe_raised(method, failure, number)
-        if method is not None and isinstance(failure, str):  # a Failure keeps its fields
-            return self.probe_failed(method, failure, number)
+        if method is not None and failure is not None:
+            return self.diagnose(method, failure, number)
         mine = written[self.exercise.id]
         cases: list[Case] = [self.exercise.example]
         cases += [c for c in self.exercise.hidden_cases if c.needs is None or c.needs in mine]
@@ -866,9 +864,9 @@ class _Check:
             try:
                 failure = case.run(self.namespace)
             except READER_ERRORS as error:
-                return self.raised(case, error, number)
+                return self.diagnose(case, error, number)
             if failure is not None:
-                return self.failed(case, failure, number)
+                return self.diagnose(case, failure, number)
         missing = self.exercise.unfinished(mine)
         if missing is not None:
             return self.result(NOT_DONE, missing, checked=number)
@@ -930,53 +928,63 @@ class _Check:
 
     # -- a failure, diagnosed ----------------------------------------------------------------
 
-    def probe_failed(self, method: Probe, failure: str, number: int) -> Result:
-        named = self.recognised(number, None, method.part, outcome_of(method, failure))
+    def diagnose(
+        self, item: Probe | Case | None, failure: str | BaseException, number: int
+    ) -> Result:
+        """The result of the first failure: what ``item`` (a probe, a case, or None: the code
+        run before any case) said, or what the reader's code raised running it.
+
+        A known mistake is named first (a probe's, among the mistakes of its method), and a
+        case's failure put down to an earlier step that fails; else the failure is the
+        method's (a probe's, or the one the traceback or the step names).
+        """
+        error = failure if isinstance(failure, BaseException) else None
+        tb = None
+        if error is not None:
+            part = starter_part(error)
+            if part is not None:
+                message = f"`{part}` is still the starter's ({error})."
+                return self.result(NOT_DONE, message, checked=number, part=part)
+            tb = reader_traceback(error)
+        if isinstance(item, Probe):
+            named = self.recognised(number, tb, item.part, outcome_of(item, failure))
+        else:
+            named = self.explained(number, tb)
         if named is not None:
             return named
-        lead, step = self.lead(method.part)
+        code = None if item is None else item.code
+        if error is None:  # a Failure keeps its fields: it is a str
+            part = item.part if isinstance(item, Probe) else self._only_part()
+            lead, step = self.lead(part) if part is not None else (None, None)
+            message = str(failure)
+            if lead is not None:
+                joined = message if isinstance(item, Probe) else message[0].lower() + message[1:]
+                message = f"{lead}: {joined}"
+            return self.result(FAILED, message, case=code, checked=number, part=part, step=step)
+        raised = f"{type(error).__name__}: {error}"
+        unset = self.never_set(error) if isinstance(item, Probe) else None
+        if isinstance(item, Probe) and unset is not None:
+            owner, attribute = unset
+            part = f"{owner}.__init__"
+            lead, step = self.lead(part)
+            message = f"{lead} never sets {attribute}, which `{item.part}` reads: {raised}"
+        elif isinstance(item, Probe):
+            part = item.part
+            lead, step = self.lead(part)
+            message = f"{lead} raised {raised}"
+        else:
+            where = "The example" if isinstance(item, Example) else "A hidden case"
+            where = "Your code, before any case," if item is None else where
+            part = _raising_part(error, self.exercise.parts) or self._only_part()
+            step = None if part is None else self.lead(part)[1]
+            message = f"{where} raised {raised}"
         return self.result(
-            FAILED,
-            f"{lead}: {failure}",
-            case=method.code,
-            checked=number,
-            part=method.part,
-            step=step,
+            RAISED, message, case=code, traceback=tb, checked=number, part=part, step=step
         )
 
-    def probe_raised(self, method: Probe, error: BaseException, number: int) -> Result:
-        part = starter_part(error)
-        if part is not None:
-            message = f"`{part}` is still the starter's ({error})."
-            return self.result(NOT_DONE, message, checked=number, part=part)
-        tb = reader_traceback(error)
-        named = self.recognised(number, tb, method.part, outcome_of(method, error))
-        if named is not None:
-            return named
-        unset = self.never_set(error)
-        if unset is not None:
-            owner, attribute = unset
-            lead, step = self.lead(f"{owner}.__init__")
-            return self.result(
-                RAISED,
-                f"{lead} never sets {attribute}, which `{method.part}` reads: "
-                f"{type(error).__name__}: {error}",
-                case=method.code,
-                traceback=tb,
-                checked=number,
-                part=f"{owner}.__init__",
-                step=step,
-            )
-        lead, step = self.lead(method.part)
-        return self.result(
-            RAISED,
-            f"{lead} raised {type(error).__name__}: {error}",
-            case=method.code,
-            traceback=tb,
-            checked=number,
-            part=method.part,
-            step=step,
-        )
+    def _only_part(self) -> str | None:
+        """The step's one method, to which a case's failure is put down (None: it has several)."""
+        return self.exercise.parts[0] if len(self.exercise.parts) == 1 else None
 
     def never_set(self, error: BaseException) -> tuple[str, str] | None:
         """(class, attribute) when ``error`` reads an attribute the class's __init__ never set.
@@ -993,43 +1001,6 @@ class _Check:
         if self.namespace.get(owner) is not type(found) or hasattr(type(found), error.name):
             return None
         return owner, error.name
-
-    def failed(self, case: Case, failure: str, number: int) -> Result:
-        explained = self.explained(number, None)
-        if explained is not None:
-            return explained
-        part = self.exercise.parts[0] if len(self.exercise.parts) == 1 else None
-        step = None
-        if part is not None:
-            lead, step = self.lead(part)
-            failure = f"{lead}: {failure[0].lower()}{failure[1:]}"
-        return self.result(FAILED, failure, case=case.code, checked=number, part=part, step=step)
-
-    def raised(self, case: Case | None, error: BaseException, number: int) -> Result:
-        part = starter_part(error)
-        if part is not None:
-            message = f"`{part}` is still the starter's ({error})."
-            return self.result(NOT_DONE, message, checked=number, part=part)
-        tb = reader_traceback(error)
-        explained = self.explained(number, tb)
-        if explained is not None:
-            return explained
-        where = "The example" if isinstance(case, Example) else "A hidden case"
-        if case is None:
-            where = "Your code, before any case,"
-        part = _raising_part(error, self.exercise.parts)
-        if part is None and len(self.exercise.parts) == 1:
-            part = self.exercise.parts[0]  # what the case's own lines got from the reader's code
-        step = None if part is None else self.lead(part)[1]
-        return self.result(
-            RAISED,
-            f"{where} raised {type(error).__name__}: {error}",
-            case=None if case is None else case.code,
-            traceback=tb,
-            checked=number,
-            part=part,
-            step=step,
-        )
 
     def recognised(
         self, number: int, tb: str | None, part: str | None, outcome: Outcome | None = None
