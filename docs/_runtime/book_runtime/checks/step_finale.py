@@ -8,6 +8,7 @@ the page prints it, digit for digit.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -75,22 +76,29 @@ class NeuronCase:
 
     def run(self, namespace: Namespace) -> str | None:
         scope = run_code(self.code, reader_scope(namespace))
-        x1, w1, x2, w2, b = (Value(v) for v in self._numbers)
-        o = (x1 * w1 + x2 * w2 + b).tanh()
-        o.backward()
-        call = self.title or f"`{self.code}`"
-        if not same(scope["o"].data, o.data):
-            return _differs(call, "o.data", scope["o"].data, o.data)
-        for name, leaf in zip(_NAMES, (x1, w1, x2, w2), strict=True):
-            got = scope[name].grad
-            if not same(got, leaf.grad):
-                return _differs(call, f"{name}.grad", got, leaf.grad)
-        return None
+        made = [scope[name] for name in ("o", *_NAMES)]
+        problem = _neuron_problem(self.title or f"`{self.code}`", made, self._numbers)
+        return None if problem is None else f"{problem}."
+
+
+def _neuron_problem(call: str, made: Sequence[Any], numbers: Sequence[float]) -> str | None:
+    """What differs between the reader's o, x1, w1, x2, w2 and micrograd's neuron of ``numbers``
+    (o.data, then each gradient), or None."""
+    x1, w1, x2, w2, b = (Value(v) for v in numbers)
+    o = (x1 * w1 + x2 * w2 + b).tanh()
+    o.backward()
+    if not same(made[0].data, o.data):
+        return _differs(call, "o.data", made[0].data, o.data)
+    for name, mine, leaf in zip(_NAMES, made[1:], (x1, w1, x2, w2), strict=True):
+        if not same(mine.grad, leaf.grad):
+            grads = tuple((n, show(m.grad)) for n, m in zip(_NAMES, made[1:], strict=True))
+            return Failure(_differs(call, f"{name}.grad", mine.grad, leaf.grad), grads=grads)
+    return None
 
 
 def _differs(call: str, what: str, got: float, want: float) -> str:
     return (
-        f"{call} gave {what} = {show(got, want)}; expected {show(want, got)} (micrograd's neuron)."
+        f"{call} gave {what} = {show(got, want)}; expected {show(want, got)} (micrograd's neuron)"
     )
 
 
@@ -184,17 +192,7 @@ def _returns_values(names: Namespace) -> str | None:
     strangers = [v for v in made if not isinstance(v, names["Value"])]
     if strangers:
         return f"{call} got {strangers[0]!r} among the five; expected five of your Values"
-    x1, w1, x2, w2, b = (Value(v) for v in numbers)
-    o = (x1 * w1 + x2 * w2 + b).tanh()
-    o.backward()
-    if not same(made[0].data, o.data):
-        return _differs(call, "o.data", made[0].data, o.data).removesuffix(".")
-    grads = tuple((name, show(mine.grad)) for name, mine in zip(_NAMES, made[1:], strict=True))
-    for name, mine, leaf in zip(_NAMES, made[1:], (x1, w1, x2, w2), strict=True):
-        if not same(mine.grad, leaf.grad):
-            text = _differs(call, f"{name}.grad", mine.grad, leaf.grad).removesuffix(".")
-            return Failure(text, grads=grads)
-    return None
+    return _neuron_problem(call, made, numbers)
 
 
 PROBES = (Probe("neuron", _WORKED + "\nprint(o, x1, w1, x2, w2)", _returns_values),)
