@@ -30,6 +30,12 @@ XS = ((2.0, 3.0, -1.0), (3.0, -1.0, 0.5), (0.5, 1.0, 1.0), (1.0, 1.0, -1.0))
 YS = (1.0, -1.0, -1.0, 1.0)
 #: That page's recipe: its seed, its network's sizes, its steps and its learning rate.
 PAGE_SEED, PAGE_SIZES, PAGE_STEPS, PAGE_RATE = 1337, (3, 4, 4, 1), 20, 0.1
+#: That page's run, as code the reader can paste: its network, its points, and train.
+PAGE_RUN = (
+    f"import random\n\nrandom.seed({PAGE_SEED})\nmodel = MLP(3, [4, 4, 1])\n"
+    f"xs = {[list(x) for x in XS]!r}\nys = {list(YS)!r}\n"
+    f"losses = train(model, xs, ys, {PAGE_STEPS}, {PAGE_RATE})"
+)
 
 
 @dataclass(frozen=True)

@@ -28,6 +28,7 @@ from book_runtime.checks.core import show
 from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import short
 from book_runtime.checks.reference import PAGE_RATE
+from book_runtime.checks.reference import PAGE_RUN
 from book_runtime.checks.reference import PAGE_SEED
 from book_runtime.checks.reference import PAGE_SIZES
 from book_runtime.checks.reference import PAGE_STEPS
@@ -129,13 +130,7 @@ class PageTarget:
 
     needs: str | None = None
 
-    @property
-    def code(self) -> str:
-        return (
-            f"import random\n\nrandom.seed({PAGE_SEED})\nmodel = MLP(3, [4, 4, 1])\n"
-            f"xs = {_literal(XS)}\nys = {_literal(YS)}\n"
-            f"losses = train(model, xs, ys, {PAGE_STEPS}, {PAGE_RATE})"
-        )
+    code: str = PAGE_RUN
 
     def run(self, namespace: Namespace) -> str | None:
         scope = run_code(self.code, reader_scope(namespace))
