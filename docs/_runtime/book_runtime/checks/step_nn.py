@@ -25,9 +25,9 @@ from book_runtime.checks.core import reader_scope
 from book_runtime.checks.core import run_code
 from book_runtime.checks.core import same
 from book_runtime.checks.core import show
+from book_runtime.checks.engine_cases import as_float
 from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import short
-from book_runtime.checks.probes import as_float
 from book_runtime.checks.reference import Net
 from book_runtime.checks.reference import outputs
 from book_runtime.checks.reference import total

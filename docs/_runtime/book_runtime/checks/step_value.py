@@ -18,11 +18,11 @@ from book_runtime.checks.core import shallow
 from book_runtime.checks.core import show
 from book_runtime.checks.engine_cases import EngineCase
 from book_runtime.checks.engine_cases import Look
+from book_runtime.checks.engine_cases import as_float
+from book_runtime.checks.engine_cases import node_problem
 from book_runtime.checks.engine_cases import number
+from book_runtime.checks.engine_cases import readers_own
 from book_runtime.checks.engine_cases import short
-from book_runtime.checks.probes import as_float
-from book_runtime.checks.probes import node_problem
-from book_runtime.checks.probes import readers_own
 
 #: The step's folder of code (steps/value/) and its id in the track.
 STEP = "value"
