@@ -108,13 +108,9 @@ class TrainCase:
         call = f"`{self.action}` with model = {self.net.constructor}"
         if losses is None or len(losses) != self.steps:
             return f"{call} returned {losses!r}; expected a list of {self.steps} losses (floats)."
-        for step, (got, loss) in enumerate(zip(losses, want.losses, strict=True)):
-            if not same(got, loss):
-                return (
-                    f"{call} gave a loss of {show(got, loss)} at step {step}; expected "
-                    f"{show(loss, got)} (micrograd's run of the MLP page's loop from your "
-                    "model's starting weights)."
-                )
+        wrong = _losses_problem(call, losses, want.losses)
+        if wrong is not None:
+            return f"{wrong}."
         for i, (got, w) in enumerate(zip(weights, want.weights, strict=True)):
             if not same(got, w):
                 return (
@@ -195,6 +191,15 @@ class _Watched:
     losses: list[float]
     resets: int  # how often train called model.zero_grad()
 
+    @property
+    def moved(self) -> list[float]:
+        """The reader's weights after training."""
+        return [p.data for p in self.params]
+
+    def micrograds(self, steps: int, **how: Any) -> Run:
+        """micrograd's run of the page's loop (``how``: its mistake) from the same weights."""
+        return train(Net("MLP", PAGE_SIZES), self.start, XS, YS, steps, 0.1, **how)
+
 
 def _train_probe(namespace: Namespace, steps: int) -> _Watched | None:
     """Train the reader's page network for ``steps``, counting its calls of zero_grad()."""
@@ -227,9 +232,7 @@ def _no_zero_grad(namespace: Namespace) -> Finding | None:
     seen = _train_probe(namespace, 2)
     if seen is None:
         return None
-    net = Net("MLP", PAGE_SIZES)
-    kept = train(net, seen.start, XS, YS, 2, 0.1, reset=False)
-    right = train(net, seen.start, XS, YS, 2, 0.1)
+    kept, right = seen.micrograds(2, reset=False), seen.micrograds(2)
     grads = [p.grad for p in seen.params]
     if not same(grads, kept.grads) or same(kept.grads, right.grads):
         return None
@@ -243,9 +246,7 @@ def _sign_flipped(namespace: Namespace) -> Finding | None:
     seen = _train_probe(namespace, 1)
     if seen is None:
         return None
-    start = seen.start
-    up = train(Net("MLP", PAGE_SIZES), start, XS, YS, 1, 0.1, sign=1.0)
-    moved = [p.data for p in seen.params]
+    start, moved, up = seen.start, seen.moved, seen.micrograds(1, sign=1.0)
     if not same(moved, up.weights) or same(up.weights, start):
         return None
     longer = _train_probe(namespace, 5)
@@ -271,9 +272,8 @@ def _zero_after_backward(namespace: Namespace) -> Finding | None:
     seen = _train_probe(namespace, 2)
     if seen is None:
         return None
-    moved = [p.data for p in seen.params]
-    grads = [p.grad for p in seen.params]
-    right = train(Net("MLP", PAGE_SIZES), seen.start, XS, YS, 2, 0.1)
+    moved, grads = seen.moved, [p.grad for p in seen.params]
+    right = seen.micrograds(2)
     if not same(moved, seen.start) or any(g != 0 for g in grads) or same(right.weights, moved):
         return None
     if not seen.resets or not _backward_fills_grads(namespace):
@@ -287,10 +287,8 @@ def _biases_uphill(namespace: Namespace) -> Finding | None:
     seen = _train_probe(namespace, 1)
     if seen is None:
         return None
-    net = Net("MLP", PAGE_SIZES)
-    down = train(net, seen.start, XS, YS, 1, 0.1)
-    up = train(net, seen.start, XS, YS, 1, 0.1, sign=1.0)
-    moved = [p.data for p in seen.params]
+    net, moved = Net("MLP", PAGE_SIZES), seen.moved
+    down, up = seen.micrograds(1), seen.micrograds(1, sign=1.0)
     biases = [i for i in range(len(moved)) if net.parameter_name(i).endswith("its bias")]
     for i, got in enumerate(moved):
         want = up.weights[i] if i in biases else down.weights[i]
@@ -316,7 +314,12 @@ def _returns_losses(names: Namespace) -> str | None:
     if floats is None or len(floats) != 2:
         return f"{call} returned {losses!r}; expected a list of 2 losses, one per step (floats)"
     want = train(Net("MLP", (2, 2, 1)), start, [[1.0, -1.0], [0.5, 2.0]], [1.0, -1.0], 2, 0.1)
-    for step, (got, loss) in enumerate(zip(floats, want.losses, strict=True)):
+    return _losses_problem(call, floats, want.losses)
+
+
+def _losses_problem(call: str, losses: list[float], want: list[float]) -> str | None:
+    """The first step whose loss is not micrograd's (from the same starting weights), or None."""
+    for step, (got, loss) in enumerate(zip(losses, want, strict=True)):
         if not same(got, loss):
             return (
                 f"{call} gave a loss of {show(got, loss)} at step {step}; expected "
