@@ -772,14 +772,23 @@ def _wrong_page(mistake: Mistake) -> dict[str, Any]:
 
 @functools.cache  # a wrong file's numbers do not change: each fingerprint is made once
 def fingerprint(mistake: Mistake, method: Probe | None = None) -> Outcome | None:
-    """How the mistake's wrong solution fails the probe ``method`` (None: it passes it), or,
-    without one, how it first fails the probes of its step (None: it passes them all).
+    """How the mistake's wrong solution fails the probe ``method`` (None: it passes it, or it
+    fails an earlier probe of the same method), or, without one, how it first fails the
+    probes of its step (None: it passes them all).
 
     A reader's code that fails a probe as the wrong solution fails it gave the same numbers
     on the same input: a mistake made in any of its methods is told by the probe of that
-    method, whichever of them the wrong solution first fails.
+    method, whichever of them the wrong solution first fails.  The reader's code passed the
+    probes before it; a wrong solution that fails one of the same method is another way of
+    getting that method wrong (and is not run further: the chain of 5,000 links, on a
+    backward() that recurses, would take the browser's stack).
     """
     namespace = _wrong_page(mistake)
+    if method is not None:
+        probes = [probe for step in _track().values() for probe in step.probes]
+        before = probes[: probes.index(method)] if method in probes else []
+        if any(fingerprint(mistake, p) for p in before if p.part == method.part):
+            return None
     with Guard():
         if method is None:
             return readers_outcome(mistake.step, namespace)
