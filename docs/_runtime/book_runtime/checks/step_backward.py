@@ -275,6 +275,7 @@ def _visited_by_number(namespace: Namespace) -> Finding | None:
         return None
     leaf = "x" if missing == ["p"] else "y"
     fields = {"missing": missing[0], "other": "q" if missing == ["p"] else "p", "leaf": leaf}
+    fields["graph"] = "; ".join(_TWINS.splitlines())
     fields |= {"got": show(made[leaf].grad), "want": show(_micrograd_grad(_twins, "out", leaf))}
     return Finding(_TWINS + "\nout.backward()\nprint(x.grad, y.grad)", fields=fields)
 

@@ -258,11 +258,13 @@ def _inputs(net: Net, value_inputs: bool) -> str:
     return "[" + ", ".join(str(v) for v in numbers) + "]"
 
 
-def _shape(got: Any, want: Any, value: type) -> str | None:
+def _shape(got: Any, want: Any, value: type, items: bool = True) -> str | None:
+    """What is wrong with the shape of the output ``got`` (``items``: and with what a list of
+    outputs holds); None if nothing."""
     if isinstance(want, list):
         if not isinstance(got, (list, tuple)) or len(got) != len(want):
             return f"{_describe(got, value)}; expected a list of {len(want)} Values"
-        if not all(isinstance(g, value) for g in got):
+        if items and not all(isinstance(g, value) for g in got):
             return f"a list holding {next(g for g in got if not isinstance(g, value))!r}"
         return None
     if not isinstance(got, value):
@@ -433,7 +435,7 @@ class NetCase:
         self, scope: dict[str, Any], params: list[Any], reference: Any, x: list[Any], want: Any
     ) -> str | None:
         got = scope["out"]
-        shape = _shape(got, want, scope["Value"])
+        shape = _shape(got, want, scope["Value"], items=False)
         if shape is not None:
             return f"{self.title} returned {shape}."
         mine = [got] if self._outputs == 1 else list(got)

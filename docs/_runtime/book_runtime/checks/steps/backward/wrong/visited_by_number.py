@@ -2,11 +2,11 @@
 # In: Value.backward
 # Why: The visited set must hold the Values themselves: two different Values may hold the same
 #   number, and each is a node of its own.
-# Says: Two Values of the same number taken for one: in `x = Value(1.5); y = Value(1.5); p = x *
-#   2.0; q = y * 2.0; out = p * q`, p and q are two Values that both hold 3.0, and your backward()
-#   ran {other}'s rule but never {missing}'s, so {leaf}.grad stayed {got} (it should be {want}).
-#   Your visited set is keyed by something two different Values can share, such as their number:
-#   keep the Values themselves in it (`visited.add(node)`, `node not in visited`).
+# Says: Two Values of the same number taken for one: in `{graph}`, p and q are two Values that both
+#   hold 3.0, and your backward() ran {other}'s rule but never {missing}'s, so {leaf}.grad stayed
+#   {got} (it should be {want}). Your visited set is keyed by something two different Values can
+#   share, such as their number: keep the Values themselves in it (`visited.add(node)`, `node not in
+#   visited`).
 
 
 class Value(Value):
