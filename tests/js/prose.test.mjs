@@ -9,7 +9,7 @@ import {
 } from "../../docs/_static/runner/wording.js";
 
 globalThis.document = new EventTarget();
-const prose = await import("../../docs/_static/runner/prose.js");
+const { Prose } = await import("../../docs/_static/runner/prose.js");
 
 const BUILD = { value: null, from: "build", stale: false };
 const emit = (name, detail = {}) => globalThis.document.dispatchEvent(new CustomEvent(`micrograd:${name}`, { detail }));
@@ -134,7 +134,7 @@ test("a claim and a number computed from such an output say so, not that a run u
 });
 
 test("the stale event says which keys stay the build's; the mark goes when they are current", () => {
-  const keys = prose.followKeys((key) => key.startsWith("b:"), () => {});
+  const keys = new Prose().followKeys((key) => key.startsWith("b:"), () => {});
   const cells = [{ number: 5, edited: true }];
   emit("stale", { glue: ["b:grad", "b:other"], notRerun: { "b:grad": cells } });
   assert.deepEqual(keys.state("b:grad"), { ...BUILD, stale: true, notRerun: cells });
@@ -147,6 +147,7 @@ test("the stale event says which keys stay the build's; the mark goes when they 
 
 test("a key follows a run, a restart, staleness, a reset, a reload and Reset page", () => {
   const drawn = [];
+  const prose = new Prose();
   const keys = prose.followKeys((key) => key.startsWith("n:"), (key, state) => drawn.push([key, state]));
   keys.set("n:loss", { ".4f": "0.2000" });
   assert.deepEqual(keys.state("n:loss"), { value: { ".4f": "0.2000" }, from: "run", stale: false });

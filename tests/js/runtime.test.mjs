@@ -3,7 +3,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Status, allowed, createRuntime } from "../../docs/_static/runner/runtime.js";
+import { Session, Status, allowed } from "../../docs/_static/runner/runtime.js";
+
+const createRuntime = () => new Session();
 
 /**
  * A runtime brought to `status` by allowed moves (running: with a run started;

@@ -3,7 +3,10 @@
 // the worker's loop.  An add-on imports this module ("./api.js") and is
 // imported by runner.js (page side) or worker.js (worker side).
 //
-// registerOutput(mime, show, laidOut)
+// Each function is given the page's session (runtime.js), which keeps what is
+// registered.
+//
+// registerOutput(session, mime, show, laidOut)
 //     Show display outputs of this MIME type with show(box, data, output): box
 //     is the output's empty element (div.runner-display, data-mime set), data
 //     the bundle's entry for mime, output {bundle, index, cell}.  A bundle is
@@ -13,7 +16,7 @@
 //     laid the output out (layouts.js), laidOut(box, html) puts the HTML in
 //     (by default, as the box's content).
 //
-// registerAddon(name, handle)
+// registerAddon(session, name, handle)
 //     The add-on messages of this name (kernel.py's post_message(name, **fields))
 //     go to handle(fields, run): run is {cell, code, display(index)} (cell: the
 //     Cell, null for a hidden cell; code: its index among all the page's code
@@ -24,7 +27,7 @@
 //     was stopped is dropped.  Add-on names are their own namespace: they never
 //     clash with the protocol's message types (protocol.js).
 //
-// ask(addon, question, fields)
+// ask(session, addon, question, fields)
 //     Ask the add-on's worker side a question (layouts.js's registerAnswer there):
 //     resolves with the answer's fields, between runs, once Python is running
 //     (run a cell first); rejects with the worker's reason when there is none.
@@ -53,38 +56,46 @@
 import { TO_WORKER } from "./protocol.js";
 import { request } from "./session.js";
 
-const renderers = []; // [mime, {show, laidOut}], in registration order
-const addons = new Map(); // add-on message name -> handle
-
 const insertHTML = (box, html) => {
   box.innerHTML = html;
 };
 
-export function registerOutput(mime, show, laidOut = insertHTML) {
-  renderers.push([mime, { show, laidOut }]);
+export function registerOutput(session, mime, show, laidOut = insertHTML) {
+  session.renderers.push([mime, { show, laidOut }]);
 }
 
-export function registerAddon(name, handle) {
-  if (addons.has(name)) throw new Error(`runner: add-on messages ${name} are already handled`);
-  addons.set(name, handle);
+export function registerAddon(session, name, handle) {
+  if (session.addons.has(name)) throw new Error(`runner: add-on messages ${name} are already handled`);
+  session.addons.set(name, handle);
 }
 
 /** The [mime, {show, laidOut}] for this bundle: the most recently registered of its types. */
-export function rendererFor(bundle) {
+export function rendererFor(session, bundle) {
+  const { renderers } = session;
   for (let i = renderers.length - 1; i >= 0; i -= 1) {
     if (renderers[i][0] in bundle) return renderers[i];
   }
   return null;
 }
 
-export function addonHandler(name) {
-  return addons.get(name) || null;
+export function addonHandler(session, name) {
+  return session.addons.get(name) || null;
 }
 
-export async function ask(addon, question, fields) {
-  const answer = await request({ type: TO_WORKER.ask, addon, question, fields });
+export async function ask(session, addon, question, fields) {
+  const answer = await request(session, { type: TO_WORKER.ask, addon, question, fields });
   if (answer.error !== null) throw new Error(answer.error);
   return answer.fields;
+}
+
+/**
+ * Set an add-on up for the session once, however many times its module is asked
+ * to (the first Run, and a reload that shows a saved run again, both do).
+ */
+export function installOnce(session, name, setUp) {
+  if (session.installed.has(name)) return;
+  session.installed.add(name);
+  setUp();
 }
 
 /** Dispatch micrograd:<name> on document. */

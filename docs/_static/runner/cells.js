@@ -20,10 +20,9 @@
 
 import { button, element } from "./dom.js";
 import { EDITED_MARK, editedNews } from "./savedstate.js";
-import { buildOnlyClass } from "./state.js";
 
 /** What a cell's last Run request is doing or did. */
-export const STATES = {
+export const STATES = Object.freeze({
   idle: "not run in this session",
   queued: "waiting for its turn, or for cells above it",
   starting: "waiting for Python to start",
@@ -34,21 +33,21 @@ export const STATES = {
   skipped: "not run: a cell above raised, or Python crashed in another cell",
   stopped: "stopped by the reader",
   crashed: "Python crashed while it ran",
-};
-const BUSY = new Set(["queued", "starting", "waiting", "running"]);
+});
+const BUSY = Object.freeze(["queued", "starting", "waiting", "running"]);
 /** The states a Run ends in (api.js: the micrograd:cell-settled event). */
-const SETTLED = new Set(["done", "raised", "skipped", "stopped", "crashed"]);
+const SETTLED = Object.freeze(["done", "raised", "skipped", "stopped", "crashed"]);
 
 const BUILD_ONLY_NOTE =
   "Runs when the site is built, not in your browser (it needs NumPy, matplotlib, " +
   "PyTorch or the build machine): the output is the build's.";
 /** The output box's label, by what it shows and whether that is stale. */
-const OUTPUT_LABELS = {
+const OUTPUT_LABELS = Object.freeze({
   run: "Computed in your browser",
   "run-stale": "From an earlier run: run this cell to update it",
   "earlier-run": "Computed in your browser, by an earlier Python session",
   "earlier-run-stale": "Computed in your browser, by an earlier Python session",
-};
+});
 const STALE_BUILD = "From the build: run this cell to update it";
 
 /** A runnable code cell: its page elements, its code and its state. */
@@ -91,35 +90,28 @@ export class Cell {
   }
 
   get busy() {
-    return BUSY.has(this.state);
+    return BUSY.includes(this.state);
   }
 }
 
-const cells = [];
-let scratch = null; // the scratch cell (setUpScratch), once the page has one
-// {el, number, name, source, code, edited, controls: {bar, status}, position (in the
-// manifest, as the build wrote it: data-micrograd-cell), note (its out-of-date note, or null)}
-const buildOnlyCells = [];
-
-/** The page's build-only cells that show their code, in page order. */
-export const allBuildOnlyCells = () => buildOnlyCells;
-
-/** The page's runnable cells, in page order. */
-export const allCells = () => cells;
-
-/** The scratch cell, or null (a page without runnable cells has none). */
-export const scratchCell = () => scratch;
+// The session keeps the page's cells: session.cells (the runnable ones, in page
+// order), session.scratch (the scratch cell, or null: a page without runnable
+// cells has none) and session.buildOnlyCells (the build-only cells that show
+// their code, in page order: {el, number, name, source, code, edited, controls:
+// {bar, status}, position (in the manifest, as the build wrote it:
+// data-micrograd-cell), note (its out-of-date note, or null)}).
 
 /** Every cell a Python session runs: the page's, then the scratch cell. */
-export const sessionCells = () => (scratch ? [...cells, scratch] : cells);
+export const sessionCells = (session) => (session.scratch ? [...session.cells, session.scratch] : session.cells);
 
 /**
- * Find the page's code cells and give each runnable one its bar; build-only
- * cells get a note.  actions: {run, edit, stop, reset, restart}, each taking the
- * cell (restart: none).
+ * Find the page's code cells (under session.root) and give each runnable one its
+ * bar; build-only cells get a note.  actions: {run, edit, stop, reset, restart},
+ * each taking the cell (restart: none).
  */
-export function setUpCells(actions) {
-  const article = document.querySelector("article.bd-article") || document.body;
+export function setUpCells(session, actions) {
+  const { cells, buildOnlyCells } = session;
+  const article = session.root.querySelector("article.bd-article") || session.root.ownerDocument.body;
   let number = 0;
   for (const el of article.querySelectorAll("div.cell")) {
     const input = el.querySelector("div.cell_input");
@@ -127,7 +119,7 @@ export function setUpCells(actions) {
     number += 1;
     const codeView = input.querySelector("div.highlight") || input.querySelector("pre");
     const pre = input.querySelector("pre");
-    if (el.classList.contains(buildOnlyClass)) {
+    if (el.classList.contains(session.settings.buildOnlyClass)) {
       input.after(element("p", "runner-note runner-build-only", BUILD_ONLY_NOTE));
       if (pre) buildOnlyCells.push(buildOnlyCell(el, number, pre, input));
       continue;
@@ -146,7 +138,7 @@ export function setUpCells(actions) {
     cells.push(cell);
     render(cell);
   }
-  if (cells.length > 0) setUpScratch(article, actions);
+  if (cells.length > 0) setUpScratch(session, article, actions);
   return cells;
 }
 
@@ -163,7 +155,7 @@ const SCRATCH_NAMES =
  * The scratch cell: an empty cell of the reader's at the end of the article, a region
  * of its own, with the same bar, editor and output box as the page's cells.
  */
-function setUpScratch(article, actions) {
+function setUpScratch(session, article, actions) {
   const region = element("section", "runner-scratch");
   const heading = element("h2", "runner-scratch-title", SCRATCH_TITLE);
   heading.id = "runner-scratch-title";
@@ -173,7 +165,7 @@ function setUpScratch(article, actions) {
   const codeView = element("div", "highlight");
   const pre = element("pre", "runner-scratch-code");
   // The empty code opens the editor, as Edit does (a keyboard reaches Edit on the bar).
-  pre.addEventListener("click", () => actions.edit(scratch));
+  pre.addEventListener("click", () => actions.edit(session.scratch));
   codeView.append(pre);
   input.append(codeView);
   el.append(input);
@@ -184,9 +176,10 @@ function setUpScratch(article, actions) {
     el,
   );
   article.append(region);
-  scratch = new Cell({
+  const scratch = new Cell({
     el, index: null, number: null, source: "", codeView, buildOutput: null, scratch: true,
   });
+  session.scratch = scratch;
   scratch.controls = makeBar(scratch, actions);
   input.after(scratch.controls.bar);
   render(scratch);
@@ -297,7 +290,8 @@ function makeToolbar(bar, label, first) {
  * name, source, code, edited, controls}).  The bar stays one Tab stop: the arrow
  * keys reach the new button too (on a build-only cell's bar, the first tool is it).
  */
-export function addToolToEveryCell(make, { buildOnly = false } = {}) {
+export function addToolToEveryCell(session, make, { buildOnly = false } = {}) {
+  const { cells, buildOnlyCells } = session;
   for (const cell of buildOnly ? [...cells, ...buildOnlyCells] : cells) {
     const made = make(cell);
     if (made === null) continue;
@@ -372,7 +366,7 @@ export function setState(cell, state, detail = "") {
   cell.state = state;
   cell.detail = detail;
   render(cell);
-  if (SETTLED.has(state)) {
+  if (SETTLED.includes(state)) {
     document.dispatchEvent(new CustomEvent("micrograd:cell-settled", { detail: { cell: cell.index, state } }));
   }
 }
@@ -535,10 +529,9 @@ export function resetCell(cell) {
 
 // -- the page's voice ---------------------------------------------------------------------------
 
-let announcer = null;
-
-/** Say what happened through the page's one polite live region. */
+/** Say what happened through the page's one polite live region (made the first time). */
 export function announce(text) {
+  let announcer = document.body.querySelector(":scope > .runner-announcer");
   if (announcer === null) {
     announcer = element("div", "runner-announcer");
     announcer.setAttribute("aria-live", "polite");

@@ -15,14 +15,12 @@
 // one, so the loss curve grows as the run goes.  records.liveCharts keeps each
 // drawing ({cell, at: performance.now(), points}), for the browser tests.
 
-import { registerAddon, registerOutput } from "./api.js";
+import { installOnce, registerAddon, registerOutput } from "./api.js";
 import { outputBody, recordShown } from "./cells.js";
 import { element } from "./dom.js";
 import MIME_TYPES from "./mime_types.json" with { type: "json" };
-import { now, records, settings } from "./state.js";
-// The built-in renderers register first, so that this one, registered after
-// them, is the one a chart's bundle (JSON and text/plain) is shown by.
-import "./outputs.js";
+import { registerBuiltIns } from "./outputs.js";
+import { now } from "./state.js";
 const SVG = "http://www.w3.org/2000/svg";
 const PX_PER_INCH = 96; // a figure 5 inches wide is 480 CSS px, as the build's picture
 const PX_PER_POINT = 96 / 72;
@@ -33,13 +31,9 @@ const LEGEND_ENTRY_PX = 160;
 const TITLE_PX = 24;
 const PADDING_PX = 16; // the figure's padding, left and right (runner.css)
 
-records.liveCharts = [];
-
 // -- the library -------------------------------------------------------------------------------
 
-let library = null;
-
-function script(path) {
+function script(settings, path) {
   return new Promise((resolve, reject) => {
     const tag = document.createElement("script");
     tag.src = new URL(path, settings.base).href;
@@ -50,13 +44,14 @@ function script(path) {
 }
 
 /** Observable Plot, loaded once (d3 first: Plot's bundle uses the global d3). */
-function plotLibrary() {
-  if (library === null) {
-    library = script(settings.d3)
-      .then(() => script(settings.plot))
+function plotLibrary(charts) {
+  const { settings } = charts;
+  if (charts.library === null) {
+    charts.library = script(settings, settings.d3)
+      .then(() => script(settings, settings.plot))
       .then(() => window.Plot);
   }
-  return library;
+  return charts.library;
 }
 
 // -- one chart ---------------------------------------------------------------------------------
@@ -204,8 +199,8 @@ function drawChart(Plot, chart, width, height) {
  * with a text alternative: the charts' own descriptions.  As wide as the
  * build's figure, or the column where that is narrower.
  */
-async function drawFigure(data, room) {
-  const Plot = await plotLibrary();
+async function drawFigure(charts, data, room) {
+  const Plot = await plotLibrary(charts);
   const figure = typeof data === "string" ? JSON.parse(data) : data;
   const [inches, tall] = figure.size;
   const natural = Math.round(inches * PX_PER_INCH);
@@ -222,22 +217,17 @@ async function drawFigure(data, room) {
 /** The room a chart has in the element it goes into: its width, less the figure's padding. */
 const room = (container) => container.clientWidth - PADDING_PX;
 
-async function show(box, data) {
+async function show(charts, box, data) {
   box.classList.add("runner-chart");
   box.textContent = "Drawing the chart…";
   try {
-    box.replaceChildren(await drawFigure(data, room(box)));
+    box.replaceChildren(await drawFigure(charts, data, room(box)));
   } catch (error) {
     box.replaceChildren(element("pre", "runner-error", `Could not draw: ${error.message || error}`));
   }
 }
 
-registerOutput(MIME_TYPES.chart, (box, data) => show(box, data));
-
 // -- the live chart of a training cell ----------------------------------------------------------
-
-const pending = new Map(); // cell -> the newest {figure, points} not drawn yet
-const drawing = new Set(); // cells whose live chart is being drawn
 
 function liveBox(cell) {
   const body = outputBody(cell);
@@ -250,7 +240,8 @@ function liveBox(cell) {
   return box;
 }
 
-async function drawLive(cell) {
+async function drawLive(charts, cell) {
+  const { pending, drawing, records } = charts;
   drawing.add(cell);
   try {
     while (pending.has(cell)) {
@@ -258,7 +249,7 @@ async function drawLive(cell) {
       pending.delete(cell);
       if (cell.shows !== "run") return; // a Reset or a new Python took the run's output away
       const box = liveBox(cell);
-      const drawn = await drawFigure(figure, room(box.firstElementChild));
+      const drawn = await drawFigure(charts, figure, room(box.firstElementChild));
       if (!box.isConnected) return; // a new run or a Reset emptied the output meanwhile
       box.firstElementChild.replaceChildren(drawn);
       box.dataset.points = String(points);
@@ -274,12 +265,31 @@ async function drawLive(cell) {
   }
 }
 
-registerAddon("live-chart", ({ figure, points }, run) => {
-  if (!run.cell) return; // a hidden cell's training shows no chart
-  // The newest drawing is what the output box shows, in the place of the first.
-  const item = { kind: "addon", name: "live-chart", fields: { figure, points } };
-  const at = run.cell.shown.findIndex((kept) => kept.kind === "addon" && kept.name === "live-chart");
-  recordShown(run.cell, item, at);
-  pending.set(run.cell, { figure, points, restored: Boolean(run.restored) }); // only the newest counts
-  if (!drawing.has(run.cell)) drawLive(run.cell);
+/**
+ * Draw charts for the session (once): the chart renderer and the live charts'
+ * add-on messages.  session.charts keeps the library, once loaded, and each
+ * cell's newest live chart not drawn yet; records.liveCharts each drawing.
+ */
+export const install = (session) => installOnce(session, "charts", () => {
+  const charts = {
+    settings: session.settings,
+    records: session.records,
+    library: null, // Observable Plot, once loaded
+    pending: new Map(), // cell -> the newest {figure, points} not drawn yet
+    drawing: new Set(), // cells whose live chart is being drawn
+  };
+  session.charts = charts;
+  // The built-in renderers register first, so that this one, registered after
+  // them, is the one a chart's bundle (JSON and text/plain) is shown by.
+  registerBuiltIns(session);
+  registerOutput(session, MIME_TYPES.chart, (box, data) => show(charts, box, data));
+  registerAddon(session, "live-chart", ({ figure, points }, run) => {
+    if (!run.cell) return; // a hidden cell's training shows no chart
+    // The newest drawing is what the output box shows, in the place of the first.
+    const item = { kind: "addon", name: "live-chart", fields: { figure, points } };
+    const at = run.cell.shown.findIndex((kept) => kept.kind === "addon" && kept.name === "live-chart");
+    recordShown(run.cell, item, at);
+    charts.pending.set(run.cell, { figure, points, restored: Boolean(run.restored) }); // only the newest counts
+    if (!charts.drawing.has(run.cell)) drawLive(charts, run.cell);
+  });
 });

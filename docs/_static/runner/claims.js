@@ -16,16 +16,14 @@
 // marks are words inside the sentence (a screen reader reads them), not focus
 // stops.  A claim whose cells are stale keeps its wording, marked out of date.
 
-import { registerAddon } from "./api.js";
+import { installOnce, registerAddon } from "./api.js";
 import { element } from "./dom.js";
-import { followKeys } from "./prose.js";
+import { proseOf } from "./prose.js";
 import { claimView } from "./wording.js";
 
 const GLUE_PREFIX = "claim:"; // what the runner's events name a claim by (claims.py)
-const spans = Array.from(document.querySelectorAll("span.mg-claim[data-claim-key]"));
-const keys = new Set(spans.map((span) => GLUE_PREFIX + span.dataset.claimKey));
 
-function render(key, state) {
+function render(spans, key, state) {
   for (const span of spans) {
     if (GLUE_PREFIX + span.dataset.claimKey !== key) continue;
     const holds = span.querySelector(":scope > .mg-claim-holds");
@@ -44,10 +42,14 @@ function render(key, state) {
   }
 }
 
-const claims = followKeys((key) => keys.has(key), render);
-
-// The claim as claims.py sent it ({holds, otherwise, about}), whole: what it means is
-// Python's to say, and wording.js and predict_check.js read it as sent.
-registerAddon("claim", ({ key, ...claim }) => {
-  if (keys.has(GLUE_PREFIX + key)) claims.set(GLUE_PREFIX + key, claim);
+/** Follow the claims of the page (under session.root), once the first Run loads this. */
+export const install = (session) => installOnce(session, "claims", () => {
+  const spans = Array.from(session.root.querySelectorAll("span.mg-claim[data-claim-key]"));
+  const keys = new Set(spans.map((span) => GLUE_PREFIX + span.dataset.claimKey));
+  const claims = proseOf(session).followKeys((key) => keys.has(key), (key, state) => render(spans, key, state));
+  // The claim as claims.py sent it ({holds, otherwise, about}), whole: what it means is
+  // Python's to say, and wording.js and predict_check.js read it as sent.
+  registerAddon(session, "claim", ({ key, ...claim }) => {
+    if (keys.has(GLUE_PREFIX + key)) claims.set(GLUE_PREFIX + key, claim);
+  });
 });

@@ -9,37 +9,33 @@
 // Python (scripts.js; Python starts if it is not running, and the status says so).
 // Build-only cells get both actions too.  Loaded with the page (runner.js).
 
-import { addToolToEveryCell, allCells, announce, setToolStatus } from "./cells.js";
+import { addToolToEveryCell, announce, setToolStatus } from "./cells.js";
 import { button, element } from "./dom.js";
 
-const manifest = document.getElementById("micrograd-cells");
-const entries = manifest ? JSON.parse(manifest.textContent).cells : [];
 /** How long a copy's word stays in the status line. */
 const SAID_FOR_MS = 4000;
-
-let readerScript = null; // (code, {starting}) -> Promise of the reader's version's script
 
 /**
  * Give every cell's bar its copy actions.  hooks.readerScript(code, {starting}) makes
  * the script of the reader's version of the page's code cell `code` (scripts.js,
  * loaded on demand); it calls starting() when Python must start first.
  */
-export function setUpCopy(hooks) {
-  readerScript = hooks.readerScript;
-  addToolToEveryCell((cell) => copyButton(
+export function setUpCopy(session, { readerScript }) {
+  const entries = session.manifest.cells;
+  addToolToEveryCell(session, (cell) => copyButton(
     "runner-copy",
     ["Copy", ` ${cell.name}`, ""],
     "Copy this cell's code",
     () => copy(cell, cell.code, ""),
   ), { buildOnly: true });
-  addToolToEveryCell((cell) => {
-    const entry = entryOf(cell);
+  addToolToEveryCell(session, (cell) => {
+    const entry = entryOf(entries, cell);
     if (entry === null) return null; // a page built without scripts
     return copyButton(
       "runner-copy-script",
       ["Copy", ` ${cell.name}`, " as a script"],
       "Copy this cell with what it needs from the cells above: a script that runs by itself",
-      () => copyScript(cell, entry),
+      () => copyScript(session, cell, entry, readerScript),
     );
   }, { buildOnly: true });
 }
@@ -58,16 +54,16 @@ function copyButton(className, [before, readOnly, after], title, onClick) {
 }
 
 /** The cell's manifest entry (the build wrote its position on the cell), if it has a script. */
-function entryOf(cell) {
+function entryOf(entries, cell) {
   const code = Number.parseInt(cell.el.getAttribute("data-micrograd-cell"), 10);
   const entry = entries[code];
   return entry && typeof entry.script === "string" ? { ...entry, code } : null;
 }
 
-const edited = () => allCells().some((cell) => cell.edited);
+const edited = (session) => session.cells.some((cell) => cell.edited);
 
-function copyScript(cell, entry) {
-  if (!edited()) return copy(cell, entry.script, " as a script");
+function copyScript(session, cell, entry, readerScript) {
+  if (!edited(session)) return copy(cell, entry.script, " as a script");
   setToolStatus(cell, "putting your version into a script…");
   const starting = () => setToolStatus(cell, "starting Python to put your version into a script…");
   return copy(cell, readerScript(entry.code, { starting }), " as a script");

@@ -11,40 +11,33 @@ import { attachEditor, codeChanged } from "./cells.js";
 import { element } from "./dom.js";
 import { mark } from "./state.js";
 
-let codemirror = null;
-
-function loadCodeMirror() {
-  if (codemirror === null) {
-    codemirror = Promise.all([
-      import("@codemirror/view"),
-      import("@codemirror/state"),
-      import("@codemirror/commands"),
-      import("@codemirror/language"),
-      import("@codemirror/lang-python"),
-      import("@lezer/highlight"),
-    ]).then(([view, state, commands, language, python, highlight]) => ({
-      view, state, commands, language, python, highlight,
-    }));
-  }
-  return codemirror;
-}
+/** CodeMirror's modules (each import() loads a module once, the first time). */
+const loadCodeMirror = () => Promise.all([
+  import("@codemirror/view"),
+  import("@codemirror/state"),
+  import("@codemirror/commands"),
+  import("@codemirror/language"),
+  import("@codemirror/lang-python"),
+  import("@lezer/highlight"),
+]).then(([view, state, commands, language, python, highlight]) => ({
+  view, state, commands, language, python, highlight,
+}));
 
 /**
- * Give the cell its editor (once), in place of its highlighted code; run(cell)
- * is what Shift+Enter does.  keepBar: the reader's Run or Edit opens it, and the
- * cell's bar stays where it is (cells.js, attachEditor).  Resolves when the
- * editor is there.
+ * Give the cell its editor (once: session.editors keeps each cell's), in place of
+ * its highlighted code; run(cell) is what Shift+Enter does.  keepBar: the reader's
+ * Run or Edit opens it, and the cell's bar stays where it is (cells.js,
+ * attachEditor).  Resolves when the editor is there.
  */
-const opening = new Map(); // cell -> the promise of its editor
-
-export function openEditor(cell, run, { focus = false, keepBar = false } = {}) {
-  if (!opening.has(cell)) opening.set(cell, makeEditor(cell, run, keepBar));
+export function openEditor(session, cell, run, { focus = false, keepBar = false } = {}) {
+  const opening = session.editors;
+  if (!opening.has(cell)) opening.set(cell, makeEditor(session, cell, run, keepBar));
   return opening.get(cell).then(() => {
     if (focus) cell.editor.focus();
   });
 }
 
-async function makeEditor(cell, run, keepBar) {
+async function makeEditor(session, cell, run, keepBar) {
   const { view, state, commands, language, python, highlight } = await loadCodeMirror();
   const runIt = () => {
     run(cell);
@@ -105,5 +98,5 @@ async function makeEditor(cell, run, keepBar) {
     focus: () => editorView.focus(),
   };
   attachEditor(cell, editor, help, { keepBar });
-  mark("editorOpened");
+  mark(session.records, "editorOpened");
 }

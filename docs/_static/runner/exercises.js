@@ -19,9 +19,10 @@
 //
 // The exercises' titles, hints and solutions come from the build
 // (docs/_ext/track.py writes them into the page), so that hints and solutions
-// need no Python.  records.checks keeps each check's time, for the tests.
+// need no Python.  records.checks keeps each check's time, for the tests.  What
+// this keeps while the page is open is the session's (session.track).
 
-import { addToolToEveryCell, allCells, announce, resetCell } from "./cells.js";
+import { addToolToEveryCell, announce, resetCell } from "./cells.js";
 import { button, element } from "./dom.js";
 import {
   NOT_RUN, forget, freshProgress, hintAnnouncement, nextHint as showNextHint, panelView,
@@ -29,43 +30,53 @@ import {
 } from "./exercise_progress.js";
 import { alsoReads } from "./flow.js";
 import { changedState, keepState } from "./pagestate.js";
-import { now, records } from "./state.js";
+import { now } from "./state.js";
 
-const data = JSON.parse(document.getElementById("micrograd-track").textContent);
-const exercises = new Map(data.exercises.map((exercise) => [exercise.id, exercise]));
-const order = data.exercises.map((exercise) => exercise.id);
-const progress = freshProgress(); // what the reader did (exercise_progress.js)
-// Each exercise cell's file name (as tracebacks name it) -> its step: the checks find the
-// step whose code fails from the failing method's own file name.
-const cellSteps = {};
-const panels = new Map(); // exercise id -> its panel's parts
-records.checks = [];
-
-const exerciseOf = (cell) => {
+const exerciseOf = (t, cell) => {
   const tag = Array.from(cell.el.classList).find((c) => c.startsWith("tag_exercise-"));
-  return tag ? exercises.get(tag.slice("tag_exercise-".length)) || null : null;
+  return tag ? t.exercises.get(tag.slice("tag_exercise-".length)) || null : null;
 };
 
-/** Set up every exercise cell of the page; actions.run(cell) is the runner's Run. */
-export function setUpExercises(actions) {
+/**
+ * Set up every exercise cell of the page, from the track's data (the build's JSON,
+ * data); actions.run(cell) is the runner's Run.
+ */
+export function setUpExercises(session, data, actions) {
+  const t = {
+    session,
+    actions,
+    exercises: new Map(data.exercises.map((exercise) => [exercise.id, exercise])),
+    order: data.exercises.map((exercise) => exercise.id),
+    progress: freshProgress(), // what the reader did (exercise_progress.js)
+    // Each exercise cell's file name (as tracebacks name it) -> its step: the checks find
+    // the step whose code fails from the failing method's own file name.
+    cellSteps: {},
+    panels: new Map(), // exercise id -> its panel's parts
+  };
+  session.track = t;
+  const { cellSteps } = t;
   const above = []; // the exercise cells above
-  addToolToEveryCell((cell) => {
-    const exercise = exerciseOf(cell);
+  addToolToEveryCell(session, (cell) => {
+    const exercise = exerciseOf(t, cell);
     if (exercise === null) return null;
     // The check reads the reader's classes of the steps above this one: a Check makes
     // them what the reader's cells define now, never a leftover of an earlier version
     // of a cell (the flow runs those cells again, and says so).
-    alsoReads(cell, above);
+    alsoReads(session, cell, above);
     above.push(cell);
     cellSteps[cell.filename] = exercise.id;
-    const check = button("runner-check", "Check", () => checkCell(cell, exercise, actions), "check");
+    const check = button("runner-check", "Check", () => checkCell(t, cell, exercise), "check");
     check.setAttribute("aria-label", `Check step ${exercise.number}: ${exercise.title}`);
     check.title = "Run this cell, then check your code against the book's tests";
-    makePanel(cell, exercise);
+    makePanel(t, cell, exercise);
     return check;
   });
-  keepState("exercises", { snapshot, restore, reset: resetAll });
-  showProgress();
+  keepState(session, "exercises", {
+    snapshot: () => progressSnapshot(t.progress),
+    restore: (saved) => restore(t, saved),
+    reset: () => resetAll(t),
+  });
+  showProgress(t);
 }
 
 // -- checking --------------------------------------------------------------------------------
@@ -89,12 +100,12 @@ function runToTheEnd(cell, actions) {
   });
 }
 
-async function checkCell(cell, exercise, actions) {
-  const panel = panels.get(exercise.id);
+async function checkCell(t, cell, exercise) {
+  const panel = t.panels.get(exercise.id);
   const started = now();
   say(panel, `Checking step ${exercise.number}…`);
-  const result = await resultOf(cell, exercise, actions);
-  records.checks.push({
+  const result = await resultOf(t, cell, exercise);
+  t.session.records.checks.push({
     exercise: exercise.id,
     status: result.status,
     mistake: result.mistake ? result.mistake.id : null,
@@ -102,19 +113,19 @@ async function checkCell(cell, exercise, actions) {
     step: result.step || null,
     seconds: (now() - started) / 1000,
   });
-  recordCheck(progress, exercise.id, result.status);
-  show(panel, exercise, result);
-  showProgress();
-  changedState();
+  recordCheck(t.progress, exercise.id, result.status);
+  show(t, panel, exercise, result);
+  showProgress(t);
+  changedState(t.session);
 }
 
 /** Run the cell (and what it needs), then ask the worker's Python for the checks' verdict. */
-async function resultOf(cell, exercise, actions) {
-  const state = await runToTheEnd(cell, actions);
+async function resultOf(t, cell, exercise) {
+  const state = await runToTheEnd(cell, t.actions);
   if (state !== "done") return { status: "raised", message: NOT_RUN[state] };
   const { ask } = await import("./api.js");
   try {
-    return await ask("exercises", "check", { exercise: exercise.id, cells: cellSteps });
+    return await ask(t.session, "exercises", "check", { exercise: exercise.id, cells: t.cellSteps });
   } catch (error) {
     return { status: "raised", message: `The checks could not run: ${error.message}` };
   }
@@ -122,16 +133,16 @@ async function resultOf(cell, exercise, actions) {
 
 // -- one exercise's panel ----------------------------------------------------------------------
 
-function makePanel(cell, exercise) {
+function makePanel(t, cell, exercise) {
   const panel = {
     element: element("section", "mg-exercise"),
     result: element("div", "mg-exercise-result"),
     hints: element("ol", "mg-exercise-hints"),
-    hint: button("mg-exercise-hint", "", () => nextHint(exercise)),
-    solve: button("mg-exercise-solve", "Show the book's solution", () => confirmSolution(exercise)),
+    hint: button("mg-exercise-hint", "", () => nextHint(t, exercise)),
+    solve: button("mg-exercise-solve", "Show the book's solution", () => confirmSolution(t, exercise)),
     confirm: element("div", "mg-exercise-confirm"),
     solution: element("div", "mg-exercise-solution"),
-    reset: button("mg-exercise-reset", "Reset this exercise", () => resetExercise(cell, exercise), "reset"),
+    reset: button("mg-exercise-reset", "Reset this exercise", () => resetExercise(t, cell, exercise), "reset"),
     cell,
   };
   panel.element.setAttribute("aria-label", `Step ${exercise.number}: ${exercise.title}`);
@@ -142,8 +153,8 @@ function makePanel(cell, exercise) {
   panel.solution.hidden = true;
   panel.element.append(panel.result, buttons, panel.hints, panel.confirm, panel.solution);
   cell.el.append(panel.element);
-  panels.set(exercise.id, panel);
-  showExercise(exercise);
+  t.panels.set(exercise.id, panel);
+  showExercise(t, exercise);
 }
 
 function say(panel, text) {
@@ -161,7 +172,7 @@ function withHTML(el, html) {
   return el;
 }
 
-function show(panel, exercise, result) {
+function show(t, panel, exercise, result) {
   panel.result.replaceChildren();
   panel.result.dataset.status = result.status;
   const heading = verdict(exercise, result);
@@ -180,13 +191,13 @@ function show(panel, exercise, result) {
     panel.result.append(element("pre", "mg-exercise-case", result.case));
   }
   announce(`Step ${exercise.number}: ${heading.text}${result.mistake ? ` ${result.mistake.title_text}.` : ""}`);
-  showExercise(exercise);
+  showExercise(t, exercise);
 }
 
 /** The hint button, the solution's offer and the comparison, as the progress says. */
-function showExercise(exercise) {
-  const panel = panels.get(exercise.id);
-  const view = panelView(progress, exercise);
+function showExercise(t, exercise) {
+  const panel = t.panels.get(exercise.id);
+  const view = panelView(t.progress, exercise);
   panel.hints.replaceChildren(...view.hints.map(({ label, html }) => {
     const item = element("li", "", "");
     item.append(element("strong", "", label));
@@ -199,24 +210,24 @@ function showExercise(exercise) {
   if (view.solutionOpen) showSolution(panel, exercise, view.beside);
 }
 
-function nextHint(exercise) {
-  const shown = showNextHint(progress, exercise.id);
-  showExercise(exercise);
+function nextHint(t, exercise) {
+  const shown = showNextHint(t.progress, exercise.id);
+  showExercise(t, exercise);
   announce(hintAnnouncement(exercise, shown));
-  changedState();
+  changedState(t.session);
 }
 
-function confirmSolution(exercise) {
-  const panel = panels.get(exercise.id);
+function confirmSolution(t, exercise) {
+  const panel = t.panels.get(exercise.id);
   panel.confirm.replaceChildren(element("p", "",
     "The solution is a whole answer: the checks can still tell you what is wrong with yours. " +
     "Show it?"));
   const yes = button("mg-exercise-yes", "Show the solution", () => {
     panel.confirm.hidden = true;
-    progress.solutions.add(exercise.id);
-    showExercise(exercise);
+    t.progress.solutions.add(exercise.id);
+    showExercise(t, exercise);
     announce(`The book's solution to step ${exercise.number} is shown under your code.`);
-    changedState();
+    changedState(t.session);
   });
   const no = button("mg-exercise-no", "Keep trying", () => {
     panel.confirm.hidden = true;
@@ -243,36 +254,37 @@ function showSolution(panel, exercise, passed) {
 
 // -- resetting ---------------------------------------------------------------------------------
 
-function resetExercise(cell, exercise) {
+function resetExercise(t, cell, exercise) {
   resetCell(cell);
-  forget(progress, exercise.id);
-  const panel = panels.get(exercise.id);
+  forget(t.progress, exercise.id);
+  const panel = t.panels.get(exercise.id);
   panel.result.replaceChildren();
   delete panel.result.dataset.status;
-  showExercise(exercise);
-  showProgress();
+  showExercise(t, exercise);
+  showProgress(t);
   announce(`Step ${exercise.number} is as the book gives it again: its starter, no hints.`);
-  changedState();
+  changedState(t.session);
 }
 
-function resetAll() {
-  for (const id of order) {
-    forget(progress, id);
-    const panel = panels.get(id);
+function resetAll(t) {
+  for (const id of t.order) {
+    forget(t.progress, id);
+    const panel = t.panels.get(id);
     if (!panel) continue;
     panel.result.replaceChildren();
     delete panel.result.dataset.status;
-    showExercise(exercises.get(id));
+    showExercise(t, t.exercises.get(id));
   }
-  showProgress();
+  showProgress(t);
 }
 
 // -- the progress, and keeping it ------------------------------------------------------------
 
-function showProgress() {
-  const box = document.querySelector(".mg-track-progress");
+function showProgress(t) {
+  const { exercises } = t;
+  const box = t.session.root.querySelector(".mg-track-progress");
   if (!box) return;
-  const { text, steps, next, offerReset } = progressView(progress, order);
+  const { text, steps, next, offerReset } = progressView(t.progress, t.order);
   box.replaceChildren(element("p", "mg-track-count", text));
   const list = element("ol", "mg-track-steps");
   list.setAttribute("aria-label", "The steps, done or open");
@@ -281,37 +293,35 @@ function showProgress() {
     const item = element("li", `mg-track-step mg-track-${state}`);
     item.dataset.state = state;
     const link = element("a", "", `Step ${exercise.number}, ${exercise.title}: ${state}`);
-    link.href = `#${sectionOf(id)}`;
+    link.href = `#${sectionOf(t, id)}`;
     item.append(link);
     list.append(item);
   }
   box.append(list);
   if (next !== null) {
     const link = element("a", "", `Next: step ${exercises.get(next).number}, ${exercises.get(next).title}`);
-    link.href = `#${sectionOf(next)}`;
+    link.href = `#${sectionOf(t, next)}`;
     box.append(link);
   }
   if (offerReset) {
     box.append(button("mg-track-reset", "Reset all progress", () => {
-      for (const cell of allCells()) if (exerciseOf(cell)) resetCell(cell);
-      resetAll();
+      for (const cell of t.session.cells) if (exerciseOf(t, cell)) resetCell(cell);
+      resetAll(t);
       announce("Every step is as the book gives it again.");
-      changedState();
+      changedState(t.session);
     }, "reset"));
   }
 }
 
 /** The id of step `id`'s section: its explanation and example come before its cell. */
-function sectionOf(id) {
-  const panel = panels.get(id);
+function sectionOf(t, id) {
+  const panel = t.panels.get(id);
   const section = panel ? panel.cell.el.closest("section[id]") : null;
   return section ? section.id : `mg-exercise-${id}`;
 }
 
-const snapshot = () => progressSnapshot(progress);
-
-function restore(saved) {
-  Object.assign(progress, restoredProgress(saved, (id) => exercises.has(id)));
-  for (const id of order) if (panels.has(id)) showExercise(exercises.get(id));
-  showProgress();
+function restore(t, saved) {
+  Object.assign(t.progress, restoredProgress(saved, (id) => t.exercises.has(id)));
+  for (const id of t.order) if (t.panels.has(id)) showExercise(t, t.exercises.get(id));
+  showProgress(t);
 }

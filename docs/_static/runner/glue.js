@@ -12,26 +12,22 @@
 // reader's, with the build's number in words for a screen reader and on hover
 // (not a focus stop), or the build's number, marked when it is out of date.
 
-import { registerAddon } from "./api.js";
+import { installOnce, registerAddon } from "./api.js";
 import { element } from "./dom.js";
-import { followKeys } from "./prose.js";
+import { proseOf } from "./prose.js";
 import { glueView } from "./wording.js";
 
-const spans = Array.from(document.querySelectorAll("span.pasted-text[data-glue-key]"));
-const built = new Map(spans.map((span) => [span, span.innerHTML])); // as the build wrote them
-const keys = new Set(spans.map((span) => span.dataset.glueKey));
-
-const buildText = (span) => {
+const buildText = (built, span) => {
   const holder = document.createElement("span");
   holder.innerHTML = built.get(span);
   return holder.textContent;
 };
 
-function render(key, state) {
+function render(spans, built, key, state) {
   for (const span of spans) {
     if (span.dataset.glueKey !== key) continue;
     const theirs = state.value === null ? undefined : state.value[span.dataset.glueFormat];
-    const view = glueView(state, buildText(span), theirs);
+    const view = glueView(state, buildText(built, span), theirs);
     span.classList.remove("mg-glue-yours", "mg-glue-stale");
     delete span.dataset.shown;
     if (view.words === null) {
@@ -44,8 +40,13 @@ function render(key, state) {
   }
 }
 
-const glued = followKeys((key) => keys.has(key), render);
-
-registerAddon("glue", ({ key, texts }) => {
-  if (keys.has(key)) glued.set(key, texts);
+/** Follow the glued numbers of the page (under session.root), once the first Run loads this. */
+export const install = (session) => installOnce(session, "glue", () => {
+  const spans = Array.from(session.root.querySelectorAll("span.pasted-text[data-glue-key]"));
+  const built = new Map(spans.map((span) => [span, span.innerHTML])); // as the build wrote them
+  const keys = new Set(spans.map((span) => span.dataset.glueKey));
+  const glued = proseOf(session).followKeys((key) => keys.has(key), (key, state) => render(spans, built, key, state));
+  registerAddon(session, "glue", ({ key, texts }) => {
+    if (keys.has(key)) glued.set(key, texts);
+  });
 });

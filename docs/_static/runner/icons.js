@@ -6,28 +6,28 @@
 
 /** Each sign: its shapes, each a path `d`, drawn as a line, or filled (`filled`). */
 export const ICONS = Object.freeze({
-  run: [{ d: "M7 4.5 L19 12 L7 19.5 Z", filled: true }],
-  edit: [
-    { d: "M15.5 4.5 L19.5 8.5 L9 19 L4.5 19.5 L5 15 Z" },
-    { d: "M13 7 L17 11" },
-  ],
-  stop: [{ d: "M6 6 H18 V18 H6 Z", filled: true }],
+  run: Object.freeze([Object.freeze({ d: "M7 4.5 L19 12 L7 19.5 Z", filled: true })]),
+  edit: Object.freeze([
+    Object.freeze({ d: "M15.5 4.5 L19.5 8.5 L9 19 L4.5 19.5 L5 15 Z" }),
+    Object.freeze({ d: "M13 7 L17 11" }),
+  ]),
+  stop: Object.freeze([Object.freeze({ d: "M6 6 H18 V18 H6 Z", filled: true })]),
   // An arrow round a circle, anticlockwise: back to how it was.
-  reset: [
-    { d: "M4 12 A8 8 0 1 0 6.34 6.34" },
-    { d: "M6.34 1.84 V6.34 H10.84" },
-  ],
+  reset: Object.freeze([
+    Object.freeze({ d: "M4 12 A8 8 0 1 0 6.34 6.34" }),
+    Object.freeze({ d: "M6.34 1.84 V6.34 H10.84" }),
+  ]),
   // The same arrow clockwise: start again.
-  restart: [
-    { d: "M20 12 A8 8 0 1 1 17.66 6.34" },
-    { d: "M17.66 1.84 V6.34 H13.16" },
-  ],
+  restart: Object.freeze([
+    Object.freeze({ d: "M20 12 A8 8 0 1 1 17.66 6.34" }),
+    Object.freeze({ d: "M17.66 1.84 V6.34 H13.16" }),
+  ]),
   // Two sheets, one over the other.
-  copy: [
-    { d: "M9 9 H20 V20 H9 Z" },
-    { d: "M5 15 V4 H15" },
-  ],
-  check: [{ d: "M4.5 12.5 L9.5 17.5 L19.5 6.5" }],
+  copy: Object.freeze([
+    Object.freeze({ d: "M9 9 H20 V20 H9 Z" }),
+    Object.freeze({ d: "M5 15 V4 H15" }),
+  ]),
+  check: Object.freeze([Object.freeze({ d: "M4.5 12.5 L9.5 17.5 L19.5 6.5" })]),
 });
 
 /** The SVG attributes of a sign's drawing (the <svg>) and of each of its shapes. */

@@ -6,47 +6,42 @@
 // that cell's number, on the cell and in the prose (notRerun: key -> cells).
 
 import { emit } from "./api.js";
-import { allBuildOnlyCells, setBuildOnlyNote, setStale } from "./cells.js";
-import * as flow from "./flow.js";
+import { setBuildOnlyNote, setStale } from "./cells.js";
 import { analyse } from "./routing.js";
-import { runtime } from "./runtime.js";
 import { notRerunNote } from "./wording.js";
-
-let lastStale = "";
-let staleRun = []; // the codes the last run's marks found stale (planner.staleCells)
 
 /**
  * Mark the outputs a run made stale (and unmark the ones that are current again).
  * Where the reader's code is not analysed yet and Python is up, the marks are
- * drawn again once the worker's analysis of it is in.
+ * drawn again once the worker's analysis of it is in.  session.stale keeps the
+ * codes the last run's marks found stale (planner.staleCells) and what was sent.
  */
-export function refreshStale() {
-  staleRun = flow.staleCells();
-  draw();
-  if (!flow.isAnalysed() && runtime.isUp()) {
-    flow.analyseEdits(analyse).then(() => {
-      staleRun = flow.staleCells();
-      draw();
+export function refreshStale(session) {
+  const { flow } = session;
+  session.stale.codes = flow.staleCells();
+  drawStale(session);
+  if (!flow.isAnalysed() && session.isUp()) {
+    flow.analyseEdits((cells) => analyse(session, cells)).then(() => {
+      session.stale.codes = flow.staleCells();
+      drawStale(session);
     });
   }
 }
 
-// An edit alone makes stale no output a run can update (until the next run), but what
-// stays the build's is out of date as soon as a cell it depends on is the reader's.
-document.addEventListener("micrograd:edit", () => draw());
-
-function draw() {
+/** Draw the marks of what is stale now (and tell the add-ons, when that changed). */
+export function drawStale(session) {
+  const { flow } = session;
   const shownAs = (because) => because.map(({ code, edited }) => ({
     number: flow.codeCells[code].cell?.number ?? null, edited,
   })).filter((c) => c.number !== null);
   const notRerun = new Map(flow.notRerun()
     .map(({ code, because }) => [code, shownAs(because)])
     .filter(([, cells]) => cells.length > 0));
-  for (const cell of allBuildOnlyCells()) {
+  for (const cell of session.buildOnlyCells) {
     const cells = notRerun.get(cell.position);
     setBuildOnlyNote(cell, cells ? notRerunNote(cells) : null);
   }
-  const stale = new Set(staleRun);
+  const stale = new Set(session.stale.codes);
   for (const entry of flow.codeCells) {
     if (entry.cell) setStale(entry.cell, stale.has(entry.code));
   }
@@ -60,8 +55,8 @@ function draw() {
     notRerun: glueNotRerun,
   };
   const key = JSON.stringify(detail);
-  if (key !== lastStale) {
-    lastStale = key;
+  if (key !== session.stale.shown) {
+    session.stale.shown = key;
     emit("stale", detail);
   }
 }

@@ -12,8 +12,8 @@ import MIME_TYPES from "./mime_types.json" with { type: "json" };
 import { first } from "./state.js";
 
 /** Append printed text to the cell's box. */
-export function addStream(cell, name, text) {
-  first("firstOutput");
+export function addStream(session, cell, name, text) {
+  first(session.records, "firstOutput");
   recordOutput(cell, { kind: "stream", name, text });
   const body = outputBody(cell);
   recordShown(cell, { kind: "stream", name, text });
@@ -26,9 +26,9 @@ export function addStream(cell, name, text) {
 }
 
 /** Append the run's index-th displayed value ({mime: data}) to the cell's box. */
-export function addDisplay(cell, index, bundle) {
-  first("firstOutput");
-  const [mime, { show }] = rendererFor(bundle);
+export function addDisplay(session, cell, index, bundle) {
+  first(session.records, "firstOutput");
+  const [mime, { show }] = rendererFor(session, bundle);
   const data = bundle[mime];
   recordOutput(cell, { kind: "display", mime, data, bundle });
   const box = element("div", "runner-display");
@@ -46,11 +46,11 @@ export function displayBox(cell, index) {
 }
 
 /** The worker laid the index-th display out: its renderer puts the HTML in. */
-export function addLayout(cell, index, html) {
+export function addLayout(session, cell, index, html) {
   const box = displayBox(cell, index);
   if (!box) return;
   recordShown(cell, { kind: "layout", index, html });
-  const [, { laidOut }] = rendererFor({ [box.dataset.mime]: null });
+  const [, { laidOut }] = rendererFor(session, { [box.dataset.mime]: null });
   laidOut(box, html);
 }
 
@@ -69,10 +69,10 @@ export function addTraceback(cell, text) {
 }
 
 /** Show one item of a saved output box again (cells.js's Cell.shown) by what showed it. */
-export function showAgain(cell, item) {
-  if (item.kind === "stream") addStream(cell, item.name, item.text);
-  else if (item.kind === "display") addDisplay(cell, item.index, item.bundle);
-  else if (item.kind === "layout") addLayout(cell, item.index, item.html);
+export function showAgain(session, cell, item) {
+  if (item.kind === "stream") addStream(session, cell, item.name, item.text);
+  else if (item.kind === "display") addDisplay(session, cell, item.index, item.bundle);
+  else if (item.kind === "layout") addLayout(session, cell, item.index, item.html);
   else if (item.kind === "layout-error") addLayoutError(cell, item.index, item.error);
   else if (item.kind === "traceback") addTraceback(cell, item.text);
   else return false;
@@ -85,31 +85,42 @@ const asText = (box, data) => box.append(element("pre", "", data));
 const asMarkup = (box, data) => {
   box.innerHTML = data;
 };
-registerOutput("text/plain", asText);
-registerOutput("text/latex", asText);
-registerOutput(
-  "text/markdown",
-  (box, data) => {
-    box.textContent = data; // until the worker lays it out as HTML
-  },
-  (box, html) => {
-    box.innerHTML = html;
-    for (const table of box.querySelectorAll("table")) table.classList.add("table");
-  },
-);
-registerOutput("text/html", asMarkup);
-registerOutput("image/svg+xml", asMarkup);
-registerOutput(
-  MIME_TYPES.graphviz,
-  (box) => {
-    box.classList.add("runner-drawing");
-    box.textContent = "Laying out the drawing…";
-  },
-  (box, svg) => {
-    box.innerHTML = svg;
-    // The class of the build's inline graphs: it fits the column as they do, and
-    // opens full size when shown smaller (micrograd-figures.css and .js).
-    const drawing = box.querySelector("svg");
-    if (drawing) drawing.classList.add("micrograd-graph");
-  },
-);
+
+/**
+ * Register the built-in renderers with the session, once, before any add-on's
+ * (an add-on's renderer of a bundle that also has text/plain must win: it is
+ * registered after these).
+ */
+export function registerBuiltIns(session) {
+  if (session.renderers.length > 0) return;
+  registerOutput(session, "text/plain", asText);
+  registerOutput(session, "text/latex", asText);
+  registerOutput(
+    session,
+    "text/markdown",
+    (box, data) => {
+      box.textContent = data; // until the worker lays it out as HTML
+    },
+    (box, html) => {
+      box.innerHTML = html;
+      for (const table of box.querySelectorAll("table")) table.classList.add("table");
+    },
+  );
+  registerOutput(session, "text/html", asMarkup);
+  registerOutput(session, "image/svg+xml", asMarkup);
+  registerOutput(
+    session,
+    MIME_TYPES.graphviz,
+    (box) => {
+      box.classList.add("runner-drawing");
+      box.textContent = "Laying out the drawing…";
+    },
+    (box, svg) => {
+      box.innerHTML = svg;
+      // The class of the build's inline graphs: it fits the column as they do, and
+      // opens full size when shown smaller (micrograd-figures.css and .js).
+      const drawing = box.querySelector("svg");
+      if (drawing) drawing.classList.add("micrograd-graph");
+    },
+  );
+}

@@ -22,42 +22,37 @@
 //
 // The page bar (at the top of the article) holds "Reset page" and says what
 // is saved; a skip link, the first thing a keyboard reaches, leads to the
-// first cell's Run.
+// first cell's Run.  What this keeps while the page is open is the session's
+// (session.pageState, runtime.js); the storage is the one the page gave
+// the session (session.storage, null where the browser refuses it).
 
 import {
-  allBuildOnlyCells, allCells, announce, attachSavedCode, resetCell, restoredRun, scratchCell,
-  sessionCells, setBuildOnlyNote, startOutput,
+  announce, attachSavedCode, resetCell, restoredRun, sessionCells, setBuildOnlyNote, startOutput,
 } from "./cells.js";
 import { button, element } from "./dom.js";
 import {
   pageSnapshot, restorePlan, restoredText, versionOf,
 } from "./savedstate.js";
-import { settings } from "./state.js";
 
 const PREFIX = "micrograd-book:";
-const KEY = `${PREFIX}${location.pathname}`;
 const SAVE_AFTER_MS = 300; // well within the second a change may wait to be saved
-const manifest = document.getElementById("micrograd-cells");
+
+/** Where the page's state is kept: under the page's address. */
+const keyOf = (session) => `${PREFIX}${session.path}`;
 
 /** What a saved state must match to be brought back (savedstate.js). */
-const version = () => versionOf(manifest ? manifest.textContent : "", settings.wheels);
+const version = (session) => versionOf(session.manifestText, session.settings.wheels);
 
-const addons = new Map(); // an add-on's name -> {snapshot(), restore(saved), reset()}
-// The page's state, as this module keeps it while the page is open.
-const page = {
-  hooks: null, // {machinery(), restart()}: the queue module (null before a Run), Restart
-  savedAddons: {}, // what a reload brought back for add-ons not registered yet
-  prose: null, // prose.js, once something on the page needs it
-  bar: null,
-  refused: false, // the storage refused a write: said once
-  timer: null, // a save waiting to start
-  saving: false, // a save under way (it waits for the prose's state)
-};
-
-function loadProse() {
+/** prose.js and the add-ons that show the prose (glue.js, claims.js), set up once. */
+function loadProse(session) {
+  const page = session.pageState;
   if (page.prose === null) {
     page.prose = Promise.all([import("./prose.js"), import("./glue.js"), import("./claims.js")])
-      .then(([module]) => module);
+      .then(([module, glue, claims]) => {
+        glue.install(session);
+        claims.install(session);
+        return module.proseOf(session);
+      });
   }
   return page.prose;
 }
@@ -66,10 +61,15 @@ function loadProse() {
  * The modules that draw a run's output box (outputs.js and the add-ons' renderers,
  * in the order the first Run registers them), and the runner's notes.
  */
-const renderers = () => Promise.all([
+const renderers = (session) => Promise.all([
   import("./outputs.js"), import("./notes.js"), import("./api.js"),
   import("./steppers.js"), import("./charts.js"),
-]);
+]).then(([outputs, notes, api, steppers, charts]) => {
+  outputs.registerBuiltIns(session);
+  steppers.install(session);
+  charts.install(session);
+  return [outputs, notes, api];
+});
 
 /**
  * An add-on keeps state of its own with the page's (the exercises' progress, say):
@@ -77,8 +77,9 @@ const renderers = () => Promise.all([
  * reload, reset() is Reset page.  It is saved with the rest; call changedState()
  * when it changes.
  */
-export function keepState(name, handlers) {
-  addons.set(name, handlers);
+export function keepState(session, name, handlers) {
+  const page = session.pageState;
+  page.addons.set(name, handlers);
   if (name in page.savedAddons) {
     handlers.restore(page.savedAddons[name]);
     delete page.savedAddons[name];
@@ -86,69 +87,76 @@ export function keepState(name, handlers) {
 }
 
 /** An add-on's state changed: save it with the page's, soon. */
-export const changedState = () => soon();
+export const changedState = (session) => soon(session);
 
 // -- saving ---------------------------------------------------------------------------------------
 
-function changed() {
-  return sessionCells().some((cell) => cell.edited || cell.shows !== "build");
+function changed(session) {
+  return sessionCells(session).some((cell) => cell.edited || cell.shows !== "build");
 }
 
-function addonSnapshots() {
+function addonSnapshots(page) {
   const kept = { ...page.savedAddons };
-  for (const [name, handlers] of addons) {
+  for (const [name, handlers] of page.addons) {
     const state = handlers.snapshot();
     if (state !== null) kept[name] = state;
   }
   return kept;
 }
 
-async function save() {
+async function save(session) {
+  const page = session.pageState;
   page.timer = null;
   page.saving = true;
   try {
-    await write();
+    await write(session);
   } finally {
     page.saving = false;
   }
 }
 
 /** Whether every change so far is saved (or refused): no save waits or is under way. */
-export const allSaved = () => page.timer === null && !page.saving;
+export const allSaved = (session) => session.pageState.timer === null && !session.pageState.saving;
 
-async function write() {
+async function write(session) {
+  const page = session.pageState;
   const proseStates = page.prose === null ? {} : (await page.prose).snapshot();
-  const addonStates = addonSnapshots();
-  const kept = changed() || Object.keys(proseStates).length > 0 || Object.keys(addonStates).length > 0;
-  showBar(kept);
+  const addonStates = addonSnapshots(page);
+  const kept = changed(session) || Object.keys(proseStates).length > 0 || Object.keys(addonStates).length > 0;
+  showBar(page, kept);
   try {
     if (kept) {
       const state = pageSnapshot({
-        version: version(), cells: allCells(), scratch: scratchCell(), prose: proseStates, addons: addonStates,
+        version: version(session),
+        cells: session.cells,
+        scratch: session.scratch,
+        prose: proseStates,
+        addons: addonStates,
       });
-      localStorage.setItem(KEY, JSON.stringify(state));
+      session.storage.setItem(keyOf(session), JSON.stringify(state));
     } else {
-      localStorage.removeItem(KEY);
+      session.storage.removeItem(keyOf(session));
     }
   } catch {
     if (!page.refused) {
       page.refused = true;
-      say("This window does not keep your changes (a private window, or storage turned " +
+      say(page, "This window does not keep your changes (a private window, or storage turned " +
         "off): they are lost when you leave the page.");
     }
   }
 }
 
-function soon() {
+function soon(session) {
+  const page = session.pageState;
   clearTimeout(page.timer);
-  page.timer = setTimeout(save, SAVE_AFTER_MS);
+  page.timer = setTimeout(() => save(session), SAVE_AFTER_MS);
 }
 
 // -- bringing it back -----------------------------------------------------------------------------
 
-function read() {
+function read(session) {
   try {
-    const text = localStorage.getItem(KEY);
+    const text = session.storage.getItem(keyOf(session));
     return text === null ? null : JSON.parse(text);
   } catch {
     return null; // storage turned off, or a state this page cannot read: nothing to bring back
@@ -156,14 +164,15 @@ function read() {
 }
 
 /** Every page's saved state in this browser: [{path, state}] (the start page's scores). */
-export function savedStates() {
+export function savedStates(session) {
+  const { storage } = session;
   const states = [];
   try {
-    for (let i = 0; i < localStorage.length; i += 1) {
-      const key = localStorage.key(i);
+    for (let i = 0; i < storage.length; i += 1) {
+      const key = storage.key(i);
       if (!key.startsWith(PREFIX)) continue;
       try {
-        states.push({ path: key.slice(PREFIX.length), state: JSON.parse(localStorage.getItem(key)) });
+        states.push({ path: key.slice(PREFIX.length), state: JSON.parse(storage.getItem(key)) });
       } catch {
         // a state no page can read: left out
       }
@@ -175,24 +184,26 @@ export function savedStates() {
 }
 
 /** Show a saved run again in the cell's output box, item by item, by what showed each. */
-async function showRun(cell, run) {
-  const [outputs, notes, api] = await renderers();
+async function showRun(session, cell, run) {
+  const [outputs, notes, api] = await renderers(session);
   startOutput(cell);
   const context = {
     cell, code: cell.entry ? cell.entry.code : null, restored: true,
     display: (index) => outputs.displayBox(cell, index),
   };
   for (const item of run.shown) {
-    if (outputs.showAgain(cell, item)) continue;
+    if (outputs.showAgain(session, cell, item)) continue;
     if (item.kind === "note") notes.showNote(cell, item);
-    else if (item.kind === "crash") notes.showCrashNote(cell, item, page.hooks.restart);
-    else if (item.kind === "addon" && api.addonHandler(item.name)) api.addonHandler(item.name)(item.fields, context);
+    else if (item.kind === "crash") notes.showCrashNote(cell, item, session.pageState.hooks.restart);
+    else if (item.kind === "addon" && api.addonHandler(session, item.name)) {
+      api.addonHandler(session, item.name)(item.fields, context);
+    }
   }
   restoredRun(cell, run);
 }
 
 /** Bring one saved cell back (its plan: savedstate.js, restorePlan). */
-async function bringBackCell(cell, { code, codeGoes, run }, openEditor) {
+async function bringBackCell(session, cell, { code, codeGoes, run }, openEditor) {
   if (codeGoes === "editor") {
     await openEditor(cell);
     cell.editor.value = code;
@@ -202,67 +213,69 @@ async function bringBackCell(cell, { code, codeGoes, run }, openEditor) {
       cell.editor.value = code;
     });
   }
-  if (run !== null) await showRun(cell, run);
+  if (run !== null) await showRun(session, cell, run);
 }
 
-async function bringBack(saved, openEditor) {
-  const cells = allCells();
-  const plan = restorePlan(saved, cells, version(), scratchCell());
-  for (const kept of plan.cells) await bringBackCell(cells[kept.index], kept, openEditor);
-  if (plan.scratch !== null) await bringBackCell(scratchCell(), plan.scratch, openEditor);
-  if (plan.current && Object.keys(saved.prose).length) (await loadProse()).restore(saved.prose);
+async function bringBack(session, saved, openEditor) {
+  const page = session.pageState;
+  const { cells, scratch } = session;
+  const plan = restorePlan(saved, cells, version(session), scratch);
+  for (const kept of plan.cells) await bringBackCell(session, cells[kept.index], kept, openEditor);
+  if (plan.scratch !== null) await bringBackCell(session, scratch, plan.scratch, openEditor);
+  if (plan.current && Object.keys(saved.prose).length) (await loadProse(session)).restore(saved.prose);
   // An add-on's state is its own to judge (an exercise passed stays passed): kept either way.
   page.savedAddons = { ...(saved.addons || {}) };
-  for (const [name, handlers] of addons) {
+  for (const [name, handlers] of page.addons) {
     if (name in page.savedAddons) {
       handlers.restore(page.savedAddons[name]);
       delete page.savedAddons[name];
     }
   }
-  showBar(true);
-  say(restoredText(plan.current, cells.filter((cell) => cell.edited).map((cell) => cell.number)));
+  showBar(page, true);
+  say(page, restoredText(plan.current, cells.filter((cell) => cell.edited).map((cell) => cell.number)));
 }
 
 // -- Reset page -----------------------------------------------------------------------------------
 
-async function resetPage() {
+async function resetPage(session) {
+  const page = session.pageState;
   clearTimeout(page.timer);
   const queue = page.hooks.machinery();
-  if (queue !== null) (await queue).endPython();
-  for (const cell of sessionCells()) resetCell(cell);
-  for (const cell of allBuildOnlyCells()) setBuildOnlyNote(cell, null);
+  if (queue !== null) (await queue).endPython(session);
+  for (const cell of sessionCells(session)) resetCell(cell);
+  for (const cell of session.buildOnlyCells) setBuildOnlyNote(cell, null);
   if (page.prose !== null) (await page.prose).resetAll();
   page.savedAddons = {};
-  for (const handlers of addons.values()) handlers.reset();
+  for (const handlers of page.addons.values()) handlers.reset();
   try {
-    localStorage.removeItem(KEY);
+    session.storage.removeItem(keyOf(session));
   } catch {
     // nothing was kept
   }
-  showBar(false);
-  say("The page is the build's again: its code, outputs, numbers and sentences.");
-  const first = allCells()[0];
+  showBar(page, false);
+  say(page, "The page is the build's again: its code, outputs, numbers and sentences.");
+  const first = session.cells[0];
   if (first) first.controls.run.focus();
 }
 
 // -- the page bar and the skip link ---------------------------------------------------------------
 
-function say(text) {
+function say(page, text) {
   page.bar.status.textContent = text;
   announce(text);
 }
 
-function showBar(changes) {
+function showBar(page, changes) {
   page.bar.reset.hidden = !changes;
 }
 
-function makeBar() {
-  const article = document.querySelector("article.bd-article");
-  const first = allCells()[0];
+function makeBar(session) {
+  const article = session.root.querySelector("article.bd-article");
+  const first = session.cells[0];
   if (!article || !first) return null;
   const made = {
     element: element("div", "runner-page-bar"),
-    reset: button("runner-reset-page", "Reset page", () => resetPage(), "reset"),
+    reset: button("runner-reset-page", "Reset page", () => resetPage(session), "reset"),
     status: element("span", "runner-page-status"),
   };
   made.element.setAttribute("role", "region");
@@ -279,7 +292,7 @@ function makeBar() {
     first.controls.run.focus();
     first.controls.run.scrollIntoView({ block: "center" });
   });
-  document.body.prepend(skip);
+  article.ownerDocument.body.prepend(skip);
   return made;
 }
 
@@ -287,16 +300,18 @@ function makeBar() {
  * Set up the page's state: its bar, what a reload brings back, saving from now on.
  * machinery(): the run queue's module (a promise), or null before the first Run;
  * restart(): the runner's Restart (a crash's note, brought back, offers it).
+ * Resolves once what a reload brings back is back.
  */
-export function setUpPageState({ machinery, openEditor, restart }) {
+export async function setUpPageState(session, { machinery, openEditor, restart }) {
+  const page = session.pageState;
   page.hooks = { machinery, restart };
-  page.bar = makeBar();
+  page.bar = makeBar(session);
   if (page.bar === null) return;
   for (const event of ["run-done", "reset", "restart", "stale", "edit", "prose"]) {
-    document.addEventListener(`micrograd:${event}`, soon);
+    document.addEventListener(`micrograd:${event}`, () => soon(session));
   }
   // The add-ons that keep the prose's state load with the first Run; save what they keep.
-  document.addEventListener("micrograd:run-start", () => loadProse(), { once: true });
-  const saved = read();
-  if (saved !== null) bringBack(saved, openEditor);
+  document.addEventListener("micrograd:run-start", () => loadProse(session), { once: true });
+  const saved = read(session);
+  if (saved !== null) await bringBack(session, saved, openEditor);
 }

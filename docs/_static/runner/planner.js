@@ -28,7 +28,13 @@
 
 /** The facts of code that has none (it does not parse, or is not analysed). */
 export const EMPTY = Object.freeze({
-  defines: [], uses: [], changes: [], method_calls: [], calls: {}, functions: {}, imports: [],
+  defines: Object.freeze([]),
+  uses: Object.freeze([]),
+  changes: Object.freeze([]),
+  method_calls: Object.freeze([]),
+  calls: Object.freeze({}),
+  functions: Object.freeze({}),
+  imports: Object.freeze([]),
 });
 
 const usable = (names) => (names && !names.error ? names : EMPTY);

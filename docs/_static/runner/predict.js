@@ -24,46 +24,53 @@ import {
 
 const DATA = "script.mg-predict-data";
 
-// The page's predictions, as data: what is saved, and the steppers set up.
-const state = {
-  on: false,
-  answers: {}, // answerKey -> "right" | "close" | "wrong"
-  revealed: {}, // stepper id -> frames shown (asked, or shown without an answer)
-  runs: {}, // a prompt's key -> {typed, judged, text}: the prediction kept before a run
-  // (typed: the number as typed, or the wording chosen)
-};
-const steppers = new Map(); // stepper element -> its view {data, id, box, form, ...}
-const prompts = new Map(); // a prompt's key -> its view {key, format, close, box, ...}
+/**
+ * The page's predictions (session.predictions), as data: what is saved (state), and
+ * the steppers and prompts set up.
+ */
+const newPredictions = (session) => ({
+  session,
+  state: {
+    on: false,
+    answers: {}, // answerKey -> "right" | "close" | "wrong"
+    revealed: {}, // stepper id -> frames shown (asked, or shown without an answer)
+    runs: {}, // a prompt's key -> {typed, judged, text}: the prediction kept before a run
+    // (typed: the number as typed, or the wording chosen)
+  },
+  steppers: new Map(), // stepper element -> its view {data, id, box, form, ...}
+  prompts: new Map(), // a prompt's key -> its view {key, format, close, box, ...}
+});
 
-const revealedOf = (id) => new Set(state.revealed[id] || []);
+const revealedOf = (p, id) => new Set(p.state.revealed[id] || []);
 
-function reveal(id, frame) {
-  state.revealed[id] = [...revealedOf(id).add(frame)].sort((a, b) => a - b);
+function reveal(p, id, frame) {
+  p.state.revealed[id] = [...revealedOf(p, id).add(frame)].sort((a, b) => a - b);
 }
 
-function pageTitle() {
-  const heading = document.querySelector("article.bd-article h1");
+function pageTitle(session) {
+  const heading = session.root.querySelector("article.bd-article h1");
   return heading ? heading.textContent.replace(/#$/, "").trim() : document.title;
 }
 
 // -- what each stepper shows ----------------------------------------------------------------------
 
-function scoreLine() {
-  return `Your predictions on this page: ${scoreText(score(state.answers))}.`;
+function scoreLine(p) {
+  return `Your predictions on this page: ${scoreText(score(p.state.answers))}.`;
 }
 
-function render(view) {
+function render(p, view) {
+  const { state } = p;
   view.toggle.setAttribute("aria-pressed", String(state.on));
   view.box.hidden = !state.on;
   if (!state.on) {
     view.pending = null;
     view.form.hidden = true;
   }
-  view.score.textContent = scoreLine();
+  view.score.textContent = scoreLine(p);
 }
 
-function renderPrompt(view) {
-  const kept = state.runs[view.key];
+function renderPrompt(p, view) {
+  const kept = p.state.runs[view.key];
   view.why.hidden = !(kept && kept.judged);
   view.status.textContent = !kept ? ""
     : kept.judged ? kept.text
@@ -77,12 +84,12 @@ function renderPrompt(view) {
     }
   } else if (kept && document.activeElement !== view.input) view.input.value = kept.typed;
   else if (!kept) view.input.value = "";
-  view.score.textContent = scoreLine();
+  view.score.textContent = scoreLine(p);
 }
 
-const renderAll = () => {
-  steppers.forEach(render);
-  prompts.forEach(renderPrompt);
+const renderAll = (p) => {
+  p.steppers.forEach((view) => render(p, view));
+  p.prompts.forEach((view) => renderPrompt(p, view));
 };
 
 function ask(view, frame) {
@@ -121,18 +128,18 @@ function showFeedback(view, lines) {
 }
 
 /** The frame asked about is answered or skipped: show it, and keep what was learnt. */
-function done(view, frame) {
-  reveal(view.id, frame);
+function done(p, view, frame) {
+  reveal(p, view.id, frame);
   view.pending = null;
   view.form.hidden = true;
-  changedState();
-  renderAll();
+  changedState(p.session);
+  renderAll(p);
   view.stepper.goTo(frame);
   const next = view.stepper.querySelector(".mg-stepper-next");
   (next && !next.disabled ? next : view.stepper).focus({ preventScroll: true });
 }
 
-function check(view) {
+function check(p, view) {
   const frame = view.pending;
   const asks = view.data.frames[frame].asks;
   const results = asks.map((item, k) => judge(item, view.inputs[k].value, view.data.exact));
@@ -145,31 +152,31 @@ function check(view) {
   }
   asks.forEach((item, k) => {
     const key = answerKey(view.id, frame, item.input);
-    if (!(key in state.answers)) state.answers[key] = results[k].verdict;
+    if (!(key in p.state.answers)) p.state.answers[key] = results[k].verdict;
   });
   showFeedback(view, results);
-  done(view, frame);
-  announce(`${results.map((r) => r.text).join(" ")} ${scoreLine()}`);
+  done(p, view, frame);
+  announce(`${results.map((r) => r.text).join(" ")} ${scoreLine(p)}`);
 }
 
-function showMe(view) {
+function showMe(p, view) {
   const frame = view.pending;
   const lines = view.data.frames[frame].asks.map(shown);
   showFeedback(view, lines);
-  done(view, frame);
+  done(p, view, frame);
   announce(lines.map((line) => line.text).join(" "));
 }
 
-function toggle() {
-  state.on = !state.on;
-  changedState();
-  renderAll();
-  announce(state.on
+function toggle(p) {
+  p.state.on = !p.state.on;
+  changedState(p.session);
+  renderAll(p);
+  announce(p.state.on
     ? "Predict on: before each rule runs, the stepper asks what it will give."
     : "Predict off: the stepper shows each step at once.");
 }
 
-function makeView(stepper, data) {
+function makeView(p, stepper, data) {
   const controls = stepper.querySelector(":scope > .mg-stepper-controls");
   const view = {
     stepper, data, id: stepper.id, pending: null, inputs: [],
@@ -183,19 +190,19 @@ function makeView(stepper, data) {
   };
   view.toggle.type = "button";
   view.toggle.title = "Predict each step's gradients before the stepper shows them";
-  view.toggle.addEventListener("click", toggle);
+  view.toggle.addEventListener("click", () => toggle(p));
   const submit = element("button", "mg-predict-check", "Check");
   submit.type = "submit";
   const skip = element("button", "mg-predict-show", "Show me");
   skip.type = "button";
-  skip.addEventListener("click", () => showMe(view));
+  skip.addEventListener("click", () => showMe(p, view));
   const buttons = element("p", "mg-predict-buttons");
   buttons.append(submit, " ", skip);
   view.form.append(view.lead, view.fields, buttons);
   view.form.hidden = true;
   view.form.addEventListener("submit", (event) => {
     event.preventDefault();
-    check(view);
+    check(p, view);
   });
   view.box.setAttribute("role", "group");
   view.box.setAttribute("aria-label", "Predict, then see");
@@ -203,9 +210,9 @@ function makeView(stepper, data) {
   controls.append(view.toggle);
   controls.after(view.box);
   stepper.addEventListener("mg-stepper-step", (event) => {
-    if (!state.on) return;
+    if (!p.state.on) return;
     const { from, to } = event.detail;
-    const frame = frameToAsk(data.frames, revealedOf(view.id), from, to);
+    const frame = frameToAsk(data.frames, revealedOf(p, view.id), from, to);
     if (frame === null) return;
     event.preventDefault();
     ask(view, frame);
@@ -213,21 +220,21 @@ function makeView(stepper, data) {
   return view;
 }
 
-function setUpStepper(stepper) {
+function setUpStepper(p, stepper) {
   const script = stepper.nextElementSibling;
-  if (steppers.has(stepper) || !script || !script.matches(DATA) || !stepper.goTo) return;
+  if (p.steppers.has(stepper) || !script || !script.matches(DATA) || !stepper.goTo) return;
   const data = JSON.parse(script.textContent);
   if (!data.frames.some(Boolean)) return;
-  const view = makeView(stepper, data);
-  steppers.set(stepper, view);
-  render(view);
+  const view = makeView(p, stepper, data);
+  p.steppers.set(stepper, view);
+  render(p, view);
 }
 
 // -- predict, then run: a prompt in the prose ----------------------------------------------------
 
 const runKey = (key) => `run/${key}`;
 
-function keep(view) {
+function keep(p, view) {
   const chosen = view.choices ? view.radios.find((radio) => radio.checked) : null;
   const typed = view.choices ? (chosen ? chosen.value : "") : view.input.value.trim();
   const unread = view.choices ? !chosen : readNumber(typed) === null;
@@ -237,14 +244,15 @@ function keep(view) {
     announce(view.status.textContent);
     return;
   }
-  state.runs[view.key] = { typed, judged: false, text: "" };
-  changedState();
-  renderAll();
+  p.state.runs[view.key] = { typed, judged: false, text: "" };
+  changedState(p.session);
+  renderAll(p);
   announce(view.status.textContent);
 }
 
 /** A run gave the prompt's number: judge the prediction kept before it, once. */
-function onValue(view, glued) {
+function onValue(p, view, glued) {
+  const { state } = p;
   const kept = state.runs[view.key];
   if (!kept || kept.judged || glued.from !== "run" || glued.value === null) return;
   const text = view.choices ? null : glued.value[view.format];
@@ -253,9 +261,9 @@ function onValue(view, glued) {
   if (result === null) return;
   state.answers[runKey(view.key)] = result.verdict;
   state.runs[view.key] = { ...kept, judged: true, text: result.text };
-  changedState();
-  renderAll();
-  announce(`${result.text} ${view.why.textContent.trim()} ${scoreLine()}`);
+  changedState(p.session);
+  renderAll(p);
+  announce(`${result.text} ${view.why.textContent.trim()} ${scoreLine(p)}`);
 }
 
 /** A number prompt's field: "Your prediction [    ]". */
@@ -288,7 +296,7 @@ function choiceFields(view) {
   return [group];
 }
 
-function setUpPrompt(box) {
+function setUpPrompt(p, box) {
   const view = {
     key: box.dataset.key, box,
     // A number prompt: the format it is compared in, how near is close, and
@@ -309,19 +317,19 @@ function setUpPrompt(box) {
   view.form.append(...(view.choices ? choiceFields(view) : numberField(view)), " ", submit);
   view.form.addEventListener("submit", (event) => {
     event.preventDefault();
-    keep(view);
+    keep(p, view);
   });
   view.status.setAttribute("aria-live", "off"); // the page's one live region says it
   box.querySelector(".mg-predict-run-question").after(view.form, view.status);
   box.append(view.score);
-  prompts.set(view.key, view);
-  renderPrompt(view);
+  p.prompts.set(view.key, view);
+  renderPrompt(p, view);
 }
 
 // -- the start page: every page's score -----------------------------------------------------------
 
-function showScores(box) {
-  const pages = savedStates()
+function showScores(session, box) {
+  const pages = savedStates(session)
     .map(({ path, state: saved }) => ({ path, predict: saved.addons && saved.addons.predict }))
     .filter(({ predict }) => predict && Object.keys(predict.answers || {}).length);
   box.replaceChildren();
@@ -343,33 +351,37 @@ function showScores(box) {
 // -- start ----------------------------------------------------------------------------------------
 
 /** Set up predict mode on the page's steppers (and those a run shows later), and the scores. */
-export function setUpPredictions() {
-  const scores = document.getElementById("mg-prediction-scores");
-  if (scores) showScores(scores);
-  document.querySelectorAll(".mg-stepper.mg-ready").forEach(setUpStepper);
-  document.addEventListener("mg-stepper-ready", (event) => setUpStepper(event.target));
-  document.querySelectorAll("div.mg-predict-run[data-key]").forEach(setUpPrompt);
+export function setUpPredictions(session) {
+  const p = newPredictions(session);
+  const { root } = session;
+  const { state, steppers } = p;
+  session.predictions = p;
+  const scores = root.querySelector("#mg-prediction-scores");
+  if (scores) showScores(session, scores);
+  root.querySelectorAll(".mg-stepper.mg-ready").forEach((stepper) => setUpStepper(p, stepper));
+  document.addEventListener("mg-stepper-ready", (event) => setUpStepper(p, event.target));
+  root.querySelectorAll("div.mg-predict-run[data-key]").forEach((box) => setUpPrompt(p, box));
   document.addEventListener("micrograd:prose", ({ detail }) => {
-    const view = prompts.get(detail.key);
-    if (view) onValue(view, detail.state);
+    const view = p.prompts.get(detail.key);
+    if (view) onValue(p, view, detail.state);
   });
-  keepState("predict", {
+  keepState(session, "predict", {
     snapshot: () => {
       const answered = Object.keys(state.answers).length > 0;
       const seen = Object.keys(state.revealed).length > 0 || Object.keys(state.runs).length > 0;
-      return state.on || answered || seen ? { ...state, title: pageTitle() } : null;
+      return state.on || answered || seen ? { ...state, title: pageTitle(session) } : null;
     },
     restore: (saved) => {
       state.on = Boolean(saved.on);
       state.answers = { ...(saved.answers || {}) };
       state.revealed = { ...(saved.revealed || {}) };
       state.runs = { ...(saved.runs || {}) };
-      renderAll();
+      renderAll(p);
     },
     reset: () => {
       Object.assign(state, { on: false, answers: {}, revealed: {}, runs: {} });
       steppers.forEach((view) => view.feedback.replaceChildren());
-      renderAll();
+      renderAll(p);
     },
   });
 }

@@ -6,14 +6,14 @@ import { announce, bringIntoView, setState } from "./cells.js";
 import { button, element } from "./dom.js";
 import { capital, nameOf } from "./notes.js";
 
-const open = new Map(); // cell -> {prompt, answer}
-
 /**
  * Ask, under the cell about to run, what to do about `blocked` (a flow entry above
  * it that crashed Python or was stopped: why).  Resolves with "run", "skip",
  * "edit" (the blocked cell's editor is opened) or "stop" (stop(cell) answered).
+ * The open prompts are the session's (session.prompts: cell -> {prompt, answer}).
  */
-export function ask(cell, blocked, why, edit) {
+export function ask(session, cell, blocked, why, edit) {
+  const open = session.prompts;
   const name = nameOf(blocked);
   const what = why === "crashed" ? "crashed Python" : "was stopped";
   setState(cell, "waiting", `waiting: ${name} must run first`);
@@ -49,17 +49,17 @@ export function ask(cell, blocked, why, edit) {
 }
 
 /** Stop on a cell that waits for an answer: it stays unrun.  Returns whether one was open. */
-export function stopAsking(cell) {
-  const asking = open.get(cell);
+export function stopAsking(session, cell) {
+  const asking = session.prompts.get(cell);
   if (asking) asking.answer("stop");
   return Boolean(asking);
 }
 
 /** Take away the cell's prompt, if it has one, without an answer (Python restarts). */
-export function dropPrompt(cell) {
-  const asking = open.get(cell);
+export function dropPrompt(session, cell) {
+  const asking = session.prompts.get(cell);
   if (asking) {
     asking.prompt.remove();
-    open.delete(cell);
+    session.prompts.delete(cell);
   }
 }

@@ -9,7 +9,6 @@ import {
   addDisplay, addLayout, addLayoutError, addStream, displayBox,
 } from "./outputs.js";
 import { TO_PAGE, TO_WORKER } from "./protocol.js";
-import { runtime } from "./runtime.js";
 import { post, request } from "./session.js";
 
 /**
@@ -17,51 +16,51 @@ import { post, request } from "./session.js";
  * {ok, error, changed} when it ends, or {ok: false, stopped: true} or
  * {ok: false, crashed: true} when a teardown abandons it (runtime.js).
  */
-export function startRun(entry, {
+export function startRun(session, entry, {
   code, filename, watch, apart,
 }) {
-  const id = runtime.newId();
+  const id = session.newId();
   return new Promise((resolve) => {
-    runtime.startRun({ id, entry, changed: [], resolve });
-    post({
+    session.startRun({ id, entry, changed: [], resolve });
+    post(session, {
       type: TO_WORKER.run, run: id, code, filename, watch, apart,
     });
   });
 }
 
 /** The flow entry whose run is in the worker, or null. */
-export const runningEntry = () => (runtime.current ? runtime.current.entry : null);
+export const runningEntry = (session) => (session.current ? session.current.entry : null);
 
 /**
  * Python's analysis of the page's code as it is now (snippets.py's runner_analysis, in
  * the worker): cells [{source, buildOnly}] -> for each, {names, watches, needs}.
  */
-export function analyse(cells) {
-  return request({ type: TO_WORKER.analyse, cells }).then((reply) => reply.cells);
+export function analyse(session, cells) {
+  return request(session, { type: TO_WORKER.analyse, cells }).then((reply) => reply.cells);
 }
 
 /**
  * A cell of the page as a script, assembled by snippets.py in the worker from
  * {cells, index, page}; resolves with {text, error}.
  */
-export function requestScript(fields) {
-  return request({ type: TO_WORKER.script, ...fields });
+export function requestScript(session, fields) {
+  return request(session, { type: TO_WORKER.script, ...fields });
 }
 
 /** What the worker says about runs (session.js hands over everything else). */
-export function onMessage(message) {
-  const current = runtime.current;
+export function onMessage(session, message) {
+  const current = session.current;
   if (current === null || message.run !== current.id) return; // a run that has ended
   const cell = current.entry.cell;
   switch (message.type) {
     case TO_PAGE.stream:
-      if (cell) addStream(cell, message.name, message.text);
+      if (cell) addStream(session, cell, message.name, message.text);
       break;
     case TO_PAGE.display:
-      if (cell) addDisplay(cell, message.index, message.bundle);
+      if (cell) addDisplay(session, cell, message.index, message.bundle);
       break;
     case TO_PAGE.laidOut:
-      if (cell) addLayout(cell, message.index, message.html);
+      if (cell) addLayout(session, cell, message.index, message.html);
       break;
     case TO_PAGE.layoutFailed:
       if (cell) addLayoutError(cell, message.index, message.error);
@@ -70,12 +69,12 @@ export function onMessage(message) {
       current.changed = message.names;
       break;
     case TO_PAGE.done: {
-      const { resolve, changed } = runtime.finishRun();
+      const { resolve, changed } = session.finishRun();
       resolve({ ok: message.ok, error: message.error, changed });
       break;
     }
     case TO_PAGE.addon: {
-      const handle = addonHandler(message.name);
+      const handle = addonHandler(session, message.name);
       if (handle) handle(message.fields, runContext(current.entry));
       break;
     }

@@ -13,6 +13,16 @@
 // Stop and Restart end the worker.  Cells tagged build-only keep their
 // build-time output and get a one-line note instead.
 //
+// The page's one Session (runtime.js) is made here at start-up, from what the
+// page gives it: its manifest, its root element, a worker factory and storage.
+// It owns all of the session's state (the Python's status, generation and
+// queue, the run history and analysis, stale marks, notes, prompts,
+// predictions, pending requests); teardown is one method of it.  The modules
+// export functions and classes, each given the session, and read and link
+// nothing when imported: only constants live at module level
+// (tests/js/module_state.test.mjs fails otherwise; tests/js/session.test.mjs
+// drives a real Session in Node, with a fake worker).
+//
 // The parts, one job each (ES modules, no build step; only runner.js, state.js,
 // dom.js, icons.js, cells.js, copy.js, pagestate.js, pairs.js, pair_layout.js,
 // predict.js, predict_check.js, runtime.js and test_api.js load with the page,
@@ -24,15 +34,16 @@
 //                worker assembles)
 //   pagestate.js the page's state as one thing: saved as it changes, brought back
 //                on reload, and Reset page; the page bar and the skip link
-//   state.js     the page's settings, and what the runner records of its work
+//   state.js     the page's settings (read from the runner's <script>), and what
+//                the runner records of its work
 //   icons.js     the signs on the buttons, as drawings (dom.js draws them)
 //   pairs.js     a stepper pair's layout on the page, and the prose's words for its
 //                sides (pair_layout.js: the rule, from the column's width)
 //   predict.js   predict mode in the steppers (the page's switch, questions and
 //                score) and the start page's scores; predict_check.js judges an
 //                answer against the questions' data (pure, tests/js/)
-//   test_api.js  the small API the browser tests drive the runner through (no
-//                module imports it: it imports what it shows)
+//   test_api.js  the small API the browser tests drive the runner through (only
+//                runner.js imports it, to show the page's session)
 //   api.js       the extension API for add-on modules (output renderers, add-on
 //                messages, the micrograd:* events on document)
 //   queue.js     the run queue: what runs, in which order; Stop, Restart, Reset
@@ -46,9 +57,10 @@
 //   routing.js   the worker's messages about runs, to the cells they belong to
 //   prompts.js   the question about a cell above that crashed or was stopped
 //   notes.js     what the runner says in a cell's output box, in words
-//   runtime.js   the session as one object: its status (a frozen enum), its one
-//                generation, the run in the worker, the queue, and the one
-//                teardown(reason) that Stop, Restart, Reset page and a crash call
+//   runtime.js   the Session: what the page gave it, its status (a frozen enum),
+//                its one generation, the run in the worker, the queue, every other
+//                thing the runner keeps, and the one teardown(reason) that Stop,
+//                Restart, Reset page and a crash call
 //   session.js   the worker's lifecycle: start, its end on a teardown, its cache
 //   protocol.js  the worker protocol: every message type, with its shape
 //   editor.js    the editor (CodeMirror 6, loaded on the first Edit or Run)
@@ -72,70 +84,128 @@ import { setUpCopy } from "./copy.js";
 import { setUpPageState } from "./pagestate.js";
 import { setUpPairs } from "./pairs.js";
 import { setUpPredictions } from "./predict.js";
-import { mark, now, records } from "./state.js";
-import "./test_api.js";
+import { Session } from "./runtime.js";
+import { mark, now, readSettings } from "./state.js";
+import { testApi } from "./test_api.js";
 
 // What the first Run loads (a page nobody runs loads none of it): the run queue,
 // with the page's flow, the worker's lifecycle and output rendering, and the
-// add-on modules, which register through api.js.  Add-on modules are listed here,
-// each as an import() of its literal path, which the bundler (docs/_ext/bundle.py)
-// follows to make it a chunk of its own.
-const RUN_MODULES = [
+// add-on modules, which register through api.js (each module's install(session)).
+// Add-on modules are listed here, each as an import() of its literal path, which
+// the bundler (docs/_ext/bundle.py) follows to make it a chunk of its own.
+const RUN_MODULES = Object.freeze([
   () => import("./queue.js"),
   () => import("./steppers.js"),
   () => import("./glue.js"),
   () => import("./claims.js"),
   () => import("./charts.js"),
-];
+]);
 
-let loading = null;
-function machinery() {
-  if (loading === null) {
-    loading = Promise.all(RUN_MODULES.map((load) => load())).then(([queue]) => {
-      mark("modules");
-      return queue;
-    });
-  }
-  return loading;
+/**
+ * The reader's actions on the session's cells (Run, Edit, Stop, Reset, Restart).
+ * machinery() loads the run queue and the add-ons once (the first Run); loaded()
+ * is that promise, or null before.
+ */
+function makeActions(session) {
+  let loading = null;
+  const machinery = () => {
+    if (loading === null) {
+      loading = Promise.all(RUN_MODULES.map((load) => load())).then(([queue, ...addons]) => {
+        queue.setUpQueue(session);
+        for (const addon of addons) addon.install(session);
+        mark(session.records, "modules");
+        return queue;
+      });
+    }
+    return loading;
+  };
+  const actions = {
+    machinery,
+    loaded: () => loading,
+    run(cell) {
+      const { timings } = session.records;
+      if (timings.clicked === null) timings.clicked = now();
+      machinery().then((queue) => queue.run(session, cell));
+    },
+    // The editor needs neither the queue nor Python: it loads on its own.
+    edit: (cell) =>
+      import("./editor.js").then((editor) =>
+        editor.openEditor(session, cell, actions.run, { focus: true, keepBar: true })),
+    stop: (cell) => machinery().then((queue) => queue.stop(session, cell)),
+    reset: (cell) => machinery().then((queue) => queue.reset(session, cell)),
+    restart: () => machinery().then((queue) => queue.restart(session)),
+  };
+  return actions;
 }
 
-const actions = {
-  run(cell) {
-    if (records.timings.clicked === null) records.timings.clicked = now();
-    machinery().then((queue) => queue.run(cell));
-  },
-  // The editor needs neither the queue nor Python: it loads on its own.
-  edit: (cell) =>
-    import("./editor.js").then((editor) =>
-      editor.openEditor(cell, actions.run, { focus: true, keepBar: true })),
-  stop: (cell) => machinery().then((queue) => queue.stop(cell)),
-  reset: (cell) => machinery().then((queue) => queue.reset(cell)),
-  restart: () => machinery().then((queue) => queue.restart()),
-};
-
-function setUp() {
+/**
+ * Set the runner up on a page: its one session, made from what the page gives
+ * (the manifest, the root element, a worker factory, storage), and each cell's
+ * bar.  Returns the session.
+ */
+export function startRunner({
+  document: page, base, makeWorker, storage, path,
+}) {
   const started = now();
-  setUpCells(actions);
-  setUpPairs();
-  setUpPredictions();
-  setUpCopy({
-    readerScript: (code, hooks) =>
-      machinery().then(() => import("./scripts.js")).then((m) => m.readerScript(code, hooks)),
+  const manifest = page.getElementById("micrograd-cells");
+  const session = new Session({
+    manifest: manifest ? manifest.textContent : null,
+    root: page.documentElement,
+    makeWorker,
+    storage,
+    settings: readSettings(page.getElementById("micrograd-runner"), base),
+    path,
   });
-  setUpPageState({
-    machinery: () => loading,
-    openEditor: (cell) => import("./editor.js").then((editor) => editor.openEditor(cell, actions.run)),
+  const actions = makeActions(session);
+  setUpCells(session, actions);
+  setUpPairs(session);
+  setUpPredictions(session);
+  setUpCopy(session, {
+    readerScript: (code, hooks) =>
+      actions.machinery().then(() => import("./scripts.js")).then((m) => m.readerScript(session, code, hooks)),
+  });
+  session.restored = setUpPageState(session, {
+    machinery: actions.loaded,
+    openEditor: (cell) => import("./editor.js").then((editor) => editor.openEditor(session, cell, actions.run)),
     restart: actions.restart,
   });
   // A page with exercises shows their Check, hints and progress before any Run.
-  if (document.getElementById("micrograd-track")) {
-    import("./exercises.js").then((exercises) => exercises.setUpExercises(actions));
+  const track = page.getElementById("micrograd-track");
+  if (track) {
+    import("./exercises.js").then((exercises) =>
+      exercises.setUpExercises(session, JSON.parse(track.textContent), actions));
   }
-  records.timings.setUpMilliseconds = now() - started;
+  session.records.timings.setUpMilliseconds = now() - started;
+  return session;
 }
 
+/** The browser's storage, or null where it refuses to give it (storage turned off). */
+function browserStorage() {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** Start the runner on this page, and show its session to the browser tests. */
+function start() {
+  // A document without the runner's settings (Node's tests import this module on a
+  // blank one) has nothing to run.
+  if (!document.getElementById("micrograd-runner")) return;
+  const session = startRunner({
+    document,
+    base: new URL(".", import.meta.url).href,
+    makeWorker: (url) => new Worker(url, { type: "module" }),
+    storage: browserStorage(),
+    path: location.pathname,
+  });
+  window.microgradTest = testApi(session);
+}
+
+// The page's entry point: the one thing done on import.
 if (document.readyState === "loading") {
-  document.addEventListener("DOMContentLoaded", setUp);
+  document.addEventListener("DOMContentLoaded", start);
 } else {
-  setUp();
+  start();
 }

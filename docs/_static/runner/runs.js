@@ -5,7 +5,7 @@
 
 import { emit } from "./api.js";
 import { announce, setState, startOutput } from "./cells.js";
-import * as flow from "./flow.js";
+import { isEdited, sourceOf } from "./flow.js";
 import { refreshStale } from "./marks.js";
 import {
   addNote, hiddenErrorNote, leftOutText, rerunText, showNote, shownAt,
@@ -13,12 +13,14 @@ import {
 import { addTraceback } from "./outputs.js";
 import { startRun } from "./routing.js";
 import { keepRuntime } from "./session.js";
-import { first, mark, now, records } from "./state.js";
+import { first, mark, now } from "./state.js";
 
-const pendingNotes = new Map(); // cell -> notes (data) for its next output box (hidden cells' errors)
-
-/** A hidden cell raised: say so under the visible cell above it (or the one that ran it). */
-export function noteHiddenError(entry, target, error) {
+/**
+ * A hidden cell raised: say so under the visible cell above it (or the one that ran
+ * it, in its next output box: session.pendingNotes).
+ */
+export function noteHiddenError(session, entry, target, error) {
+  const { pendingNotes } = session;
   const note = hiddenErrorNote(entry, error);
   const at = shownAt(entry);
   if (at && at.box) showNote(at, note);
@@ -26,9 +28,10 @@ export function noteHiddenError(entry, target, error) {
 }
 
 /** Run one entry (a visible or hidden cell) in the worker; resolves with the run's result. */
-export async function runOne(entry, plan = null) {
+export async function runOne(session, entry, plan = null) {
+  const { flow, pendingNotes } = session;
   const cell = entry.cell;
-  const edited = flow.isEdited(entry);
+  const edited = isEdited(entry);
   const started = now();
   flow.beforeRun(entry);
   if (cell) {
@@ -39,26 +42,27 @@ export async function runOne(entry, plan = null) {
     for (const note of pendingNotes.get(cell) || []) showNote(cell, note);
     pendingNotes.delete(cell);
     announce(`${cell.name}: running`);
-    mark("firstCellPosted");
+    mark(session.records, "firstCellPosted");
   }
   emit("run-start", { cell: cell ? cell.index : null, code: entry.code, edited });
-  const result = await startRun(entry, {
-    code: flow.sourceOf(entry),
+  const result = await startRun(session, entry, {
+    code: sourceOf(entry),
     filename: cell ? cell.filename : `<hidden cell ${entry.code + 1}>`,
     watch: JSON.stringify([...flow.watches(entry)]),
     apart: Boolean(entry.apart),
   });
-  if (!result.stopped && !result.crashed) finished(entry, result, (now() - started) / 1000);
+  if (!result.stopped && !result.crashed) finished(session, entry, result, (now() - started) / 1000);
   return result;
 }
 
-function finished(entry, result, seconds) {
+function finished(session, entry, result, seconds) {
+  const { records } = session;
   const cell = entry.cell;
-  keepRuntime(); // Python has run a cell: its files go into the runtime's cache (once)
-  flow.afterRun(entry, result.changed, result.ok);
+  keepRuntime(session); // Python has run a cell: its files go into the runtime's cache (once)
+  session.flow.afterRun(entry, result.changed, result.ok);
   records.timings.runs.push({ cell: cell ? cell.index : null, code: entry.code, seconds, ok: result.ok });
   if (cell) {
-    first("firstDone");
+    first(records, "firstDone");
     if (result.ok) {
       setState(cell, "done", `ran in ${seconds.toFixed(2)} s`);
       announce(`${cell.name}: done`);
@@ -69,8 +73,8 @@ function finished(entry, result, seconds) {
     }
   }
   emit("run-done", {
-    cell: cell ? cell.index : null, code: entry.code, ok: result.ok, edited: flow.isEdited(entry),
+    cell: cell ? cell.index : null, code: entry.code, ok: result.ok, edited: isEdited(entry),
   });
-  refreshStale();
+  refreshStale(session);
 }
 

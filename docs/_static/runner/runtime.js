@@ -1,10 +1,12 @@
-// The page's one Python session, as one object: its status, its generation,
-// the run in the worker, the queue of what the reader asked to run, and the one
-// teardown every ending goes through (Stop, Restart, Reset page, a crash, the
-// first Run after a crash).  The modules that act on the session (session.js:
-// the worker; routing.js: the run's messages; queue.js: what runs next;
-// crash.js: what a crash shows) read and change it here, and hear a teardown
-// through onTeardown.  No DOM, no worker: Node's tests drive it as it is.
+// The page's one session, as one object (Session): what the page gave it (the
+// manifest, the root element, a worker factory, storage), the Python's status,
+// its generation, the run in the worker, the queue of what the reader asked to
+// run, and the one teardown every ending goes through (Stop, Restart, Reset page,
+// a crash, the first Run after a crash); and every other thing the runner keeps
+// while the page is open (the run history, the analysis, stale marks, notes,
+// prompts, predictions, pending requests), which the modules that act on it
+// read and change here.  The modules hold no state of their own: each function
+// is given the session.  No DOM, no worker: Node's tests drive it as it is.
 //
 // The status moves along
 //   off -> starting -> ready <-> running
@@ -12,6 +14,8 @@
 // leaves it crashed, any other reason off.  Each teardown bumps the generation:
 // what was started in an older one (a start, a pump of the queue, a run) sees
 // that it is over and stops.
+
+import { newRecords } from "./state.js";
 
 /** What the page's Python is doing. */
 export const Status = Object.freeze({
@@ -34,88 +38,147 @@ const NEXT = Object.freeze({
 /** Whether the status may move from `from` to `to` (not counting teardown). */
 export const allowed = (from, to) => NEXT[from].includes(to);
 
-/** A fresh runtime, off (the page has one: `runtime` below; the tests make their own). */
-export function createRuntime() {
-  const listeners = [];
-  const runtime = {
-    status: Status.off,
-    generation: 0, // bumped by each teardown
-    current: null, // the run in the worker: {id, entry, changed, resolve}
-    waiting: [], // the flow entries the reader asked to run, in click order
-    pumping: -1, // the generation whose pump of the queue is going
-    nextId: 1, // the next run or request id
-    worker: null, // the Worker, while one runs
-    ready: null, // a promise, resolved when Python can run cells (null: not started)
-    names: [], // what the kernel's namespace starts with, once Python is ready
+/**
+ * The page's one session: everything the runner knows while the page is open.
+ * runner.js makes it at start-up from what the page gives it: page (its manifest's
+ * text, the page's root element, makeWorker(url) that starts a worker, storage: the
+ * browser's localStorage, or null where the browser refuses it) and settings
+ * (state.js readSettings).  Node's tests make their own, with a fake worker.
+ */
+export class Session {
+  constructor({
+    manifest = null, root = null, makeWorker = null, storage = null, settings = null, path = "/",
+  } = {}) {
+    // What the page gave it.
+    this.manifestText = manifest || "";
+    this.manifest = manifest ? JSON.parse(manifest) : { cells: [] };
+    this.root = root;
+    this.makeWorker = makeWorker;
+    this.storage = storage;
+    this.settings = settings;
+    this.path = path; // the page's address (its saved state is kept under it)
+    this.records = newRecords(); // what the runner did (state.js)
 
-    /** Move to status `to`; a move the status machine does not allow throws. */
-    moveTo(to) {
-      if (!(to in NEXT)) throw new Error(`runner: no runtime status ${to}`);
-      if (!allowed(runtime.status, to)) {
-        throw new Error(`runner: the runtime cannot go from ${runtime.status} to ${to}`);
-      }
-      runtime.status = to;
-    },
+    // The page's Python: its status, its generation, the run in the worker, the queue.
+    this.status = Status.off;
+    this.generation = 0; // bumped by each teardown
+    this.current = null; // the run in the worker: {id, entry, changed, resolve}
+    this.waiting = []; // the flow entries the reader asked to run, in click order
+    this.pumping = -1; // the generation whose pump of the queue is going
+    this.nextId = 1; // the next run or request id
+    this.worker = null; // the Worker, while one runs
+    this.ready = null; // a promise, resolved when Python can run cells (null: not started)
+    this.names = []; // what the kernel's namespace starts with, once Python is ready
+    this.requests = new Map(); // request id -> resolve, for the worker's reply (session.js)
+    // The runtime's cache lives as long as the page, across Pythons (session.js).
+    this.cache = { registered: null, keeping: null };
+    this.listeners = []; // who hears a teardown
 
-    /** Whether Python can take a run or a question now (ready, or running one). */
-    isUp: () => runtime.status === Status.ready || runtime.status === Status.running,
+    // The page: its cells (cells.js), the flow (flow.js, once a Run loads it), and
+    // what the run machinery keeps about them.
+    this.cells = []; // the runnable cells, in page order
+    this.scratch = null; // the scratch cell, once the page has one
+    this.buildOnlyCells = []; // the build-only cells that show their code
+    this.flow = null; // the page's flow and run history (flow.js Flow)
+    this.queue = null; // the run queue (queue.js Queue), once a Run loads it
+    this.alsoRead = new Map(); // Cell -> Cells whose page code what follows its run reads
+    this.stale = { shown: "", codes: [] }; // the stale marks drawn, as sent (marks.js)
+    this.pendingNotes = new Map(); // cell -> notes for its next output box (runs.js)
+    this.prompts = new Map(); // cell -> its open prompt {prompt, answer} (prompts.js)
+    this.editors = new Map(); // cell -> the promise of its editor (editor.js)
+    this.renderers = []; // [mime, {show, laidOut}], in registration order (api.js)
+    this.addons = new Map(); // add-on message name -> handle (api.js)
+    this.installed = new Set(); // the add-ons set up for this session (api.js installOnce)
 
-    /**
-     * Whether a Run of `entry` is asked for already: it runs, or it waits in the queue.
-     * Once its own run is over (`ran`), while the hidden cells after it still run as
-     * part of the same request, a Run asks for a new run, which waits behind them.
-     */
-    asked(entry, ran) {
-      if (runtime.current !== null && runtime.current.entry === entry) return true;
-      const at = runtime.waiting.lastIndexOf(entry);
-      return at > 0 || (at === 0 && !ran);
-    },
+    // What the page keeps and the add-ons show.
+    this.restored = null; // a promise: what a reload brings back is back (runner.js)
+    this.pageState = { // what pagestate.js keeps of the page's state
+      addons: new Map(), // an add-on's name -> {snapshot(), restore(saved), reset()}
+      hooks: null, // {machinery(), restart()}: the queue module (null before a Run), Restart
+      savedAddons: {}, // what a reload brought back for add-ons not registered yet
+      prose: null, // prose.js's Prose (a promise), once something on the page needs it
+      bar: null, // the page bar's parts
+      refused: false, // the storage refused a write: said once
+      timer: null, // a save waiting to start
+      saving: false, // a save under way (it waits for the prose's state)
+    };
+    this.prose = null; // prose.js Prose, once something needs it
+    this.predictions = null; // predict.js Predictions
+    this.pairs = { layout: null, chosen: new Map() }; // pairs.js
+    this.track = null; // exercises.js Track, on a page with exercises
+    this.charts = null; // charts.js's live charts
+  }
 
-    /** A new id for a run or a request to the worker. */
-    newId: () => runtime.nextId++,
+  /** Move to status `to`; a move the status machine does not allow throws. */
+  moveTo(to) {
+    if (!(to in NEXT)) throw new Error(`runner: no runtime status ${to}`);
+    if (!allowed(this.status, to)) {
+      throw new Error(`runner: the runtime cannot go from ${this.status} to ${to}`);
+    }
+    this.status = to;
+  }
 
-    /** The run in the worker starts: {id, entry, changed, resolve}. */
-    startRun(run) {
-      runtime.moveTo(Status.running);
-      runtime.current = run;
-    },
+  /** Whether Python can take a run or a question now (ready, or running one). */
+  isUp() {
+    return this.status === Status.ready || this.status === Status.running;
+  }
 
-    /** The run in the worker finished; returns it (null: none, it was abandoned). */
-    finishRun() {
-      const run = runtime.current;
-      runtime.current = null;
-      if (run !== null) runtime.moveTo(Status.ready);
-      return run;
-    },
+  /**
+   * Whether a Run of `entry` is asked for already: it runs, or it waits in the queue.
+   * Once its own run is over (`ran`), while the hidden cells after it still run as
+   * part of the same request, a Run asks for a new run, which waits behind them.
+   */
+  asked(entry, ran) {
+    if (this.current !== null && this.current.entry === entry) return true;
+    const at = this.waiting.lastIndexOf(entry);
+    return at > 0 || (at === 0 && !ran);
+  }
 
-    /** Hear each teardown: listen(reason, {interrupted, waited, details}). */
-    onTeardown(listen) {
-      listeners.push(listen);
-    },
+  /** A new id for a run or a request to the worker. */
+  newId() {
+    return this.nextId++;
+  }
 
-    /**
-     * End the session, whatever it was doing: the run in the worker is abandoned
-     * (its promise resolves with {ok: false, [reason]: true}), the queue empties,
-     * the generation is bumped, and the status is crashed (reason "crashed") or
-     * off.  The listeners then hear it, in the order they registered, with what
-     * was interrupted (the run's entry, or null), what waited (the queue) and
-     * details (what the runtime said, for a crash).  Returns that same object.
-     */
-    teardown(reason = "off", details = "") {
-      const run = runtime.current;
-      runtime.current = null;
-      const waited = runtime.waiting.splice(0);
-      runtime.generation += 1;
-      runtime.ready = null;
-      runtime.status = reason === Status.crashed ? Status.crashed : Status.off;
-      if (run !== null) run.resolve({ ok: false, [reason === Status.crashed ? "crashed" : "stopped"]: true });
-      const ended = { interrupted: run === null ? null : run.entry, waited, details };
-      for (const listen of listeners) listen(reason, ended);
-      return ended;
-    },
-  };
-  return runtime;
+  /** The run in the worker starts: {id, entry, changed, resolve}. */
+  startRun(run) {
+    this.moveTo(Status.running);
+    this.current = run;
+  }
+
+  /** The run in the worker finished; returns it (null: none, it was abandoned). */
+  finishRun() {
+    const run = this.current;
+    this.current = null;
+    if (run !== null) this.moveTo(Status.ready);
+    return run;
+  }
+
+  /** Hear each teardown: listen(reason, {interrupted, waited, details}). */
+  onTeardown(listen) {
+    this.listeners.push(listen);
+  }
+
+  /**
+   * End the session's Python, whatever it was doing: the worker ends (and every
+   * variable in it), the run in the worker is abandoned (its promise resolves with
+   * {ok: false, [reason]: true}), the queue empties, the generation is bumped, and
+   * the status is crashed (reason "crashed") or off.  The listeners then hear it,
+   * in the order they registered, with what was interrupted (the run's entry, or
+   * null), what waited (the queue) and details (what the runtime said, for a
+   * crash).  Returns that same object.
+   */
+  teardown(reason = "off", details = "") {
+    if (this.worker !== null) this.worker.terminate();
+    this.worker = null;
+    const run = this.current;
+    this.current = null;
+    const waited = this.waiting.splice(0);
+    this.generation += 1;
+    this.ready = null;
+    this.status = reason === Status.crashed ? Status.crashed : Status.off;
+    if (run !== null) run.resolve({ ok: false, [reason === Status.crashed ? "crashed" : "stopped"]: true });
+    const ended = { interrupted: run === null ? null : run.entry, waited, details };
+    for (const listen of this.listeners) listen(reason, ended);
+    return ended;
+  }
 }
-
-/** The page's runtime. */
-export const runtime = createRuntime();

@@ -4,7 +4,7 @@
 // phases of its start, its console, a fatal error) is handled here; what it
 // says about runs goes to the handler given to startSession (routing.js), its
 // replies to requests (request) to whoever asked.  The session's state is
-// runtime.js's; its teardown is runtime.teardown, which ends the worker here.
+// runtime.js's (Session), given to each function; its teardown ends the worker.
 //
 // The runtime's cache (runtime-cache.js, a service worker for the runner's
 // folder only) makes a later start download nothing and need no connection.
@@ -16,68 +16,51 @@
 // by the cache.
 
 import { TO_PAGE, TO_WORKER } from "./protocol.js";
-import { Status, runtime } from "./runtime.js";
-import { first, mark, records, settings } from "./state.js";
+import { Status } from "./runtime.js";
+import { first, mark } from "./state.js";
 
 const CACHE = "micrograd-runtime"; // runtime-cache.js's Cache Storage
-// The runtime's cache lives as long as the page, across sessions.
-const cacheState = {
-  registered: null, // a promise: the cache's service worker is registered (useRuntimeCache)
-  keeping: null, // a promise: the runtime's files are being copied into the cache
-};
 // The worker's replies to a request: an analysis, an add-on's answer, a script.
-const REPLIES = new Set([TO_PAGE.analysis, TO_PAGE.answer, TO_PAGE.script]);
-const requests = new Map(); // request id -> resolve, for the worker's reply
-
-/** The names the kernel's namespace starts with (glue, ...), once Python is ready. */
-export const kernelNames = () => runtime.names;
+const REPLIES = Object.freeze([TO_PAGE.analysis, TO_PAGE.answer, TO_PAGE.script]);
 
 /** Whether a session is starting or running. */
-export const isStarted = () => runtime.ready !== null;
-
-/** Resolves when Python is ready; rejects if it could not start. */
-export const whenReady = () => runtime.ready;
-
-// A teardown ends the worker, and every variable in it.
-runtime.onTeardown(() => {
-  if (runtime.worker !== null) runtime.worker.terminate();
-  runtime.worker = null;
-});
+export const isStarted = (session) => session.ready !== null;
 
 /**
- * Start a worker.  onMessage(message) hears what the worker says about runs; a
- * failure of the runtime is runtime.teardown("crashed", details), once.
- * glueFormats: {key: [format spec, ...]}, the formats the page shows each
- * glued value in (glue.js), for the kernel to format them.
+ * Start a worker (session.makeWorker).  onMessage(message) hears what the worker
+ * says about runs; a failure of the runtime is session.teardown("crashed",
+ * details), once.  glueFormats: {key: [format spec, ...]}, the formats the page
+ * shows each glued value in (glue.js), for the kernel to format them.
  */
-export function startSession(onMessage, glueFormats) {
-  runtime.moveTo(Status.starting);
-  document.documentElement.classList.add("runner-active");
-  const mine = runtime.generation;
+export function startSession(session, onMessage, glueFormats) {
+  const { records, settings } = session;
+  session.moveTo(Status.starting);
+  session.root.classList.add("runner-active");
+  const mine = session.generation;
   const ready = (async () => {
-    const cache = useRuntimeCache();
-    if (cacheState.keeping !== null) await Promise.all([cache, cacheState.keeping]); // not the first start
-    if (mine !== runtime.generation) return new Promise(() => {}); // ended before it started
-    const thisWorker = new Worker(new URL("worker.js", settings.base), { type: "module" });
-    mark("workerCreated");
-    runtime.worker = thisWorker;
+    const cache = useRuntimeCache(session);
+    if (session.cache.keeping !== null) await Promise.all([cache, session.cache.keeping]); // not the first start
+    if (mine !== session.generation) return new Promise(() => {}); // ended before it started
+    const thisWorker = session.makeWorker(new URL("worker.js", settings.base));
+    mark(records, "workerCreated");
+    session.worker = thisWorker;
     await new Promise((resolve, reject) => {
       const fail = (message) => {
-        runtime.teardown(Status.crashed, message);
+        session.teardown(Status.crashed, message);
         reject(new Error(message));
       };
       thisWorker.addEventListener("message", (event) => {
-        if (runtime.worker !== thisWorker) return;
+        if (session.worker !== thisWorker) return;
         const message = event.data;
         if (message.type === TO_PAGE.phases) {
           // The worker's phases of the start and of a run (state.js keeps the first of each).
           for (const [phase, at] of Object.entries(message.phases)) {
-            mark(phase, at - performance.timeOrigin);
+            mark(records, phase, at - performance.timeOrigin);
           }
         } else if (message.type === TO_PAGE.ready) {
-          runtime.moveTo(Status.ready);
-          runtime.names = message.names;
-          first("ready");
+          session.moveTo(Status.ready);
+          session.names = message.names;
+          first(records, "ready");
           resolve();
         } else if (message.type === TO_PAGE.fatal) {
           fail(message.message);
@@ -85,37 +68,37 @@ export function startSession(onMessage, glueFormats) {
           records.log.push({ level: message.level, text: message.text });
         } else if (message.type === TO_PAGE.strayOutput) {
           records.log.push({ level: message.name, text: message.text });
-        } else if (REPLIES.has(message.type)) {
-          const answered = requests.get(message.request);
-          requests.delete(message.request);
+        } else if (REPLIES.includes(message.type)) {
+          const answered = session.requests.get(message.request);
+          session.requests.delete(message.request);
           if (answered) answered(message);
         } else {
           onMessage(message);
         }
       });
       thisWorker.addEventListener("error", (event) => {
-        if (runtime.worker !== thisWorker) return;
+        if (session.worker !== thisWorker) return;
         event.preventDefault();
         fail(event.message || "the worker could not start");
       });
       thisWorker.postMessage({ type: TO_WORKER.start, ...settings, glueFormats });
     });
   })();
-  runtime.ready = ready;
+  session.ready = ready;
   ready.catch(() => {}); // reported through the teardown's listeners
 }
 
 /** Send a message to the worker. */
-export function post(message) {
-  runtime.worker.postMessage(message);
+export function post(session, message) {
+  session.worker.postMessage(message);
 }
 
 /** Send a request to the worker ({type, ...fields}); resolves with the worker's reply. */
-export function request(message) {
+export function request(session, message) {
   return new Promise((resolve) => {
-    const id = runtime.newId();
-    requests.set(id, resolve);
-    post({ ...message, request: id });
+    const id = session.newId();
+    session.requests.set(id, resolve);
+    post(session, { ...message, request: id });
   });
 }
 
@@ -125,7 +108,8 @@ export function request(message) {
  * is active (a worker started from then on is one it serves); false when
  * there is none.
  */
-function useRuntimeCache() {
+function useRuntimeCache(session) {
+  const { cache: cacheState, records, settings } = session;
   if (cacheState.registered === null) {
     cacheState.registered = (async () => {
       if (!("serviceWorker" in navigator) || !("caches" in window)) return false;
@@ -146,13 +130,13 @@ function useRuntimeCache() {
         return false; // a private mode that refuses service workers, a file:// page: fine
       }
     })();
-    cacheState.registered.then((active) => active && mark("cacheActive"));
+    cacheState.registered.then((active) => active && mark(records, "cacheActive"));
   }
   return cacheState.registered;
 }
 
 /** The runtime's files the cache keeps: Python's start (the build's list), viz.js, marked. */
-const runtimeFiles = () => [...settings.startFiles, settings.viz, settings.marked]
+const runtimeFiles = (settings) => [...settings.startFiles, settings.viz, settings.marked]
   .map((file) => new URL(file, settings.base).href);
 
 /**
@@ -162,15 +146,16 @@ const runtimeFiles = () => [...settings.startFiles, settings.viz, settings.marke
  * already is left as it is.  A failed copy (the connection lost) is tried
  * again after the next cell's run.
  */
-export function keepRuntime() {
+export function keepRuntime(session) {
+  const cacheState = session.cache;
   if (cacheState.keeping === null) {
     cacheState.keeping = (async () => {
-      if (!(await useRuntimeCache())) return;
+      if (!(await useRuntimeCache(session))) return;
       const cache = await caches.open(CACHE);
-      await Promise.all(runtimeFiles().map(async (url) => {
+      await Promise.all(runtimeFiles(session.settings).map(async (url) => {
         if (!(await cache.match(url))) await cache.add(new Request(url, { cache: "force-cache" }));
       }));
-      mark("runtimeKept");
+      mark(session.records, "runtimeKept");
     })().catch(() => {
       cacheState.keeping = null;
     });
@@ -179,7 +164,8 @@ export function keepRuntime() {
 }
 
 /** Whether the cache holds what a start fetches (it then downloads nothing). */
-async function runtimeCached() {
+async function runtimeCached(session) {
+  const { cache: cacheState, settings } = session;
   if (cacheState.keeping !== null) await cacheState.keeping;
   if (!("caches" in window)) return false;
   try {
@@ -195,8 +181,8 @@ async function runtimeCached() {
  * The status of a cell waiting for Python: it names a download only when there
  * is one.  bytes: what this first Run fetches (the build counted it for the cell).
  */
-export async function startingText(bytes) {
-  if (await runtimeCached()) return "starting Python…";
+export async function startingText(session, bytes) {
+  if (await runtimeCached(session)) return "starting Python…";
   const size = Number.isFinite(bytes) ? `${(bytes / 1e6).toFixed(1)} MB, ` : "";
   return `downloading Python and what this run needs (${size}the first time only)…`;
 }

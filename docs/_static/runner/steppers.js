@@ -5,13 +5,17 @@
 // (stepper_layout.js) and arrives as the same HTML the build makes;
 // micrograd-figures.js sets it up as it does the build's steppers.
 
-import { registerOutput } from "./api.js";
+import { installOnce, registerOutput } from "./api.js";
 import MIME_TYPES from "./mime_types.json" with { type: "json" };
-// The built-in renderers register first, so that this one, registered after
-// them, is the one a stepper's bundle (JSON and text/plain) is shown by.
-import "./outputs.js";
+import { registerBuiltIns } from "./outputs.js";
 
-registerOutput(MIME_TYPES.stepper, (box) => {
-  box.classList.add("runner-stepper");
-  box.textContent = "Laying out the stepper…";
+/** Show a stepper's bundle by this renderer (the first Run sets it up). */
+export const install = (session) => installOnce(session, "steppers", () => {
+  // The built-in renderers register first, so that this one, registered after
+  // them, is the one a stepper's bundle (JSON and text/plain) is shown by.
+  registerBuiltIns(session);
+  registerOutput(session, MIME_TYPES.stepper, (box) => {
+    box.classList.add("runner-stepper");
+    box.textContent = "Laying out the stepper…";
+  });
 });

@@ -1,7 +1,8 @@
 // The runner's test API: the one small surface the browser tests
 // (browser_tests/) read and drive the runner through, as window.microgradTest.
-// Nothing in the runner imports it: it imports what it exposes (the modules that
-// load later, when asked, so that asking loads nothing early).  A cell is named by its index among the
+// Nothing in the runner imports it but the entry point, which exposes the page's
+// session through it: it imports what it exposes (the modules that load later,
+// when asked, so that asking loads nothing early).  A cell is named by its index among the
 // runnable cells (those with a Run button), in page order.
 //
 //   cellCount()          how many runnable cells the page has
@@ -29,13 +30,7 @@
 //                        code), once a Run has loaded the flow; null before, and while
 //                        the reader's code is not analysed
 
-import { allCells, scratchCell } from "./cells.js";
 import { allSaved } from "./pagestate.js";
-import { runtime } from "./runtime.js";
-import { records } from "./state.js";
-
-/** Whether a Run has loaded the page's flow (it links each cell to its entry). */
-const flowLoaded = () => allCells().some((cell) => cell.entry !== null);
 
 function summary(cell) {
   return {
@@ -59,25 +54,30 @@ function summary(cell) {
   };
 }
 
-window.microgradTest = Object.freeze({
-  cellCount: () => allCells().length,
-  cell: (i) => summary(allCells()[i]),
-  cells: () => allCells().map(summary),
-  scratch: () => (scratchCell() ? summary(scratchCell()) : null),
-  setCode(i, code) {
-    const cell = allCells()[i];
-    if (!cell.editor) throw new Error(`cell ${i} has no editor yet`);
-    cell.editor.value = code;
-  },
-  status: () => runtime.status,
-  // Nothing runs or waits: the hidden cells after a run (their glued numbers and
-  // claims) are done too.
-  idle: () => runtime.current === null && runtime.waiting.length === 0,
-  timings: () => records.timings,
-  log: () => records.log,
-  liveCharts: () => records.liveCharts || [],
-  checks: () => records.checks || [],
-  prose: () => import("./prose.js").then((prose) => prose.snapshot()),
-  saved: () => allSaved(),
-  needs: () => (flowLoaded() ? import("./flow.js").then((flow) => flow.plannedNeeds()) : null),
-});
+/** The test API of the page's session (runtime.js), as the browser tests see it. */
+export function testApi(session) {
+  const { records } = session;
+  return Object.freeze({
+    cellCount: () => session.cells.length,
+    cell: (i) => summary(session.cells[i]),
+    cells: () => session.cells.map(summary),
+    scratch: () => (session.scratch ? summary(session.scratch) : null),
+    setCode(i, code) {
+      const cell = session.cells[i];
+      if (!cell.editor) throw new Error(`cell ${i} has no editor yet`);
+      cell.editor.value = code;
+    },
+    status: () => session.status,
+    // Nothing runs or waits: the hidden cells after a run (their glued numbers and
+    // claims) are done too.
+    idle: () => session.current === null && session.waiting.length === 0,
+    timings: () => records.timings,
+    log: () => records.log,
+    liveCharts: () => records.liveCharts,
+    checks: () => records.checks,
+    prose: () => import("./prose.js").then((prose) => prose.proseOf(session).snapshot()),
+    saved: () => allSaved(session),
+    // (a Run has loaded the page's flow: it links each cell to its entry)
+    needs: () => (session.flow !== null ? Promise.resolve(session.flow.plannedNeeds()) : null),
+  });
+}
