@@ -1,0 +1,307 @@
+// A page of the book in Node, for tests that drive the runner's real Session:
+// the page's HTML as the build writes it (cells, glued numbers, claims, prompts,
+// the runner's settings and the cell manifest) in a happy-dom window, and a fake
+// worker whose "Python" is a few lines of JavaScript: it runs `name = expression`,
+// print(...), glue(...), claim(...), raise, and the calls hang() (a run that never
+// ends until Stop) and crash() (the runtime dies), and it answers the page's
+// requests (an analysis of edited code, a script, an exercise's check).
+import { Window } from "happy-dom";
+
+import { cell as manifestCell } from "./page.mjs";
+
+const RUNNER = new URL("../../docs/_static/runner/", import.meta.url);
+
+/** The runner's modules, imported once a window is in place (they read none on import). */
+export async function runner(name) {
+  return import(new URL(name, RUNNER).href);
+}
+
+/** The globals the runner's modules use at call time, from a window. */
+function useWindow(window) {
+  globalThis.window = window;
+  globalThis.document = window.document;
+  globalThis.CustomEvent = window.CustomEvent;
+  globalThis.HTMLElement = window.HTMLElement;
+  Object.defineProperty(globalThis, "navigator", { value: window.navigator, configurable: true, writable: true });
+  globalThis.MutationObserver = window.MutationObserver;
+  globalThis.getSelection = window.getSelection.bind(window);
+  globalThis.requestAnimationFrame = window.requestAnimationFrame.bind(window);
+  globalThis.cancelAnimationFrame = window.cancelAnimationFrame.bind(window);
+}
+
+const escapeHTML = (text) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** Facts of code in the fake Python: what `name = ...` lines define, what they read. */
+function facts(source) {
+  const defines = [];
+  const uses = [];
+  for (const line of source.split("\n")) {
+    const assign = line.match(/^\s*([A-Za-z_]\w*)\s*=(?!=)(.*)$/);
+    const read = assign ? assign[2] : line;
+    for (const name of read.match(/\b[A-Za-z_]\w*\b/g) || []) {
+      if (!KEYWORDS.includes(name) && !defines.includes(name) && !uses.includes(name)) uses.push(name);
+    }
+    if (assign && !defines.includes(assign[1])) defines.push(assign[1]);
+  }
+  return { defines, uses };
+}
+const KEYWORDS = Object.freeze([
+  "print", "glue", "claim", "hang", "crash", "raise", "ValueError", "True", "False", "None",
+]);
+
+/**
+ * A manifest's cells from short descriptions: {source, hidden, buildOnly, glue}.
+ * Each cell's facts and needs are the fake Python's (as snippets.py gives them).
+ */
+export function manifestOf(specs) {
+  const defined = new Map(); // name -> the code of the last cell above that defines it
+  return specs.map((spec, code) => {
+    const { defines, uses } = facts(spec.source);
+    const needs = [...new Set(uses.filter((n) => defined.has(n)).map((n) => defined.get(n)))].sort();
+    for (const name of defines) defined.set(name, code);
+    return manifestCell(spec.source, {
+      defines, uses, needs, hidden: spec.hidden || false, buildOnly: spec.buildOnly || false,
+      glue: spec.glue || [],
+    });
+  });
+}
+
+/**
+ * The page's HTML as the build writes it: each shown code cell (data-micrograd-cell:
+ * its position in the manifest) with its build output, then `prose` (HTML).
+ */
+export function pageHTML(cells, { prose = "", track = null, title = "A page" } = {}) {
+  const shown = cells.map((c, code) => {
+    if (c.hidden) return "";
+    const tag = c.buildOnly ? " tag_build-only" : "";
+    const exercise = c.exercise ? ` tag_exercise-${c.exercise}` : "";
+    return `<section id="s${code}"><div class="cell${tag}${exercise}" data-micrograd-cell="${code}">` +
+      `<div class="cell_input"><div class="highlight"><pre>${escapeHTML(c.source)}\n</pre></div></div>` +
+      `<div class="cell_output"><pre>built ${code}</pre></div></div></section>`;
+  }).join("\n");
+  const manifest = { cells: manifestOf(cells), glueFormats: { total: [".1f"] } };
+  return `<!DOCTYPE html><html><head><title>${title}</title></head><body>
+<article class="bd-article"><h1>${title}</h1>
+${shown}
+${prose}
+</article>
+${track ? `<div class="mg-track-progress"></div><script id="micrograd-track" type="application/json">${JSON.stringify(track)}</script>` : ""}
+<script id="micrograd-runner" data-pyodide="pyodide/" data-viz="viz/viz.js" data-marked="marked/marked.esm.js"
+ data-d3="d3/d3.min.js" data-plot="plot/plot.umd.min.js" data-wheels="micrograd-0.1-py3-none-any.whl"
+ data-start-files="pyodide/pyodide.mjs" data-build-only-tag="build-only"></script>
+<script id="micrograd-cells" type="application/json">${JSON.stringify(manifest)}</script>
+</body></html>`;
+}
+
+/**
+ * The fake worker's Python: one namespace, shared by every run, as the kernel's.
+ * answers: {check(fields)} for an exercise's Check.
+ */
+class FakePython {
+  constructor(worker, answers) {
+    this.worker = worker;
+    this.answers = answers;
+    this.namespace = {};
+  }
+
+  value(expression) {
+    const names = Object.keys(this.namespace);
+    const helpers = {
+      True: true, False: false, None: null,
+    };
+    return new Function(...names, ...Object.keys(helpers), `return (${expression});`)(
+      ...names.map((n) => this.namespace[n]), ...Object.values(helpers),
+    );
+  }
+
+  run({ run, code, watch }) {
+    const post = (message) => this.worker.send({ ...message, run });
+    const watched = JSON.parse(watch);
+    const changed = [];
+    for (const line of code.split("\n")) {
+      if (!line.trim() || line.trim().startsWith("#")) continue;
+      if (line.trim() === "hang()") return; // never done: Stop ends it
+      if (line.trim() === "crash()") {
+        this.worker.send({ type: "console", level: "error", text: "Pyodide has suffered a fatal error." });
+        this.worker.send({ type: "fatal", message: "RuntimeError: memory access out of bounds" });
+        return;
+      }
+      let match = line.match(/^raise (\w+)\((.*)\)$/);
+      if (match) {
+        post({ type: "changed", names: changed });
+        post({ type: "done", ok: false, error: `Traceback (most recent call last):\n${match[1]}: ${this.value(match[2])}` });
+        return;
+      }
+      match = line.match(/^print\((.*)\)$/);
+      if (match) {
+        post({ type: "stream", name: "stdout", text: `${this.value(match[1])}\n` });
+        continue;
+      }
+      match = line.match(/^glue\("(\w+)", (.*)\)$/);
+      if (match) {
+        post({ type: "addon", name: "glue", fields: { key: match[1], texts: { ".1f": this.value(match[2]).toFixed(1) } } });
+        continue;
+      }
+      match = line.match(/^claim\("(\w+)", (.*)\)$/);
+      if (match) {
+        const holds = Boolean(this.value(match[2]));
+        post({ type: "addon", name: "claim", fields: { key: match[1], holds, otherwise: !holds, about: "the total" } });
+        continue;
+      }
+      match = line.match(/^display\((.*)\)$/);
+      if (match) {
+        post({ type: "display", index: 0, bundle: { "text/plain": String(this.value(match[1])) } });
+        continue;
+      }
+      match = line.match(/^\s*([A-Za-z_]\w*)\s*=(.*)$/);
+      if (!match) throw new Error(`the fake Python cannot run: ${line}`);
+      this.namespace[match[1]] = this.value(match[2]);
+      if (watched.includes(match[1]) && !changed.includes(match[1])) changed.push(match[1]);
+    }
+    post({ type: "changed", names: changed });
+    post({ type: "done", ok: true, error: null });
+  }
+
+  receive(message) {
+    const reply = (fields) => this.worker.send({ request: message.request, ...fields });
+    switch (message.type) {
+      case "start":
+        this.worker.send({ type: "phases", phases: { workerStarted: performance.timeOrigin + performance.now() } });
+        this.worker.send({ type: "ready", names: ["glue", "claim"] });
+        break;
+      case "run":
+        try {
+          this.run(message);
+        } catch (error) {
+          // JavaScript's error in the fake Python's code: the cell raised.
+          this.worker.send({ type: "done", run: message.run, ok: false, error: `Traceback: ${error.message}` });
+        }
+        break;
+      case "analyse":
+        reply({
+          type: "analysis",
+          cells: manifestOf(message.cells.map((c) => ({ source: c.source, buildOnly: c.buildOnly })))
+            .map(({ names, watches, needs }) => ({ names, watches, needs })),
+        });
+        break;
+      case "script":
+        reply({ type: "script", text: message.cells.slice(0, message.index + 1).map((c) => c.source).join("\n\n"), error: null });
+        break;
+      case "ask":
+        try {
+          reply({ type: "answer", fields: this.answers[message.question](message.fields, this.namespace), error: null });
+        } catch (error) {
+          reply({ type: "answer", fields: null, error: error.message });
+        }
+        break;
+      default:
+        throw new Error(`the fake worker got ${message.type}`);
+    }
+  }
+}
+
+/** A Worker that runs the fake Python; every one made is in `workers`. */
+export class FakeWorker extends EventTarget {
+  constructor(url, answers = {}) {
+    super();
+    this.url = String(url);
+    this.python = new FakePython(this, answers);
+    this.terminated = false;
+    this.sent = [];
+  }
+
+  postMessage(message) {
+    this.sent.push(message);
+    setTimeout(() => {
+      if (!this.terminated) this.python.receive(structuredClone(message));
+    }, 0);
+  }
+
+  send(data) {
+    if (this.terminated) return;
+    const event = new Event("message");
+    event.data = structuredClone(data);
+    this.dispatchEvent(event);
+  }
+
+  terminate() {
+    this.terminated = true;
+  }
+}
+
+/**
+ * A page in a fresh window, and the runner started on it (runner.js startRunner):
+ * {window, session, workers, storage}.  storage: a localStorage to share with a
+ * later page (a reload), else the window's own.
+ */
+export async function openPage(html, { storage = null, answers = {}, path = "/page.html" } = {}) {
+  // runner.js starts the runner on import where a page has its settings: a blank one has none.
+  useWindow(new Window());
+  await runner("runner.js");
+  const window = new Window({ url: `http://localhost${path}` });
+  window.document.write(html);
+  useWindow(window);
+  const { startRunner } = await runner("runner.js");
+  const workers = [];
+  const session = startRunner({
+    document: window.document,
+    base: "http://localhost/_static/runner/",
+    makeWorker: (url) => {
+      const worker = new FakeWorker(url, answers);
+      workers.push(worker);
+      return worker;
+    },
+    storage: storage || window.localStorage,
+    path,
+  });
+  return { window, session, workers, storage: storage || window.localStorage };
+}
+
+/** Resolves with the state cell `index`'s Run settles in (micrograd:cell-settled). */
+export function settled(index) {
+  return new Promise((resolve) => {
+    const listen = (event) => {
+      if (event.detail.cell !== index) return;
+      globalThis.document.removeEventListener("micrograd:cell-settled", listen);
+      resolve(event.detail.state);
+    };
+    globalThis.document.addEventListener("micrograd:cell-settled", listen);
+  });
+}
+
+/** Resolves on the next micrograd:<name> event whose detail passes `test`. */
+export function next(name, test = () => true) {
+  return new Promise((resolve) => {
+    const listen = (event) => {
+      if (!test(event.detail)) return;
+      globalThis.document.removeEventListener(`micrograd:${name}`, listen);
+      resolve(event.detail);
+    };
+    globalThis.document.addEventListener(`micrograd:${name}`, listen);
+  });
+}
+
+/** Resolves once nothing runs or waits: the queue's work (hidden followers too) is over. */
+export async function idle(session) {
+  while (session.current !== null || session.waiting.length > 0 || session.pumping !== -1) {
+    await new Promise((resolve) => {
+      setTimeout(resolve, 0);
+    });
+  }
+}
+
+/** Resolves once every change of the page's state is saved (pagestate.js). */
+export async function saved(session) {
+  const { allSaved } = await runner("pagestate.js");
+  while (!allSaved(session)) {
+    await new Promise((resolve) => {
+      setTimeout(resolve, 10);
+    });
+  }
+}
+
+/** The text of cell `index`'s output box (what the run showed), or null. */
+export const outputOf = (session, index) => {
+  const { box } = session.cells[index];
+  return box ? box.body.textContent : null;
+};
