@@ -2,7 +2,7 @@
 
 A stepper cell (micrograd.viz.stepper) runs in the reader's browser and steps
 through the reader's own graph, laid out by viz.js in the runner's worker
-(docs/_static/runner/stepper_layout.js, steppers.js).  In a Chromium that can
+(docs/_static/runner/worker.js, outputs.js).  In a Chromium that can
 reach 127.0.0.1 only, these tests check that
 
 - the neuron edited to ``x2 = 1`` gets a stepper whose frames show ``x2 = 1``
@@ -12,7 +12,7 @@ reach 127.0.0.1 only, these tests check that
 - at 1366x768 and 390x844, every frame of a stepper made in the browser shows
   its controls, its captions and the node at work together, without scrolling;
 - a drawing made in the browser fits the column on a phone, as the build's do;
-- numbers in the prose follow the reader's run (glue.js; the kernel formats them
+- numbers in the prose follow the reader's run (prose.js; the kernel formats them
   with glue_text.py, which formats as myst-nb does);
 - pictures follow the run (charts.js, live_charts.py): the moons training edited
   to 30 steps draws its loss and accuracy curve as it trains, the loss plot

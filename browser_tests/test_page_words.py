@@ -257,7 +257,7 @@ def page_as_read(tab: Tab) -> dict[str, Any]:
     )
 
 
-#: The mark on an edited cell's code (docs/_static/runner/wording.js), and what the live
+#: The mark on an edited cell's code (docs/_static/runner/cells.js), and what the live
 #: region says of it.
 EDITED = "Edited: your code, not the page's."
 EDITED_SAID = "edited: your code, not the page's."

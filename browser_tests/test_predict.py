@@ -228,7 +228,7 @@ def test_every_prompt_shows_its_whole_question_before_any_run(tab: Tab, html: Pa
     kinds = set()
     for page in pages:
         tab.open(page)
-        tab.page.wait_for_selector("div.mg-predict-run form")  # predict.js has set them up
+        tab.page.wait_for_selector("div.mg-predict-run form")  # steppers.js has set them up
         seen = tab.evaluate(PROMPTS_SEEN_JS)
         assert seen, page
         for prompt in seen:

@@ -336,7 +336,7 @@ def test_every_runnable_cell_gives_the_builds_output_in_the_browser(
         "first_run_done_seconds": first_seconds,
         "runtime_ready_seconds": timings["ready"],
         "first_output_seconds": timings["firstOutput"],
-        # When each step of the start happened, in seconds after the click (state.js mark).
+        # When each step of the start happened, in seconds after the click (session.js mark).
         "phases": timings["phases"],
     }
     report(

@@ -22,7 +22,7 @@ from steppers import STEPPER_STATE_JS
 
 NEURON = "neuron.html"
 NEURON_X2 = 'x2 = Value(0.0, label="x2")'
-#: The mark on an edited cell's code (docs/_static/runner/wording.js).
+#: The mark on an edited cell's code (docs/_static/runner/cells.js).
 EDITED = "Edited: your code, not the page's."
 #: Counts every mouse and pointer event the page receives (there must be none).
 COUNT_MOUSE = (

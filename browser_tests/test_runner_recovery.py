@@ -136,7 +136,7 @@ def test_the_status_names_the_download_it_makes_and_only_then(
 def test_after_the_first_start_python_starts_again_offline(tab: Tab) -> None:
     tab.run_first_cell(NEURON)
     # The first start does not wait for the runtime's cache: once a cell has run,
-    # the runner copies what Python's start fetched into it (session.js).
+    # the runner copies what Python's start fetched into it (python.js).
     tab.page.wait_for_function("'runtimeKept' in microgradTest.timings().phases")
     tab.context.set_offline(True)
     try:

@@ -24,7 +24,7 @@ from track_namespace import IDS, check, page_namespace
 pytestmark = pytest.mark.usefixtures("recursion_limit_kept")
 
 #: The page's rules of a Check's heading (verdict), whose leads a message must not repeat.
-EXERCISE_PROGRESS = DOCS / "_static" / "runner" / "exercise_progress.js"
+EXERCISE_PROGRESS = DOCS / "_static" / "runner" / "exercises.js"
 
 
 # -- the rule -----------------------------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 import subprocess
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -480,19 +481,10 @@ def test_the_page_loads_only_the_runners_page_side_modules_before_a_run(
     with_page = sources_in(runner_bundle.metafiles["page"], page_side(runner_bundle))
     assert {Path(path).name for path in with_page} == {
         "runner.js",
+        "session.js",
         "cells.js",
-        "copy.js",
-        "dom.js",
-        "icons.js",
         "pagestate.js",
-        "pair_layout.js",
-        "pairs.js",
-        "predict.js",
-        "predict_check.js",
-        "runtime.js",
-        "savedstate.js",
-        "state.js",
-        "test_api.js",
+        "steppers.js",
     }
 
 
@@ -683,10 +675,19 @@ def test_each_module_of_the_runner_opens_with_what_it_is_for() -> None:
         assert path.read_text(encoding="utf-8").startswith('"""'), path.name
 
 
-def test_the_run_queue_is_the_queue_alone() -> None:
-    # Routing, prompts, notes, one run, the stale marks and the crash have modules of their own.
-    lines = (RUNNER / "queue.js").read_text(encoding="utf-8").splitlines()
-    assert len(lines) < 250, len(lines)
+def test_the_runner_is_a_few_modules_each_named_with_its_job_in_the_entry_point() -> None:
+    # One module a responsibility (the queue with its flow and planner, the cells with
+    # their outputs' boxes, one per add-on...), each listed in runner.js's opening
+    # comment with what it does.
+    modules = sorted(path.name for path in RUNNER.glob("*.js"))
+    assert len(modules) <= 15, modules
+    opening = []
+    for line in (RUNNER / "runner.js").read_text(encoding="utf-8").splitlines():
+        if not line.startswith("//"):
+            break
+        opening.append(line)
+    listed = {match for line in opening for match in re.findall(r"^//   ([\w-]+\.js) ", line)}
+    assert listed == set(modules), set(modules) ^ listed
 
 
 # -- the runtime's wheel, and the pages that name it -------------------------------------------

@@ -72,7 +72,7 @@ SCRIPTS = {
     "data-plot": "@observablehq/plot",
 }
 #: The runner's entry points, by the build that bundles them (bundle.BUILDS): the
-#: page's, and the worker's with the runtime cache's service worker (session.js
+#: page's, and the worker's with the runtime cache's service worker (python.js
 #: registers it).
 PAGE_ENTRY = "runner.js"
 WORKER_ENTRIES = ("worker.js", "runtime-cache.js")

@@ -14,7 +14,7 @@ is run as a program, not through Node: the docs build needs no ``node`` on
   service worker, a classic script: it may import nothing), each one file.
 
 Every file esbuild writes is named after its content (``queue-3KXQ2B7Z.js``),
-but the entry points, which the pages and ``session.js`` name.  The output is
+but the entry points, which the pages and ``python.js`` name.  The output is
 the same bytes on every machine: paths are relative to the repository, there
 is no source map, and the code is minified (names kept: ``--keep-names``).
 

@@ -21,7 +21,7 @@ cell needs (``runner_analysis``, which the worker also answers for code a
 reader edits): ``names``, which names the code defines, reads and may change
 (:mod:`book_runtime.cell_names`), ``watches``, the names it binds or
 may change on this page (what the kernel watches while it runs), ``needs``,
-the cells the runner runs before it on a fresh page (planner.js plans with
+the cells the runner runs before it on a fresh page (queue.js plans with
 these while the reader has edited nothing), ``shows``, what its last
 expression showed at build time, and, for a cell the page shows, ``script``:
 the cell as a script that runs by itself, the text "Copy as a script" copies

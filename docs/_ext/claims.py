@@ -24,7 +24,7 @@ At build time the role
 * fails the build, at the sentence, when the claim does not hold for the
   build's run (a warning, an error under ``-W``), or when no cell states it;
 * shows the first wording, and keeps the other, hidden, for the page's
-  runner (docs/_static/runner/claims.js), which shows the wording that is
+  runner (docs/_static/runner/prose.js), which shows the wording that is
   true of the reader's run.
 
 :func:`parse`, :func:`problem` and :func:`check` are plain Python: the tests

@@ -10,7 +10,7 @@ with the ``pair`` role, whose content says which::
 
 :data:`WORDS` is the one table of what each is called in each layout.  The role
 writes the words for side by side (a page without its scripts, paper) and keeps
-those for the switch with them, for the page's runner (docs/_static/runner/pairs.js),
+those for the switch with them, for the page's runner (docs/_static/runner/steppers.js),
 which shows the words of the layout the pairs have.
 """
 
@@ -22,7 +22,7 @@ from typing import Any
 from docutils import nodes
 from docutils.parsers.rst.states import Inliner
 
-#: The layouts of a pair, as the page's runner names them (pair_layout.js).
+#: The layouts of a pair, as the page's runner names them (steppers.js).
 LAYOUTS = ("beside", "switch")
 
 #: What the prose calls each side of a pair, and the two together, in each layout.

@@ -16,7 +16,7 @@
  *   back (the cancelable "mg-stepper-step" event, detail {from, to}) and make it later
  *   (stepper.goTo(k)); a stepper set up says so ("mg-stepper-ready", bubbling).
  *   Its frames were drawn when the page was
- *   built, or by the reader's browser (docs/_static/runner/steppers.js).
+ *   built, or by the reader's browser (docs/_static/runner/outputs.js).
  *
  * Figures and steppers added to the article later (a cell's output replaced
  * in the browser) are set up as they arrive.

@@ -1,12 +1,12 @@
 // The exercises' progress and what their panels and the page's progress show
-// of it (docs/_static/runner/exercise_progress.js).
+// of it (docs/_static/runner/exercises.js).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
   NOT_RUN, forget, freshProgress, hintAnnouncement, nextHint, panelView, progressSnapshot,
   progressView, recordCheck, restoredProgress, verdict,
-} from "../../docs/_static/runner/exercise_progress.js";
+} from "../../docs/_static/runner/exercises.js";
 
 // Each hint as the build writes it (docs/_ext/track.py): HTML to show, plain words to say.
 const hint = (html, text) => ({ html, text });

@@ -1,10 +1,10 @@
-// The signs on the runner's buttons are drawings (icons.js), never font glyphs, which
+// The signs on the runner's buttons are drawings (cells.js), never font glyphs, which
 // show as empty boxes where the reader's font lacks them.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { test } from "node:test";
 
-import { ICONS, iconParts } from "../../docs/_static/runner/icons.js";
+import { ICONS, iconParts } from "../../docs/_static/runner/cells.js";
 
 const RUNNER = new URL("../../docs/_static/runner/", import.meta.url);
 // Glyphs a button could use as a sign (arrows, shapes, dingbats, emoji).
@@ -19,7 +19,7 @@ function code(name) {
 
 test("no module of the runner writes a glyph into the page", () => {
   const modules = readdirSync(RUNNER).filter((name) => name.endsWith(".js"));
-  assert.ok(modules.includes("cells.js") && modules.includes("copy.js"));
+  assert.ok(modules.includes("cells.js") && modules.includes("pagestate.js"));
   const found = modules.filter((name) => GLYPH.test(code(name)));
   assert.deepEqual(found, []);
 });

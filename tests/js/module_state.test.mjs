@@ -1,7 +1,7 @@
-// No module of the runner's page side holds state or does anything when imported:
-// the session (runtime.js's Session) owns every mutable thing, and runner.js's
+// No module of the runner holds state or does anything when imported:
+// the session (session.js's Session) owns every mutable thing, and runner.js's
 // start() makes it.  Read from each module's top-level statements (parsed by
-// ESLint's parser, a devDependency already): imports, exports of declarations,
+// espree, ESLint's parser, an exact devDependency): imports, exports of declarations,
 // functions, classes, and `const` bound to a constant are allowed; a constant is a
 // literal (a regular expression only without the g or y flag, which carry a
 // position), a function, a name, a member of one, arithmetic or a template of
@@ -10,24 +10,23 @@
 // `new Map()`, `[]`, `{}` or a call, a statement that runs (a call, an assignment,
 // an `if`), a class with static fields.
 //
-// Two exceptions, each one place: the page's entry point (runner.js) ends by
-// starting the runner, its last statement; and the worker's realm (worker.js and
-// what only it imports, and the service worker runtime-cache.js) runs in a worker
-// of its own, one per Python session, which the session's teardown terminates:
-// that worker's module scope is the session's own state, and dies with it.
+// Two exceptions, each one place: an entry point (the page's runner.js, its
+// worker's worker.js) ends by starting itself, its last statement; and the
+// service worker (runtime-cache.js), a classic script that may import nothing,
+// registers its listeners on its global scope when it loads, as a service worker
+// must.
 import assert from "node:assert/strict";
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 
-import { Linter } from "eslint";
+import { parse } from "espree";
 
 const RUNNER = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "docs", "_static", "runner");
-const ENTRY = "runner.js";
-const WORKER_REALM = Object.freeze([
-  "worker.js", "layouts.js", "stepper_layout.js", "exercise_answers.js", "runtime-cache.js",
-]);
+// The entry points: the page's and its worker's (each ends by starting itself).
+const ENTRIES = Object.freeze(["runner.js", "worker.js"]);
+const SERVICE_WORKER = "runtime-cache.js";
 
 /** Whether an expression is a constant (see the top of this file). */
 function constant(node) {
@@ -100,25 +99,10 @@ function problem(statement) {
 
 /** The problems of a module's source: [{line, message}]. */
 export function moduleState(source, { entry = false } = {}) {
-  const found = [];
-  const rule = {
-    create: (context) => ({
-      Program(program) {
-        const statements = entry ? program.body.slice(0, -1) : program.body;
-        for (const statement of statements) {
-          const message = problem(statement);
-          if (message !== null) context.report({ node: statement, message });
-        }
-      },
-    }),
-  };
-  const messages = new Linter({ configType: "flat" }).verify(source, [{
-    languageOptions: { ecmaVersion: 2025, sourceType: "module" },
-    plugins: { state: { rules: { top: rule } } },
-    rules: { "state/top": "error" },
-  }]);
-  for (const { line, message, fatal } of messages) found.push({ line, message: fatal ? `unparsed: ${message}` : message });
-  return found;
+  const program = parse(source, { ecmaVersion: 2025, sourceType: "module", loc: true });
+  const statements = entry ? program.body.slice(0, -1) : program.body;
+  return statements.map((statement) => ({ line: statement.loc.start.line, message: problem(statement) }))
+    .filter(({ message }) => message !== null);
 }
 
 test("the rule finds each kind of module-level state and side effect", () => {
@@ -150,10 +134,10 @@ test("the rule finds each kind of module-level state and side effect", () => {
 });
 
 test("no module of the runner holds state or acts when imported", () => {
-  const modules = readdirSync(RUNNER).filter((name) => name.endsWith(".js") && !WORKER_REALM.includes(name));
-  assert.ok(modules.includes(ENTRY) && modules.includes("cells.js"));
+  const modules = readdirSync(RUNNER).filter((name) => name.endsWith(".js") && name !== SERVICE_WORKER);
+  assert.ok(ENTRIES.every((entry) => modules.includes(entry)) && modules.includes("cells.js"));
   const found = modules.flatMap((name) => moduleState(readFileSync(join(RUNNER, name), "utf8"), {
-    entry: name === ENTRY,
+    entry: ENTRIES.includes(name),
   }).map(({ line, message }) => `${name}:${line}: ${message}`));
   assert.deepEqual(found, []);
 });

@@ -1,5 +1,5 @@
 // A stepper pair's layout from its column's width, the side its switch shows, and the
-// prose's words for it (pair_layout.js; the words are the build's, docs/_ext/pair_words.py).
+// prose's words for it (steppers.js; the words are the build's, docs/_ext/pair_words.py).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
@@ -11,7 +11,7 @@ import {
   pairWords,
   shownSides,
   switchState,
-} from "../../docs/_static/runner/pair_layout.js";
+} from "../../docs/_static/runner/steppers.js";
 
 // The article's column at 1366x768 and at 390x844 (CSS px), as the theme lays it out.
 const LAPTOP_COLUMN = 730;

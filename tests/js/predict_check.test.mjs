@@ -1,4 +1,4 @@
-// Predict mode's answer checking (docs/_static/runner/predict_check.js), on the
+// Predict mode's answer checking (docs/_static/runner/steppers.js), on the
 // questions the page gets: predictions.fixture.json is what
 // book_runtime/predictions.py makes of L = (a*b*a) * e (tests/test_predictions.py
 // keeps it so), where a is used twice and every misconception has its number.
@@ -8,7 +8,7 @@ import { test } from "node:test";
 
 import {
   answerKey, frameToAsk, judge, judgeChoice, judgeRun, readNumber, score, scoreText, shown,
-} from "../../docs/_static/runner/predict_check.js";
+} from "../../docs/_static/runner/steppers.js";
 
 const DATA = JSON.parse(readFileSync(new URL("./predictions.fixture.json", import.meta.url), "utf8"));
 

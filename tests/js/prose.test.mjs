@@ -1,15 +1,15 @@
 // What the prose says of the reader's run: each key's state (prose.js, which
 // follows the runner's events on document: here an EventTarget) and the words a
-// glued number or a claim of that state carries (wording.js).
+// glued number or a claim of that state carries (prose.js).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  claimMark, claimView, glueView, notRerunNote, notRerunWords,
-} from "../../docs/_static/runner/wording.js";
+  Prose, claimMark, claimView, glueView, notRerunNote, notRerunWords,
+} from "../../docs/_static/runner/prose.js";
 
+// prose.js follows the runner's events on document (read when a Prose is made).
 globalThis.document = new EventTarget();
-const { Prose } = await import("../../docs/_static/runner/prose.js");
 
 const BUILD = { value: null, from: "build", stale: false };
 const emit = (name, detail = {}) => globalThis.document.dispatchEvent(new CustomEvent(`micrograd:${name}`, { detail }));

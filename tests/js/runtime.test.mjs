@@ -1,9 +1,9 @@
-// The runtime's state machine (docs/_static/runner/runtime.js): the moves its
+// The runtime's state machine (docs/_static/runner/session.js): the moves its
 // status may make, the ones it refuses, and the one teardown, from each status.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { Session, Status, allowed } from "../../docs/_static/runner/runtime.js";
+import { Session, Status, allowed } from "../../docs/_static/runner/session.js";
 
 const createRuntime = () => new Session();
 
@@ -26,7 +26,7 @@ function runtimeAt(status) {
   return runtime;
 }
 
-/** A run as routing.js starts one; `settled` holds what its promise resolved with. */
+/** A run as python.js starts one; `settled` holds what its promise resolved with. */
 function startRun(runtime, entry = { code: 0 }) {
   const run = { id: runtime.newId(), entry, changed: [], settled: null };
   run.resolve = (result) => {

@@ -1,14 +1,14 @@
-// A page's saved state as data (docs/_static/runner/savedstate.js): what is
+// A page's saved state as data (docs/_static/runner/pagestate.js): what is
 // saved of a cell, what a reload brings back of it, and a state of an older
-// page, wheel or shape.  And what marks an edited cell's code, the
+// page, wheel or shape.  And what marks an edited cell's code (cells.js), the
 // same words while the reader edits and runs it and after a reload.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { EDITED_MARK, editedNews, editedText } from "../../docs/_static/runner/cells.js";
 import {
-  EDITED_MARK, FORMAT, SHOWN_KINDS, cellSnapshot, editedNews, editedText, pageSnapshot, restorePlan,
-  restoredText, runsCurrent, versionOf,
-} from "../../docs/_static/runner/savedstate.js";
+  FORMAT, SHOWN_KINDS, cellSnapshot, pageSnapshot, restorePlan, restoredText, runsCurrent, versionOf,
+} from "../../docs/_static/runner/pagestate.js";
 
 const MANIFEST = '{"cells": [{"source": "x = 1"}, {"source": "print(x)"}]}';
 const WHEELS = ["micrograd-0.2.0-py3-none-any.whl"];

@@ -72,7 +72,7 @@ test("Run runs what the cell needs first, then the hidden cells after it: the pr
   assert.match(glued(window).textContent, /^4\.0/);
   assert.equal(claimed(window).dataset.shown, "yours");
   // What the browser tests read of the same session.
-  const { testApi } = await runner("test_api.js");
+  const { testApi } = await runner("runner.js");
   const api = testApi(session);
   assert.equal(api.cellCount(), 3);
   assert.equal(api.cell(1).shows, "run");

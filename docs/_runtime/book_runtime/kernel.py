@@ -36,7 +36,7 @@ sentence that is true of the reader's run.
 
 An add-on sends the page a message of its own while a cell runs with
 :func:`post_message` (the page hands it to the handler registered for that
-name: api.js's ``registerAddon``), and can wrap every cell in a context
+name: outputs.js's ``registerAddon``), and can wrap every cell in a context
 manager of its own by appending its factory to :data:`CELL_CONTEXTS`
 (live_charts.py draws the training curve that way).
 
@@ -414,7 +414,7 @@ def start(mime_types: str, glue_formats: str) -> None:
     _install_myst_nb()
     BEHIND["glue"] = glue
     # A claim a hidden cell states goes to the page, which shows the sentence's
-    # wording that is true of the reader's run (claims.py, claims.js).
+    # wording that is true of the reader's run (claims.py, prose.js).
     claims.send = _send_claim
     BEHIND["claim"] = claims.claim
     # Every graphviz graph class (Graph, Digraph, Source) derives from JupyterIntegration.

@@ -1,3 +1,103 @@
+// The page's code cells, as the reader sees them: one Cell object per runnable
+// cell, its state as data and render(), the one function that draws it; the
+// scratch cell; the page's live region; the elements the runner makes (its
+// buttons' signs are drawings); the words of an edited cell's mark; and every
+// cell's Copy and Copy as a script.  Loaded with the page.
+
+// -- making the runner's elements -----------------------------------------------------------------
+// Small helpers for making the runner's elements.
+
+const SVG = "http://www.w3.org/2000/svg";
+
+export function element(tag, className, text) {
+  const el = document.createElement(tag);
+  if (className) el.className = className;
+  if (text !== undefined) el.textContent = text;
+  return el;
+}
+
+/** A sign (ICONS, below) as an inline SVG, hidden from screen readers. */
+export function icon(name) {
+  const { svg, shapes } = iconParts(name);
+  const drawing = document.createElementNS(SVG, "svg");
+  for (const [key, value] of Object.entries(svg)) drawing.setAttribute(key, value);
+  for (const shape of shapes) {
+    const path = document.createElementNS(SVG, "path");
+    for (const [key, value] of Object.entries(shape)) path.setAttribute(key, value);
+    drawing.append(path);
+  }
+  return drawing;
+}
+
+/** A button showing label, after the sign named iconName (ICONS) if there is one. */
+export function button(className, label, onClick, iconName = null) {
+  const b = element("button", `runner-button ${className}`, label);
+  if (iconName !== null) b.prepend(icon(iconName));
+  b.type = "button";
+  b.addEventListener("click", onClick);
+  return b;
+}
+
+// -- the signs on the buttons ---------------------------------------------------------------------
+// The signs on the runner's buttons, as drawings: a font glyph ("⧉", "↻") shows as
+// an empty box where the reader's font lacks it, a drawing shows everywhere.  Each
+// sign is data (shapes on a 24-unit grid, in the text's colour); icon() draws it as
+// an inline SVG beside the button's words, hidden from screen readers, so that a
+// button's name stays its words (or its aria-label).
+
+/** Each sign: its shapes, each a path `d`, drawn as a line, or filled (`filled`). */
+export const ICONS = Object.freeze({
+  run: Object.freeze([Object.freeze({ d: "M7 4.5 L19 12 L7 19.5 Z", filled: true })]),
+  edit: Object.freeze([
+    Object.freeze({ d: "M15.5 4.5 L19.5 8.5 L9 19 L4.5 19.5 L5 15 Z" }),
+    Object.freeze({ d: "M13 7 L17 11" }),
+  ]),
+  stop: Object.freeze([Object.freeze({ d: "M6 6 H18 V18 H6 Z", filled: true })]),
+  // An arrow round a circle, anticlockwise: back to how it was.
+  reset: Object.freeze([
+    Object.freeze({ d: "M4 12 A8 8 0 1 0 6.34 6.34" }),
+    Object.freeze({ d: "M6.34 1.84 V6.34 H10.84" }),
+  ]),
+  // The same arrow clockwise: start again.
+  restart: Object.freeze([
+    Object.freeze({ d: "M20 12 A8 8 0 1 1 17.66 6.34" }),
+    Object.freeze({ d: "M17.66 1.84 V6.34 H13.16" }),
+  ]),
+  // Two sheets, one over the other.
+  copy: Object.freeze([
+    Object.freeze({ d: "M9 9 H20 V20 H9 Z" }),
+    Object.freeze({ d: "M5 15 V4 H15" }),
+  ]),
+  check: Object.freeze([Object.freeze({ d: "M4.5 12.5 L9.5 17.5 L19.5 6.5" })]),
+});
+
+/** The SVG attributes of a sign's drawing (the <svg>) and of each of its shapes. */
+export function iconParts(name) {
+  const shapes = ICONS[name];
+  if (!shapes) throw new Error(`no icon named ${JSON.stringify(name)}`);
+  return {
+    svg: {
+      class: `runner-icon runner-icon-${name}`,
+      viewBox: "0 0 24 24",
+      width: "16",
+      height: "16",
+      "aria-hidden": "true",
+      focusable: "false",
+    },
+    shapes: shapes.map(({ d, filled }) => (filled
+      ? { d, fill: "currentColor", stroke: "none" }
+      : {
+        d,
+        fill: "none",
+        stroke: "currentColor",
+        "stroke-width": "2",
+        "stroke-linecap": "round",
+        "stroke-linejoin": "round",
+      })),
+  };
+}
+
+// -- the cells ------------------------------------------------------------------------------------
 // The cells: one Cell object per runnable code cell, the one module that
 // changes a cell's fields, and render(cell), the one function that draws a
 // cell's state on the page.
@@ -8,7 +108,7 @@
 //           this Python session ("run"), or a run's in a session that has ended
 //           ("earlier-run");
 //   stale   whether what it shows no longer follows from the page's state (a run
-//           changed what it was computed from: flow.js decides).
+//           changed what it was computed from: queue.js decides).
 // Every label, mark and button on the cell follows from these by render(); no
 // module decides anything from a label's text.  Each code cell gets a bar (Run,
 // Edit, Stop, Reset, Restart and a status line), and, once it runs, an output
@@ -16,10 +116,7 @@
 // one-line note instead, and a bar of their own for the add-ons' tools (copy).
 // Every control is a real button named for what it does to which cell ("Run cell 3").
 // After the page's last cell, the scratch cell ("Try your own code"): a Cell of the
-// reader's, empty at first, in no manifest, which runs after the page's cells (flow.js).
-
-import { button, element } from "./dom.js";
-import { EDITED_MARK, editedNews } from "./savedstate.js";
+// reader's, empty at first, in no manifest, which runs after the page's cells (queue.js).
 
 /** What a cell's last Run request is doing or did. */
 export const STATES = Object.freeze({
@@ -35,7 +132,7 @@ export const STATES = Object.freeze({
   crashed: "Python crashed while it ran",
 });
 const BUSY = Object.freeze(["queued", "starting", "waiting", "running"]);
-/** The states a Run ends in (api.js: the micrograd:cell-settled event). */
+/** The states a Run ends in (outputs.js: the micrograd:cell-settled event). */
 const SETTLED = Object.freeze(["done", "raised", "skipped", "stopped", "crashed"]);
 
 const BUILD_ONLY_NOTE =
@@ -63,14 +160,14 @@ export class Cell {
     this.source = source; // the page's code
     this.codeView = codeView; // the highlighted code, hidden once the editor opens
     this.buildOutput = buildOutput; // the build's output element, or null
-    this.entry = null; // its entry in the page's flow (flow.js)
+    this.entry = null; // its entry in the page's flow (queue.js)
     this.editor = null; // {element, view, value, focus()} once opened (editor.js)
     this.state = "idle";
     this.detail = ""; // the status line's words for the state
     this.shows = "build";
     this.stale = false;
     this.outputs = []; // what the run showed: {kind: "stream" | "display", ...}
-    // What its output box shows, item by item, as data (savedstate.js's SHOWN_KINDS):
+    // What its output box shows, item by item, as data (pagestate.js's SHOWN_KINDS):
     // what a reload shows again, through the same renderers; null while it has none.
     this.shown = null;
     this.controls = null; // {bar, run, edit, stop, reset, status}
@@ -545,4 +642,135 @@ export function announce(text) {
 export function bringIntoView(el) {
   const reduced = window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   el.scrollIntoView({ behavior: reduced ? "auto" : "smooth", block: "nearest" });
+}
+
+// -- the mark on the reader's code --------------------------------------------------------------
+
+/**
+ * The mark on the code of a cell the reader has edited: the same words while
+ * they edit and run it and after a reload brings their code back.
+ */
+export const EDITED_MARK = "Edited: your code, not the page's.";
+
+/** What the live region says of the cells (their numbers) whose code is the reader's. */
+export function editedText(numbers) {
+  if (numbers.length === 0) return "";
+  const listed = numbers.length === 1 ? `Cell ${numbers[0]} is`
+    : `Cells ${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)} are`;
+  return `${listed} edited: your code, not the page's.`;
+}
+
+/**
+ * What the live region says when the reader's typing marks cell `number` as
+ * edited, or takes the mark off (null: the mark stays as it was).
+ */
+export function editedNews(number, wasEdited, isEdited) {
+  if (wasEdited === isEdited) return null;
+  return isEdited ? editedText([number]) : `Cell ${number} is the page's code again.`;
+}
+
+// -- copying a cell, or a cell as a script --------------------------------------------------------
+// The copy actions of every code cell's bar: "Copy" copies the cell's code as the
+// cell holds it now; "Copy as a script" copies the cell together with what it
+// needs from the cells above, as one script that runs by itself in a fresh Python
+// (docs/_static/runner/snippets.py assembles it).  While the reader has edited
+// nothing on the page, that is the build's script, from the page's manifest (the
+// same text as the cell's download, _sources/<page>/cell-<n>.py): copying needs
+// neither Python nor a connection.  Once the reader has edited the page, the
+// script is their version, assembled by the same snippets.py in the page's
+// Python (queue.js; Python starts if it is not running, and the status says so).
+// Build-only cells get both actions too.  Loaded with the page (runner.js).
+
+/** How long a copy's word stays in the status line. */
+const SAID_FOR_MS = 4000;
+
+/**
+ * Give every cell's bar its copy actions.  hooks.readerScript(code, {starting}) makes
+ * the script of the reader's version of the page's code cell `code` (queue.js,
+ * loaded on demand); it calls starting() when Python must start first.
+ */
+export function setUpCopy(session, { readerScript }) {
+  const entries = session.manifest.cells;
+  addToolToEveryCell(session, (cell) => copyButton(
+    "runner-copy",
+    ["Copy", ` ${cell.name}`, ""],
+    "Copy this cell's code",
+    () => copy(cell, cell.code, ""),
+  ), { buildOnly: true });
+  addToolToEveryCell(session, (cell) => {
+    const entry = entryOf(entries, cell);
+    if (entry === null) return null; // a page built without scripts
+    return copyButton(
+      "runner-copy-script",
+      ["Copy", ` ${cell.name}`, " as a script"],
+      "Copy this cell with what it needs from the cells above: a script that runs by itself",
+      () => copyScript(session, cell, entry, readerScript),
+    );
+  }, { buildOnly: true });
+}
+
+/**
+ * A button that shows the copy sign and "Copy as a script" and is named "Copy cell 3 as a
+ * script": the name is its text (the cell, for screen readers only; the sign, a drawing,
+ * for eyes only), so that what it shows is part of what it is called.  words: [shown,
+ * read only, shown].
+ */
+function copyButton(className, [before, readOnly, after], title, onClick) {
+  const b = button(className, "", onClick, "copy");
+  b.append(before, element("span", "runner-read-only", readOnly), after);
+  b.title = title;
+  return b;
+}
+
+/** The cell's manifest entry (the build wrote its position on the cell), if it has a script. */
+function entryOf(entries, cell) {
+  const code = Number.parseInt(cell.el.getAttribute("data-micrograd-cell"), 10);
+  const entry = entries[code];
+  return entry && typeof entry.script === "string" ? { ...entry, code } : null;
+}
+
+const edited = (session) => session.cells.some((cell) => cell.edited);
+
+function copyScript(session, cell, entry, readerScript) {
+  if (!edited(session)) return copy(cell, entry.script, " as a script");
+  setToolStatus(cell, "putting your version into a script…");
+  const starting = () => setToolStatus(cell, "starting Python to put your version into a script…");
+  return copy(cell, readerScript(entry.code, { starting }), " as a script");
+}
+
+/** Put text (or what a promise of it gives) on the clipboard, and say so. */
+async function copy(cell, text, how) {
+  try {
+    await write(text);
+  } catch (error) {
+    say(cell, `not copied: ${(error && error.message) || error}`);
+    return;
+  }
+  say(cell, `copied${how}`);
+}
+
+function say(cell, words) {
+  setToolStatus(cell, words);
+  announce(`${cell.name}: ${words}`);
+  setTimeout(() => {
+    if (cell.toolStatus === words) setToolStatus(cell, "");
+  }, SAID_FOR_MS);
+}
+
+/**
+ * Write to the clipboard.  Text still to come goes in as a ClipboardItem holding the
+ * promise, so that the click's permission to write holds (Safari's rule); where the
+ * browser refuses that, the text is written once it is there.
+ */
+async function write(text) {
+  if (typeof text === "string") return navigator.clipboard.writeText(text);
+  if (window.ClipboardItem && navigator.clipboard.write) {
+    const blob = text.then((t) => new Blob([t], { type: "text/plain" }));
+    try {
+      return await navigator.clipboard.write([new window.ClipboardItem({ "text/plain": blob })]);
+    } catch {
+      // fall through: write the text itself once it is there
+    }
+  }
+  return navigator.clipboard.writeText(await text);
 }

@@ -1,4 +1,4 @@
-// Charts drawn in the reader's browser: an add-on of the runner (api.js).
+// Charts drawn in the reader's browser: an add-on of the runner (outputs.js).
 //
 // There is no matplotlib in the browser.  The book's kernel (kernel.py) shows
 // a micrograd.viz.chart.Figure by its description instead, under the chart
@@ -15,12 +15,12 @@
 // one, so the loss curve grows as the run goes.  records.liveCharts keeps each
 // drawing ({cell, at: performance.now(), points}), for the browser tests.
 
-import { installOnce, registerAddon, registerOutput } from "./api.js";
-import { outputBody, recordShown } from "./cells.js";
-import { element } from "./dom.js";
+import { element, outputBody, recordShown } from "./cells.js";
 import MIME_TYPES from "./mime_types.json" with { type: "json" };
-import { registerBuiltIns } from "./outputs.js";
-import { now } from "./state.js";
+import {
+  install as installOutputs, installOnce, registerAddon, registerOutput,
+} from "./outputs.js";
+import { now } from "./session.js";
 const SVG = "http://www.w3.org/2000/svg";
 const PX_PER_INCH = 96; // a figure 5 inches wide is 480 CSS px, as the build's picture
 const PX_PER_POINT = 96 / 72;
@@ -281,7 +281,7 @@ export const install = (session) => installOnce(session, "charts", () => {
   session.charts = charts;
   // The built-in renderers register first, so that this one, registered after
   // them, is the one a chart's bundle (JSON and text/plain) is shown by.
-  registerBuiltIns(session);
+  installOutputs(session);
   registerOutput(session, MIME_TYPES.chart, (box, data) => show(charts, box, data));
   registerAddon(session, "live-chart", ({ figure, points }, run) => {
     if (!run.cell) return; // a hidden cell's training shows no chart

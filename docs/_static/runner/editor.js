@@ -7,9 +7,8 @@
 //
 // A cell's editor is {element, view, value (get, set), focus()} (cells.js attaches it).
 
-import { attachEditor, codeChanged } from "./cells.js";
-import { element } from "./dom.js";
-import { mark } from "./state.js";
+import { attachEditor, codeChanged, element } from "./cells.js";
+import { mark } from "./session.js";
 
 /** CodeMirror's modules (each import() loads a module once, the first time). */
 const loadCodeMirror = () => Promise.all([

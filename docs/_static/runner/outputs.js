@@ -1,15 +1,119 @@
+// What a run shows in a cell: the runner's extension API (output renderers,
+// add-on messages, the micrograd:* events), output rendering and the built-in
+// renderers, a stepper's renderer, and the notes a run leaves in a cell's
+// output box, in words.  Loaded by the first Run (or a reload that shows a
+// saved run again).
+
+import {
+  button, element, outputBody, recordOutput, recordShown,
+} from "./cells.js";
+import MIME_TYPES from "./mime_types.json" with { type: "json" };
+import { first } from "./session.js";
+
+// -- the extension API ----------------------------------------------------------------------------
+// The runner's extension API: how an add-on module (a chart, a stepper, glued
+// numbers in the prose) takes part in a run without editing the run queue or
+// the worker's loop.  An add-on imports this module ("./outputs.js") and is
+// imported by runner.js (page side) or worker.js (worker side).
+//
+// Each function is given the page's session (session.js), which keeps what is
+// registered.
+//
+// registerOutput(session, mime, show, laidOut)
+//     Show display outputs of this MIME type with show(box, data, output): box
+//     is the output's empty element (div.runner-display, data-mime set), data
+//     the bundle's entry for mime, output {bundle, index, cell}.  A bundle is
+//     shown by the most recently registered renderer among its MIME types, so
+//     an add-on's renderer wins over the built-in ones (Graphviz DOT, SVG,
+//     HTML, Markdown, LaTeX, plain text: below).  When the worker has
+//     laid the output out (worker.js), laidOut(box, html) puts the HTML in
+//     (by default, as the box's content).
+//
+// registerAddon(session, name, handle)
+//     The add-on messages of this name (kernel.py's post_message(name, **fields))
+//     go to handle(fields, run): run is {cell, code, display(index)} (cell: the
+//     Cell, null for a hidden cell; code: its index among all the page's code
+//     cells, queue.js; display(index): the element of the run's index-th display
+//     output, null for a hidden cell; restored: true when a reload shows a
+//     saved run again, and the add-on recorded the message in the cell's
+//     shown items, cells.js recordShown).  A message of a run that has ended or
+//     was stopped is dropped.  Add-on names are their own namespace: they never
+//     clash with the protocol's message types (protocol.js).
+//
+// ask(session, addon, question, fields), in python.js
+//     Ask the add-on's worker side a question (worker.js's registerAnswer there):
+//     resolves with the answer's fields, between runs, once Python is running
+//     (run a cell first); rejects with the worker's reason when there is none.
+//
+// Events, CustomEvents dispatched on document.  In their details, cell is the
+// cell's index among the runnable cells (null for a hidden cell), code its index
+// among all the page's code cells, glue the keys of the values the cells glue
+// into the text:
+//     micrograd:run-start  {cell, code, edited}      a cell (hidden ones too) starts
+//     micrograd:run-done   {cell, code, ok, edited}  it finished (ok: no exception)
+//     micrograd:cell-settled {cell, state}           a runnable cell's Run ended: done,
+//                                                     raised, skipped, stopped or crashed
+//     micrograd:restart    {}                        the page's Python ended and a new
+//                                                     one starts (Restart, Stop, or the
+//                                                     first Run or Restart after a crash):
+//                                                     show the build's values again
+//     micrograd:reset      {cells, code, glue}       these cells' code and outputs are
+//                                                     the build's again (Reset)
+//     micrograd:stale      {cells, code, glue}       every cell whose shown output is
+//                                                     stale now (an empty list: none);
+//                                                     sent whenever that set changes
+//
+// On the worker side, registerLayout in worker.js adds a step that turns a
+// display output into HTML once the cell has run.
+
+const insertHTML = (box, html) => {
+  box.innerHTML = html;
+};
+
+export function registerOutput(session, mime, show, laidOut = insertHTML) {
+  session.renderers.push([mime, { show, laidOut }]);
+}
+
+export function registerAddon(session, name, handle) {
+  if (session.addons.has(name)) throw new Error(`runner: add-on messages ${name} are already handled`);
+  session.addons.set(name, handle);
+}
+
+/** The [mime, {show, laidOut}] for this bundle: the most recently registered of its types. */
+export function rendererFor(session, bundle) {
+  const { renderers } = session;
+  for (let i = renderers.length - 1; i >= 0; i -= 1) {
+    if (renderers[i][0] in bundle) return renderers[i];
+  }
+  return null;
+}
+
+export function addonHandler(session, name) {
+  return session.addons.get(name) || null;
+}
+
+/**
+ * Set an add-on up for the session once, however many times its module is asked
+ * to (the first Run, and a reload that shows a saved run again, both do).
+ */
+export function installOnce(session, name, setUp) {
+  if (session.installed.has(name)) return;
+  session.installed.add(name);
+  setUp();
+}
+
+/** Dispatch micrograd:<name> on document. */
+export function emit(name, detail = {}) {
+  document.dispatchEvent(new CustomEvent(`micrograd:${name}`, { detail }));
+}
+
+// -- output rendering -----------------------------------------------------------------------------
 // Output rendering: what a running cell prints and displays, put into its
 // output box.  Printed text is appended as it arrives; each displayed value
 // gets a box (div.runner-display) filled by the renderer of its MIME type
-// (api.js's registerOutput; the built-in ones are here).  Drawings and
+// (registerOutput, above; the built-in ones are here).  Drawings and
 // Markdown are laid out in the worker after the cell has run and arrive as
 // HTML ("laid-out", protocol.js), which the same renderer puts in.
-
-import { registerOutput, rendererFor } from "./api.js";
-import { outputBody, recordOutput, recordShown } from "./cells.js";
-import { element } from "./dom.js";
-import MIME_TYPES from "./mime_types.json" with { type: "json" };
-import { first } from "./state.js";
 
 /** Append printed text to the cell's box. */
 export function addStream(session, cell, name, text) {
@@ -87,12 +191,11 @@ const asMarkup = (box, data) => {
 };
 
 /**
- * Register the built-in renderers with the session, once, before any add-on's
- * (an add-on's renderer of a bundle that also has text/plain must win: it is
+ * Register the built-in renderers with the session, before any add-on's (an
+ * add-on's renderer of a bundle that also has text/plain must win: it is
  * registered after these).
  */
-export function registerBuiltIns(session) {
-  if (session.renderers.length > 0) return;
+function registerBuiltIns(session) {
   registerOutput(session, "text/plain", asText);
   registerOutput(session, "text/latex", asText);
   registerOutput(
@@ -123,4 +226,152 @@ export function registerBuiltIns(session) {
       if (drawing) drawing.classList.add("micrograd-graph");
     },
   );
+}
+
+// -- a stepper made in the reader's browser -------------------------------------------------------
+// Steppers made in the reader's browser.
+//
+// A stepper a cell displays (the book's kernel shows it by its data, under the
+// stepper MIME type of mime_types.json) is laid out in the worker
+// (worker.js) and arrives as the same HTML the build makes;
+// micrograd-figures.js sets it up as it does the build's steppers.
+
+/**
+ * The renderers of the session, once (the first Run, or a reload that shows a
+ * saved run again, sets them up): the built-in ones, and a stepper's.
+ */
+export const install = (session) => installOnce(session, "outputs", () => {
+  // The built-in renderers register first, so that this one, registered after
+  // them, is the one a stepper's bundle (JSON and text/plain) is shown by.
+  registerBuiltIns(session);
+  registerOutput(session, MIME_TYPES.stepper, (box) => {
+    box.classList.add("runner-stepper");
+    box.textContent = "Laying out the stepper…";
+  });
+});
+
+// -- what a run says, in words --------------------------------------------------------------------
+// What the runner tells the reader about a run, in words: what a cell is
+// called, and the notes a run leaves in a cell's output box (the cells it ran
+// again first and why, the ones it left out, a hidden cell that raised, a
+// Stop, a crash).  The run queue (queue.js) decides when; this module says it.
+
+/** What the reader calls an entry of the flow: "cell 3", or "the hidden cell after cell 3". */
+export function nameOf(entry) {
+  if (entry.cell) return entry.cell.name;
+  if (entry.after && entry.after.cell) return `the hidden cell after ${entry.after.cell.name}`;
+  return "a hidden cell at the top of the page";
+}
+
+export const capital = (text) => `${text[0].toUpperCase()}${text.slice(1)}`;
+
+/** The visible cell where news about an entry goes (a hidden cell's: the one above it). */
+export const shownAt = (entry) => entry.cell || (entry.after && entry.after.cell) || null;
+
+/** A note in the cell's output box, under what it shows. */
+export function addNote(cell, className, text) {
+  return showNote(cell, { kind: "note", className, text, error: null });
+}
+
+/**
+ * A note in the cell's output box, from its data: {kind: "note", className, text,
+ * error (a traceback under the words, or null)}.  The same data shows it again
+ * after a reload.
+ */
+export function showNote(cell, item) {
+  const note = element("div", `runner-note ${item.className}`, item.text);
+  if (item.error !== null) note.append(element("pre", "runner-error", item.error));
+  outputBody(cell).append(note);
+  recordShown(cell, item);
+  return note;
+}
+
+/** Why a run ran cells above again first (plan.rerun, queue.js). */
+export function rerunText(rerun, entry, codeCells) {
+  const shown = rerun.cells.map((code) => codeCells[code]).filter((c) => c.cell);
+  const hidden = rerun.cells.length - shown.length;
+  const numbers = shown.map((c) => c.cell.number);
+  let which = numbers.length === 0 ? "" : `cell${numbers.length > 1 ? "s" : ""} ${span(numbers)}`;
+  if (hidden) which += `${which ? " and " : ""}${hidden} hidden cell${hidden > 1 ? "s" : ""}`;
+  const names = rerun.names.slice(0, 3).join(", ") + (rerun.names.length > 3 ? ", …" : "");
+  const by = rerun.by;
+  const changed = rerun.names[0];
+  const cause = by === Infinity ? `a Reset put back the code whose run had changed ${changed}`
+    : by === entry.code ? `this cell's last run changed ${changed}`
+      : by > entry.code ? `a later run of ${nameOf(codeCells[by])} changed ${changed}`
+        : `${nameOf(codeCells[by])}, run again after the cells below it, changed ${changed}`;
+  return `Re-ran ${which} first, which define${shown.length + hidden > 1 ? "" : "s"} ` +
+    `${names}, because ${cause}: this run starts from the state the page defines.`;
+}
+
+/** The cells a run left out: they stopped or crashed Python, and this cell does not need them. */
+export function leftOutText(entries) {
+  const names = entries.map(nameOf).join(", ");
+  return `Not run again: ${names} (it stopped or crashed Python the last time it ran); this ` +
+    "cell does not need it.";
+}
+
+/** "2-4, 6" for [2, 3, 4, 6]. */
+function span(numbers) {
+  const parts = [];
+  for (let i = 0; i < numbers.length; i += 1) {
+    let j = i;
+    while (j + 1 < numbers.length && numbers[j + 1] === numbers[j] + 1) j += 1;
+    parts.push(j > i ? `${numbers[i]}–${numbers[j]}` : `${numbers[i]}`);
+    i = j;
+  }
+  return parts.join(", ");
+}
+
+/** A hidden cell raised: the note that says so (the text keeps the build's numbers), as data. */
+export function hiddenErrorNote(entry, error) {
+  return {
+    kind: "note",
+    className: "runner-hidden-error",
+    text: `${capital(nameOf(entry))} (it computes numbers for the text) raised an exception; ` +
+      "the text keeps the build's numbers:",
+    error,
+  };
+}
+
+/** The note of a run that Stop (or Restart) ended. */
+export function stoppedText(entry) {
+  return `Stopped ${nameOf(entry)}. Python was restarted: the variables of earlier cells are ` +
+    "gone, and Run runs the cells above again (this one only if you run it or say so).";
+}
+
+/**
+ * The note of a crash, in the cell where it is news: what crashed, what the reader
+ * can do (a Restart button: restart()), and what the runtime said (details).
+ */
+export function addCrashNote(cell, crashed, details, restart) {
+  const which = crashed ? nameOf(crashed) : "starting Python";
+  showCrashNote(cell, { kind: "crash", which, blamed: Boolean(crashed), details }, restart);
+  return which;
+}
+
+/**
+ * The note of a crash, from its data: {kind: "crash", which (what was running),
+ * blamed (whether a cell crashed it), details}.  The same data shows it again
+ * after a reload.
+ */
+export function showCrashNote(cell, item, restart) {
+  const { which, blamed, details } = item;
+  const note = element("div", "runner-note runner-crashed",
+    `Python crashed while running ${which}, and this page's variables are gone. ` +
+    "What you can do: Restart Python, then Run. " +
+    (blamed ? `${capital(which)} will not run again by itself: run it yourself, or edit it ` +
+      "first. " : ""));
+  outputBody(cell).append(note);
+  recordShown(cell, item);
+  const again = button("runner-restart", "Restart Python", () => {
+    again.remove();
+    restart();
+  });
+  note.append(again);
+  if (/Maximum call stack size exceeded/.test(details)) {
+    note.append(element("p", "", "The browser's stack ran out: a recursion through " +
+      "Python's C code, or freeing a very deep structure, does that here."));
+  }
+  note.append(element("pre", "runner-crash-details", details));
 }

@@ -1,3 +1,122 @@
+// The page's state as one thing: what the reader changed on it, as data (what is
+// saved of each cell, and what a reload brings back of it), saved in the
+// browser as it changes, brought back on reload, and Reset page; the page bar
+// and the skip link.  Loaded with the page.
+
+import {
+  announce, attachSavedCode, button, editedText, element, resetCell, restoredRun, sessionCells,
+  setBuildOnlyNote, startOutput,
+} from "./cells.js";
+
+// -- a page's saved state, as data ----------------------------------------------------------------
+// A page's saved state, as data (kept in localStorage, below): what
+// of each cell a reload brings back, what the state must match to bring back
+// its runs, and what bringing it back does to each cell.  A cell's runs are
+// kept as what its output box showed, item by item, as the worker sent it
+// (cells.js's Cell.shown): printed text, display bundles, laid-out HTML,
+// tracebacks, the runner's notes, an add-on's drawing.  A reload shows them
+// again through the same renderers (below).  And the mark on the code
+// of a cell the reader has edited (cells.js draws it), the same before and
+// after a reload, and what the live region says of it.  No DOM here: Node's
+// tests read it as it is.
+
+/** The shape of a saved state: a state of another shape is treated as of another page. */
+export const FORMAT = 2;
+
+/** The kinds of item an output box shows (Cell.shown), each re-rendered by its producer. */
+export const SHOWN_KINDS = Object.freeze([
+  "stream", "display", "layout", "layout-error", "traceback", "note", "crash", "addon",
+]);
+
+/**
+ * What a saved state must match to be brought back: the page's cells (the
+ * manifest's text), its micrograd (the wheels) and the shape of saved states.
+ */
+export function versionOf(manifestText, wheels) {
+  const text = `${manifestText}\n${wheels.join(" ")}`;
+  let hash = 0;
+  for (let i = 0; i < text.length; i += 1) hash = (Math.imul(hash, 31) + text.charCodeAt(i)) | 0;
+  return `${FORMAT}:${text.length}-${(hash >>> 0).toString(16)}`;
+}
+
+/**
+ * What of a cell a reload brings back: its code, if edited, and what its output
+ * box shows (null: it shows the build's).  cell: a Cell (cells.js), or as much of
+ * one: {source, code, edited, busy, state, detail, shows, stale, shown (null while
+ * the cell has no output box)}.
+ */
+export function cellSnapshot(cell) {
+  return {
+    source: cell.source,
+    code: cell.edited ? cell.code : null,
+    state: cell.busy ? "idle" : cell.state,
+    detail: cell.busy ? "" : cell.detail,
+    shows: cell.shows,
+    stale: cell.stale,
+    shown: cell.shown === null ? null : cell.shown.map((item) => ({ ...item })),
+  };
+}
+
+/**
+ * The whole saved state.  scratch: the scratch cell ("Try your own code"), saved as a
+ * cell is, or null (the page has none); a state saved before it existed has none.
+ */
+export function pageSnapshot({ version, cells, scratch = null, prose, addons }) {
+  return {
+    version, cells: cells.map(cellSnapshot), scratch: scratch && cellSnapshot(scratch), prose, addons,
+  };
+}
+
+/** Whether a saved state's runs may be brought back on a page of this version. */
+export const runsCurrent = (saved, version) => saved.version === version
+  && [...saved.cells, ...(saved.scratch ? [saved.scratch] : [])]
+    .every((kept) => kept.shown === null || Array.isArray(kept.shown));
+
+/** What bringing back one saved cell (kept) does to a cell whose code is now `source`. */
+function keptPlan(kept, source, current) {
+  const code = kept.code === undefined ? null : kept.code;
+  const showsRun = current && kept.shows !== "build" && Array.isArray(kept.shown);
+  return {
+    code,
+    codeGoes: code === null ? null : kept.source === source ? "editor" : "beside",
+    run: showsRun ? { shown: kept.shown, state: kept.state, detail: kept.detail, stale: kept.stale } : null,
+  };
+}
+
+/**
+ * What bringing a saved state back does, cell by cell (cells: the page's, each
+ * {source}).  For each saved cell the page still has: code (the reader's, or
+ * null), where it goes ("editor": into the cell's editor; "beside": the page's
+ * code changed since, so it is offered beside it), and the run to show again
+ * ({shown, state, detail, stale}), or null.  current: whether runs come back.
+ * scratch: the same for the scratch cell (its code is the page's "" always), or
+ * null when none was saved or the page has none (scratch: the page's, or null).
+ */
+export function restorePlan(saved, cells, version, scratch = null) {
+  const current = runsCurrent(saved, version);
+  const plan = [];
+  for (const [index, kept] of saved.cells.entries()) {
+    if (cells[index]) plan.push({ index, ...keptPlan(kept, cells[index].source, current) });
+  }
+  const kept = saved.scratch || null;
+  return {
+    current,
+    cells: plan,
+    scratch: kept && scratch ? keptPlan(kept, scratch.source, current) : null,
+  };
+}
+
+/**
+ * What the page bar says once a saved state is back; edited: the numbers of the
+ * cells whose code is the reader's again (each marked so, EDITED_MARK).
+ */
+export const restoredText = (current, edited = []) => [current
+  ? "Your changes to this page are back, from your last visit: runs are marked as from an " +
+    "earlier Python session."
+  : "This page changed since your last visit: your edits are back, your runs are not.",
+editedText(edited)].filter(Boolean).join(" ");
+
+// -- keeping it -----------------------------------------------------------------------------------
 // A page's state is one thing: what the reader changed on it (code, runs, and
 // what the prose shows of them) is saved in the browser as it changes, brought
 // back on reload and on back-navigation, marked as the reader's, and "Reset
@@ -5,7 +124,7 @@
 //
 // - Saved: each cell's code (if edited) and what its output box shows, the
 //   scratch cell's ("Try your own code") as a page cell's, as data
-//   (savedstate.js: the worker's bundles and laid-out HTML, the runner's notes),
+//   (above: the worker's bundles and laid-out HTML, the runner's notes),
 //   and the state of every glued number and claim (prose.js), under the page's
 //   address in localStorage, within a second of a change (micrograd:* events).
 // - Brought back: code into the editor; outputs drawn again by the renderers
@@ -23,16 +142,8 @@
 // The page bar (at the top of the article) holds "Reset page" and says what
 // is saved; a skip link, the first thing a keyboard reaches, leads to the
 // first cell's Run.  What this keeps while the page is open is the session's
-// (session.pageState, runtime.js); the storage is the one the page gave
+// (session.pageState, session.js); the storage is the one the page gave
 // the session (session.storage, null where the browser refuses it).
-
-import {
-  announce, attachSavedCode, resetCell, restoredRun, sessionCells, setBuildOnlyNote, startOutput,
-} from "./cells.js";
-import { button, element } from "./dom.js";
-import {
-  pageSnapshot, restorePlan, restoredText, versionOf,
-} from "./savedstate.js";
 
 const PREFIX = "micrograd-book:";
 const SAVE_AFTER_MS = 300; // well within the second a change may wait to be saved
@@ -40,36 +151,31 @@ const SAVE_AFTER_MS = 300; // well within the second a change may wait to be sav
 /** Where the page's state is kept: under the page's address. */
 const keyOf = (session) => `${PREFIX}${session.path}`;
 
-/** What a saved state must match to be brought back (savedstate.js). */
+/** What a saved state must match to be brought back (versionOf). */
 const version = (session) => versionOf(session.manifestText, session.settings.wheels);
 
-/** prose.js and the add-ons that show the prose (glue.js, claims.js), set up once. */
+/** What the prose shows (prose.js: its glued numbers and claims), set up once. */
 function loadProse(session) {
   const page = session.pageState;
   if (page.prose === null) {
-    page.prose = Promise.all([import("./prose.js"), import("./glue.js"), import("./claims.js")])
-      .then(([module, glue, claims]) => {
-        glue.install(session);
-        claims.install(session);
-        return module.proseOf(session);
-      });
+    page.prose = import("./prose.js").then((prose) => {
+      prose.install(session);
+      return prose.proseOf(session);
+    });
   }
   return page.prose;
 }
 
 /**
- * The modules that draw a run's output box (outputs.js and the add-ons' renderers,
- * in the order the first Run registers them), and the runner's notes.
+ * The module that draws a run's output box and the runner's notes (outputs.js),
+ * with its renderers and the charts' (in the order the first Run registers them).
  */
-const renderers = (session) => Promise.all([
-  import("./outputs.js"), import("./notes.js"), import("./api.js"),
-  import("./steppers.js"), import("./charts.js"),
-]).then(([outputs, notes, api, steppers, charts]) => {
-  outputs.registerBuiltIns(session);
-  steppers.install(session);
-  charts.install(session);
-  return [outputs, notes, api];
-});
+const renderers = (session) => Promise.all([import("./outputs.js"), import("./charts.js")])
+  .then(([outputs, charts]) => {
+    outputs.install(session);
+    charts.install(session);
+    return outputs;
+  });
 
 /**
  * An add-on keeps state of its own with the page's (the exercises' progress, say):
@@ -185,7 +291,7 @@ export function savedStates(session) {
 
 /** Show a saved run again in the cell's output box, item by item, by what showed each. */
 async function showRun(session, cell, run) {
-  const [outputs, notes, api] = await renderers(session);
+  const outputs = await renderers(session);
   startOutput(cell);
   const context = {
     cell, code: cell.entry ? cell.entry.code : null, restored: true,
@@ -193,16 +299,16 @@ async function showRun(session, cell, run) {
   };
   for (const item of run.shown) {
     if (outputs.showAgain(session, cell, item)) continue;
-    if (item.kind === "note") notes.showNote(cell, item);
-    else if (item.kind === "crash") notes.showCrashNote(cell, item, session.pageState.hooks.restart);
-    else if (item.kind === "addon" && api.addonHandler(session, item.name)) {
-      api.addonHandler(session, item.name)(item.fields, context);
+    if (item.kind === "note") outputs.showNote(cell, item);
+    else if (item.kind === "crash") outputs.showCrashNote(cell, item, session.pageState.hooks.restart);
+    else if (item.kind === "addon" && outputs.addonHandler(session, item.name)) {
+      outputs.addonHandler(session, item.name)(item.fields, context);
     }
   }
   restoredRun(cell, run);
 }
 
-/** Bring one saved cell back (its plan: savedstate.js, restorePlan). */
+/** Bring one saved cell back (its plan: pagestate.js, restorePlan). */
 async function bringBackCell(session, cell, { code, codeGoes, run }, openEditor) {
   if (codeGoes === "editor") {
     await openEditor(cell);

@@ -1,5 +1,5 @@
 // The worker protocol: every message between the page and its Python worker,
-// one type per kind of thing.  The page (session.js, queue.js, routing.js) and
+// one type per kind of thing.  The page (python.js, queue.js, python.js) and
 // the worker (worker.js) name message types only through TO_WORKER and
 // TO_PAGE.  Times are milliseconds since 1970 (the page's clock and the
 // worker's differ in origin).
@@ -14,7 +14,7 @@
 // | analyse | request, cells ([{source, buildOnly}])   | snippets.py's analysis of the page's |
 // |         |                                          | code as it is now (the reader's)     |
 // | ask     | request, addon, question, fields         | an add-on's question to its worker   |
-//         |                                          | side (layouts.js registerAnswer)     |
+//         |                                          | side (worker.js registerAnswer)     |
 // | script  | request, cells ([{source, hidden,        | cells[index] as a script that runs   |
 // |         | buildOnly, shows, edited}]), index, page | by itself (snippets.py)              |
 //
@@ -26,7 +26,7 @@
 // | stream        | run, name, text        | the run printed text (name: stdout or stderr)    |
 // | display       | run, index, bundle     | the run displayed its index-th value ({mime: data}) |
 // | laid-out      | run, index, html       | that display, laid out after the run (DOT to SVG,|
-// |               |                        | Markdown to HTML, a stepper): layouts.js         |
+// |               |                        | Markdown to HTML, a stepper): worker.js         |
 // | layout-failed | run, index, error      | laying it out failed                             |
 // | changed       | run, names             | the watched names the run rebound or changed     |
 // | done          | run, ok, error         | the run ended; error: its traceback, if it raised |

@@ -1,35 +1,47 @@
+// The run machinery, loaded by the first Run: the run queue (what runs, in which
+// order; Stop, Restart, Reset), the page's flow (every code cell, bound to the
+// page's cells, with Python's analysis of the reader's code and the run
+// history) and its planner (pure: what must run before a cell, which outputs
+// are stale), one run in the worker and what it leaves, the prompt about a cell
+// above that crashed or was stopped, what a crash (or any teardown) does to the
+// cells, the stale marks, and the script of the reader's version of a cell.
+
+import {
+  announce, bringIntoView, button, element, endOfSession, removeOutput, restoreCode, sessionCells,
+  setBuildOnlyNote, setStale, setState, startOutput,
+} from "./cells.js";
+import { openEditor } from "./editor.js";
+import {
+  addCrashNote, addNote, addTraceback, capital, emit, hiddenErrorNote, leftOutText, nameOf, rerunText,
+  showNote, shownAt, stoppedText,
+} from "./outputs.js";
+import { notRerunNote } from "./prose.js";
+import {
+  analyse, isStarted, keepRuntime, onMessage, requestScript, runningEntry, startRun, startSession,
+  startingText,
+} from "./python.js";
+import {
+  Status, first, mark, now,
+} from "./session.js";
+
+// -- the run queue --------------------------------------------------------------------------------
 // The run queue.  Run on a cell runs, in page order, what the page's flow says
-// must run first (flow.js: the cells above it that have not run in this Python
+// must run first (the flow, below: the cells above it that have not run in this Python
 // session, hidden ones included, and, when a run out of the page's order
 // changed what the cell depends on, the cells above that define it), then the
 // cell, then the hidden cells right after it (so that the numbers they glue
-// into the prose follow at once).  One run at a time (runs.js runs each).
-// Stop, Restart and Reset act on the queue; a crash empties it (crash.js).  A
+// into the prose follow at once).  One run at a time (runOne runs each).
+// Stop, Restart and Reset act on the queue; a crash empties it (tornDown).  A
 // cell that crashed Python or was stopped is not run again by itself: a cell
-// below that needs it asks the reader first (prompts.js).
-
-import { emit } from "./api.js";
-import {
-  announce, removeOutput, restoreCode, sessionCells, setState,
-} from "./cells.js";
-import { tornDown } from "./crash.js";
-import { openEditor } from "./editor.js";
-import { Flow } from "./flow.js";
-import { drawStale, refreshStale } from "./marks.js";
-import { addNote, nameOf, shownAt, stoppedText } from "./notes.js";
-import { ask, dropPrompt, stopAsking } from "./prompts.js";
-import { analyse, onMessage, runningEntry } from "./routing.js";
-import { noteHiddenError, runOne } from "./runs.js";
-import { Status } from "./runtime.js";
-import { isStarted, startSession, startingText } from "./session.js";
+// below that needs it asks the reader first (ask).
 
 /**
- * Make the session's run machinery, once: its flow (flow.js, linked to the page's
+ * Make the session's run machinery, once: its flow (Flow, linked to the page's
  * cells), what a teardown does to the page, and the stale marks' redrawing on an
  * edit.  The queue itself (session.waiting: the flow entries the reader asked to
  * run, in click order) and the generation a pump belongs to are the session's.
  */
-export function setUpQueue(session) {
+export function install(session) {
   if (session.flow !== null) return;
   session.flow = new Flow(session);
   session.flow.linkCells(session.cells);
@@ -135,7 +147,7 @@ async function pump(session) {
     while (waiting.length && !over()) {
       const target = waiting[0];
       if (!(await pythonReady(session, target)) || over()) return;
-      await session.flow.analyseEdits((cells) => analyse(session, cells));
+      await session.flow.analyseEdits();
       if (over()) return;
       const plan = await settleBlocked(session, target, over);
       if (over()) return;
@@ -232,4 +244,855 @@ async function runPlan(session, target, plan, over) {
     if (over() || after.stopped || after.crashed) return;
     if (!after.ok) noteHiddenError(session, follower, cell, after.error);
   }
+}
+
+// -- the planner ----------------------------------------------------------------------------------
+// The planner: what Run on a cell runs first, and which shown outputs a run has
+// made stale.  Pure: the page's data, the run history and the kernel's names are
+// passed in; it imports nothing, keeps no state of its own and reads no page.
+// The flow (Flow, below) adapts it to the runner; tests/js/ tests it under Node.
+//
+//   - planFor(page, history, k): what Run on cell k runs first.  The cells above
+//     it that have not run in this Python session (in page order), as always.
+//     And when a run out of the page's order (k's own earlier run, a later
+//     cell's run, a cell run again after the cells below it had run) changed a
+//     name that k depends on, the cells above k that define or change what it
+//     depends on, again, in page order: k then starts from the state the page
+//     defines.
+//   - staleCells(page, history): the cells whose shown output (the build's, or
+//     an earlier run's) was computed from values that are no longer the ones
+//     the page's flow gives them: a name an edited run changed, or one whose
+//     value differs from the one the output was computed from.
+//   - notRerun(page, history): the outputs that stay the build's (build-only
+//     cells, and the hidden cells computed from them) while a shown cell they
+//     depend on is one the reader changed.
+//   - afterThePage(page): the page with the scratch cell after its last, for
+//     planFor: what its Run runs first is what the page's last cell's does.
+//
+// What each cell defines, reads and may change, and which cells it needs, is
+// Python's (snippets.py's runner_analysis): the build wrote it into the page's
+// manifest for the page's code, the worker answers it for the reader's code.
+// This module only reads it (pageOf).  What a run actually changed comes from
+// the kernel (it compares each name before and after): afterRun.
+
+/** The facts of code that has none (it does not parse, or is not analysed). */
+export const EMPTY = Object.freeze({
+  defines: Object.freeze([]),
+  uses: Object.freeze([]),
+  changes: Object.freeze([]),
+  method_calls: Object.freeze([]),
+  calls: Object.freeze({}),
+  functions: Object.freeze({}),
+  imports: Object.freeze([]),
+});
+
+const usable = (names) => (names && !names.error ? names : EMPTY);
+
+/**
+ * What Python says of the page's code as it is now, as the planner reads it.
+ *
+ * entries: the manifest's cells, in page order ({code, source, hidden, apart,
+ * buildOnly, names, watches, needs}); sources: each cell's code now (the reader's edit, or
+ * the page's); analysis: the worker's latest answer ({sources, cells: [{names,
+ * watches, needs}]}), or null.  A cell whose code is the page's and whose page is
+ * as built takes the manifest's; otherwise the analysis's, where it was made for
+ * this very code; otherwise the manifest's where its code is the page's; otherwise
+ * none (an edit Python has not analysed yet: complete once it has, see
+ * isAnalysed).
+ */
+export function pageOf(entries, sources, analysis = null) {
+  const asBuilt = entries.every((c, i) => sources[i] === c.source);
+  const current = analysis && !asBuilt && sameCode(analysis.sources, sources) ? analysis : null;
+  const cells = entries.map((c, i) => {
+    let found = { names: null, watches: [], needs: [] };
+    if (current) found = current.cells[i];
+    else if (analysis && !asBuilt && analysis.sources[i] === sources[i]) found = analysis.cells[i];
+    else if (sources[i] === c.source) found = c;
+    return {
+      code: c.code,
+      hidden: Boolean(c.hidden),
+      buildOnly: Boolean(c.buildOnly),
+      apart: Boolean(c.apart),
+      edited: sources[i] !== c.source,
+      glue: c.glue || [],
+      pageNames: c.names || null,
+      facts: usable(found.names),
+      watches: new Set(found.watches || []),
+      needs: found.needs || [],
+    };
+  });
+  return { cells, complete: asBuilt || current !== null };
+}
+
+const sameCode = (a, b) => a.length === b.length && a.every((s, i) => s === b[i]);
+
+/** Whether Python's analysis of this very code is in hand (a plan needs it). */
+export function isAnalysed(entries, sources, analysis) {
+  return pageOf(entries, sources, analysis).complete;
+}
+
+/** What the worker analyses: each cell's code now, and whether it runs in the browser. */
+export function analysisRequest(entries, sources) {
+  return entries.map((c, i) => ({ source: sources[i], buildOnly: Boolean(c.buildOnly) }));
+}
+
+/** A run history with nothing in it: a new Python session. */
+export function newHistory() {
+  return {
+    sequence: 0,
+    lastRun: new Map(), // code -> sequence number of its last run
+    lastChange: new Map(), // name -> {code, seq} of the last run that changed it
+    versions: new Map(), // name -> Map code -> version its last run left (0: the page's)
+    inputs: new Map(), // code -> Map name -> version its shown output was computed from
+    diverged: new Map(), // code -> whether its last run started from a reader's value
+    raised: new Set(), // codes whose last run raised
+    skipped: new Set(), // codes the reader chose to skip in this session
+  };
+}
+
+const runnable = (c) => !c.buildOnly;
+
+/** The cells above position k that bind or may change `name` (build-only ones too). */
+function providers(page, name, k) {
+  return page.cells.filter((c) => c.code < k && c.watches.has(name));
+}
+
+/** The names cell k depends on: those it reads, and those the cells it needs read. */
+function dependencies(page, k) {
+  const names = new Set(page.cells[k].facts.uses);
+  for (const code of page.cells[k].needs) {
+    for (const used of page.cells[code].facts.uses) names.add(used);
+  }
+  return names;
+}
+
+/** Whether cell k needs the runnable cell b (one above it): Python's needs. */
+export function needs(page, k, b) {
+  return page.cells[k].needs.includes(b);
+}
+
+/**
+ * A hidden cell that reads what only a build-only cell provides stays the
+ * build's (unless the kernel starts with that name: glue, which every page's
+ * build-only setup cell imports).
+ */
+function needsTheBuild(page, c, kernelNames) {
+  const offered = new Set(kernelNames);
+  return c.facts.uses.some((name) => {
+    if (offered.has(name)) return false;
+    const found = providers(page, name, c.code);
+    return found.length > 0 && !runnable(found[found.length - 1]);
+  });
+}
+
+/**
+ * A hidden cell that reads a name the page's code above it defines, but the
+ * reader's edits took away (no cell above defines or changes it any more),
+ * would only raise a NameError: it stays the build's.
+ */
+function lostInput(page, c) {
+  const definedByThePage = (name) => page.cells.some((p) => p.code < c.code
+    && usable(p.pageNames).defines.includes(name));
+  return c.facts.uses.some(
+    (name) => providers(page, name, c.code).length === 0 && definedByThePage(name),
+  );
+}
+
+/**
+ * Whether `name` holds, for the cell at position k, what the page's flow
+ * gives it, once the cells in `plan` (codes) have run, in page order, after
+ * the runs so far: either every cell above k that may change it is in the
+ * plan (it is made again from the start), or the last run that changed it was
+ * of a cell above k and every cell between that one and k that may change it
+ * has run since, or will in the plan.
+ */
+function inFlow(page, history, name, k, plan) {
+  const change = history.lastChange.get(name);
+  if (change === undefined) return true;
+  const above = providers(page, name, k)
+    .filter((p) => runnable(p) && !history.skipped.has(p.code));
+  if (above.length > 0 && above.every((p) => plan.has(p.code))) return true;
+  if (change.code >= k) return false;
+  return above.every((p) => p.code <= change.code || plan.has(p.code)
+    || (history.lastRun.get(p.code) ?? -1) > change.seq);
+}
+
+/**
+ * What Run on cell k runs: {steps: [codes, before k, page order], followers:
+ * [hidden codes right after k], rerun: {cells, names, by} | null (the cells run
+ * again, the names that made them, and the cell whose run changed the first of
+ * those: Infinity for a run a Reset forgot), blockedBy: a code in steps that
+ * crashed or was stopped and must not run again without asking}.
+ *
+ * options: leaveOut (codes left out of this run), blocked (codes that run again
+ * only when asked to: a Map or Set), kernelNames (what the kernel's namespace
+ * starts with), readAfter (names something besides k's code reads after its run:
+ * an exercise's check reads the reader's classes of the steps above it).
+ *
+ * Every cell that runs (the unrun cells above k, and k) must find what it
+ * reads in the page's flow; for a name that is not, every cell above it that
+ * may change the name runs again, and is checked in turn.
+ */
+export function planFor(page, history, k, options = {}) {
+  const {
+    leaveOut = new Set(), blocked = new Map(), kernelNames = [], readAfter = [],
+  } = options;
+  const left = (c) => history.skipped.has(c.code) || leaveOut.has(c.code);
+  const canRun = (c) => runnable(c) && !left(c)
+    && !(c.hidden && (needsTheBuild(page, c, kernelNames) || lostInput(page, c)));
+  const plan = new Set(
+    page.cells.filter((c) => c.code < k && canRun(c) && !history.lastRun.has(c.code))
+      .map((c) => c.code),
+  );
+  const unrun = new Set(plan);
+  const changed = [];
+  for (let grew = true; grew;) {
+    grew = false;
+    for (const c of page.cells.filter((cell) => plan.has(cell.code) || cell.code === k)) {
+      const read = c.code === k ? [...c.facts.uses, ...readAfter] : c.facts.uses;
+      for (const name of read) {
+        if (inFlow(page, history, name, c.code, plan)) continue;
+        if (!changed.includes(name)) changed.push(name);
+        for (const p of providers(page, name, c.code)) {
+          if (canRun(p) && !plan.has(p.code)) {
+            plan.add(p.code);
+            grew = true;
+          }
+        }
+      }
+    }
+  }
+  const again = [...plan].filter((code) => !unrun.has(code)).sort((a, b) => a - b);
+  const rerun = again.length === 0 ? null
+    : { cells: again, names: changed, by: history.lastChange.get(changed[0]).code };
+  const steps = [...plan].sort((a, b) => a - b);
+  const followers = [];
+  for (const c of page.cells.slice(k + 1)) {
+    if (!c.hidden) break;
+    if (canRun(c)) followers.push(c.code);
+  }
+  return { steps, followers, rerun, blockedBy: steps.find((code) => blocked.has(code)) };
+}
+
+/**
+ * The page with one more cell after its last: the scratch cell ("Try your own code"),
+ * at code page.cells.length.  It reads nothing the planner knows of, so planFor on it
+ * runs what a Run of the page's last cell runs, the last cell and the hidden cells
+ * after it: the page's names, as its cells make them.  It needs every runnable cell
+ * whose names it sees: not those the build hides or folds away (apart: the kernel
+ * runs them in a namespace of their own), so none of those holds it back.  What the
+ * reader's code there changes is not followed (it has no watches).
+ */
+export function afterThePage(page) {
+  const scratch = {
+    code: page.cells.length,
+    hidden: false,
+    buildOnly: false,
+    edited: false,
+    glue: [],
+    pageNames: null,
+    facts: EMPTY,
+    watches: new Set(),
+    needs: page.cells.filter((c) => runnable(c) && !c.apart).map((c) => c.code),
+  };
+  return { ...page, cells: [...page.cells, scratch] };
+}
+
+/** The version of `name` that cell k sees: that of the nearest run above k that changed it. */
+function versionAt(history, name, k) {
+  const byCell = history.versions.get(name);
+  if (!byCell) return 0;
+  let best = -1;
+  let version = 0;
+  for (const [code, v] of byCell) {
+    if (code < k && code > best) {
+      best = code;
+      version = v;
+    }
+  }
+  return version;
+}
+
+/** Before cell k runs: note the versions of what it depends on (its output's inputs). */
+export function beforeRun(page, history, k) {
+  const c = page.cells[k];
+  const inputs = new Map();
+  for (const name of dependencies(page, k)) inputs.set(name, versionAt(history, name, k));
+  history.inputs.set(k, inputs);
+  const fromReader = c.facts.uses.some((name) => versionAt(history, name, k) !== 0);
+  history.diverged.set(k, c.edited || fromReader);
+}
+
+/** After cell k ran, changing the names `changed`; ok: it did not raise. */
+export function afterRun(page, history, k, changed, ok) {
+  history.sequence += 1;
+  const sequence = history.sequence;
+  history.lastRun.set(k, sequence);
+  if (ok) history.raised.delete(k);
+  else history.raised.add(k);
+  // A run that started from the page's values leaves the page's values (version 0).
+  const version = history.diverged.get(k) ? sequence : 0;
+  for (const name of page.cells[k].watches) history.versions.get(name)?.delete(k);
+  for (const name of changed) {
+    history.lastChange.set(name, { code: k, seq: sequence });
+    if (!history.versions.has(name)) history.versions.set(name, new Map());
+    history.versions.get(name).set(k, version);
+  }
+}
+
+/**
+ * The codes of the cells whose shown output (the build's or a run's) is stale: computed
+ * from values that are no longer the page's, or (a hidden cell) from a name the reader's
+ * edits took away.
+ */
+export function staleCells(page, history) {
+  return page.cells
+    .filter((c) => runnable(c))
+    .filter((c) => {
+      // A cell that reads a name the reader's edits took away: a hidden one cannot run,
+      // and what it showed (the build's numbers, or an earlier run's) no longer follows
+      // from the page; nor does a visible one's build output, until it runs.
+      if (lostInput(page, c) && (c.hidden || !history.lastRun.has(c.code))) return true;
+      // A hidden cell that raised sent none of its numbers: the text keeps the build's.
+      if (c.hidden && history.raised.has(c.code)) return true;
+      const inputs = history.inputs.get(c.code) || new Map();
+      for (const name of dependencies(page, c.code)) {
+        if (versionAt(history, name, c.code) !== (inputs.get(name) ?? 0)) return true;
+      }
+      return false;
+    })
+    .map((c) => c.code);
+}
+
+/**
+ * The outputs that stay the build's, out of date: each build-only cell (the browser
+ * cannot run it), and each hidden cell that reads what an out-of-date build-only cell
+ * gave (its numbers are the build's), whose inputs come from a shown cell the reader
+ * changed: edited, or run from the reader's values.  A build-only cell depends on the
+ * cells it needs (Python's needs), and on those of the build-only cells that give what
+ * it reads.  Returns [{code, because: [{code, edited}]}] in page order: because, the
+ * shown cells it depends on that the reader changed, in page order.
+ */
+export function notRerun(page, history) {
+  const changed = (d) => !page.cells[d].hidden && (page.cells[d].edited
+    || (history.lastRun.has(d) && Boolean(history.diverged.get(d))));
+  const found = new Map(); // code -> Set of the changed codes it depends on
+  for (const c of page.cells) {
+    if (!c.buildOnly && !c.hidden) continue;
+    const because = new Set(c.buildOnly ? c.needs.filter(changed) : []);
+    for (const name of c.facts.uses) {
+      const given = providers(page, name, c.code);
+      const last = given[given.length - 1];
+      if (last && last.buildOnly) for (const d of found.get(last.code) || []) because.add(d);
+    }
+    if (because.size > 0) found.set(c.code, because);
+  }
+  return [...found].map(([code, because]) => ({
+    code,
+    because: [...because].sort((a, b) => a - b).map((d) => ({ code: d, edited: page.cells[d].edited })),
+  }));
+}
+
+/**
+ * Reset of cell k: its run and its hidden followers' are forgotten; what depends
+ * on what they changed is run again before it is used.  Returns the codes forgotten.
+ */
+export function forget(page, history, k) {
+  const gone = [];
+  for (const cell of page.cells.slice(k)) {
+    if (cell.code !== k && !cell.hidden) break;
+    gone.push(cell.code);
+    for (const [name, change] of history.lastChange) {
+      if (change.code === cell.code) history.lastChange.set(name, { code: Infinity, seq: Infinity });
+    }
+    for (const byCell of history.versions.values()) byCell.delete(cell.code);
+    history.lastRun.delete(cell.code);
+    history.raised.delete(cell.code);
+    history.inputs.delete(cell.code);
+  }
+  return gone;
+}
+
+// -- the page's flow ------------------------------------------------------------------------------
+// The page's flow: every code cell of the page in order (the build's manifest,
+// visible and hidden cells), bound to the page's cells, and what each run in
+// this Python session changed.  The planning itself is the planner's (what Run
+// on a cell runs first, which outputs are stale: see its top); this module
+// gives it the page as the reader has it now and keeps the run history.
+//
+// What each cell defines, reads and may change, and which cells it needs, is
+// Python's (snippets.py): the build wrote it into the manifest for the page's
+// code; for code the reader edited, the worker answers it (analyseEdits, before
+// a plan is made: running needs Python anyway).  The flow is the session's
+// (session.flow), made from the page's manifest when the run machinery loads.
+
+/** The attribute the build writes on each shown cell: its position in the manifest. */
+const CELL_ATTRIBUTE = "data-micrograd-cell";
+
+/** The page's flow, for one session (session.flow): made when the run machinery loads. */
+export class Flow {
+  /** session: session.js's Session (its manifest, and alsoRead: what exercises.js noted). */
+  constructor(session) {
+    const { manifest } = session;
+    this.session = session;
+    /**
+     * Every code cell of the page, in order: {code (its index), source, hidden,
+     * apart (the build hides or folds away its code: it runs in the hidden cells'
+     * namespace, kernel.py), buildOnly, glue (the keys it glues), names, watches, needs
+     * (Python's analysis of the page's code: snippets.py), shows (what its last
+     * expression showed at build time), script (a shown cell's script), cell (the
+     * visible cell's Cell, cells.js, or null), after (for a hidden cell: the visible
+     * cell above it, or null)}.
+     */
+    this.codeCells = manifest.cells.map((entry, code) => ({ ...entry, code, cell: null }));
+    /** Where the page's scripts come from (snippets.py's page), for a script of the reader's code. */
+    this.scriptPage = manifest.page || null;
+    /** The format specs the page shows each glued value in: {key: [spec, ...]} (the build's). */
+    this.glueFormats = manifest.glueFormats || {};
+    this.blocked = new Map(); // code -> "crashed" | "stopped": runs again only when asked to
+    this.history = newHistory(); // what ran in this Python session
+    this.analysis = null; // the worker's latest analysis: {sources, cells}
+  }
+
+  /** A new Python session: nothing has run in it. */
+  newSession() {
+    this.history = newHistory();
+  }
+
+  /**
+   * Link the page's visible runnable cells (Cells, in page order) to their
+   * entries, by the position the build wrote on each (data-micrograd-cell).
+   * Without it (a page built without a manifest), each visible cell becomes an
+   * entry of its own, with no facts: every cell above then runs before it, as a
+   * notebook's "run all above" would.  Returns whether the build's ids bound them.
+   */
+  linkCells(cells) {
+    const { codeCells } = this;
+    const positions = cells.map((cell) => Number.parseInt(cell.el.getAttribute(CELL_ATTRIBUTE), 10));
+    const visible = codeCells.filter((c) => !c.hidden && !c.buildOnly).map((c) => c.code);
+    const matches = positions.length === visible.length
+      && positions.every((code, i) => code === visible[i]);
+    if (!matches) {
+      codeCells.splice(0, codeCells.length, ...cells.map((cell, code) => ({
+        code, source: cell.source, hidden: false, buildOnly: false, glue: [], names: null,
+        watches: [], needs: [], cell: null,
+      })));
+      positions.splice(0, positions.length, ...cells.map((cell, code) => code));
+    }
+    cells.forEach((cell, i) => {
+      codeCells[positions[i]].cell = cell;
+      cell.entry = codeCells[positions[i]];
+    });
+    let above = null;
+    for (const c of codeCells) {
+      if (c.hidden) c.after = above;
+      else above = c;
+    }
+    return matches;
+  }
+
+  /**
+   * The scratch cell's entry ("Try your own code", a Cell of cells.js): after every
+   * code cell of the page (code: their count), in no manifest and no script; Run on it
+   * runs what the page needs first (afterThePage), and its runs change no
+   * history, so nothing on the page goes stale by them.
+   */
+  linkScratch(cell) {
+    cell.entry = {
+      code: this.codeCells.length, scratch: true, source: "", hidden: false, buildOnly: false,
+      glue: [], names: null, watches: [], needs: [], after: null, cell,
+    };
+    return cell.entry;
+  }
+
+  sources() {
+    return this.codeCells.map(sourceOf);
+  }
+
+  page() {
+    return pageOf(this.codeCells, this.sources(), this.analysis);
+  }
+
+  /** The page a plan for code k is made on: with the scratch cell after it, for the scratch's. */
+  pageFor(k) {
+    return k === this.codeCells.length ? afterThePage(this.page()) : this.page();
+  }
+
+  /**
+   * Have Python analyse the page's code as it is now, when the reader has edited it
+   * and it has not been analysed yet: the worker answers, for each cell, {names,
+   * watches, needs} (snippets.py's runner_analysis; python.js analyse).
+   */
+  async analyseEdits() {
+    const now = this.sources();
+    if (isAnalysed(this.codeCells, now, this.analysis)) return;
+    const cells = await analyse(this.session, analysisRequest(this.codeCells, now));
+    this.analysis = { sources: now, cells };
+  }
+
+  /** Whether Python's analysis of the page's code as it is now is in hand. */
+  isAnalysed() {
+    return isAnalysed(this.codeCells, this.sources(), this.analysis);
+  }
+
+  /** The names entry c binds or may change: what the kernel watches while it runs. */
+  watches(c) {
+    return c.scratch ? new Set() : this.page().cells[c.code].watches;
+  }
+
+  /** Whether cell k needs the runnable cell b (one above it). */
+  needs(k, b) {
+    return needs(this.pageFor(k), k, b);
+  }
+
+  /** For each code cell, the cells the runner runs before it on a fresh page, or null
+   * while the reader's code is not analysed yet (the browser tests compare them). */
+  plannedNeeds() {
+    const now = this.page();
+    return now.complete ? now.cells.map((c) => c.needs) : null;
+  }
+
+  readAfter(c) {
+    return (this.session.alsoRead.get(c.cell) || []).flatMap((d) => (d.entry && d.entry.names && !d.entry.names.error
+      ? d.entry.names.defines : []));
+  }
+
+  /**
+   * What Run on cell k runs (planFor), leaving out the codes in leaveOut;
+   * kernelNames: what the kernel's namespace starts with.  analyseEdits must have run.
+   */
+  planFor(k, leaveOut = new Set(), kernelNames = []) {
+    const readsAfter = k < this.codeCells.length ? this.readAfter(this.codeCells[k]) : [];
+    return planFor(this.pageFor(k), this.history, k, {
+      leaveOut, blocked: this.blocked, kernelNames, readAfter: readsAfter,
+    });
+  }
+
+  /** Before entry c runs: note the versions of what it depends on. */
+  beforeRun(c) {
+    if (!c.scratch) beforeRun(this.page(), this.history, c.code);
+  }
+
+  /** After entry c ran, changing the names `changed`; ok: it did not raise. */
+  afterRun(c, changed, ok) {
+    this.blocked.delete(c.code);
+    if (c.scratch) return;
+    afterRun(this.page(), this.history, c.code, changed, ok);
+  }
+
+  /** The codes of the cells whose shown output is stale (staleCells). */
+  staleCells() {
+    return staleCells(this.page(), this.history);
+  }
+
+  /** The outputs that stay the build's, out of date (notRerun). */
+  notRerun() {
+    return notRerun(this.page(), this.history);
+  }
+
+  /** Reset of entry c: its run and its hidden followers' are forgotten.  Returns their codes. */
+  forget(c) {
+    if (c.scratch) return [];
+    const gone = forget(this.page(), this.history, c.code);
+    for (const code of gone) this.blocked.delete(code);
+    return gone;
+  }
+
+  block(c, why) {
+    this.blocked.set(c.code, why);
+  }
+
+  blockedWhy(code) {
+    return this.blocked.get(code);
+  }
+
+  skip(code) {
+    this.history.skipped.add(code);
+  }
+
+  unblock(code) {
+    this.blocked.delete(code);
+  }
+}
+
+/** The code an entry runs: its cell's (the reader's edit, if any), or the page's. */
+export const sourceOf = (c) => (c.cell ? c.cell.code : c.source);
+export const isEdited = (c) => sourceOf(c) !== c.source;
+
+
+// -- one run --------------------------------------------------------------------------------------
+// One run in the worker, and what it leaves: the cell's status line, output box
+// and notes while it runs, then what the flow and the page learn from it (the
+// names it changed, the outputs it made stale, the timings).  The run queue
+// (above) decides what runs, in which order; runOne runs one entry.
+
+/**
+ * A hidden cell raised: say so under the visible cell above it (or the one that ran
+ * it, in its next output box: session.pendingNotes).
+ */
+export function noteHiddenError(session, entry, target, error) {
+  const { pendingNotes } = session;
+  const note = hiddenErrorNote(entry, error);
+  const at = shownAt(entry);
+  if (at && at.box) showNote(at, note);
+  else pendingNotes.set(target, [...(pendingNotes.get(target) || []), note]);
+}
+
+/** Run one entry (a visible or hidden cell) in the worker; resolves with the run's result. */
+export async function runOne(session, entry, plan = null) {
+  const { flow, pendingNotes } = session;
+  const cell = entry.cell;
+  const edited = isEdited(entry);
+  const started = now();
+  flow.beforeRun(entry);
+  if (cell) {
+    setState(cell, "running", "running…");
+    startOutput(cell);
+    if (plan && plan.rerun) addNote(cell, "runner-rerun", rerunText(plan.rerun, entry, flow.codeCells));
+    if (plan && plan.leftOut.length) addNote(cell, "runner-left-out", leftOutText(plan.leftOut));
+    for (const note of pendingNotes.get(cell) || []) showNote(cell, note);
+    pendingNotes.delete(cell);
+    announce(`${cell.name}: running`);
+    mark(session.records, "firstCellPosted");
+  }
+  emit("run-start", { cell: cell ? cell.index : null, code: entry.code, edited });
+  const result = await startRun(session, entry, {
+    code: sourceOf(entry),
+    filename: cell ? cell.filename : `<hidden cell ${entry.code + 1}>`,
+    watch: JSON.stringify([...flow.watches(entry)]),
+    apart: Boolean(entry.apart),
+  });
+  if (!result.stopped && !result.crashed) finished(session, entry, result, (now() - started) / 1000);
+  return result;
+}
+
+function finished(session, entry, result, seconds) {
+  const { records } = session;
+  const cell = entry.cell;
+  keepRuntime(session); // Python has run a cell: its files go into the runtime's cache (once)
+  session.flow.afterRun(entry, result.changed, result.ok);
+  records.timings.runs.push({ cell: cell ? cell.index : null, code: entry.code, seconds, ok: result.ok });
+  if (cell) {
+    first(records, "firstDone");
+    if (result.ok) {
+      setState(cell, "done", `ran in ${seconds.toFixed(2)} s`);
+      announce(`${cell.name}: done`);
+    } else {
+      addTraceback(cell, result.error);
+      setState(cell, "raised", "raised an exception");
+      announce(`${cell.name} raised an exception`);
+    }
+  }
+  emit("run-done", {
+    cell: cell ? cell.index : null, code: entry.code, ok: result.ok, edited: isEdited(entry),
+  });
+  refreshStale(session);
+}
+
+// -- the prompt about a cell above ----------------------------------------------------------------
+// The prompt a run shows when a cell it needs crashed Python or was stopped
+// the last time it ran: run that cell again, skip it, or edit it.  The run
+// queue asks, and waits for the answer.
+
+/**
+ * Ask, under the cell about to run, what to do about `blocked` (a flow entry above
+ * it that crashed Python or was stopped: why).  Resolves with "run", "skip",
+ * "edit" (the blocked cell's editor is opened) or "stop" (stop(cell) answered).
+ * The open prompts are the session's (session.prompts: cell -> {prompt, answer}).
+ */
+export function ask(session, cell, blocked, why, edit) {
+  const open = session.prompts;
+  const name = nameOf(blocked);
+  const what = why === "crashed" ? "crashed Python" : "was stopped";
+  setState(cell, "waiting", `waiting: ${name} must run first`);
+  announce(`${cell.name} waits: ${name} above ${what} the last time it ran`);
+  return new Promise((resolve) => {
+    const prompt = element("div", "runner-note runner-prompt",
+      `${capital(name)} above ${what} the last time it ran, and this cell needs what it defines. `);
+    prompt.setAttribute("role", "group");
+    prompt.setAttribute("aria-label", `Before ${cell.name} runs`);
+    const answer = (choice) => {
+      prompt.remove();
+      open.delete(cell);
+      if (choice === "stop") {
+        setState(cell, "stopped", "not run: stopped while it waited");
+        announce(`${cell.name}: stopped`);
+      }
+      resolve(choice);
+    };
+    open.set(cell, { prompt, answer });
+    prompt.append(button("runner-prompt-run", `Run ${name} again`, () => answer("run")));
+    prompt.append(button("runner-prompt-skip", `Skip ${name}`, () => answer("skip")));
+    if (blocked.cell) {
+      prompt.append(button("runner-prompt-edit", `Edit ${name}`, () => {
+        answer("edit");
+        setState(cell, "idle", `not run: edit ${name}, then run it or this cell`);
+        edit(blocked.cell);
+        bringIntoView(blocked.cell.el);
+      }));
+    }
+    cell.controls.bar.after(prompt);
+    prompt.querySelector("button").focus();
+  });
+}
+
+/** Stop on a cell that waits for an answer: it stays unrun.  Returns whether one was open. */
+export function stopAsking(session, cell) {
+  const asking = session.prompts.get(cell);
+  if (asking) asking.answer("stop");
+  return Boolean(asking);
+}
+
+/** Take away the cell's prompt, if it has one, without an answer (Python restarts). */
+export function dropPrompt(session, cell) {
+  const asking = session.prompts.get(cell);
+  if (asking) {
+    asking.prompt.remove();
+    session.prompts.delete(cell);
+  }
+}
+
+// -- a teardown, and a crash ----------------------------------------------------------------------
+// A crash of the page's Python: what it does to the cells.  The cell it was
+// running (or the one waiting for Python to start) says so, keeps what it
+// printed, and offers a Restart; every other cell that waited is not run; what
+// the old Python computed is marked as from a session that has ended; the cell
+// that crashed is not run again by itself (the flow blocks it).  The teardown
+// itself (the worker, the queue, the generation, the flow's session) is
+// session.teardown("crashed"); this is what its listener (tornDown, which
+// install registers) shows, as it shows any other ending.
+
+/**
+ * What a teardown does to the page: Python is gone, and what cells computed in it
+ * is marked so.  After a crash, the page says what happened (showCrash); after any
+ * other ending, add-ons hear micrograd:restart (a fresh Python starts: what the
+ * page shows from the old one goes back to the build's).  restart(): the queue's
+ * Restart, which a crash's note offers.
+ */
+export function tornDown(session, reason, { interrupted, waited, details }, restart) {
+  session.flow.newSession();
+  if (reason === Status.crashed) {
+    const target = waited[0] ? waited[0].cell : null;
+    showCrash(session, details, {
+      crashed: interrupted, target, waited, restart,
+    });
+    return;
+  }
+  session.records.log.length = 0;
+  for (const cell of sessionCells(session)) endOfSession(cell);
+  refreshStale(session);
+  emit("restart");
+}
+
+/**
+ * The runtime failed.  crashed: the flow entry it was running (null: it failed to
+ * start); target: the cell the queue was working for; waited: the entries that
+ * waited to run (the queue gave them up); restart(): what the note's button does.
+ */
+export function showCrash(session, details, {
+  crashed, target, waited, restart,
+}) {
+  const recent = session.records.log.filter((entry) => entry.level === "error").map((e) => e.text);
+  const cell = crashed ? shownAt(crashed) || target
+    : sessionCells(session).find((c) => c.state === "starting") || null;
+  for (const entry of waited) {
+    if (entry.cell && entry.cell !== cell) {
+      const why = crashed ? `Python crashed in ${nameOf(crashed)}` : "Python crashed";
+      setState(entry.cell, "skipped", `not run: ${why}`);
+    }
+  }
+  for (const other of sessionCells(session)) if (other !== cell) endOfSession(other);
+  if (crashed) session.flow.block(crashed, "crashed");
+  if (cell) {
+    setState(cell, "crashed", "crashed");
+    const which = addCrashNote(cell, crashed, [details, ...recent].join("\n"), restart);
+    announce(`Python crashed while running ${which}`);
+  }
+  refreshStale(session);
+}
+
+// -- the stale marks ------------------------------------------------------------------------------
+// The stale marks: which cells' shown outputs a run has made out of date
+// (the flow decides), drawn on the cells and told to the add-ons that follow
+// them (micrograd:stale, with the glue keys of those cells).  The outputs that
+// stay the build's (build-only cells, and the hidden cells computed from them:
+// planner.notRerun) once the reader changed a cell they depend on say so, with
+// that cell's number, on the cell and in the prose (notRerun: key -> cells).
+
+/**
+ * Mark the outputs a run made stale (and unmark the ones that are current again).
+ * Where the reader's code is not analysed yet and Python is up, the marks are
+ * drawn again once the worker's analysis of it is in.  session.stale keeps the
+ * codes the last run's marks found stale (planner.staleCells) and what was sent.
+ */
+export function refreshStale(session) {
+  const { flow } = session;
+  session.stale.codes = flow.staleCells();
+  drawStale(session);
+  if (!flow.isAnalysed() && session.isUp()) {
+    flow.analyseEdits().then(() => {
+      session.stale.codes = flow.staleCells();
+      drawStale(session);
+    });
+  }
+}
+
+/** Draw the marks of what is stale now (and tell the add-ons, when that changed). */
+export function drawStale(session) {
+  const { flow } = session;
+  const shownAs = (because) => because.map(({ code, edited }) => ({
+    number: flow.codeCells[code].cell?.number ?? null, edited,
+  })).filter((c) => c.number !== null);
+  const notRerun = new Map(flow.notRerun()
+    .map(({ code, because }) => [code, shownAs(because)])
+    .filter(([, cells]) => cells.length > 0));
+  for (const cell of session.buildOnlyCells) {
+    const cells = notRerun.get(cell.position);
+    setBuildOnlyNote(cell, cells ? notRerunNote(cells) : null);
+  }
+  const stale = new Set(session.stale.codes);
+  for (const entry of flow.codeCells) {
+    if (entry.cell) setStale(entry.cell, stale.has(entry.code));
+  }
+  for (const code of notRerun.keys()) stale.add(code);
+  const glueNotRerun = {};
+  for (const [code, cells] of notRerun) for (const key of flow.codeCells[code].glue) glueNotRerun[key] = cells;
+  const detail = {
+    cells: [...stale].map((code) => flow.codeCells[code].cell).filter(Boolean).map((c) => c.index),
+    code: [...stale].sort((a, b) => a - b),
+    glue: [...stale].sort((a, b) => a - b).flatMap((code) => flow.codeCells[code].glue),
+    notRerun: glueNotRerun,
+  };
+  const key = JSON.stringify(detail);
+  if (key !== session.stale.shown) {
+    session.stale.shown = key;
+    emit("stale", detail);
+  }
+}
+
+// -- the reader's version as a script -------------------------------------------------------------
+// The reader's version of a cell as a script that runs by itself: the page's
+// Python assembles it with snippets.py, the module with which the build made
+// the page's own scripts, from the page's code cells as the reader has them now
+// (cells.js asks for it once the reader has edited the page).  Loaded on demand.
+
+/**
+ * The script of the page's code cell `code` (its index among all the page's code
+ * cells), from the cells' code as it is now.  starting() is called when Python
+ * must start first.  Rejects when Python cannot start or snippets.py fails.
+ */
+export async function readerScript(session, code, { starting }) {
+  if (!session.isUp()) starting();
+  await ensurePython(session);
+  const { flow } = session;
+  const cells = flow.codeCells.map((c) => ({
+    source: sourceOf(c),
+    hidden: c.hidden,
+    buildOnly: c.buildOnly,
+    shows: c.shows || null,
+    edited: isEdited(c),
+  }));
+  const answer = await requestScript(session, { cells, index: code, page: flow.scriptPage });
+  if (answer.error) throw new Error(answer.error);
+  return answer.text;
 }

@@ -4,16 +4,16 @@
 // fetched until the first Run, which starts one worker for the page
 // (worker.js: Pyodide and the micrograd wheel the site was built from, all
 // from this site).  Run opens the cell's editor and runs the cell after what
-// it needs (queue.js, planner.js: the cells above that have not run, hidden
-// ones included, and those that define what an out-of-order run changed);
-// all of them share the page's variables.  The output appears under the
-// cell, marked as computed in the browser; the build's output stays one click
-// away, and an output a run has made stale says so.  Edit opens the editor
-// without Python; Reset brings back the page's code and the build's output;
-// Stop and Restart end the worker.  Cells tagged build-only keep their
-// build-time output and get a one-line note instead.
+// it needs (queue.js: the cells above that have not run, hidden ones
+// included, and those that define what an out-of-order run changed); all of
+// them share the page's variables.  The output appears under the cell, marked
+// as computed in the browser; the build's output stays one click away, and an
+// output a run has made stale says so.  Edit opens the editor without Python;
+// Reset brings back the page's code and the build's output; Stop and Restart
+// end the worker.  Cells tagged build-only keep their build-time output and
+// get a one-line note instead.
 //
-// The page's one Session (runtime.js) is made here at start-up, from what the
+// The page's one Session (session.js) is made here at start-up, from what the
 // page gives it: its manifest, its root element, a worker factory and storage.
 // It owns all of the session's state (the Python's status, generation and
 // queue, the run history and analysis, stale marks, notes, prompts,
@@ -23,81 +23,103 @@
 // (tests/js/module_state.test.mjs fails otherwise; tests/js/session.test.mjs
 // drives a real Session in Node, with a fake worker).
 //
-// The parts, one job each (ES modules, no build step; only runner.js, state.js,
-// dom.js, icons.js, cells.js, copy.js, pagestate.js, pairs.js, pair_layout.js,
-// predict.js, predict_check.js, runtime.js and test_api.js load with the page,
-// the rest at the first Run, or when a reload brings back what the reader changed):
-//   cells.js     the Cell: its state (data) and render(), the one function that
-//                draws it; the scratch cell after the page's; the page's live region
-//   copy.js      every cell's Copy and Copy as a script (the build's script, or
-//                the reader's version's: scripts.js, which snippets.py in the
-//                worker assembles)
-//   pagestate.js the page's state as one thing: saved as it changes, brought back
-//                on reload, and Reset page; the page bar and the skip link
-//   state.js     the page's settings (read from the runner's <script>), and what
-//                the runner records of its work
-//   icons.js     the signs on the buttons, as drawings (dom.js draws them)
-//   pairs.js     a stepper pair's layout on the page, and the prose's words for its
-//                sides (pair_layout.js: the rule, from the column's width)
-//   predict.js   predict mode in the steppers (the page's switch, questions and
-//                score) and the start page's scores; predict_check.js judges an
-//                answer against the questions' data (pure, tests/js/)
-//   test_api.js  the small API the browser tests drive the runner through (only
-//                runner.js imports it, to show the page's session)
-//   api.js       the extension API for add-on modules (output renderers, add-on
-//                messages, the micrograd:* events on document)
-//   queue.js     the run queue: what runs, in which order; Stop, Restart, Reset
-//   runs.js      one run in the worker, and what it leaves on the page
-//   marks.js     the stale marks of outputs a run made out of date
-//   crash.js     what a crash of the page's Python does to the cells
-//   flow.js      the page's flow: every code cell (the build's manifest, bound to
-//                the page's cells by data-micrograd-cell), Python's analysis of the
-//                reader's code, the run history
-//   planner.js   pure: what must run before a cell, stale outputs (tests/js/)
-//   routing.js   the worker's messages about runs, to the cells they belong to
-//   prompts.js   the question about a cell above that crashed or was stopped
-//   notes.js     what the runner says in a cell's output box, in words
-//   runtime.js   the Session: what the page gave it, its status (a frozen enum),
+// The modules, one responsibility each (ES modules; only runner.js, session.js,
+// cells.js, pagestate.js and steppers.js load with the page, the rest at the
+// first Run, or when a reload brings back what the reader changed; exercises.js
+// with a page that has exercises):
+//   runner.js    this entry point: the Session, the reader's actions on the
+//                cells, and the small API the browser tests drive the runner
+//                through (window.microgradTest, below)
+//   session.js   the Session: what the page gave it, its status (a frozen enum),
 //                its one generation, the run in the worker, the queue, every other
 //                thing the runner keeps, and the one teardown(reason) that Stop,
-//                Restart, Reset page and a crash call
-//   session.js   the worker's lifecycle: start, its end on a teardown, its cache
-//   protocol.js  the worker protocol: every message type, with its shape
+//                Restart, Reset page and a crash call; the page's settings (from
+//                the runner's <script>) and what the runner records of its work
+//   cells.js     the Cell: its state (data) and render(), the one function that
+//                draws it; the scratch cell; the page's live region; the elements
+//                the runner makes and its buttons' signs (drawings); every cell's
+//                Copy and Copy as a script (the build's script, or the reader's
+//                version's, which queue.js has the worker assemble)
+//   pagestate.js the page's state as one thing: what is saved of each cell, as
+//                data, saved as it changes, brought back on reload, and Reset
+//                page; the page bar and the skip link
+//   steppers.js  what the page does with its steppers: a pair's layout from the
+//                column's width (and the prose's words for its sides), predict
+//                mode and the prompts in the prose (judged against the questions'
+//                data), the page's score and the start page's scores
+//   queue.js     the run machinery: the run queue (what runs, in which order;
+//                Stop, Restart, Reset), the page's flow (the build's manifest bound
+//                to the page's cells by data-micrograd-cell, Python's analysis of
+//                the reader's code, the run history) and its planner (pure: what
+//                must run before a cell, stale outputs), one run and what it
+//                leaves, the prompt about a cell above that crashed or was
+//                stopped, what a crash does, the stale marks, the reader's script
+//   python.js    the page's Python: the worker's lifecycle, the runtime's cache,
+//                requests to the worker, the routing of its messages about runs
+//   protocol.js  the worker protocol: every message type, with its shape (the
+//                page's modules and the worker's import it)
+//   outputs.js   what a run shows in a cell: the extension API for add-on modules
+//                (output renderers, add-on messages, the micrograd:* events on
+//                document), output rendering and the built-in renderers (a
+//                stepper's too), the notes a run leaves, in words
 //   editor.js    the editor (CodeMirror 6, loaded on the first Edit or Run)
-//   outputs.js   output rendering (and the built-in renderers)
-//   worker.js, layouts.js, kernel.py   the worker side: Pyodide, the post-cell
-//                layout steps (DOT, Markdown), the Python kernel
 //   prose.js     what the prose shows of the reader's run: each glued value's and
-//                claim's state (the add-ons glue.js and claims.js show them)
-//   savedstate.js a page's saved state as data: what a reload brings back of each cell
-//                (and the words of an edited cell's mark, before and after one)
-//   wording.js   the words a glued number or a claim carries, by its state (prose.js)
-//   exercise_progress.js  the exercises' progress, and what their panels show of it
-//   (savedstate.js, wording.js, exercise_progress.js, icons.js, pair_layout.js,
-//   predict_check.js and runtime.js touch no DOM: tests/js/ runs them in Node)
-// Add-ons: steppers.js, glue.js and claims.js (on prose.js), charts.js,
-// exercises.js (page), stepper_layout.js, exercise_answers.js, live_charts.py,
-// exercises.py (worker).
+//                claim's state, the words it carries, and the add-ons that show
+//                glued numbers and claims
+//   exercises.js the exercises' progress (data) and their panels, Check, hints
+//   charts.js    charts drawn in the browser, and a training cell's live chart
+//   worker.js    the worker side: Pyodide, the kernel, the post-cell layout steps
+//                (DOT, Markdown, a stepper) and the add-ons' answers (the checks)
+//   runtime-cache.js  the service worker that keeps the runtime for a later start
+// (session.js, and the pure parts of cells.js, pagestate.js, steppers.js,
+// queue.js, prose.js and exercises.js, touch no DOM when called: tests/js/ runs
+// them in Node, and drives the rest on a page in happy-dom.)
+//
+// The test API (window.microgradTest): the one small surface the browser tests
+// (browser_tests/) read and drive the runner through.  A cell is named by its
+// index among the runnable cells (those with a Run button), in page order.
+//
+//   cellCount()          how many runnable cells the page has
+//   cell(i)              {index, number, name, source (the page's code), code (what
+//                        it runs: the reader's edit, if any), edited, state, shows,
+//                        stale, hasEditor, outputs ({kind, name, mime, text, data})}
+//   cells()              cell(i) of every cell
+//   scratch()            the scratch cell ("Try your own code") as cell(i) gives a cell,
+//                        or null on a page without one
+//   setCode(i, code)     put code into cell i's editor (it must have one)
+//   status()             the runtime: off, starting, ready, running or crashed (session.js)
+//   timings()            records.timings (session.js): the first start's phases, each run
+//   log()                what the runtime wrote to its console
+//   saved()              whether every change so far is saved: no save of the page's
+//                        state waits or is under way (pagestate.js)
+//   liveCharts()         each drawing of a live training chart (charts.js)
+//   checks()             each Check of an exercise (exercises.js): {exercise, status,
+//                        mistake (its id, or null), seconds from the click to the result}
+//   prose()              (a promise) what the prose shows of the reader's run: {key: {value, from,
+//                        stale}} of every glued number and claim that is not the build's
+//                        (prose.js; claims are named "claim:<key>")
+//   needs()              (a promise) for each of the page's code cells, the codes of
+//                        the cells the runner runs before it on a fresh page (Python's,
+//                        snippets.py: the build's, or the worker's for the reader's
+//                        code), once a Run has loaded the flow; null before, and while
+//                        the reader's code is not analysed
 
-import { setUpCells } from "./cells.js";
-import { setUpCopy } from "./copy.js";
-import { setUpPageState } from "./pagestate.js";
-import { setUpPairs } from "./pairs.js";
-import { setUpPredictions } from "./predict.js";
-import { Session } from "./runtime.js";
-import { mark, now, readSettings } from "./state.js";
-import { testApi } from "./test_api.js";
+import { setUpCells, setUpCopy } from "./cells.js";
+import { allSaved, setUpPageState } from "./pagestate.js";
+import {
+  Session, mark, now, readSettings,
+} from "./session.js";
+import { setUpPairs, setUpPredictions } from "./steppers.js";
 
 // What the first Run loads (a page nobody runs loads none of it): the run queue,
 // with the page's flow, the worker's lifecycle and output rendering, and the
-// add-on modules, which register through api.js (each module's install(session)).
+// add-on modules, which register through outputs.js (each module's install(session)).
 // Add-on modules are listed here, each as an import() of its literal path, which
 // the bundler (docs/_ext/bundle.py) follows to make it a chunk of its own.
 const RUN_MODULES = Object.freeze([
   () => import("./queue.js"),
-  () => import("./steppers.js"),
-  () => import("./glue.js"),
-  () => import("./claims.js"),
+  () => import("./outputs.js"),
+  () => import("./prose.js"),
   () => import("./charts.js"),
 ]);
 
@@ -110,9 +132,9 @@ function makeActions(session) {
   let loading = null;
   const machinery = () => {
     if (loading === null) {
-      loading = Promise.all(RUN_MODULES.map((load) => load())).then(([queue, ...addons]) => {
-        queue.setUpQueue(session);
-        for (const addon of addons) addon.install(session);
+      loading = Promise.all(RUN_MODULES.map((load) => load())).then((modules) => {
+        for (const module of modules) module.install(session);
+        const [queue] = modules;
         mark(session.records, "modules");
         return queue;
       });
@@ -162,7 +184,7 @@ export function startRunner({
   setUpPredictions(session);
   setUpCopy(session, {
     readerScript: (code, hooks) =>
-      actions.machinery().then(() => import("./scripts.js")).then((m) => m.readerScript(session, code, hooks)),
+      actions.machinery().then((queue) => queue.readerScript(session, code, hooks)),
   });
   session.restored = setUpPageState(session, {
     machinery: actions.loaded,
@@ -201,6 +223,58 @@ function start() {
     path: location.pathname,
   });
   window.microgradTest = testApi(session);
+}
+
+// -- the test API -----------------------------------------------------------------------------------
+
+function summary(cell) {
+  return {
+    index: cell.index,
+    number: cell.number,
+    name: cell.name,
+    source: cell.source,
+    code: cell.code,
+    edited: cell.edited,
+    state: cell.state,
+    shows: cell.shows,
+    stale: cell.stale,
+    hasEditor: cell.editor !== null,
+    outputs: cell.outputs.map((o) => ({
+      kind: o.kind,
+      name: o.name || null,
+      mime: o.mime || null,
+      text: o.text || null,
+      data: o.data || null,
+    })),
+  };
+}
+
+/** The test API of the page's session (session.js), as the browser tests see it. */
+export function testApi(session) {
+  const { records } = session;
+  return Object.freeze({
+    cellCount: () => session.cells.length,
+    cell: (i) => summary(session.cells[i]),
+    cells: () => session.cells.map(summary),
+    scratch: () => (session.scratch ? summary(session.scratch) : null),
+    setCode(i, code) {
+      const cell = session.cells[i];
+      if (!cell.editor) throw new Error(`cell ${i} has no editor yet`);
+      cell.editor.value = code;
+    },
+    status: () => session.status,
+    // Nothing runs or waits: the hidden cells after a run (their glued numbers and
+    // claims) are done too.
+    idle: () => session.current === null && session.waiting.length === 0,
+    timings: () => records.timings,
+    log: () => records.log,
+    liveCharts: () => records.liveCharts,
+    checks: () => records.checks,
+    prose: () => import("./prose.js").then((prose) => prose.proseOf(session).snapshot()),
+    saved: () => allSaved(session),
+    // (a Run has loaded the page's flow: it links each cell to its entry)
+    needs: () => (session.flow !== null ? Promise.resolve(session.flow.plannedNeeds()) : null),
+  });
 }
 
 // The page's entry point: the one thing done on import.

@@ -1,10 +1,10 @@
 // The runtime's cache: a service worker for this folder (_static/runner/)
-// only, registered by session.js at the first start of Python.  What the
+// only, registered by python.js at the first start of Python.  What the
 // page's worker fetches to start Python (Pyodide, the wheels, the worker's own
 // files) and later (viz.js, marked) is kept in Cache Storage, so that a later
 // start, on this page or another page of the site, downloads nothing, and
 // works with no connection at all.  The first start does not wait for this
-// worker to be active: once its first cell has run, session.js copies what
+// worker to be active: once its first cell has run, python.js copies what
 // that start fetched (and viz.js, marked) into the cache.  Pages themselves are outside its scope: it never changes
 // how a page loads.
 //

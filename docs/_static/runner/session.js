@@ -1,188 +1,264 @@
-// The worker's lifecycle: the page's one Python session (worker.js) is
-// started on the first Run, torn down by Stop, Restart or a crash, and
-// started again when needed.  What the worker says about itself (ready, the
-// phases of its start, its console, a fatal error) is handled here; what it
-// says about runs goes to the handler given to startSession (routing.js), its
-// replies to requests (request) to whoever asked.  The session's state is
-// runtime.js's (Session), given to each function; its teardown ends the worker.
+// The page's one session, as one object (Session), made by runner.js at start-up
+// from what the page gives it (the manifest, the root element, a worker factory,
+// storage): the Python's status, its generation, the run in the worker, the queue
+// of what the reader asked to run, and the one teardown every ending goes through
+// (Stop, Restart, Reset page, a crash, the first Run after a crash); and every
+// other thing the runner keeps while the page is open (the run history, the
+// analysis, stale marks, notes, prompts, predictions, pending requests), which the
+// modules that act on it read and change.  The modules hold no state of their
+// own: each function is given the session.  Also here: the page's settings for
+// the runner (the build wrote them on the runner's <script> element) and what
+// the runner records of its work.  No DOM, no worker: Node's tests drive it.
+
+// -- the page's settings, and what the runner records ---------------------------------------------
+// The page's settings for the runner, as the build wrote them on the runner's
+// <script> element, and what the runner records of its work (the timings of
+// the first start and of every run, the runtime's console), which the browser
+// tests read through runner.js.  Both belong to the session (Session, below).
+
+/**
+ * Where the runtime is and what it needs, from the runner's <script> element (its
+ * data-* attributes: docs/_ext/browser_runner.py writes them); base: the runner's
+ * folder's address.
+ */
+export function readSettings(script, base) {
+  return {
+    base,
+    pyodide: script.dataset.pyodide,
+    viz: script.dataset.viz,
+    marked: script.dataset.marked,
+    d3: script.dataset.d3,
+    plot: script.dataset.plot,
+    wheels: script.dataset.wheels.split(" ").filter(Boolean),
+    // What starting Python fetches (paths in the runner's folder), as the build listed it.
+    startFiles: script.dataset.startFiles.split(" ").filter(Boolean),
+    /** The class of cells that run at build time only. */
+    buildOnlyClass: `tag_${script.dataset.buildOnlyTag}`,
+  };
+}
+
+/**
+ * What the runner did, for the browser tests and the curious.  timings: seconds
+ * since the first Run (Python ready, the first output, the first cell done), each
+ * run ({cell, code, seconds, ok}), and the phases of the first start (mark below);
+ * log: what the runtime wrote to its console ({level, text}); liveCharts: each
+ * drawing of a live chart (charts.js); checks: each exercise's Check (exercises.js).
+ */
+export const newRecords = () => ({
+  timings: {
+    clicked: null,
+    ready: null,
+    firstOutput: null,
+    firstDone: null,
+    setUpMilliseconds: null,
+    runs: [],
+    phases: {},
+  },
+  log: [],
+  liveCharts: [],
+  checks: [],
+});
+
+export const now = () => performance.now();
+
+/** Seconds since the first Run (null before it). */
+export const sinceFirstClick = (records) =>
+  records.timings.clicked === null ? null : (now() - records.timings.clicked) / 1000;
+
+/**
+ * Note when a phase of the first start happened, in seconds since the first
+ * Run (the first time only).  at: a time on this page's clock (performance.now).
+ */
+export function mark(records, phase, at = now()) {
+  const { clicked, phases } = records.timings;
+  if (clicked !== null && !(phase in phases)) phases[phase] = (at - clicked) / 1000;
+}
+
+/** Note the first time something happened (ready, firstOutput, firstDone). */
+export function first(records, what) {
+  if (records.timings[what] === null) records.timings[what] = sinceFirstClick(records);
+}
+
+// -- the session ----------------------------------------------------------------------------------
+// The page's one session, as one object (Session): what the page gave it (the
+// manifest, the root element, a worker factory, storage), the Python's status,
+// its generation, the run in the worker, the queue of what the reader asked to
+// run, and the one teardown every ending goes through (Stop, Restart, Reset page,
+// a crash, the first Run after a crash); and every other thing the runner keeps
+// while the page is open (the run history, the analysis, stale marks, notes,
+// prompts, predictions, pending requests), which the modules that act on it
+// read and change here.  The modules hold no state of their own: each function
+// is given the session.  No DOM, no worker: Node's tests drive it as it is.
 //
-// The runtime's cache (runtime-cache.js, a service worker for the runner's
-// folder only) makes a later start download nothing and need no connection.
-// The first start does not wait for it: the worker starts at once, and the
-// cache is registered meanwhile.  Once the first cell has run, what Python's
-// start fetched (the build's list), viz.js and marked (the worker's later
-// fetches) are copied into the cache (from the browser's HTTP cache when it
-// kept them); a later start waits until that copy is done, and is then served
-// by the cache.
+// The status moves along
+//   off -> starting -> ready <-> running
+// and teardown(reason) ends it from any status: "crashed" (the runtime failed)
+// leaves it crashed, any other reason off.  Each teardown bumps the generation:
+// what was started in an older one (a start, a pump of the queue, a run) sees
+// that it is over and stops.
 
-import { TO_PAGE, TO_WORKER } from "./protocol.js";
-import { Status } from "./runtime.js";
-import { first, mark } from "./state.js";
+/** What the page's Python is doing. */
+export const Status = Object.freeze({
+  off: "off", // none yet, or the last one ended
+  starting: "starting", // the worker is fetching and starting Python
+  ready: "ready", // Python waits for a run
+  running: "running", // a run is in the worker
+  crashed: "crashed", // the runtime failed; the next Run or Restart tears it down first
+});
 
-const CACHE = "micrograd-runtime"; // runtime-cache.js's Cache Storage
-// The worker's replies to a request: an analysis, an add-on's answer, a script.
-const REPLIES = Object.freeze([TO_PAGE.analysis, TO_PAGE.answer, TO_PAGE.script]);
+/** The statuses each status may move to, besides a teardown's. */
+const NEXT = Object.freeze({
+  [Status.off]: Object.freeze([Status.starting]),
+  [Status.starting]: Object.freeze([Status.ready]),
+  [Status.ready]: Object.freeze([Status.running]),
+  [Status.running]: Object.freeze([Status.ready]),
+  [Status.crashed]: Object.freeze([]),
+});
 
-/** Whether a session is starting or running. */
-export const isStarted = (session) => session.ready !== null;
-
-/**
- * Start a worker (session.makeWorker).  onMessage(message) hears what the worker
- * says about runs; a failure of the runtime is session.teardown("crashed",
- * details), once.  glueFormats: {key: [format spec, ...]}, the formats the page
- * shows each glued value in (glue.js), for the kernel to format them.
- */
-export function startSession(session, onMessage, glueFormats) {
-  const { records, settings } = session;
-  session.moveTo(Status.starting);
-  session.root.classList.add("runner-active");
-  const mine = session.generation;
-  const ready = (async () => {
-    const cache = useRuntimeCache(session);
-    if (session.cache.keeping !== null) await Promise.all([cache, session.cache.keeping]); // not the first start
-    if (mine !== session.generation) return new Promise(() => {}); // ended before it started
-    const thisWorker = session.makeWorker(new URL("worker.js", settings.base));
-    mark(records, "workerCreated");
-    session.worker = thisWorker;
-    await new Promise((resolve, reject) => {
-      const fail = (message) => {
-        session.teardown(Status.crashed, message);
-        reject(new Error(message));
-      };
-      thisWorker.addEventListener("message", (event) => {
-        if (session.worker !== thisWorker) return;
-        const message = event.data;
-        if (message.type === TO_PAGE.phases) {
-          // The worker's phases of the start and of a run (state.js keeps the first of each).
-          for (const [phase, at] of Object.entries(message.phases)) {
-            mark(records, phase, at - performance.timeOrigin);
-          }
-        } else if (message.type === TO_PAGE.ready) {
-          session.moveTo(Status.ready);
-          session.names = message.names;
-          first(records, "ready");
-          resolve();
-        } else if (message.type === TO_PAGE.fatal) {
-          fail(message.message);
-        } else if (message.type === TO_PAGE.console) {
-          records.log.push({ level: message.level, text: message.text });
-        } else if (message.type === TO_PAGE.strayOutput) {
-          records.log.push({ level: message.name, text: message.text });
-        } else if (REPLIES.includes(message.type)) {
-          const answered = session.requests.get(message.request);
-          session.requests.delete(message.request);
-          if (answered) answered(message);
-        } else {
-          onMessage(message);
-        }
-      });
-      thisWorker.addEventListener("error", (event) => {
-        if (session.worker !== thisWorker) return;
-        event.preventDefault();
-        fail(event.message || "the worker could not start");
-      });
-      thisWorker.postMessage({ type: TO_WORKER.start, ...settings, glueFormats });
-    });
-  })();
-  session.ready = ready;
-  ready.catch(() => {}); // reported through the teardown's listeners
-}
-
-/** Send a message to the worker. */
-export function post(session, message) {
-  session.worker.postMessage(message);
-}
-
-/** Send a request to the worker ({type, ...fields}); resolves with the worker's reply. */
-export function request(session, message) {
-  return new Promise((resolve) => {
-    const id = session.newId();
-    session.requests.set(id, resolve);
-    post(session, { ...message, request: id });
-  });
-}
+/** Whether the status may move from `from` to `to` (not counting teardown). */
+export const allowed = (from, to) => NEXT[from].includes(to);
 
 /**
- * Register the runtime's cache (once; a browser without service workers, or
- * one that refuses them, fetches as it always does).  Resolves, true, when it
- * is active (a worker started from then on is one it serves); false when
- * there is none.
+ * The page's one session: everything the runner knows while the page is open.
+ * runner.js makes it at start-up from what the page gives it: page (its manifest's
+ * text, the page's root element, makeWorker(url) that starts a worker, storage: the
+ * browser's localStorage, or null where the browser refuses it) and settings
+ * (readSettings, above).  Node's tests make their own, with a fake worker.
  */
-function useRuntimeCache(session) {
-  const { cache: cacheState, records, settings } = session;
-  if (cacheState.registered === null) {
-    cacheState.registered = (async () => {
-      if (!("serviceWorker" in navigator) || !("caches" in window)) return false;
-      try {
-        const registration = await navigator.serviceWorker.register(
-          new URL("runtime-cache.js", settings.base), { scope: settings.base },
-        );
-        const pending = registration.installing || registration.waiting;
-        if (registration.active && !pending) return true;
-        return await new Promise((resolve) => {
-          const check = () => pending.state === "activated" || pending.state === "redundant";
-          const done = () => check() && resolve(pending.state === "activated");
-          pending.addEventListener("statechange", done);
-          done();
-          setTimeout(() => resolve(false), 5000); // never wait long for a cache
-        });
-      } catch {
-        return false; // a private mode that refuses service workers, a file:// page: fine
-      }
-    })();
-    cacheState.registered.then((active) => active && mark(records, "cacheActive"));
+export class Session {
+  constructor({
+    manifest = null, root = null, makeWorker = null, storage = null, settings = null, path = "/",
+  } = {}) {
+    // What the page gave it.
+    this.manifestText = manifest || "";
+    this.manifest = manifest ? JSON.parse(manifest) : { cells: [] };
+    this.root = root;
+    this.makeWorker = makeWorker;
+    this.storage = storage;
+    this.settings = settings;
+    this.path = path; // the page's address (its saved state is kept under it)
+    this.records = newRecords(); // what the runner did (newRecords)
+
+    // The page's Python: its status, its generation, the run in the worker, the queue.
+    this.status = Status.off;
+    this.generation = 0; // bumped by each teardown
+    this.current = null; // the run in the worker: {id, entry, changed, resolve}
+    this.waiting = []; // the flow entries the reader asked to run, in click order
+    this.pumping = -1; // the generation whose pump of the queue is going
+    this.nextId = 1; // the next run or request id
+    this.worker = null; // the Worker, while one runs
+    this.ready = null; // a promise, resolved when Python can run cells (null: not started)
+    this.names = []; // what the kernel's namespace starts with, once Python is ready
+    this.requests = new Map(); // request id -> resolve, for the worker's reply (python.js)
+    // The runtime's cache lives as long as the page, across Pythons (python.js).
+    this.cache = { registered: null, keeping: null };
+    this.listeners = []; // who hears a teardown
+
+    // The page: its cells (cells.js), the flow (queue.js, once a Run loads it), and
+    // what the run machinery keeps about them.
+    this.cells = []; // the runnable cells, in page order
+    this.scratch = null; // the scratch cell, once the page has one
+    this.buildOnlyCells = []; // the build-only cells that show their code
+    this.flow = null; // the page's flow and run history (queue.js Flow)
+    this.queue = null; // the run queue (queue.js Queue), once a Run loads it
+    this.alsoRead = new Map(); // Cell -> Cells whose page code what follows its run reads
+    this.stale = { shown: "", codes: [] }; // the stale marks drawn, as sent (queue.js)
+    this.pendingNotes = new Map(); // cell -> notes for its next output box (queue.js)
+    this.prompts = new Map(); // cell -> its open prompt {prompt, answer} (queue.js)
+    this.editors = new Map(); // cell -> the promise of its editor (editor.js)
+    this.renderers = []; // [mime, {show, laidOut}], in registration order (outputs.js)
+    this.addons = new Map(); // add-on message name -> handle (outputs.js)
+    this.installed = new Set(); // the add-ons set up for this session (outputs.js installOnce)
+
+    // What the page keeps and the add-ons show.
+    this.restored = null; // a promise: what a reload brings back is back (runner.js)
+    this.pageState = { // what pagestate.js keeps of the page's state
+      addons: new Map(), // an add-on's name -> {snapshot(), restore(saved), reset()}
+      hooks: null, // {machinery(), restart()}: the queue module (null before a Run), Restart
+      savedAddons: {}, // what a reload brought back for add-ons not registered yet
+      prose: null, // prose.js's Prose (a promise), once something on the page needs it
+      bar: null, // the page bar's parts
+      refused: false, // the storage refused a write: said once
+      timer: null, // a save waiting to start
+      saving: false, // a save under way (it waits for the prose's state)
+    };
+    this.prose = null; // prose.js Prose, once something needs it
+    this.predictions = null; // steppers.js Predictions
+    this.pairs = { layout: null, chosen: new Map() }; // steppers.js
+    this.track = null; // exercises.js Track, on a page with exercises
+    this.charts = null; // charts.js's live charts
   }
-  return cacheState.registered;
-}
 
-/** The runtime's files the cache keeps: Python's start (the build's list), viz.js, marked. */
-const runtimeFiles = (settings) => [...settings.startFiles, settings.viz, settings.marked]
-  .map((file) => new URL(file, settings.base).href);
-
-/**
- * Copy the runtime's files into the cache, once Python has run a cell (the
- * first start went to the network without it).  Each comes from the browser's
- * HTTP cache when it kept it, else from the network; what the cache holds
- * already is left as it is.  A failed copy (the connection lost) is tried
- * again after the next cell's run.
- */
-export function keepRuntime(session) {
-  const cacheState = session.cache;
-  if (cacheState.keeping === null) {
-    cacheState.keeping = (async () => {
-      if (!(await useRuntimeCache(session))) return;
-      const cache = await caches.open(CACHE);
-      await Promise.all(runtimeFiles(session.settings).map(async (url) => {
-        if (!(await cache.match(url))) await cache.add(new Request(url, { cache: "force-cache" }));
-      }));
-      mark(session.records, "runtimeKept");
-    })().catch(() => {
-      cacheState.keeping = null;
-    });
+  /** Move to status `to`; a move the status machine does not allow throws. */
+  moveTo(to) {
+    if (!(to in NEXT)) throw new Error(`runner: no runtime status ${to}`);
+    if (!allowed(this.status, to)) {
+      throw new Error(`runner: the runtime cannot go from ${this.status} to ${to}`);
+    }
+    this.status = to;
   }
-  return cacheState.keeping;
-}
 
-/** Whether the cache holds what a start fetches (it then downloads nothing). */
-async function runtimeCached(session) {
-  const { cache: cacheState, settings } = session;
-  if (cacheState.keeping !== null) await cacheState.keeping;
-  if (!("caches" in window)) return false;
-  try {
-    const cache = await caches.open(CACHE);
-    const start = settings.startFiles.map((f) => new URL(f, settings.base).href);
-    return (await Promise.all(start.map((url) => cache.match(url)))).every(Boolean);
-  } catch {
-    return false;
+  /** Whether Python can take a run or a question now (ready, or running one). */
+  isUp() {
+    return this.status === Status.ready || this.status === Status.running;
   }
-}
 
-/**
- * The status of a cell waiting for Python: it names a download only when there
- * is one.  bytes: what this first Run fetches (the build counted it for the cell).
- */
-export async function startingText(session, bytes) {
-  if (await runtimeCached(session)) return "starting Python…";
-  const size = Number.isFinite(bytes) ? `${(bytes / 1e6).toFixed(1)} MB, ` : "";
-  return `downloading Python and what this run needs (${size}the first time only)…`;
+  /**
+   * Whether a Run of `entry` is asked for already: it runs, or it waits in the queue.
+   * Once its own run is over (`ran`), while the hidden cells after it still run as
+   * part of the same request, a Run asks for a new run, which waits behind them.
+   */
+  asked(entry, ran) {
+    if (this.current !== null && this.current.entry === entry) return true;
+    const at = this.waiting.lastIndexOf(entry);
+    return at > 0 || (at === 0 && !ran);
+  }
+
+  /** A new id for a run or a request to the worker. */
+  newId() {
+    return this.nextId++;
+  }
+
+  /** The run in the worker starts: {id, entry, changed, resolve}. */
+  startRun(run) {
+    this.moveTo(Status.running);
+    this.current = run;
+  }
+
+  /** The run in the worker finished; returns it (null: none, it was abandoned). */
+  finishRun() {
+    const run = this.current;
+    this.current = null;
+    if (run !== null) this.moveTo(Status.ready);
+    return run;
+  }
+
+  /** Hear each teardown: listen(reason, {interrupted, waited, details}). */
+  onTeardown(listen) {
+    this.listeners.push(listen);
+  }
+
+  /**
+   * End the session's Python, whatever it was doing: the worker ends (and every
+   * variable in it), the run in the worker is abandoned (its promise resolves with
+   * {ok: false, [reason]: true}), the queue empties, the generation is bumped, and
+   * the status is crashed (reason "crashed") or off.  The listeners then hear it,
+   * in the order they registered, with what was interrupted (the run's entry, or
+   * null), what waited (the queue) and details (what the runtime said, for a
+   * crash).  Returns that same object.
+   */
+  teardown(reason = "off", details = "") {
+    if (this.worker !== null) this.worker.terminate();
+    this.worker = null;
+    const run = this.current;
+    this.current = null;
+    const waited = this.waiting.splice(0);
+    this.generation += 1;
+    this.ready = null;
+    this.status = reason === Status.crashed ? Status.crashed : Status.off;
+    if (run !== null) run.resolve({ ok: false, [reason === Status.crashed ? "crashed" : "stopped"]: true });
+    const ended = { interrupted: run === null ? null : run.entry, waited, details };
+    for (const listen of this.listeners) listen(reason, ended);
+    return ended;
+  }
 }

@@ -1,21 +1,632 @@
-// Steppers made in the reader's browser: an add-on of the runner (api.js).
-//
-// A stepper a cell displays (the book's kernel shows it by its data, under the
-// stepper MIME type of mime_types.json) is laid out in the worker
-// (stepper_layout.js) and arrives as the same HTML the build makes;
-// micrograd-figures.js sets it up as it does the build's steppers.
+// What the page does with its steppers (micrograd-figures.js draws them): a
+// stepper pair's layout, side by side or one side at a time, from the column's
+// width, and the prose's words for its sides; predict mode in every stepper
+// and the prompts in the prose that ask for a run's number, judged against the
+// questions' data; the page's score, and the start page's scores.  Loaded with
+// the page.
 
-import { installOnce, registerOutput } from "./api.js";
-import MIME_TYPES from "./mime_types.json" with { type: "json" };
-import { registerBuiltIns } from "./outputs.js";
+import { announce, element } from "./cells.js";
+import { changedState, keepState, savedStates } from "./pagestate.js";
 
-/** Show a stepper's bundle by this renderer (the first Run sets it up). */
-export const install = (session) => installOnce(session, "steppers", () => {
-  // The built-in renderers register first, so that this one, registered after
-  // them, is the one a stepper's bundle (JSON and text/plain) is shown by.
-  registerBuiltIns(session);
-  registerOutput(session, MIME_TYPES.stepper, (box) => {
-    box.classList.add("runner-stepper");
-    box.textContent = "Laying out the stepper…";
+// -- a stepper pair's layout, as data -------------------------------------------------------------
+// A stepper pair's layout (micrograd.viz.stepper.StepperPair): its two steppers side
+// by side ("beside") where the column has room for both at a readable size, one at a
+// time with a switch between them ("switch") where it has not, as on a phone: two
+// drawings one above the other were two screens apart there.  Plain data in, plain
+// data out: setUpPairs measures the column and shows what this says; the words the prose
+// has for each layout are the build's (docs/_ext/pair_words.py).
+
+/** The narrowest a side may be (CSS px): a graph of the book's drawn at about 2/3 size. */
+export const SIDE_MIN_PX = 272;
+/** The room between the two sides, and around them in the stepper's box (CSS px). */
+export const GAP_PX = 16;
+export const FRAME_PX = 18;
+
+/** The layout of a pair in a column `width` CSS px wide: "beside" or "switch". */
+export function pairLayout(width) {
+  return width >= 2 * SIDE_MIN_PX + GAP_PX + FRAME_PX ? "beside" : "switch";
+}
+
+/**
+ * The words a span of the prose shows in `layout`: its words for every layout are
+ * the build's (`words`: {beside, switch}, as pair_words.py writes them).
+ */
+export function pairWords(words, layout) {
+  if (typeof words[layout] !== "string") throw new Error(`no words for the layout ${JSON.stringify(layout)}`);
+  return words[layout];
+}
+
+/** The sides a pair shows (0 the first, 1 the second): both beside, the chosen one on a switch. */
+export function shownSides(layout, chosen) {
+  if (chosen !== 0 && chosen !== 1) throw new Error(`a pair has sides 0 and 1, not ${JSON.stringify(chosen)}`);
+  if (layout === "beside") return [0, 1];
+  if (layout === "switch") return [chosen];
+  throw new Error(`no layout ${JSON.stringify(layout)}`);
+}
+
+/**
+ * What a pair's switch shows: whether it is offered (only in the switch layout) and,
+ * for each side's button, whether it is pressed.  The step is not the switch's: the
+ * pair stays on the step it is on, whichever side is shown.
+ */
+export function switchState(layout, chosen) {
+  const shown = shownSides(layout, chosen);
+  return { offered: layout === "switch", pressed: [0, 1].map((side) => layout === "switch" && shown.includes(side)) };
+}
+
+// -- that layout on the page ----------------------------------------------------------------------
+// What the page shows of a stepper pair's layout (pairLayout says which, from the
+// column's width): the article carries it for the style sheet, which keeps a pair's
+// sides side by side or shows one at a time (micrograd-figures.css), each pair the side
+// its switch chose, and each of the prose's words about the sides
+// (docs/_ext/pair_words.py) shows its words for it.  The layout and each pair's chosen
+// side are the session's state (session.pairs: {layout, chosen: each pair's
+// chosen side, its element's id -> 0 or 1; a pair not in it shows its first}), as
+// data: they are never read back from the page.
+
+function renderPair(pairs, stepper) {
+  const side = pairs.chosen.get(stepper.id) ?? 0;
+  const state = switchState(pairs.layout, side);
+  stepper.dataset.mgSide = String(side);
+  const box = stepper.querySelector(".mg-stepper-switch");
+  if (box) {
+    box.hidden = !state.offered;
+    for (const button of box.querySelectorAll("button[data-side]")) {
+      button.setAttribute("aria-pressed", String(state.pressed[Number(button.dataset.side)]));
+    }
+  }
+  // The figures script fits a stepper's drawings to what it shows.
+  if (stepper.classList.contains("mg-ready") && typeof stepper.refit === "function") stepper.refit();
+}
+
+function renderPairs(pairs, article) {
+  article.dataset.mgPairs = pairs.layout;
+  for (const span of article.querySelectorAll(".mg-pair-words")) {
+    span.textContent = pairWords({ beside: span.dataset.beside, switch: span.dataset.switch }, pairs.layout);
+  }
+  for (const stepper of article.querySelectorAll(".mg-stepper-pair")) renderPair(pairs, stepper);
+}
+
+/** Follow the column's width, and each pair's switch: what they choose is shown at once. */
+export function setUpPairs(session) {
+  const { pairs } = session;
+  const article = session.root.querySelector("article.bd-article");
+  if (!article || typeof ResizeObserver !== "function") return;
+  article.addEventListener("click", (event) => {
+    const button = event.target.closest(".mg-stepper-switch button[data-side]");
+    const stepper = button && button.closest(".mg-stepper-pair");
+    if (!stepper || pairs.layout === null) return;
+    pairs.chosen.set(stepper.id, Number(button.dataset.side));
+    renderPair(pairs, stepper);
   });
+  // A pair set up later (a cell's output replaced) shows the layout's switch too.
+  article.addEventListener("mg-stepper-ready", (event) => {
+    if (pairs.layout !== null && event.target.classList.contains("mg-stepper-pair")) renderPair(pairs, event.target);
+  });
+  new ResizeObserver((entries) => {
+    const next = pairLayout(entries[entries.length - 1].contentRect.width);
+    if (next === pairs.layout) return;
+    pairs.layout = next;
+    renderPairs(pairs, article);
+  }).observe(article);
+}
+
+// -- judging a prediction -------------------------------------------------------------------------
+// Predict, then see: the reader's answers judged against a stepper's questions.
+//
+// The questions are data the build (or the browser's kernel) made from the
+// stepper's numbers (book_runtime/predictions.py): each asks for one input's
+// grad once a rule has run, with the answer, the words of the answer
+// ("-1.5"), a tolerance for a close answer, the explanation by the rule and
+// the numbers, and the misconceptions that give another number, each with its
+// words (their text and HTML).  This module only compares numbers and picks
+// which of those words apply; it touches no DOM (tests/js/ runs it in Node).
+
+/** The reader's number: "-1.5", "−1.5" (a typographic minus), "1,5", "+2", ".5"; null if none. */
+export function readNumber(text) {
+  const plain = String(text).trim().replace(/\u2212/g, "-").replace(/\s+/g, "");
+  const dotted = plain.includes(".") ? plain : plain.replace(",", ".");
+  if (!/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(dotted)) return null;
+  return Number(dotted);
+}
+
+const escape = (text) =>
+  text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
+
+/** Words of a verdict: the lead (plain text, escaped into the HTML), then the data's words. */
+function words(lead, ...pieces) {
+  return {
+    text: [lead, ...pieces.map((p) => p.text)].join(" "),
+    html: [escape(lead), ...pieces.map((p) => p.html)].join(" "),
+  };
+}
+
+/**
+ * Judge one answer.  `exact` is the stepper's tolerance of a right answer.
+ * Returns {verdict: "right" | "close" | "wrong" | "unread", kind (the
+ * misconception, or null), text, html}.  An unread answer (no number) is not
+ * a prediction: the page asks again.
+ */
+export function judge(ask, typed, exact) {
+  const value = readNumber(typed);
+  const grad = ask.grad;
+  if (value === null) {
+    return { verdict: "unread", kind: null, ...words(`Type a number for ${grad}, like -1.5 or 0.25.`) };
+  }
+  const said = typed.trim();
+  const off = (want) => Math.abs(value - want) <= exact + 1e-9 * Math.abs(want);
+  if (off(ask.want)) {
+    return { verdict: "right", kind: null, ...words(`${grad}: right.`, ask.explain) };
+  }
+  const mistake = ask.mistakes.find((m) => off(m.value));
+  if (mistake) {
+    return { verdict: "wrong", kind: mistake.kind, ...words(`${grad}: not ${said}.`, mistake, ask.explain) };
+  }
+  if (Math.abs(value - ask.want) <= ask.close) {
+    return { verdict: "close", kind: null, ...words(`${grad}: close, it is ${ask.answer}.`, ask.explain) };
+  }
+  return { verdict: "wrong", kind: null, ...words(`${grad}: not ${said}, it is ${ask.answer}.`, ask.explain) };
+}
+
+/** What "Show me" says of a question: the answer and why. */
+export function shown(ask) {
+  return { verdict: "shown", kind: null, ...words(`${ask.grad} is ${ask.answer}:`, ask.explain) };
+}
+
+/**
+ * Judge a prediction made before a run against the number the run gave (the
+ * text the page shows it as).  `close` is the prompt's own tolerance.
+ * Returns {verdict: "right" | "close" | "wrong", text}.
+ */
+export function judgeRun(predicted, shownText, close, exact) {
+  const actual = readNumber(shownText);
+  const typed = String(predicted);
+  if (actual === null) return null;
+  const off = Math.abs(readNumber(typed) - actual);
+  if (off <= exact + 1e-9 * Math.abs(actual)) {
+    return { verdict: "right", text: `You predicted ${typed}, and the run gave ${shownText}: right.` };
+  }
+  if (off <= close) {
+    return { verdict: "close", text: `You predicted ${typed}; the run gave ${shownText}: close.` };
+  }
+  return { verdict: "wrong", text: `You predicted ${typed}; the run gave ${shownText}.` };
+}
+
+/**
+ * Judge a choice made before a run (one of the claim's wordings, `choices`: the
+ * one true when the claim holds first) against the run's claim ({holds,
+ * otherwise, about}: claims.py; where neither wording is true, neither is right).
+ * Returns {verdict: "right" | "wrong", text}, or null for what is no choice.
+ */
+export function judgeChoice(predicted, claim, choices) {
+  const { holds, otherwise, about } = claim || {};
+  if (typeof holds !== "boolean" || !choices.includes(predicted)) return null;
+  if (!holds && otherwise === false) {
+    const what = about ? ` (${about})` : "";
+    return {
+      verdict: "wrong",
+      text: `You predicted “${predicted}”; in your run it neither ${choices[0]} nor ${choices[1]}${what}.`,
+    };
+  }
+  const actual = holds ? choices[0] : choices[1];
+  if (predicted === actual) {
+    return { verdict: "right", text: `You predicted “${predicted}”, and your run says “${actual}”: right.` };
+  }
+  return { verdict: "wrong", text: `You predicted “${predicted}”; your run says “${actual}”.` };
+}
+
+/** The page's score from its answers ({key: verdict}): made, right and close. */
+export function score(answers) {
+  const verdicts = Object.values(answers);
+  return {
+    made: verdicts.length,
+    right: verdicts.filter((v) => v === "right").length,
+    close: verdicts.filter((v) => v === "close").length,
+  };
+}
+
+/**
+ * "4 judged, 2 right, 1 close" (or "none judged yet"): a prediction counts once a run
+ * (or the stepper's step) has judged it, not while it is only kept.
+ */
+export function scoreText({ made, right, close }) {
+  if (made === 0) return "none judged yet";
+  return `${made} judged, ${right} right, ${close} close`;
+}
+
+/**
+ * Stepping from frame `from` to frame `to`: the frame to ask about first, or null.
+ * A frame is asked about when it has questions and has not been revealed yet;
+ * only forward steps ask (going back shows what was already seen).
+ */
+export function frameToAsk(frames, revealed, from, to) {
+  for (let k = from + 1; k <= to; k += 1) {
+    if (frames[k] && !revealed.has(k)) return k;
+  }
+  return null;
+}
+
+/** The key an answer is kept under: the stepper, the frame, the input. */
+export const answerKey = (stepper, frame, input) => `${stepper}/${frame}/${input}`;
+
+// -- predict mode and the prompts -----------------------------------------------------------------
+// Predict, then see: predict mode in every stepper, and the page's score.
+//
+// A stepper's questions follow its HTML as JSON (book_runtime/predictions.py
+// made them from the stepper's numbers, at build time or in the worker).  Each
+// stepper gets a Predict switch; the switch is one for the page, off by
+// default.  With it on, a step forward to a frame in which a rule runs is held
+// back (micrograd-figures.js's cancelable "mg-stepper-step"): the stepper asks
+// for the grad each input of the rule will hold, judges the answers
+// (judge, above), explains them by the rule and the numbers, and then
+// shows the frame.  Answers are kept with the page's state (pagestate.js):
+// the switch, each answer's verdict and the frames already shown; Reset page
+// clears them.  A prompt in the prose (docs/_ext/predict_prompts.py) asks for the
+// number a run will give, or which wording of a claim the run makes true: the
+// prediction is kept, and when the run's glued value or claim arrives (prose.js's
+// micrograd:prose) it is judged and explained, and counts in the same score.  The
+// start page lists every page's score.
+
+const DATA = "script.mg-predict-data";
+
+/**
+ * The page's predictions (session.predictions), as data: what is saved (state), and
+ * the steppers and prompts set up.
+ */
+const newPredictions = (session) => ({
+  session,
+  state: {
+    on: false,
+    answers: {}, // answerKey -> "right" | "close" | "wrong"
+    revealed: {}, // stepper id -> frames shown (asked, or shown without an answer)
+    runs: {}, // a prompt's key -> {typed, judged, text}: the prediction kept before a run
+    // (typed: the number as typed, or the wording chosen)
+  },
+  steppers: new Map(), // stepper element -> its view {data, id, box, form, ...}
+  prompts: new Map(), // a prompt's key -> its view {key, format, close, box, ...}
 });
+
+const revealedOf = (p, id) => new Set(p.state.revealed[id] || []);
+
+function reveal(p, id, frame) {
+  p.state.revealed[id] = [...revealedOf(p, id).add(frame)].sort((a, b) => a - b);
+}
+
+function pageTitle(session) {
+  const heading = session.root.querySelector("article.bd-article h1");
+  return heading ? heading.textContent.replace(/#$/, "").trim() : document.title;
+}
+
+// -- what each stepper shows ----------------------------------------------------------------------
+
+function scoreLine(p) {
+  return `Your predictions on this page: ${scoreText(score(p.state.answers))}.`;
+}
+
+function render(p, view) {
+  const { state } = p;
+  view.toggle.setAttribute("aria-pressed", String(state.on));
+  view.box.hidden = !state.on;
+  if (!state.on) {
+    view.pending = null;
+    view.form.hidden = true;
+  }
+  view.score.textContent = scoreLine(p);
+}
+
+function renderPrompt(p, view) {
+  const kept = p.state.runs[view.key];
+  view.why.hidden = !(kept && kept.judged);
+  view.status.textContent = !kept ? ""
+    : kept.judged ? kept.text
+      : view.choices ? `Kept: ${kept.typed}. Now run it: the page tells you what your run says.`
+        : `Kept: ${kept.typed}. Now run it: the page compares your number with the run's.`;
+  if (view.choices) {
+    // (a choice being made, not kept yet, stays as the reader has it)
+    const choosing = view.form.contains(document.activeElement);
+    for (const radio of view.radios) {
+      if (!choosing) radio.checked = Boolean(kept) && radio.value === kept.typed;
+    }
+  } else if (kept && document.activeElement !== view.input) view.input.value = kept.typed;
+  else if (!kept) view.input.value = "";
+  view.score.textContent = scoreLine(p);
+}
+
+const renderAll = (p) => {
+  p.steppers.forEach((view) => render(p, view));
+  p.prompts.forEach((view) => renderPrompt(p, view));
+};
+
+function ask(view, frame) {
+  const question = view.data.frames[frame];
+  view.pending = frame;
+  view.lead.innerHTML = question.lead.html;
+  view.fields.replaceChildren();
+  view.inputs = question.asks.map((item, k) => {
+    const row = element("p", "mg-predict-row");
+    const label = element("label");
+    label.innerHTML = item.question.html;
+    const input = element("input", "mg-predict-input");
+    input.type = "text";
+    input.inputMode = "decimal";
+    input.autocomplete = "off";
+    input.id = `${view.id}-predict-${frame}-${k}`;
+    label.htmlFor = input.id;
+    row.append(label, " ", input);
+    view.fields.append(row);
+    return input;
+  });
+  view.feedback.replaceChildren();
+  view.form.hidden = false;
+  view.inputs[0].focus();
+  announce(`${question.lead.text} ${question.asks.map((item) => item.question.text).join(" ")}`);
+}
+
+function showFeedback(view, lines) {
+  view.feedback.replaceChildren(
+    ...lines.map(({ verdict, html }) => {
+      const line = element("p", `mg-predict-verdict mg-predict-${verdict}`);
+      line.innerHTML = html;
+      return line;
+    }),
+  );
+}
+
+/** The frame asked about is answered or skipped: show it, and keep what was learnt. */
+function done(p, view, frame) {
+  reveal(p, view.id, frame);
+  view.pending = null;
+  view.form.hidden = true;
+  changedState(p.session);
+  renderAll(p);
+  view.stepper.goTo(frame);
+  const next = view.stepper.querySelector(".mg-stepper-next");
+  (next && !next.disabled ? next : view.stepper).focus({ preventScroll: true });
+}
+
+function check(p, view) {
+  const frame = view.pending;
+  const asks = view.data.frames[frame].asks;
+  const results = asks.map((item, k) => judge(item, view.inputs[k].value, view.data.exact));
+  const unread = results.findIndex((r) => r.verdict === "unread");
+  if (unread >= 0) {
+    showFeedback(view, [results[unread]]);
+    view.inputs[unread].focus();
+    announce(results[unread].text);
+    return;
+  }
+  asks.forEach((item, k) => {
+    const key = answerKey(view.id, frame, item.input);
+    if (!(key in p.state.answers)) p.state.answers[key] = results[k].verdict;
+  });
+  showFeedback(view, results);
+  done(p, view, frame);
+  announce(`${results.map((r) => r.text).join(" ")} ${scoreLine(p)}`);
+}
+
+function showMe(p, view) {
+  const frame = view.pending;
+  const lines = view.data.frames[frame].asks.map(shown);
+  showFeedback(view, lines);
+  done(p, view, frame);
+  announce(lines.map((line) => line.text).join(" "));
+}
+
+function toggle(p) {
+  p.state.on = !p.state.on;
+  changedState(p.session);
+  renderAll(p);
+  announce(p.state.on
+    ? "Predict on: before each rule runs, the stepper asks what it will give."
+    : "Predict off: the stepper shows each step at once.");
+}
+
+function makeView(p, stepper, data) {
+  const controls = stepper.querySelector(":scope > .mg-stepper-controls");
+  const view = {
+    stepper, data, id: stepper.id, pending: null, inputs: [],
+    toggle: element("button", "mg-predict-switch", "Predict"),
+    box: element("div", "mg-predict"),
+    form: element("form", "mg-predict-ask"),
+    lead: element("p", "mg-predict-lead"),
+    fields: element("div", "mg-predict-fields"),
+    feedback: element("div", "mg-predict-feedback"),
+    score: element("p", "mg-predict-score"),
+  };
+  view.toggle.type = "button";
+  view.toggle.title = "Predict each step's gradients before the stepper shows them";
+  view.toggle.addEventListener("click", () => toggle(p));
+  const submit = element("button", "mg-predict-check", "Check");
+  submit.type = "submit";
+  const skip = element("button", "mg-predict-show", "Show me");
+  skip.type = "button";
+  skip.addEventListener("click", () => showMe(p, view));
+  const buttons = element("p", "mg-predict-buttons");
+  buttons.append(submit, " ", skip);
+  view.form.append(view.lead, view.fields, buttons);
+  view.form.hidden = true;
+  view.form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    check(p, view);
+  });
+  view.box.setAttribute("role", "group");
+  view.box.setAttribute("aria-label", "Predict, then see");
+  view.box.append(view.form, view.feedback, view.score);
+  controls.append(view.toggle);
+  controls.after(view.box);
+  stepper.addEventListener("mg-stepper-step", (event) => {
+    if (!p.state.on) return;
+    const { from, to } = event.detail;
+    const frame = frameToAsk(data.frames, revealedOf(p, view.id), from, to);
+    if (frame === null) return;
+    event.preventDefault();
+    ask(view, frame);
+  });
+  return view;
+}
+
+function setUpStepper(p, stepper) {
+  const script = stepper.nextElementSibling;
+  if (p.steppers.has(stepper) || !script || !script.matches(DATA) || !stepper.goTo) return;
+  const data = JSON.parse(script.textContent);
+  if (!data.frames.some(Boolean)) return;
+  const view = makeView(p, stepper, data);
+  p.steppers.set(stepper, view);
+  render(p, view);
+}
+
+// -- predict, then run: a prompt in the prose ----------------------------------------------------
+
+const runKey = (key) => `run/${key}`;
+
+function keep(p, view) {
+  const chosen = view.choices ? view.radios.find((radio) => radio.checked) : null;
+  const typed = view.choices ? (chosen ? chosen.value : "") : view.input.value.trim();
+  const unread = view.choices ? !chosen : readNumber(typed) === null;
+  if (unread) {
+    view.status.textContent = view.choices
+      ? `Pick one: ${view.choices.join(" or ")}.` : "Type a number, like -1.5 or 0.25.";
+    announce(view.status.textContent);
+    return;
+  }
+  p.state.runs[view.key] = { typed, judged: false, text: "" };
+  changedState(p.session);
+  renderAll(p);
+  announce(view.status.textContent);
+}
+
+/** A run gave the prompt's number: judge the prediction kept before it, once. */
+function onValue(p, view, glued) {
+  const { state } = p;
+  const kept = state.runs[view.key];
+  if (!kept || kept.judged || glued.from !== "run" || glued.value === null) return;
+  const text = view.choices ? null : glued.value[view.format];
+  const result = view.choices ? judgeChoice(kept.typed, glued.value, view.choices)
+    : text === undefined ? null : judgeRun(kept.typed, text, view.close, view.exact);
+  if (result === null) return;
+  state.answers[runKey(view.key)] = result.verdict;
+  state.runs[view.key] = { ...kept, judged: true, text: result.text };
+  changedState(p.session);
+  renderAll(p);
+  announce(`${result.text} ${view.why.textContent.trim()} ${scoreLine(p)}`);
+}
+
+/** A number prompt's field: "Your prediction [    ]". */
+function numberField(view) {
+  const label = element("label", "mg-predict-label", "Your prediction");
+  view.input = element("input", "mg-predict-input");
+  view.input.type = "text";
+  view.input.inputMode = "decimal";
+  view.input.autocomplete = "off";
+  view.input.id = `mg-predict-run-${view.key}`;
+  label.htmlFor = view.input.id;
+  return [label, view.input];
+}
+
+/** A choice prompt's fields: one radio button a wording, in a group named for the prompt. */
+function choiceFields(view) {
+  const group = element("fieldset", "mg-predict-choices");
+  group.append(element("legend", "", "Your prediction"));
+  view.radios = view.choices.map((choice, k) => {
+    const label = element("label", "mg-predict-choice-label");
+    const radio = element("input");
+    radio.type = "radio";
+    radio.name = `mg-predict-run-${view.key}`;
+    radio.value = choice;
+    radio.id = `${radio.name}-${k}`;
+    label.append(radio, ` ${choice}`);
+    group.append(label, " ");
+    return radio;
+  });
+  return [group];
+}
+
+function setUpPrompt(p, box) {
+  const view = {
+    key: box.dataset.key, box,
+    // A number prompt: the format it is compared in, how near is close, and
+    // book_runtime.predictions.EXACT (as a stepper's).  A choice prompt: the
+    // claim's two wordings, the one true when it holds first.
+    format: box.dataset.format, close: Number(box.dataset.close),
+    exact: Number(box.dataset.exact),
+    choices: box.dataset.choices ? JSON.parse(box.dataset.choices) : null,
+    why: box.querySelector(".mg-predict-run-why"),
+    form: element("form", "mg-predict-run-form"),
+    input: null,
+    radios: [],
+    status: element("p", "mg-predict-run-status"),
+    score: element("p", "mg-predict-score"),
+  };
+  const submit = element("button", "mg-predict-check", "Keep");
+  submit.type = "submit";
+  view.form.append(...(view.choices ? choiceFields(view) : numberField(view)), " ", submit);
+  view.form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    keep(p, view);
+  });
+  view.status.setAttribute("aria-live", "off"); // the page's one live region says it
+  box.querySelector(".mg-predict-run-question").after(view.form, view.status);
+  box.append(view.score);
+  p.prompts.set(view.key, view);
+  renderPrompt(p, view);
+}
+
+// -- the start page: every page's score -----------------------------------------------------------
+
+function showScores(session, box) {
+  const pages = savedStates(session)
+    .map(({ path, state: saved }) => ({ path, predict: saved.addons && saved.addons.predict }))
+    .filter(({ predict }) => predict && Object.keys(predict.answers || {}).length);
+  box.replaceChildren();
+  if (!pages.length) {
+    box.append(element("p", "", "You have made no predictions yet: turn on Predict in a stepper."));
+    return;
+  }
+  const list = element("ul");
+  for (const { path, predict } of pages) {
+    const item = element("li");
+    const link = element("a", "", predict.title || path);
+    link.href = path;
+    item.append(link, `: ${scoreText(score(predict.answers))}.`);
+    list.append(item);
+  }
+  box.append(list);
+}
+
+// -- start ----------------------------------------------------------------------------------------
+
+/** Set up predict mode on the page's steppers (and those a run shows later), and the scores. */
+export function setUpPredictions(session) {
+  const p = newPredictions(session);
+  const { root } = session;
+  const { state, steppers } = p;
+  session.predictions = p;
+  const scores = root.querySelector("#mg-prediction-scores");
+  if (scores) showScores(session, scores);
+  root.querySelectorAll(".mg-stepper.mg-ready").forEach((stepper) => setUpStepper(p, stepper));
+  document.addEventListener("mg-stepper-ready", (event) => setUpStepper(p, event.target));
+  root.querySelectorAll("div.mg-predict-run[data-key]").forEach((box) => setUpPrompt(p, box));
+  document.addEventListener("micrograd:prose", ({ detail }) => {
+    const view = p.prompts.get(detail.key);
+    if (view) onValue(p, view, detail.state);
+  });
+  keepState(session, "predict", {
+    snapshot: () => {
+      const answered = Object.keys(state.answers).length > 0;
+      const seen = Object.keys(state.revealed).length > 0 || Object.keys(state.runs).length > 0;
+      return state.on || answered || seen ? { ...state, title: pageTitle(session) } : null;
+    },
+    restore: (saved) => {
+      state.on = Boolean(saved.on);
+      state.answers = { ...(saved.answers || {}) };
+      state.revealed = { ...(saved.revealed || {}) };
+      state.runs = { ...(saved.runs || {}) };
+      renderAll(p);
+    },
+    reset: () => {
+      Object.assign(state, { on: false, answers: {}, revealed: {}, runs: {} });
+      steppers.forEach((view) => view.feedback.replaceChildren());
+      renderAll(p);
+    },
+  });
+}

@@ -1,31 +1,156 @@
+// The in-browser runner's worker: one per page's Python, started by the page's
+// runner (python.js) on the first Run, ended by a teardown.  It loads Pyodide
+// from this site (never from a CDN), installs the wheels the site ships, and
+// runs cells in one shared namespace; after each cell, its display outputs go
+// through the layout steps (drawings with viz.js, Markdown with marked, a
+// stepper), so the page itself only inserts finished outputs.  Its add-ons'
+// layout steps and answers (a stepper's layout, the exercises' checks) are
+// registered here.  The messages it takes and sends: protocol.js.  What it keeps
+// (its Pyodide, its kernel, the layout steps and answers registered) is one
+// object, made by startWorker, the one thing done on import.
+
+import MIME_TYPES from "./mime_types.json" with { type: "json" };
+import { TO_PAGE, TO_WORKER } from "./protocol.js";
+
+// -- the layout steps -----------------------------------------------------------------------------
+// The worker's post-cell layout steps: once a cell has run, a display output
+// that the page cannot show as it is gets laid out here, off the page's
+// thread, and is sent to the page as HTML ("laid-out", protocol.js).  Built
+// in: Graphviz DOT -> SVG with viz.js, made an inline drawing as the build's
+// are by micrograd.viz.svg.inline_svg; Markdown -> HTML with marked.  A failed
+// step sends "layout-failed".
+//
+// registerLayout(w, mime, layout)
+//     For a display output whose bundle has this MIME type, the worker calls
+//     layout(data, bundle, settings) after the cell; it returns (or resolves
+//     to) the output's HTML, or null when the page shows the bundle as it is.
+//     settings holds the runtime's paths (base, viz, marked, ...); load(w, path)
+//     imports an ES module from the site once, viz(w, settings) gives viz.js
+//     ready to lay out DOT, and pyimport(w, name) a module of the worker's
+//     Python.  An add-on registers here (below); w is the worker's state.
+//
+// registerAnswer(w, addon, question, answer)
+//     An add-on's page side may ask its worker side a question (python.js's ask):
+//     answer(fields, settings) returns (or resolves to) the answer's fields.  The
+//     worker answers between runs, never during one, so an answer sees the page's
+//     namespace as the last run left it.
+
+/** The worker's state: one per worker, and so one per page's Python. */
+const newWorker = () => ({
+  layouts: [], // [mime, layout]
+  answers: new Map(), // "addon:question" -> answer
+  modules: new Map(), // path -> promise of the imported module
+  viz: null, // a promise of viz.js, ready (viz)
+  python: null, // its Pyodide, once loaded
+  kernel: null, // book_runtime.kernel
+  snippets: null, // book_runtime.snippets: a cell of the page as a script
+  settings: null, // the runtime's paths, as the page's start message gave them
+  drawings: 0, // each drawing's ids get their own prefix: several share a page
+});
+
+function registerLayout(w, mime, layout) {
+  w.layouts.push([mime, layout]);
+}
+
+function registerAnswer(w, addon, question, answer) {
+  w.answers.set(`${addon}:${question}`, answer);
+}
+
+/** What answers an add-on's question, or null. */
+function answerFor(w, addon, question) {
+  return w.answers.get(`${addon}:${question}`) || null;
+}
+
+/** The layout steps for a display output's bundle: [[mime, layout], ...]. */
+function layoutsFor(w, bundle) {
+  return w.layouts.filter(([mime]) => mime in bundle);
+}
+
+/** Import an ES module of the site (a path under the runner's folder), once. */
+function load(w, path, settings) {
+  if (!w.modules.has(path)) w.modules.set(path, import(new URL(path, settings.base).href));
+  return w.modules.get(path);
+}
+
+/** viz.js, ready to lay out DOT (loaded once; for add-on layout steps too). */
+function viz(w, settings) {
+  if (w.viz === null) w.viz = load(w, settings.viz, settings).then((m) => m.instance());
+  return w.viz;
+}
+
+/** A Python module of the worker's Pyodide, for a layout step that needs Python. */
+function pyimport(w, name) {
+  return w.python.pyimport(name);
+}
+
+/** The built-in layout steps: a drawing (DOT), Markdown. */
+function registerBuiltIns(w) {
+  registerLayout(w, MIME_TYPES.graphviz, async (dot, bundle, settings) => {
+    const laidOut = (await viz(w, settings)).renderString(dot, { format: "svg", engine: "dot" });
+    // As the build's drawings: tooltips as <title>, the graph's text alternative,
+    // class micrograd-graph (scaled to the column, full size on click).
+    w.drawings += 1;
+    return pyimport(w, "micrograd.viz.svg").inline_svg(laidOut, `runner-${w.drawings}-`);
+  });
+  registerLayout(w, "text/markdown", async (text, bundle, settings) => {
+    if ("text/html" in bundle || "image/svg+xml" in bundle) return null; // the page shows those
+    const { marked } = await load(w, settings.marked, settings);
+    return marked.parse(text, { async: false });
+  });
+}
+
+// -- a stepper's layout ---------------------------------------------------------------------------
+// Steppers made in the reader's browser, laid out in the worker: an add-on of
+// the runner's worker (registerLayout).
+//
+// The book's kernel (kernel.py) shows micrograd.viz.stepper's BackwardStepper
+// and StepperPair by their data (to_json: each frame's caption and DOT source),
+// under the stepper MIME type (mime_types.json).  Once the cell has run, each
+// DOT source is laid out with viz.js, and micrograd.viz.stepper.html_from_json
+// (the function that assembles the build's stepper from dot's SVG) makes the
+// stepper's HTML from them (outputs.js shows it), followed by the questions predict mode
+// asks (book_runtime.predictions.markup, as the build's kernel adds them).
+
+function registerSteppers(w) {
+  registerLayout(w, MIME_TYPES.stepper, async (data, bundle, settings) => {
+    const stepper = JSON.parse(data);
+    const layout = await viz(w, settings);
+    const svgs = [];
+    for (const frame of stepper.frames) {
+      for (const side of frame.sides || [frame]) {
+        svgs.push(layout.renderString(side.dot, { format: "svg", engine: "dot" }));
+      }
+    }
+    return pyimport(w, "micrograd.viz.stepper").html_from_json(data, svgs) +
+      pyimport(w, "book_runtime.predictions").markup(data);
+  });
+}
+
+// -- the exercises' checks ------------------------------------------------------------------------
+// The exercises' checks, on the worker's side: an add-on of the runner's worker
+// (registerAnswer).  The page's exercises.js asks "exercises:check"
+// {exercise, cells} once the reader's cell has run (cells: each exercise cell's file name
+// and its step); the kernel's add-on exercises.py
+// checks the page's namespace with the book's checks (book_runtime.checks, in the
+// same wheel) and gives the result as JSON.
+
+function registerChecks(w) {
+  registerAnswer(w, "exercises", "check", ({ exercise, cells }) =>
+    JSON.parse(pyimport(w, "book_runtime.exercises").check(exercise, JSON.stringify(cells || {}))));
+}
+
+// -- the worker -----------------------------------------------------------------------------------
 // The in-browser runner's worker: one per page, started by the page's runner
-// (session.js) on the first Run.  It loads Pyodide from this site (never from
+// (python.js) on the first Run.  It loads Pyodide from this site (never from
 // a CDN), installs the wheels the site ships (micrograd, the book's runtime
 // book_runtime with its checks, graphviz), and runs cells in one shared namespace
 // (book_runtime.kernel, which imports its add-ons itself).  After each cell, its display
-// outputs go through the layout steps (layouts.js: drawings with viz.js,
+// outputs go through the layout steps (above: drawings with viz.js,
 // Markdown with marked), so the page itself only inserts finished outputs.
 // The messages it takes and sends: protocol.js.
 
-import { answerFor, layoutsFor, setPython } from "./layouts.js";
-import MIME_TYPES from "./mime_types.json" with { type: "json" };
-import { TO_PAGE, TO_WORKER } from "./protocol.js";
-// Add-ons' layout steps and answers (they call registerLayout, registerAnswer) are imported here.
-import "./exercise_answers.js";
-import "./stepper_layout.js";
-
 const post = (message) => self.postMessage(message);
 const errorText = (error) => String((error && error.message) || error);
-
-// Whatever the runtime reports on the console (e.g. Pyodide's fatal-error
-// notice) goes to the page, which shows it in the cell instead.
-for (const level of ["error", "warn"]) {
-  console[level] = (...args) => post({ type: TO_PAGE.console, level, text: args.map(String).join(" ") });
-}
-
-let kernel = null;
-let snippets = null; // book_runtime.snippets: a cell of the page as a script
-let settings = null;
 
 // CPython 3.14 guards its C stack by watching the stack pointer: below a soft
 // limit, a recursion through C code (a Python __repr__ or __add__ calling
@@ -65,8 +190,8 @@ async function fetchBytes(url) {
 /** The time now, in ms since 1970: the page's clock and the worker's differ in origin. */
 const wallClock = () => performance.timeOrigin + performance.now();
 
-async function start(message) {
-  settings = message;
+async function start(w, message) {
+  w.settings = message;
   const phases = { workerStarted: wallClock() };
   const base = new URL(message.base);
   const indexURL = new URL(message.pyodide, base).href;
@@ -85,17 +210,17 @@ async function start(message) {
     pyodide.unpackArchive(bytes, "wheel", { extractDir: sitePackages });
   }
   phases.wheelsInstalled = wallClock();
-  kernel = pyodide.pyimport("book_runtime.kernel");
-  snippets = pyodide.pyimport("book_runtime.snippets");
-  kernel.start(JSON.stringify(MIME_TYPES), JSON.stringify(message.glueFormats));
-  setPython(pyodide);
-  const names = JSON.parse(kernel.starting_names());
+  w.kernel = pyodide.pyimport("book_runtime.kernel");
+  w.snippets = pyodide.pyimport("book_runtime.snippets");
+  w.kernel.start(JSON.stringify(MIME_TYPES), JSON.stringify(message.glueFormats));
+  w.python = pyodide;
+  const names = JSON.parse(w.kernel.starting_names());
   phases.kernelImported = wallClock();
   post({ type: TO_PAGE.phases, phases });
   post({ type: TO_PAGE.ready, names });
 }
 
-async function run({
+async function run(w, {
   run: id, code, filename, watch, apart,
 }) {
   const displays = []; // [index, bundle]
@@ -112,7 +237,7 @@ async function run({
   };
   let result;
   try {
-    result = JSON.parse(kernel.run_cell(code, filename, out, watch, Boolean(apart)));
+    result = JSON.parse(w.kernel.run_cell(code, filename, out, watch, Boolean(apart)));
   } catch (error) {
     // Not a Python exception (run_cell reports those): the runtime itself failed.
     post({ type: TO_PAGE.fatal, message: errorText(error) });
@@ -120,9 +245,9 @@ async function run({
   }
   const phases = { cellRan: wallClock() };
   for (const [index, bundle] of displays) {
-    for (const [mime, layout] of layoutsFor(bundle)) {
+    for (const [mime, layout] of layoutsFor(w, bundle)) {
       try {
-        const html = await layout(bundle[mime], bundle, settings);
+        const html = await layout(bundle[mime], bundle, w.settings);
         if (html !== null) post({ type: TO_PAGE.laidOut, run: id, index, html });
       } catch (error) {
         post({ type: TO_PAGE.layoutFailed, run: id, index, error: errorText(error) });
@@ -135,43 +260,65 @@ async function run({
   post({ type: TO_PAGE.done, run: id, ok: result.ok, error: result.error });
 }
 
-/** An add-on's question, answered by what its worker side registered (layouts.js). */
-async function ask({ request, addon, question, fields }) {
-  const answer = answerFor(addon, question);
+/** An add-on's question, answered by what its worker side registered (registerAnswer). */
+async function ask(w, {
+  request, addon, question, fields,
+}) {
+  const answer = answerFor(w, addon, question);
   if (answer === null) {
     post({ type: TO_PAGE.answer, request, fields: null, error: `no answer to ${addon}:${question}` });
     return;
   }
   try {
-    post({ type: TO_PAGE.answer, request, fields: await answer(fields, settings), error: null });
+    post({ type: TO_PAGE.answer, request, fields: await answer(fields, w.settings), error: null });
   } catch (error) {
     post({ type: TO_PAGE.answer, request, fields: null, error: errorText(error) });
   }
 }
 
 /** The script of cells[index] (snippets.py); a failure is this answer's, not the runtime's. */
-function script({ request, cells, index, page }) {
+function script(w, {
+  request, cells, index, page,
+}) {
   let text = null;
   let error = null;
   try {
-    text = snippets.script_from_json(JSON.stringify({ cells, index, page }));
+    text = w.snippets.script_from_json(JSON.stringify({ cells, index, page }));
   } catch (failure) {
     error = errorText(failure);
   }
   post({ type: TO_PAGE.script, request, text, error });
 }
 
-self.onmessage = async (event) => {
-  const message = event.data;
+/**
+ * Start the worker in its global scope: its state, its layout steps and answers,
+ * its console (whatever the runtime reports on it, e.g. Pyodide's fatal-error
+ * notice, goes to the page, which shows it in the cell instead), and its messages.
+ */
+function startWorker(scope) {
+  const w = newWorker();
+  registerBuiltIns(w);
+  registerSteppers(w);
+  registerChecks(w);
+  for (const level of ["error", "warn"]) {
+    scope.console[level] = (...args) => post({ type: TO_PAGE.console, level, text: args.map(String).join(" ") });
+  }
+  scope.onmessage = (event) => receive(w, event.data);
+}
+
+async function receive(w, message) {
   try {
-    if (message.type === TO_WORKER.start) await start(message);
-    else if (message.type === TO_WORKER.run) await run(message);
-    else if (message.type === TO_WORKER.script) script(message);
+    if (message.type === TO_WORKER.start) await start(w, message);
+    else if (message.type === TO_WORKER.run) await run(w, message);
+    else if (message.type === TO_WORKER.script) script(w, message);
     else if (message.type === TO_WORKER.analyse) {
-      const cells = JSON.parse(snippets.analysis_from_json(JSON.stringify({ cells: message.cells })));
+      const cells = JSON.parse(w.snippets.analysis_from_json(JSON.stringify({ cells: message.cells })));
       post({ type: TO_PAGE.analysis, request: message.request, cells });
-    } else if (message.type === TO_WORKER.ask) await ask(message);
+    } else if (message.type === TO_WORKER.ask) await ask(w, message);
   } catch (error) {
     post({ type: TO_PAGE.fatal, message: String((error && error.stack) || error) });
   }
-};
+}
+
+// The worker's entry point: the one thing done on import.
+startWorker(self);
