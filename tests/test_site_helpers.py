@@ -531,7 +531,7 @@ def test_the_worker_imports_modules_of_the_runtime_wheel_by_their_names(
     imported = {
         module
         for file in files
-        for module in re.findall(r'pyimport\("(book_runtime[\w.]*)"\)', file.read_text())
+        for module in re.findall(r'pyimport\((?:\w+, )?"(book_runtime[\w.]*)"\)', file.read_text())
     }
     assert imported >= {"book_runtime.kernel", "book_runtime.snippets", "book_runtime.exercises"}
     for module in imported:
