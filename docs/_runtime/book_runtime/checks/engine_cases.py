@@ -7,28 +7,36 @@ twice, in a scratch copy of the reader's namespace and with micrograd's
 ``c.data``, the inputs ``c._prev`` holds) must agree.  Where the case names
 its output, a failing gradient of a leaf is also set against a central
 difference of that output, computed with micrograd.
+
+The same mechanism checks each of the reader's methods alone: a probe
+(:meth:`EngineCase.probe`) is an engine case on fixed numbers, put down to
+one method, and its failure carries the numbers it names (``got``, ``want``,
+the expression) for a known mistake's message template.
 """
 
 from __future__ import annotations
 
 import builtins
+import contextlib
+import functools
 import random
 from collections.abc import Callable
-from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import micrograd
+from book_runtime.checks.core import READER_ERRORS
 from book_runtime.checks.core import Failure
 from book_runtime.checks.core import Namespace
+from book_runtime.checks.core import Probe
 from book_runtime.checks.core import defined
-from book_runtime.checks.core import evaluate
 from book_runtime.checks.core import locate
 from book_runtime.checks.core import probe
 from book_runtime.checks.core import probe_error
 from book_runtime.checks.core import reader_scope
 from book_runtime.checks.core import run_code
 from book_runtime.checks.core import same
+from book_runtime.checks.core import shallow
 from book_runtime.checks.core import show
 
 #: The step of a central difference.
@@ -59,33 +67,73 @@ class EngineCase:
     looks: tuple[Look, ...]
     root: str | None = None
     needs: str | None = None
+    fields: tuple[tuple[str, Any], ...] = ()  # more numbers a failure names, for a template
+    depth: int | None = None  # run the reader's code under shallow(depth): it needs no more
+    #: The case as a function of a scope's Value (its Values by name), where it is a probe: a
+    #: probe runs as functions alone, never compiling source; ``code`` is what it shows.
+    make: Callable[[Namespace], dict[str, Any]] | None = None
 
     @property
     def code(self) -> str:
         return "\n".join([*self._leaf_lines(dict(self.leaves)), self.body, self.action]).strip()
 
+    def probe(
+        self, part: str, run: Callable[[Namespace], str | None] | None = None, **options: Any
+    ) -> Probe:
+        """This case as the probe of the reader's method ``part`` (see core.Probe); ``run``,
+        where given, runs it (``self.run`` with more around it), ``options`` are the probe's.
+
+        Its code, as the reader can paste it, prints what the case compares.
+        """
+        shown = ", ".join(dict.fromkeys(_shown(look) for look in self.looks))
+        code = f"{self.code}\nprint({shown})"
+        return Probe(part, code, run or self.run, needs=self.needs, **options)
+
     def _leaf_lines(self, leaves: dict[str, float]) -> list[str]:
         return [f"{name} = Value({value!r})" for name, value in leaves.items()]
 
+    def _made(self, namespace: Namespace | None) -> dict[str, Any]:
+        """The case's names, run on the reader's Value (``namespace``) or on micrograd's (None)."""
+        scope = micrograd_scope() if namespace is None else reader_scope(namespace)
+        if self.make is None:
+            return run_code(self.code, scope)
+        return {**scope, **self.make(scope)}
+
     def run(self, namespace: Namespace) -> str | None:
-        mine = run_code(self.code, reader_scope(namespace))
-        theirs = run_code(self.code, micrograd_scope())
+        with shallow(self.depth) if self.depth is not None else contextlib.nullcontext():
+            mine = self._made(namespace)
+        theirs = _micrograds(self)
         for look in self.looks:
+            node = look.expression.split(".")[0]
+            made, value = mine.get(node), mine["Value"]
+            if isinstance(theirs.get(node), micrograd.Value) and not isinstance(made, value):
+                return f"{self.title} gave {node} = {made!r}, not a Value; expected one."
             got, want = read(look, mine), read(look, theirs)
             if not same(got, want):
-                return self.failure(look, got, want)
+                return self.failure(look, got, want, mine)
         return None
 
-    def failure(self, look: Look, got: Any, want: Any) -> str:
-        """The message for a look that differs: the operation, the input, got against expected."""
+    def failure(self, look: Look, got: Any, want: Any, mine: dict[str, Any]) -> str:
+        """The message for a look that differs: the operation, the input, got against expected.
+
+        Its fields are the node looked at (``name``), the numbers as the message shows them
+        (``got``, ``want``), every number the case looks at (``seen``: two programs with the
+        same failure gave the same numbers) and the case's own :attr:`fields`.
+        """
         label = f"{look.expression}._prev" if look.kind == "inputs" else look.expression
-        message = f"{self.title} gave {label} = {show(got, want)}; expected {show(want, got)}"
+        if look.kind == "inputs":
+            got_text, want_text = f"[{', '.join(got)}]", f"[{', '.join(want)}]"
+        else:
+            got_text, want_text = show(got, want), show(want, got)
+        message = f"{self.title} gave {label} = {got_text}; expected {want_text}"
         if look.because:
             message += f" ({look.because})"
         slope = self.central_difference(look.expression)
         if slope is not None:
             message += f"; a central difference gives {slope:.6f}"
-        return message + "."
+        seen = tuple((other.expression, _seen(other, mine)) for other in self.looks)
+        fields = {"name": look.expression.split(".")[0], "got": got_text, "want": want_text}
+        return Failure(message + ".", **dict(self.fields), **fields, seen=seen)
 
     def central_difference(self, expression: str) -> float | None:
         """d root / d leaf by a central difference (micrograd), for a look at a leaf's grad."""
@@ -103,14 +151,36 @@ class EngineCase:
         return (root_at(x + STEP) - root_at(x - STEP)) / (2 * STEP)
 
 
+@functools.cache  # micrograd's numbers for a case do not change
+def _micrograds(case: EngineCase) -> dict[str, Any]:
+    """The case's names, run with micrograd's Value."""
+    return case._made(None)
+
+
+def _seen(look: Look, scope: dict[str, Any]) -> str:
+    """What ``look`` sees in the reader's ``scope``, as a message shows it ("?": it raised)."""
+    try:
+        return show(read(look, scope))
+    except READER_ERRORS:
+        return "?"
+
+
+def _shown(look: Look) -> str:
+    """What the probe's code prints for ``look``: the expression, or the node's inputs."""
+    return f"{look.expression}._prev" if look.kind == "inputs" else look.expression
+
+
 def micrograd_scope() -> dict[str, Any]:
     """A fresh scope where ``Value`` is micrograd's: the reference run of a case."""
     return {"__builtins__": builtins, "Value": micrograd.Value}
 
 
 def read(look: Look, scope: dict[str, Any]) -> Any:
-    """What ``look`` sees in ``scope``."""
-    value = evaluate(look.expression, scope)
+    """What ``look`` sees in ``scope`` (its expression is a name and attributes: ``c.data``)."""
+    name, *attributes = look.expression.split(".")
+    value = scope[name]
+    for attribute in attributes:
+        value = getattr(value, attribute)
     if look.kind == "inputs":
         return inputs_of(value, scope)
     if look.kind != "value":
@@ -160,63 +230,11 @@ def number(rng: random.Random, low: float, high: float, places: int = 2) -> floa
 
 
 # -- the probes' helpers ---------------------------------------------------------------------------
-#
-# What the probes of the engine's methods share: reading a node, and saying what differs.
-#
-# A probe (core.Probe) uses one method of the reader's ``Value`` on Values of
-# its own and compares what it made with what micrograd makes of the same
-# numbers.  These helpers read a node the way every probe does: its number,
-# its operation and its inputs, each input by the name the probe gave it, so
-# that a message can say "c._prev holds a and Value(1.5)" rather than print
-# objects.
-
-
-def inputs(node: Any, names: Mapping[str, Any]) -> list[str]:
-    """The inputs ``node._prev`` records, by name (a name of ``names``, or ``Value(1.5)``), sorted.
-
-    A set of names: the original keeps ``_prev`` as a set (``a + a`` records
-    ``a`` once) and a tuple is as good.
-    """
-    value_type = type(next(iter(names.values())))
-    return inputs_of(node, {**names, "Value": value_type})
 
 
 def as_float(x: Any) -> Any:
     """An int or float as a float (a reader's Value may hold an int); anything else as it is."""
     return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else x
-
-
-def node_problem(
-    made: str,
-    node: Any,
-    value_type: type,
-    data: float,
-    op: str | None,
-    names: Mapping[str, Any],
-    want_inputs: list[str],
-) -> str | None:
-    """What differs in ``node`` from a node of ``data``, ``op`` and ``want_inputs``; or None.
-
-    ``made`` is the probe's code as the message shows it (``c = a + b``).
-    """
-    if not isinstance(node, value_type):
-        return f"`{made}` gave {node!r}, which is not a Value; expected a new Value"
-    number = as_float(getattr(node, "data", None))
-    if not same(number, data):
-        return f"`{made}` gave c.data = {show(number, data)}; expected {show(data)}"
-    if op is not None and getattr(node, "_op", None) != op:
-        return f"`{made}` gave c._op = {getattr(node, '_op', None)!r}; expected {op!r}"
-    try:
-        got = inputs(node, names)
-    except (AttributeError, TypeError):
-        return f"`{made}` gave a c with no _prev to iterate; expected the inputs {want_inputs}"
-    if got != want_inputs:
-        return Failure(
-            f"`{made}` gave c._prev = [{', '.join(got)}]; expected [{', '.join(want_inputs)}] "
-            "(the Values c was made from: backward() finds its way back through them)",
-            op=op,
-        )
-    return None
 
 
 def readers_own(part: str) -> Callable[[Namespace], bool]:

@@ -18,7 +18,6 @@ from typing import Any
 from book_runtime.checks.core import READER_ERRORS
 from book_runtime.checks.core import RECURSION_LIMIT
 from book_runtime.checks.core import Exercise
-from book_runtime.checks.core import Failure
 from book_runtime.checks.core import Finding
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
@@ -28,7 +27,6 @@ from book_runtime.checks.core import probe
 from book_runtime.checks.core import probe_error
 from book_runtime.checks.core import readers
 from book_runtime.checks.core import recursion_limits_asked
-from book_runtime.checks.core import same
 from book_runtime.checks.core import show
 from book_runtime.checks.engine_cases import EngineCase
 from book_runtime.checks.engine_cases import Look
@@ -168,9 +166,12 @@ def _watcher(node: Any, rule: Any, runs: list[Any]) -> Any:
     return watched
 
 
+@functools.cache  # micrograd's gradients of a probe's graph do not change
 def _micrograd_grad(graph: Graph, root: str, leaf: str) -> float:
     """``leaf.grad`` after ``root.backward()`` on ``graph``, with micrograd."""
-    return _micrograd_grads(graph, root)[leaf]
+    made = graph(micrograd_scope())
+    made[root].backward()
+    return float(made[leaf].grad)
 
 
 def _limit_asked_since(asked: int) -> int | None:
@@ -230,7 +231,11 @@ def _not_reversed(namespace: Namespace) -> Finding | None:
     return Finding(_WORKED_CODE + "\nL.backward()", fields=fields)
 
 
-_SHARED = "x = Value(2.0)\ny = Value(-1.5)\ns = x * y\nt = s + 1.0\nu = s * 3.0\nout = t + u"
+_SHARED_LEAVES, _SHARED_BODY = (
+    (("x", 2.0), ("y", -1.5)),
+    "s = x * y\nt = s + 1.0\nu = s * 3.0\nout = t + u",
+)
+_SHARED = "x = Value(2.0)\ny = Value(-1.5)\n" + _SHARED_BODY
 
 
 def _shared(names: Namespace) -> dict[str, Any]:
@@ -254,7 +259,8 @@ def _no_visited(namespace: Namespace) -> Finding | None:
     return Finding(_SHARED + "\nout.backward()", fields=fields)
 
 
-_TWINS = "x = Value(1.5)\ny = Value(1.5)\np = x * 2.0\nq = y * 2.0\nout = p * q"
+_TWINS_LEAVES, _TWINS_BODY = (("x", 1.5), ("y", 1.5)), "p = x * 2.0\nq = y * 2.0\nout = p * q"
+_TWINS = "x = Value(1.5)\ny = Value(1.5)\n" + _TWINS_BODY
 
 
 def _twins(names: Namespace) -> dict[str, Any]:
@@ -319,7 +325,7 @@ def _raises_limit(namespace: Namespace) -> Finding | None:
 
 def _right_on_the_worked_example(namespace: Namespace) -> bool:
     try:
-        return _backward_problem(_worked, "L", "the worked example", namespace) is None
+        return PROBES[0].run(namespace) is None
     except READER_ERRORS:
         return False
 
@@ -333,43 +339,43 @@ def _deepest_function(error: BaseException) -> str:
 # -- backward() alone ---------------------------------------------------------------------------
 
 
-@functools.cache  # micrograd's gradients of a probe's graph do not change
-def _micrograd_grads(graph: Graph, root: str, calls: int = 1) -> dict[str, float]:
-    made = graph(micrograd_scope())
-    for _ in range(calls):
-        made[root].backward()
-    return {name: float(node.grad) for name, node in made.items()}
+def _backward_probe(
+    graph: Graph,
+    leaves: tuple[tuple[str, float], ...],
+    body: str,
+    root: str,
+    text: str,
+    calls: int = 1,
+    later: bool = True,
+) -> Probe:
+    """The probe: ``root.backward()``, ``calls`` times, on ``graph`` (``leaves`` and ``body`` as
+    code) gives every Value micrograd's gradient, and asks for no higher recursion limit."""
+    names = list(graph(micrograd_scope()))
 
+    def make(scope: Namespace) -> dict[str, Any]:
+        made = graph(scope)
+        for _ in range(calls):
+            made[root].backward()
+        return made
 
-def _backward_problem(
-    graph: Graph, root: str, text: str, names: Namespace, calls: int = 1
-) -> str | None:
-    """``root.backward()``, ``calls`` times, on ``graph``: what differs from micrograd's
-    gradients, or None."""
-    mine = graph(names)
-    asked = len(recursion_limits_asked())
-    for _ in range(calls):
-        mine[root].backward()
-    raised = _limit_asked_since(asked)
-    if raised is not None:
-        return f"`{root}.backward()` on {text} raised the recursion limit to {raised:,}"
-    for name, want in _micrograd_grads(graph, root, calls).items():
-        got = mine[name].grad
-        if not same(got, want):
-            return Failure(
-                f"`{root}.backward()` on {text} gave {name}.grad = {show(got, want)}; "
-                f"expected {show(want, got)}",
-                name=name,
-                got=show(got, want),
-                want=show(want, got),
-                seen=tuple((n, show(node.grad)) for n, node in mine.items()),
-            )
-    return None
+    case = EngineCase(
+        f"`{root}.backward()` on {text}",
+        leaves,
+        body,
+        "\n".join([f"{root}.backward()"] * calls),
+        tuple(Look(f"{name}.grad") for name in names),
+        make=make,
+    )
 
+    def run(names: Namespace) -> str | None:
+        asked = len(recursion_limits_asked())
+        failure = case.run(names)
+        raised = _limit_asked_since(asked)
+        if raised is not None:
+            return f"`{root}.backward()` on {text} raised the recursion limit to {raised:,}"
+        return failure
 
-def _grads(graph: Graph, root: str, text: str, calls: int = 1) -> Callable[[Namespace], str | None]:
-    """A probe: ``root.backward()`` on ``graph`` gives every Value micrograd's gradient."""
-    return lambda names: _backward_problem(graph, root, text, names, calls)
+    return case.probe("Value.backward", run, later=later)
 
 
 #: backward() called twice: micrograd's adds the second call's gradients to the first's (its
@@ -389,31 +395,28 @@ def _chain_links(names: Namespace) -> dict[str, Any]:
 
 
 PROBES = (
-    Probe(
-        "Value.backward",
-        _WORKED_CODE
-        + "\nL.backward()\nprint(L.grad, d.grad, f.grad, e.grad, c.grad, a.grad, b.grad)",
-        _grads(_worked, "L", "the worked example"),
+    _backward_probe(_worked, _WORKED, _WORKED_BODY, "L", "the worked example"),
+    _backward_probe(
+        _shared,
+        _SHARED_LEAVES,
+        _SHARED_BODY,
+        "out",
+        "`out = t + u`, where s is used by both t and u",
     ),
-    Probe(
-        "Value.backward",
-        _SHARED + "\nout.backward()\nprint(s.grad, x.grad, y.grad)",
-        _grads(_shared, "out", "`out = t + u`, where s is used by both t and u"),
+    _backward_probe(
+        _twins,
+        _TWINS_LEAVES,
+        _TWINS_BODY,
+        "out",
+        "`out = p * q`, where p and q are two Values of the same number",
     ),
-    Probe(
-        "Value.backward",
-        _TWINS + "\nout.backward()\nprint(x.grad, y.grad)",
-        _grads(_twins, "out", "`out = p * q`, where p and q are two Values of the same number"),
-    ),
-    Probe(
-        "Value.backward",
-        _WORKED_CODE + "\nL.backward()\nL.backward()\nprint(L.grad, d.grad, e.grad, a.grad)",
-        _grads(_worked, "L", _TWICE, calls=2),
-    ),
-    Probe(
-        "Value.backward",
-        _CHAIN + "\nprint(x.grad)",
-        _grads(_chain_links, "y", "a chain of 5,000 links (`y = y * 1.0001`)"),
+    _backward_probe(_worked, _WORKED, _WORKED_BODY, "L", _TWICE, calls=2),
+    _backward_probe(
+        _chain_links,
+        (("x", 0.5),),
+        _CHAIN_BODY,
+        "y",
+        "a chain of 5,000 links (`y = y * 1.0001`)",
         later=False,
     ),
     *OPTIONAL_PROBES,

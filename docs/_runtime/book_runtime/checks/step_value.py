@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -13,13 +14,9 @@ from book_runtime.checks.core import Namespace
 from book_runtime.checks.core import Probe
 from book_runtime.checks.core import probe
 from book_runtime.checks.core import probe_error
-from book_runtime.checks.core import same
 from book_runtime.checks.core import shallow
-from book_runtime.checks.core import show
 from book_runtime.checks.engine_cases import EngineCase
 from book_runtime.checks.engine_cases import Look
-from book_runtime.checks.engine_cases import as_float
-from book_runtime.checks.engine_cases import node_problem
 from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import readers_own
 from book_runtime.checks.engine_cases import short
@@ -77,116 +74,89 @@ def _cases(rng: random.Random) -> tuple[EngineCase, ...]:
 
 # -- each method alone ----------------------------------------------------------------------------
 
-#: The numbers the probes give their Values: a and b, and the plain number k.
-_A, _B, _K = 2.0, -3.5, 1.5
+#: The Values the probes make, a and b (a plain number in a probe is 1.5).
+_LEAVES = (("a", 2.0), ("b", -3.5))
+_RECORDS = "the Values c was made from: backward() finds its way back through them"
 
 
-def _init(names: Namespace) -> str | None:
+def _probe(
+    part: str,
+    expression: str,
+    compute: Callable[[Any, Any], Any],
+    node: bool = True,
+    op: str | None = None,
+) -> Probe:
+    """The probe of ``c = <expression>`` (``compute(a, b)``): c's number and, for a ``node`` of
+    the step, its operation and inputs.  A method the step does not ask for is probed where
+    the reader wrote it, on its number alone (micrograd makes it of other operations)."""
+    leaves = tuple(leaf for leaf in _LEAVES if re.search(rf"\b{leaf[0]}\b", expression))
+
+    def make(names: Namespace) -> dict[str, Any]:
+        made = {name: names["Value"](x) for name, x in leaves}
+        return {**made, "c": compute(made["a"], made.get("b"))}
+
+    looks = [Look("c.data")]
+    if node:
+        looks += [Look("c._op"), Look("c", _RECORDS, kind="inputs")]
+    case = EngineCase(
+        f"`c = {expression}`",
+        leaves,
+        f"c = {expression}",
+        "",
+        tuple(looks),
+        fields=(("op", op),),
+        depth=50,  # a reflected method that calls itself: see shallow()
+        make=make,
+    )
+    return case.probe(part) if node else case.probe(part, applies=readers_own(part))
+
+
+def _node(names: Namespace) -> dict[str, Any]:
+    """``_NODE``'s code, on the given Value."""
     value = names["Value"]
-    a = value(_A)
-    if not same(getattr(a, "data", None), _A):
-        return f"`a = Value({_A})` gave a.data = {show(getattr(a, 'data', None))}; expected {_A}"
-    for attribute in ("_prev", "_op"):
-        if not hasattr(a, attribute):
-            return f"`a = Value({_A})` has no {attribute}: keep it in __init__"
-    if list(a._prev):
-        return (
-            f"`a = Value({_A})` gave a._prev = {list(a._prev)!r}; expected no inputs (a number "
-            "you typed is a leaf)"
-        )
-    if a._op != "":
-        return f'`a = Value({_A})` gave a._op = {a._op!r}; expected "" (no operation made it)'
     x, y = value(1.0), value(4.0)
-    c = value(4.0, (x, y), "*")
-    made = 'c = Value(4.0, (x, y), "*")'
-    return node_problem(made, c, value, 4.0, "*", {"x": x, "y": y}, ["x", "y"])
+    return {"x": x, "y": y, "c": value(4.0, (x, y), "*")}
 
 
-def _shallow_binary(op: str, number_on: str | None) -> Callable[[Namespace], str | None]:
-    """:func:`_binary` for a reflected method, which may call itself: under a low limit."""
-    look = _binary(op, number_on)
-
-    def shallow_look(names: Namespace) -> str | None:
-        with shallow():
-            return look(names)
-
-    return shallow_look
-
-
-def _binary(op: str, number_on: str | None) -> Callable[[Namespace], str | None]:
-    """A probe of ``a <op> b`` (number_on None), ``a <op> k`` ("right") or ``k <op> a`` ("left")."""
-
-    def look(names: Namespace) -> str | None:
-        value = names["Value"]
-        a, b = value(_A), value(_B)
-        if number_on is None:
-            left, right, known, want = a, b, {"a": a, "b": b}, ["a", "b"]
-        elif number_on == "right":
-            left, right, known, want = a, _K, {"a": a}, sorted(["a", f"Value({_K})"])
-        else:
-            left, right, known, want = _K, a, {"a": a}, sorted(["a", f"Value({_K})"])
-        c = left + right if op == "+" else left * right
-        data = (
-            _number_of(left) + _number_of(right)
-            if op == "+"
-            else _number_of(left) * _number_of(right)
-        )
-        return node_problem(_binary_text(op, number_on), c, value, data, op, known, want)
-
-    return look
-
-
-def _number_of(x: Any) -> float:
-    return float(x.data) if hasattr(x, "data") else float(x)
-
-
-def _binary_text(op: str, number_on: str | None) -> str:
-    if number_on is None:
-        return f"c = a {op} b"
-    return f"c = a {op} {_K}" if number_on == "right" else f"c = {_K} {op} a"
-
-
-def _binary_code(op: str, number_on: str | None) -> str:
-    leaves = f"a = Value({_A})" + ("" if number_on else f"\nb = Value({_B})")
-    return f"{leaves}\n{_binary_text(op, number_on)}\nprint(c.data, c._op, c._prev)"
-
-
-def _optional(part: str, text: str, want: float, look: Callable[[Any, Any], Any]) -> Probe:
-    """A probe of a method the step does not ask for but the reader wrote: its number only.
-
-    ``look(a, b)`` computes ``text`` with a = Value(2.0) and b = Value(-3.5).
-    """
-
-    def run(names: Namespace) -> str | None:
-        value = names["Value"]
-        c = look(value(_A), value(_B))
-        if not isinstance(c, value):
-            return f"`c = {text}` gave {c!r}, which is not a Value; expected a new Value"
-        number = as_float(c.data)
-        if not same(number, want):
-            return f"`c = {text}` gave c.data = {show(number, want)}; expected {show(want)}"
-        return None
-
-    code = f"a = Value({_A})\nb = Value({_B})\nc = {text}\nprint(c.data)"
-    return Probe(part, code, run, applies=readers_own(part))
-
+#: ``a = Value(2.0)``, a leaf; and a node made by hand, as an operation makes it.
+_LEAF = EngineCase(
+    "`a = Value(2.0)`",
+    (("a", 2.0),),
+    "",
+    "",
+    (
+        Look("a.data"),
+        Look("a._op", "no operation made it"),
+        Look("a", "a number you typed is a leaf", kind="inputs"),
+    ),
+    make=lambda names: {"a": names["Value"](2.0)},
+)
+_NODE = EngineCase(
+    '`c = Value(4.0, (x, y), "*")`',
+    (("x", 1.0), ("y", 4.0)),
+    'c = Value(4.0, (x, y), "*")',
+    "",
+    (Look("c.data"), Look("c._op"), Look("c", _RECORDS, kind="inputs")),
+    make=_node,
+)
 
 PROBES = (
-    Probe("Value.__init__", f"a = Value({_A})\nprint(a.data, a._prev, a._op)", _init),
-    Probe("Value.__add__", _binary_code("+", None), _binary("+", None)),
-    Probe("Value.__add__", _binary_code("+", "right"), _binary("+", "right")),
-    Probe("Value.__mul__", _binary_code("*", None), _binary("*", None)),
-    Probe("Value.__mul__", _binary_code("*", "right"), _binary("*", "right")),
-    Probe("Value.__radd__", _binary_code("+", "left"), _shallow_binary("+", "left")),
-    Probe("Value.__rmul__", _binary_code("*", "left"), _shallow_binary("*", "left")),
+    _LEAF.probe("Value.__init__"),
+    _NODE.probe("Value.__init__"),
+    _probe("Value.__add__", "a + b", lambda a, b: a + b, op="+"),
+    _probe("Value.__add__", "a + 1.5", lambda a, b: a + 1.5, op="+"),
+    _probe("Value.__mul__", "a * b", lambda a, b: a * b, op="*"),
+    _probe("Value.__mul__", "a * 1.5", lambda a, b: a * 1.5, op="*"),
+    _probe("Value.__radd__", "1.5 + a", lambda a, b: 1.5 + a, op="+"),
+    _probe("Value.__rmul__", "1.5 * a", lambda a, b: 1.5 * a, op="*"),
     # Not asked for, but tested in both orders where the reader wrote them.
-    _optional("Value.__neg__", "-a", -_A, lambda a, b: -a),
-    _optional("Value.__sub__", "a - b", _A - _B, lambda a, b: a - b),
-    _optional("Value.__sub__", f"a - {_K}", _A - _K, lambda a, b: a - _K),
-    _optional("Value.__rsub__", f"{_K} - a", _K - _A, lambda a, b: _K - a),
-    _optional("Value.__truediv__", "a / b", _A / _B, lambda a, b: a / b),
-    _optional("Value.__truediv__", f"a / {_K}", _A / _K, lambda a, b: a / _K),
-    _optional("Value.__rtruediv__", f"{_K} / a", _K / _A, lambda a, b: _K / a),
+    _probe("Value.__neg__", "-a", lambda a, b: -a, node=False),
+    _probe("Value.__sub__", "a - b", lambda a, b: a - b, node=False),
+    _probe("Value.__sub__", "a - 1.5", lambda a, b: a - 1.5, node=False),
+    _probe("Value.__rsub__", "1.5 - a", lambda a, b: 1.5 - a, node=False),
+    _probe("Value.__truediv__", "a / b", lambda a, b: a / b, node=False),
+    _probe("Value.__truediv__", "a / 1.5", lambda a, b: a / 1.5, node=False),
+    _probe("Value.__rtruediv__", "1.5 / a", lambda a, b: 1.5 / a, node=False),
 )
 
 #: The methods the reader writes in this step.
