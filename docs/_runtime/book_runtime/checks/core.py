@@ -110,6 +110,15 @@ class Example:
 
 
 @dataclass(frozen=True)
+class Hidden:
+    """A hidden case made of a step's probe on other inputs: its code, and its run."""
+
+    code: str
+    run: Callable[[Namespace], str | None]
+    needs: str | None = None
+
+
+@dataclass(frozen=True)
 class Finding:
     """What a mistake's detector saw: the code that shows it, and the numbers its message says.
 

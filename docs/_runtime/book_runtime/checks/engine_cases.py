@@ -20,6 +20,7 @@ import builtins
 import contextlib
 import functools
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -87,7 +88,7 @@ class EngineCase:
         """
         shown = ", ".join(dict.fromkeys(_shown(look) for look in self.looks))
         code = f"{self.code}\nprint({shown})"
-        return Probe(part, code, run or self.run, needs=self.needs, **options)
+        return Probe(part, code, run or self.run, **{"needs": self.needs, **options})
 
     def _leaf_lines(self, leaves: dict[str, float]) -> list[str]:
         return [f"{name} = Value({value!r})" for name, value in leaves.items()]
@@ -168,6 +169,42 @@ def _seen(look: Look, scope: dict[str, Any]) -> str:
 def _shown(look: Look) -> str:
     """What the probe's code prints for ``look``: the expression, or the node's inputs."""
     return f"{look.expression}._prev" if look.kind == "inputs" else look.expression
+
+
+#: Why a node's inputs must be the Values it was made from.
+RECORDS = "the Values c was made from: backward() finds its way back through them"
+
+
+def node_probe(
+    part: str,
+    expression: str,
+    compute: Callable[[Any, Any], Any],
+    numbers: tuple[tuple[str, float], ...],
+    reads: tuple[str, ...] = ("data", "_op", "inputs"),
+    fields: tuple[tuple[str, Any], ...] = (),
+    **options: Any,
+) -> Probe:
+    """The probe of ``c = <expression>`` (``compute(a, b)``), on the leaves of ``numbers`` it
+    names: what it ``reads`` of c (its number, operation and inputs), against micrograd's."""
+    leaves = tuple(leaf for leaf in numbers if re.search(rf"\b{leaf[0]}\b", expression))
+
+    def make(names: Namespace) -> dict[str, Any]:
+        made = {name: names["Value"](x) for name, x in leaves}
+        return {**made, "c": compute(made["a"], made.get("b"))}
+
+    looks = [Look("c", RECORDS, "inputs") if r == "inputs" else Look(f"c.{r}") for r in reads]
+    given = ", ".join(f"{name} = Value({x!r})" for name, x in leaves)
+    case = EngineCase(
+        f"`c = {expression}` with {given}",
+        leaves,
+        f"c = {expression}",
+        "",
+        tuple(looks),
+        fields=fields,
+        depth=50,  # a reflected method that calls itself: see shallow()
+        make=make,
+    )
+    return case.probe(part, **options)
 
 
 def micrograd_scope() -> dict[str, Any]:

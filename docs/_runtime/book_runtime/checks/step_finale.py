@@ -15,6 +15,7 @@ from typing import Any
 from book_runtime.checks.core import Exercise
 from book_runtime.checks.core import Failure
 from book_runtime.checks.core import Finding
+from book_runtime.checks.core import Hidden
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
 from book_runtime.checks.core import Probe
@@ -50,33 +51,6 @@ HINTS = (
 )
 
 _NAMES = ("x1", "w1", "x2", "w2")
-
-
-@dataclass(frozen=True)
-class NeuronCase:
-    """The reader's neuron against micrograd's neuron of the same numbers (as "The neuron")."""
-
-    x1: float
-    w1: float
-    x2: float
-    w2: float
-    b: float
-    title: str = ""
-    needs: str | None = None
-
-    @property
-    def _numbers(self) -> tuple[float, ...]:
-        return (self.x1, self.w1, self.x2, self.w2, self.b)
-
-    @property
-    def code(self) -> str:
-        return f"o, x1, w1, x2, w2 = neuron({', '.join(short(v) for v in self._numbers)})"
-
-    def run(self, namespace: Namespace) -> str | None:
-        scope = run_code(self.code, reader_scope(namespace))
-        made = [scope[name] for name in ("o", *_NAMES)]
-        problem = _neuron_problem(self.title or f"`{self.code}`", made, self._numbers)
-        return None if problem is None else f"{problem}."
 
 
 def _neuron_problem(call: str, made: Sequence[Any], numbers: Sequence[float]) -> str | None:
@@ -133,13 +107,19 @@ def _table(losses: list[float]) -> str:
     return log.table(every=4)
 
 
-def _cases(rng: random.Random) -> tuple[NeuronCase | PageTable, ...]:
-    worked = NeuronCase(2.0, -3.0, 0.0, 1.0, 6.8813735870195432, title="The worked neuron")
-    others = []
-    for _ in range(9):
-        x1, w1, x2, w2, b = (number(rng, -3, 3) for _ in range(5))
-        others.append(NeuronCase(x1, w1, x2, w2, b))
-    return (worked, *others, PageTable())
+def _case(numbers: tuple[float, ...], title: str | None = None) -> Hidden:
+    """A hidden case: the probe of ``neuron`` on other numbers."""
+    code = f"o, x1, w1, x2, w2 = neuron({', '.join(short(v) for v in numbers)})"
+    return Hidden(code, lambda names: _returns_values(names, numbers, title or f"`{code}`"))
+
+
+def _cases(rng: random.Random) -> tuple[Hidden | PageTable, ...]:
+    others = [tuple(number(rng, -3, 3) for _ in range(5)) for _ in range(9)]
+    return (
+        _case(_NUMBERS, "The worked neuron"),
+        *(_case(numbers) for numbers in others),
+        PageTable(),
+    )
 
 
 # -- the known mistakes ------------------------------------------------------------------------
@@ -168,14 +148,17 @@ def _drawn_differently(namespace: Namespace) -> Finding | None:
     )
 
 
+#: The worked neuron of the page "The neuron": its inputs, weights and bias.
+_NUMBERS = (2.0, -3.0, 0.0, 1.0, 6.8813735870195432)
 _WORKED = "o, x1, w1, x2, w2 = neuron(2.0, -3.0, 0.0, 1.0, 6.8813735870195432)"
 
 
-def _returns_values(names: Namespace) -> str | None:
-    """A probe: ``neuron`` returns o and four of the reader's Values, with micrograd's numbers."""
-    numbers = (2.0, -3.0, 0.0, 1.0, 6.8813735870195432)
+def _returns_values(
+    names: Namespace, numbers: tuple[float, ...] = _NUMBERS, call: str = f"`{_WORKED}`"
+) -> str | None:
+    """A probe: ``neuron`` returns o and four of the reader's Values, with micrograd's numbers
+    (the hidden cases: on other numbers)."""
     made = names["neuron"](*numbers)
-    call = "`o, x1, w1, x2, w2 = neuron(2.0, -3.0, 0.0, 1.0, 6.8813735870195432)`"
     if not isinstance(made, (tuple, list)) or len(made) != 5:
         what = repr(made)
         if isinstance(made, (tuple, list)):

@@ -10,19 +10,17 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from book_runtime.checks.core import Exercise
 from book_runtime.checks.core import Failure
 from book_runtime.checks.core import Finding
+from book_runtime.checks.core import Hidden
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
 from book_runtime.checks.core import Probe
 from book_runtime.checks.core import probe
 from book_runtime.checks.core import probe_error
-from book_runtime.checks.core import reader_scope
-from book_runtime.checks.core import run_code
 from book_runtime.checks.core import same
 from book_runtime.checks.core import show
 from book_runtime.checks.engine_cases import as_float
@@ -99,9 +97,9 @@ def _draws(state: Any, limit: int = 64) -> int | None:
     return None
 
 
-def _made(net: Net, names: Namespace) -> tuple[Any, Any]:
-    """The reader's ``net`` after ``random.seed(SEED)``, and the generator's state after it."""
-    random.seed(SEED)
+def _made(net: Net, names: Namespace, seed: int = SEED) -> tuple[Any, Any]:
+    """The reader's ``net`` after ``random.seed(seed)``, and the generator's state after it."""
+    random.seed(seed)
     model = net.make(names)
     return model, random.getstate()
 
@@ -125,35 +123,49 @@ def init_problem(net: Net, names: Namespace) -> str | None:
     return None
 
 
-def _parameters(net: Net, names: Namespace) -> tuple[list[Any] | None, str | None]:
-    """The reader's parameters() of ``net`` as a list, or what is wrong with them."""
-    model, _ = _made(net, names)
+def _parameters(
+    net: Net, names: Namespace, seed: int = SEED
+) -> tuple[list[Any] | None, str | None, Any]:
+    """The reader's parameters() of ``net`` as a list, or what is wrong with them; and the model."""
+    model, _ = _made(net, names, seed)
     found = model.parameters()
     try:
         params = list(found)
     except TypeError:
-        return None, f"{_seeded(net)}, then `model.parameters()`, gave {found!r}: not a list"
+        return None, f"{_seeded(net)}, then `model.parameters()`, gave {found!r}: not a list", model
     value = names["Value"]
     count = net.weight_count + net.bias_count
     if len(params) != count:
         what = _which_count(net, len(params))
-        return None, (
-            f"`model.parameters()` with model = {net.constructor} gave {len(params)} Values"
-            f"{what}; expected {count}: {net.weight_count} weights and {net.bias_count} "
-            f"{'bias' if net.bias_count == 1 else 'biases'}"
+        return (
+            None,
+            (
+                f"`model.parameters()` with model = {net.constructor} gave {len(params)} Values"
+                f"{what}; expected {count}: {net.weight_count} weights and {net.bias_count} "
+                f"{'bias' if net.bias_count == 1 else 'biases'}"
+            ),
+            model,
         )
     strangers = [p for p in params if not isinstance(p, value)]
     if strangers:
-        return None, (
-            f"`model.parameters()` with model = {net.constructor} holds {strangers[0]!r}, "
-            "which is not one of your Values"
+        return (
+            None,
+            (
+                f"`model.parameters()` with model = {net.constructor} holds {strangers[0]!r}, "
+                "which is not one of your Values"
+            ),
+            model,
         )
     if len({id(p) for p in params}) != len(params):
-        return None, (
-            f"`model.parameters()` with model = {net.constructor} lists a Value twice; "
-            "expected each weight and each bias once"
+        return (
+            None,
+            (
+                f"`model.parameters()` with model = {net.constructor} lists a Value twice; "
+                "expected each weight and each bias once"
+            ),
+            model,
         )
-    return params, None
+    return params, None, model
 
 
 def _which_count(net: Net, count: int) -> str:
@@ -170,7 +182,7 @@ def _which_count(net: Net, count: int) -> str:
 
 def parameters_problem(net: Net, names: Namespace) -> str | None:
     """``parameters()``: how many, of what, and in micrograd's order."""
-    params, problem = _parameters(net, names)
+    params, problem, _ = _parameters(net, names)
     if problem is not None or params is None:
         return problem
     got = [as_float(p.data) for p in params]
@@ -189,7 +201,7 @@ def parameters_problem(net: Net, names: Namespace) -> str | None:
 
 def numbers_problem(net: Net, names: Namespace) -> str | None:
     """``__init__`` again: the numbers the parameters hold are the ones drawn (and 0 for a bias)."""
-    params, _ = _parameters(net, names)
+    params, _, _ = _parameters(net, names)
     if params is None:
         return None
     got = [as_float(p.data) for p in params]
@@ -204,16 +216,28 @@ def numbers_problem(net: Net, names: Namespace) -> str | None:
     return None
 
 
-def call_problem(net: Net, names: Namespace, value_inputs: bool = False) -> str | None:
-    """``__call__``: micrograd's output from the reader's weights, and every gradient after it."""
-    model, _ = _made(net, names)
-    params = list(model.parameters())
+def call_problem(
+    net: Net,
+    names: Namespace,
+    value_inputs: bool = False,
+    seed: int = SEED,
+    x: tuple[float, ...] = X,
+) -> str | None:
+    """``__call__``: micrograd's output from the reader's weights, and every gradient after it
+    (its parameters() first: the reader's weights are read from them).
+
+    A hidden case is this probe on another network, seed and input.
+    """
+    params, problem, model = _parameters(net, names, seed)
+    if params is None:
+        return problem
     reference = net.build([p.data for p in params])
-    theirs_x = [Value(v) for v in X[: net.sizes[0]]]
-    mine_x: list[Any] = [names["Value"](v) for v in X[: net.sizes[0]]] if value_inputs else []
-    out = model(mine_x if value_inputs else list(X[: net.sizes[0]]))
+    x = x[: net.sizes[0]]
+    theirs_x = [Value(v) for v in x]
+    mine_x: list[Any] = [names["Value"](v) for v in x] if value_inputs else []
+    out = model(mine_x if value_inputs else list(x))
     want = outputs(reference, theirs_x)
-    call = f"`model({_inputs(net, value_inputs)})` with model = {net.constructor}"
+    call = f"`model({_inputs(x, value_inputs)})` with model = {net.constructor}"
     shape = _shape(out, want, names["Value"])
     if shape is not None:
         return f"{call} returned {shape}"
@@ -251,11 +275,10 @@ def _sum(values: Sequence[Any]) -> Any:
     return out
 
 
-def _inputs(net: Net, value_inputs: bool) -> str:
-    numbers = X[: net.sizes[0]]
+def _inputs(x: tuple[float, ...], value_inputs: bool) -> str:
     if value_inputs:
-        return "[" + ", ".join(f"Value({v})" for v in numbers) + "]"
-    return "[" + ", ".join(str(v) for v in numbers) + "]"
+        return "[" + ", ".join(f"Value({short(v)})" for v in x) + "]"
+    return "[" + ", ".join(short(v) for v in x) + "]"
 
 
 def _shape(got: Any, want: Any, value: type, items: bool = True) -> str | None:
@@ -281,8 +304,8 @@ def _describe(x: Any, value: type) -> str:
     return repr(x)
 
 
-def _code(net: Net, then: str) -> str:
-    return f"import random\n\nrandom.seed({SEED})\nmodel = {net.constructor}\n{then}"
+def _code(net: Net, then: str, seed: int = SEED) -> str:
+    return f"import random\n\nrandom.seed({seed})\nmodel = {net.constructor}\n{then}"
 
 
 def _probe(part: str, net: Net, then: str, run: Callable[[Net, Namespace], str | None]) -> Probe:
@@ -387,100 +410,16 @@ PARTS = (
 )
 
 
-@dataclass(frozen=True)
-class NetCase:
-    """The reader's network forward and backward, against micrograd's with the reader's weights."""
-
-    net: Net
-    seed: int
-    x: tuple[float, ...]
-    value_inputs: bool = False
-    needs: str | None = None
-
-    @property
-    def _inputs(self) -> str:
-        if self.value_inputs:
-            return "[" + ", ".join(f"Value({short(v)})" for v in self.x) + "]"
-        return "[" + ", ".join(short(v) for v in self.x) + "]"
-
-    @property
-    def code(self) -> str:
-        backward = "out.backward()" if self._outputs == 1 else "sum(out).backward()"
-        return (
-            f"import random\n\nrandom.seed({self.seed})\nmodel = {self.net.constructor}\n"
-            f"x = {self._inputs}\nout = model(x)\n{backward}"
-        )
-
-    @property
-    def _outputs(self) -> int:
-        return self.net.layers[-1][1]
-
-    @property
-    def title(self) -> str:
-        return f"`out = model(x)` with model = {self.net.constructor} and x = {self._inputs}"
-
-    def run(self, namespace: Namespace) -> str | None:
-        scope = run_code(self.code, reader_scope(namespace))
-        params = scope["model"].parameters()
-        problem = _parameters_problem(self.net, params, scope["Value"])
-        if problem is not None:
-            return f"{self.net.constructor}.parameters() {problem}."
-        reference = self.net.build([p.data for p in params])
-        x = [Value(v) if self.value_inputs else v for v in self.x]
-        want = outputs(reference, x)
-        total(want).backward()
-        return self._compare(scope, params, reference, x, want)
-
-    def _compare(
-        self, scope: dict[str, Any], params: list[Any], reference: Any, x: list[Any], want: Any
-    ) -> str | None:
-        got = scope["out"]
-        shape = _shape(got, want, scope["Value"], items=False)
-        if shape is not None:
-            return f"{self.title} returned {shape}."
-        mine = [got] if self._outputs == 1 else list(got)
-        theirs = [want] if self._outputs == 1 else list(want)
-        for i, (m, t) in enumerate(zip(mine, theirs, strict=True)):
-            if not same(m.data, t.data):
-                where = "out.data" if self._outputs == 1 else f"out[{i}].data"
-                return self._differs(where, m.data, t.data)
-        for i, (p, r) in enumerate(zip(params, reference.parameters(), strict=True)):
-            if not same(p.grad, r.grad):
-                return self._differs(
-                    f"the grad of {self.net.parameter_name(i)}", p.grad, r.grad, after=True
-                )
-        if self.value_inputs:
-            for i, (v, r) in enumerate(zip(scope["x"], x, strict=False)):
-                if not same(v.grad, r.grad):
-                    return self._differs(f"x[{i}].grad", v.grad, r.grad, after=True)
-        return None
-
-    def _differs(self, what: str, got: Any, want: Any, after: bool = False) -> str:
-        then = " and backward()" if after else ""
-        return (
-            f"{self.title}{then} gave {what} = {show(got, want)}; expected {show(want, got)} "
-            f"(micrograd's {self.net.kind} with your weights)."
-        )
+def _case(net: Net, seed: int, x: tuple[float, ...], value_inputs: bool = False) -> Hidden:
+    """A hidden case: the probe of ``__call__`` on another network, seed and input."""
+    out = "out" if net.layers[-1][1] == 1 else "sum(out)"
+    then = f"out = model({_inputs(x, value_inputs)})\n{out}.backward()"
+    return Hidden(
+        _code(net, then, seed), lambda names: call_problem(net, names, value_inputs, seed, x)
+    )
 
 
-def _parameters_problem(net: Net, params: Any, value_type: type) -> str | None:
-    try:
-        params = list(params)
-    except TypeError:
-        return f"gave {params!r}, not a list of Values"
-    count = net.weight_count + net.bias_count
-    if len(params) != count:
-        return (
-            f"gave {len(params)} Values; expected {count} "
-            f"({net.weight_count} weights and {net.bias_count} biases)"
-        )
-    strangers = [p for p in params if not isinstance(p, value_type)]
-    if strangers:
-        return f"holds {strangers[0]!r}, which is not one of your Values"
-    return None
-
-
-def _cases(rng: random.Random) -> tuple[NetCase, ...]:
+def _cases(rng: random.Random) -> tuple[Hidden, ...]:
     shapes = [
         ("Neuron", (3,), False),
         ("Neuron", (1,), False),
@@ -495,7 +434,7 @@ def _cases(rng: random.Random) -> tuple[NetCase, ...]:
         ("MLP", (1, 2, 1), False),
     ]
     return tuple(
-        NetCase(
+        _case(
             Net(kind, sizes),
             rng.randrange(1000),
             tuple(number(rng, -2, 2) for _ in range(sizes[0])),

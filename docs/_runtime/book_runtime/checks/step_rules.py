@@ -11,11 +11,13 @@ import functools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
 from book_runtime.checks.core import Exercise
 from book_runtime.checks.core import Failure
 from book_runtime.checks.core import Finding
+from book_runtime.checks.core import Hidden
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
 from book_runtime.checks.core import Probe
@@ -24,13 +26,11 @@ from book_runtime.checks.core import probe_error
 from book_runtime.checks.core import same
 from book_runtime.checks.core import show
 from book_runtime.checks.core import starter_part
-from book_runtime.checks.engine_cases import EngineCase
-from book_runtime.checks.engine_cases import Look
 from book_runtime.checks.engine_cases import as_float
 from book_runtime.checks.engine_cases import micrograd_scope
+from book_runtime.checks.engine_cases import node_probe
 from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import readers_own
-from book_runtime.checks.engine_cases import short
 from book_runtime.checks.engine_cases import value_with_grad
 
 #: The step's folder of code (steps/rules/) and its id in the track.
@@ -85,14 +85,25 @@ class Rule:
     needs: str | None = None
     composite: bool = False
     forward: bool = False
+    #: The leaves' numbers, what they hold and the output's gradient (a hidden case's: others).
+    a: float = A
+    b: float = B
+    held_a: float = HELD_A
+    held_b: float = HELD_B
+    out_grad: float = OUT_GRAD
+
+    def held(self, name: str) -> float:
+        return self.held_a if name == "a" else self.held_b
 
     @property
     def code(self) -> str:
         """The probe as code the reader can paste (their own Value's names)."""
-        lines = [f"a = Value({A})", f"b = Value({B})"][: 2 if "b" in self.inputs else 1]
-        lines += [f"a.grad = {HELD_A}"] + ([f"b.grad = {HELD_B}"] if "b" in self.inputs else [])
+        lines = [f"a = Value({self.a})", f"b = Value({self.b})"][: 2 if "b" in self.inputs else 1]
+        lines += [f"{n}.grad = {self.held(n)}" for n in self.inputs]
         lines.append(f"c = {self.text}")
-        lines += ["c.backward()"] if self.composite else [f"c.grad = {OUT_GRAD}", "c._backward()"]
+        lines += (
+            ["c.backward()"] if self.composite else [f"c.grad = {self.out_grad}", "c._backward()"]
+        )
         lines.append("print(" + ", ".join(f"{name}.grad" for name in self.inputs) + ")")
         return "\n".join(lines)
 
@@ -107,14 +118,14 @@ class Seen:
 
 def run_rule(rule: Rule, value: type) -> Seen:
     """The probe ``rule`` with the Value class ``value`` (the reader's, or micrograd's)."""
-    a, b = value(A), value(B)
-    a.grad, b.grad = HELD_A, HELD_B
+    a, b = value(rule.a), value(rule.b)
+    a.grad, b.grad = rule.held_a, rule.held_b
     out = rule.make(a, b)
     data = out.data
     if rule.composite:
         out.backward()
     else:
-        out.grad = OUT_GRAD
+        out.grad = rule.out_grad
         out._backward()
     leaves = {"a": a, "b": b}
     return Seen(data, {n: leaves[n].grad for n in rule.inputs})
@@ -126,13 +137,9 @@ def expected(rule: Rule) -> Seen:
     return run_rule(rule, micrograd_scope()["Value"])
 
 
-def held(name: str) -> float:
-    return HELD_A if name == "a" else HELD_B
-
-
 def share(rule: Rule, name: str) -> float:
     """The share the rule adds to input ``name``: micrograd's gradient less what it held."""
-    return float(expected(rule).grads[name]) - held(name)
+    return float(expected(rule).grads[name]) - rule.held(name)
 
 
 def _number(x: Any) -> float | None:
@@ -143,7 +150,7 @@ def _number(x: Any) -> float | None:
 
 def what_went_wrong(rule: Rule, name: str, got: float) -> str:
     """The rule's output for input ``name`` set against what the known ways of erring give."""
-    before, part = held(name), share(rule, name)
+    before, part = rule.held(name), share(rule, name)
     if same(got, before):
         return f"your rule added nothing to {name}.grad"
     if same(got, before - part):
@@ -157,19 +164,19 @@ def problem(rule: Rule, names: Namespace) -> str | None:
     """What differs between the reader's rule and micrograd's, as a sentence; or None."""
     value = names["Value"]
     mine, theirs = run_rule(rule, value), expected(rule)
-    given = f"a = Value({A})" + (f" and b = Value({B})" if "b" in rule.inputs else "")
+    given = f"a = Value({rule.a})" + (f" and b = Value({rule.b})" if "b" in rule.inputs else "")
     if not same(_number(mine.data), float(theirs.data)):
         return (
             f"`c = {rule.text}` with {given} gave c.data = {show(mine.data)}; expected "
             f"{show(float(theirs.data))}"
         )
-    holding = " and ".join(f"{n}.grad = {held(n)}" for n in rule.inputs)
-    run = "`c.backward()`" if rule.composite else f"c.grad = {OUT_GRAD} and `c._backward()`"
+    holding = " and ".join(f"{n}.grad = {rule.held(n)}" for n in rule.inputs)
+    run = "`c.backward()`" if rule.composite else f"c.grad = {rule.out_grad} and `c._backward()`"
     for name, local in zip(rule.inputs, rule.local, strict=True):
         got, want = _number(mine.grads[name]), float(theirs.grads[name])
         if got is not None and same(got, want):
             continue
-        before, part = held(name), share(rule, name)
+        before, part = rule.held(name), share(rule, name)
         times = f"d(c)/d{name} = {local}" if rule.composite else f"out.grad × {local}"
         why = f"the {before} it held, plus {times} = {show(part)}"
         start = f"`c = {rule.text}` with {given} holding {holding}, then {run},"
@@ -183,9 +190,9 @@ def problem(rule: Rule, names: Namespace) -> str | None:
             f"{what_went_wrong(rule, name, got)}",
             name=name,
             want=show(want, got),
-            a=A,
-            b=B,
-            out_grad=OUT_GRAD,
+            a=rule.a,
+            b=rule.b,
+            out_grad=rule.out_grad,
             held=holding,
             data=float(theirs.data),
             gave=", ".join(f"{n}.grad = {show(mine.grads[n])}" for n in rule.inputs),
@@ -239,35 +246,8 @@ OPTIONAL_RULES = (
 )
 
 
-def forward_problem(rule: Rule, names: Namespace) -> str | None:
-    """The forward pass of a one-input operation new in this step: its number and its input."""
-    value = names["Value"]
-    a = value(A)
-    out = rule.make(a, None)
-    want = rule.make(micrograd_scope()["Value"](A), None).data
-    if not isinstance(out, value):
-        return f"`c = {rule.text}` with a = Value({A}) gave {out!r}; expected a new Value"
-    if not same(_number(out.data), float(want)):
-        return (
-            f"`c = {rule.text}` with a = Value({A}) gave c.data = {show(out.data)}; expected "
-            f"{show(want)}"
-        )
-    prev = list(getattr(out, "_prev", ()))
-    if len(prev) != 1 or prev[0] is not a:
-        return (
-            f"`c = {rule.text}` with a = Value({A}) gave c._prev = {prev!r}; expected [a], the "
-            "one Value c was made from"
-        )
-    return None
-
-
 def _probe(rule: Rule) -> Probe:
     return Probe(rule.part, rule.code, lambda names: problem(rule, names), needs=rule.needs)
-
-
-def _forward_probe(rule: Rule) -> Probe:
-    code = f"a = Value({A})\nc = {rule.text}\nprint(c.data, c._prev)"
-    return Probe(rule.part, code, lambda names: forward_problem(rule, names), needs=rule.needs)
 
 
 def _optional_probe(rule: Rule) -> Probe:
@@ -278,7 +258,13 @@ def _optional_probe(rule: Rule) -> Probe:
 
 #: Step 2's probes: the forward pass of each new operation, then each rule alone.
 PROBES = (
-    *(_forward_probe(rule) for rule in RULES if rule.forward),
+    *(
+        node_probe(
+            rule.part, rule.text, rule.make, (("a", A),), ("data", "inputs"), needs=rule.needs
+        )
+        for rule in RULES
+        if rule.forward
+    ),
     *(_probe(rule) for rule in RULES),
 )
 
@@ -286,103 +272,17 @@ PROBES = (
 OPTIONAL_PROBES = tuple(_optional_probe(rule) for rule in OPTIONAL_RULES)
 
 
-_EXPLAIN = {
-    "+": ("{g}", "{g}"),
-    "*": ("b.data * {g}", "a.data * {g}"),
-}
+def _cases(rng: random.Random) -> list[Hidden]:
+    """The hidden cases: each rule's probe, twice, on other numbers (held gradients too)."""
 
-
-def _rule_case(
-    leaves: list[tuple[str, float]],
-    body: str,
-    out: str,
-    grad: float,
-    looks: list[Look],
-    before: str = "",
-    needs: str | None = None,
-) -> EngineCase:
-    given = ", ".join(f"{name} = Value({short(x)})" for name, x in leaves)
-    action = f"{before}{out}.grad = {short(grad)}\n{out}._backward()"
-    steps = "; ".join([*body.splitlines(), *action.splitlines()])
-    title = f"`{steps}` with {given}"
-    return EngineCase(
-        title, tuple(leaves), body, action, (Look(f"{out}.data"), *looks), needs=needs
-    )
-
-
-def _common_cases(rng: random.Random) -> list[EngineCase]:
-    def x() -> float:
-        return number(rng, -3, 3)
-
-    a, b, g, k, p = x(), x(), x(), x(), x()
-    return [
-        _rule_case([("a", a), ("b", b)], "c = a + b", "c", g, _looks("+", "c.grad")),
-        _rule_case([("a", x()), ("b", x())], "c = a * b", "c", g, _looks("*", "c.grad")),
-        _rule_case([("a", b)], f"c = a + {short(k)}", "c", g, [Look("a.grad", "c.grad")]),
-        _rule_case(
-            [("a", a)], f"c = {short(k)} * a", "c", g, [Look("a.grad", f"{short(k)} * c.grad")]
-        ),
-        _tanh_case(x(), g),
-        _tanh_case(-abs(x()), x()),
-        _rule_case([("a", a)], "c = a + a", "c", g, [Look("a.grad", _TWICE)]),
-        _rule_case([("a", b)], "c = a * a", "c", g, [Look("a.grad", "2 * a.data * c.grad")]),
-        _rule_case(
-            [("a", a), ("b", b)],
-            "c = a * b",
-            "c",
-            g,
-            [Look("a.grad", _KEEPS.format(p=short(p), share="b.data * c.grad"))],
-            before=f"a.grad = {short(p)}\n",
-        ),
-        _rule_case(
-            [("a", k)],
-            "t = a.tanh()",
-            "t",
-            g,
-            [Look("a.grad", _KEEPS.format(p=short(p), share="(1 - t.data**2) * t.grad"))],
-            before=f"a.grad = {short(p)}\n",
-        ),
-    ]
-
-
-_TWICE = "c.grad twice: a is both inputs, and each adds its share"
-_KEEPS = "a.grad keeps the {p} it had and adds {share}"
-
-
-def _looks(op: str, g: str) -> list[Look]:
-    first, second = _EXPLAIN[op]
-    return [Look("a.grad", first.format(g=g)), Look("b.grad", second.format(g=g))]
-
-
-def _tanh_case(a: float, g: float) -> EngineCase:
-    return _rule_case(
-        [("a", a)], "t = a.tanh()", "t", g, [Look("a.grad", "(1 - t.data**2) * t.grad")]
-    )
-
-
-def _optional_cases(rng: random.Random) -> list[EngineCase]:
     def x() -> float:
         return number(rng, -2, 2)
 
-    exp = "e.data * e.grad: exp is its own derivative"
-    cases = [
-        _rule_case([("a", x())], "e = a.exp()", "e", x(), [Look("a.grad", exp)], needs="exp"),
-        _rule_case([("a", x())], "e = a.exp()", "e", x(), [Look("a.grad", exp)], needs="exp"),
-        _rule_case(
-            [("a", x())],
-            "e = a.exp()",
-            "e",
-            x(),
-            [Look("a.grad", _KEEPS.format(p="0.5", share="e.data * e.grad"))],
-            before="a.grad = 0.5\n",
-            needs="exp",
-        ),
-    ]
-    for n, base in ((3, x()), (2, -abs(x())), (-1, abs(x()))):
-        share = f"{n} * a.data**{n - 1} * p.grad"
-        cases.append(
-            _rule_case([("a", base)], f"p = a**{n}", "p", x(), [Look("a.grad", share)], needs="pow")
-        )
+    cases = []
+    for _ in range(2):
+        for rule in RULES:
+            other = replace(rule, a=x(), b=x(), held_a=x(), held_b=x(), out_grad=x())
+            cases.append(Hidden(other.code, functools.partial(problem, other), rule.needs))
     return cases
 
 
@@ -441,8 +341,8 @@ def _found(rule: Rule, got: dict[str, float], says: str = "") -> Finding:
     fields = {
         "text": rule.text,
         "part": rule.part,
-        "out_grad": OUT_GRAD,
-        "held": " and ".join(f"{name}.grad = {held(name)}" for name in rule.inputs),
+        "out_grad": rule.out_grad,
+        "held": " and ".join(f"{name}.grad = {rule.held(name)}" for name in rule.inputs),
         "gave": ", ".join(f"{name}.grad = {show(got[name])}" for name in rule.inputs),
         "expected": ", ".join(f"{n}.grad = {show(float(want[n]))}" for n in rule.inputs),
     }
@@ -450,7 +350,7 @@ def _found(rule: Rule, got: dict[str, float], says: str = "") -> Finding:
 
 
 def _no_out_grad(namespace: Namespace) -> Finding | None:
-    found = _signature(namespace, RULES, lambda r, n: held(n) + share(r, n) / OUT_GRAD)
+    found = _signature(namespace, RULES, lambda r, n: r.held(n) + share(r, n) / r.out_grad)
     return None if found is None else _found(*found)
 
 
@@ -526,7 +426,7 @@ def exercise() -> Exercise:
         "The backward rules",
         HINTS,
         "-3.0 2.0\n",  # what example.py prints
-        (*_common_cases(rng), *_optional_cases(rng)),
+        tuple(_cases(rng)),
         MISTAKES,
         _ready,
         written=_written,

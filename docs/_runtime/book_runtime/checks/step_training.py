@@ -17,6 +17,7 @@ from typing import Any
 from book_runtime.checks.core import READER_ERRORS
 from book_runtime.checks.core import Exercise
 from book_runtime.checks.core import Finding
+from book_runtime.checks.core import Hidden
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
 from book_runtime.checks.core import Probe
@@ -70,57 +71,6 @@ def _literal(rows: Sequence[Sequence[float]] | Sequence[float]) -> str:
 
 
 @dataclass(frozen=True)
-class TrainCase:
-    """The reader's ``train`` on a small problem, against micrograd's loop from the same weights."""
-
-    net: Net
-    seed: int
-    xs: tuple[tuple[float, ...], ...]
-    ys: tuple[float, ...]
-    steps: int
-    rate: float
-    needs: str | None = None
-
-    @property
-    def setup(self) -> str:
-        return (
-            f"import random\n\nrandom.seed({self.seed})\nmodel = {self.net.constructor}\n"
-            f"xs = {_literal(self.xs)}\nys = {_literal(self.ys)}"
-        )
-
-    @property
-    def action(self) -> str:
-        return f"losses = train(model, xs, ys, {self.steps}, {short(self.rate)})"
-
-    @property
-    def code(self) -> str:
-        return f"{self.setup}\n{self.action}"
-
-    def run(self, namespace: Namespace) -> str | None:
-        scope = run_code(self.setup, reader_scope(namespace))
-        params = list(scope["model"].parameters())
-        start = [p.data for p in params]
-        run_code(self.action, scope)
-        want = train(self.net, start, self.xs, self.ys, self.steps, self.rate)
-        return self._compare(_floats(scope["losses"]), [p.data for p in params], want)
-
-    def _compare(self, losses: list[float] | None, weights: list[float], want: Run) -> str | None:
-        call = f"`{self.action}` with model = {self.net.constructor}"
-        if losses is None or len(losses) != self.steps:
-            return f"{call} returned {losses!r}; expected a list of {self.steps} losses (floats)."
-        wrong = _losses_problem(call, losses, want.losses)
-        if wrong is not None:
-            return f"{wrong}."
-        for i, (got, w) in enumerate(zip(weights, want.weights, strict=True)):
-            if not same(got, w):
-                return (
-                    f"{call} left {self.net.parameter_name(i)} at {show(got, w)}; expected "
-                    f"{show(w, got)} (micrograd's run from the same starting weights)."
-                )
-        return None
-
-
-@dataclass(frozen=True)
 class PageTarget:
     """The page's own run: it must reach the loss the page's network reaches after 20 steps."""
 
@@ -154,16 +104,15 @@ def _start_differs(weights: list[float]) -> str:
     )
 
 
-def _cases(rng: random.Random) -> tuple[TrainCase | PageTarget, ...]:
-    cases: list[TrainCase | PageTarget] = []
+def _cases(rng: random.Random) -> tuple[Hidden | PageTarget, ...]:
+    cases: list[Hidden | PageTarget] = []
     for sizes in ((2, 3, 1), (3, 4, 4, 1), (2, 2, 1), (3, 3, 1), (1, 4, 1)) * 2:
         points = rng.randint(2, 4)
         xs = tuple(tuple(number(rng, -2, 2) for _ in range(sizes[0])) for _ in range(points))
         ys = tuple(rng.choice((-1.0, 1.0)) for _ in range(points))
         rate = rng.choice((0.05, 0.1, 0.2))
-        cases.append(
-            TrainCase(Net("MLP", sizes), rng.randrange(1000), xs, ys, rng.randint(2, 4), rate)
-        )
+        run = _Train(Net("MLP", sizes), rng.randrange(1000), xs, ys, rng.randint(2, 4), rate)
+        cases.append(Hidden(run.code, run.problem))
     cases.append(PageTarget())
     return tuple(cases)
 
@@ -303,18 +252,58 @@ def _biases_uphill(namespace: Namespace) -> Finding | None:
     return Finding(f"{_PROBE}\nlosses = train(model, xs, ys, 1, 0.1)\n{shows}", fields=fields)
 
 
-def _returns_losses(names: Namespace) -> str | None:
-    """A probe: ``train`` returns one loss (a number) per step, each the loss before its update."""
-    random.seed(3)
-    model = Net("MLP", (2, 2, 1)).make(names)
-    start = [p.data for p in model.parameters()]
-    losses = names["train"](model, [[1.0, -1.0], [0.5, 2.0]], [1.0, -1.0], 2, 0.1)
-    call = "`train(model, xs, ys, 2, 0.1)` with model = MLP(2, [2, 1])"
-    floats = _floats(losses) if isinstance(losses, (list, tuple)) else None
-    if floats is None or len(floats) != 2:
-        return f"{call} returned {losses!r}; expected a list of 2 losses, one per step (floats)"
-    want = train(Net("MLP", (2, 2, 1)), start, [[1.0, -1.0], [0.5, 2.0]], [1.0, -1.0], 2, 0.1)
-    return _losses_problem(call, floats, want.losses)
+@dataclass(frozen=True)
+class _Train:
+    """The reader's ``train`` on a small problem, against micrograd's loop from the same weights:
+    the step's probe, and (on other problems) its hidden cases."""
+
+    net: Net
+    seed: int
+    xs: tuple[tuple[float, ...], ...]
+    ys: tuple[float, ...]
+    steps: int
+    rate: float
+
+    @property
+    def action(self) -> str:
+        return f"train(model, xs, ys, {self.steps}, {short(self.rate)})"
+
+    @property
+    def code(self) -> str:
+        return (
+            f"import random\n\nrandom.seed({self.seed})\nmodel = {self.net.constructor}\n"
+            f"xs = {_literal(self.xs)}\nys = {_literal(self.ys)}\nprint({self.action})"
+        )
+
+    def problem(self, names: Namespace) -> str | None:
+        """What differs from micrograd's run: the losses (one per step), then the weights."""
+        random.seed(self.seed)
+        model = self.net.make(names)
+        params = list(model.parameters())
+        start = [p.data for p in params]
+        xs = [list(x) for x in self.xs]
+        losses = names["train"](model, xs, list(self.ys), self.steps, self.rate)
+        call = f"`{self.action}` with model = {self.net.constructor}"
+        floats = _floats(losses) if isinstance(losses, (list, tuple)) else None
+        if floats is None or len(floats) != self.steps:
+            return (
+                f"{call} returned {losses!r}; expected a list of {self.steps} losses, one per "
+                "step (floats)"
+            )
+        want = train(self.net, start, self.xs, self.ys, self.steps, self.rate)
+        wrong = _losses_problem(call, floats, want.losses)
+        for i, (got, w) in enumerate(zip([p.data for p in params], want.weights, strict=True)):
+            if wrong is None and not same(got, w):
+                wrong = (
+                    f"{call} left {self.net.parameter_name(i)} at {show(got, w)}; expected "
+                    f"{show(w, got)} (micrograd's run from the same starting weights)"
+                )
+        return wrong
+
+
+#: The step's probe: ``train`` returns one loss (a number) per step, each the loss before its
+#: update, and moves the weights as micrograd's loop does.
+_PROBE_RUN = _Train(Net("MLP", (2, 2, 1)), 3, ((1.0, -1.0), (0.5, 2.0)), (1.0, -1.0), 2, 0.1)
 
 
 def _losses_problem(call: str, losses: list[float], want: list[float]) -> str | None:
@@ -329,14 +318,7 @@ def _losses_problem(call: str, losses: list[float], want: list[float]) -> str | 
     return None
 
 
-PROBES = (
-    Probe(
-        "train",
-        "import random\n\nrandom.seed(3)\nmodel = MLP(2, [2, 1])\n"
-        "print(train(model, [[1.0, -1.0], [0.5, 2.0]], [1.0, -1.0], 2, 0.1))",
-        _returns_losses,
-    ),
-)
+PROBES = (Probe("train", _PROBE_RUN.code, _PROBE_RUN.problem),)
 
 
 MISTAKES = (

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -17,6 +16,7 @@ from book_runtime.checks.core import probe_error
 from book_runtime.checks.core import shallow
 from book_runtime.checks.engine_cases import EngineCase
 from book_runtime.checks.engine_cases import Look
+from book_runtime.checks.engine_cases import node_probe
 from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import readers_own
 from book_runtime.checks.engine_cases import short
@@ -76,7 +76,6 @@ def _cases(rng: random.Random) -> tuple[EngineCase, ...]:
 
 #: The Values the probes make, a and b (a plain number in a probe is 1.5).
 _LEAVES = (("a", 2.0), ("b", -3.5))
-_RECORDS = "the Values c was made from: backward() finds its way back through them"
 
 
 def _probe(
@@ -86,39 +85,14 @@ def _probe(
     node: bool = True,
     op: str | None = None,
 ) -> Probe:
-    """The probe of ``c = <expression>`` (``compute(a, b)``): c's number and, for a ``node`` of
-    the step, its operation and inputs.  A method the step does not ask for is probed where
-    the reader wrote it, on its number alone (micrograd makes it of other operations)."""
-    leaves = tuple(leaf for leaf in _LEAVES if re.search(rf"\b{leaf[0]}\b", expression))
-
-    def make(names: Namespace) -> dict[str, Any]:
-        made = {name: names["Value"](x) for name, x in leaves}
-        return {**made, "c": compute(made["a"], made.get("b"))}
-
-    looks = [Look("c.data")]
-    if node:
-        looks += [Look("c._op"), Look("c", _RECORDS, kind="inputs")]
-    case = EngineCase(
-        f"`c = {expression}`",
-        leaves,
-        f"c = {expression}",
-        "",
-        tuple(looks),
-        fields=(("op", op),),
-        depth=50,  # a reflected method that calls itself: see shallow()
-        make=make,
-    )
-    return case.probe(part) if node else case.probe(part, applies=readers_own(part))
+    """The probe of ``c = <expression>``: c's number and, for a ``node`` of the step, its
+    operation and inputs.  A method the step does not ask for is probed where the reader
+    wrote it, on its number alone (micrograd makes it of other operations)."""
+    if not node:
+        return node_probe(part, expression, compute, _LEAVES, ("data",), applies=readers_own(part))
+    return node_probe(part, expression, compute, _LEAVES, fields=(("op", op),))
 
 
-def _node(names: Namespace) -> dict[str, Any]:
-    """``_NODE``'s code, on the given Value."""
-    value = names["Value"]
-    x, y = value(1.0), value(4.0)
-    return {"x": x, "y": y, "c": value(4.0, (x, y), "*")}
-
-
-#: ``a = Value(2.0)``, a leaf; and a node made by hand, as an operation makes it.
 _LEAF = EngineCase(
     "`a = Value(2.0)`",
     (("a", 2.0),),
@@ -131,18 +105,14 @@ _LEAF = EngineCase(
     ),
     make=lambda names: {"a": names["Value"](2.0)},
 )
-_NODE = EngineCase(
-    '`c = Value(4.0, (x, y), "*")`',
-    (("x", 1.0), ("y", 4.0)),
-    'c = Value(4.0, (x, y), "*")',
-    "",
-    (Look("c.data"), Look("c._op"), Look("c", _RECORDS, kind="inputs")),
-    make=_node,
-)
-
 PROBES = (
     _LEAF.probe("Value.__init__"),
-    _NODE.probe("Value.__init__"),
+    node_probe(
+        "Value.__init__",
+        'Value(4.0, (a, b), "*")',
+        lambda a, b: type(a)(4.0, (a, b), "*"),
+        (("a", 1.0), ("b", 4.0)),
+    ),
     _probe("Value.__add__", "a + b", lambda a, b: a + b, op="+"),
     _probe("Value.__add__", "a + 1.5", lambda a, b: a + 1.5, op="+"),
     _probe("Value.__mul__", "a * b", lambda a, b: a * b, op="*"),
