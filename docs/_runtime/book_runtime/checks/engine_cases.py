@@ -109,7 +109,15 @@ class EngineCase:
             made, value = mine.get(node), mine["Value"]
             if isinstance(theirs.get(node), micrograd.Value) and not isinstance(made, value):
                 return f"{self.title} gave {node} = {made!r}, not a Value; expected one."
-            got, want = read(look, mine), read(look, theirs)
+            want = read(look, theirs)
+            try:
+                got = read(look, mine)
+            except AttributeError as error:
+                if getattr(error, "obj", None) is not made:
+                    raise  # not the Value looked at: the reader's code, which raised
+                shown = f"[{', '.join(want)}]" if look.kind == "inputs" else show(want)
+                attribute = f"no {error.name} (keep it in __init__)"
+                return f"{self.title} gave {node} with {attribute}; expected {shown}."
             if not same(got, want):
                 return self.failure(look, got, want, mine)
         return None
