@@ -669,3 +669,21 @@ def test_a_steps_folder_holds_its_code_and_one_wrong_solution_per_mistake(step: 
     for mistake in exercise.mistakes:  # on top of the solution, the wrong file changes it
         assert mistake.wrong.strip()
         assert exercise.known_wrong[mistake.id] == f"{exercise.solution}\n\n{mistake.wrong}"
+
+
+def test_a_value_whose_prev_cannot_be_iterated_is_named_not_put_down_as_raised() -> None:
+    solution = EXERCISES["value"].solution
+    # The solution's __init__, then _prev made a count of the inputs: a number, not a collection.
+    counts = (
+        "\n\n_init = Value.__init__\n\n\n"
+        "def __init__(self, *args, **kwargs):\n"
+        "    _init(self, *args, **kwargs)\n"
+        "    self._prev = len(self._prev)\n\n\n"
+        "Value.__init__ = __init__\n"
+    )
+    namespace = page_namespace("value", solution + counts)
+    result = check("value", namespace)
+    assert result.status == "failed"
+    assert "`a = Value(2.0)` gave a._prev = 0, which cannot be iterated; expected []." in (
+        result.message
+    )

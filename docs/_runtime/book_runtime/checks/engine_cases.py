@@ -110,6 +110,15 @@ class EngineCase:
             if isinstance(theirs.get(node), micrograd.Value) and not isinstance(made, value):
                 return f"{self.title} gave {node} = {made!r}, not a Value; expected one."
             want = read(look, theirs)
+            prev = getattr(made, "_prev", ())
+            if look.kind == "inputs" and not _iterable(prev):
+                # Iterating it here would raise in the checker, and put it down to the reader's
+                # method as an exception the method never raised.
+                inputs = f"[{', '.join(want)}]"
+                return (
+                    f"{self.title} gave {node}._prev = {prev!r}, which cannot be iterated; "
+                    f"expected {inputs}."
+                )
             try:
                 got = read(look, mine)
             except AttributeError as error:
@@ -218,6 +227,15 @@ def node_probe(
 def micrograd_scope() -> dict[str, Any]:
     """A fresh scope where ``Value`` is micrograd's: the reference run of a case."""
     return {"__builtins__": builtins, "Value": micrograd.Value}
+
+
+def _iterable(value: object) -> bool:
+    """Whether ``value`` can be iterated (``iter`` takes it)."""
+    try:
+        iter(value)  # type: ignore[call-overload]
+    except TypeError:
+        return False
+    return True
 
 
 def read(look: Look, scope: dict[str, Any]) -> Any:
