@@ -687,3 +687,21 @@ def test_a_value_whose_prev_cannot_be_iterated_is_named_not_put_down_as_raised()
     assert "`a = Value(2.0)` gave a._prev = 0, which cannot be iterated; expected []." in (
         result.message
     )
+
+
+def test_inputs_not_kept_by_init_send_the_reader_to_init_not_to_add() -> None:
+    solution = EXERCISES["value"].solution
+    # The solution's __init__, then _prev made of the inputs' numbers instead of the inputs.
+    numbers = (
+        "\n\n_init = Value.__init__\n\n\n"
+        "def __init__(self, data, _children=(), _op=''):\n"
+        "    _init(self, data, _children, _op)\n"
+        "    self._prev = set(c.data for c in _children)\n\n\n"
+        "Value.__init__ = __init__\n"
+    )
+    result = check("value", page_namespace("value", solution + numbers))
+    assert result.mistake is not None
+    assert result.mistake.id == "inputs-not-recorded"
+    assert result.part == "Value.__init__"
+    assert result.message.startswith("Your `Value.__init__` (step 1's cell, line ")
+    assert "c._prev holds [2.0, -3.0]" in result.message

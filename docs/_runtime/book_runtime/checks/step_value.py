@@ -151,6 +151,24 @@ def _copy_of(node: Any, prev: list[Any], value: type) -> bool:
     )
 
 
+def _init_keeps_children(namespace: Namespace) -> bool:
+    """Whether the reader's ``__init__`` keeps the Values it is given as ``_children`` in ``_prev``.
+
+    When it does not, ``__add__`` may pass the right ones and still make a node without
+    them: the mistake is then ``__init__``'s, and the result must send the reader there.
+    """
+
+    def made(names: Namespace) -> tuple[Any, Any, list[Any]]:
+        a, b = names["Value"](2.0), names["Value"](-3.0)
+        return a, b, list(names["Value"](-1.0, (a, b), "+")._prev)
+
+    kept = probe(made, namespace)
+    if kept is None:  # an __init__ of other arguments: the operation is then the place
+        return True
+    a, b, prev = kept
+    return any(p is a for p in prev) and any(p is b for p in prev)
+
+
 def _inputs_not_recorded(namespace: Namespace) -> Finding | None:
     made = probe(_two_values, namespace)
     if made is None:
@@ -171,6 +189,8 @@ def _inputs_not_recorded(namespace: Namespace) -> Finding | None:
         if _copy_of(b, prev, type(a)) or _copy_of(a, prev, type(a)):
             return None  # the inputs are there, one of them copied: another mistake
         what = f"c._prev holds {prev!r}" if prev else "c._prev is empty"
+        if not _init_keeps_children(namespace):
+            part = "Value.__init__"
     return Finding(_TWO_VALUES, part, {"what": what})
 
 
