@@ -962,6 +962,10 @@ class _Check:
             part = starter_part(error)
             if part is not None:
                 message = f"`{part}` is still the starter's ({error})."
+                said, holder = self.lead(part)
+                if holder is not None and holder != self.exercise.id:
+                    # An earlier step's starter: say which step's cell to write it in.
+                    message = f"{said} is still the starter's ({error}): write it there first."
                 return self.result(NOT_DONE, message, checked=number, part=part)
             tb = reader_traceback(error)
         if isinstance(item, Probe):
