@@ -957,52 +957,58 @@ class _Check:
         method's (a probe's, or the one the traceback or the step names).
         """
         error = failure if isinstance(failure, BaseException) else None
-        tb = None
-        if error is not None:
-            part = starter_part(error)
-            if part is not None:
-                message = f"`{part}` is still the starter's ({error})."
-                said, holder = self.lead(part)
-                if holder is not None and holder != self.exercise.id:
-                    # An earlier step's starter: say which step's cell to write it in.
-                    message = f"{said} is still the starter's ({error}): write it there first."
-                return self.result(NOT_DONE, message, checked=number, part=part)
-            tb = reader_traceback(error)
-        if isinstance(item, Probe):
-            named = self.recognised(number, tb, item.part, outcome_of(item, failure))
-        else:
-            named = self.explained(number, tb)
+        part = None if error is None else starter_part(error)
+        if error is not None and part is not None:
+            return self.unwritten(part, error, number)
+        tb = None if error is None else reader_traceback(error)
+        probed = item.part if isinstance(item, Probe) else None
+        outcome = outcome_of(item, failure) if isinstance(item, Probe) else None
+        named = self.recognised(number, tb, probed, outcome)
+        if named is None and probed is None and self.blame_earlier:
+            named = self.earlier_failure(number)
         if named is not None:
             return named
+        status, part, message = self.unexplained(item, failure, error)
+        step = None if part is None else self.lead(part)[1]
         code = None if item is None else item.code
-        if error is None:  # a Failure keeps its fields: it is a str
-            part = item.part if isinstance(item, Probe) else self._only_part()
-            lead, step = self.lead(part) if part is not None else (None, None)
-            message = str(failure)
-            if lead is not None:
-                joined = message if isinstance(item, Probe) else message[0].lower() + message[1:]
-                message = f"{lead}: {joined}"
-            return self.result(FAILED, message, case=code, checked=number, part=part, step=step)
-        raised = f"{type(error).__name__}: {error}"
-        unset = self.never_set(error) if isinstance(item, Probe) else None
-        if isinstance(item, Probe) and unset is not None:
-            owner, attribute = unset
-            part = f"{owner}.__init__"
-            lead, step = self.lead(part)
-            message = f"{lead} never sets {attribute}, which `{item.part}` reads: {raised}"
-        elif isinstance(item, Probe):
-            part = item.part
-            lead, step = self.lead(part)
-            message = f"{lead} raised {raised}"
-        else:
-            where = "The example" if isinstance(item, Example) else "A hidden case"
-            where = "Your code, before any case," if item is None else where
-            part = _raising_part(error, self.exercise.parts) or self._only_part()
-            step = None if part is None else self.lead(part)[1]
-            message = f"{where} raised {raised}"
         return self.result(
-            RAISED, message, case=code, traceback=tb, checked=number, part=part, step=step
+            status, message, case=code, traceback=tb, checked=number, part=part, step=step
         )
+
+    def unwritten(self, part: str, error: BaseException, number: int) -> Result:
+        """NOT_DONE: the starter's ``part`` raised ``error`` (an earlier step's: write it there)."""
+        said, holder = self.lead(part)
+        if holder is not None and holder != self.exercise.id:
+            message = f"{said} is still the starter's ({error}): write it there first."
+        else:
+            message = f"`{part}` is still the starter's ({error})."
+        return self.result(NOT_DONE, message, checked=number, part=part)
+
+    def unexplained(
+        self, item: Probe | Case | None, failure: str | BaseException, error: BaseException | None
+    ) -> tuple[str, str | None, str]:
+        """A failure no known mistake explains: its status, the method it is put down to
+        (a probe's, or the one the traceback or the step names) and its message."""
+        probed = item.part if isinstance(item, Probe) else None
+        if error is None:  # a Failure keeps its fields: it is a str
+            part, message = probed or self._only_part(), str(failure)
+            if part is None:
+                return FAILED, part, message
+            joined = message if probed else message[0].lower() + message[1:]
+            return FAILED, part, f"{self.lead(part)[0]}: {joined}"
+        raised = f"{type(error).__name__}: {error}"
+        unset = None if probed is None else self.never_set(error)
+        if unset is not None:
+            owner, attribute = unset
+            lead = self.lead(f"{owner}.__init__")[0]
+            message = f"{lead} never sets {attribute}, which `{probed}` reads: {raised}"
+            return RAISED, f"{owner}.__init__", message
+        if probed is not None:
+            return RAISED, probed, f"{self.lead(probed)[0]} raised {raised}"
+        where = "The example" if isinstance(item, Example) else "A hidden case"
+        where = "Your code, before any case," if item is None else where
+        part = _raising_part(error, self.exercise.parts) or self._only_part()
+        return RAISED, part, f"{where} raised {raised}"
 
     def _only_part(self) -> str | None:
         """The step's one method, to which a case's failure is put down (None: it has several)."""
@@ -1053,13 +1059,6 @@ class _Check:
         *_, mistake, finding = min(fits, key=lambda fit: fit[:2])
         return self.named(mistake, finding, number, tb, part)
 
-    def explained(self, number: int, tb: str | None) -> Result | None:
-        """The failure put down to a known mistake, or to an earlier step that fails; or None."""
-        named = self.recognised(number, tb, None)
-        if named is not None:
-            return named
-        return self.earlier_failure(number) if self.blame_earlier else None
-
     def named(
         self,
         mistake: Mistake,
@@ -1068,17 +1067,11 @@ class _Check:
         tb: str | None,
         probed: str | None = None,
     ) -> Result:
-        part = finding.part or probed or (mistake.parts[0] if mistake.parts else None)
-        message, step = mistake.message(finding), mistake.step  # type: str, str | None
-        if part is not None:
-            lead, step = self.lead(part)
-            message = f"{lead}: {message}"
-        elif mistake.step != self.exercise.id:
-            title = self.exercises[mistake.step].title if mistake.step in self.exercises else ""
-            message = f'This comes from step "{title}": {message}'
+        part = finding.part or probed or mistake.parts[0]  # a mistake is made in a method
+        lead, step = self.lead(part)
         return self.result(
             FAILED,
-            message,
+            f"{lead}: {mistake.message(finding)}",
             case=finding.case,
             mistake=mistake.as_found(finding),
             traceback=tb,
