@@ -549,6 +549,11 @@ def same(got: Any, want: Any, rel: float = 1e-9, abs_: float = 1e-12) -> bool:
     return bool(type(got) is type(want) and got == want)
 
 
+def first_difference(got: Sequence[Any], want: Sequence[Any]) -> int:
+    """The first index where the reader's ``got`` is not micrograd's ``want`` (they differ)."""
+    return next(i for i, (g, w) in enumerate(zip(got, want, strict=True)) if not same(g, w))
+
+
 def show(x: Any, other: Any = None) -> str:
     """A number as a message shows it: short, but never like ``other``'s text when they differ."""
     if isinstance(x, float):

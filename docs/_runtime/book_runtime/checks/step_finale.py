@@ -19,6 +19,7 @@ from book_runtime.checks.core import Hidden
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
 from book_runtime.checks.core import Probe
+from book_runtime.checks.core import first_difference
 from book_runtime.checks.core import probe
 from book_runtime.checks.core import reader_scope
 from book_runtime.checks.core import run_code
@@ -140,7 +141,7 @@ def _drawn_differently(namespace: Namespace) -> Finding | None:
         return None
     if same(sorted(mine), sorted(page)):
         return None  # the same numbers in another order: parameters()'s mistake, not the draw's
-    first = next(i for i, (m, p) in enumerate(zip(mine, page, strict=True)) if not same(m, p))
+    first = first_difference(mine, page)
     fields = {"seed": PAGE_SEED, "number": first + 1, "mine": show(mine[first])}
     fields |= {"name": Net("MLP", PAGE_SIZES).parameter_name(first), "page": show(page[first])}
     return Finding(

@@ -19,6 +19,7 @@ from book_runtime.checks.core import Hidden
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
 from book_runtime.checks.core import Probe
+from book_runtime.checks.core import first_difference
 from book_runtime.checks.core import probe
 from book_runtime.checks.core import probe_error
 from book_runtime.checks.core import same
@@ -123,49 +124,29 @@ def init_problem(net: Net, names: Namespace) -> str | None:
     return None
 
 
-def _parameters(
-    net: Net, names: Namespace, seed: int = SEED
-) -> tuple[list[Any] | None, str | None, Any]:
-    """The reader's parameters() of ``net`` as a list, or what is wrong with them; and the model."""
+def _listed(net: Net, names: Namespace, seed: int = SEED) -> tuple[Any, list[Any] | str]:
+    """The reader's ``net`` drawn after ``random.seed(seed)``, and its parameters() as a list,
+    or what is wrong with them."""
     model, _ = _made(net, names, seed)
     found = model.parameters()
     try:
         params = list(found)
     except TypeError:
-        return None, f"{_seeded(net)}, then `model.parameters()`, gave {found!r}: not a list", model
-    value = names["Value"]
+        return model, f"{_seeded(net)}, then `model.parameters()`, gave {found!r}: not a list"
     count = net.weight_count + net.bias_count
+    gave = f"`model.parameters()` with model = {net.constructor}"
     if len(params) != count:
-        what = _which_count(net, len(params))
-        return (
-            None,
-            (
-                f"`model.parameters()` with model = {net.constructor} gave {len(params)} Values"
-                f"{what}; expected {count}: {net.weight_count} weights and {net.bias_count} "
-                f"{'bias' if net.bias_count == 1 else 'biases'}"
-            ),
-            model,
+        biases = "bias" if net.bias_count == 1 else "biases"
+        return model, (
+            f"{gave} gave {len(params)} Values{_which_count(net, len(params))}; expected "
+            f"{count}: {net.weight_count} weights and {net.bias_count} {biases}"
         )
-    strangers = [p for p in params if not isinstance(p, value)]
+    strangers = [p for p in params if not isinstance(p, names["Value"])]
     if strangers:
-        return (
-            None,
-            (
-                f"`model.parameters()` with model = {net.constructor} holds {strangers[0]!r}, "
-                "which is not one of your Values"
-            ),
-            model,
-        )
+        return model, f"{gave} holds {strangers[0]!r}, which is not one of your Values"
     if len({id(p) for p in params}) != len(params):
-        return (
-            None,
-            (
-                f"`model.parameters()` with model = {net.constructor} lists a Value twice; "
-                "expected each weight and each bias once"
-            ),
-            model,
-        )
-    return params, None, model
+        return model, f"{gave} lists a Value twice; expected each weight and each bias once"
+    return model, params
 
 
 def _which_count(net: Net, count: int) -> str:
@@ -180,40 +161,44 @@ def _which_count(net: Net, count: int) -> str:
     return ""
 
 
+def _held(net: Net, names: Namespace) -> tuple[list[Any], list[float]] | str:
+    """The numbers the reader's parameters hold and micrograd's, or what is wrong with them."""
+    params = _listed(net, names)[1]
+    if isinstance(params, str):
+        return params
+    return [as_float(p.data) for p in params], _micrograds(net)[0]
+
+
 def parameters_problem(net: Net, names: Namespace) -> str | None:
     """``parameters()``: how many, of what, and in micrograd's order."""
-    params, problem, _ = _parameters(net, names)
-    if problem is not None or params is None:
-        return problem
-    got = [as_float(p.data) for p in params]
-    want, _ = _micrograds(net)
-    if sorted(map(str, got)) == sorted(map(str, want)) and not same(got, want):
-        first = next(i for i, (g, w) in enumerate(zip(got, want, strict=True)) if not same(g, w))
-        return (
-            f"`model.parameters()` with model = {net.constructor} lists the right Values in "
-            f"another order: its item {first} holds {show(got[first])}, which is not "
-            f"{net.parameter_name(first)} ({show(want[first])}). The order is each neuron's "
-            "weights and then its bias, neuron by neuron, layer by layer (training and the "
-            "book's tables read them in that order)"
-        )
-    return None
+    held = _held(net, names)
+    if isinstance(held, str):
+        return held
+    got, want = held
+    if sorted(map(str, got)) != sorted(map(str, want)) or same(got, want):
+        return None
+    first = first_difference(got, want)
+    return (
+        f"`model.parameters()` with model = {net.constructor} lists the right Values in "
+        f"another order: its item {first} holds {show(got[first])}, which is not "
+        f"{net.parameter_name(first)} ({show(want[first])}). The order is each neuron's "
+        "weights and then its bias, neuron by neuron, layer by layer (training and the "
+        "book's tables read them in that order)"
+    )
 
 
 def numbers_problem(net: Net, names: Namespace) -> str | None:
     """``__init__`` again: the numbers the parameters hold are the ones drawn (and 0 for a bias)."""
-    params, _, _ = _parameters(net, names)
-    if params is None:
-        return None
-    got = [as_float(p.data) for p in params]
-    want, _ = _micrograds(net)
-    if sorted(map(str, got)) != sorted(map(str, want)):
-        first = next(i for i, (g, w) in enumerate(zip(got, want, strict=True)) if not same(g, w))
-        return (
-            f"{_seeded(net)} gave {net.parameter_name(first)} = {show(got[first])}; expected "
-            f"{show(want[first])} (each weight Value(random.uniform(-1, 1)), drawn in order, "
-            "and each bias Value(0.0))"
-        )
-    return None
+    held = _held(net, names)
+    if isinstance(held, str) or sorted(map(str, held[0])) == sorted(map(str, held[1])):
+        return None  # a wrong parameters() is its own probe's to say
+    got, want = held
+    first = first_difference(got, want)
+    return (
+        f"{_seeded(net)} gave {net.parameter_name(first)} = {show(got[first])}; expected "
+        f"{show(want[first])} (each weight Value(random.uniform(-1, 1)), drawn in order, "
+        "and each bias Value(0.0))"
+    )
 
 
 def call_problem(
@@ -228,9 +213,9 @@ def call_problem(
 
     A hidden case is this probe on another network, seed and input.
     """
-    params, problem, model = _parameters(net, names, seed)
-    if params is None:
-        return problem
+    model, params = _listed(net, names, seed)
+    if isinstance(params, str):
+        return params
     reference = net.build([p.data for p in params])
     x = x[: net.sizes[0]]
     theirs_x = [Value(v) for v in x]
@@ -477,66 +462,38 @@ def _run(net: Net, x: list[float], seed: int) -> Callable[[Namespace], tuple[Any
     return look
 
 
-def _forward(
-    net: Net, x: list[float], namespace: Namespace, seed: int = 2
-) -> tuple[Any, list[float]] | None:
-    """The reader's network's output data, and its weights."""
-    made = probe(_run(net, x, seed), namespace)
-    if made is None:
-        return None
-    model, out = made
-    data = [o.data for o in out] if isinstance(out, (list, tuple)) else out.data
-    return data, [p.data for p in model.parameters()]
-
-
-def _output_with(net: Net, weights: list[float], x: list[float], hidden: str, output: str) -> Any:
-    out = outputs(net.build(weights, hidden, output), x)
-    return [o.data for o in out] if isinstance(out, list) else out.data
-
-
 _X = [0.5, -1.0, 2.0]
 
 
-def _activations_like(
-    namespace: Namespace, net: Net, hidden: str, output: str
-) -> tuple[Any, Any] | None:
-    """The reader's output and micrograd's, if the reader's has these activations instead.
-
-    ``hidden`` and ``output`` are the activations (``"tanh"`` or ``"linear"``)
-    of the hidden layers and of the output layer; None when the reader's
-    output is not the one they give, or when they give the right one.
-    """
-    seen = _forward(net, _X, namespace)
-    if seen is None:
-        return None
-    got, weights = seen
-    if len(weights) != net.weight_count + net.bias_count:
-        return None  # parameters() is wrong: its own probe says how
-    wrong = _output_with(net, weights, _X, hidden, output)
-    right = _output_with(net, weights, _X, "tanh", "tanh")
-    if not same(got, wrong) or same(wrong, right):
-        return None
-    return got, right
+def _output_with(net: Net, weights: list[float], hidden: str, output: str) -> Any:
+    """The output on ``_X`` of micrograd's ``net`` holding ``weights``, with these activations."""
+    out = outputs(net.build(weights, hidden, output), _X)
+    return [o.data for o in out] if isinstance(out, list) else out.data
 
 
-def _no_tanh(namespace: Namespace) -> Finding | None:
-    seen = _activations_like(namespace, Net("Neuron", (3,)), "linear", "linear")
-    if seen is None:
-        return None
-    return _activations_found("Neuron(3)", *seen)
+def _activations(net: Net, hidden: str, output: str) -> Callable[[Namespace], Finding | None]:
+    """A detector: the reader's ``net`` gives on ``_X`` what micrograd's gives with these
+    activations (``"tanh"`` or ``"linear"``, of the hidden layers and of the output layer),
+    where tanh in every neuron gives another output."""
 
+    def detect(namespace: Namespace) -> Finding | None:
+        made = probe(_run(net, _X, 2), namespace)
+        if made is None:
+            return None
+        model, out = made
+        got = [o.data for o in out] if isinstance(out, (list, tuple)) else out.data
+        weights = [p.data for p in model.parameters()]
+        if len(weights) != net.weight_count + net.bias_count:
+            return None  # parameters() is wrong: its own probe says how
+        wrong = _output_with(net, weights, hidden, output)
+        right = _output_with(net, weights, "tanh", "tanh")
+        if not same(got, wrong) or same(wrong, right):
+            return None
+        code = f"import random\n\nrandom.seed(2)\nmodel = {net.constructor}\nprint(model({_X}))"
+        fields = {"model": net.constructor, "x": _X, "got": show(got), "right": show(right)}
+        return Finding(code, fields=fields)
 
-def _last_layer_linear(namespace: Namespace) -> Finding | None:
-    seen = _activations_like(namespace, Net("MLP", (3, 4, 1)), "tanh", "linear")
-    if seen is None:
-        return None
-    return _activations_found("MLP(3, [4, 1])", *seen)
-
-
-def _activations_found(model: str, got: Any, right: Any) -> Finding:
-    """A finding of ``model`` (as code) on ``_X``: its output, and micrograd's with tanh."""
-    code = f"import random\n\nrandom.seed(2)\nmodel = {model}\nprint(model({_X}))"
-    return Finding(code, fields={"model": model, "x": _X, "got": show(got), "right": show(right)})
+    return detect
 
 
 _HIDDEN_ONE = "import random\n\nrandom.seed(3)\nmodel = MLP(2, [1, 2])\nout = model([0.5, -1.0])"
@@ -564,9 +521,9 @@ MISTAKES = (
     Mistake.known(STEP, "no-bias", _no_bias),
     # A detector: the message shows w · x + b itself beside its tanh, numbers the probe does
     # not compute.
-    Mistake.known(STEP, "no-tanh", _no_tanh),
+    Mistake.known(STEP, "no-tanh", _activations(Net("Neuron", (3,)), "linear", "linear")),
     # A detector: made in any of three methods; the message sets the output against its tanh.
-    Mistake.known(STEP, "last-layer-linear", _last_layer_linear),
+    Mistake.known(STEP, "last-layer-linear", _activations(Net("MLP", (3, 4, 1)), "tanh", "linear")),
     # A detector: made in MLP.__call__ or Layer.__call__, on any network with a one-neuron layer.
     Mistake.known(STEP, "one-neuron-layer", _one_neuron_layer),
     Mistake.known(STEP, "zero-grad-resets-data"),
