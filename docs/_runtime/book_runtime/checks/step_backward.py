@@ -13,6 +13,7 @@ import random
 import sys
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from book_runtime.checks.core import READER_ERRORS
@@ -57,9 +58,73 @@ HINTS = (
 #: The method the reader writes in this step.
 PARTS = ("Value.backward",)
 
-_WORKED = (("a", 2.0), ("b", -3.0), ("c", 10.0), ("f", -2.0))
-_WORKED_BODY = "e = a * b\nd = e + c\nL = d * f"
-_CHAIN_BODY = "y = x\nfor _ in range(5000):\n    y = y * 1.0001"
+
+@dataclass(frozen=True)
+class Graph:
+    """A graph a probe runs ``root.backward()`` on: its leaves and body as the code a message
+    shows, and ``make``, the same graph built from a scope's Value (its nodes by name)."""
+
+    leaves: tuple[tuple[str, float], ...]
+    body: str
+    root: str
+    make: Callable[[Namespace], dict[str, Any]]
+
+    @property
+    def code(self) -> str:
+        """The graph as code the reader can paste."""
+        return "\n".join([*(f"{name} = Value({x!r})" for name, x in self.leaves), self.body])
+
+    @property
+    def shown(self) -> str:
+        """The graph as code the reader can paste, then its ``root.backward()``."""
+        return f"{self.code}\n{self.root}.backward()"
+
+
+def _worked(names: Namespace) -> dict[str, Any]:
+    """The worked example, on the given Value: its nodes by name."""
+    made = {name: names["Value"](x) for name, x in WORKED.leaves}
+    made["e"] = made["a"] * made["b"]
+    made["d"] = made["e"] + made["c"]
+    made["L"] = made["d"] * made["f"]
+    return made
+
+
+def _shared(names: Namespace) -> dict[str, Any]:
+    """s used by both t and u, on the given Value: its nodes by name."""
+    x, y = names["Value"](2.0), names["Value"](-1.5)
+    s = x * y
+    t, u = s + 1.0, s * 3.0
+    return {"x": x, "y": y, "s": s, "t": t, "u": u, "out": t + u}
+
+
+def _twins(names: Namespace) -> dict[str, Any]:
+    """Two different Values of the same number, on the given Value: its nodes by name."""
+    x, y = names["Value"](1.5), names["Value"](1.5)
+    p, q = x * 2.0, y * 2.0
+    return {"x": x, "y": y, "p": p, "q": q, "out": p * q}
+
+
+def _chain_links(names: Namespace) -> dict[str, Any]:
+    """The chain of 5,000 links, not yet run backward: x and y."""
+    x = y = names["Value"](0.5)
+    for _ in range(5000):
+        y = y * 1.0001
+    return {"x": x, "y": y}
+
+
+WORKED = Graph(
+    (("a", 2.0), ("b", -3.0), ("c", 10.0), ("f", -2.0)),
+    "e = a * b\nd = e + c\nL = d * f",
+    "L",
+    _worked,
+)
+SHARED = Graph(
+    (("x", 2.0), ("y", -1.5)), "s = x * y\nt = s + 1.0\nu = s * 3.0\nout = t + u", "out", _shared
+)
+TWINS = Graph((("x", 1.5), ("y", 1.5)), "p = x * 2.0\nq = y * 2.0\nout = p * q", "out", _twins)
+CHAIN = Graph((("x", 0.5),), "y = x\nfor _ in range(5000):\n    y = y * 1.0001", "y", _chain_links)
+#: The code of the worked example and of the shared node's graph.
+_WORKED_CODE, _SHARED = WORKED.code, SHARED.code
 
 
 def _graph_case(
@@ -90,8 +155,8 @@ def _cases(rng: random.Random) -> tuple[EngineCase, ...]:
     return (
         _graph_case(
             "`L.backward()` on the worked example",
-            list(_WORKED),
-            _WORKED_BODY,
+            list(WORKED.leaves),
+            WORKED.body,
             "L",
             ["d", "f", "e", "c", "a", "b"],
         ),
@@ -136,26 +201,24 @@ def _nodes(root: Any) -> list[Any]:
     return found
 
 
-#: A probe's graph: its nodes by name, made with ``names["Value"]``.
-Graph = Callable[[Namespace], dict[str, Any]]
-
-
 def _watched_backward(
-    graph: Graph, root: str, namespace: Namespace
-) -> tuple[dict[str, Any], list[Any]] | None:
-    """Build ``graph`` and run ``root.backward()``, every rule watched: (its nodes, rules run)."""
-    made = probe(graph, namespace)
+    graph: Graph, namespace: Namespace
+) -> tuple[dict[str, Any], list[str]] | None:
+    """Build ``graph`` and run its ``root.backward()``, every rule watched: its nodes, and the
+    names of the nodes whose rules ran, in order ("?": a node the graph does not name)."""
+    made = probe(graph.make, namespace)
     if made is None:
         return None
     runs: list[Any] = []
-    for node in _nodes(made[root]):
+    for node in _nodes(made[graph.root]):
         if node._prev:
             node._backward = _watcher(node, node._backward, runs)
     try:
-        made[root].backward()
+        made[graph.root].backward()
     except READER_ERRORS:
         return None
-    return made, runs
+    by_id = {id(v): k for k, v in made.items() if not k.startswith("_")}
+    return made, [by_id.get(id(node), "?") for node in runs]
 
 
 def _watcher(node: Any, rule: Any, runs: list[Any]) -> Any:
@@ -167,10 +230,10 @@ def _watcher(node: Any, rule: Any, runs: list[Any]) -> Any:
 
 
 @functools.cache  # micrograd's gradients of a probe's graph do not change
-def _micrograd_grad(graph: Graph, root: str, leaf: str) -> float:
+def _micrograd_grad(graph: Graph, leaf: str) -> float:
     """``leaf.grad`` after ``root.backward()`` on ``graph``, with micrograd."""
-    made = graph(micrograd_scope())
-    made[root].backward()
+    made = graph.make(micrograd_scope())
+    made[graph.root].backward()
     return float(made[leaf].grad)
 
 
@@ -181,126 +244,70 @@ def _limit_asked_since(asked: int) -> int | None:
     return max(raised) if raised else None
 
 
-def _names(made: dict[str, Any], nodes: list[Any]) -> list[str]:
-    by_id = {id(v): k for k, v in made.items() if not k.startswith("_")}
-    return [by_id.get(id(node), "?") for node in nodes]
-
-
-_WORKED_CODE = "\n".join([*(f"{n} = Value({x!r})" for n, x in _WORKED), _WORKED_BODY])
-
-
-def _worked(names: Namespace) -> dict[str, Any]:
-    """``_WORKED_CODE``, the worked example, on the given Value: its nodes by name."""
-    made = {name: names["Value"](x) for name, x in _WORKED}
-    made["e"] = made["a"] * made["b"]
-    made["d"] = made["e"] + made["c"]
-    made["L"] = made["d"] * made["f"]
-    return made
-
-
 def _all_ones(made: dict[str, Any], root: str) -> bool:
     """Whether every Value but ``root`` ended with a gradient of exactly 1.0: seeded, each one."""
     return all(node.grad == 1.0 for name, node in made.items() if name != root)
 
 
 def _no_seed(namespace: Namespace) -> Finding | None:
-    watched = _watched_backward(_worked, "L", namespace)
+    watched = _watched_backward(WORKED, namespace)
     if watched is None:
         return None
     made, _ = watched
     if any(made[name].grad != 0 for name in "abcdef"):
         return None
-    late = made["L"].grad == 1
-    return Finding(_WORKED_CODE + "\nL.backward()", says="late" if late else "")
+    return Finding(WORKED.shown, says="late" if made["L"].grad == 1 else "")
 
 
 def _not_reversed(namespace: Namespace) -> Finding | None:
-    watched = _watched_backward(_worked, "L", namespace)
+    watched = _watched_backward(WORKED, namespace)
     if watched is None:
         return None
-    made, runs = watched
-    order = _names(made, runs)
+    made, order = watched
     if order[:1] == ["L"] or "L" not in order or _all_ones(made, "L"):
         return None
     # Each rule ran before its output had any gradient: all but L's inputs are left at 0.
     if any(made[name].grad != 0 for name in "abce"):
         return None
-    want = _micrograd_grad(_worked, "L", "a")
+    want = _micrograd_grad(WORKED, "a")
     fields = {"order": ", ".join(order), "first": order[0], "want": show(want)}
     fields["got"] = show(made["a"].grad, want)
-    return Finding(_WORKED_CODE + "\nL.backward()", fields=fields)
-
-
-_SHARED_LEAVES, _SHARED_BODY = (
-    (("x", 2.0), ("y", -1.5)),
-    "s = x * y\nt = s + 1.0\nu = s * 3.0\nout = t + u",
-)
-_SHARED = "x = Value(2.0)\ny = Value(-1.5)\n" + _SHARED_BODY
-
-
-def _shared(names: Namespace) -> dict[str, Any]:
-    """``_SHARED``, on the given Value: its nodes by name."""
-    x, y = names["Value"](2.0), names["Value"](-1.5)
-    s = x * y
-    t, u = s + 1.0, s * 3.0
-    return {"x": x, "y": y, "s": s, "t": t, "u": u, "out": t + u}
+    return Finding(WORKED.shown, fields=fields)
 
 
 def _no_visited(namespace: Namespace) -> Finding | None:
-    watched = _watched_backward(_shared, "out", namespace)
+    watched = _watched_backward(SHARED, namespace)
     if watched is None:
         return None
-    made, runs = watched
-    counts = Counter(_names(made, runs))
-    if counts["s"] < 2 or _all_ones(made, "out") or made["out"].grad != 1.0:
+    made, ran = watched
+    count = Counter(ran)["s"]
+    if count < 2 or _all_ones(made, "out") or made["out"].grad != 1.0:
         return None
-    want = _micrograd_grad(_shared, "out", "x")
-    fields = {"count": counts["s"], "got": show(made["x"].grad, want), "want": show(want)}
-    return Finding(_SHARED + "\nout.backward()", fields=fields)
-
-
-_TWINS_LEAVES, _TWINS_BODY = (("x", 1.5), ("y", 1.5)), "p = x * 2.0\nq = y * 2.0\nout = p * q"
-_TWINS = "x = Value(1.5)\ny = Value(1.5)\n" + _TWINS_BODY
-
-
-def _twins(names: Namespace) -> dict[str, Any]:
-    """``_TWINS``: two different Values of the same number, on the given Value."""
-    x, y = names["Value"](1.5), names["Value"](1.5)
-    p, q = x * 2.0, y * 2.0
-    return {"x": x, "y": y, "p": p, "q": q, "out": p * q}
+    want = _micrograd_grad(SHARED, "x")
+    fields = {"count": count, "got": show(made["x"].grad, want), "want": show(want)}
+    return Finding(SHARED.shown, fields=fields)
 
 
 def _visited_by_number(namespace: Namespace) -> Finding | None:
-    watched = _watched_backward(_twins, "out", namespace)
+    watched = _watched_backward(TWINS, namespace)
     if watched is None:
         return None
-    made, runs = watched
-    ran = _names(made, runs)
+    made, ran = watched
     missing = [name for name in ("p", "q") if name not in ran]
     if len(missing) != 1 or len(ran) != len(set(ran)):
         return None
     leaf = "x" if missing == ["p"] else "y"
     fields = {"missing": missing[0], "other": "q" if missing == ["p"] else "p", "leaf": leaf}
-    fields["graph"] = "; ".join(_TWINS.splitlines())
-    fields |= {"got": show(made[leaf].grad), "want": show(_micrograd_grad(_twins, "out", leaf))}
-    return Finding(_TWINS + "\nout.backward()\nprint(x.grad, y.grad)", fields=fields)
-
-
-_CHAIN = f"x = Value(0.5)\n{_CHAIN_BODY}\ny.backward()"
+    fields["graph"] = "; ".join(TWINS.code.splitlines())
+    fields |= {"got": show(made[leaf].grad), "want": show(_micrograd_grad(TWINS, leaf))}
+    return Finding(TWINS.shown + "\nprint(x.grad, y.grad)", fields=fields)
 
 
 def _chain(names: Namespace) -> dict[str, Any]:
-    """``_CHAIN``, on the given Value: backward() on a chain of 5,000 links; x and y."""
+    """backward() on the chain of 5,000 links, on the given Value: x and y."""
     made = _chain_links(names)
     made["y"].backward()
     return made
-
-
-def _limit_raised(namespace: Namespace) -> int | None:
-    """The recursion limit the reader's backward() asked for on the chain, if higher; else None."""
-    asked = len(recursion_limits_asked())
-    probe(_chain, namespace)
-    return _limit_asked_since(asked)
 
 
 def _recursive_sort(namespace: Namespace) -> Finding | None:
@@ -313,14 +320,17 @@ def _recursive_sort(namespace: Namespace) -> Finding | None:
     page = callers_recursion_limit()  # a limit the page raised before the check does not count
     fields = {"name": _deepest_function(error), "limit": f"{sys.getrecursionlimit():,}"}
     fields |= {"page": f"{page:,}", "usual": f"{RECURSION_LIMIT:,}"}
-    return Finding(_CHAIN, fields=fields, says="page" if page > RECURSION_LIMIT else "")
+    return Finding(CHAIN.shown, fields=fields, says="page" if page > RECURSION_LIMIT else "")
 
 
 def _raises_limit(namespace: Namespace) -> Finding | None:
-    limit = _limit_raised(namespace)
+    """The recursion limit the reader's backward() asked for on the chain, if higher."""
+    asked = len(recursion_limits_asked())
+    probe(_chain, namespace)
+    limit = _limit_asked_since(asked)
     if limit is None:
         return None
-    return Finding(_CHAIN, fields={"limit": f"{limit:,}"})
+    return Finding(CHAIN.shown, fields={"limit": f"{limit:,}"})
 
 
 def _right_on_the_worked_example(namespace: Namespace) -> bool:
@@ -339,31 +349,23 @@ def _deepest_function(error: BaseException) -> str:
 # -- backward() alone ---------------------------------------------------------------------------
 
 
-def _backward_probe(
-    graph: Graph,
-    leaves: tuple[tuple[str, float], ...],
-    body: str,
-    root: str,
-    text: str,
-    calls: int = 1,
-    later: bool = True,
-) -> Probe:
-    """The probe: ``root.backward()``, ``calls`` times, on ``graph`` (``leaves`` and ``body`` as
-    code) gives every Value micrograd's gradient, and asks for no higher recursion limit."""
-    names = list(graph(micrograd_scope()))
+def _backward_probe(graph: Graph, text: str, calls: int = 1, later: bool = True) -> Probe:
+    """The probe: ``root.backward()``, ``calls`` times, on ``graph`` gives every Value
+    micrograd's gradient, and asks for no higher recursion limit."""
+    root = graph.root
 
     def make(scope: Namespace) -> dict[str, Any]:
-        made = graph(scope)
+        made = graph.make(scope)
         for _ in range(calls):
             made[root].backward()
         return made
 
     case = EngineCase(
         f"`{root}.backward()` on {text}",
-        leaves,
-        body,
+        graph.leaves,
+        graph.body,
         "\n".join([f"{root}.backward()"] * calls),
-        tuple(Look(f"{name}.grad") for name in names),
+        tuple(Look(f"{name}.grad") for name in graph.make(micrograd_scope())),
         make=make,
     )
 
@@ -386,39 +388,12 @@ _TWICE = (
 )
 
 
-def _chain_links(names: Namespace) -> dict[str, Any]:
-    """The chain of 5,000 links, not yet run backward: x and y."""
-    x = y = names["Value"](0.5)
-    for _ in range(5000):
-        y = y * 1.0001
-    return {"x": x, "y": y}
-
-
 PROBES = (
-    _backward_probe(_worked, _WORKED, _WORKED_BODY, "L", "the worked example"),
-    _backward_probe(
-        _shared,
-        _SHARED_LEAVES,
-        _SHARED_BODY,
-        "out",
-        "`out = t + u`, where s is used by both t and u",
-    ),
-    _backward_probe(
-        _twins,
-        _TWINS_LEAVES,
-        _TWINS_BODY,
-        "out",
-        "`out = p * q`, where p and q are two Values of the same number",
-    ),
-    _backward_probe(_worked, _WORKED, _WORKED_BODY, "L", _TWICE, calls=2),
-    _backward_probe(
-        _chain_links,
-        (("x", 0.5),),
-        _CHAIN_BODY,
-        "y",
-        "a chain of 5,000 links (`y = y * 1.0001`)",
-        later=False,
-    ),
+    _backward_probe(WORKED, "the worked example"),
+    _backward_probe(SHARED, "`out = t + u`, where s is used by both t and u"),
+    _backward_probe(TWINS, "`out = p * q`, where p and q are two Values of the same number"),
+    _backward_probe(WORKED, _TWICE, calls=2),
+    _backward_probe(CHAIN, "a chain of 5,000 links (`y = y * 1.0001`)", later=False),
     *OPTIONAL_PROBES,
 )
 
