@@ -154,7 +154,7 @@ class Failure(str):
 
     fields: dict[str, Any]
 
-    def __new__(cls, text: str, **fields: Any) -> Failure:
+    def __new__(cls, text: str, /, **fields: Any) -> Failure:
         made = super().__new__(cls, text)
         made.fields = fields
         return made

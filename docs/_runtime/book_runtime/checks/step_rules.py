@@ -170,7 +170,8 @@ def problem(rule: Rule, names: Namespace) -> str | None:
             f"`c = {rule.text}` with {given} gave c.data = {show(mine.data)}; expected "
             f"{show(float(theirs.data))}"
         )
-    holding = " and ".join(f"{n}.grad = {rule.held(n)}" for n in rule.inputs)
+    fields = rule_fields(rule, mine.grads)
+    holding = fields["held"]
     run = "`c.backward()`" if rule.composite else f"c.grad = {rule.out_grad} and `c._backward()`"
     for name, local in zip(rule.inputs, rule.local, strict=True):
         got, want = _number(mine.grads[name]), float(theirs.grads[name])
@@ -190,19 +191,26 @@ def problem(rule: Rule, names: Namespace) -> str | None:
             f"{what_went_wrong(rule, name, got)}",
             name=name,
             want=show(want, got),
-            a=rule.a,
-            b=rule.b,
-            out_grad=rule.out_grad,
-            held=holding,
             data=float(theirs.data),
-            gave=", ".join(f"{n}.grad = {show(mine.grads[n])}" for n in rule.inputs),
-            expected=", ".join(f"{n}.grad = {show(float(theirs.grads[n]))}" for n in rule.inputs),
+            **fields,
         )
     return None
 
 
-def _number_on_left(op: str) -> Callable[[Any, Any], Any]:
-    return {"-": lambda a, b: 2.0 - a, "/": lambda a, b: 2.0 / a}[op]
+def rule_fields(rule: Rule, grads: dict[str, Any]) -> dict[str, Any]:
+    """What a message about ``rule``'s probe may say: the node and its numbers, what each input
+    held, the gradients ``grads`` it gave, and micrograd's."""
+    want = expected(rule).grads
+    return {
+        "text": rule.text,
+        "part": rule.part,
+        "a": rule.a,
+        "b": rule.b,
+        "out_grad": rule.out_grad,
+        "held": " and ".join(f"{name}.grad = {rule.held(name)}" for name in rule.inputs),
+        "gave": ", ".join(f"{name}.grad = {show(grads[name])}" for name in rule.inputs),
+        "expected": ", ".join(f"{n}.grad = {show(float(want[n]))}" for n in rule.inputs),
+    }
 
 
 RULES = (
@@ -226,7 +234,7 @@ RULES = (
 OPTIONAL_RULES = (
     Rule("Value.__neg__", "-a", lambda a, b: -a, ("a",), ("-1",), composite=True),
     Rule("Value.__sub__", "a - b", lambda a, b: a - b, ("a", "b"), ("1", "-1"), composite=True),
-    Rule("Value.__rsub__", "2.0 - a", _number_on_left("-"), ("a",), ("-1",), composite=True),
+    Rule("Value.__rsub__", "2.0 - a", lambda a, b: 2.0 - a, ("a",), ("-1",), composite=True),
     Rule(
         "Value.__truediv__",
         "a / b",
@@ -238,22 +246,12 @@ OPTIONAL_RULES = (
     Rule(
         "Value.__rtruediv__",
         "2.0 / a",
-        _number_on_left("/"),
+        lambda a, b: 2.0 / a,
         ("a",),
         ("-2.0 / a.data**2",),
         composite=True,
     ),
 )
-
-
-def _probe(rule: Rule) -> Probe:
-    return Probe(rule.part, rule.code, lambda names: problem(rule, names), needs=rule.needs)
-
-
-def _optional_probe(rule: Rule) -> Probe:
-    return Probe(
-        rule.part, rule.code, lambda names: problem(rule, names), applies=readers_own(rule.part)
-    )
 
 
 #: Step 2's probes: the forward pass of each new operation, then each rule alone.
@@ -265,11 +263,14 @@ PROBES = (
         for rule in RULES
         if rule.forward
     ),
-    *(_probe(rule) for rule in RULES),
+    *(Probe(r.part, r.code, functools.partial(problem, r), needs=r.needs) for r in RULES),
 )
 
 #: Step 3's probes of the operations the track does not ask for, where the reader wrote them.
-OPTIONAL_PROBES = tuple(_optional_probe(rule) for rule in OPTIONAL_RULES)
+OPTIONAL_PROBES = tuple(
+    Probe(r.part, r.code, functools.partial(problem, r), applies=readers_own(r.part))
+    for r in OPTIONAL_RULES
+)
 
 
 def _cases(rng: random.Random) -> list[Hidden]:
@@ -337,16 +338,7 @@ def _edges(rule: Rule) -> int:
 
 def _found(rule: Rule, got: dict[str, float], says: str = "") -> Finding:
     """A finding of ``rule``'s probe: what each input held, got and should have got."""
-    want = expected(rule).grads
-    fields = {
-        "text": rule.text,
-        "part": rule.part,
-        "out_grad": rule.out_grad,
-        "held": " and ".join(f"{name}.grad = {rule.held(name)}" for name in rule.inputs),
-        "gave": ", ".join(f"{name}.grad = {show(got[name])}" for name in rule.inputs),
-        "expected": ", ".join(f"{n}.grad = {show(float(want[n]))}" for n in rule.inputs),
-    }
-    return Finding(rule.code, rule.part, fields, says)
+    return Finding(rule.code, rule.part, rule_fields(rule, got), says)
 
 
 def _no_out_grad(namespace: Namespace) -> Finding | None:
@@ -377,19 +369,11 @@ MISTAKES = (
 PARTS = ("Value.__add__", "Value.__mul__", "Value.tanh", "Value.exp", "Value.__pow__")
 
 
-def _exp_of_half(names: Namespace) -> Any:
-    return names["Value"](0.5).exp()
-
-
-def _square_of_half(names: Namespace) -> Any:
-    return names["Value"](0.5) ** 2
-
-
 #: The step's two optional parts, the reader writes at least one: the method, and a probe
 #: that uses it.
 _OPTIONAL: dict[str, tuple[str, Callable[[Namespace], Any]]] = {
-    "exp": ("exp", _exp_of_half),
-    "pow": ("__pow__", _square_of_half),
+    "exp": ("exp", lambda names: names["Value"](0.5).exp()),
+    "pow": ("__pow__", lambda names: names["Value"](0.5) ** 2),
 }
 
 
