@@ -921,13 +921,8 @@ class _Check:
 
     def not_yours(self) -> Result | None:
         """A NOT_YOURS result if a class or function of these steps is micrograd's own."""
-        owners: list[str] = []
-        for step in self.steps:
-            for part in step.parts:
-                owner = part.rpartition(".")[0] or part
-                if owner not in owners:
-                    owners.append(owner)
-        for owner in owners:
+        parts = (part for step in self.steps for part in step.parts)
+        for owner in dict.fromkeys(part.rpartition(".")[0] or part for part in parts):
             klass = micrograds_own(self.namespace, owner)
             found = self.namespace.get(owner)
             if klass is None and not (callable(found) and _micrograds(found)):

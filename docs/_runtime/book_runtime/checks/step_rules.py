@@ -293,9 +293,6 @@ def _cases(rng: random.Random) -> list[Hidden]:
 # got exactly what its mistake gives: the probes' numbers make each mistake's numbers differ from
 # every other's, and from the right ones.
 
-#: Every rule of the step, for the detectors that can be made in any of them.
-_ALL_RULES = tuple(dict.fromkeys(rule.part for rule in RULES))
-
 
 def _seen(rule: Rule, namespace: Namespace) -> dict[str, float] | None:
     """Each input's gradient after the reader's rule (None if the reader's code raised)."""

@@ -194,13 +194,12 @@ def _inputs_not_recorded(namespace: Namespace) -> Finding | None:
     return Finding(_TWO_VALUES, part, {"what": what})
 
 
-def _operation(op: str, right: Callable[[Any], Any]) -> Callable[[Namespace], tuple[Any, Any, Any]]:
-    """A probe: a = Value(2.0) and ``a <op> right(Value)``: a, the right operand and the result."""
+def _operation(op: str) -> Callable[[Namespace], tuple[Any, Any]]:
+    """A probe: a = Value(2.0) and ``a <op> 1.5``: a and the result."""
 
-    def look(names: Namespace) -> tuple[Any, Any, Any]:
+    def look(names: Namespace) -> tuple[Any, Any]:
         a = names["Value"](2.0)
-        other = right(names["Value"])
-        return a, other, (a + other if op == "+" else a * other)
+        return a, (a + 1.5 if op == "+" else a * 1.5)
 
     return look
 
@@ -211,7 +210,7 @@ _METHODS = {"+": "Value.__add__", "*": "Value.__mul__"}
 
 def _number_not_wrapped(namespace: Namespace) -> Finding | None:
     for op, part in _METHODS.items():
-        look = _operation(op, lambda value: 1.5)
+        look = _operation(op)
         code = f"a = Value(2.0)\nc = a {op} 1.5"
         fields = {"op": op, "part": part, "method": part.split(".")[1]}
         error = probe_error(look, namespace)
@@ -220,7 +219,7 @@ def _number_not_wrapped(namespace: Namespace) -> Finding | None:
         made = probe(look, namespace)
         if made is None:
             continue
-        a, _, c = made
+        a, c = made
         prev = list(getattr(c, "_prev", ()))
         if not any(p is a for p in prev):
             continue
@@ -232,21 +231,21 @@ def _number_not_wrapped(namespace: Namespace) -> Finding | None:
     return None
 
 
-def _number_plus(names: Namespace) -> Any:
-    with shallow():  # a reflected method that calls itself: see shallow()
-        return 1.5 + names["Value"](2.0)
+def _number_first(op: str, x: float) -> Callable[[Namespace], Any]:
+    """A probe: ``x <op> Value(2.0)``, the number on the left."""
 
+    def look(names: Namespace) -> Any:
+        with shallow():  # a reflected method that calls itself: see shallow()
+            return x + names["Value"](2.0) if op == "+" else x * names["Value"](2.0)
 
-def _number_times(names: Namespace) -> Any:
-    with shallow():
-        return 3.0 * names["Value"](2.0)
+    return look
 
 
 #: Each reflected method: its operation, the expression that needs it, and that expression as
 #: a probe on the reader's Value (the message shows ``a = Value(2.0)`` and ``c = <expression>``).
 _REFLECTED = {
-    "__radd__": ("+", "1.5 + a", _number_plus),
-    "__rmul__": ("*", "3.0 * a", _number_times),
+    "__radd__": ("+", "1.5 + a", _number_first("+", 1.5)),
+    "__rmul__": ("*", "3.0 * a", _number_first("*", 3.0)),
 }
 
 
