@@ -834,6 +834,7 @@ def run_check(
         return _Check(exercise, namespace, builds_on, dict(cells or {}), known).judge()
 
 
+@dataclass(frozen=True)
 class _Check:
     """One check of one exercise: its probes and cases in order, and the first failure's diagnosis.
 
@@ -841,21 +842,12 @@ class _Check:
     traced to the earliest step it builds on that fails its own check.
     """
 
-    def __init__(
-        self,
-        exercise: Exercise,
-        namespace: Namespace,
-        builds_on: Sequence[Exercise],
-        cells: Cells,
-        exercises: Mapping[str, Exercise],
-        blame_earlier: bool = True,
-    ) -> None:
-        self.exercise = exercise
-        self.namespace = namespace
-        self.builds_on = builds_on
-        self.cells = cells
-        self.exercises = exercises
-        self.blame_earlier = blame_earlier
+    exercise: Exercise
+    namespace: Namespace
+    builds_on: Sequence[Exercise]
+    cells: Cells
+    exercises: Mapping[str, Exercise]
+    blame_earlier: bool = True
 
     @property
     def steps(self) -> tuple[Exercise, ...]:
@@ -911,13 +903,12 @@ class _Check:
         if where is None:
             return f"Your `{part}`", None
         words = where.words(self.exercises)
-        words = words[0].upper() + words[1:]
         if where.step is not None and where.step != self.exercise.id:
             step = self.exercises.get(where.step)
             title = f' "{step.title}"' if step is not None else ""
             number = list(self.exercises).index(where.step) + 1
-            words = f"This comes from step {number}{title}: {words[0].lower()}{words[1:]}"
-        return words, where.step
+            return f"This comes from step {number}{title}: {words}", where.step
+        return words[0].upper() + words[1:], where.step
 
     def not_yours(self) -> Result | None:
         """A NOT_YOURS result if a class or function of these steps is micrograd's own."""
