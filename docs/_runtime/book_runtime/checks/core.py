@@ -1074,19 +1074,18 @@ class _Check:
     def earlier_failure(self, number: int) -> Result | None:
         """The result of the earliest step this one builds on that fails its own check."""
         for i, step in enumerate(self.builds_on):
-            earlier = _Check(
-                step, self.namespace, self.builds_on[:i], self.cells, self.exercises, False
-            ).judge()
-            if earlier.status in (FAILED, RAISED):
-                return self.result(
-                    earlier.status,
-                    f'This comes from step "{step.title}", whose check fails: {earlier.message}',
-                    case=earlier.case,
-                    mistake=earlier.mistake,
-                    traceback=earlier.traceback,
+            earlier = replace(
+                self, exercise=step, builds_on=self.builds_on[:i], blame_earlier=False
+            )
+            result = earlier.judge()
+            if result.status in (FAILED, RAISED):
+                said = f'This comes from step "{step.title}", whose check fails: {result.message}'
+                return replace(
+                    result,
+                    exercise=self.exercise.id,
+                    message=said,
                     checked=number,
-                    part=earlier.part,
-                    step=earlier.step or step.id,
+                    step=result.step or step.id,
                 )
         return None
 
