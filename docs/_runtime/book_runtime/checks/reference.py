@@ -50,21 +50,19 @@ class Net:
     sizes: tuple[int, ...]
 
     @property
+    def arguments(self) -> tuple[Any, ...]:
+        """What its class is called with: ``(3, [4, 4, 1])`` for an MLP, ``(3, 2)`` for a layer."""
+        nin, *rest = self.sizes
+        return (nin, rest) if self.kind == "MLP" else (nin, *rest)
+
+    @property
     def constructor(self) -> str:
         """How the reader's code makes it: ``MLP(3, [4, 4, 1])``."""
-        nin, *rest = self.sizes
-        if self.kind == "Neuron":
-            return f"Neuron({nin})"
-        if self.kind == "Layer":
-            return f"Layer({nin}, {rest[0]})"
-        return f"MLP({nin}, {list(rest)})"
+        return f"{self.kind}({', '.join(map(repr, self.arguments))})"
 
     def make(self, names: Mapping[str, Any]) -> Any:
         """The reader's network of this shape: :attr:`constructor` with the classes of ``names``."""
-        nin, *rest = self.sizes
-        if self.kind == "MLP":
-            return names["MLP"](nin, list(rest))
-        return names[self.kind](nin, *rest)
+        return names[self.kind](*self.arguments)
 
     @property
     def layers(self) -> list[tuple[int, int]]:
