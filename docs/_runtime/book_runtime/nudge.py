@@ -1,0 +1,252 @@
+"""Nudge an input of a small graph and set the output's change beside the gradient's prediction.
+
+The book defines a gradient as what you see when you nudge one input a little
+and watch the output.  A :class:`Nudge` lets the reader do exactly that on a
+graph the page built: it moves a leaf's ``data``, computes the graph's forward
+pass again with micrograd's own operations, and reports the output's measured
+change next to the first-order prediction, ``grad × Δx``, with the gradients
+of the point where ``backward()`` last ran (the point the reader left).  Their
+difference is the curvature's share: the gradient is a slope, and the slope
+itself changes along a large nudge.
+
+Every number the page shows of a nudge is computed here (:class:`Reply`); the
+page only sends the reader's value and draws the answer.  Standard library and
+micrograd only.
+
+Examples
+--------
+>>> from micrograd.engine import Value
+>>> x1, w1 = Value(2.0, label="x1"), Value(-3.0, label="w1")
+>>> x2, w2 = Value(0.0, label="x2"), Value(1.0, label="w2")
+>>> b = Value(6.8813735870195432, label="b")
+>>> o = (x1 * w1 + x2 * w2 + b).tanh()
+>>> o.backward()
+>>> reply = Nudge(o).set("w1", -3.0 + 0.001)
+>>> round(reply.delta_out, 6), round(reply.predicted, 6)
+(0.000999, 0.001)
+"""
+
+from __future__ import annotations
+
+import math
+import operator
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from micrograd.engine import Value, topological_order
+
+#: micrograd's operations by the name a node records (``_op``), each applied to Values:
+#: a nudge computes a node again with the engine's own code, never a copy of its formula.
+OPERATIONS: dict[str, Callable[..., Value]] = {
+    "+": operator.add,
+    "-": operator.sub,
+    "*": operator.mul,
+    "/": operator.truediv,
+    "neg": operator.neg,
+    "tanh": Value.tanh,
+    "exp": Value.exp,
+    "log": Value.log,
+    "ReLU": Value.relu,
+    "sigmoid": Value.sigmoid,
+}
+#: Operations whose output is a straight line of each input alone: they bend no nudge.
+LINEAR = frozenset({"+", "-", "neg"})
+#: The decimals the page shows a nudge's numbers with.
+DECIMALS = 4
+
+
+def operation(op: str) -> Callable[..., Value]:
+    """The engine's operation a node named ``op`` was made by (``"**2"`` is a power)."""
+    if op.startswith("**"):
+        exponent = float(op[2:])
+        return lambda a: a ** (int(exponent) if exponent.is_integer() else exponent)
+    try:
+        return OPERATIONS[op]
+    except KeyError:
+        raise ValueError(
+            f"a {op!r} node cannot be computed again: a nudge knows micrograd's own "
+            f"operations ({', '.join(OPERATIONS)} and powers)"
+        ) from None
+
+
+def replay(root: Value) -> dict[Value, Value]:
+    """A copy of ``root``'s graph made by the same operations on its leaves' data now.
+
+    Returns each node of the graph -> its copy.  The copy's gradients are its
+    own: running ``backward()`` on it leaves the page's graph as it was.
+    """
+    copies: dict[Value, Value] = {}
+    for node in topological_order(root):
+        if not node._prev:
+            copies[node] = Value(node.data, label=node.label)
+        else:
+            copies[node] = operation(node._op)(*(copies[x] for x in node._prev))
+    return copies
+
+
+def gradients(root: Value) -> dict[Value, float]:
+    """d(root)/d(node) for every node of ``root``'s graph at its data now, from a copy."""
+    copies = replay(root)
+    copies[root].backward()
+    return {node: copy.grad for node, copy in copies.items()}
+
+
+def _bends(root: Value, leaf: Value) -> list[str]:
+    """The operations between ``leaf`` and ``root`` that make the output curve in it.
+
+    A linear operation does not; a product or quotient does only when both of
+    its inputs depend on the leaf (``x * w`` is a line in ``w`` alone).
+    """
+    depends: set[Value] = set()
+    bending: list[str] = []
+    for node in topological_order(root):
+        reached = [x for x in node._prev if x in depends]
+        if node is leaf or reached:
+            depends.add(node)
+        if not reached or node._op in LINEAR:
+            continue
+        if node._op in ("*", "/") and len(reached) < 2:
+            continue
+        if node._op not in bending:
+            bending.append(node._op)
+    return bending
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What a nudge shows: the output's change measured, and the gradient's prediction."""
+
+    leaf: str
+    value: float
+    delta_x: float
+    out: float
+    delta_out: float
+    grad: float
+    predicted: float
+    difference: float
+    why: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The reply as the page receives it."""
+        return asdict(self)
+
+
+def _shown(x: float) -> str:
+    return f"{x:.{DECIMALS}f}"
+
+
+class Nudge:
+    """A graph whose named leaves the reader moves, and the point its gradients belong to.
+
+    Parameters
+    ----------
+    root : Value
+        The graph's output.  Its gradients are those of the last ``backward()``;
+        a graph never run backward gets them computed here, on a copy.
+
+    Raises
+    ------
+    ValueError
+        If the graph has a node no nudge can compute again (an operation of the
+        reader's own), no named leaf, or two leaves of the same name.
+    """
+
+    def __init__(self, root: Value) -> None:
+        self.root = root
+        order = topological_order(root)
+        for node in order:
+            if node._prev:
+                operation(node._op)
+        named = [node for node in order if not node._prev and node.label]
+        self.leaves = {node.label: node for node in named}
+        if len(self.leaves) < len(named):
+            twice = sorted({x.label for x in named if [y.label for y in named].count(x.label) > 1})
+            raise ValueError(f"two leaves share a name, {', '.join(twice)}: a nudge needs one each")
+        if not self.leaves:
+            raise ValueError("the graph has no named leaf to nudge: give an input a label")
+        self._built = {node: (node.data, node.grad) for node in order}
+        self._rebase()
+
+    def _rebase(self) -> None:
+        """Make the graph as it is now the point that nudges start from."""
+        self._base = {node: node.data for node in self._built}
+        self._grads = gradients(self.root)
+
+    def _leaf(self, name: str) -> Value:
+        try:
+            return self.leaves[name]
+        except KeyError:
+            known = ", ".join(self.leaves)
+            raise ValueError(f"no leaf named {name!r} to nudge (the graph's: {known})") from None
+
+    def set(self, name: str, value: float) -> Reply:
+        """Move leaf ``name`` to ``value``, compute the forward pass again, and compare."""
+        if not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise ValueError(f"a nudge needs a finite number for {name}, got {value!r}")
+        leaf = self._leaf(name)
+        leaf.data = float(value)
+        copies = replay(self.root)
+        for node, copy in copies.items():
+            node.data = copy.data
+        return self._reply(leaf)
+
+    def step(self, name: str, learning_rate: float) -> Reply:
+        """One step of gradient descent on leaf ``name``: ``x -= learning_rate * grad``."""
+        leaf = self._leaf(name)
+        return self.set(name, leaf.data - learning_rate * self._grads[leaf])
+
+    def backward_again(self) -> None:
+        """Run ``backward()`` on the page's graph at its point now, as a page would."""
+        for node in self._built:
+            node.grad = 0.0
+        self.root.backward()
+        self._rebase()
+
+    def reset(self) -> None:
+        """Give every node back the data and gradient it had when the page built it."""
+        for node, (data, grad) in self._built.items():
+            node.data, node.grad = data, grad
+        self._rebase()
+
+    def _reply(self, leaf: Value) -> Reply:
+        moved = [x for x in self.leaves.values() if x.data != self._base[x]]
+        delta_out = self.root.data - self._base[self.root]
+        predicted = sum(self._grads[x] * (x.data - self._base[x]) for x in moved)
+        difference = delta_out - predicted
+        return Reply(
+            leaf=leaf.label,
+            value=leaf.data,
+            delta_x=leaf.data - self._base[leaf],
+            out=self.root.data,
+            delta_out=delta_out,
+            grad=self._grads[leaf],
+            predicted=predicted,
+            difference=difference,
+            why=self._why(moved, difference),
+        )
+
+    def _why(self, moved: list[Value], difference: float) -> str:
+        """One sentence on why the measured change and the prediction agree, or part."""
+        if round(difference, DECIMALS) == 0:
+            return (
+                "The gradient's prediction and the measured change agree to "
+                f"{DECIMALS} decimals: over a small nudge the output moves in a straight line."
+            )
+        now = gradients(self.root)
+        slopes = "; ".join(
+            f"{x.label}'s from {_shown(self._grads[x])} to {_shown(now[x])}" for x in moved
+        )
+        terms = " + ".join(
+            f"½ × ({_shown(now[x])} − {_shown(self._grads[x])}) × {_shown(x.data - self._base[x])}"
+            for x in moved
+        )
+        estimate = sum(0.5 * (now[x] - self._grads[x]) * (x.data - self._base[x]) for x in moved)
+        bends = sorted({op for x in moved for op in _bends(self.root, x)})
+        cause = f" ({', '.join(bends)} curves)" if bends else ""
+        return (
+            f"They part by {_shown(difference)}: a gradient is the slope at the point you left, "
+            f"and along this nudge the slope itself changed{cause}, {slopes}. "
+            f"{terms} = {_shown(estimate)} is about what the straight line misses: "
+            "the second-order term."
+        )

@@ -1,0 +1,161 @@
+"""Nudge: an input moved, the forward pass again, and the gradient's prediction beside it.
+
+``book_runtime.nudge`` computes every number the page's Nudge control shows; these
+tests check them on the book's neuron and on small graphs of every operation.
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from book_runtime.nudge import OPERATIONS, Nudge, gradients, replay
+
+from micrograd.engine import Value, new_node, topological_order
+
+B = 6.8813735870195432
+
+
+def neuron() -> tuple[Value, dict[str, Value]]:
+    """The book's worked neuron, after backward(): o = 0.7071, w1.grad = 1.0."""
+    x1, w1 = Value(2.0, label="x1"), Value(-3.0, label="w1")
+    x2, w2 = Value(0.0, label="x2"), Value(1.0, label="w2")
+    b = Value(B, label="b")
+    o = (x1 * w1 + x2 * w2 + b).tanh()
+    o.backward()
+    return o, {"x1": x1, "w1": w1, "x2": x2, "w2": w2, "b": b}
+
+
+def every_operation() -> Value:
+    """One graph that uses each of micrograd's operations, on two named leaves."""
+    a, b = Value(0.7, label="a"), Value(1.3, label="b")
+    mixed = (a * b + a / b - b).tanh() + (-a).exp() + b.log() + a.relu() + b.sigmoid()
+    return mixed + a**2 + b**0.5
+
+
+def test_a_small_nudge_of_w1_moves_o_by_the_gradient_times_the_nudge() -> None:
+    o, leaves = neuron()
+    reply = Nudge(o).set("w1", -3.0 + 0.001)
+    assert reply.grad == pytest.approx(leaves["x1"].data * (1 - 0.7071067811865476**2))
+    assert reply.predicted == pytest.approx(reply.grad * 0.001)
+    assert abs(reply.delta_out - reply.predicted) < 1e-4
+    assert reply.why.startswith("The gradient's prediction and the measured change agree")
+
+
+def test_a_nudge_of_one_parts_the_prediction_and_the_change_and_says_tanh_curves() -> None:
+    o, _ = neuron()
+    reply = Nudge(o).set("w1", -2.0)
+    assert abs(reply.difference) > 0.1
+    assert reply.difference == pytest.approx(reply.delta_out - reply.predicted)
+    assert "(tanh curves)" in reply.why
+    assert "w1's from 1.0000 to" in reply.why
+
+
+def test_the_second_order_estimate_in_the_sentence_is_near_the_difference() -> None:
+    o, _ = neuron()
+    reply = Nudge(o).set("w1", -3.0 + 0.1)
+    arithmetic = reply.why.split("(tanh curves), w1's from 1.0000 to ")[1]
+    assert arithmetic.split(". ")[1].startswith("½ × (0.7401 − 1.0000) × 0.1000 = ")
+    estimate = float(arithmetic.split(" = ")[1].split(" ")[0])
+    assert estimate == pytest.approx(0.5 * (0.7401 - 1.0) * 0.1, abs=1e-4)
+    assert estimate == pytest.approx(reply.difference, rel=0.05)
+
+
+def test_the_forward_pass_again_is_the_engines_and_the_gradients_are_backwards() -> None:
+    o, leaves = neuron()
+    nudge = Nudge(o)
+    nudge.set("x2", 0.5)
+    fresh = (leaves["x1"] * leaves["w1"] + Value(0.5) * leaves["w2"] + leaves["b"]).tanh()
+    assert o.data == fresh.data
+    assert gradients(o)[leaves["w2"]] == pytest.approx(0.5 * (1 - fresh.data**2))
+
+
+def test_gradients_come_from_a_copy_and_leave_the_pages_grads_as_they_were() -> None:
+    o, _ = neuron()
+    before = {node: node.grad for node in topological_order(o)}
+    gradients(o)
+    assert {node: node.grad for node in topological_order(o)} == before
+
+
+def test_nudged_gradients_stay_those_of_the_point_left_until_backward_runs_again() -> None:
+    o, leaves = neuron()
+    nudge = Nudge(o)
+    nudge.set("w1", -2.0)
+    assert leaves["w1"].grad == pytest.approx(1.0)
+    assert nudge.set("w1", -2.5).grad == pytest.approx(1.0)
+    nudge.backward_again()
+    assert leaves["w1"].grad == pytest.approx(2.0 * (1 - o.data**2))
+    assert nudge.set("w1", leaves["w1"].data).delta_out == 0.0
+
+
+def test_taking_the_step_moves_the_input_against_the_gradient_and_o_falls() -> None:
+    o, _ = neuron()
+    reply = Nudge(o).step("w1", learning_rate=0.1)
+    assert reply.value == pytest.approx(-3.0 - 0.1 * 1.0)
+    assert reply.delta_out < 0
+
+
+def test_reset_gives_back_the_built_data_and_gradients() -> None:
+    o, leaves = neuron()
+    nudge = Nudge(o)
+    nudge.set("b", 0.0)
+    nudge.backward_again()
+    nudge.reset()
+    assert o.data == pytest.approx(0.7071067811865476)
+    assert [leaves[n].grad for n in ("x1", "w1", "x2", "w2")] == pytest.approx(
+        [-1.5, 1.0, 0.5, 0.0]
+    )
+
+
+def test_a_nudge_of_two_inputs_predicts_with_both_gradients() -> None:
+    o, _ = neuron()
+    nudge = Nudge(o)
+    nudge.set("w1", -3.0 + 0.001)
+    reply = nudge.set("x1", 2.0 + 0.002)
+    assert reply.predicted == pytest.approx(1.0 * 0.001 + -1.5 * 0.002)
+    assert abs(reply.difference) < 1e-4
+
+
+def test_the_replayed_graph_has_every_nodes_data() -> None:
+    root = every_operation()
+    copies = replay(root)
+    assert all(copies[node].data == node.data for node in topological_order(root))
+
+
+def test_every_operation_of_the_engine_can_be_computed_again() -> None:
+    ops = {node._op for node in topological_order(every_operation()) if node._prev}
+    assert {op for op in ops if not op.startswith("**")} == set(OPERATIONS)
+
+
+def test_a_product_bends_only_when_both_its_inputs_move_with_the_nudge() -> None:
+    a, b = Value(-2.0, label="a"), Value(3.0, label="b")
+    c = a * b + b**2
+    reply = Nudge(c).set("b", 4.0)
+    assert "(**2 curves)" in reply.why
+    d = a * a
+    assert "(* curves)" in Nudge(d).set("a", -1.0).why
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "message"),
+    [
+        ("w9", 1.0, "no leaf named 'w9' to nudge (the graph's: x1, w1, x2, w2, b)"),
+        ("w1", math.nan, "a nudge needs a finite number for w1, got nan"),
+        ("w1", "2", "a nudge needs a finite number for w1, got '2'"),
+    ],
+)
+def test_bad_nudges_say_what_was_wrong(name: str, value: object, message: str) -> None:
+    o, _ = neuron()
+    with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)")):
+        Nudge(o).set(name, value)  # type: ignore[arg-type]
+
+
+def test_a_graph_nudge_cannot_compute_again_or_name_is_refused() -> None:
+    x = Value(1.0, label="x")
+    sin = new_node(math.sin(x.data), "sin", lambda out, a: None, x)
+    with pytest.raises(ValueError, match="a 'sin' node cannot be computed again"):
+        Nudge(sin)
+    with pytest.raises(ValueError, match="no named leaf"):
+        Nudge(Value(1.0) + 2)
+    with pytest.raises(ValueError, match="two leaves share a name, x"):
+        Nudge(Value(1.0, label="x") * Value(2.0, label="x"))
