@@ -6,6 +6,7 @@ tests check them on the book's neuron and on small graphs of every operation.
 
 from __future__ import annotations
 
+import json
 import math
 
 import pytest
@@ -159,3 +160,41 @@ def test_a_graph_nudge_cannot_compute_again_or_name_is_refused() -> None:
         Nudge(Value(1.0) + 2)
     with pytest.raises(ValueError, match="two leaves share a name, x"):
         Nudge(Value(1.0, label="x") * Value(2.0, label="x"))
+
+
+def test_the_kernel_answers_a_nudge_with_the_reply_and_the_graph_drawn_now(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from book_runtime import kernel, nudge
+
+    o, leaves = neuron()
+    monkeypatch.setattr(kernel, "NAMESPACE", {"o": o})
+    monkeypatch.setattr(nudge, "NUDGES", {})
+    set_w1 = json.loads(nudge.answer("set", json.dumps({"root": "o", "leaf": "w1", "value": -2.0})))
+    assert set_w1["leaf"] == "w1"
+    assert set_w1["moved"] is True
+    assert set_w1["out"] == o.data
+    assert f"data {o.data:.4f}" in set_w1["dot"]
+    assert json.loads(nudge.answer("backward", json.dumps({"root": "o"})))["moved"] is False
+    assert leaves["w1"].grad == pytest.approx(2.0 * (1 - o.data**2))
+    reset = json.loads(nudge.answer("reset", json.dumps({"root": "o"})))
+    assert reset["moved"] is False
+    assert "data 0.7071" in reset["dot"]
+
+
+def test_a_graph_rebuilt_by_a_run_is_nudged_afresh_and_an_unknown_name_is_refused(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from book_runtime import kernel, nudge
+
+    first, _ = neuron()
+    namespace = {"o": first}
+    monkeypatch.setattr(kernel, "NAMESPACE", namespace)
+    monkeypatch.setattr(nudge, "NUDGES", {})
+    assert nudge.nudge_of(namespace, "o").root is first
+    namespace["o"], _ = neuron()
+    assert nudge.nudge_of(namespace, "o").root is namespace["o"]
+    with pytest.raises(ValueError, match="'L' names no Value on this page yet: run its cell first"):
+        nudge.answer("set", json.dumps({"root": "L", "leaf": "a", "value": 1.0}))
+    with pytest.raises(ValueError, match="no nudge question 'spin'"):
+        nudge.answer("spin", json.dumps({"root": "o"}))

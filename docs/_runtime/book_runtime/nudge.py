@@ -28,6 +28,7 @@ Examples
 
 from __future__ import annotations
 
+import json
 import math
 import operator
 from collections.abc import Callable
@@ -173,6 +174,10 @@ class Nudge:
         self._base = {node: node.data for node in self._built}
         self._grads = gradients(self.root)
 
+    def base(self, node: Value) -> float:
+        """The data ``node`` had at the point the gradients belong to."""
+        return self._base[node]
+
     def _leaf(self, name: str) -> Value:
         try:
             return self.leaves[name]
@@ -250,3 +255,52 @@ class Nudge:
             f"{terms} = {_shown(estimate)} is about what the straight line misses: "
             "the second-order term."
         )
+
+
+# -- the kernel's add-on: the page's Nudge control asks, this answers -----------------------------
+
+#: The page's graphs being nudged, by the name of their output in the page's namespace.
+NUDGES: dict[str, Nudge] = {}
+
+
+def nudge_of(namespace: dict[str, Any], root: str) -> Nudge:
+    """The Nudge of the graph ``root`` names in ``namespace`` now.
+
+    A run that rebuilt the graph (the reader's edit, a cell run again) binds the
+    name to a new output: the nudge then starts afresh from that graph.
+    """
+    value = namespace.get(root)
+    if not isinstance(value, Value):
+        raise ValueError(f"{root!r} names no Value on this page yet: run its cell first")
+    current = NUDGES.get(root)
+    if current is None or current.root is not value:
+        current = NUDGES[root] = Nudge(value)
+    return current
+
+
+def answer(question: str, fields: str) -> str:
+    """The answer to the page's Nudge control (its worker asks), as JSON.
+
+    ``question`` is ``set`` (``fields``: root, leaf, value), ``step`` (root, leaf,
+    rate), ``backward`` or ``reset`` (root).  The answer holds the reply's fields
+    (set and step), ``moved``, whether the gradients shown are those of a point
+    the graph has left, and ``dot``, the graph drawn as it is now (Graphviz's DOT).
+    """
+    from book_runtime import kernel
+    from micrograd.viz.draw import draw_dot
+
+    asked = json.loads(fields)
+    nudge = nudge_of(kernel.NAMESPACE, asked["root"])
+    reply: dict[str, Any] = {}
+    if question == "set":
+        reply = nudge.set(asked["leaf"], asked["value"]).to_json()
+    elif question == "step":
+        reply = nudge.step(asked["leaf"], asked["rate"]).to_json()
+    elif question == "backward":
+        nudge.backward_again()
+    elif question == "reset":
+        nudge.reset()
+    else:
+        raise ValueError(f"no nudge question {question!r}: set, step, backward or reset")
+    moved = any(x.data != nudge.base(x) for x in nudge.leaves.values())
+    return json.dumps({**reply, "moved": moved, "dot": draw_dot(nudge.root).source})
