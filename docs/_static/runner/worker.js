@@ -260,6 +260,24 @@ async function run(w, {
   post({ type: TO_PAGE.done, run: id, ok: result.ok, error: result.error });
 }
 
+// -- a nudge ---------------------------------------------------------------------------------------
+// The Nudge control, on the worker's side: an add-on of the runner's worker
+// (registerAnswer).  The page's control asks "nudge:set" {root, leaf, value},
+// "nudge:step" {root, leaf, rate}, "nudge:backward" and "nudge:reset" {root};
+// book_runtime.nudge computes every number of the answer and the graph as it is
+// now (DOT), which is laid out here with viz.js, as a drawing a cell shows is.
+
+function registerNudge(w) {
+  for (const question of ["set", "step", "backward", "reset"]) {
+    registerAnswer(w, "nudge", question, async (fields, settings) => {
+      const reply = JSON.parse(pyimport(w, "book_runtime.nudge").answer(question, JSON.stringify(fields)));
+      const layout = await viz(w, settings);
+      const { dot, ...numbers } = reply;
+      return { ...numbers, svg: layout.renderString(dot, { format: "svg", engine: "dot" }) };
+    });
+  }
+}
+
 /** An add-on's question, answered by what its worker side registered (registerAnswer). */
 async function ask(w, {
   request, addon, question, fields,
@@ -300,6 +318,7 @@ function startWorker(scope) {
   registerBuiltIns(w);
   registerSteppers(w);
   registerChecks(w);
+  registerNudge(w);
   for (const level of ["error", "warn"]) {
     scope.console[level] = (...args) => post({ type: TO_PAGE.console, level, text: args.map(String).join(" ") });
   }
