@@ -104,6 +104,9 @@ extensions = [
     "predict_answers",
     # A prompt in the prose asks for the number a run will give, before the run.
     "predict_prompts",
+    # A small graph whose inputs the reader nudges, to watch its output move by
+    # the gradient times the nudge (the page's control: docs/_static/runner/nudge.js).
+    "nudge_graphs",
     # A role or code span the parser did not take as one is printed as it was
     # written, and nothing warns: the built pages are read for it.
     "raw_markup",

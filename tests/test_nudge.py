@@ -171,14 +171,18 @@ def test_the_kernel_answers_a_nudge_with_the_reply_and_the_graph_drawn_now(
     monkeypatch.setattr(kernel, "NAMESPACE", {"o": o})
     monkeypatch.setattr(nudge, "NUDGES", {})
     set_w1 = json.loads(nudge.answer("set", json.dumps({"root": "o", "leaf": "w1", "value": -2.0})))
-    assert set_w1["leaf"] == "w1"
+    assert set_w1["reply"]["leaf"] == "w1"
     assert set_w1["moved"] is True
+    w1 = next(leaf for leaf in set_w1["leaves"] if leaf["name"] == "w1")
+    assert w1 == {"name": "w1", "value": -2.0, "base": -3.0, "grad": pytest.approx(1.0)}
+    assert set_w1["base_out"] == pytest.approx(0.7071067811865476)
     assert set_w1["out"] == o.data
     assert f"data {o.data:.4f}" in set_w1["dot"]
-    assert json.loads(nudge.answer("backward", json.dumps({"root": "o"})))["moved"] is False
+    backward = json.loads(nudge.answer("backward", json.dumps({"root": "o"})))
+    assert (backward["moved"], backward["rebased"]) == (False, True)
     assert leaves["w1"].grad == pytest.approx(2.0 * (1 - o.data**2))
     reset = json.loads(nudge.answer("reset", json.dumps({"root": "o"})))
-    assert reset["moved"] is False
+    assert (reset["moved"], reset["rebased"]) == (False, False)
     assert "data 0.7071" in reset["dot"]
 
 
@@ -196,5 +200,33 @@ def test_a_graph_rebuilt_by_a_run_is_nudged_afresh_and_an_unknown_name_is_refuse
     assert nudge.nudge_of(namespace, "o").root is namespace["o"]
     with pytest.raises(ValueError, match="'L' names no Value on this page yet: run its cell first"):
         nudge.answer("set", json.dumps({"root": "L", "leaf": "a", "value": 1.0}))
+    asked = json.loads(nudge.answer("state", json.dumps({"root": "o"})))
+    assert asked["reply"] is None
+    assert [leaf["name"] for leaf in asked["leaves"]] == ["x1", "w1", "x2", "w2", "b"]
     with pytest.raises(ValueError, match="no nudge question 'spin'"):
         nudge.answer("spin", json.dumps({"root": "o"}))
+
+
+def test_a_saved_nudge_is_restored_with_the_point_its_gradients_belong_to() -> None:
+    o, leaves = neuron()
+    nudge = Nudge(o)
+    nudge.set("w1", -2.5)
+    nudge.backward_again()
+    nudge.set("w1", -2.4)
+    grad_there = leaves["w1"].grad
+
+    fresh, fresh_leaves = neuron()
+    again = Nudge(fresh)
+    again.restore({"w1": -2.5}, {"w1": -2.4})
+    assert fresh.data == o.data
+    assert fresh_leaves["w1"].grad == pytest.approx(grad_there)
+    assert again.base(fresh_leaves["w1"]) == -2.5
+
+
+def test_a_saved_nudge_from_the_built_point_keeps_the_built_gradients() -> None:
+    o, leaves = neuron()
+    nudge = Nudge(o)
+    nudge.restore({"w1": -3.0}, {"w1": -2.0})
+    assert leaves["w1"].data == -2.0
+    assert leaves["w1"].grad == pytest.approx(1.0)
+    assert nudge.base(leaves["w1"]) == -3.0

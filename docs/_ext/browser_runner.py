@@ -76,9 +76,10 @@ SCRIPTS = {
 #: registers it).
 PAGE_ENTRY = "runner.js"
 WORKER_ENTRIES = ("worker.js", "runtime-cache.js")
-#: Page modules a page with exercises loads with itself (runner.js imports them when
-#: the page has a ``#micrograd-track``): never part of what a first Run fetches.
-WITH_TRACK_PAGE = frozenset({"exercises.js"})
+#: Page modules a page loads with itself when it has what they serve (runner.js imports
+#: exercises.js when the page has a ``#micrograd-track``, nudge.js when it has a
+#: nudgeable graph): never part of what a first Run fetches.
+WITH_THEIR_PAGE = frozenset({"exercises.js", "nudge.js"})
 #: What kind of output makes a Run fetch more (the first drawing, Markdown, chart):
 #: the npm packages it loads, by the kind (see :func:`output_kinds`).
 EXTRA_PACKAGES = {
@@ -230,7 +231,7 @@ def _sizes(app: Sphinx, packages: dict[str, tuple[str, Path]]) -> dict[str, dict
     python[lock] = len(data)
     python.update((name, len(data)) for name, data in _runtime_wheels(app).items())
     page = runner.metafiles["page"]
-    at_first_run = loaded_files(page, PAGE_ENTRY, static_only=False, skip=WITH_TRACK_PAGE)
+    at_first_run = loaded_files(page, PAGE_ENTRY, static_only=False, skip=WITH_THEIR_PAGE)
     run = {name: (runner.files / name).stat().st_size for name in at_first_run - page_side(runner)}
     parts = {"python": python, "run": run}
     for kind, names in EXTRA_PACKAGES.items():

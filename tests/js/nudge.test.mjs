@@ -4,7 +4,13 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
-import { dragValue, keyValue, Requests, roundTo } from "../../docs/_static/runner/nudge.js";
+import {
+  dragValue, keptOf, keptText, keyValue, readout, Requests, roundTo, spoken,
+} from "../../docs/_static/runner/nudge.js";
+
+import {
+  idle, openPage, pageHTML, saved,
+} from "./fake_page.mjs";
 
 describe("keys", () => {
   test("the arrows move by one step, Shift by ten, Page keys by ten", () => {
@@ -75,4 +81,213 @@ describe("requests to Python", () => {
     requests.ask(3);
     assert.deepEqual(sent, [1, 3]);
   });
+});
+
+describe("the readout", () => {
+  const answer = (fields) => ({
+    out: 0.7078, base_out: 0.7071, moved: true, rebased: false,
+    leaves: [{ name: "x1", value: 2, base: 2, grad: -1.5 }, { name: "w1", value: -2.999, base: -3, grad: 1 }],
+    reply: {
+      leaf: "w1", value: -2.999, delta_x: 0.001, out: 0.7078, delta_out: 0.000999, grad: 1,
+      predicted: 0.001, difference: -0.000001, why: "They agree.",
+    },
+    ...fields,
+  });
+
+  test("says the output, the measured change, the prediction from the moved inputs and why", () => {
+    const lines = readout("o", answer());
+    assert.equal(lines.out, "o = 0.7078: measured Δo = +0.0010");
+    assert.equal(lines.predicted, "The gradient predicts grad(w1) × Δw1 = 1.0000 × +0.0010 = +0.0010");
+    assert.equal(lines.difference, "Difference: −0.0000");
+    assert.equal(lines.why, "They agree.");
+  });
+
+  test("with nothing moved, says only the output and what to do", () => {
+    const lines = readout("o", answer({ moved: false, reply: null }));
+    assert.deepEqual(lines, {
+      out: "o = 0.7078", predicted: null, difference: null,
+      why: "Move an input to see how much the output changes.",
+    });
+  });
+
+  test("the live region hears the input, the output and both changes", () => {
+    assert.equal(spoken("o", answer(), "w1"),
+      "w1 = −2.9990: o = 0.7078, measured change +0.0010, predicted +0.0010");
+  });
+
+  test("what is kept: each input's base and value, or nothing for a graph as built", () => {
+    assert.deepEqual(keptOf(answer()), { base: { x1: 2, w1: -3 }, now: { x1: 2, w1: -2.999 } });
+    assert.equal(keptOf(answer({ moved: false })), null);
+    assert.deepEqual(keptOf(answer({ moved: false, rebased: true })).base, { x1: 2, w1: -3 });
+    assert.match(keptText(keptOf(answer())), /^Kept from your last visit: w1 = −2\.9990\. Resume/);
+  });
+});
+
+// -- a control on a page, with the runner's real Session and a fake worker ------------------------
+
+/** The fake Python's nudges of o = x * w: the numbers book_runtime.nudge would give. */
+function fakeNudges() {
+  const asked = [];
+  const graph = { now: { x: 2, w: -3 }, base: { x: 2, w: -3 } };
+  const state = (reply = null) => {
+    const grad = { x: graph.base.w, w: graph.base.x };
+    const leaves = ["x", "w"].map((name) => ({
+      name, value: graph.now[name], base: graph.base[name], grad: grad[name],
+    }));
+    const out = graph.now.x * graph.now.w;
+    return {
+      out, base_out: graph.base.x * graph.base.w, leaves, reply, svg: `<svg><text>o ${out}</text></svg>`,
+      moved: leaves.some((l) => l.value !== l.base), rebased: graph.base.w !== -3 || graph.base.x !== 2,
+    };
+  };
+  const set = (leaf, value) => {
+    graph.now[leaf] = value;
+    const deltaOut = graph.now.x * graph.now.w - graph.base.x * graph.base.w;
+    const predicted = graph.base.w * (graph.now.x - graph.base.x) + graph.base.x * (graph.now.w - graph.base.w);
+    return state({
+      leaf, value, delta_out: deltaOut, predicted, difference: deltaOut - predicted, why: "They agree.",
+    });
+  };
+  const answers = {
+    state: (fields) => { asked.push(["state", fields]); return state(); },
+    set: (fields, namespace) => {
+      asked.push(["set", fields]);
+      const answer = set(fields.leaf, fields.value);
+      namespace.o = answer.out; // the page's graph is nudged, in the page's Python
+      return answer;
+    },
+    step: (fields) => {
+      asked.push(["step", fields]);
+      const grad = fields.leaf === "w" ? graph.base.x : graph.base.w;
+      return set(fields.leaf, graph.now[fields.leaf] - fields.rate * grad);
+    },
+    reset: (fields) => {
+      asked.push(["reset", fields]);
+      graph.now = { x: 2, w: -3 };
+      graph.base = { x: 2, w: -3 };
+      return state();
+    },
+    restore: (fields) => {
+      asked.push(["restore", fields]);
+      graph.base = { ...fields.base };
+      graph.now = { ...fields.now };
+      return state();
+    },
+  };
+  return { answers, asked };
+}
+
+const NUDGE_HTML = pageHTML([
+  { source: "o = 2 * -3" },
+  { source: "glue(\"total\", o * 1000)", hidden: true, glue: ["total"] },
+], {
+  prose: `<p>o is <span class="pasted-text" data-glue-key="total" data-glue-format=".1f">-6000.0</span>.</p>
+<div class="mg-nudge" data-nudge='${JSON.stringify({
+    root: "o", leaves: ["x", "w"], step: 0.001, rate: 0.1,
+  })}'><p>On the book's site, this graph can be nudged.</p></div>`,
+});
+
+/** Resolves once `holds()` is true (checked after each turn of the event loop). */
+function until(holds) {
+  return new Promise((resolve) => {
+    const look = () => (holds() ? resolve() : setTimeout(look, 0));
+    look();
+  });
+}
+
+const press = (window, el, key, shiftKey = false) =>
+  el.dispatchEvent(new window.KeyboardEvent("keydown", { key, shiftKey, bubbles: true }));
+
+test("the first nudge runs the graph's cell, then the keys nudge an input and Python's numbers show", { timeout: 20_000 }, async () => {
+  const { answers, asked } = fakeNudges();
+  const { window, session } = await openPage(NUDGE_HTML, { answers });
+  await until(() => session.nudges.length === 1);
+  const box = window.document.querySelector("div.mg-nudge");
+  const [control] = session.nudges;
+  assert.equal(control.cell, session.cells[0]);
+  assert.equal(box.querySelector(".mg-nudge-rows").hidden, true);
+  box.querySelector(".mg-nudge-start").click();
+  await until(() => control.answer !== null);
+  assert.equal(session.cells[0].state, "done");
+  assert.deepEqual(asked[0], ["state", { root: "o" }]);
+  const slider = box.querySelector('[role="slider"][aria-label="w"]');
+  assert.equal(slider.getAttribute("aria-valuenow"), "-3");
+  press(window, slider, "ArrowUp");
+  assert.equal(slider.getAttribute("aria-valuenow"), "-2.999");
+  await until(() => session.records.nudges.length === 1);
+  assert.deepEqual(asked[1], ["set", { root: "o", leaf: "w", value: -2.999 }]);
+  assert.match(box.querySelector(".mg-nudge-out").textContent, /^o = −5\.9980: measured Δo = \+0\.0020/);
+  assert.match(box.querySelector(".mg-nudge-predicted").textContent, /grad\(w\) × Δw = 2\.0000 × \+0\.0010 = \+0\.0020$/);
+  assert.match(window.document.querySelector(".runner-announcer").textContent, /^w = −2\.9990: o = −5\.9980/);
+  // The cell's drawing is marked: it is the graph before the nudges.
+  assert.equal(session.cells[0].el.querySelector(".mg-nudge-mark").hidden, false);
+  assert.match(box.querySelector(".mg-nudge-drawing").innerHTML, /o -5\.998/);
+  // The prose's number about the graph follows the nudge: the hidden cell after the
+  // graph's ran again.
+  const total = window.document.querySelector("span.pasted-text");
+  await until(() => total.textContent.startsWith("-5998.0") && total.dataset.shown === "yours");
+  // Three presses while one is computing: the last value asked for is the last one answered,
+  // and those in between are coalesced away.
+  const before = asked.length;
+  press(window, slider, "ArrowUp");
+  press(window, slider, "ArrowUp", true);
+  press(window, slider, "ArrowUp");
+  await until(() => control.requests.inFlight === null && control.requests.waiting === null);
+  const sent = asked.slice(before).map(([, fields]) => fields.value);
+  assert.ok(sent.length < 3, sent);
+  assert.equal(sent.at(-1), -2.987);
+  // The gradient step moves w by −rate × grad.
+  box.querySelector(".mg-nudge-step").click();
+  await until(() => asked.at(-1)[0] === "step" && control.requests.inFlight === null);
+  assert.deepEqual(asked.at(-1), ["step", { root: "o", leaf: "w", rate: 0.1 }]);
+  assert.equal(control.answer.leaves[1].value, -2.987 - 0.1 * 2);
+  // Reset: the graph as built, and the mark goes.
+  box.querySelector(".mg-nudge-reset").click();
+  await until(() => control.answer.moved === false);
+  assert.equal(session.cells[0].el.querySelector(".mg-nudge-mark").hidden, true);
+});
+
+test("a typed value is nudged to, and a typed word is named as no number", async () => {
+  const { answers, asked } = fakeNudges();
+  const { window, session } = await openPage(NUDGE_HTML, { answers });
+  await until(() => session.nudges.length === 1);
+  const box = window.document.querySelector("div.mg-nudge");
+  box.querySelector(".mg-nudge-start").click();
+  await until(() => session.nudges[0].answer !== null);
+  const typed = box.querySelector('input[aria-label="Type a value for x"]');
+  typed.value = "two";
+  typed.dispatchEvent(new window.Event("change"));
+  assert.match(box.querySelector(".mg-nudge-status").textContent, /x needs a number, such as -2\.5: "two" is not one\./);
+  typed.value = "2.5";
+  typed.dispatchEvent(new window.Event("change"));
+  await until(() => asked.at(-1)[0] === "set");
+  assert.deepEqual(asked.at(-1), ["set", { root: "o", leaf: "x", value: 2.5 }]);
+});
+
+test("a reload keeps the nudged value, and Resume nudges the graph back there", async () => {
+  const first = fakeNudges();
+  const opened = await openPage(NUDGE_HTML, { answers: first.answers });
+  await until(() => opened.session.nudges.length === 1);
+  const box = opened.window.document.querySelector("div.mg-nudge");
+  box.querySelector(".mg-nudge-start").click();
+  await until(() => opened.session.nudges[0].answer !== null);
+  press(opened.window, box.querySelector('[role="slider"][aria-label="w"]'), "ArrowUp");
+  await until(() => opened.session.records.nudges.length === 1);
+  await idle(opened.session);
+  await saved(opened.session);
+
+  const second = fakeNudges();
+  const again = await openPage(NUDGE_HTML, { answers: second.answers, storage: opened.storage });
+  await until(() => again.session.nudges.length === 1);
+  await again.session.restored;
+  const kept = again.window.document.querySelector("div.mg-nudge");
+  await until(() => !kept.querySelector(".mg-nudge-kept").hidden);
+  assert.match(kept.querySelector(".mg-nudge-kept").textContent, /Kept from your last visit: w = −2\.9990\./);
+  assert.match(kept.querySelector(".mg-nudge-start").textContent, /Resume nudging/);
+  kept.querySelector(".mg-nudge-start").click();
+  await until(() => again.session.nudges[0].answer !== null);
+  assert.deepEqual(second.asked[0], ["restore", {
+    root: "o", base: { x: 2, w: -3 }, now: { x: 2, w: -2.999 },
+  }]);
+  assert.equal(kept.querySelector('[role="slider"][aria-label="w"]').getAttribute("aria-valuenow"), "-2.999");
 });

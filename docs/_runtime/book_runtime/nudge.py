@@ -178,6 +178,27 @@ class Nudge:
         """The data ``node`` had at the point the gradients belong to."""
         return self._base[node]
 
+    def rebased(self) -> bool:
+        """Whether ``backward()`` ran again at a point other than the one the page built."""
+        return any(self._base[node] != data for node, (data, _) in self._built.items())
+
+    def grad(self, node: Value) -> float:
+        """d(root)/d(node) at the point the gradients belong to."""
+        return self._grads[node]
+
+    def restore(self, base: dict[str, float], now: dict[str, float]) -> None:
+        """Bring back a saved nudge: backward() run at ``base``'s values, the leaves at ``now``'s.
+
+        A base that is the build's is the point the page left (no ``backward()`` again).
+        """
+        self.reset()
+        if any(base[name] != self.base(self._leaf(name)) for name in base):
+            for name, value in base.items():
+                self.set(name, value)
+            self.backward_again()
+        for name, value in now.items():
+            self.set(name, value)
+
     def _leaf(self, name: str) -> Value:
         try:
             return self.leaves[name]
@@ -278,20 +299,36 @@ def nudge_of(namespace: dict[str, Any], root: str) -> Nudge:
     return current
 
 
+def state(nudge: Nudge) -> dict[str, Any]:
+    """The graph as the control draws it: each leaf's value now, base and gradient, the output."""
+    leaves = [
+        {"name": name, "value": x.data, "base": nudge.base(x), "grad": nudge.grad(x)}
+        for name, x in nudge.leaves.items()
+    ]
+    return {
+        "out": nudge.root.data,
+        "base_out": nudge.base(nudge.root),
+        "leaves": leaves,
+        "moved": any(leaf["value"] != leaf["base"] for leaf in leaves),
+        "rebased": nudge.rebased(),
+    }
+
+
 def answer(question: str, fields: str) -> str:
     """The answer to the page's Nudge control (its worker asks), as JSON.
 
-    ``question`` is ``set`` (``fields``: root, leaf, value), ``step`` (root, leaf,
-    rate), ``backward`` or ``reset`` (root).  The answer holds the reply's fields
-    (set and step), ``moved``, whether the gradients shown are those of a point
-    the graph has left, and ``dot``, the graph drawn as it is now (Graphviz's DOT).
+    ``question`` is ``state`` (``fields``: root), ``set`` (root, leaf, value),
+    ``step`` (root, leaf, rate), ``backward``, ``reset`` (root) or ``restore``
+    (root, base and now: each leaf's value, as a saved page kept them).  The
+    answer is the graph's :func:`state`, ``reply`` (the :class:`Reply` of a set
+    or a step, else null) and ``dot``, the graph drawn as it is now (Graphviz's DOT).
     """
     from book_runtime import kernel
     from micrograd.viz.draw import draw_dot
 
     asked = json.loads(fields)
     nudge = nudge_of(kernel.NAMESPACE, asked["root"])
-    reply: dict[str, Any] = {}
+    reply = None
     if question == "set":
         reply = nudge.set(asked["leaf"], asked["value"]).to_json()
     elif question == "step":
@@ -300,7 +337,10 @@ def answer(question: str, fields: str) -> str:
         nudge.backward_again()
     elif question == "reset":
         nudge.reset()
-    else:
-        raise ValueError(f"no nudge question {question!r}: set, step, backward or reset")
-    moved = any(x.data != nudge.base(x) for x in nudge.leaves.values())
-    return json.dumps({**reply, "moved": moved, "dot": draw_dot(nudge.root).source})
+    elif question == "restore":
+        nudge.restore(asked["base"], asked["now"])
+    elif question != "state":
+        raise ValueError(
+            f"no nudge question {question!r}: state, set, step, backward, reset or restore"
+        )
+    return json.dumps({**state(nudge), "reply": reply, "dot": draw_dot(nudge.root).source})

@@ -624,6 +624,28 @@ export function resetCell(cell) {
   setState(cell, "idle", "");
 }
 
+/**
+ * Run the cell (and what it needs) with actions.run; resolves with the state its Run
+ * ends in (micrograd:cell-settled's), or "stopped" when the page's Python ends first.
+ */
+export function runToTheEnd(cell, actions) {
+  actions.run(cell);
+  // Listening starts after run(): a Run after a crash first ends that Python (a restart).
+  return new Promise((resolve) => {
+    const settled = (event) => {
+      if (event.detail.cell === cell.index) finish(event.detail.state);
+    };
+    const ended = () => finish("stopped"); // Restart or Reset page before the cell ran
+    function finish(state) {
+      document.removeEventListener("micrograd:cell-settled", settled);
+      document.removeEventListener("micrograd:restart", ended);
+      resolve(state);
+    }
+    document.addEventListener("micrograd:cell-settled", settled);
+    document.addEventListener("micrograd:restart", ended);
+  });
+}
+
 // -- the page's voice ---------------------------------------------------------------------------
 
 /** Say what happened through the page's one polite live region (made the first time). */

@@ -4,7 +4,7 @@
 // page's progress show), and the panels, Check, hints, solutions and progress.
 
 import {
-  addToolToEveryCell, announce, button, element, resetCell,
+  addToolToEveryCell, announce, button, element, resetCell, runToTheEnd,
 } from "./cells.js";
 import { changedState, keepState } from "./pagestate.js";
 import { now } from "./session.js";
@@ -220,25 +220,6 @@ export function setUpExercises(session, data, actions) {
 }
 
 // -- checking --------------------------------------------------------------------------------
-
-/** Run the cell (and what it needs); resolves with the state its Run ends in. */
-function runToTheEnd(cell, actions) {
-  actions.run(cell);
-  // Listening starts after run(): a Run after a crash first ends that Python (a restart).
-  return new Promise((resolve) => {
-    const settled = (event) => {
-      if (event.detail.cell === cell.index) finish(event.detail.state);
-    };
-    const ended = () => finish("stopped"); // Restart or Reset page before the cell ran
-    function finish(state) {
-      document.removeEventListener("micrograd:cell-settled", settled);
-      document.removeEventListener("micrograd:restart", ended);
-      resolve(state);
-    }
-    document.addEventListener("micrograd:cell-settled", settled);
-    document.addEventListener("micrograd:restart", ended);
-  });
-}
 
 async function checkCell(t, cell, exercise) {
   const panel = t.panels.get(exercise.id);

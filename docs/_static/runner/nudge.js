@@ -1,9 +1,21 @@
-// The Nudge control's logic: which value a key or a drag asks for, and the
-// requests to Python, coalesced.  Pure: no DOM, no module state; the page's
-// control (given a send function) owns one Requests, and tests/js/ runs it in Node.
+// The Nudge control: an add-on of the runner on a page that marks a graph as
+// nudgeable (docs/_ext/nudge_graphs.py writes div.mg-nudge after the cell that
+// builds it).  The reader moves one of the graph's inputs (a drag on its number,
+// the arrow keys, or a typed value) and sees the output's measured change beside
+// the gradient's prediction, grad × Δx; "Take a gradient step" moves the input
+// by −rate × grad.  Loaded with such a page (runner.js).
 //
-// Python computes every number a nudge shows (book_runtime/nudge.py): this side
-// only turns the reader's gesture into the value to send and draws the reply.
+// Python computes every number a nudge shows (book_runtime/nudge.py, through
+// the worker's "nudge" add-on): this side turns the reader's gesture into the
+// value to send, coalesces the requests, and draws the answer.  The pure part
+// (keys, drags, the requests, the readout's words, what is saved) touches no DOM:
+// tests/js/nudge.test.mjs runs it in Node, and drives a control on a page.
+
+import {
+  announce, button, element, runToTheEnd,
+} from "./cells.js";
+import { changedState, keepState } from "./pagestate.js";
+import { now } from "./session.js";
 
 /** How much a key moves the value, in steps; Shift moves it ten times as far. */
 export const KEY_STEPS = Object.freeze({
@@ -74,4 +86,383 @@ export class Requests {
     this.inFlight = request;
     this.send(request);
   }
+}
+
+// -- the readout, in words -------------------------------------------------------------------------
+
+/** A number as the control shows it: four decimals, a true minus sign. */
+export const shown = (x) => x.toFixed(4).replace(/^-/, "−");
+
+/** A change: its sign always shown (+0.0010, −0.0005). */
+export const change = (x) => (x < 0 ? shown(x) : `+${shown(x)}`);
+
+/**
+ * What the control says of Python's answer (book_runtime.nudge.answer): the
+ * output now and its measured change, the gradient's prediction, their
+ * difference and why (Python's sentence); null lines where there is no nudge.
+ */
+export function readout(root, answer) {
+  const { reply } = answer;
+  if (reply === null || !answer.moved) {
+    return {
+      out: `${root} = ${shown(answer.out)}`,
+      predicted: null,
+      difference: null,
+      why: answer.moved ? null : "Move an input to see how much the output changes.",
+    };
+  }
+  const moved = answer.leaves.filter((leaf) => leaf.value !== leaf.base);
+  const products = moved.map((leaf) => `${shown(leaf.grad)} × ${change(leaf.value - leaf.base)}`);
+  const named = moved.map((leaf) => `grad(${leaf.name}) × Δ${leaf.name}`).join(" + ");
+  return {
+    out: `${root} = ${shown(answer.out)}: measured Δ${root} = ${change(reply.delta_out)}`,
+    predicted: `The gradient predicts ${named} = ${products.join(" + ")} = ${change(reply.predicted)}`,
+    difference: `Difference: ${change(reply.difference)}`,
+    why: reply.why,
+  };
+}
+
+/** What the live region says of an answer to a nudge of `leaf`. */
+export function spoken(root, answer, leaf) {
+  const { reply } = answer;
+  if (reply === null) return `${root} = ${shown(answer.out)}`;
+  return `${leaf} = ${shown(reply.value)}: ${root} = ${shown(answer.out)}, `
+    + `measured change ${change(reply.delta_out)}, predicted ${change(reply.predicted)}`;
+}
+
+/**
+ * What the page keeps of a graph's nudges: each leaf's value at the point its
+ * gradients belong to (base) and now, or null when the graph is as built.
+ */
+export function keptOf(answer) {
+  if (!answer.moved && !answer.rebased) return null;
+  const of = (key) => Object.fromEntries(answer.leaves.map((leaf) => [leaf.name, leaf[key]]));
+  return { base: of("base"), now: of("value") };
+}
+
+/** The sentence that says what a reload brought back. */
+export function keptText(kept) {
+  const moved = Object.keys(kept.now).filter((name) => kept.now[name] !== kept.base[name]);
+  const values = moved.map((name) => `${name} = ${shown(kept.now[name])}`).join(", ");
+  return `Kept from your last visit: ${values || "backward() run again"}. `
+    + "Resume runs the graph's cell and nudges it back there.";
+}
+
+// -- the control on the page -----------------------------------------------------------------------
+
+/** The last runnable cell above `el` on the page: the cell that builds its graph. */
+function cellAbove(session, el) {
+  const above = session.cells.filter(
+    (cell) => cell.el.compareDocumentPosition(el) & cell.el.DOCUMENT_POSITION_FOLLOWING,
+  );
+  return above.length ? above[above.length - 1] : null;
+}
+
+/**
+ * One graph's control: its settings (the build's: root, leaves, step, rate), the
+ * graph cell, Python's last answer, what a reload kept, and its view.  The session
+ * keeps its controls (session.nudges).
+ */
+class NudgeControl {
+  constructor(session, actions, box, settings) {
+    this.session = session;
+    this.actions = actions;
+    this.settings = settings;
+    this.cell = cellAbove(session, box);
+    this.answer = null; // Python's last answer (book_runtime.nudge.answer), while it runs
+    this.kept = null; // what a reload brought back, until Resume nudges it back ({base, now})
+    this.leaf = settings.leaves[0]; // the input the gradient step moves: the last one nudged
+    this.starting = null; // a promise while Python starts and the graph's cell runs
+    this.asked = new Map(); // leaf -> the value last asked for, until Python has answered it
+    this.requests = new Requests((request) => this.send(request));
+    this.view = makeView(this, box);
+  }
+
+  /** Ask Python (nudge:<question>), coalesced with the nudges asked for meanwhile. */
+  ask(question, fields = {}) {
+    if (this.answer === null) {
+      this.start();
+      return;
+    }
+    if (fields.leaf) this.leaf = fields.leaf;
+    if (question === "set") this.asked.set(fields.leaf, fields.value);
+    this.requests.ask({ question, fields: { root: this.settings.root, ...fields }, at: now() });
+  }
+
+  async send({ question, fields, at }) {
+    const { ask } = await import("./python.js");
+    const { generation } = this.session;
+    try {
+      const answer = await ask(this.session, "nudge", question, fields);
+      if (generation === this.session.generation) {
+        this.show(answer);
+        this.session.records.nudges.push({
+          question, milliseconds: now() - at, out: answer.out, reply: answer.reply,
+        });
+      }
+    } catch (error) {
+      say(this.view, `The graph could not be nudged: ${error.message}`);
+    } finally {
+      this.requests.answered();
+    }
+  }
+
+  /** Start: Python, the graph's cell, then the graph as Python has it (or as a reload kept it). */
+  start() {
+    if (this.starting === null) this.starting = this.starting_().finally(() => { this.starting = null; });
+    return this.starting;
+  }
+
+  async starting_() {
+    const { session, cell } = this;
+    // The graph's cell has run in this Python (the reader's version, if they edited it):
+    // the nudges start from its graph.  Otherwise it runs first, after what it needs.
+    if (!(session.isUp() && cell.shows === "run" && cell.state === "done")) {
+      const first = session.isUp() ? "" : "Starting Python to nudge the graph: ";
+      say(this.view, `${first}${cell.name} runs first, to build the graph…`);
+      announce(this.view.status.textContent);
+      const state = await runToTheEnd(cell, this.actions);
+      if (state !== "done") {
+        say(this.view, `${cell.label} did not finish (${state}): the graph is not built, `
+          + "so there is nothing to nudge yet.");
+        return;
+      }
+    }
+    const { ask } = await import("./python.js");
+    const fields = { root: this.settings.root, ...(this.kept || {}) };
+    try {
+      this.show(await ask(session, "nudge", this.kept ? "restore" : "state", fields));
+      this.kept = null;
+      say(this.view, "");
+    } catch (error) {
+      say(this.view, `The graph could not be nudged: ${error.message}`);
+    }
+  }
+
+  /** An input's value: the last one asked for, or Python's while none waits to be answered. */
+  value(name) {
+    if (this.asked.has(name)) return this.asked.get(name);
+    return this.answer.leaves.find((leaf) => leaf.name === name).value;
+  }
+
+  /** Draw Python's answer: the inputs, the readout, the graph as it is now. */
+  show(answer) {
+    this.answer = answer;
+    if (this.requests.waiting === null) {
+      this.asked.clear();
+      // The prose's numbers and claims about the graph follow it, as after a Run.
+      this.actions.machinery().then((queue) => queue.runFollowers(this.session, this.cell));
+    }
+    draw(this, answer);
+    if (answer.reply !== null) announce(spoken(this.settings.root, answer, this.leaf));
+    changedState(this.session);
+  }
+
+  /** The page's Python ended: the nudges are kept, to bring back when the reader resumes. */
+  ended() {
+    this.requests.clear();
+    if (this.answer !== null) this.kept = keptOf(this.answer);
+    this.answer = null;
+    draw(this, null);
+  }
+
+  /** Reset (the control's, the cell's, or the page's): the graph as built. */
+  reset() {
+    this.kept = null;
+    if (this.answer !== null) this.ask("reset");
+    else draw(this, null);
+    changedState(this.session);
+  }
+
+  snapshot() {
+    return this.answer !== null ? keptOf(this.answer) : this.kept;
+  }
+}
+
+function say(view, text) {
+  view.status.textContent = text;
+  view.status.hidden = text === "";
+}
+
+function makeView(control, box) {
+  const { settings } = control;
+  const view = {
+    box,
+    panel: element("div", "mg-nudge-control"),
+    status: element("p", "mg-nudge-status"),
+    kept: element("p", "mg-nudge-kept"),
+    start: button("mg-nudge-start", "Nudge the inputs", () => control.start()),
+    rows: element("div", "mg-nudge-rows"),
+    sliders: new Map(),
+    readout: element("div", "mg-nudge-readout"),
+    lines: {},
+    buttons: element("div", "mg-nudge-buttons"),
+    step: button("mg-nudge-step", "Take a gradient step", () => control.ask("step", { leaf: control.leaf, rate: settings.rate })),
+    backward: button("mg-nudge-backward", "backward() again", () => control.ask("backward")),
+    reset: button("mg-nudge-reset", "Reset the inputs", () => control.reset(), "reset"),
+    figure: element("figure", "mg-nudge-figure"),
+    drawing: element("div", "mg-nudge-drawing"),
+    caption: element("figcaption", "mg-nudge-caption"),
+    mark: element("p", "mg-nudge-mark", "Nudged: the drawing above is the graph before your "
+      + "nudges; the graph as it is now is below, under the nudge controls."),
+  };
+  view.panel.setAttribute("role", "group");
+  view.panel.setAttribute("aria-label", `Nudge the inputs of ${settings.root}`);
+  view.rows.setAttribute("role", "group");
+  view.rows.setAttribute("aria-label", "The graph's inputs");
+  for (const name of settings.leaves) view.rows.append(makeRow(control, view, name));
+  for (const line of ["out", "predicted", "difference", "why"]) {
+    view.lines[line] = element("p", `mg-nudge-${line}`);
+    view.readout.append(view.lines[line]);
+  }
+  view.buttons.append(view.step, view.backward, view.reset);
+  view.figure.append(view.drawing, view.caption);
+  view.panel.append(view.status, view.kept, view.start, view.rows, view.readout, view.buttons, view.figure);
+  box.append(view.panel);
+  view.mark.hidden = true;
+  control.cell.el.append(view.mark);
+  return view;
+}
+
+function makeRow(control, view, name) {
+  const { step } = control.settings;
+  const row = element("div", "mg-nudge-row");
+  const label = element("span", "mg-nudge-name", name);
+  const slider = element("span", "mg-nudge-value");
+  slider.tabIndex = 0;
+  slider.setAttribute("role", "slider");
+  slider.setAttribute("aria-label", name);
+  slider.setAttribute("aria-valuemin", "-1000000");
+  slider.setAttribute("aria-valuemax", "1000000");
+  const typed = element("input", "mg-nudge-typed");
+  typed.type = "text";
+  typed.inputMode = "decimal";
+  typed.setAttribute("aria-label", `Type a value for ${name}`);
+  const grad = element("span", "mg-nudge-grad");
+  slider.addEventListener("keydown", (event) => {
+    if (control.answer === null) return;
+    const value = keyValue(event.key, event.shiftKey, control.value(name), step);
+    if (value === null) return;
+    event.preventDefault();
+    showValue(view, name, value);
+    control.ask("set", { leaf: name, value });
+  });
+  slider.addEventListener("pointerdown", (event) => {
+    if (control.answer === null) return;
+    const start = { x: event.clientX, value: control.value(name) };
+    slider.setPointerCapture(event.pointerId);
+    const move = (moved) => {
+      const value = dragValue(start.value, moved.clientX - start.x, moved.shiftKey, step);
+      if (value === control.value(name)) return;
+      showValue(view, name, value);
+      control.ask("set", { leaf: name, value });
+    };
+    const up = () => {
+      slider.removeEventListener("pointermove", move);
+      slider.removeEventListener("pointerup", up);
+      slider.removeEventListener("pointercancel", up);
+    };
+    slider.addEventListener("pointermove", move);
+    slider.addEventListener("pointerup", up);
+    slider.addEventListener("pointercancel", up);
+  });
+  typed.addEventListener("change", () => {
+    const value = Number(typed.value.replace("−", "-"));
+    if (typed.value.trim() === "" || !Number.isFinite(value)) {
+      say(view, `${name} needs a number, such as -2.5: "${typed.value}" is not one.`);
+      return;
+    }
+    control.ask("set", { leaf: name, value });
+  });
+  view.sliders.set(name, { slider, typed, grad });
+  row.append(label, slider, typed, grad);
+  return row;
+}
+
+/** Show an input's value on its slider (what the reader asked for, before Python answers). */
+function showValue(view, name, value) {
+  const { slider, typed } = view.sliders.get(name);
+  slider.textContent = shown(value);
+  slider.setAttribute("aria-valuenow", String(value));
+  slider.setAttribute("aria-valuetext", shown(value));
+  if (document.activeElement !== typed) typed.value = String(value);
+}
+
+/** Draw the control for Python's answer (null: Python is not running it). */
+function draw(control, answer) {
+  const { view, settings } = control;
+  const running = answer !== null;
+  view.start.hidden = running;
+  view.start.lastChild.textContent = control.kept ? "Resume nudging" : "Nudge the inputs";
+  view.kept.hidden = running || control.kept === null;
+  if (control.kept) view.kept.textContent = keptText(control.kept);
+  view.rows.hidden = !running;
+  view.readout.hidden = !running;
+  view.buttons.hidden = !running;
+  view.figure.hidden = !running;
+  view.mark.hidden = !running || !(answer.moved || answer.rebased);
+  if (!running) return;
+  for (const leaf of answer.leaves) {
+    showValue(view, leaf.name, leaf.value);
+    view.sliders.get(leaf.name).grad.textContent = `grad ${shown(leaf.grad)}`;
+  }
+  const lines = readout(settings.root, answer);
+  for (const [key, line] of Object.entries(lines)) {
+    view.lines[key].textContent = line || "";
+    view.lines[key].hidden = line === null;
+  }
+  view.step.lastChild.textContent = `Take a gradient step on ${control.leaf} (−${settings.rate} × grad)`;
+  view.drawing.innerHTML = answer.svg;
+  const base = answer.leaves.filter((leaf) => leaf.value !== leaf.base)
+    .map((leaf) => `${leaf.name} = ${shown(leaf.base)}`);
+  view.caption.textContent = base.length
+    ? `The graph now: data after your nudges; the grad fields are those backward() last left, `
+      + `and the gradients above are those of the point you left (${base.join(", ")}), `
+      + "until backward() runs again."
+    : "The graph now; its grad fields are those backward() last left.";
+}
+
+/**
+ * Set up the page's nudge controls (each div.mg-nudge the build wrote), their
+ * state kept with the page's.  actions: the runner's (run).
+ */
+export function setUpNudges(session, actions) {
+  for (const box of session.root.querySelectorAll("div.mg-nudge")) {
+    const control = new NudgeControl(session, actions, box, JSON.parse(box.dataset.nudge));
+    if (control.cell !== null) session.nudges.push(control);
+  }
+  const byRoot = () => new Map(session.nudges.map((control) => [control.settings.root, control]));
+  keepState(session, "nudge", {
+    snapshot() {
+      const kept = [...byRoot()].map(([root, control]) => [root, control.snapshot()])
+        .filter(([, saved]) => saved !== null);
+      return kept.length ? Object.fromEntries(kept) : null;
+    },
+    restore(saved) {
+      for (const [root, control] of byRoot()) {
+        if (saved[root]) {
+          control.kept = saved[root];
+          draw(control, null);
+        }
+      }
+    },
+    reset() {
+      for (const control of session.nudges) control.reset();
+    },
+  });
+  session.onTeardown(() => {
+    for (const control of session.nudges) control.ended();
+  });
+  document.addEventListener("micrograd:reset", (event) => {
+    for (const control of session.nudges) {
+      if (event.detail.cells.includes(control.cell.index)) control.reset();
+    }
+  });
+  // The graph's cell ran again: its graph is new, and nudges start from it.
+  document.addEventListener("micrograd:run-done", (event) => {
+    for (const control of session.nudges) {
+      if (event.detail.cell === control.cell.index && control.answer !== null) control.ask("state");
+    }
+  });
+  for (const control of session.nudges) draw(control, null);
 }

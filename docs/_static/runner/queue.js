@@ -159,6 +159,27 @@ async function pump(session) {
   }
 }
 
+/**
+ * Run the hidden cells right after `cell` again, in the queue's turn (after what waits
+ * in it), as a Run of `cell` does after its own run: what they glue into the prose
+ * (numbers, claims) follows what the page's Python holds now.  For a change made to
+ * it without a Run: a nudge of a graph's input (nudge.js).
+ */
+export function runFollowers(session, cell) {
+  const { flow, waiting } = session;
+  const [first] = flow.planFor(cell.entry.code, new Set(), session.names).followers;
+  if (first === undefined) return;
+  const entry = flow.codeCells[first];
+  // Only as followers, with nothing to run first (a cell above that never ran, or one
+  // that crashed): that is a Run's to settle, with its prompt.
+  const plan = flow.planFor(entry.code, new Set(), session.names);
+  if (plan.steps.length || plan.blockedBy !== undefined) return;
+  // Waiting already (not yet running): when it runs, it reads what is there then.
+  if (waiting.lastIndexOf(entry) > 0) return;
+  waiting.push(entry);
+  pump(session);
+}
+
 /** Python for what is not a run (a script of the reader's version): started if need be. */
 export async function ensurePython(session) {
   if (session.status === Status.crashed) session.teardown();
@@ -215,7 +236,7 @@ async function runPlan(session, target, plan, over) {
   }
   for (const code of plan.steps) {
     const step = codeCells[code];
-    if (step.cell) setState(cell, "queued", `waiting for ${nameOf(step)}…`);
+    if (step.cell && cell) setState(cell, "queued", `waiting for ${nameOf(step)}…`);
     const result = await runOne(session, step);
     if (over() || result.stopped || result.crashed) return;
     if (result.ok) continue;

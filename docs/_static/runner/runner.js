@@ -26,7 +26,7 @@
 // The modules, one responsibility each (ES modules; only runner.js, session.js,
 // cells.js, pagestate.js and steppers.js load with the page, the rest at the
 // first Run, or when a reload brings back what the reader changed; exercises.js
-// with a page that has exercises):
+// with a page that has exercises, nudge.js with one that has a nudgeable graph):
 //   runner.js    this entry point: the Session, the reader's actions on the
 //                cells, and the small API the browser tests drive the runner
 //                through (window.microgradTest, below)
@@ -68,6 +68,8 @@
 //                glued numbers and claims
 //   exercises.js the exercises' progress (data) and their panels, Check, hints
 //   charts.js    charts drawn in the browser, and a training cell's live chart
+//   nudge.js     the Nudge control on a page's small graphs: an input moved by drag,
+//                keys or typing, and the output's change beside grad × Δx (Python's)
 //   worker.js    the worker side: Pyodide, the kernel, the post-cell layout steps
 //                (DOT, Markdown, a stepper) and the add-ons' answers (the checks)
 //   runtime-cache.js  the service worker that keeps the runtime for a later start
@@ -93,6 +95,8 @@
 //   saved()              whether every change so far is saved: no save of the page's
 //                        state waits or is under way (pagestate.js)
 //   liveCharts()         each drawing of a live training chart (charts.js)
+//   nudges()             each nudge answered (nudge.js): {question, milliseconds,
+//                        out, reply (Python's numbers)}
 //   checks()             each Check of an exercise (exercises.js): {exercise, status,
 //                        mistake (its id, or null), seconds from the click to the result}
 //   prose()              (a promise) what the prose shows of the reader's run: {key: {value, from,
@@ -191,6 +195,10 @@ export function startRunner({
     openEditor: (cell) => import("./editor.js").then((editor) => editor.openEditor(session, cell, actions.run)),
     restart: actions.restart,
   });
+  // A page with a nudgeable graph shows its control before any Run.
+  if (page.querySelector("div.mg-nudge")) {
+    import("./nudge.js").then((nudge) => nudge.setUpNudges(session, actions));
+  }
   // A page with exercises shows their Check, hints and progress before any Run.
   const track = page.getElementById("micrograd-track");
   if (track) {
@@ -270,6 +278,7 @@ export function testApi(session) {
     log: () => records.log,
     liveCharts: () => records.liveCharts,
     checks: () => records.checks,
+    nudges: () => records.nudges,
     prose: () => import("./prose.js").then((prose) => prose.proseOf(session).snapshot()),
     saved: () => allSaved(session),
     // (a Run has loaded the page's flow: it links each cell to its entry)

@@ -57,6 +57,9 @@ export const newRecords = () => ({
   log: [],
   liveCharts: [],
   checks: [],
+  // Each nudge answered (nudge.js): {question, milliseconds from the gesture to the answer
+  // drawn, out, reply (Python's numbers, book_runtime.nudge.Reply)}.
+  nudges: [],
 });
 
 export const now = () => performance.now();
@@ -187,6 +190,7 @@ export class Session {
     this.pairs = { layout: null, chosen: new Map() }; // steppers.js
     this.track = null; // exercises.js Track, on a page with exercises
     this.charts = null; // charts.js's live charts
+    this.nudges = []; // nudge.js's controls, one per nudgeable graph
   }
 
   /** Move to status `to`; a move the status machine does not allow throws. */

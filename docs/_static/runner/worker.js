@@ -78,6 +78,16 @@ function viz(w, settings) {
   return w.viz;
 }
 
+/**
+ * A graph's DOT laid out as the build's drawings are: tooltips as <title>, the
+ * graph's text alternative, class micrograd-graph (scaled to the column, full
+ * size on click); its ids start with `prefix`.
+ */
+async function drawing(w, dot, settings, prefix) {
+  const laidOut = (await viz(w, settings)).renderString(dot, { format: "svg", engine: "dot" });
+  return pyimport(w, "micrograd.viz.svg").inline_svg(laidOut, prefix);
+}
+
 /** A Python module of the worker's Pyodide, for a layout step that needs Python. */
 function pyimport(w, name) {
   return w.python.pyimport(name);
@@ -85,12 +95,9 @@ function pyimport(w, name) {
 
 /** The built-in layout steps: a drawing (DOT), Markdown. */
 function registerBuiltIns(w) {
-  registerLayout(w, MIME_TYPES.graphviz, async (dot, bundle, settings) => {
-    const laidOut = (await viz(w, settings)).renderString(dot, { format: "svg", engine: "dot" });
-    // As the build's drawings: tooltips as <title>, the graph's text alternative,
-    // class micrograd-graph (scaled to the column, full size on click).
+  registerLayout(w, MIME_TYPES.graphviz, (dot, bundle, settings) => {
     w.drawings += 1;
-    return pyimport(w, "micrograd.viz.svg").inline_svg(laidOut, `runner-${w.drawings}-`);
+    return drawing(w, dot, settings, `runner-${w.drawings}-`);
   });
   registerLayout(w, "text/markdown", async (text, bundle, settings) => {
     if ("text/html" in bundle || "image/svg+xml" in bundle) return null; // the page shows those
@@ -262,18 +269,18 @@ async function run(w, {
 
 // -- a nudge ---------------------------------------------------------------------------------------
 // The Nudge control, on the worker's side: an add-on of the runner's worker
-// (registerAnswer).  The page's control asks "nudge:set" {root, leaf, value},
-// "nudge:step" {root, leaf, rate}, "nudge:backward" and "nudge:reset" {root};
+// (registerAnswer).  The page's control asks "nudge:state", "nudge:backward" and
+// "nudge:reset" {root}, "nudge:set" {root, leaf, value}, "nudge:step" {root, leaf,
+// rate} and "nudge:restore" {root, base, now};
 // book_runtime.nudge computes every number of the answer and the graph as it is
 // now (DOT), which is laid out here with viz.js, as a drawing a cell shows is.
 
 function registerNudge(w) {
-  for (const question of ["set", "step", "backward", "reset"]) {
+  for (const question of ["state", "set", "step", "backward", "reset", "restore"]) {
     registerAnswer(w, "nudge", question, async (fields, settings) => {
       const reply = JSON.parse(pyimport(w, "book_runtime.nudge").answer(question, JSON.stringify(fields)));
-      const layout = await viz(w, settings);
       const { dot, ...numbers } = reply;
-      return { ...numbers, svg: layout.renderString(dot, { format: "svg", engine: "dot" }) };
+      return { ...numbers, svg: await drawing(w, dot, settings, `nudge-${fields.root}-`) };
     });
   }
 }

@@ -1,0 +1,110 @@
+"""Sphinx extension: a graph the reader can nudge, declared after the cell that builds it.
+
+A page marks a small graph whose inputs the reader may move (the Nudge control,
+docs/_static/runner/nudge.js; the numbers it shows, book_runtime.nudge)::
+
+    ```{nudge} o
+    :leaves: x1 w1 x2 w2 b
+    :step: 0.001
+    :rate: 0.1
+    ```
+
+The argument names the graph's output in the page's namespace, as the code cell
+above the directive binds it; ``leaves`` are the labels of the inputs the
+control offers, in its order; ``step`` is how far an arrow key moves one (Shift:
+ten times as far); ``rate`` is the learning rate of "Take a gradient step".
+The build writes one sentence, which paper and a page without scripts show as
+it is (the graph above stays as the build drew it), and the settings the
+page's control reads, as data.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+import re
+from typing import Any, ClassVar
+
+from docutils import nodes
+from sphinx.util.docutils import SphinxDirective
+
+#: A name the page's code binds, or a leaf's label.
+NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+class nudge_graph(nodes.General, nodes.Element):  # docutils names its node classes in lower case
+    """A graph the reader can nudge: its settings, and the sentence paper shows."""
+
+
+def _positive(text: str | None) -> float:
+    """``:step:`` and ``:rate:``: a number above 0."""
+    try:
+        value = float(text or "")
+    except ValueError:
+        raise ValueError(f"a number is needed, got {text!r}") from None
+    if not value > 0:
+        raise ValueError(f"a number above 0 is needed, got {text!r}")
+    return value
+
+
+def _names(text: str | None) -> list[str]:
+    """``:leaves:``: labels separated by spaces, each a plain name."""
+    names = (text or "").split()
+    bad = [name for name in names if not NAME.match(name)]
+    if not names or bad:
+        raise ValueError(f"leaves are labels separated by spaces, got {text!r}")
+    return names
+
+
+def sentence(root: str, leaves: list[str]) -> str:
+    """What paper says of the graph: it can be nudged on the site, and what that shows."""
+    named = ", ".join(leaves[:-1]) + f" or {leaves[-1]}" if len(leaves) > 1 else leaves[0]
+    return (
+        f"On the book's site, this graph can be nudged: move {named} a little and watch "
+        f"{root} change by about its gradient times the nudge."
+    )
+
+
+class NudgeGraph(SphinxDirective):
+    """``{nudge} <output>`` (see the module's docstring)."""
+
+    required_arguments = 1
+    has_content = False
+    option_spec: ClassVar[dict[str, Any]] = {
+        "leaves": _names,
+        "step": _positive,
+        "rate": _positive,
+    }
+
+    def run(self) -> list[nodes.Node]:
+        root = self.arguments[0]
+        if not NAME.match(root):
+            raise self.error(f"nudge {root}: the output is a name the cell above binds")
+        missing = [name for name in ("leaves", "step", "rate") if name not in self.options]
+        if missing:
+            raise self.error(f"nudge {root}: needs :{': and :'.join(missing)}:")
+        settings = {"root": root, **{key: self.options[key] for key in ("leaves", "step", "rate")}}
+        node = nudge_graph(settings=settings)
+        node += nodes.paragraph(text=sentence(root, settings["leaves"]))
+        self.set_source_info(node)
+        return [node]
+
+
+def _visit_html(translator: Any, node: nudge_graph) -> None:
+    settings = html.escape(json.dumps(node["settings"], sort_keys=True))
+    translator.body.append(f'<div class="mg-nudge" data-nudge="{settings}">\n')
+
+
+def _depart_html(translator: Any, node: nudge_graph) -> None:
+    translator.body.append("</div>\n")
+
+
+def setup(app: Any) -> dict[str, Any]:
+    app.add_node(
+        nudge_graph,
+        html=(_visit_html, _depart_html),
+        latex=(lambda t, n: None, lambda t, n: None),
+        text=(lambda t, n: None, lambda t, n: None),
+    )
+    app.add_directive("nudge", NudgeGraph)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
