@@ -78,6 +78,11 @@ def test_nudging_w1_by_keyboard_moves_o_by_the_gradient_times_the_nudge(tab: Tab
     assert "grad(w1) × Δw1 = 1.0000 × +0.0010 = +0.0010" in shown(tab, "predicted")
     said = tab.evaluate("document.querySelector('.runner-announcer').textContent")
     assert said.startswith("w1 = −2.9990: o = 0.7081, measured change +0.0010"), said
+    # The prose's o follows the nudge (the hidden cell after the graph's ran again).
+    tab.page.wait_for_function(
+        "() => document.querySelector('[data-glue-key=\"neuron_o\"]').textContent"
+        ".startsWith('0.7081')"
+    )
 
     # The time from a press to the answer drawn, once Python is loaded: each press
     # answered before the next (a press while one computes is coalesced instead).

@@ -230,3 +230,25 @@ def test_a_saved_nudge_from_the_built_point_keeps_the_built_gradients() -> None:
     assert leaves["w1"].data == -2.0
     assert leaves["w1"].grad == pytest.approx(1.0)
     assert nudge.base(leaves["w1"]) == -3.0
+
+
+def test_inputs_without_labels_are_nudged_by_the_names_the_page_gives_them(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from book_runtime import kernel, nudge
+
+    a, b = Value(2.0), Value(-3.0)
+    c = a * b + b**2
+    monkeypatch.setattr(kernel, "NAMESPACE", {"a": a, "b": b, "c": c, "n": 1.0})
+    monkeypatch.setattr(nudge, "NUDGES", {})
+    fields = {"root": "c", "names": ["a", "b"], "leaf": "b", "value": -2.99}
+    answer = json.loads(nudge.answer("set", json.dumps(fields)))
+    assert answer["reply"]["leaf"] == "b"
+    assert answer["reply"]["grad"] == pytest.approx(a.data + 2 * -3.0)
+    assert "(**2 curves)" in answer["reply"]["why"]
+    assert [leaf["name"] for leaf in answer["leaves"]] == ["a", "b"]
+    monkeypatch.setattr(nudge, "NUDGES", {})
+    with pytest.raises(ValueError, match="n: no Value of that name on this page"):
+        nudge.answer("state", json.dumps({"root": "c", "names": ["a", "n"]}))
+    with pytest.raises(ValueError, match="d: not an input of the graph, so not nudged"):
+        Nudge(c, {"a": a, "d": Value(1.0)})

@@ -11,8 +11,10 @@ docs/_static/runner/nudge.js; the numbers it shows, book_runtime.nudge)::
 
 The argument names the graph's output in the page's namespace, as the code cell
 above the directive binds it; ``leaves`` are the labels of the inputs the
-control offers, in its order; ``step`` is how far an arrow key moves one (Shift:
-ten times as far); ``rate`` is the learning rate of "Take a gradient step".
+control offers, in its order (or ``names``, for inputs made without a label:
+the names the page's code binds them to, ``a`` for ``a = Value(2.0)``);
+``step`` is how far an arrow key moves one (Shift: ten times as far); ``rate``
+is the learning rate of "Take a gradient step".
 The build writes one sentence, which paper and a page without scripts show as
 it is (the graph above stays as the build drew it), and the settings the
 page's control reads, as data.
@@ -72,6 +74,7 @@ class NudgeGraph(SphinxDirective):
     has_content = False
     option_spec: ClassVar[dict[str, Any]] = {
         "leaves": _names,
+        "names": _names,
         "step": _positive,
         "rate": _positive,
     }
@@ -80,10 +83,18 @@ class NudgeGraph(SphinxDirective):
         root = self.arguments[0]
         if not NAME.match(root):
             raise self.error(f"nudge {root}: the output is a name the cell above binds")
-        missing = [name for name in ("leaves", "step", "rate") if name not in self.options]
+        if ("leaves" in self.options) == ("names" in self.options):
+            raise self.error(f"nudge {root}: needs :leaves: (labels) or :names:, one of them")
+        missing = [name for name in ("step", "rate") if name not in self.options]
         if missing:
             raise self.error(f"nudge {root}: needs :{': and :'.join(missing)}:")
-        settings = {"root": root, **{key: self.options[key] for key in ("leaves", "step", "rate")}}
+        by_name = "names" in self.options
+        settings = {
+            "root": root,
+            "leaves": self.options["names" if by_name else "leaves"],
+            "byName": by_name,
+            **{key: self.options[key] for key in ("step", "rate")},
+        }
         node = nudge_graph(settings=settings)
         node += nodes.paragraph(text=sentence(root, settings["leaves"]))
         self.set_source_info(node)

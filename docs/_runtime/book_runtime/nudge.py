@@ -145,27 +145,41 @@ class Nudge:
     root : Value
         The graph's output.  Its gradients are those of the last ``backward()``;
         a graph never run backward gets them computed here, on a copy.
+    names : dict of str to Value, optional
+        The leaves to nudge, by the name the page's code gives them (``a`` for
+        ``a = Value(2.0)``).  Without it, the leaves with a label, by their label.
 
     Raises
     ------
     ValueError
         If the graph has a node no nudge can compute again (an operation of the
-        reader's own), no named leaf, or two leaves of the same name.
+        reader's own), a name for a Value that is no input of it, no named leaf,
+        or two leaves of the same name.
     """
 
-    def __init__(self, root: Value) -> None:
+    def __init__(self, root: Value, names: dict[str, Value] | None = None) -> None:
         self.root = root
         order = topological_order(root)
         for node in order:
             if node._prev:
                 operation(node._op)
-        named = [node for node in order if not node._prev and node.label]
-        self.leaves = {node.label: node for node in named}
-        if len(self.leaves) < len(named):
-            twice = sorted({x.label for x in named if [y.label for y in named].count(x.label) > 1})
-            raise ValueError(f"two leaves share a name, {', '.join(twice)}: a nudge needs one each")
-        if not self.leaves:
+        inputs = [node for node in order if not node._prev]
+        if names is None:
+            labelled = [node for node in inputs if node.label]
+            labels = [node.label for node in labelled]
+            twice = sorted({label for label in labels if labels.count(label) > 1})
+            if twice:
+                raise ValueError(
+                    f"two leaves share a name, {', '.join(twice)}: a nudge needs one each"
+                )
+            names = {node.label: node for node in labelled}
+        strangers = [name for name, node in names.items() if all(node is not x for x in inputs)]
+        if strangers:
+            raise ValueError(f"{', '.join(strangers)}: not an input of the graph, so not nudged")
+        if not names:
             raise ValueError("the graph has no named leaf to nudge: give an input a label")
+        self.leaves = dict(names)
+        self._names = {node: name for name, node in names.items()}
         self._built = {node: (node.data, node.grad) for node in order}
         self._rebase()
 
@@ -241,7 +255,7 @@ class Nudge:
         predicted = sum(self._grads[x] * (x.data - self._base[x]) for x in moved)
         difference = delta_out - predicted
         return Reply(
-            leaf=leaf.label,
+            leaf=self._names[leaf],
             value=leaf.data,
             delta_x=leaf.data - self._base[leaf],
             out=self.root.data,
@@ -261,7 +275,7 @@ class Nudge:
             )
         now = gradients(self.root)
         slopes = "; ".join(
-            f"{x.label}'s from {_shown(self._grads[x])} to {_shown(now[x])}" for x in moved
+            f"{self._names[x]}'s from {_shown(self._grads[x])} to {_shown(now[x])}" for x in moved
         )
         terms = " + ".join(
             f"½ × ({_shown(now[x])} − {_shown(self._grads[x])}) × {_shown(x.data - self._base[x])}"
@@ -284,18 +298,26 @@ class Nudge:
 NUDGES: dict[str, Nudge] = {}
 
 
-def nudge_of(namespace: dict[str, Any], root: str) -> Nudge:
+def nudge_of(namespace: dict[str, Any], root: str, leaves: list[str] | None = None) -> Nudge:
     """The Nudge of the graph ``root`` names in ``namespace`` now.
 
-    A run that rebuilt the graph (the reader's edit, a cell run again) binds the
-    name to a new output: the nudge then starts afresh from that graph.
+    ``leaves`` names its inputs as the page's code does; without them, the
+    inputs are those with a label.  A run that rebuilt the graph (the reader's
+    edit, a cell run again) binds the name to a new output: the nudge then starts
+    afresh from that graph.
     """
     value = namespace.get(root)
     if not isinstance(value, Value):
         raise ValueError(f"{root!r} names no Value on this page yet: run its cell first")
     current = NUDGES.get(root)
     if current is None or current.root is not value:
-        current = NUDGES[root] = Nudge(value)
+        names = None
+        if leaves is not None:
+            missing = [name for name in leaves if not isinstance(namespace.get(name), Value)]
+            if missing:
+                raise ValueError(f"{', '.join(missing)}: no Value of that name on this page")
+            names = {name: namespace[name] for name in leaves}
+        current = NUDGES[root] = Nudge(value, names)
     return current
 
 
@@ -317,7 +339,8 @@ def state(nudge: Nudge) -> dict[str, Any]:
 def answer(question: str, fields: str) -> str:
     """The answer to the page's Nudge control (its worker asks), as JSON.
 
-    ``question`` is ``state`` (``fields``: root), ``set`` (root, leaf, value),
+    ``question`` is ``state`` (``fields``: root, and names, the inputs by the
+    names the page's code gives them, when they have no labels), ``set`` (root, leaf, value),
     ``step`` (root, leaf, rate), ``backward``, ``reset`` (root) or ``restore``
     (root, base and now: each leaf's value, as a saved page kept them).  The
     answer is the graph's :func:`state`, ``reply`` (the :class:`Reply` of a set
@@ -327,7 +350,7 @@ def answer(question: str, fields: str) -> str:
     from micrograd.viz.draw import draw_dot
 
     asked = json.loads(fields)
-    nudge = nudge_of(kernel.NAMESPACE, asked["root"])
+    nudge = nudge_of(kernel.NAMESPACE, asked["root"], asked.get("names"))
     reply = None
     if question == "set":
         reply = nudge.set(asked["leaf"], asked["value"]).to_json()

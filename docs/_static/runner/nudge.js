@@ -178,6 +178,12 @@ class NudgeControl {
     this.view = makeView(this, box);
   }
 
+  /** The graph, as Python's answers take it: its output, and its inputs' names if not labels. */
+  graph() {
+    const { root, leaves, byName } = this.settings;
+    return byName ? { root, names: leaves } : { root };
+  }
+
   /** Ask Python (nudge:<question>), coalesced with the nudges asked for meanwhile. */
   ask(question, fields = {}) {
     if (this.answer === null) {
@@ -186,7 +192,7 @@ class NudgeControl {
     }
     if (fields.leaf) this.leaf = fields.leaf;
     if (question === "set") this.asked.set(fields.leaf, fields.value);
-    this.requests.ask({ question, fields: { root: this.settings.root, ...fields }, at: now() });
+    this.requests.ask({ question, fields: { ...this.graph(), ...fields }, at: now() });
   }
 
   async send({ question, fields, at }) {
@@ -229,7 +235,7 @@ class NudgeControl {
       }
     }
     const { ask } = await import("./python.js");
-    const fields = { root: this.settings.root, ...(this.kept || {}) };
+    const fields = { ...this.graph(), ...(this.kept || {}) };
     try {
       this.show(await ask(session, "nudge", this.kept ? "restore" : "state", fields));
       this.kept = null;
