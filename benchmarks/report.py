@@ -13,13 +13,16 @@ file as ``RESULTS_BROWSER.json``, and RESULTS.md gets a section from it.
 Check on "Build your own micrograd" is timed the same way
 (``browser_tests/test_track.py``, ``nox -s browser -- -k check_answers``, which
 writes ``artifacts/runner/checks.json``); ``--checks`` keeps that file as
-``RESULTS_CHECKS.json``, for a section of its own.
+``RESULTS_CHECKS.json``, for a section of its own.  A nudge on the neuron page
+(``browser_tests/test_nudge.py``, ``nox -s browser -- -k nudging``, which writes
+``artifacts/runner/nudges.json``) is kept by ``--nudges`` as ``RESULTS_NUDGE.json``.
 
 Usage::
 
     python benchmarks/report.py    # write RESULTS.md again from RESULTS.json
     python benchmarks/report.py --browser artifacts/runner/live_charts.json
     python benchmarks/report.py --checks artifacts/runner/checks.json
+    python benchmarks/report.py --nudges artifacts/runner/nudges.json
 """
 
 from __future__ import annotations
@@ -42,6 +45,11 @@ RECORD_MARKDOWN = HERE / "RESULTS.md"
 BROWSER_RECORD = HERE / "RESULTS_BROWSER.json"
 #: Check on "Build your own micrograd" in the reader's browser, as the browser test timed it.
 CHECKS_RECORD = HERE / "RESULTS_CHECKS.json"
+#: A nudge on the neuron page in the reader's browser, as the browser test timed it.
+NUDGE_RECORD = HERE / "RESULTS_NUDGE.json"
+#: A nudge answers within this, once Python is loaded: the reader sees the output move
+#: as they press or drag.
+NUDGE_TARGET_MS = 100.0
 #: What the browser measurements are held to: what a reader watching a training cell needs.
 FIRST_POINT_TARGET_SECONDS = 2.0
 INPUT_DELAY_TARGET_MS = 100.0
@@ -60,6 +68,11 @@ def load_browser(path: Path = BROWSER_RECORD) -> dict[str, Any] | None:
 
 def load_checks(path: Path = CHECKS_RECORD) -> dict[str, Any] | None:
     """The track's Check times, as its browser test wrote them (None if none were kept)."""
+    return load(path) if path.is_file() else None
+
+
+def load_nudges(path: Path = NUDGE_RECORD) -> dict[str, Any] | None:
+    """The nudge times, as the browser test wrote them (None if none were kept)."""
     return load(path) if path.is_file() else None
 
 
@@ -335,10 +348,37 @@ def checks_markdown(checks: dict[str, Any]) -> str:
     )
 
 
+def nudge_lines(nudges: dict[str, Any]) -> list[str]:
+    """The nudge's median time from a key press to the answer drawn, against the target."""
+    median = nudges["median_ms"]
+    verdict = "meets" if median <= NUDGE_TARGET_MS else "MISSES"
+    times = sorted(nudges["milliseconds"])
+    return [
+        f"median   {median:6.1f} ms   {verdict} the {NUDGE_TARGET_MS:g} ms target",
+        f"fastest  {times[0]:6.1f} ms",
+        f"slowest  {times[-1]:6.1f} ms   ({len(times)} presses)",
+    ]
+
+
+def nudges_markdown(nudges: dict[str, Any]) -> str:
+    """RESULTS.md's section on a nudge of the neuron's w1, in the reader's browser."""
+    return (
+        "\n## A nudge, in the reader's browser\n\n"
+        "Measured by `browser_tests/test_nudge.py` (`python -m nox -s browser -- -k"
+        " nudging`) and kept by `python benchmarks/report.py --nudges"
+        f" artifacts/runner/nudges.json`, {_browser_machine(nudges)}: on the neuron page,"
+        f" once Python was loaded, {nudges['presses']} arrow-key nudges of `w1`, each"
+        " answered before the next, timed from the key press to the answer drawn (the"
+        " forward pass again and the graph laid out).\n\n"
+        "```text\n" + "\n".join(nudge_lines(nudges)) + "\n```\n"
+    )
+
+
 def markdown(
     report: dict[str, Any],
     browser: dict[str, Any] | None = None,
     checks: dict[str, Any] | None = None,
+    nudges: dict[str, Any] | None = None,
 ) -> str:
     """``RESULTS.md``: the run's command, date and machine, its table, and the browser's."""
     when = f" on {report['date']}" if "date" in report else ""
@@ -354,6 +394,7 @@ def markdown(
         )
         + (browser_markdown(browser) if browser is not None else "")
         + (checks_markdown(checks) if checks is not None else "")
+        + (nudges_markdown(nudges) if nudges is not None else "")
     )
 
 
@@ -369,12 +410,24 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         help="keep this file (the track's browser test's checks.json) as RESULTS_CHECKS.json",
     )
+    parser.add_argument(
+        "--nudges",
+        type=Path,
+        help="keep this file (the nudge's browser test's nudges.json) as RESULTS_NUDGE.json",
+    )
     args = parser.parse_args(argv)
-    for given, record in ((args.browser, BROWSER_RECORD), (args.checks, CHECKS_RECORD)):
+    kept = (
+        (args.browser, BROWSER_RECORD),
+        (args.checks, CHECKS_RECORD),
+        (args.nudges, NUDGE_RECORD),
+    )
+    for given, record in kept:
         if given is not None:
             shutil.copyfile(given, record)
             print(f"kept {given} as {record}")
-    RECORD_MARKDOWN.write_text(markdown(load(), load_browser(), load_checks()), encoding="utf-8")
+    RECORD_MARKDOWN.write_text(
+        markdown(load(), load_browser(), load_checks(), load_nudges()), encoding="utf-8"
+    )
     print(f"wrote {RECORD_MARKDOWN} from {RECORD}")
     return 0
 

@@ -13,6 +13,7 @@ import builtins
 import datetime
 import importlib.util
 import re
+import statistics
 import types
 from pathlib import Path
 from typing import Any
@@ -39,7 +40,9 @@ RECORD: dict[str, Any] = report.load()
 
 def test_results_md_is_written_from_the_record() -> None:
     written = (BENCHMARKS / "RESULTS.md").read_text(encoding="utf-8")
-    expected = report.markdown(RECORD, report.load_browser(), report.load_checks())
+    expected = report.markdown(
+        RECORD, report.load_browser(), report.load_checks(), report.load_nudges()
+    )
     assert written == expected, "run `python benchmarks/report.py`"
 
 
@@ -67,6 +70,18 @@ def test_the_check_times_cover_every_step_in_the_tracks_order_against_the_target
         for step, seconds in failing.items()
         if step not in checks["training_steps"]
     )
+    assert "\n".join(lines) in (BENCHMARKS / "RESULTS.md").read_text(encoding="utf-8")
+
+
+def test_the_nudge_times_are_kept_with_their_median_against_the_target() -> None:
+    nudges = report.load_nudges()
+    assert nudges is not None, "run `python benchmarks/report.py --nudges ...`"
+    datetime.date.fromisoformat(nudges["date"])
+    assert len(nudges["milliseconds"]) == nudges["presses"]
+    assert nudges["median_ms"] == statistics.median(nudges["milliseconds"])
+    lines = report.nudge_lines(nudges)
+    met = nudges["median_ms"] <= report.NUDGE_TARGET_MS
+    assert ("meets" if met else "MISSES") in lines[0]
     assert "\n".join(lines) in (BENCHMARKS / "RESULTS.md").read_text(encoding="utf-8")
 
 
