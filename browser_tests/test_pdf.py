@@ -335,6 +335,23 @@ def test_a_stepper_shows_every_frame_in_the_pdf(html: Path, pdf_text: str) -> No
             assert not missing, f"{page}: frames missing from the PDF: {missing}"
 
 
+def test_a_nudgeable_graph_prints_as_built_with_its_line_about_the_site(
+    html: Path, pdf_text: str
+) -> None:
+    """Paper cannot nudge: the graph prints as the build drew it, and its one sentence says
+    that the site can (the directive's, docs/_ext/nudge_graphs.py)."""
+    from nudge_graphs import sentence
+
+    found = []
+    for page in book_order(html):
+        for box in article(parse(html, page)).select("div.mg-nudge"):
+            said = " ".join(box.get_text(" ", strip=True).split())
+            assert _find(pdf_text, said[:60]) >= 0, f"{page}: not in the PDF: {said}"
+            found.append(said)
+    assert len(found) == 4, found
+    assert sentence("o", ["x1", "w1", "x2", "w2", "b"]).replace("'", "’") in found
+
+
 def test_links_in_the_pdf_lead_into_it_or_to_other_sites(pdf: Any) -> None:
     names = set(pdf.named_destinations)
     internal, broken, local = 0, [], []

@@ -201,7 +201,7 @@ class NudgeControl {
     try {
       const answer = await ask(this.session, "nudge", question, fields);
       if (generation === this.session.generation) {
-        this.show(answer);
+        this.show(answer, question);
         this.session.records.nudges.push({
           question, milliseconds: now() - at, out: answer.out, reply: answer.reply,
         });
@@ -215,11 +215,11 @@ class NudgeControl {
 
   /** Start: Python, the graph's cell, then the graph as Python has it (or as a reload kept it). */
   start() {
-    if (this.starting === null) this.starting = this.starting_().finally(() => { this.starting = null; });
+    if (this.starting === null) this.starting = this.#begin().finally(() => { this.starting = null; });
     return this.starting;
   }
 
-  async starting_() {
+  async #begin() {
     const { session, cell } = this;
     // The graph's cell has run in this Python (the reader's version, if they edited it):
     // the nudges start from its graph.  Otherwise it runs first, after what it needs.
@@ -237,7 +237,8 @@ class NudgeControl {
     const { ask } = await import("./python.js");
     const fields = { ...this.graph(), ...(this.kept || {}) };
     try {
-      this.show(await ask(session, "nudge", this.kept ? "restore" : "state", fields));
+      const question = this.kept ? "restore" : "state";
+      this.show(await ask(session, "nudge", question, fields), question);
       this.kept = null;
       say(this.view, "");
     } catch (error) {
@@ -251,13 +252,16 @@ class NudgeControl {
     return this.answer.leaves.find((leaf) => leaf.name === name).value;
   }
 
-  /** Draw Python's answer: the inputs, the readout, the graph as it is now. */
-  show(answer) {
+  /** Draw Python's answer to `question`: the inputs, the readout, the graph as it is now. */
+  show(answer, question) {
     this.answer = answer;
     if (this.requests.waiting === null) {
       this.asked.clear();
-      // The prose's numbers and claims about the graph follow it, as after a Run.
-      this.actions.machinery().then((queue) => queue.runFollowers(this.session, this.cell));
+      // The prose's numbers and claims about the graph follow a change of it, as after a
+      // Run ("state" changes nothing: the graph's cell has just run, or been run).
+      if (question !== "state") {
+        this.actions.machinery().then((queue) => queue.runFollowers(this.session, this.cell));
+      }
     }
     draw(this, answer);
     if (answer.reply !== null) announce(spoken(this.settings.root, answer, this.leaf));
