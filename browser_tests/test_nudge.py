@@ -60,7 +60,8 @@ def start_by_keyboard(tab: Tab) -> str:
 def test_nudging_w1_by_keyboard_moves_o_by_the_gradient_times_the_nudge(tab: Tab) -> None:
     tab.open("neuron.html")
     control = tab.page.locator(CONTROL)
-    assert "this graph can be nudged" in control.inner_text()
+    # On screen, the panel's own lead; the build's sentence is for paper.
+    assert control.inner_text().startswith("Nudge an input and watch o: drag its number")
     said = start_by_keyboard(tab)
     assert said == "Starting Python to nudge the graph: cell 1 runs first, to build the graph…"
     slider = tab.page.locator(W1)
@@ -78,22 +79,26 @@ def test_nudging_w1_by_keyboard_moves_o_by_the_gradient_times_the_nudge(tab: Tab
     assert "grad(w1) × Δw1 = 1.0000 × +0.0010 = +0.0010" in shown(tab, "predicted")
     said = tab.evaluate("document.querySelector('.runner-announcer').textContent")
     assert said.startswith("w1 = −2.9990: o = 0.7081, measured change +0.0010"), said
-    # The prose's o follows the nudge (the hidden cell after the graph's ran again).
+    # The prose's o is marked stale while the graph's data and gradients belong to two
+    # points; backward() again makes them one, and the prose follows.
+    glued_o = "document.querySelector('[data-glue-key=\"neuron_o\"]')"
+    tab.page.wait_for_function(f"() => {glued_o}.dataset.shown === 'stale'")
+    tab.page.locator(f"{CONTROL} button.mg-nudge-backward").click()
     tab.page.wait_for_function(
-        "() => document.querySelector('[data-glue-key=\"neuron_o\"]').textContent"
-        ".startsWith('0.7081')"
+        f"() => {glued_o}.dataset.shown === 'yours' && {glued_o}.textContent.startsWith('0.7081')"
     )
+    slider.focus()
 
     # The time from a press to the answer drawn, once Python is loaded: each press
     # answered before the next (a press while one computes is coalesced instead).
     for n in range(TIMED_PRESSES):
         tab.page.keyboard.press("ArrowDown" if n % 2 else "ArrowUp")
-        answered(tab, 2 + n)
-    timed = [x["milliseconds"] for x in tab.evaluate("microgradTest.nudges()")[1:]]
+        answered(tab, 3 + n)
+    timed = [x["milliseconds"] for x in tab.evaluate("microgradTest.nudges()")[2:]]
 
     # A nudge of a whole unit, typed: the prediction and the change part, and why.
     tab.page.locator(f"{CONTROL} button.mg-nudge-reset").click()
-    count = len(timed) + 2
+    count = len(timed) + 3
     answered(tab, count)
     typed = tab.page.locator(f'{CONTROL} input[aria-label="Type a value for w1"]')
     typed.fill("-2")

@@ -57,9 +57,33 @@ def test_the_second_order_estimate_in_the_sentence_is_near_the_difference() -> N
     reply = Nudge(o).set("w1", -3.0 + 0.1)
     arithmetic = reply.why.split("(tanh curves), w1's from 1.0000 to ")[1]
     assert arithmetic.split(". ")[1].startswith("½ × (0.7401 − 1.0000) × 0.1000 = ")
-    estimate = float(arithmetic.split(" = ")[1].split(" ")[0])
+    estimate = float(arithmetic.split(" = ")[1].split(" ")[0].replace("−", "-"))
     assert estimate == pytest.approx(0.5 * (0.7401 - 1.0) * 0.1, abs=1e-4)
     assert estimate == pytest.approx(reply.difference, rel=0.05)
+    assert "is about what the straight line misses: the second-order term." in reply.why
+
+
+def test_a_nudge_too_large_for_the_second_order_term_says_so_not_about() -> None:
+    o, _ = neuron()
+    reply = Nudge(o).set("w1", -2.0)
+    assert "is about" not in reply.why
+    assert f"is the second-order term's share of the −{abs(reply.difference):.4f}" in reply.why
+    assert "− 1.0000) × 1.0000 = " in reply.why
+
+
+def test_a_negative_number_after_a_minus_is_bracketed_with_a_true_minus_sign() -> None:
+    o, _ = neuron()
+    reply = Nudge(o).set("x1", 2.1)
+    assert "− (−1.5000)) × 0.1000" in reply.why
+    assert "-" not in reply.why.replace("second-order", "")
+
+
+def test_a_graph_straight_in_the_nudged_input_is_predicted_exactly_at_any_size() -> None:
+    a, b = Value(2.0, label="a"), Value(-3.0, label="b")
+    c = a * b + b**2
+    reply = Nudge(c).set("a", 5.0)
+    assert reply.difference == pytest.approx(0.0)
+    assert reply.why.startswith("The prediction is exact: no operation between a and the output")
 
 
 def test_the_forward_pass_again_is_the_engines_and_the_gradients_are_backwards() -> None:
@@ -252,3 +276,36 @@ def test_inputs_without_labels_are_nudged_by_the_names_the_page_gives_them(
         nudge.answer("state", json.dumps({"root": "c", "names": ["a", "n"]}))
     with pytest.raises(ValueError, match="d: not an input of the graph, so not nudged"):
         Nudge(c, {"a": a, "d": Value(1.0)})
+
+
+def test_the_drawing_is_a_labelled_copy_with_the_gradients_of_the_point_left() -> None:
+    a, b = Value(2.0), Value(-3.0)
+    c = a * b + b**2
+    nudge = Nudge(c, {"a": a, "b": b})
+    nudge.set("b", -2.0)
+    drawn = nudge.drawn()
+    leaves = {x.label: x for x in topological_order(drawn) if not x._prev}
+    assert (leaves["a"].data, leaves["b"].data) == (2.0, -2.0)
+    assert leaves["b"].grad == pytest.approx(2.0 + 2 * -3.0)  # the point left: b = -3
+    assert drawn.grad == 1.0
+    assert (a.grad, b.grad, c.grad) == (0.0, 0.0, 0.0)  # the page's graph keeps its grads
+
+
+def test_backward_again_leaves_a_graph_built_without_backward_without_gradients() -> None:
+    a, b = Value(2.0, label="a"), Value(-3.0, label="b")
+    c = a * b
+    nudge = Nudge(c)
+    nudge.set("a", 3.0)
+    nudge.backward_again()
+    assert (a.grad, b.grad) == (0.0, 0.0)
+    assert nudge.grad(b) == 3.0
+    assert nudge.reply() is None
+
+
+def test_a_restored_nudge_is_compared_again_without_a_new_one() -> None:
+    o, _ = neuron()
+    nudge = Nudge(o)
+    nudge.restore({"w1": -3.0}, {"w1": -2.5})
+    reply = nudge.reply()
+    assert reply is not None
+    assert (reply.leaf, reply.delta_x) == ("w1", 0.5)

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import {
-  dragValue, keptOf, keptText, keyValue, readout, Requests, roundTo, spoken,
+  change, dragValue, keptOf, keptText, keyValue, leadText, readout, Requests, roundTo, shown, spoken,
 } from "../../docs/_static/runner/nudge.js";
 
 import {
@@ -98,7 +98,7 @@ describe("the readout", () => {
     const lines = readout("o", answer());
     assert.equal(lines.out, "o = 0.7078: measured Δo = +0.0010");
     assert.equal(lines.predicted, "The gradient predicts grad(w1) × Δw1 = 1.0000 × +0.0010 = +0.0010");
-    assert.equal(lines.difference, "Difference: −0.0000");
+    assert.equal(lines.difference, "Difference: 0.0000");
     assert.equal(lines.why, "They agree.");
   });
 
@@ -108,6 +108,21 @@ describe("the readout", () => {
       out: "o = 0.7078", predicted: null, difference: null,
       why: "Move an input to see how much the output changes.",
     });
+  });
+
+  test("numbers have a true minus sign, and a change too small to show has no sign", () => {
+    assert.equal(shown(-2.5), "−2.5000");
+    assert.equal(shown(-0.00001), "0.0000");
+    assert.equal(change(0.001), "+0.0010");
+    assert.equal(change(-0.00004), "0.0000");
+    assert.equal(change(-0.0005), "−0.0005");
+  });
+
+  test("the lead says how to nudge, by how much, and what the step is for", () => {
+    const lead = leadText({ root: "o", step: 0.001 });
+    assert.match(lead, /^Nudge an input and watch o: drag its number sideways/);
+    assert.match(lead, /each press moves it by 0\.001; with Shift, 0\.01\)/);
+    assert.match(lead, /"Take a gradient step" moves the input against its gradient, as training does/);
   });
 
   test("the live region hears the input, the output and both changes", () => {
@@ -128,50 +143,58 @@ describe("the readout", () => {
 /** The fake Python's nudges of o = x * w: the numbers book_runtime.nudge would give. */
 function fakeNudges() {
   const asked = [];
-  const graph = { now: { x: 2, w: -3 }, base: { x: 2, w: -3 } };
-  const state = (reply = null) => {
+  const graph = { now: { x: 2, w: -3 }, base: { x: 2, w: -3 }, last: null };
+  const answer = () => {
     const grad = { x: graph.base.w, w: graph.base.x };
     const leaves = ["x", "w"].map((name) => ({
       name, value: graph.now[name], base: graph.base[name], grad: grad[name],
     }));
     const out = graph.now.x * graph.now.w;
+    const moved = leaves.some((l) => l.value !== l.base);
+    const deltaOut = out - graph.base.x * graph.base.w;
+    const predicted = leaves.reduce((sum, l) => sum + l.grad * (l.value - l.base), 0);
+    const reply = moved ? {
+      leaf: graph.last, value: graph.now[graph.last], delta_out: deltaOut, predicted,
+      difference: deltaOut - predicted, why: "They agree.",
+    } : null;
     return {
-      out, base_out: graph.base.x * graph.base.w, leaves, reply, svg: `<svg><text>o ${out}</text></svg>`,
-      moved: leaves.some((l) => l.value !== l.base), rebased: graph.base.w !== -3 || graph.base.x !== 2,
+      out, base_out: graph.base.x * graph.base.w, leaves, reply, bound: ["o"],
+      svg: `<svg><text>o ${out}</text></svg>`, moved, rebased: graph.base.w !== -3 || graph.base.x !== 2,
     };
   };
-  const set = (leaf, value) => {
+  const set = (namespace, leaf, value) => {
     graph.now[leaf] = value;
-    const deltaOut = graph.now.x * graph.now.w - graph.base.x * graph.base.w;
-    const predicted = graph.base.w * (graph.now.x - graph.base.x) + graph.base.x * (graph.now.w - graph.base.w);
-    return state({
-      leaf, value, delta_out: deltaOut, predicted, difference: deltaOut - predicted, why: "They agree.",
-    });
+    graph.last = leaf;
+    namespace.o = graph.now.x * graph.now.w; // the page's graph is nudged, in the page's Python
+    return answer();
   };
   const answers = {
-    state: (fields) => { asked.push(["state", fields]); return state(); },
-    set: (fields, namespace) => {
-      asked.push(["set", fields]);
-      const answer = set(fields.leaf, fields.value);
-      namespace.o = answer.out; // the page's graph is nudged, in the page's Python
-      return answer;
-    },
-    step: (fields) => {
+    state: (fields) => { asked.push(["state", fields]); return answer(); },
+    set: (fields, namespace) => { asked.push(["set", fields]); return set(namespace, fields.leaf, fields.value); },
+    step: (fields, namespace) => {
       asked.push(["step", fields]);
       const grad = fields.leaf === "w" ? graph.base.x : graph.base.w;
-      return set(fields.leaf, graph.now[fields.leaf] - fields.rate * grad);
+      return set(namespace, fields.leaf, graph.now[fields.leaf] - fields.rate * grad);
     },
-    reset: (fields) => {
+    backward: (fields, namespace) => {
+      asked.push(["backward", fields]);
+      graph.base = { ...graph.now };
+      namespace.o = graph.now.x * graph.now.w;
+      return answer();
+    },
+    reset: (fields, namespace) => {
       asked.push(["reset", fields]);
       graph.now = { x: 2, w: -3 };
       graph.base = { x: 2, w: -3 };
-      return state();
+      namespace.o = -6;
+      return answer();
     },
     restore: (fields) => {
       asked.push(["restore", fields]);
       graph.base = { ...fields.base };
       graph.now = { ...fields.now };
-      return state();
+      graph.last = "w";
+      return answer();
     },
   };
   return { answers, asked };
@@ -222,9 +245,13 @@ test("the first nudge runs the graph's cell, then the keys nudge an input and Py
   // The cell's drawing is marked: it is the graph before the nudges.
   assert.equal(session.cells[0].el.querySelector(".mg-nudge-mark").hidden, false);
   assert.match(box.querySelector(".mg-nudge-drawing").innerHTML, /o -5\.998/);
-  // The prose's number about the graph follows the nudge: the hidden cell after the
-  // graph's ran again.
+  // The prose's number about the graph is stale while the graph is nudged (its data and
+  // its gradients belong to two points); backward() again makes them one, and the
+  // hidden cell after the graph's runs again: the prose follows.
   const total = window.document.querySelector("span.pasted-text");
+  await until(() => total.dataset.shown === "stale");
+  assert.match(total.textContent, /^-6000\.0/);
+  box.querySelector(".mg-nudge-backward").click();
   await until(() => total.textContent.startsWith("-5998.0") && total.dataset.shown === "yours");
   // Three presses while one is computing: the last value asked for is the last one answered,
   // and those in between are coalesced away.

@@ -134,7 +134,14 @@ class Reply:
 
 
 def _shown(x: float) -> str:
-    return f"{x:.{DECIMALS}f}"
+    """A number as the page shows it: its decimals, and a true minus sign."""
+    text = f"{x:.{DECIMALS}f}"
+    return "0." + "0" * DECIMALS if float(text) == 0 else text.replace("-", "−")
+
+
+def _bracketed(x: float) -> str:
+    """A number after an operator: a negative one in brackets, −3 − (−1.5)."""
+    return f"({_shown(x)})" if _shown(x).startswith("−") else _shown(x)
 
 
 class Nudge:
@@ -181,6 +188,7 @@ class Nudge:
         self.leaves = dict(names)
         self._names = {node: name for name, node in names.items()}
         self._built = {node: (node.data, node.grad) for node in order}
+        self._had_gradients = any(grad != 0 for _, grad in self._built.values())
         self._rebase()
 
     def _rebase(self) -> None:
@@ -213,6 +221,23 @@ class Nudge:
         for name, value in now.items():
             self.set(name, value)
 
+    def drawn(self) -> Value:
+        """The graph as the control draws it: its data now, with the gradients of the point.
+
+        A copy: each node keeps its label, a leaf without one takes its name, and
+        each grad is d(root)/d(node) where the gradients belong (the point left).
+        """
+        copies = replay(self.root)
+        for node, copy in copies.items():
+            copy.label = node.label or self._names.get(node, "")
+            copy.grad = self._grads[node]
+        return copies[self.root]
+
+    def reply(self) -> Reply | None:
+        """The comparison for the graph as it is now (None: no input moved)."""
+        moved = [x for x in self.leaves.values() if x.data != self._base[x]]
+        return self._reply(moved[-1]) if moved else None
+
     def _leaf(self, name: str) -> Value:
         try:
             return self.leaves[name]
@@ -237,10 +262,17 @@ class Nudge:
         return self.set(name, leaf.data - learning_rate * self._grads[leaf])
 
     def backward_again(self) -> None:
-        """Run ``backward()`` on the page's graph at its point now, as a page would."""
-        for node in self._built:
-            node.grad = 0.0
-        self.root.backward()
+        """Make the graph's point now the one its gradients belong to.
+
+        A graph its page ran ``backward()`` on gets it again, at this point, as the
+        page's cell did (its grads zeroed first); one the page built without it keeps
+        its grads (zero), so that what the page runs next starts as the page meant,
+        and the gradients are computed on a copy.
+        """
+        if self._had_gradients:
+            for node in self._built:
+                node.grad = 0.0
+            self.root.backward()
         self._rebase()
 
     def reset(self) -> None:
@@ -268,6 +300,13 @@ class Nudge:
 
     def _why(self, moved: list[Value], difference: float) -> str:
         """One sentence on why the measured change and the prediction agree, or part."""
+        bends = sorted({op for x in moved for op in _bends(self.root, x)})
+        names = " and ".join(self._names[x] for x in moved)
+        if not bends:
+            return (
+                f"The prediction is exact: no operation between {names} and the output "
+                "bends, so the output is a straight line in them, for a nudge of any size."
+            )
         if round(difference, DECIMALS) == 0:
             return (
                 "The gradient's prediction and the measured change agree to "
@@ -278,17 +317,22 @@ class Nudge:
             f"{self._names[x]}'s from {_shown(self._grads[x])} to {_shown(now[x])}" for x in moved
         )
         terms = " + ".join(
-            f"½ × ({_shown(now[x])} − {_shown(self._grads[x])}) × {_shown(x.data - self._base[x])}"
+            f"½ × ({_shown(now[x])} − {_bracketed(self._grads[x])}) × "
+            f"{_bracketed(x.data - self._base[x])}"
             for x in moved
         )
         estimate = sum(0.5 * (now[x] - self._grads[x]) * (x.data - self._base[x]) for x in moved)
-        bends = sorted({op for x in moved for op in _bends(self.root, x)})
-        cause = f" ({', '.join(bends)} curves)" if bends else ""
+        close = abs(estimate - difference) <= 0.1 * abs(difference)
+        share = (
+            "is about what the straight line misses: the second-order term"
+            if close
+            else f"is the second-order term's share of the {_shown(difference)}; over a nudge "
+            "this large, the slope's own bending adds the rest"
+        )
         return (
-            f"They part by {_shown(difference)}: a gradient is the slope at the point you left, "
-            f"and along this nudge the slope itself changed{cause}, {slopes}. "
-            f"{terms} = {_shown(estimate)} is about what the straight line misses: "
-            "the second-order term."
+            f"They differ by {_shown(difference)}: a gradient is the slope where backward() "
+            f"last ran, and along this nudge the slope itself changed "
+            f"({', '.join(bends)} curves), {slopes}. {terms} = {_shown(estimate)} {share}."
         )
 
 
@@ -321,6 +365,12 @@ def nudge_of(namespace: dict[str, Any], root: str, leaves: list[str] | None = No
     return current
 
 
+def bound(namespace: dict[str, Any], nudge: Nudge) -> list[str]:
+    """The page's names bound to a node of the graph: what a nudge changes, for the page."""
+    nodes = set(topological_order(nudge.root))
+    return sorted(name for name, v in namespace.items() if isinstance(v, Value) and v in nodes)
+
+
 def state(nudge: Nudge) -> dict[str, Any]:
     """The graph as the control draws it: each leaf's value now, base and gradient, the output."""
     leaves = [
@@ -343,19 +393,20 @@ def answer(question: str, fields: str) -> str:
     names the page's code gives them, when they have no labels), ``set`` (root, leaf, value),
     ``step`` (root, leaf, rate), ``backward``, ``reset`` (root) or ``restore``
     (root, base and now: each leaf's value, as a saved page kept them).  The
-    answer is the graph's :func:`state`, ``reply`` (the :class:`Reply` of a set
-    or a step, else null) and ``dot``, the graph drawn as it is now (Graphviz's DOT).
+    answer is the graph's :func:`state`, ``reply`` (the :class:`Reply` for the
+    graph now, null while no input is moved), ``bound`` (the page's names a nudge
+    changes, :func:`bound`) and ``dot``, the graph drawn as it is now, with the
+    gradients of the point (:meth:`Nudge.drawn`, as Graphviz's DOT).
     """
     from book_runtime import kernel
     from micrograd.viz.draw import draw_dot
 
     asked = json.loads(fields)
     nudge = nudge_of(kernel.NAMESPACE, asked["root"], asked.get("names"))
-    reply = None
     if question == "set":
-        reply = nudge.set(asked["leaf"], asked["value"]).to_json()
+        nudge.set(asked["leaf"], asked["value"])
     elif question == "step":
-        reply = nudge.step(asked["leaf"], asked["rate"]).to_json()
+        nudge.step(asked["leaf"], asked["rate"])
     elif question == "backward":
         nudge.backward_again()
     elif question == "reset":
@@ -366,4 +417,12 @@ def answer(question: str, fields: str) -> str:
         raise ValueError(
             f"no nudge question {question!r}: state, set, step, backward, reset or restore"
         )
-    return json.dumps({**state(nudge), "reply": reply, "dot": draw_dot(nudge.root).source})
+    reply = nudge.reply()
+    return json.dumps(
+        {
+            **state(nudge),
+            "reply": None if reply is None else reply.to_json(),
+            "bound": bound(kernel.NAMESPACE, nudge),
+            "dot": draw_dot(nudge.drawn()).source,
+        }
+    )

@@ -90,11 +90,17 @@ export class Requests {
 
 // -- the readout, in words -------------------------------------------------------------------------
 
-/** A number as the control shows it: four decimals, a true minus sign. */
-export const shown = (x) => x.toFixed(4).replace(/^-/, "−");
+/** A number as the control shows it: four decimals, a true minus sign, no "−0.0000". */
+export function shown(x) {
+  const text = x.toFixed(4);
+  return Number(text) === 0 ? "0.0000" : text.replace(/^-/, "−");
+}
 
-/** A change: its sign always shown (+0.0010, −0.0005). */
-export const change = (x) => (x < 0 ? shown(x) : `+${shown(x)}`);
+/** A change: its sign shown (+0.0010, −0.0005), none for no change at four decimals. */
+export function change(x) {
+  const text = shown(x);
+  return text === "0.0000" || text.startsWith("−") ? text : `+${text}`;
+}
 
 /**
  * What the control says of Python's answer (book_runtime.nudge.answer): the
@@ -138,6 +144,15 @@ export function keptOf(answer) {
   if (!answer.moved && !answer.rebased) return null;
   const of = (key) => Object.fromEntries(answer.leaves.map((leaf) => [leaf.name, leaf[key]]));
   return { base: of("base"), now: of("value") };
+}
+
+/** What the panel says first: how to nudge, and what to watch. */
+export function leadText({ root, step }) {
+  return `Nudge an input and watch ${root}: drag its number sideways, or focus it and press `
+    + `the arrow keys (each press moves it by ${step}; with Shift, ${roundTo(step * SHIFT, step)}), `
+    + `or type a value and press Enter. The gradient predicts how far ${root} moves; the panel `
+    + `measures it. "Take a gradient step" moves the input against its gradient, as training `
+    + `does, so that ${root} goes down.`;
 }
 
 /** The sentence that says what a reload brought back. */
@@ -215,7 +230,13 @@ class NudgeControl {
 
   /** Start: Python, the graph's cell, then the graph as Python has it (or as a reload kept it). */
   start() {
-    if (this.starting === null) this.starting = this.#begin().finally(() => { this.starting = null; });
+    if (this.starting === null) {
+      this.view.start.setAttribute("aria-disabled", "true");
+      this.starting = this.#begin().finally(() => {
+        this.starting = null;
+        this.view.start.removeAttribute("aria-disabled");
+      });
+    }
     return this.starting;
   }
 
@@ -238,9 +259,13 @@ class NudgeControl {
     const fields = { ...this.graph(), ...(this.kept || {}) };
     try {
       const question = this.kept ? "restore" : "state";
-      this.show(await ask(session, "nudge", question, fields), question);
+      const answer = await ask(session, "nudge", question, fields);
       this.kept = null;
       say(this.view, "");
+      // The start button goes: the focus goes on to the first input, not to the page.
+      const focused = document.activeElement === this.view.start;
+      this.show(answer, question);
+      if (focused) this.view.sliders.values().next().value.slider.focus();
     } catch (error) {
       say(this.view, `The graph could not be nudged: ${error.message}`);
     }
@@ -255,13 +280,14 @@ class NudgeControl {
   /** Draw Python's answer to `question`: the inputs, the readout, the graph as it is now. */
   show(answer, question) {
     this.answer = answer;
-    if (this.requests.waiting === null) {
-      this.asked.clear();
-      // The prose's numbers and claims about the graph follow a change of it, as after a
-      // Run ("state" changes nothing: the graph's cell has just run, or been run).
-      if (question !== "state") {
-        this.actions.machinery().then((queue) => queue.runFollowers(this.session, this.cell));
-      }
+    if (this.requests.waiting === null) this.asked.clear();
+    if (answer.reply !== null) this.leaf = answer.reply.leaf;
+    // What read the graph's names is stale now; the prose follows the graph at each
+    // point where its data and gradients agree ("state" changes nothing).
+    if (question !== "state") {
+      this.actions.machinery().then((queue) => queue.changedWithoutRun(
+        this.session, this.cell, answer.bound, !answer.moved,
+      ));
     }
     draw(this, answer);
     if (answer.reply !== null) announce(spoken(this.settings.root, answer, this.leaf));
@@ -313,9 +339,11 @@ function makeView(control, box) {
     figure: element("figure", "mg-nudge-figure"),
     drawing: element("div", "mg-nudge-drawing"),
     caption: element("figcaption", "mg-nudge-caption"),
-    mark: element("p", "mg-nudge-mark", "Nudged: the drawing above is the graph before your "
-      + "nudges; the graph as it is now is below, under the nudge controls."),
+    lead: element("p", "mg-nudge-lead", leadText(settings)),
+    mark: element("p", "mg-nudge-mark", "Before your nudges: the graph now is in the panel below."),
   };
+  // The build's sentence is for paper (and a page without scripts): the panel says more.
+  for (const paper of box.querySelectorAll(":scope > p")) paper.classList.add("mg-nudge-paper");
   view.panel.setAttribute("role", "group");
   view.panel.setAttribute("aria-label", `Nudge the inputs of ${settings.root}`);
   view.rows.setAttribute("role", "group");
@@ -327,9 +355,12 @@ function makeView(control, box) {
   }
   view.buttons.append(view.step, view.backward, view.reset);
   view.figure.append(view.drawing, view.caption);
-  view.panel.append(view.status, view.kept, view.start, view.rows, view.readout, view.buttons, view.figure);
+  view.panel.append(
+    view.lead, view.status, view.kept, view.start, view.rows, view.readout, view.buttons, view.figure,
+  );
   box.append(view.panel);
   view.mark.hidden = true;
+  control.cell.el.classList.add("mg-nudge-cell");
   control.cell.el.append(view.mark);
   return view;
 }

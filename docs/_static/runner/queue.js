@@ -160,12 +160,23 @@ async function pump(session) {
 }
 
 /**
+ * What cell's names hold changed without a Run (a nudge of its graph, nudge.js):
+ * what read them is stale now.  Once the change leaves them consistent (`settled`:
+ * a graph whose data and gradients belong to one point), the hidden cells right
+ * after the cell run again (runFollowers), so that the prose follows.
+ */
+export function changedWithoutRun(session, cell, names, settled) {
+  session.flow.changedOutside(cell.entry, names);
+  if (settled) runFollowers(session, cell);
+  refreshStale(session);
+}
+
+/**
  * Run the hidden cells right after `cell` again, in the queue's turn (after what waits
  * in it), as a Run of `cell` does after its own run: what they glue into the prose
- * (numbers, claims) follows what the page's Python holds now.  For a change made to
- * it without a Run: a nudge of a graph's input (nudge.js).
+ * (numbers, claims) follows what the page's Python holds now.
  */
-export function runFollowers(session, cell) {
+function runFollowers(session, cell) {
   const { flow, waiting } = session;
   const [first] = flow.planFor(cell.entry.code, new Set(), session.names).followers;
   if (first === undefined) return;
@@ -562,6 +573,19 @@ export function afterRun(page, history, k, changed, ok) {
 }
 
 /**
+ * The names `changed` changed in the page's Python without a run (a nudge of cell k's
+ * graph): what they hold now is a new version, as if cell k had run from the reader's
+ * values; k's own output, and the cells that did not read them, are left as they are.
+ */
+export function changedOutside(history, k, changed) {
+  history.sequence += 1;
+  for (const name of changed) {
+    if (!history.versions.has(name)) history.versions.set(name, new Map());
+    history.versions.get(name).set(k, history.sequence);
+  }
+}
+
+/**
  * The codes of the cells whose shown output (the build's or a run's) is stale: computed
  * from values that are no longer the page's, or (a hidden cell) from a name the reader's
  * edits took away.
@@ -799,6 +823,11 @@ export class Flow {
     this.blocked.delete(c.code);
     if (c.scratch) return;
     afterRun(this.page(), this.history, c.code, changed, ok);
+  }
+
+  /** Names cell entry c's code binds changed without a run (changedOutside). */
+  changedOutside(c, changed) {
+    changedOutside(this.history, c.code, changed);
   }
 
   /** The codes of the cells whose shown output is stale (staleCells). */
