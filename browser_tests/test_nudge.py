@@ -140,10 +140,26 @@ def test_nudging_w1_by_keyboard_moves_o_by_the_gradient_times_the_nudge(tab: Tab
     NUDGE_ARTIFACT.write_text(json.dumps(measured, indent=1, sort_keys=True) + "\n")
 
 
-def test_the_nudge_control_fits_a_phone_and_prints_as_one_line(tab: Tab) -> None:
+def test_the_nudge_control_fits_a_phone_nudges_by_touch_and_prints_as_one_line(tab: Tab) -> None:
     tab.page.set_viewport_size({"width": 390, "height": 844})
     tab.open("neuron.html")
     start_by_keyboard(tab)
+    # A finger drags w1's number sideways: Chromium's own touch input, through DevTools.
+    devtools = tab.context.new_cdp_session(tab.page)
+    devtools.send("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 1})
+    slider = tab.page.locator(W1)
+    slider.scroll_into_view_if_needed()
+    box = slider.bounding_box()
+    assert box is not None
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    for kind, at in (("touchStart", x), ("touchMove", x + 20), ("touchMove", x + 40)):
+        touch = {"type": kind, "touchPoints": [{"x": at, "y": y}]}
+        devtools.send("Input.dispatchTouchEvent", touch)
+    devtools.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    tab.page.wait_for_function(
+        "() => microgradTest.nudges().some((n) => n.reply && n.reply.value === -2.99)"
+    )
+    assert slider.get_attribute("aria-valuenow") == "-2.99"
     wide = tab.evaluate(
         f"(() => {{ const el = document.querySelector('{CONTROL}');"
         " return el.scrollWidth > el.clientWidth + 1; })()"

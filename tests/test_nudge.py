@@ -49,13 +49,13 @@ def test_a_nudge_of_one_parts_the_prediction_and_the_change_and_says_tanh_curves
     assert abs(reply.difference) > 0.1
     assert reply.difference == pytest.approx(reply.delta_out - reply.predicted)
     assert "(tanh curves)" in reply.why
-    assert "w1's from 1.0000 to" in reply.why
+    assert "w1's gradient from 1.0000 to" in reply.why
 
 
 def test_the_second_order_estimate_in_the_sentence_is_near_the_difference() -> None:
     o, _ = neuron()
     reply = Nudge(o).set("w1", -3.0 + 0.1)
-    arithmetic = reply.why.split("(tanh curves), w1's from 1.0000 to ")[1]
+    arithmetic = reply.why.split("(tanh curves), w1's gradient from 1.0000 to ")[1]
     assert arithmetic.split(". ")[1].startswith("½ × (0.7401 − 1.0000) × 0.1000 = ")
     estimate = float(arithmetic.split(" = ")[1].split(" ")[0].replace("−", "-"))
     assert estimate == pytest.approx(0.5 * (0.7401 - 1.0) * 0.1, abs=1e-4)
@@ -159,6 +159,17 @@ def test_a_product_bends_only_when_both_its_inputs_move_with_the_nudge() -> None
     assert "(**2 curves)" in reply.why
     d = a * a
     assert "(* curves)" in Nudge(d).set("a", -1.0).why
+
+
+def test_a_product_of_two_inputs_moved_together_bends_and_is_not_called_exact() -> None:
+    a, b, c = Value(2.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c")
+    d = a * b + c
+    nudge = Nudge(d)
+    assert nudge.set("a", 2.3).why.startswith("The prediction is exact")
+    reply = nudge.set("b", -2.5)
+    assert reply.difference == pytest.approx(0.3 * 0.5)
+    assert "(* curves)" in reply.why
+    assert "exact" not in reply.why
 
 
 @pytest.mark.parametrize(

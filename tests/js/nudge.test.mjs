@@ -5,7 +5,8 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import {
-  change, dragValue, keptOf, keptText, keyValue, leadText, readout, Requests, roundTo, shown, spoken,
+  captionText, change, dragValue, keptOf, keptText, keyValue, leadText, readout, Requests, roundTo,
+  shown, spoken,
 } from "../../docs/_static/runner/nudge.js";
 
 import {
@@ -122,7 +123,16 @@ describe("the readout", () => {
     const lead = leadText({ root: "o", step: 0.001 });
     assert.match(lead, /^Nudge an input and watch o: drag its number sideways/);
     assert.match(lead, /each press moves it by 0\.001; with Shift, 0\.01\)/);
-    assert.match(lead, /"Take a gradient step" moves the input against its gradient, as training does/);
+    assert.match(lead, /"Take a gradient step" moves the input against its gradient, so that o goes down; /);
+    assert.match(lead, /press "backward\(\) again" between steps to follow the slope, as training does\.$/);
+  });
+
+  test("the drawing's caption says whose gradients it shows, and where they belong", () => {
+    assert.equal(captionText(answer({ page_grads: true })), "The graph now: its data after your nudges, "
+      + "its gradients still those of the point you left (w1 = −3.0000) until you press \"backward() again\".");
+    const still = answer({ page_grads: false, moved: false, leaves: [{ name: "a", value: 1, base: 1, grad: 2 }] });
+    assert.equal(captionText(still), "The graph now, with the gradients of this point. The panel computes "
+      + "them on a copy: the page's own graph has none until its code calls backward().");
   });
 
   test("the live region hears the input, the output and both changes", () => {
@@ -243,7 +253,7 @@ test("the first nudge runs the graph's cell, then the keys nudge an input and Py
   assert.match(box.querySelector(".mg-nudge-predicted").textContent, /grad\(w\) × Δw = 2\.0000 × \+0\.0010 = \+0\.0020$/);
   assert.match(window.document.querySelector(".runner-announcer").textContent, /^w = −2\.9990: o = −5\.9980/);
   // The cell's drawing is marked: it is the graph before the nudges.
-  assert.equal(session.cells[0].el.querySelector(".mg-nudge-mark").hidden, false);
+  assert.ok(session.cells[0].el.querySelector(".mg-nudge-mark").classList.contains("mg-nudge-mark-on"));
   assert.match(box.querySelector(".mg-nudge-drawing").innerHTML, /o -5\.998/);
   // The prose's number about the graph is stale while the graph is nudged (its data and
   // its gradients belong to two points); backward() again makes them one, and the
@@ -271,7 +281,7 @@ test("the first nudge runs the graph's cell, then the keys nudge an input and Py
   // Reset: the graph as built, and the mark goes.
   box.querySelector(".mg-nudge-reset").click();
   await until(() => control.answer.moved === false);
-  assert.equal(session.cells[0].el.querySelector(".mg-nudge-mark").hidden, true);
+  assert.ok(!session.cells[0].el.querySelector(".mg-nudge-mark").classList.contains("mg-nudge-mark-on"));
 });
 
 test("a typed value is nudged to, and a typed word is named as no number", async () => {

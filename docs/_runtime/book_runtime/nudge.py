@@ -93,17 +93,18 @@ def gradients(root: Value) -> dict[Value, float]:
     return {node: copy.grad for node, copy in copies.items()}
 
 
-def _bends(root: Value, leaf: Value) -> list[str]:
-    """The operations between ``leaf`` and ``root`` that make the output curve in it.
+def _bends(root: Value, moved: list[Value]) -> list[str]:
+    """The operations between the ``moved`` leaves and ``root`` that make the output curve.
 
     A linear operation does not; a product or quotient does only when both of
-    its inputs depend on the leaf (``x * w`` is a line in ``w`` alone).
+    its inputs move with the nudge (``x * w`` is a line in ``w`` alone, but not in
+    ``x`` and ``w`` moved together: their product adds Δx × Δw).
     """
     depends: set[Value] = set()
     bending: list[str] = []
     for node in topological_order(root):
         reached = [x for x in node._prev if x in depends]
-        if node is leaf or reached:
+        if any(node is x for x in moved) or reached:
             depends.add(node)
         if not reached or node._op in LINEAR:
             continue
@@ -188,7 +189,8 @@ class Nudge:
         self.leaves = dict(names)
         self._names = {node: name for name, node in names.items()}
         self._built = {node: (node.data, node.grad) for node in order}
-        self._had_gradients = any(grad != 0 for _, grad in self._built.values())
+        # Whether the page's cell ran backward() on the graph: backward_again does too.
+        self.had_gradients = any(grad != 0 for _, grad in self._built.values())
         self._rebase()
 
     def _rebase(self) -> None:
@@ -269,7 +271,7 @@ class Nudge:
         its grads (zero), so that what the page runs next starts as the page meant,
         and the gradients are computed on a copy.
         """
-        if self._had_gradients:
+        if self.had_gradients:
             for node in self._built:
                 node.grad = 0.0
             self.root.backward()
@@ -300,7 +302,7 @@ class Nudge:
 
     def _why(self, moved: list[Value], difference: float) -> str:
         """One sentence on why the measured change and the prediction agree, or part."""
-        bends = sorted({op for x in moved for op in _bends(self.root, x)})
+        bends = sorted(_bends(self.root, moved))
         names = " and ".join(self._names[x] for x in moved)
         if not bends:
             return (
@@ -314,7 +316,8 @@ class Nudge:
             )
         now = gradients(self.root)
         slopes = "; ".join(
-            f"{self._names[x]}'s from {_shown(self._grads[x])} to {_shown(now[x])}" for x in moved
+            f"{self._names[x]}'s gradient from {_shown(self._grads[x])} to {_shown(now[x])}"
+            for x in moved
         )
         terms = " + ".join(
             f"½ × ({_shown(now[x])} − {_bracketed(self._grads[x])}) × "
@@ -327,7 +330,7 @@ class Nudge:
             "is about what the straight line misses: the second-order term"
             if close
             else f"is the second-order term's share of the {_shown(difference)}; over a nudge "
-            "this large, the slope's own bending adds the rest"
+            "this large, the higher-order terms add the rest"
         )
         return (
             f"They differ by {_shown(difference)}: a gradient is the slope where backward() "
@@ -383,6 +386,7 @@ def state(nudge: Nudge) -> dict[str, Any]:
         "leaves": leaves,
         "moved": any(leaf["value"] != leaf["base"] for leaf in leaves),
         "rebased": nudge.rebased(),
+        "page_grads": nudge.had_gradients,
     }
 
 

@@ -146,13 +146,30 @@ export function keptOf(answer) {
   return { base: of("base"), now: of("value") };
 }
 
+/**
+ * What the panel's drawing says of itself: its data is now's, its gradients those of
+ * the point where the panel's backward() last ran, and whose graph they are on.
+ */
+export function captionText(answer) {
+  const left = answer.leaves.filter((leaf) => leaf.value !== leaf.base)
+    .map((leaf) => `${leaf.name} = ${shown(leaf.base)}`);
+  const where = left.length
+    ? `The graph now: its data after your nudges, its gradients still those of the point you `
+      + `left (${left.join(", ")}) until you press "backward() again".`
+    : "The graph now, with the gradients of this point.";
+  return answer.page_grads ? where
+    : `${where} The panel computes them on a copy: the page's own graph has none until its `
+      + "code calls backward().";
+}
+
 /** What the panel says first: how to nudge, and what to watch. */
 export function leadText({ root, step }) {
   return `Nudge an input and watch ${root}: drag its number sideways, or focus it and press `
     + `the arrow keys (each press moves it by ${step}; with Shift, ${roundTo(step * SHIFT, step)}), `
     + `or type a value and press Enter. The gradient predicts how far ${root} moves; the panel `
-    + `measures it. "Take a gradient step" moves the input against its gradient, as training `
-    + `does, so that ${root} goes down.`;
+    + `measures it. "Take a gradient step" moves the input against its gradient, so that `
+    + `${root} goes down; press "backward() again" between steps to follow the slope, as `
+    + "training does.";
 }
 
 /** The sentence that says what a reload brought back. */
@@ -265,7 +282,7 @@ class NudgeControl {
       // The start button goes: the focus goes on to the first input, not to the page.
       const focused = document.activeElement === this.view.start;
       this.show(answer, question);
-      if (focused) this.view.sliders.values().next().value.slider.focus();
+      if (focused) this.view.sliders.get(this.leaf).slider.focus();
     } catch (error) {
       say(this.view, `The graph could not be nudged: ${error.message}`);
     }
@@ -340,7 +357,8 @@ function makeView(control, box) {
     drawing: element("div", "mg-nudge-drawing"),
     caption: element("figcaption", "mg-nudge-caption"),
     lead: element("p", "mg-nudge-lead", leadText(settings)),
-    mark: element("p", "mg-nudge-mark", "Before your nudges: the graph now is in the panel below."),
+    mark: element("p", "mg-nudge-mark", "This output is from before your nudges: the graph now is in "
+      + "the nudge panel below."),
   };
   // The build's sentence is for paper (and a page without scripts): the panel says more.
   for (const paper of box.querySelectorAll(":scope > p")) paper.classList.add("mg-nudge-paper");
@@ -359,8 +377,6 @@ function makeView(control, box) {
     view.lead, view.status, view.kept, view.start, view.rows, view.readout, view.buttons, view.figure,
   );
   box.append(view.panel);
-  view.mark.hidden = true;
-  control.cell.el.classList.add("mg-nudge-cell");
   control.cell.el.append(view.mark);
   return view;
 }
@@ -441,7 +457,8 @@ function draw(control, answer) {
   view.readout.hidden = !running;
   view.buttons.hidden = !running;
   view.figure.hidden = !running;
-  view.mark.hidden = !running || !(answer.moved || answer.rebased);
+  // Its space stays, so that the panel below never moves under the reader's pointer.
+  view.mark.classList.toggle("mg-nudge-mark-on", running && (answer.moved || answer.rebased));
   if (!running) return;
   for (const leaf of answer.leaves) {
     showValue(view, leaf.name, leaf.value);
@@ -454,13 +471,7 @@ function draw(control, answer) {
   }
   view.step.lastChild.textContent = `Take a gradient step on ${control.leaf} (−${settings.rate} × grad)`;
   view.drawing.innerHTML = answer.svg;
-  const base = answer.leaves.filter((leaf) => leaf.value !== leaf.base)
-    .map((leaf) => `${leaf.name} = ${shown(leaf.base)}`);
-  view.caption.textContent = base.length
-    ? `The graph now: data after your nudges; the grad fields are those backward() last left, `
-      + `and the gradients above are those of the point you left (${base.join(", ")}), `
-      + "until backward() runs again."
-    : "The graph now; its grad fields are those backward() last left.";
+  view.caption.textContent = captionText(answer);
 }
 
 /**
@@ -502,7 +513,12 @@ export function setUpNudges(session, actions) {
   // The graph's cell ran again: its graph is new, and nudges start from it.
   document.addEventListener("micrograd:run-done", (event) => {
     for (const control of session.nudges) {
-      if (event.detail.cell === control.cell.index && control.answer !== null) control.ask("state");
+      if (event.detail.cell !== control.cell.index || control.answer === null) continue;
+      if (control.answer.moved || control.answer.rebased) {
+        say(control.view, `${control.cell.label} ran again: its graph is new, and your nudges `
+          + "start afresh from it.");
+      }
+      control.ask("state");
     }
   });
   for (const control of session.nudges) draw(control, null);
