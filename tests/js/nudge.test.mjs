@@ -299,6 +299,7 @@ test("a typed value is nudged to, and a typed word is named as no number", async
   typed.dispatchEvent(new window.Event("change"));
   await until(() => asked.at(-1)[0] === "set");
   assert.deepEqual(asked.at(-1), ["set", { root: "o", leaf: "x", value: 2.5 }]);
+  assert.equal(box.querySelector(".mg-nudge-status").hidden, true);
 });
 
 test("a reload keeps the nudged value, and Resume nudges the graph back there", async () => {

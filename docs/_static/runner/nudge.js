@@ -224,6 +224,8 @@ class NudgeControl {
     }
     if (fields.leaf) this.leaf = fields.leaf;
     if (question === "set") this.asked.set(fields.leaf, fields.value);
+    // What the status said of an earlier gesture is over (not what it says of a new graph).
+    if (question !== "state") say(this.view, "");
     this.requests.ask({ question, fields: { ...this.graph(), ...fields }, at: now() });
   }
 
