@@ -18,6 +18,7 @@ from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import accessibility
 import pytest
@@ -68,9 +69,21 @@ def html() -> Path:
     return HTML
 
 
+#: Every file the site's server sent in this process, in order: (path, bytes sent).
+SERVED: list[tuple[str, int]] = []
+
+
 class _QuietHandler(SimpleHTTPRequestHandler):
     def log_message(self, format: str, *args: Any) -> None:
         pass
+
+    def copyfile(self, source: Any, outputfile: Any) -> None:
+        """Send the file, and note in :data:`SERVED` what was sent."""
+        sent = 0
+        while chunk := source.read(1 << 16):
+            outputfile.write(chunk)
+            sent += len(chunk)
+        SERVED.append((urlsplit(self.path).path, sent))
 
 
 @pytest.fixture(scope="session")
@@ -86,6 +99,16 @@ def server(html: Path) -> Iterator[str]:
         httpd.shutdown()
         httpd.server_close()
         thread.join()
+
+
+@pytest.fixture(scope="session")
+def served(server: str) -> list[tuple[str, int]]:
+    """What the site's server has sent so far, in order: (path, bytes), growing as it sends.
+
+    Counted where the bytes leave, whoever asked for them (the page, its worker, the
+    service worker) and whatever the browser tells Playwright about them.
+    """
+    return SERVED
 
 
 def chromium_path() -> str:

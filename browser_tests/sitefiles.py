@@ -73,6 +73,16 @@ def editor_files() -> set[str]:
     }
 
 
+def first_run_files(html: Path, page: str) -> list[dict[str, int]]:
+    """What a first Run on each code cell of ``page`` fetches, as the build recorded it
+    (``browser_runner.first_run_files``, whose sums the runner's status names):
+    one ``{path in _static/runner/: bytes}`` per code cell, in the manifest's order."""
+    from browser_runner import FIRST_RUN_RECORDS
+
+    record = html / ".doctrees" / FIRST_RUN_RECORDS / Path(page).with_suffix(".json")
+    return list(json.loads(record.read_text(encoding="utf-8")))
+
+
 def site_dir() -> Path:
     """Return the directory of the built HTML site."""
     return Path(os.environ.get(SITE_ENV, ROOT / "docs" / "_build" / "html")).resolve()

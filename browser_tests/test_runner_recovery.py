@@ -9,8 +9,9 @@
   edit it), and shows a status and a Stop button while it waits.
 - Starting Python says "downloading" only when it downloads, and the size it
   names is what that first Run fetches: Python, the run machinery and the
-  editor, and what the cell's outputs need (viz.js for a drawing), counted
-  from the responses.
+  editor, what the cell's outputs need (viz.js for a drawing) and what the
+  runtime's cache keeps for later starts (viz.js, marked); the very files the
+  build counted for the cell, as the site's server sent them.
 - After the first start (its files copied into the runtime's cache once its
   first cell has run), Python starts again with no connection at all.
 """
@@ -19,21 +20,23 @@ from __future__ import annotations
 
 import re
 import time
-from typing import Any
+from pathlib import Path
 
 import pytest
 from runner_tab import DONE, ENDLESS_LOOP, NESTED_LISTS_FREED, STILL_GOING, TIMINGS, Tab, report
-from sitefiles import editor_files
+from sitefiles import editor_files, first_run_files
 
 INDEX = "index.html"
 NEURON = "neuron.html"
+#: Where the runner's files are served from.
+RUNNER = "/_static/runner/"
 #: What still crashes the runtime (runner_tab.NESTED_LISTS_FREED), after a print.
 CRASH = "print('before the crash', flush=True)\n" + NESTED_LISTS_FREED
 LOOP = ENDLESS_LOOP
 
 
 def _megabytes(status: str) -> float:
-    found = re.search(r"downloading Python and what this run needs \(([\d.]+) MB", status)
+    found = re.search(r"downloading Python and the runner \(([\d.]+) MB", status)
     assert found, status
     return float(found.group(1))
 
@@ -93,39 +96,36 @@ def test_after_stop_a_later_cell_does_not_run_the_loop_again(tab: Tab) -> None:
 
 
 def test_the_status_names_the_download_it_makes_and_only_then(
-    tab: Tab, capsys: pytest.CaptureFixture[str]
+    tab: Tab, html: Path, served: list[tuple[str, int]], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    fetched: dict[str, int] = {}
-
-    def count(response: Any) -> None:
-        if "/_static/runner/" in response.url and not response.from_service_worker:
-            try:
-                fetched[response.url] = len(response.body())
-            except Exception:  # a redirect or an aborted response has no body
-                fetched[response.url] = 0
-
     tab.open(NEURON)
-    with_page = set(tab.runtime_requests())  # runner.js and the modules it loads with the page
-    tab.page.on("response", count)
-    tab.context.on("response", count)
+    entry = int(tab.cell(0).get_attribute("data-micrograd-cell"))
+    expected = first_run_files(html, NEURON)[entry]  # what the build counted for the status
+    before = len(served)  # the page has loaded: runner.js and the modules it loads with it
     tab.click_run(0)
     tab.page.wait_for_function("microgradTest.cell(0).state === 'starting'")
     status = tab.status(0)
     tab.page.wait_for_function("microgradTest.status() === 'ready'", timeout=60_000)
     tab.wait_state(0, DONE, 60_000)
-    # The cell's drawing is laid out by viz.js before the run is done: all it fetched is in.
-    run = {url: size for url, size in fetched.items() if url not in with_page}
+    # The first Run's download ends when the runtime's cache has kept its copy (python.js).
+    tab.page.wait_for_function("'runtimeKept' in microgradTest.timings().phases", timeout=60_000)
+    run: dict[str, int] = {}
+    for path, size in served[before:]:
+        if path.startswith(RUNNER):
+            # A file sent again (the cache's copy of one the browser did not keep) is one file.
+            run.setdefault(path.removeprefix(RUNNER), size)
     total = sum(run.values())
     TIMINGS["first_run_download_bytes"] = total
     report(capsys, f"first Run: '{status}'; fetched {total:,} bytes in {len(run)} files")
-    assert any("/viz-" in url for url in run), sorted(run)  # the cell draws its graph
+    missing, extra = sorted(expected.keys() - run.keys()), sorted(run.keys() - expected.keys())
+    assert run == expected, f"not fetched: {missing}; not counted: {extra}"
+    assert any(path.startswith("viz-") for path in run), sorted(run)  # the cell draws its graph
     editor = editor_files()  # Run opens the editor: its CodeMirror comes
-    assert any(url.rsplit("/", 1)[1] in editor for url in run), sorted(run)
+    assert any(path in editor for path in run), sorted(run)
     assert abs(_megabytes(status) - total / 1e6) < 0.05, (status, sorted(run))
 
     # Restart: nothing to download, and the status does not say it does.
     tab.cell(0).locator("button.runner-restart").click()
-    fetched.clear()
     tab.click_run(0)
     tab.page.wait_for_function("microgradTest.cell(0).state === 'starting'")
     again = tab.status(0)

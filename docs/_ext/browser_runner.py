@@ -80,6 +80,9 @@ WORKER_ENTRIES = ("worker.js", "runtime-cache.js")
 #: exercises.js when the page has a ``#micrograd-track``, nudge.js when it has a
 #: nudgeable graph): never part of what a first Run fetches.
 WITH_THEIR_PAGE = frozenset({"exercises.js", "nudge.js"})
+#: The page module the Edit button loads (runner.js's ``import("./editor.js")``): a Run
+#: opens the editor through the run queue's own import of it, and fetches no file of its.
+EDIT_ONLY = frozenset({"editor.js"})
 #: What kind of output makes a Run fetch more (the first drawing, Markdown, chart):
 #: the npm packages it loads, by the kind (see :func:`output_kinds`).
 EXTRA_PACKAGES = {
@@ -231,7 +234,8 @@ def _sizes(app: Sphinx, packages: dict[str, tuple[str, Path]]) -> dict[str, dict
     python[lock] = len(data)
     python.update((name, len(data)) for name, data in _runtime_wheels(app).items())
     page = runner.metafiles["page"]
-    at_first_run = loaded_files(page, PAGE_ENTRY, static_only=False, skip=WITH_THEIR_PAGE)
+    skip = WITH_THEIR_PAGE | EDIT_ONLY
+    at_first_run = loaded_files(page, PAGE_ENTRY, static_only=False, skip=skip)
     run = {name: (runner.files / name).stat().st_size for name in at_first_run - page_side(runner)}
     parts = {"python": python, "run": run}
     for kind, names in EXTRA_PACKAGES.items():
@@ -252,24 +256,40 @@ def output_kinds(outputs: list[dict[str, Any]], mime_types: dict[str, str]) -> s
     return {FETCHED_FOR[kind] for kind in kinds if kind in FETCHED_FOR}
 
 
-def first_run_bytes(app: Sphinx, kinds: list[set[str]]) -> list[int]:
-    """For each code cell, what a first Run on it fetches, in bytes.
+#: The parts (:data:`EXTRA_PACKAGES`) every first Run fetches, whatever its outputs: once
+#: its first cell has run, the runtime's cache keeps viz.js and marked with Python's start
+#: files (python.js's ``runtimeFiles``), from the network when the browser has not got them.
+KEPT_AT_FIRST_RUN = frozenset({"graphviz", "markdown"})
+#: Where, beside its doctrees, the build records what a first Run on each cell fetches
+#: (``<page>.json``: one ``{path in the runner's folder: bytes}`` per code cell).
+FIRST_RUN_RECORDS = "runner-first-run"
+
+
+def first_run_files(app: Sphinx, kinds: list[set[str]]) -> list[dict[str, int]]:
+    """For each code cell, the files a first Run on it fetches: path -> size in bytes.
 
     ``kinds[k]`` is what kinds of output cell ``k`` makes (:func:`output_kinds`;
     an empty set for a cell that does not run in the browser).  A first Run on
     cell ``k`` starts Python, loads the run machinery and the editor, and runs
     the cells above ``k`` and ``k`` itself (and the hidden cells right after it,
-    which make no outputs the page shows): whatever their outputs need comes too.
+    which make no outputs the page shows): whatever their outputs need comes too,
+    and so does what the runtime's cache keeps (:data:`KEPT_AT_FIRST_RUN`).
     """
     parts = _sizes(app, _packages(app))
-    totals = []
-    seen = {"python", "run"}
+    found = []
+    seen = {"python", "run", *KEPT_AT_FIRST_RUN}
     for cell_kinds in kinds:
         seen |= cell_kinds
         # A file both sides load (protocol.js, say) is fetched, and counted, once.
-        files = {path: size for part in sorted(seen) for path, size in parts[part].items()}
-        totals.append(sum(files.values()))
-    return totals
+        found.append({path: size for part in sorted(seen) for path, size in parts[part].items()})
+    return found
+
+
+def record_first_run(app: Sphinx, pagename: str, files: list[dict[str, int]]) -> None:
+    """Write :func:`first_run_files` of page ``pagename`` where the browser tests read it
+    (:data:`FIRST_RUN_RECORDS`, beside the doctrees: not part of the site)."""
+    record = Path(app.doctreedir) / FIRST_RUN_RECORDS / f"{pagename}.json"
+    _write(record, (json.dumps(files, indent=1, sort_keys=True) + "\n").encode())
 
 
 def _on_builder_inited(app: Sphinx) -> None:

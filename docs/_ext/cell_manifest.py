@@ -15,7 +15,8 @@ cells' namespace, so the scratch cell never sees what it binds), ``buildOnly``
 (tagged ``build-only``: it never runs in the browser), ``glue`` (the keys of
 the values it glues, from the ``scrapbook`` metadata myst-nb gives each glued
 output), and ``firstRunBytes``: what a first Run on the cell fetches
-(browser_runner.first_run_bytes; its status names it).  And,
+(browser_runner.first_run_files, which the build also records for the browser
+tests; its status names it).  And,
 from :mod:`book_runtime.snippets`, the one analysis of which cells a
 cell needs (``runner_analysis``, which the worker also answers for code a
 reader edits): ``names``, which names the code defines, reads and may change
@@ -43,7 +44,7 @@ import json
 from typing import Any
 
 from book_runtime.snippets import runner_analysis
-from browser_runner import first_run_bytes, output_kinds
+from browser_runner import first_run_files, output_kinds, record_first_run
 from docutils import nodes
 from executed_notebooks import executed_notebook, on_notebook_pages
 from executed_notebooks.scripts import MIME_TYPES, cell_scripts, code_cells, page_of
@@ -91,8 +92,10 @@ def _add_manifest(
         set() if entry["buildOnly"] else output_kinds(cell.get("outputs", []), MIME_TYPES)
         for entry, cell in zip(found["cells"], code, strict=True)
     ]
-    for entry, size in zip(found["cells"], first_run_bytes(app, kinds), strict=True):
-        entry["firstRunBytes"] = size
+    files = first_run_files(app, kinds)
+    for entry, fetched in zip(found["cells"], files, strict=True):
+        entry["firstRunBytes"] = sum(fetched.values())
+    record_first_run(app, pagename, files)
     body = json.dumps(found, ensure_ascii=False, sort_keys=True)
     # "</" cannot end the script early once escaped; JSON reads "<\/" as "</".
     body = body.replace("</", "<\\/")

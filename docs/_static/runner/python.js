@@ -187,12 +187,13 @@ async function runtimeCached(session) {
 
 /**
  * The status of a cell waiting for Python: it names a download only when there
- * is one.  bytes: what this first Run fetches (the build counted it for the cell).
+ * is one.  bytes: what this first Run fetches, with what the runtime's cache then
+ * keeps (the build counted it for the cell).
  */
 export async function startingText(session, bytes) {
   if (await runtimeCached(session)) return "starting Python…";
   const size = Number.isFinite(bytes) ? `${(bytes / 1e6).toFixed(1)} MB, ` : "";
-  return `downloading Python and what this run needs (${size}the first time only)…`;
+  return `downloading Python and the runner (${size}the first time only)…`;
 }
 
 // -- the worker's messages about runs -------------------------------------------------------------
