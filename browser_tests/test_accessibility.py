@@ -2,7 +2,8 @@
 
 Every page (of the modules' source listings, those that hold every kind of
 element the others hold), in light and dark mode, on a laptop (1366x768) and a
-phone (390x844), each a first visit with nothing in storage but the mode: no
+phone (390x844), each size a first visit with nothing in storage but the mode
+(light), dark then chosen with the page's own colour-mode control: no
 finding of impact "serious" or "critical", and no "moderate" or "minor" one
 of a rule that accessibility.ACCEPTED does not list with its reason.  The
 same audit with the in-browser runner at work (a cell run, its editor open,
@@ -16,13 +17,13 @@ artifacts/accessibility/findings.json.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
-from accessibility import Finding, audit, check, check_audit
+from accessibility import Finding, audit, check
 from runner_tab import NESTED_LISTS_FREED, Tab
 from steppers import STEPPER_PAGES
 
@@ -52,6 +53,28 @@ def open_as_reader(browser: Any, server: str, page: str, theme: str, viewport: s
     return tab
 
 
+#: Choose a mode with the theme's own control: its menu item's click, the menu left
+#: closed (an open menu, or the tooltip a pointer over it shows, would be audited too).
+CHOOSE_MODE_JS = (
+    "(mode) => document.querySelector(`.theme-change-button[data-mode=${mode}]`).click()"
+)
+#: The mode is shown: the theme applied, and no colour still on its way (the theme's
+#: buttons fade their colours: axe-core must see the colours a dark first visit shows).
+MODE_SHOWN_JS = """(mode) => document.documentElement.dataset.theme === mode
+  && !document.getAnimations().some((a) => a instanceof CSSTransition)"""
+
+
+def show_theme(tab: Any, theme: str) -> None:
+    """Show ``tab``'s page as a reader who prefers ``theme`` and chose it; return once shown.
+
+    The browser's preference changes too (myst-nb's stylesheet reads it), so the page is
+    in the state a first visit in ``theme`` starts in, with the mode stored as chosen.
+    """
+    tab.emulate_media(color_scheme=theme)
+    tab.evaluate(CHOOSE_MODE_JS, theme)
+    tab.wait_for_function(MODE_SHOWN_JS, arg=theme)
+
+
 @dataclass(frozen=True)
 class Audited:
     """What axe-core found on a page, and the theme the page showed then."""
@@ -66,14 +89,20 @@ def audited_now(tab: Any) -> Audited:
 
 
 def audits_of(browser: Any, server: str, page: str, viewport: str) -> dict[str, Audited]:
-    """``page`` audited at ``viewport`` in each theme, a first visit in each."""
+    """``page`` audited at ``viewport`` in each theme: a first visit in light, then dark.
+
+    Switching the mode changes the page's colours and nothing else (no script of the
+    book's or the theme's lays anything out by the mode), so the dark page is the one
+    a dark first visit shows, without loading and typesetting it again.
+    """
+    tab = open_as_reader(browser, server, page, THEMES[0], viewport)
     audited = {}
-    for theme in THEMES:
-        tab = open_as_reader(browser, server, page, theme, viewport)
-        try:
+    try:
+        for theme in THEMES:
+            show_theme(tab, theme)
             audited[theme] = audited_now(tab)
-        finally:
-            tab.context.close()
+    finally:
+        tab.context.close()
     return audited
 
 
@@ -116,44 +145,79 @@ def test_the_page_passes_the_accessibility_audit(
     check(audited.findings, f"{page_path}, {theme}, {viewport}")
 
 
-@pytest.fixture
-def runner_tab(browser: Any, server: str, theme: str, viewport: str) -> Iterator[Tab]:
-    """A :class:`runner_tab.Tab` (other origins blocked) in ``theme`` at ``viewport``."""
+@dataclass(frozen=True)
+class RunnerAudits:
+    """The runner at work on the neuron page at one size, audited in each theme."""
+
+    #: By theme: (what the page showed, the theme it showed it in, what axe-core found).
+    audits: dict[str, list[tuple[str, str, list[Finding]]]]
+    #: Requests to other origins the page made meanwhile.
+    foreign: list[str]
+
+
+def runner_audits(browser: Any, server: str, viewport: str) -> RunnerAudits:
+    """A cell run (its drawing shown, its editor open), then a traceback, then a crash note,
+    each audited in both themes: one Python at work, the mode switched in between."""
     tab = Tab(browser, server)
-    tab.context.add_init_script(
-        f"localStorage.setItem('mode', '{theme}'); localStorage.setItem('theme', '{theme}');"
-    )
     width, height = VIEWPORTS[viewport]
     tab.page.set_viewport_size({"width": width, "height": height})
+    audits: dict[str, list[tuple[str, str, list[Finding]]]] = {theme: [] for theme in THEMES}
+
+    def audit_each_theme(shown: str) -> None:
+        for theme in THEMES:
+            show_theme(tab.page, theme)
+            found = audited_now(tab.page)
+            audits[theme].append((shown, found.theme, found.findings))
+
     try:
-        yield tab
+        tab.run_first_cell("neuron.html")
+        audit_each_theme("first cell run")
+        tab.run_edited(0, "from micrograd import Value\n\nValue(-1.0).log()", "raised")
+        audit_each_theme("a traceback shown")
+        # What still overflows the browser's stack, fatally for Pyodide (runner_tab.py).
+        tab.run_edited(0, NESTED_LISTS_FREED, "crashed", 60_000)
+        audit_each_theme("the crash note shown")
     finally:
         tab.close()
+    return RunnerAudits(audits, list(tab.foreign))
+
+
+@pytest.fixture(scope="module")
+def runner_at_work(browser: Any, server: str) -> Callable[[str], RunnerAudits]:
+    """``runner_at_work(viewport)``: :func:`runner_audits`, once per viewport."""
+    cache: dict[str, RunnerAudits] = {}
+
+    def get(viewport: str) -> RunnerAudits:
+        if viewport not in cache:
+            cache[viewport] = runner_audits(browser, server, viewport)
+        return cache[viewport]
+
+    return get
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
 @pytest.mark.parametrize("theme", THEMES)
-def test_the_runner_at_work_passes_the_audit(runner_tab: Tab, theme: str, viewport: str) -> None:
-    """A cell run (its drawing shown, its editor open), then a traceback, then a crash note."""
-    tab = runner_tab.run_first_cell("neuron.html")
-    assert tab.evaluate("document.documentElement.dataset.theme") == theme
-    check_audit(tab.page, f"neuron.html, first cell run, {theme}, {viewport}")
-
-    tab.run_edited(0, "from micrograd import Value\n\nValue(-1.0).log()", "raised")
-    check_audit(tab.page, f"neuron.html, a traceback shown, {theme}, {viewport}")
-
-    # What still overflows the browser's stack, fatally for Pyodide (runner_tab.py).
-    tab.run_edited(0, NESTED_LISTS_FREED, "crashed", 60_000)
-    check_audit(tab.page, f"neuron.html, the crash note shown, {theme}, {viewport}")
-    assert not tab.foreign, tab.foreign
-
-
-@pytest.mark.parametrize("theme", THEMES)
-@pytest.mark.parametrize("stepper_page", STEPPER_PAGES)
-def test_the_stepper_passes_the_audit_on_every_frame(
-    browser: Any, server: str, stepper_page: str, theme: str
+def test_the_runner_at_work_passes_the_audit(
+    runner_at_work: Callable[[str], RunnerAudits], theme: str, viewport: str
 ) -> None:
-    tab = open_as_reader(browser, server, stepper_page, theme, "laptop")
+    """A cell run (its drawing shown, its editor open), then a traceback, then a crash note."""
+    audited = runner_at_work(viewport)
+    assert [shown for shown, _, _ in audited.audits[theme]] == [
+        "first cell run",
+        "a traceback shown",
+        "the crash note shown",
+    ]
+    for shown, shown_in, findings in audited.audits[theme]:
+        assert shown_in == theme
+        check(findings, f"neuron.html, {shown}, {theme}, {viewport}")
+    assert not audited.foreign, audited.foreign
+
+
+def stepper_audits(browser: Any, server: str, page: str) -> dict[str, list[list[Finding]]]:
+    """The first backward stepper of ``page`` audited on every frame, in each theme: by theme,
+    the findings of each frame in order.  One visit: on each frame the mode is switched."""
+    tab = open_as_reader(browser, server, page, THEMES[0], "laptop")
+    audits: dict[str, list[list[Finding]]] = {theme: [] for theme in THEMES}
     try:
         stepper = tab.locator(".mg-stepper").first
         frames = stepper.locator(":scope > .mg-stepper-frame").count()
@@ -162,19 +226,43 @@ def test_the_stepper_passes_the_audit_on_every_frame(
         for frame in range(frames):
             shown = stepper.locator(".mg-stepper-frame.mg-current").get_attribute("data-frame")
             assert shown == str(frame)
-            check(audit(tab, f"#{stepper_id}"), f"{stepper_page}, frame {frame + 1}, {theme}")
+            for theme in THEMES:
+                show_theme(tab, theme)
+                audits[theme].append(audit(tab, f"#{stepper_id}"))
             if frame + 1 < frames:
                 stepper.locator(".mg-stepper-next").click()
     finally:
         tab.context.close()
+    return audits
+
+
+@pytest.fixture(scope="module")
+def stepper_frames(browser: Any, server: str) -> Callable[[str], dict[str, list[list[Finding]]]]:
+    """``stepper_frames(page)``: :func:`stepper_audits`, once per page."""
+    cache: dict[str, dict[str, list[list[Finding]]]] = {}
+
+    def get(page: str) -> dict[str, list[list[Finding]]]:
+        if page not in cache:
+            cache[page] = stepper_audits(browser, server, page)
+        return cache[page]
+
+    return get
 
 
 @pytest.mark.parametrize("theme", THEMES)
-def test_the_pair_passes_the_audit_in_every_state_of_its_switch(
-    browser: Any, server: str, theme: str
+@pytest.mark.parametrize("stepper_page", STEPPER_PAGES)
+def test_the_stepper_passes_the_audit_on_every_frame(
+    stepper_frames: Callable[[str], dict[str, list[list[Finding]]]], stepper_page: str, theme: str
 ) -> None:
-    """On a phone the backward page's pair shows one side at a time: every frame, each side."""
-    tab = open_as_reader(browser, server, "backward.html", theme, "phone")
+    for frame, findings in enumerate(stepper_frames(stepper_page)[theme]):
+        check(findings, f"{stepper_page}, frame {frame + 1}, {theme}")
+
+
+def pair_audits(browser: Any, server: str) -> dict[str, list[tuple[str, list[Finding]]]]:
+    """On a phone, the backward page's pair audited on every frame with each side of its
+    switch, in each theme: by theme, (where, findings) in order.  One visit."""
+    tab = open_as_reader(browser, server, "backward.html", THEMES[0], "phone")
+    audits: dict[str, list[tuple[str, list[Finding]]]] = {theme: [] for theme in THEMES}
     try:
         pair = tab.locator(".mg-stepper-pair.mg-ready").first
         frames = pair.locator(":scope > .mg-stepper-frame").count()
@@ -186,9 +274,28 @@ def test_the_pair_passes_the_audit_in_every_state_of_its_switch(
             for side in (1, 0):
                 switch.nth(side).click()
                 assert switch.nth(side).get_attribute("aria-pressed") == "true"
-                where = f"backward.html pair, frame {frame + 1}, side {side + 1}, {theme}, phone"
-                check(audit(tab, f"#{pair_id}"), where)
+                for theme in THEMES:
+                    show_theme(tab, theme)
+                    where = f"backward.html pair, frame {frame + 1}, side {side + 1}, {theme}"
+                    audits[theme].append((where, audit(tab, f"#{pair_id}")))
             if frame + 1 < frames:
                 pair.locator(".mg-stepper-next").click()
     finally:
         tab.context.close()
+    return audits
+
+
+@pytest.fixture(scope="module")
+def pair_frames(browser: Any, server: str) -> dict[str, list[tuple[str, list[Finding]]]]:
+    """:func:`pair_audits`, once for the module."""
+    return pair_audits(browser, server)
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_the_pair_passes_the_audit_in_every_state_of_its_switch(
+    pair_frames: dict[str, list[tuple[str, list[Finding]]]], theme: str
+) -> None:
+    """On a phone the backward page's pair shows one side at a time: every frame, each side."""
+    assert pair_frames[theme], "no frame audited"
+    for where, findings in pair_frames[theme]:
+        check(findings, f"{where}, phone")
