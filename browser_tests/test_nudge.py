@@ -35,7 +35,7 @@ W1 = f'{CONTROL} [role="slider"][aria-label="w1"]'
 
 
 def answered(tab: Tab, count: int) -> dict[str, Any]:
-    """Wait for the control's ``count``-th answer, nothing waiting after it; return it."""
+    """Wait until the control has drawn ``count`` answers; return the ``count``-th."""
     tab.page.wait_for_function(
         "(n) => microgradTest.nudges().length >= n", arg=count, timeout=120_000
     )
