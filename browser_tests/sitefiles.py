@@ -60,6 +60,14 @@ def page_side_files() -> set[str]:
     return {"runner.css", *page_side(runner_bundle())}
 
 
+def add_on_files(module: str) -> set[str]:
+    """What a page that has an add-on's feature (a nudgeable graph: nudge.js) fetches of it
+    before any Run, besides :func:`page_side_files`."""
+    from browser_runner import with_its_page
+
+    return with_its_page(runner_bundle(), module)
+
+
 def editor_files() -> set[str]:
     """The bundle's files holding the editor's CodeMirror (fetched at the first Edit or Run)."""
     from bundle import sources_in

@@ -58,6 +58,7 @@ from runner_tab import (
 from sitefiles import (
     MIME_TYPES,
     REMOVED_INPUT_TAGS,
+    add_on_files,
     editor_files,
     executed_notebooks_dir,
     page_side_files,
@@ -74,6 +75,10 @@ BUDGET_SITE_BYTES = RUNTIME_BYTES_WITHOUT_EDITOR_AND_PLOTS + 3_000_000
 #: modules it imports), in bytes: the runner's share of a page's load that does not
 #: depend on how busy the machine is.  About 49 kB today.
 PAGE_SIDE_BYTES_BUDGET = 60_000
+#: What an add-on that a page loads with itself when it has the add-on's feature (the
+#: neuron's nudgeable graph: nudge.js) may add to it, in bytes: a few kilobytes of the
+#: page's own code, never a library.  About 11 kB today.
+ADD_ON_BYTES_BUDGET = 16_000
 #: How many times the page is loaded with the runner, and as many without it.
 LOADS = 5
 #: What runner.js may spend setting up a page's buttons while nothing is run.
@@ -275,9 +280,14 @@ def test_before_the_first_run_the_page_fetches_only_the_runners_small_page_side(
     # Before a Run, the page fetches the runner's own page-side code only: runner.css
     # and runner.js with the chunks of the modules it imports; nothing of the runtime
     # (worker, kernel, Pyodide, viz.js, marked, wheels) nor of the editor.
-    page_side = sorted(page_side_files())
-    assert "worker.js" not in page_side
-    assert not set(page_side) & editor_files()
+    runner_side = page_side_files()
+    assert "worker.js" not in runner_side
+    assert not runner_side & editor_files()
+    # The neuron has a nudgeable graph: its page loads the Nudge control with itself.
+    assert 'class="mg-nudge"' in (html / "neuron.html").read_text(encoding="utf-8")
+    nudge = add_on_files("nudge.js")
+    assert nudge, "the nudge control is in no file of its own"
+    page_side = sorted(runner_side | nudge)
     with_runner, without, set_ups = [], [], []
     for _ in range(LOADS):
         seconds, fetched, set_up = load(without_runner=False)
@@ -287,14 +297,18 @@ def test_before_the_first_run_the_page_fetches_only_the_runners_small_page_side(
         without.append(load(without_runner=True)[0])
     TIMINGS["load_seconds"] = {"with_runner": with_runner, "without_runner": without}
     TIMINGS["runner_set_up_milliseconds"] = set_ups
-    page_bytes = sum((html / "_static" / "runner" / name).stat().st_size for name in page_side)
+
+    def size(names: set[str]) -> int:
+        return sum((html / "_static" / "runner" / name).stat().st_size for name in names)
+
+    page_bytes, nudge_bytes = size(runner_side), size(nudge)
     a, b = min(with_runner), min(without)
     report(
         capsys,
         f"neuron page load: fastest {a:.3f} s with the runner, {b:.3f} s without; medians "
         f"{statistics.median(with_runner):.3f} s and {statistics.median(without):.3f} s "
         f"({LOADS} loads each); runner.js set-up {statistics.median(set_ups):.1f} ms; "
-        f"{page_bytes:,} bytes of runner before a Run",
+        f"{page_bytes:,} bytes of runner before a Run, and {nudge_bytes:,} of the nudge control",
     )
     # What the runner adds to a load is what it fetches and the time runner.js spends
     # setting up; both are held to a budget.  The two loads' wall times are reported,
@@ -302,6 +316,7 @@ def test_before_the_first_run_the_page_fetches_only_the_runners_small_page_side(
     # runner's cost from one load to the next.  The set-up's typical time is judged,
     # as one load can stall (a garbage collection, another process).
     assert page_bytes <= PAGE_SIDE_BYTES_BUDGET, page_bytes
+    assert nudge_bytes <= ADD_ON_BYTES_BUDGET, nudge_bytes
     assert statistics.median(set_ups) <= SET_UP_BUDGET_MILLISECONDS, set_ups
 
 

@@ -213,6 +213,14 @@ def page_side(runner: Bundle) -> set[str]:
     return loaded_files(runner.metafiles["page"], PAGE_ENTRY, static_only=True)
 
 
+def with_its_page(runner: Bundle, module: str) -> set[str]:
+    """The files an add-on of :data:`WITH_THEIR_PAGE` adds to the load of a page that has it."""
+    if module not in WITH_THEIR_PAGE:
+        raise ValueError(f"{module} is not loaded with a page: {sorted(WITH_THEIR_PAGE)}")
+    page = runner.metafiles["page"]
+    return loaded_files(page, module, static_only=True) - page_side(runner)
+
+
 def _sizes(app: Sphinx, packages: dict[str, tuple[str, Path]]) -> dict[str, dict[str, int]]:
     """What a first Run fetches, by part: path in the runner's folder -> size in bytes.
 
