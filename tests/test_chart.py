@@ -14,7 +14,7 @@ import pytest
 from scripts import run_python
 
 from micrograd import Value
-from micrograd.viz.chart import PALETTE, Chart, Figure, LegendEntry, _legend_handles, draw
+from micrograd.viz.chart import PALETTE, Chart, Figure, _legend_handles, draw, legend_entry
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -36,30 +36,30 @@ def two_lines() -> Chart:
 
 def test_lines_take_the_palette_in_order_unless_given_a_colour() -> None:
     chart = two_lines()
-    assert [mark.colour for mark in chart.marks[:2]] == list(PALETTE[:2])  # type: ignore[union-attr]
+    assert [mark["colour"] for mark in chart.marks[:2]] == list(PALETTE[:2])
     chart.line([0], [0.0], colour="#123456")
-    assert chart.marks[-1].colour == "#123456"  # type: ignore[union-attr]
-    assert chart.marks[1].y[0] == 0.5  # type: ignore[union-attr]  # a Value's data
+    assert chart.marks[-1]["colour"] == "#123456"
+    assert chart.marks[1]["y"][0] == 0.5  # a Value's data
 
 
 def test_limits_are_the_datas_with_five_percent_each_side_unless_given() -> None:
     chart = two_lines()
-    assert chart.x_limits() == pytest.approx((-0.15, 3.15))
-    assert chart.y_limits() == pytest.approx((0.125 - 0.04375, 1.0 + 0.04375))
+    assert chart.limits("x") == pytest.approx((-0.15, 3.15))
+    assert chart.limits("y") == pytest.approx((0.125 - 0.04375, 1.0 + 0.04375))
     fixed = Chart(x_range=(0, 10), y_range=(-1, 1))
-    assert (fixed.x_limits(), fixed.y_limits()) == ((0.0, 10.0), (-1.0, 1.0))
-    assert Chart().x_limits() == (0.0, 1.0)  # nothing to show
+    assert (fixed.limits("x"), fixed.limits("y")) == ((0.0, 10.0), (-1.0, 1.0))
+    assert Chart().limits("x") == (0.0, 1.0)  # nothing to show
     single = Chart()
     single.line([2.0], [3.0])
-    assert (single.x_limits(), single.y_limits()) == ((1.5, 2.5), (2.5, 3.5))
+    assert (single.limits("x"), single.limits("y")) == ((1.5, 2.5), (2.5, 3.5))
 
 
 def test_ticks_are_round_numbers_inside_the_limits() -> None:
     chart = two_lines()
-    assert chart.x_ticks() == [0.0, 1.0, 2.0, 3.0]
-    assert chart.y_ticks() == [0.2, 0.4, 0.6, 0.8, 1.0]
+    assert chart.ticks("x") == [0.0, 1.0, 2.0, 3.0]
+    assert chart.ticks("y") == [0.2, 0.4, 0.6, 0.8, 1.0]
     wide = Chart(integer_x=True, x_range=(-1.45, 30.45))
-    assert wide.x_ticks() == [0.0, 5.0, 10.0, 15.0, 20.0, 25.0, 30.0]
+    assert wide.ticks("x") == [0.0, 5.0, 10.0, 15.0, 20.0, 25.0, 30.0]
 
 
 @pytest.mark.parametrize(
@@ -88,9 +88,9 @@ def test_tick_labels_keep_every_digit_where_matplotlib_would_write_an_offset() -
 
 def test_the_legend_lists_labelled_lines_then_the_extra_entries() -> None:
     chart = two_lines()
-    chart.legend_extra.append(LegendEntry("class +1", "#0072b2", "point"))
+    chart.legend_extra.append(legend_entry("class +1", "#0072b2", "point"))
     entries = chart.legend_entries()
-    assert [(e.label, e.shape, e.dashed) for e in entries] == [
+    assert [(e["label"], e["shape"], e["dashed"]) for e in entries] == [
         ("loss", "line", False),
         ("accuracy", "line", True),
         ("class +1", "point", False),
@@ -134,8 +134,8 @@ def test_regions_bound_the_limits_by_their_grid_and_an_empty_line_is_not_describ
     chart = Chart()
     chart.regions([0, 1, 2], [-1, 1], [[-1.0, 0.0, 1.0], [-1.0, 0.5, 1.0]], "#e69f00", "#0072b2")
     chart.line([], [], label="nothing yet")
-    assert chart.x_limits() == pytest.approx((-0.1, 2.1))
-    assert chart.y_limits() == pytest.approx((-1.1, 1.1))
+    assert chart.limits("x") == pytest.approx((-0.1, 2.1))
+    assert chart.limits("y") == pytest.approx((-1.1, 1.1))
     assert chart.describe() == (
         "Chart (x: x, y: y): the plane shaded by the sign of the score. Legend: nothing yet."
     )
@@ -233,10 +233,10 @@ def test_matplotlib_draws_what_the_description_says() -> None:
     assert [to_hex(line.get_color()) for line in lines[:2]] == list(PALETTE[:2])
     assert [line.get_linestyle() for line in lines] == ["-", "--", "--"]
     assert list(lines[0].get_ydata()) == [1.0, 0.5, 0.25, 0.125]
-    assert ax.get_xlim() == pytest.approx(chart.x_limits())
-    assert ax.get_ylim() == pytest.approx(chart.y_limits())
-    assert ax.get_xticks().tolist() == chart.x_ticks()
-    assert ax.get_yticks().tolist() == pytest.approx(chart.y_ticks())
+    assert ax.get_xlim() == pytest.approx(chart.limits("x"))
+    assert ax.get_ylim() == pytest.approx(chart.limits("y"))
+    assert ax.get_xticks().tolist() == chart.ticks("x")
+    assert ax.get_yticks().tolist() == pytest.approx(chart.ticks("y"))
     drawn.draw_without_rendering()
     assert [t.get_text() for t in ax.get_yticklabels()] == chart.to_json()["y_tick_labels"]
     assert (ax.get_title(), ax.get_xlabel(), ax.get_ylabel()) == ("loss", "step", "loss")
@@ -284,7 +284,7 @@ def inline_backend_svg(charts: list[Chart], size: tuple[float, float]) -> str:
     for chart in charts:
         if chart.legend == "below":
             fig.legend(
-                handles=_legend_handles(chart),
+                handles=_legend_handles(chart.legend_entries()),
                 loc="outside lower center",
                 ncol=chart.legend_columns,
             )

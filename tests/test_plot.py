@@ -13,7 +13,7 @@ from sample_log import sample_log
 from micrograd import MLP, Value
 from micrograd.datasets import make_moons
 from micrograd.training_log import TrainingLog
-from micrograd.viz.chart import Figure, Points, Regions, draw
+from micrograd.viz.chart import Figure, draw
 from micrograd.viz.plot import (
     ACCURACY_COLOUR,
     CLASS_COLOURS,
@@ -257,10 +257,10 @@ def test_the_charts_are_built_without_matplotlib_or_numpy(monkeypatch: pytest.Mo
     X, y = make_moons(n_samples=20)
     chart = moons_chart(X, y)
     (points,) = chart.marks
-    assert isinstance(points, Points)
-    assert list(zip(points.x, points.y, strict=True)) == [tuple(p) for p in X]
+    assert points["kind"] == "points"
+    assert list(zip(points["x"], points["y"], strict=True)) == [tuple(p) for p in X]
     boundary = decision_boundary_chart(Counting(), X, y, resolution=0.5)
-    assert [type(mark) for mark in boundary.marks] == [Regions, Points]
+    assert [mark["kind"] for mark in boundary.marks] == ["regions", "points"]
     figures = [plot_moons(X, y), plot_decision_boundary(Counting(), X, y, 0.5)]
     figures.append(plot_training(sample_log()))
     assert [len(figure.to_json()["charts"]) for figure in figures] == [1, 1, 1]
@@ -271,13 +271,13 @@ def test_the_boundary_chart_is_the_grid_the_matplotlib_plot_draws() -> None:
     y = np.array([-1, 1, 1])
     chart = decision_boundary_chart(Counting(), X, y, resolution=0.5)
     regions = chart.marks[0]
-    assert isinstance(regions, Regions)
-    np.testing.assert_allclose(regions.xs, np.arange(-2.0, 2.0, 0.5))
-    np.testing.assert_allclose(regions.ys, np.arange(-1.5, 2.0, 0.5))
-    assert regions.scores[0] == regions.xs  # the score is x1, at every row
-    assert (regions.below, regions.above) == CLASS_COLOURS
-    assert chart.x_limits() == (regions.xs[0], regions.xs[-1])
-    entries = [(e.label, e.colour, e.shape) for e in chart.legend_entries()]
+    assert regions["kind"] == "regions"
+    np.testing.assert_allclose(regions["xs"], np.arange(-2.0, 2.0, 0.5))
+    np.testing.assert_allclose(regions["ys"], np.arange(-1.5, 2.0, 0.5))
+    assert regions["scores"][0] == regions["xs"]  # the score is x1, at every row
+    assert (regions["below"], regions["above"]) == CLASS_COLOURS
+    assert chart.limits("x") == (regions["xs"][0], regions["xs"][-1])
+    entries = [(e["label"], e["colour"], e["shape"]) for e in chart.legend_entries()]
     assert entries == [
         ("class -1", CLASS_COLOURS[0], "point"),
         ("class +1", CLASS_COLOURS[1], "point"),
@@ -286,7 +286,7 @@ def test_the_boundary_chart_is_the_grid_the_matplotlib_plot_draws() -> None:
     ]
     ax = axes_of(plot_decision_boundary(Counting(), X, y, resolution=0.5))
     assert legend_texts(ax) == [e[0] for e in entries]
-    assert ax.get_xticks().tolist() == chart.x_ticks()
+    assert ax.get_xticks().tolist() == chart.ticks("x")
 
 
 # -- a training run -----------------------------------------------------------------------------
@@ -330,7 +330,7 @@ def test_the_training_chart_starts_at_a_negative_loss_and_ignores_infinite_ones(
     log.record(1, -0.5)
     log.record(2, 2.0)
     chart = training_chart(log)
-    assert chart.y_limits() == (-0.5, 2.0 * 1.05)
+    assert chart.limits("y") == (-0.5, 2.0 * 1.05)
 
 
 def test_a_training_chart_of_an_empty_log_or_of_no_log_is_an_error() -> None:
@@ -357,17 +357,17 @@ def test_the_training_chart_is_what_plot_training_draws_and_needs_no_matplotlib(
     monkeypatch.setitem(sys.modules, "matplotlib.pyplot", None)
     chart = training_chart(log, title="run")
     loss, accuracy = chart.marks
-    assert (loss.label, loss.colour, loss.x, loss.y) == (  # type: ignore[union-attr]
+    assert (loss["label"], loss["colour"], loss["x"], loss["y"]) == (
         "loss",
         LOSS_COLOUR,
         [0.0, 1.0, 2.0],
         [r.loss for r in log.rows],
     )
     assert (LOSS_COLOUR, ACCURACY_COLOUR) == ("#d62728", "#1f77b4")
-    assert (accuracy.label, accuracy.colour) == ("accuracy", ACCURACY_COLOUR)  # type: ignore[union-attr]
-    assert chart.y_limits() == (0.0, 1.723590533697202 * 1.05)
-    assert ax.get_ylim() == pytest.approx(chart.y_limits())
-    assert ax.get_xticks().tolist() == chart.x_ticks() == [0.0, 1.0, 2.0]
+    assert (accuracy["label"], accuracy["colour"]) == ("accuracy", ACCURACY_COLOUR)
+    assert chart.limits("y") == (0.0, 1.723590533697202 * 1.05)
+    assert ax.get_ylim() == pytest.approx(chart.limits("y"))
+    assert ax.get_xticks().tolist() == chart.ticks("x") == [0.0, 1.0, 2.0]
     assert chart.integer_x
     assert chart.grid
     assert chart.title == "run"
@@ -379,8 +379,8 @@ def test_a_spike_is_clipped_so_the_rest_of_the_curve_stays_readable_and_the_titl
         log.record(step, loss)
     chart = training_chart(log, title="moons")
     assert chart.title == "moons\n(loss clipped at 4.5: it peaks at 125.3, step 1)"
-    assert chart.y_limits() == pytest.approx((0.0, 4.5 * 1.05))
-    assert chart.marks[0].y[1] == 125.3  # type: ignore[union-attr]  # the data stays whole
+    assert chart.limits("y") == pytest.approx((0.0, 4.5 * 1.05))
+    assert chart.marks[0]["y"][1] == 125.3  # the data stays whole
     untitled = training_chart(log)
     assert untitled.title == "loss clipped at 4.5: it peaks at 125.3, step 1"
 
@@ -391,7 +391,7 @@ def test_a_curve_that_only_starts_high_is_not_clipped() -> None:
         log.record(step, loss)
     chart = training_chart(log)
     assert chart.title is None
-    assert chart.y_limits() == pytest.approx((0.0, 4.3 * 1.05))
+    assert chart.limits("y") == pytest.approx((0.0, 4.3 * 1.05))
 
 
 def test_a_log_with_no_finite_loss_still_charts_on_the_unit_axis() -> None:
@@ -399,5 +399,5 @@ def test_a_log_with_no_finite_loss_still_charts_on_the_unit_axis() -> None:
     log.record(0, math.inf)
     log.record(1, math.nan)
     chart = training_chart(log)
-    assert chart.y_limits() == pytest.approx((0.0, 1.05))
+    assert chart.limits("y") == pytest.approx((0.0, 1.05))
     assert chart.title is None

@@ -21,9 +21,9 @@ Examples
 >>> chart = Chart(title="two lines", x_label="step", y_label="loss")
 >>> chart.line([0, 1, 2], [1.0, 0.5, 0.25], label="loss", colour="#d62728")
 >>> chart.rule(0.5, dashed=True)
->>> [entry.label for entry in chart.legend_entries()]
+>>> [entry["label"] for entry in chart.legend_entries()]
 ['loss']
->>> chart.x_limits(), chart.y_limits()
+>>> chart.limits("x"), chart.limits("y")
 ((-0.1, 2.1), (0.2125, 1.0375))
 >>> Figure([chart])
 <Figure: 1 chart, 5.0 x 3.5 in>
@@ -37,12 +37,8 @@ __all__ = [
     "PALETTE",
     "Chart",
     "Figure",
-    "LegendEntry",
-    "Line",
-    "Points",
-    "Regions",
-    "Rule",
     "draw",
+    "legend_entry",
 ]
 
 import errno
@@ -95,76 +91,15 @@ def _colour(name: str, colour: object) -> str:
     return colour
 
 
-@dataclass(frozen=True)
-class Line:
-    """A line through points ``(x[i], y[i])``, solid or dashed."""
-
-    x: list[float]
-    y: list[float]
-    colour: str
-    label: str | None = None
-    dashed: bool = False
-    width: float = 1.5  # points
-    kind: str = "line"
-
-
-@dataclass(frozen=True)
-class Rule:
-    """A horizontal line across the whole chart at height ``y``."""
-
-    y: float
-    colour: str = "#57606a"
-    dashed: bool = True
-    width: float = 1.0  # points
-    kind: str = "rule"
-
-
-@dataclass(frozen=True)
-class Points:
-    """Dots at ``(x[i], y[i])``, each filled with ``colours[i]`` and outlined in ink."""
-
-    x: list[float]
-    y: list[float]
-    colours: list[str]
-    size: float = 6.3  # diameter, in points (matplotlib's s=40)
-    edge: str = _INK
-    kind: str = "points"
-
-
-@dataclass(frozen=True)
-class Regions:
-    """The plane split where a score crosses ``0``, each side filled with its colour.
-
-    ``scores[j][i]`` is the score at ``(xs[i], ys[j])``, a grid; between grid
-    points the score is interpolated linearly, so the split is a smooth
-    curve.  ``below`` fills where the score is <= 0, ``above`` where it is
-    > 0; ``boundary`` (a colour, or None) draws the line where it crosses 0.
-    """
-
-    xs: list[float]
-    ys: list[float]
-    scores: list[list[float]]
-    below: str
-    above: str
-    alpha: float = 0.35
-    boundary: str | None = _INK
-    kind: str = "regions"
-
-
-@dataclass(frozen=True)
-class LegendEntry:
-    """One entry of a legend: its text and how its swatch looks.
+def legend_entry(
+    label: str, colour: str, shape: str = "line", dashed: bool = False, alpha: float = 1.0
+) -> dict[str, Any]:
+    """One entry of a legend, as the description holds it: its text and how its swatch looks.
 
     ``shape`` is ``"line"``, ``"point"`` or ``"patch"``; ``alpha`` is the
-    patch's opacity; ``dashed`` is for a line.
+    patch's opacity; ``dashed`` is for a line.  Every swatch is outlined in ink.
     """
-
-    label: str
-    colour: str
-    shape: str = "line"
-    dashed: bool = False
-    alpha: float = 1.0
-    edge: str = _INK
+    return dict(label=label, colour=colour, shape=shape, dashed=dashed, alpha=alpha, edge=_INK)
 
 
 @dataclass
@@ -190,10 +125,27 @@ class Chart:
 
     Attributes
     ----------
-    marks : list of Line, Rule, Points or Regions
-        What is drawn, in order (later over earlier).
-    legend_extra : list of LegendEntry
-        Legend entries besides the labelled lines (classes of points, regions).
+    marks : list of dict
+        What is drawn, in order (later over earlier), each mark a dict as
+        :meth:`to_json` gives it to every renderer, its ``"kind"`` one of:
+
+        * ``"line"``: a line through ``(x[i], y[i])`` in ``colour``, with an
+          optional ``label``, solid or ``dashed``, ``width`` points wide;
+        * ``"rule"``: a horizontal line across the whole chart at height ``y``;
+        * ``"points"``: dots at ``(x[i], y[i])``, each filled with
+          ``colours[i]``, ``size`` points across, outlined in ``edge``;
+        * ``"regions"``: the plane split where a score crosses 0.
+          ``scores[j][i]`` is the score at ``(xs[i], ys[j])``, a grid; between
+          grid points the score is interpolated linearly, so the split is a
+          smooth curve.  ``below`` fills where the score is <= 0, ``above``
+          where it is > 0, at opacity ``alpha``; ``boundary`` (a colour, or
+          None) draws the line where it crosses 0.
+
+        The methods :meth:`line`, :meth:`rule`, :meth:`points` and
+        :meth:`regions` check and add them.
+    legend_extra : list of dict
+        Legend entries (:func:`legend_entry`) besides the labelled lines
+        (classes of points, regions).
     """
 
     title: str | None = None
@@ -205,8 +157,8 @@ class Chart:
     legend_columns: int = 1
     x_range: tuple[float, float] | None = None
     y_range: tuple[float, float] | None = None
-    marks: list[Line | Rule | Points | Regions] = field(default_factory=list)
-    legend_extra: list[LegendEntry] = field(default_factory=list)
+    marks: list[dict[str, Any]] = field(default_factory=list)
+    legend_extra: list[dict[str, Any]] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         if self.legend not in LEGEND_PLACES:
@@ -222,6 +174,7 @@ class Chart:
                 setattr(self, name, (low, high))
 
     # -- adding marks -----------------------------------------------------------------------
+    # Each mark's keys are in the order the book's recorded descriptions have them.
 
     def line(
         self,
@@ -236,23 +189,28 @@ class Chart:
         if len(xs) != len(ys):
             raise ValueError(f"x and y must have the same length, got {len(xs)} and {len(ys)}")
         if colour is None:
-            used = sum(isinstance(mark, Line) for mark in self.marks)
+            used = sum(mark["kind"] == "line" for mark in self.marks)
             colour = PALETTE[used % len(PALETTE)]
-        self.marks.append(Line(xs, ys, _colour("colour", colour), label, bool(dashed)))
+        line = dict(x=xs, y=ys, colour=_colour("colour", colour), label=label, dashed=bool(dashed))
+        self.marks.append(line | {"width": 1.5, "kind": "line"})
 
     def rule(self, y: float, colour: str = "#57606a", dashed: bool = True) -> None:
-        """Add a horizontal line across the chart at height ``y``."""
+        """Add a horizontal line across the chart at height ``y``, 1 point wide."""
         (value,) = _numbers("y", [y])
-        self.marks.append(Rule(value, _colour("colour", colour), bool(dashed)))
+        colour = _colour("colour", colour)
+        self.marks.append(dict(y=value, colour=colour, dashed=bool(dashed), width=1.0, kind="rule"))
 
     def points(self, x: Sequence[float], y: Sequence[float], colours: Sequence[str]) -> None:
-        """Add dots at ``(x[i], y[i])``, dot ``i`` filled with ``colours[i]``."""
+        """Add dots at ``(x[i], y[i])``, dot ``i`` filled with ``colours[i]``.
+
+        Each is 6.3 points across (matplotlib's ``s=40``) and outlined in ink.
+        """
         xs, ys = _numbers("x", x), _numbers("y", y)
         fills = [_colour(f"colours[{i}]", c) for i, c in enumerate(colours)]
         if not len(xs) == len(ys) == len(fills):
             lengths = f"{len(xs)}, {len(ys)}, {len(fills)}"
             raise ValueError(f"x, y and colours must have the same length, got {lengths}")
-        self.marks.append(Points(xs, ys, fills))
+        self.marks.append(dict(x=xs, y=ys, colours=fills, size=6.3, edge=_INK, kind="points"))
 
     def regions(
         self,
@@ -262,9 +220,10 @@ class Chart:
         below: str,
         above: str,
     ) -> None:
-        """Add the plane split where a score on a grid crosses 0 (see :class:`Regions`).
+        """Add the plane split where a score on a grid crosses 0 (see :attr:`marks`).
 
-        The boundary line is drawn only where the score changes sign.
+        The sides are filled at opacity 0.35; the boundary line is drawn only
+        where the score changes sign.
         """
         gx, gy = _numbers("xs", xs), _numbers("ys", ys)
         rows = [_numbers(f"scores[{j}]", row) for j, row in enumerate(scores)]
@@ -279,61 +238,52 @@ class Chart:
             )
         low = min(min(row) for row in rows)
         high = max(max(row) for row in rows)
+        colours = dict(below=_colour("below", below), above=_colour("above", above))
         boundary = _INK if low < 0 < high else None
-        self.marks.append(
-            Regions(
-                gx, gy, rows, _colour("below", below), _colour("above", above), boundary=boundary
-            )
-        )
+        grid = dict(xs=gx, ys=gy, scores=rows, **colours)
+        self.marks.append(grid | {"alpha": 0.35, "boundary": boundary, "kind": "regions"})
 
     # -- what the renderers need ----------------------------------------------------------
 
-    def legend_entries(self) -> list[LegendEntry]:
+    def legend_entries(self) -> list[dict[str, Any]]:
         """The legend: each labelled line, then :attr:`legend_extra`."""
         lines = [
-            LegendEntry(mark.label, mark.colour, "line", mark.dashed)
+            legend_entry(mark["label"], mark["colour"], "line", mark["dashed"])
             for mark in self.marks
-            if isinstance(mark, Line) and mark.label
+            if mark["kind"] == "line" and mark["label"]
         ]
         return lines + list(self.legend_extra)
 
-    def x_limits(self) -> tuple[float, float]:
-        """The x axis's limits: :attr:`x_range`, else the data's and 5 % on each side."""
-        if self.x_range is not None:
-            return self.x_range
-        return _padded([v for mark in self.marks for v in _xs(mark)])
+    def limits(self, axis: str) -> tuple[float, float]:
+        """The ``"x"`` or ``"y"`` axis's limits: its range if given, else the data's and 5 % on
+        each side."""
+        given: tuple[float, float] | None = getattr(self, f"{axis}_range")
+        if given is not None:
+            return given
+        return _padded([v for mark in self.marks for v in _extent(mark, axis)])
 
-    def y_limits(self) -> tuple[float, float]:
-        """The y axis's limits: :attr:`y_range`, else the data's and 5 % on each side."""
-        if self.y_range is not None:
-            return self.y_range
-        return _padded([v for mark in self.marks for v in _ys(mark)])
-
-    def x_ticks(self) -> list[float]:
-        """Where the x axis has ticks: round numbers (whole ones with ``integer_x``)."""
-        return _ticks(*self.x_limits(), integer=self.integer_x)
-
-    def y_ticks(self) -> list[float]:
-        """Where the y axis has ticks: round numbers."""
-        return _ticks(*self.y_limits(), integer=False)
+    def ticks(self, axis: str) -> list[float]:
+        """Where the ``"x"`` or ``"y"`` axis has ticks: round numbers (whole ones on an
+        ``integer_x`` axis)."""
+        return _ticks(*self.limits(axis), integer=axis == "x" and self.integer_x)
 
     def describe(self) -> str:
         """A text alternative: what the chart shows, in a sentence or two."""
         parts = []
         for mark in self.marks:
-            if isinstance(mark, Line) and mark.x:
-                name = mark.label or "a line"
+            if mark["kind"] == "line" and mark["x"]:
+                name = mark["label"] or "a line"
                 parts.append(
-                    f"{name}: {len(mark.x)} points, from {mark.y[0]:.4g} at {mark.x[0]:g} "
-                    f"to {mark.y[-1]:.4g} at {mark.x[-1]:g}"
+                    f"{name}: {len(mark['x'])} points, from {mark['y'][0]:.4g} at "
+                    f"{mark['x'][0]:g} to {mark['y'][-1]:.4g} at {mark['x'][-1]:g}"
                 )
-            elif isinstance(mark, Points):
-                parts.append(f"{len(mark.x)} points")
-            elif isinstance(mark, Regions):
+            elif mark["kind"] == "points":
+                parts.append(f"{len(mark['x'])} points")
+            elif mark["kind"] == "regions":
                 parts.append("the plane shaded by the sign of the score")
-            elif isinstance(mark, Rule):
-                parts.append(f"a rule at {mark.y:g}")
-        legend = ", ".join(entry.label for entry in self.legend_entries())
+            elif mark["kind"] == "rule":
+                parts.append(f"a rule at {mark['y']:g}")
+        legend = ", ".join(entry["label"] for entry in self.legend_entries())
         title = f"Chart {self.title!r}" if self.title else "Chart"
         axes = f"x: {self.x_label or 'x'}, y: {self.y_label or 'y'}"
         return (
@@ -341,28 +291,29 @@ class Chart:
         )
 
     def to_json(self) -> dict[str, Any]:
-        """The chart as JSON-ready data, limits, ticks and the ticks' labels included."""
+        """The chart as JSON-ready data, limits, ticks and the ticks' labels included.
+
+        The one description every renderer draws: :func:`draw` (matplotlib) and
+        the book's browser alike.
+        """
         data = asdict(self)
-        data["x_range"], data["y_range"] = self.x_limits(), self.y_limits()
-        data["x_ticks"], data["y_ticks"] = self.x_ticks(), self.y_ticks()
+        data["x_range"], data["y_range"] = self.limits("x"), self.limits("y")
+        data["x_ticks"], data["y_ticks"] = self.ticks("x"), self.ticks("y")
         data["x_tick_labels"] = _tick_labels(data["x_ticks"])
         data["y_tick_labels"] = _tick_labels(data["y_ticks"])
-        data["legend_entries"] = [asdict(entry) for entry in self.legend_entries()]
+        data["legend_entries"] = [dict(entry) for entry in self.legend_entries()]
         del data["legend_extra"]
         data["description"] = self.describe()
         return data
 
 
-def _xs(mark: Line | Rule | Points | Regions) -> list[float]:
-    if isinstance(mark, Regions):
-        return [mark.xs[0], mark.xs[-1]]
-    return [] if isinstance(mark, Rule) else mark.x
-
-
-def _ys(mark: Line | Rule | Points | Regions) -> list[float]:
-    if isinstance(mark, Regions):
-        return [mark.ys[0], mark.ys[-1]]
-    return [mark.y] if isinstance(mark, Rule) else mark.y
+def _extent(mark: dict[str, Any], axis: str) -> list[float]:
+    """The values a mark covers on the ``"x"`` or ``"y"`` axis (a grid's ends, a rule's height)."""
+    if mark["kind"] == "regions":
+        return [mark[f"{axis}s"][0], mark[f"{axis}s"][-1]]
+    if mark["kind"] == "rule":
+        return [mark["y"]] if axis == "y" else []
+    return mark[axis]  # type: ignore[no-any-return]
 
 
 def _padded(values: list[float]) -> tuple[float, float]:
@@ -411,69 +362,71 @@ def _tick_labels(ticks: list[float]) -> list[str]:
 def draw(chart: Chart, ax: Axes) -> Axes:
     """Draw ``chart`` on a matplotlib Axes (its legend too, unless it goes below the figure).
 
+    It draws the chart's description (:meth:`Chart.to_json`), the one the
+    book's browser draws too.
+
     Returns
     -------
     matplotlib.axes.Axes
         ``ax``.
     """
-    for mark in chart.marks:
-        if isinstance(mark, Regions):
+    data = chart.to_json()
+    for mark in data["marks"]:
+        style = "--" if mark.get("dashed") else "-"
+        if mark["kind"] == "regions":
             _draw_regions(ax, mark)
-        elif isinstance(mark, Line):
-            style = "--" if mark.dashed else "-"
-            ax.plot(
-                mark.x, mark.y, style, color=mark.colour, linewidth=mark.width, label=mark.label
-            )
-        elif isinstance(mark, Rule):
-            style = "--" if mark.dashed else "-"
-            ax.axhline(mark.y, color=mark.colour, linestyle=style, linewidth=mark.width)
+        elif mark["kind"] == "line":
+            look = {"color": mark["colour"], "linewidth": mark["width"], "label": mark["label"]}
+            ax.plot(mark["x"], mark["y"], style, **look)
+        elif mark["kind"] == "rule":
+            ax.axhline(mark["y"], color=mark["colour"], linestyle=style, linewidth=mark["width"])
         else:
-            size = mark.size**2  # matplotlib sizes a marker by its area
-            ax.scatter(mark.x, mark.y, c=mark.colours, s=size, edgecolors=mark.edge, linewidths=0.5)
-    ax.set_xlim(*chart.x_limits())
-    ax.set_ylim(*chart.y_limits())
-    ax.set_xticks(chart.x_ticks(), _tick_labels(chart.x_ticks()))
-    ax.set_yticks(chart.y_ticks(), _tick_labels(chart.y_ticks()))
-    ax.set_xlabel(chart.x_label)
-    ax.set_ylabel(chart.y_label)
-    if chart.grid:
+            size = mark["size"] ** 2  # matplotlib sizes a marker by its area
+            look = {"c": mark["colours"], "s": size, "edgecolors": mark["edge"], "linewidths": 0.5}
+            ax.scatter(mark["x"], mark["y"], **look)
+    ax.set_xlim(*data["x_range"])
+    ax.set_ylim(*data["y_range"])
+    ax.set_xticks(data["x_ticks"], data["x_tick_labels"])
+    ax.set_yticks(data["y_ticks"], data["y_tick_labels"])
+    ax.set_xlabel(data["x_label"])
+    ax.set_ylabel(data["y_label"])
+    if data["grid"]:
         ax.grid(True, alpha=0.3)
-    if chart.title is not None:
-        ax.set_title(chart.title)
-    handles = _legend_handles(chart)
-    if handles and chart.legend != "below":
-        ax.legend(handles=handles, loc=chart.legend, framealpha=0.9, ncol=chart.legend_columns)
+    if data["title"] is not None:
+        ax.set_title(data["title"])
+    handles = _legend_handles(data["legend_entries"])
+    if handles and data["legend"] != "below":
+        ax.legend(handles=handles, loc=data["legend"], framealpha=0.9, ncol=data["legend_columns"])
     return ax
 
 
-def _draw_regions(ax: Axes, mark: Regions) -> None:
+def _draw_regions(ax: Axes, mark: dict[str, Any]) -> None:
     """The two filled sides of the score's 0, and the boundary line between them."""
-    low = min(min(min(row) for row in mark.scores), 0.0) - 1.0
-    high = max(max(max(row) for row in mark.scores), 0.0) + 1.0
-    colours = [mark.below, mark.above]
-    levels = [low, 0.0, high]
-    ax.contourf(mark.xs, mark.ys, mark.scores, levels=levels, colors=colours, alpha=mark.alpha)
-    if mark.boundary is not None:
-        ax.contour(
-            mark.xs, mark.ys, mark.scores, levels=[0.0], colors=mark.boundary, linewidths=1.0
-        )
+    grid = (mark["xs"], mark["ys"], mark["scores"])
+    low = min(min(min(row) for row in mark["scores"]), 0.0) - 1.0
+    high = max(max(max(row) for row in mark["scores"]), 0.0) + 1.0
+    colours = [mark["below"], mark["above"]]
+    ax.contourf(*grid, levels=[low, 0.0, high], colors=colours, alpha=mark["alpha"])
+    if mark["boundary"] is not None:
+        ax.contour(*grid, levels=[0.0], colors=mark["boundary"], linewidths=1.0)
 
 
-def _legend_handles(chart: Chart) -> list[Any]:
-    """matplotlib's legend handles for the chart's legend entries: a patch, a dot or a line."""
+def _legend_handles(entries: list[dict[str, Any]]) -> list[Any]:
+    """matplotlib's legend handles for a chart's legend entries: a patch, a dot or a line."""
     from matplotlib.lines import Line2D
     from matplotlib.patches import Patch
 
-    def handle(entry: LegendEntry) -> Any:
-        look: dict[str, Any] = {"label": entry.label}
-        if entry.shape == "patch":
-            return Patch(facecolor=entry.colour, alpha=entry.alpha, edgecolor=entry.edge, **look)
-        if entry.shape == "point":
+    def handle(entry: dict[str, Any]) -> Any:
+        look: dict[str, Any] = {"label": entry["label"]}
+        colour, edge = entry["colour"], entry["edge"]
+        if entry["shape"] == "patch":
+            return Patch(facecolor=colour, alpha=entry["alpha"], edgecolor=edge, **look)
+        if entry["shape"] == "point":
             look |= {"marker": "o", "markersize": 6, "markeredgewidth": 0.5, "linestyle": ""}
-            return Line2D([], [], markerfacecolor=entry.colour, markeredgecolor=entry.edge, **look)
-        return Line2D([], [], color=entry.colour, linestyle="--" if entry.dashed else "-", **look)
+            return Line2D([], [], markerfacecolor=colour, markeredgecolor=edge, **look)
+        return Line2D([], [], color=colour, linestyle="--" if entry["dashed"] else "-", **look)
 
-    return [handle(entry) for entry in chart.legend_entries()]
+    return [handle(entry) for entry in entries]
 
 
 # -- figures ------------------------------------------------------------------------------------
@@ -516,7 +469,7 @@ def _checked_charts(charts: object) -> tuple[Chart, ...]:
 def _checked_size(size: object, charts: tuple[Chart, ...]) -> tuple[float, float]:
     """``size`` as (width, height) in inches; by default 5 wide and 3.5 (or 4) high per chart."""
     if size is None:
-        points = any(isinstance(mark, Points) for chart in charts for mark in chart.marks)
+        points = any(mark["kind"] == "points" for chart in charts for mark in chart.marks)
         per_chart = DEFAULT_HEIGHT_WITH_POINTS if points else DEFAULT_HEIGHT
         return DEFAULT_WIDTH, per_chart * len(charts)
     if isinstance(size, (str, bytes)) or not isinstance(size, Sequence) or len(size) != 2:
@@ -595,7 +548,7 @@ class Figure:
         for chart in self.charts:
             if chart.legend == "below":
                 figure.legend(
-                    handles=_legend_handles(chart),
+                    handles=_legend_handles(chart.legend_entries()),
                     loc="outside lower center",
                     ncol=chart.legend_columns,
                 )

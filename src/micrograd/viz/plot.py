@@ -36,7 +36,7 @@ from typing import Any
 
 from micrograd.engine import Value
 from micrograd.training_log import TrainingLog
-from micrograd.viz.chart import Chart, Figure, LegendEntry
+from micrograd.viz.chart import Chart, Figure, legend_entry
 
 #: The most grid points :func:`decision_boundary_chart` evaluates the model at.
 MAX_GRID_POINTS = 250_000
@@ -102,7 +102,7 @@ def _points(chart: Chart, points: list[tuple[float, float]], labels: list[float]
     chart.points([a for a, _ in points], [b for _, b in points], [colour_of[v] for v in labels])
     chart.x_label, chart.y_label = "x\u2081", "x\u2082"
     chart.legend_extra += [
-        LegendEntry(name, colour_of[c], "point")
+        legend_entry(name, colour_of[c], "point")
         for c, name in zip(classes, _class_names(classes), strict=True)
     ]
 
@@ -247,7 +247,7 @@ def decision_boundary_chart(
     chart.regions(xs, ys, scores, below=CLASS_COLOURS[0], above=above)
     _points(chart, points, labels)
     chart.legend_extra += [
-        LegendEntry(f"predicted {name}", colour, "patch", alpha=_REGION_ALPHA)
+        legend_entry(f"predicted {name}", colour, "patch", alpha=_REGION_ALPHA)
         for name, colour in zip(_class_names(classes), CLASS_COLOURS, strict=False)
     ]
     return chart
