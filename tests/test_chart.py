@@ -14,7 +14,7 @@ import pytest
 from scripts import run_python
 
 from micrograd import Value
-from micrograd.viz.chart import PALETTE, Chart, Figure, _legend_handles, draw, legend_entry
+from micrograd.viz.chart import PALETTE, Chart, Figure, draw, legend_entry
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
@@ -260,6 +260,14 @@ def test_draw_uses_the_axes_it_is_given() -> None:
     assert draw(two_lines(), ax) is ax
 
 
+def test_a_legend_below_goes_under_the_figure_of_the_axes_it_is_given() -> None:
+    figure, ax = plt.subplots()
+    draw(below_the_axes(), ax)
+    assert ax.get_legend() is None
+    (legend,) = figure.legends
+    assert [t.get_text() for t in legend.get_texts()] == ["straight", "down"]
+
+
 def test_each_draw_is_a_new_figure_that_pyplot_does_not_know() -> None:
     figure = Figure([two_lines()])
     before = plt.get_fignums()
@@ -280,14 +288,7 @@ def inline_backend_svg(charts: list[Chart], size: tuple[float, float]) -> str:
         len(charts), 1, figsize=size, sharex=many, layout="constrained", squeeze=False
     )
     for chart, ax in zip(charts, axes[:, 0], strict=True):
-        draw(chart, ax)
-    for chart in charts:
-        if chart.legend == "below":
-            fig.legend(
-                handles=_legend_handles(chart.legend_entries()),
-                loc="outside lower center",
-                ncol=chart.legend_columns,
-            )
+        draw(chart, ax)  # a legend "below" goes under the figure, as the book put it
     fig.canvas.draw()
     buffer = io.BytesIO()
     fig.canvas.print_figure(

@@ -360,7 +360,8 @@ def _tick_labels(ticks: list[float]) -> list[str]:
 
 
 def draw(chart: Chart, ax: Axes) -> Axes:
-    """Draw ``chart`` on a matplotlib Axes (its legend too, unless it goes below the figure).
+    """Draw ``chart`` on a matplotlib Axes, its legend too: in the axes, or, for a legend
+    that goes ``"below"``, under the figure that holds them.
 
     It draws the chart's description (:meth:`Chart.to_json`), the one the
     book's browser draws too.
@@ -395,8 +396,11 @@ def draw(chart: Chart, ax: Axes) -> Axes:
     if data["title"] is not None:
         ax.set_title(data["title"])
     handles = _legend_handles(data["legend_entries"])
-    if handles and data["legend"] != "below":
-        ax.legend(handles=handles, loc=data["legend"], framealpha=0.9, ncol=data["legend_columns"])
+    columns = data["legend_columns"]
+    if handles and data["legend"] == "below":
+        ax.figure.legend(handles=handles, loc="outside lower center", ncol=columns)
+    elif handles:
+        ax.legend(handles=handles, loc=data["legend"], framealpha=0.9, ncol=columns)
     return ax
 
 
@@ -545,13 +549,6 @@ class Figure:
         axes = figure.subplots(len(self.charts), 1, sharex=many, squeeze=False)
         for chart, ax in zip(self.charts, axes[:, 0], strict=True):
             draw(chart, ax)
-        for chart in self.charts:
-            if chart.legend == "below":
-                figure.legend(
-                    handles=_legend_handles(chart.legend_entries()),
-                    loc="outside lower center",
-                    ncol=chart.legend_columns,
-                )
         return figure
 
     def to_svg(self) -> str:

@@ -50,11 +50,6 @@ CLASS_COLOURS = ("#e69f00", "#0072b2")
 LOSS_COLOUR = "#d62728"
 ACCURACY_COLOUR = "#1f77b4"
 
-_REGION_ALPHA = 0.35
-# Inches: they fit a phone's column, readable.
-_PLANE_SIZE = (5.0, 4.0)
-_CURVE_SIZE = (5.0, 3.5)
-
 
 def _check_data(X: Any, y: Any) -> tuple[list[tuple[float, float]], list[float]]:
     """``X`` as a list of (x1, x2) and ``y`` as a list of labels, or a clear error."""
@@ -158,7 +153,7 @@ def plot_moons(X: Any, y: Any) -> Figure:
     TypeError, ValueError
         As :func:`moons_chart`.
     """
-    return Figure([moons_chart(X, y)], size=_PLANE_SIZE)
+    return Figure([moons_chart(X, y)])
 
 
 def _score(model: Callable[[list[Value]], Any], point: tuple[float, float]) -> float:
@@ -246,8 +241,9 @@ def decision_boundary_chart(
     chart = Chart(legend_columns=2, x_range=(xs[0], xs[-1]), y_range=(ys[0], ys[-1]))
     chart.regions(xs, ys, scores, below=CLASS_COLOURS[0], above=above)
     _points(chart, points, labels)
+    alpha = chart.marks[0]["alpha"]  # a patch in the legend is shaded as the regions are
     chart.legend_extra += [
-        legend_entry(f"predicted {name}", colour, "patch", alpha=_REGION_ALPHA)
+        legend_entry(f"predicted {name}", colour, "patch", alpha=alpha)
         for name, colour in zip(_class_names(classes), CLASS_COLOURS, strict=False)
     ]
     return chart
@@ -281,7 +277,7 @@ def plot_decision_boundary(
     TypeError, ValueError
         As :func:`decision_boundary_chart`.
     """
-    return Figure([decision_boundary_chart(model, X, y, resolution)], size=_PLANE_SIZE)
+    return Figure([decision_boundary_chart(model, X, y, resolution)])
 
 
 def training_chart(log: TrainingLog, title: str | None = None) -> Chart:
@@ -381,4 +377,4 @@ def plot_training(log: TrainingLog, title: str | None = None) -> Figure:
     TypeError, ValueError
         As :func:`training_chart`.
     """
-    return Figure([training_chart(log, title)], size=_CURVE_SIZE)
+    return Figure([training_chart(log, title)])
