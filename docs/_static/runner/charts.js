@@ -63,7 +63,10 @@ function stroke(mark) {
   return { stroke: mark.colour, strokeWidth: width, strokeDasharray: dashes };
 }
 
-/** The chart's marks (micrograd.chart's Line, Rule, Points, Regions), as Plot's marks. */
+/**
+ * The chart's marks (micrograd.viz.chart's Chart.marks: lines, rules, points,
+ * regions), as Plot's marks: the dicts matplotlib draws at build time.
+ */
 function marks(Plot, chart) {
   return chart.marks.flatMap((mark) => {
     if (mark.kind === "regions") return regionMarks(Plot, mark);
