@@ -133,7 +133,8 @@ def _sphinx(session: nox.Session, out: Path, *options: str, builder: str = "html
 
 
 def _chromium(session: nox.Session) -> None:
-    """The system's Chromium (``CHROMIUM=/path`` for another): Playwright downloads none here."""
+    """The build's environment and the system's Chromium (``CHROMIUM=/path``): no download."""
+    _docs_env(session, "browser")
     session.env["CHROMIUM"] = os.environ.get("CHROMIUM") or shutil.which("chromium") or ""
     if not session.env["CHROMIUM"]:
         session.error("no Chromium: `apt-get install -y chromium` (or set CHROMIUM=/path/to/it)")
@@ -169,38 +170,44 @@ def docs_live(session: nox.Session) -> None:
     session.run("sphinx-autobuild", *options, str(DOCS), str(HTML))
 
 
-MEASURED = ("runner/timings.json", "screenshots/timings.json", "accessibility/findings.json")
-
-
 @nox.session(reuse_venv=True)
 def browser(session: nox.Session) -> None:
     """The built site in headless Chromium (browser_tests/; its README says what each checks).
 
-    Builds the site and its PDF first, unless ``MICROGRAD_SKIP_BUILD`` is set.  Tests named
-    after ``--`` run alone; the suite runs the untimed tests in two processes, a file to
-    each, then the ``timed`` ones alone: a time is measured on a machine doing nothing else.
+    The tests not marked ``timed``, in two processes, a file to each: they wait on events,
+    never on time, so they hold on a busy machine.  Builds the site and its PDF first, unless
+    ``MICROGRAD_SKIP_BUILD`` is set.  Test files named after ``--`` run alone.
+    """
+    options = ("browser_tests", "-n", "2", "--dist", "loadfile", "-m", "not timed")
+    measured = ("runner/timings.json", "screenshots/timings.json", "accessibility/findings.json")
+    _browser_tests(session, *options, fresh=measured)
+
+
+@nox.session(reuse_venv=True)
+def timed(session: nox.Session) -> None:
+    """The site's time budgets, the browser tests marked ``timed``, alone: a time, like a
+    benchmark's, is measured on a machine doing nothing else (CI: after ``browser``)."""
+    _browser_tests(session, "browser_tests", "-m", "timed")
+
+
+def _browser_tests(session: nox.Session, *tests: str, fresh: tuple[str, ...] = ()) -> None:
+    """The site built (unless ``MICROGRAD_SKIP_BUILD``), then ``tests`` (pytest's arguments).
+
+    ``fresh``: the artifacts a whole run's processes add to (browser_tests/measurements.py).
     """
     _chromium(session)
-    _docs_env(session, "browser")
     if not os.environ.get("MICROGRAD_SKIP_BUILD"):
         _site_with_pdf(session)
-    if any(Path(session.invoked_from, a.split("::")[0]).exists() for a in session.posargs):
-        session.run("pytest", *session.posargs)
-        return
-    for measured in MEASURED:  # what the processes add to, afresh (browser_tests/conftest.py)
+    alone = any(Path(session.invoked_from, a.split("::")[0]).exists() for a in session.posargs)
+    for measured in () if alone else fresh:
         Path(ROOT, "artifacts", measured).unlink(missing_ok=True)
-    tests = ["browser_tests", *session.posargs]
-    session.run("pytest", *tests, "-n", "2", "--dist", "loadfile", "-m", "not timed")
-    session.run("pytest", *tests, "-m", "timed")
+    session.run("pytest", *(() if alone else tests), *session.posargs)
 
 
 @nox.session(reuse_venv=True)
 def pdf(session: nox.Session) -> None:
     """The book as one PDF, docs/_build/html/micrograd-book.pdf, and its checks (test_pdf.py)."""
-    _chromium(session)
-    _docs_env(session, "browser")
-    _site_with_pdf(session)
-    session.run("pytest", "browser_tests/test_pdf.py", *session.posargs)
+    _browser_tests(session, "browser_tests/test_pdf.py")
 
 
 @nox.session(reuse_venv=True)
