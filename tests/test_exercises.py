@@ -379,6 +379,21 @@ def test_nothing_the_reader_wrote_makes_a_check_raise(step: str, namespace: dict
     json.dumps(result.to_json())
 
 
+@pytest.mark.parametrize("module", [None, 42], ids=["None", "not a string"])
+def test_a_class_of_no_module_is_checked_as_the_readers_own(module: object) -> None:
+    # A class may set its own __module__ to anything; the checker asks it whether it is
+    # micrograd's, and must not raise on the answer.
+    solution = f"{EXERCISES['value'].solution}\n\nValue.__module__ = {module!r}\n"
+    assert check("value", page_namespace("value", solution)).status == "passed"
+    raising = (
+        f"{EXERCISES['finale'].solution}\n\nclass neuron:\n    __module__ = {module!r}\n\n"
+        "    def __init__(self, *numbers):\n        raise ValueError('not yet')\n"
+    )
+    result = check("finale", page_namespace("finale", raising))
+    assert (result.status, result.part) == ("raised", "neuron")
+    assert result.message == "Your `neuron` raised ValueError: not yet"
+
+
 def test_the_packages_docstring_example_holds() -> None:
     import book_runtime.checks
 

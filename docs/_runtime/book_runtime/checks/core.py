@@ -378,10 +378,7 @@ def locate(namespace: Namespace, part: str, cells: Cells) -> Location | None:
     """Where ``part`` is defined (see :class:`Location`); None if it is no function of code."""
     function = defined(namespace, part)
     code = getattr(function, "__code__", None)
-    module = str(getattr(function, "__module__", None) or "")
-    if isinstance(function, type):
-        module = function.__module__
-    micrograd = _micrograds_module(module)
+    micrograd = _micrograds(function)
     if not isinstance(code, CodeType):
         return Location(part, None, None, None, micrograd) if micrograd else None
     filename = code.co_filename
@@ -393,7 +390,7 @@ def micrograds_own(namespace: Namespace, name: str) -> type | None:
     found = namespace.get(name)
     if not isinstance(found, type):
         return None
-    return next((klass for klass in found.__mro__ if _micrograds_module(klass.__module__)), None)
+    return next((klass for klass in found.__mro__ if _micrograds(klass)), None)
 
 
 @dataclass(frozen=True)
@@ -1090,13 +1087,14 @@ class _Check:
         return None
 
 
-def _micrograds_module(module: str) -> bool:
-    """Whether ``module`` is micrograd or one of its modules."""
-    return module == "micrograd" or module.startswith("micrograd.")
+def _micrograds(thing: Any) -> bool:
+    """Whether ``thing`` (a class or a function) is micrograd's own code, by its module.
 
-
-def _micrograds(function: Any) -> bool:
-    return _micrograds_module(str(getattr(function, "__module__", None) or ""))
+    A reader's class or function may have any ``__module__``, None or no string at all:
+    that is not micrograd's.
+    """
+    module = getattr(thing, "__module__", None)
+    return isinstance(module, str) and (module == "micrograd" or module.startswith("micrograd."))
 
 
 def _origin(thing: Any) -> str:
