@@ -30,12 +30,6 @@ XS = ((2.0, 3.0, -1.0), (3.0, -1.0, 0.5), (0.5, 1.0, 1.0), (1.0, 1.0, -1.0))
 YS = (1.0, -1.0, -1.0, 1.0)
 #: That page's recipe: its seed, its network's sizes, its steps and its learning rate.
 PAGE_SEED, PAGE_SIZES, PAGE_STEPS, PAGE_RATE = 1337, (3, 4, 4, 1), 20, 0.1
-#: That page's run, as code the reader can paste: its network, its points, and train.
-PAGE_RUN = (
-    f"import random\n\nrandom.seed({PAGE_SEED})\nmodel = MLP(3, [4, 4, 1])\n"
-    f"xs = {[list(x) for x in XS]!r}\nys = {list(YS)!r}\n"
-    f"losses = train(model, xs, ys, {PAGE_STEPS}, {PAGE_RATE})"
-)
 
 
 @dataclass(frozen=True)
@@ -63,6 +57,16 @@ class Net:
     def make(self, names: Mapping[str, Any]) -> Any:
         """The reader's network of this shape: :attr:`constructor` with the classes of ``names``."""
         return names[self.kind](*self.arguments)
+
+    def seeded(self, names: Mapping[str, Any], seed: int) -> Any:
+        """The reader's network of this shape, drawn after ``random.seed(seed)``."""
+        random.seed(seed)
+        return self.make(names)
+
+    def code(self, seed: int, then: str = "") -> str:
+        """:meth:`seeded` as code the reader can paste, then ``then`` (which reads ``model``)."""
+        made = f"import random\n\nrandom.seed({seed})\nmodel = {self.constructor}"
+        return f"{made}\n{then}" if then else made
 
     @property
     def layers(self) -> list[tuple[int, int]]:
@@ -114,6 +118,14 @@ class Net:
         if self.kind == "Layer":
             return Layer(nin, rest[0], activation=output)
         return MLP(nin, rest, activation=hidden, output_activation=output)
+
+
+#: That page's run, as code the reader can paste: its network, its points, and train.
+PAGE_RUN = Net("MLP", PAGE_SIZES).code(
+    PAGE_SEED,
+    f"xs = {[list(x) for x in XS]!r}\nys = {list(YS)!r}\n"
+    f"losses = train(model, xs, ys, {PAGE_STEPS}, {PAGE_RATE})",
+)
 
 
 def outputs(model: Any, x: Sequence[Any]) -> Any:

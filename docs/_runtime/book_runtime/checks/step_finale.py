@@ -115,13 +115,12 @@ def _cases(rng: random.Random) -> tuple[Hidden, ...]:
 
 # -- the known mistakes ------------------------------------------------------------------------
 
-_PAGE_MODEL = f"import random\n\nrandom.seed({PAGE_SEED})\nmodel = MLP(3, [4, 4, 1])"
+_PAGE_NET = Net("MLP", PAGE_SIZES)
 
 
 def _page_model_weights(names: Namespace) -> list[Any]:
-    """The starting weights of ``_PAGE_MODEL``, the reader's MLP drawn as the page draws it."""
-    random.seed(PAGE_SEED)
-    return [p.data for p in Net("MLP", PAGE_SIZES).make(names).parameters()]
+    """The starting weights of the reader's MLP drawn as the page draws it."""
+    return [p.data for p in _PAGE_NET.seeded(names, PAGE_SEED).parameters()]
 
 
 def _drawn_differently(namespace: Namespace) -> Finding | None:
@@ -133,10 +132,9 @@ def _drawn_differently(namespace: Namespace) -> Finding | None:
         return None  # the same numbers in another order: parameters()'s mistake, not the draw's
     first = first_difference(mine, page)
     fields = {"seed": PAGE_SEED, "number": first + 1, "mine": show(mine[first])}
-    fields |= {"name": Net("MLP", PAGE_SIZES).parameter_name(first), "page": show(page[first])}
-    return Finding(
-        _PAGE_MODEL + "\nprint([round(p.data, 4) for p in model.parameters()])", fields=fields
-    )
+    fields |= {"name": _PAGE_NET.parameter_name(first), "page": show(page[first])}
+    shows = "print([round(p.data, 4) for p in model.parameters()])"
+    return Finding(_PAGE_NET.code(PAGE_SEED, shows), fields=fields)
 
 
 #: The worked neuron of the page "The neuron": its inputs, weights and bias.

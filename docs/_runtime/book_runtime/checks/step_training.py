@@ -113,16 +113,12 @@ def _cases(rng: random.Random) -> tuple[Hidden, ...]:
 
 # -- the known mistakes ------------------------------------------------------------------------
 
-_PROBE = (
-    "import random\n\nrandom.seed(3)\nmodel = MLP(3, [4, 4, 1])\n"
-    f"xs = {_literal(XS)}\nys = {_literal(YS)}"
-)
+_PROBE = Net("MLP", PAGE_SIZES).code(3, f"xs = {_literal(XS)}\nys = {_literal(YS)}")
 
 
 def _page_problem(names: Namespace) -> tuple[Any, list[list[float]], list[float]]:
     """``_PROBE``, with the reader's MLP: the model, xs and ys."""
-    random.seed(3)
-    return Net("MLP", PAGE_SIZES).make(names), [list(x) for x in XS], list(YS)
+    return Net("MLP", PAGE_SIZES).seeded(names, 3), [list(x) for x in XS], list(YS)
 
 
 @dataclass(frozen=True)
@@ -264,15 +260,12 @@ class _Train:
 
     @property
     def code(self) -> str:
-        return (
-            f"import random\n\nrandom.seed({self.seed})\nmodel = {self.net.constructor}\n"
-            f"xs = {_literal(self.xs)}\nys = {_literal(self.ys)}\nprint({self.action})"
-        )
+        points = f"xs = {_literal(self.xs)}\nys = {_literal(self.ys)}"
+        return self.net.code(self.seed, f"{points}\nprint({self.action})")
 
     def problem(self, names: Namespace) -> str | None:
         """What differs from micrograd's run: the losses (one per step), then the weights."""
-        random.seed(self.seed)
-        model = self.net.make(names)
+        model = self.net.seeded(names, self.seed)
         params = list(model.parameters())
         start = [p.data for p in params]
         xs = [list(x) for x in self.xs]
