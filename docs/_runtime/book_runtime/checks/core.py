@@ -23,6 +23,7 @@ import re
 import sys
 import traceback
 from collections.abc import Callable
+from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -713,37 +714,44 @@ def recursion_limits_asked() -> list[int]:
 # -- fingerprints ----------------------------------------------------------------------------------
 
 
-def first_probe_failure(
-    steps: Sequence[Exercise], namespace: Namespace, written: Mapping[str, frozenset[str]]
-) -> tuple[int, Probe | None, str | BaseException | None]:
-    """The steps' probes in order, on ``namespace``, to the first that fails: how many ran,
-    that probe, and what it said or what the reader's code raised (None, None: all passed).
-
-    The last of ``steps`` is the one checked: a probe of an earlier step that takes long
-    (``later=False``) is skipped.
-    """
+def first_failure(
+    items: Iterable[Probe | Case], namespace: Namespace
+) -> tuple[int, Probe | Case | None, str | BaseException | None]:
+    """``items`` run in order on ``namespace``, to the first that fails: how many ran, that
+    item, and what it said or what the reader's code raised (None, None: all passed).  A probe
+    that does not apply to the reader's code is skipped (and counted)."""
     number = 0
+    for item in items:
+        number += 1
+        try:
+            if isinstance(item, Probe) and not item.applies(namespace):
+                continue
+            failure = item.run(namespace)
+        except READER_ERRORS as error:
+            return number, item, error
+        if failure is not None:
+            return number, item, failure
+    return number, None, None
+
+
+def steps_probes(
+    steps: Sequence[Exercise], written: Mapping[str, frozenset[str]]
+) -> Iterator[Probe]:
+    """The probes of ``steps`` in order, those whose optional part the reader did not write
+    left out.  The last of ``steps`` is the one checked: a probe of an earlier step that takes
+    long (``later=False``) is left out too."""
     for step in steps:
         for method in step.probes:
             if method.needs is not None and method.needs not in written[step.id]:
                 continue
-            if not method.later and step is not steps[-1]:
-                continue
-            number += 1
-            try:
-                if not method.applies(namespace):
-                    continue
-                failure = method.run(namespace)
-            except READER_ERRORS as error:
-                return number, method, error
-            if failure is not None:
-                return number, method, failure
-    return number, None, None
+            if method.later or step is steps[-1]:
+                yield method
 
 
-def outcome_of(method: Probe | None, failure: str | BaseException | None) -> Outcome | None:
-    """A probe's failure as an :class:`Outcome` (an exception: its type and its words)."""
-    if method is None or failure is None:
+def outcome_of(method: Probe | Case | None, failure: str | BaseException | None) -> Outcome | None:
+    """A probe's failure as an :class:`Outcome` (an exception: its type and its words); None
+    for a case's, which is no probe's."""
+    if not isinstance(method, Probe) or failure is None:
         return None
     if isinstance(failure, BaseException):
         return Outcome(method, f"{type(failure).__name__}: {failure}", raised=True)
@@ -765,7 +773,8 @@ def readers_outcome(step: str, namespace: Namespace) -> Outcome | None:
         written = {s.id: s.written(namespace) for s in steps}
     except READER_ERRORS:
         return None
-    return outcome_of(*first_probe_failure(steps, namespace, written)[1:])
+    _, method, failure = first_failure(steps_probes(steps, written), namespace)
+    return outcome_of(method, failure)
 
 
 @functools.cache  # a wrong file's page does not change: it is made once
@@ -865,20 +874,14 @@ class _Check:
         borrowed = self.not_yours()
         if borrowed is not None:
             return borrowed
-        number, method, failure = first_probe_failure(self.steps, self.namespace, written)
-        if method is not None and failure is not None:
-            return self.diagnose(method, failure, number)
         mine = written[self.exercise.id]
         cases: list[Case] = [self.exercise.example]
         cases += [c for c in self.exercise.hidden_cases if c.needs is None or c.needs in mine]
-        for case in cases:
-            number += 1
-            try:
-                failure = case.run(self.namespace)
-            except READER_ERRORS as error:
-                return self.diagnose(case, error, number)
-            if failure is not None:
-                return self.diagnose(case, failure, number)
+        number, item, failure = first_failure(
+            [*steps_probes(self.steps, written), *cases], self.namespace
+        )
+        if item is not None and failure is not None:
+            return self.diagnose(item, failure, number)
         missing = self.exercise.unfinished(mine)
         if missing is not None:
             return self.result(NOT_DONE, missing, checked=number)
@@ -950,7 +953,7 @@ class _Check:
             return self.unwritten(part, error, number)
         tb = None if error is None else reader_traceback(error)
         probed = item.part if isinstance(item, Probe) else None
-        outcome = outcome_of(item, failure) if isinstance(item, Probe) else None
+        outcome = outcome_of(item, failure)
         named = self.recognised(number, tb, probed, outcome)
         if named is None and probed is None and self.blame_earlier:
             named = self.earlier_failure(number)
