@@ -128,16 +128,6 @@ PAGE_RUN = Net("MLP", PAGE_SIZES).code(
 )
 
 
-def outputs(model: Any, x: Sequence[Any]) -> Any:
-    """``model(x)``, with micrograd's layers always giving lists between them."""
-    return model(list(x))
-
-
-def total(out: Any) -> Value:
-    """One Value from an output (itself, or the sum of a list), for backward()."""
-    return out if isinstance(out, Value) else sum(out[1:], out[0])
-
-
 # -- training -----------------------------------------------------------------------------------
 
 

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from collections.abc import Sequence
 from typing import Any
 
 from book_runtime.checks.core import Exercise
@@ -28,8 +27,6 @@ from book_runtime.checks.engine_cases import as_float
 from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import short
 from book_runtime.checks.reference import Net
-from book_runtime.checks.reference import outputs
-from book_runtime.checks.reference import total
 from micrograd import Value
 
 #: The step's folder of code (steps/nn/) and its id in the track.
@@ -220,7 +217,7 @@ def call_problem(
     theirs_x = [Value(v) for v in x]
     mine_x: list[Any] = [names["Value"](v) for v in x] if value_inputs else []
     out = model(mine_x if value_inputs else list(x))
-    want = outputs(reference, theirs_x)
+    want = reference(theirs_x)
     call = f"`model({_inputs(x, value_inputs)})` with model = {net.constructor}"
     shape = _shape(out, want, names["Value"])
     if shape is not None:
@@ -234,8 +231,8 @@ def call_problem(
                 f"{call} gave {where} = {show(as_float(m.data), t.data)}; expected "
                 f"{show(t.data, as_float(m.data))} (micrograd's {net.kind} with your weights)"
             )
-    _sum(mine).backward()
-    total(want).backward()
+    sum(mine[1:], mine[0]).backward()  # the sum of the outputs: each one's gradient is 1
+    sum(theirs[1:], theirs[0]).backward()
     for i, (p, r) in enumerate(zip(params, reference.parameters(), strict=True)):
         if not same(as_float(p.grad), r.grad):
             return (
@@ -252,26 +249,19 @@ def call_problem(
     return None
 
 
-def _sum(values: Sequence[Any]) -> Any:
-    out = values[0]
-    for v in values[1:]:
-        out = out + v
-    return out
-
-
 def _inputs(x: tuple[float, ...], value_inputs: bool) -> str:
     if value_inputs:
         return "[" + ", ".join(f"Value({short(v)})" for v in x) + "]"
     return "[" + ", ".join(short(v) for v in x) + "]"
 
 
-def _shape(got: Any, want: Any, value: type, items: bool = True) -> str | None:
-    """What is wrong with the shape of the output ``got`` (``items``: and with what a list of
-    outputs holds); None if nothing."""
+def _shape(got: Any, want: Any, value: type) -> str | None:
+    """What is wrong with the shape of the output ``got``, and with what a list of outputs
+    holds; None if nothing."""
     if isinstance(want, list):
         if not isinstance(got, (list, tuple)) or len(got) != len(want):
             return f"{_describe(got, value)}; expected a list of {len(want)} Values"
-        if items and not all(isinstance(g, value) for g in got):
+        if not all(isinstance(g, value) for g in got):
             return f"a list holding {next(g for g in got if not isinstance(g, value))!r}"
         return None
     if not isinstance(got, value):
@@ -459,7 +449,7 @@ _X = [0.5, -1.0, 2.0]
 
 def _output_with(net: Net, weights: list[float], hidden: str, output: str) -> Any:
     """The output on ``_X`` of micrograd's ``net`` holding ``weights``, with these activations."""
-    out = outputs(net.build(weights, hidden, output), _X)
+    out = net.build(weights, hidden, output)(list(_X))
     return [o.data for o in out] if isinstance(out, list) else out.data
 
 
