@@ -428,6 +428,23 @@ def test_a_result_is_the_json_the_runner_reads() -> None:
 # -- what a failure says ------------------------------------------------------------------------
 
 
+def test_the_page_runs_miss_blames_the_start_only_when_the_start_differs() -> None:
+    # A train that stops moving after ten steps passes every short run and misses the page's
+    # loss. Its network starts from the page's weights (step 4's probes see to that): the
+    # message must not say that it starts elsewhere.
+    stalls = (
+        EXERCISES["training"]
+        .solution.replace("for _ in range(steps):", "for step in range(steps):")
+        .replace(
+            "p.data -= learning_rate * p.grad", "p.data -= learning_rate * p.grad * (step < 10)"
+        )
+    )
+    result = check("training", page_namespace("training", stalls))
+    assert (result.status, result.part, result.mistake) == ("failed", "train", None)
+    assert "the MLP page's run (its four points" in result.message, result.message
+    assert "starts from other weights" not in result.message, result.message
+
+
 def test_a_failure_names_the_method_the_input_and_the_numbers() -> None:
     # A ** rule off by one power: no known mistake, so the probe's own message.
     wrong = EXERCISES["rules"].solution.replace("n * self.data ** (n - 1)", "n * self.data**n")

@@ -120,8 +120,10 @@ class Net:
         return MLP(nin, rest, activation=hidden, output_activation=output)
 
 
+#: That page's network.
+PAGE_NET = Net("MLP", PAGE_SIZES)
 #: That page's run, as code the reader can paste: its network, its points, and train.
-PAGE_RUN = Net("MLP", PAGE_SIZES).code(
+PAGE_RUN = PAGE_NET.code(
     PAGE_SEED,
     f"xs = {[list(x) for x in XS]!r}\nys = {list(YS)!r}\n"
     f"losses = train(model, xs, ys, {PAGE_STEPS}, {PAGE_RATE})",
@@ -180,8 +182,7 @@ def _one_output(out: Value | list[Value]) -> Value:
 @functools.cache
 def page_run() -> Run:
     """The run of the page "Training an MLP on four points", with micrograd itself."""
-    net = Net("MLP", PAGE_SIZES)
-    return train(net, page_weights(), XS, YS, PAGE_STEPS, PAGE_RATE)
+    return train(PAGE_NET, page_weights(), XS, YS, PAGE_STEPS, PAGE_RATE)
 
 
 @functools.cache
@@ -195,3 +196,9 @@ def page_weights() -> tuple[float, ...]:
     finally:
         random.setstate(state)
     return tuple(p.data for p in model.parameters())
+
+
+def readers_page_weights(names: Mapping[str, Any]) -> list[Any]:
+    """The starting weights of the reader's MLP (the classes of ``names``) drawn as the page
+    draws its network, in parameters() order."""
+    return [p.data for p in PAGE_NET.seeded(names, PAGE_SEED).parameters()]
