@@ -33,7 +33,6 @@ from book_runtime.checks import EXERCISES, core, step_backward, step_rules, step
 from book_runtime.checks.core import (
     CASE_FILE,
     Guard,
-    evaluate,
     probe,
     probe_error,
     run_code,
@@ -267,15 +266,15 @@ def test_the_code_a_message_shows_computes_what_its_probe_computes(
     shown: str, read: str, look: Any
 ) -> None:
     with redirect_stdout(io.StringIO()):
-        want = evaluate(read, run_code(shown, micrograd_scope()))
+        want = eval(read, run_code(shown, micrograd_scope()))  # an expression of the probe's
     assert look(micrograd_scope()) == want
 
 
 @pytest.mark.parametrize(
     ("shown", "graph"),
     [
-        (step_backward._WORKED_CODE + "\nL.backward()", step_backward._worked),
-        (step_backward._SHARED + "\nout.backward()", step_backward._shared),
+        (step_backward.WORKED.shown, step_backward._worked),
+        (step_backward.SHARED.shown, step_backward._shared),
     ],
     ids=["worked", "shared"],
 )

@@ -483,19 +483,14 @@ class Result:
 
 
 @functools.lru_cache(maxsize=512)
-def _compiled(code: str, mode: str) -> CodeType:
-    return compile(code, CASE_FILE, mode)
+def _compiled(code: str) -> CodeType:
+    return compile(code, CASE_FILE, "exec")
 
 
 def run_code(code: str, scope: dict[str, Any]) -> dict[str, Any]:
     """Run ``code`` in ``scope`` (under the checker's file name) and return the scope."""
-    exec(_compiled(code, "exec"), scope)
+    exec(_compiled(code), scope)
     return scope
-
-
-def evaluate(expression: str, scope: dict[str, Any]) -> Any:
-    """The value of ``expression`` in ``scope``."""
-    return eval(_compiled(expression, "eval"), scope)
 
 
 def reader_scope(namespace: Namespace) -> dict[str, Any]:
