@@ -17,7 +17,7 @@ from typing import Any
 
 import pytest
 from book_runtime.checks import EXERCISES
-from book_runtime.checks.core import Finding, Guard, Mistake, fingerprint, run_check
+from book_runtime.checks.core import Finding, Guard, Hidden, Mistake, fingerprint, run_check
 from track_namespace import IDS, check, page_namespace, run_cell
 
 pytestmark = pytest.mark.usefixtures("recursion_limit_kept")
@@ -222,6 +222,28 @@ def test_when_two_mistakes_fit_the_more_specific_is_named() -> None:
         result = run_check(exercise, page_namespace("training", code), steps, None, EXERCISES)
         assert result.mistake is not None
         assert result.mistake.id == "specific", result.message
+
+
+def test_a_case_no_mistake_explains_is_put_down_to_an_earlier_step_whose_check_fails() -> None:
+    # Every probe passes and no mistake claims the failing case: the earliest step this one
+    # builds on that fails its own check is named, with its message, in this step's result.
+    def failing(said: str) -> tuple[Hidden, ...]:
+        return (Hidden(f"print({said!r})", lambda namespace: said),)
+
+    value = replace(EXERCISES["value"], hidden_cases=failing("The value case failed."))
+    rules = replace(EXERCISES["rules"], hidden_cases=failing("The rules case failed."))
+    namespace = page_namespace("rules", EXERCISES["rules"].solution)
+    track = {**EXERCISES, "value": value, "rules": rules}
+    result = run_check(rules, namespace, [value], None, track)
+    assert (result.exercise, result.status, result.step) == ("rules", "failed", "value")
+    assert result.message == (
+        'This comes from step "The Value", whose check fails: The value case failed.'
+    )
+    assert result.case == "print('The value case failed.')"
+    # With the earlier step right, the failure is this step's own, at the same case.
+    alone = run_check(rules, namespace, [EXERCISES["value"]], None, track)
+    assert (alone.status, alone.step, alone.message) == ("failed", None, "The rules case failed.")
+    assert result.checked == alone.checked
 
 
 def test_a_fingerprint_tells_its_mistake_from_every_other_known_one() -> None:

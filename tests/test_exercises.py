@@ -31,7 +31,6 @@ from book_runtime.checks import EXERCISES, core, step_backward, step_rules, step
 from book_runtime.checks.core import (
     CASE_FILE,
     Guard,
-    evaluate,
     probe,
     probe_error,
     run_code,
@@ -265,15 +264,15 @@ def test_the_code_a_message_shows_computes_what_its_probe_computes(
     shown: str, read: str, look: Any
 ) -> None:
     with redirect_stdout(io.StringIO()):
-        want = evaluate(read, run_code(shown, micrograd_scope()))
+        want = eval(read, run_code(shown, micrograd_scope()))  # an expression of the probe's
     assert look(micrograd_scope()) == want
 
 
 @pytest.mark.parametrize(
     ("shown", "graph"),
     [
-        (step_backward._WORKED_CODE + "\nL.backward()", step_backward._worked),
-        (step_backward._SHARED + "\nout.backward()", step_backward._shared),
+        (step_backward.WORKED.shown, step_backward._worked),
+        (step_backward.SHARED.shown, step_backward._shared),
     ],
     ids=["worked", "shared"],
 )
@@ -377,6 +376,21 @@ def test_nothing_the_reader_wrote_makes_a_check_raise(step: str, namespace: dict
     json.dumps(result.to_json())
 
 
+@pytest.mark.parametrize("module", [None, 42], ids=["None", "not a string"])
+def test_a_class_of_no_module_is_checked_as_the_readers_own(module: object) -> None:
+    # A class may set its own __module__ to anything; the checker asks it whether it is
+    # micrograd's, and must not raise on the answer.
+    solution = f"{EXERCISES['value'].solution}\n\nValue.__module__ = {module!r}\n"
+    assert check("value", page_namespace("value", solution)).status == "passed"
+    raising = (
+        f"{EXERCISES['finale'].solution}\n\nclass neuron:\n    __module__ = {module!r}\n\n"
+        "    def __init__(self, *numbers):\n        raise ValueError('not yet')\n"
+    )
+    result = check("finale", page_namespace("finale", raising))
+    assert (result.status, result.part) == ("raised", "neuron")
+    assert result.message == "Your `neuron` raised ValueError: not yet"
+
+
 def test_the_packages_docstring_example_holds() -> None:
     import book_runtime.checks
 
@@ -409,6 +423,23 @@ def test_a_result_is_the_json_the_runner_reads() -> None:
 
 
 # -- what a failure says ------------------------------------------------------------------------
+
+
+def test_the_page_runs_miss_blames_the_start_only_when_the_start_differs() -> None:
+    # A train that stops moving after ten steps passes every short run and misses the page's
+    # loss. Its network starts from the page's weights (step 4's probes see to that): the
+    # message must not say that it starts elsewhere.
+    stalls = (
+        EXERCISES["training"]
+        .solution.replace("for _ in range(steps):", "for step in range(steps):")
+        .replace(
+            "p.data -= learning_rate * p.grad", "p.data -= learning_rate * p.grad * (step < 10)"
+        )
+    )
+    result = check("training", page_namespace("training", stalls))
+    assert (result.status, result.part, result.mistake) == ("failed", "train", None)
+    assert "the MLP page's run (its four points" in result.message, result.message
+    assert "starts from other weights" not in result.message, result.message
 
 
 def test_a_failure_names_the_method_the_input_and_the_numbers() -> None:

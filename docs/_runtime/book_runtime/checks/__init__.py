@@ -25,23 +25,13 @@ from book_runtime.checks import step_nn
 from book_runtime.checks import step_rules
 from book_runtime.checks import step_training
 from book_runtime.checks import step_value
-from book_runtime.checks.core import Case
-from book_runtime.checks.core import Example
 from book_runtime.checks.core import Exercise
-from book_runtime.checks.core import Finding
-from book_runtime.checks.core import Mistake
-from book_runtime.checks.core import Probe
 from book_runtime.checks.core import Result
 from book_runtime.checks.core import run_check
 
 __all__ = [
     "EXERCISES",
-    "Case",
-    "Example",
     "Exercise",
-    "Finding",
-    "Mistake",
-    "Probe",
     "Result",
     "check",
 ]

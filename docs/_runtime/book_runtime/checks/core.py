@@ -23,6 +23,7 @@ import re
 import sys
 import traceback
 from collections.abc import Callable
+from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
 from collections.abc import Sequence
@@ -378,10 +379,7 @@ def locate(namespace: Namespace, part: str, cells: Cells) -> Location | None:
     """Where ``part`` is defined (see :class:`Location`); None if it is no function of code."""
     function = defined(namespace, part)
     code = getattr(function, "__code__", None)
-    module = str(getattr(function, "__module__", None) or "")
-    if isinstance(function, type):
-        module = function.__module__
-    micrograd = _micrograds_module(module)
+    micrograd = _micrograds(function)
     if not isinstance(code, CodeType):
         return Location(part, None, None, None, micrograd) if micrograd else None
     filename = code.co_filename
@@ -393,7 +391,7 @@ def micrograds_own(namespace: Namespace, name: str) -> type | None:
     found = namespace.get(name)
     if not isinstance(found, type):
         return None
-    return next((klass for klass in found.__mro__ if _micrograds_module(klass.__module__)), None)
+    return next((klass for klass in found.__mro__ if _micrograds(klass)), None)
 
 
 @dataclass(frozen=True)
@@ -485,19 +483,14 @@ class Result:
 
 
 @functools.lru_cache(maxsize=512)
-def _compiled(code: str, mode: str) -> CodeType:
-    return compile(code, CASE_FILE, mode)
+def _compiled(code: str) -> CodeType:
+    return compile(code, CASE_FILE, "exec")
 
 
 def run_code(code: str, scope: dict[str, Any]) -> dict[str, Any]:
     """Run ``code`` in ``scope`` (under the checker's file name) and return the scope."""
-    exec(_compiled(code, "exec"), scope)
+    exec(_compiled(code), scope)
     return scope
-
-
-def evaluate(expression: str, scope: dict[str, Any]) -> Any:
-    """The value of ``expression`` in ``scope``."""
-    return eval(_compiled(expression, "eval"), scope)
 
 
 def reader_scope(namespace: Namespace) -> dict[str, Any]:
@@ -716,37 +709,44 @@ def recursion_limits_asked() -> list[int]:
 # -- fingerprints ----------------------------------------------------------------------------------
 
 
-def first_probe_failure(
-    steps: Sequence[Exercise], namespace: Namespace, written: Mapping[str, frozenset[str]]
-) -> tuple[int, Probe | None, str | BaseException | None]:
-    """The steps' probes in order, on ``namespace``, to the first that fails: how many ran,
-    that probe, and what it said or what the reader's code raised (None, None: all passed).
-
-    The last of ``steps`` is the one checked: a probe of an earlier step that takes long
-    (``later=False``) is skipped.
-    """
+def first_failure(
+    items: Iterable[Probe | Case], namespace: Namespace
+) -> tuple[int, Probe | Case | None, str | BaseException | None]:
+    """``items`` run in order on ``namespace``, to the first that fails: how many ran, that
+    item, and what it said or what the reader's code raised (None, None: all passed).  A probe
+    that does not apply to the reader's code is skipped (and counted)."""
     number = 0
+    for item in items:
+        number += 1
+        try:
+            if isinstance(item, Probe) and not item.applies(namespace):
+                continue
+            failure = item.run(namespace)
+        except READER_ERRORS as error:
+            return number, item, error
+        if failure is not None:
+            return number, item, failure
+    return number, None, None
+
+
+def steps_probes(
+    steps: Sequence[Exercise], written: Mapping[str, frozenset[str]]
+) -> Iterator[Probe]:
+    """The probes of ``steps`` in order, those whose optional part the reader did not write
+    left out.  The last of ``steps`` is the one checked: a probe of an earlier step that takes
+    long (``later=False``) is left out too."""
     for step in steps:
         for method in step.probes:
             if method.needs is not None and method.needs not in written[step.id]:
                 continue
-            if not method.later and step is not steps[-1]:
-                continue
-            number += 1
-            try:
-                if not method.applies(namespace):
-                    continue
-                failure = method.run(namespace)
-            except READER_ERRORS as error:
-                return number, method, error
-            if failure is not None:
-                return number, method, failure
-    return number, None, None
+            if method.later or step is steps[-1]:
+                yield method
 
 
-def outcome_of(method: Probe | None, failure: str | BaseException | None) -> Outcome | None:
-    """A probe's failure as an :class:`Outcome` (an exception: its type and its words)."""
-    if method is None or failure is None:
+def outcome_of(method: Probe | Case | None, failure: str | BaseException | None) -> Outcome | None:
+    """A probe's failure as an :class:`Outcome` (an exception: its type and its words); None
+    for a case's, which is no probe's."""
+    if not isinstance(method, Probe) or failure is None:
         return None
     if isinstance(failure, BaseException):
         return Outcome(method, f"{type(failure).__name__}: {failure}", raised=True)
@@ -768,7 +768,8 @@ def readers_outcome(step: str, namespace: Namespace) -> Outcome | None:
         written = {s.id: s.written(namespace) for s in steps}
     except READER_ERRORS:
         return None
-    return outcome_of(*first_probe_failure(steps, namespace, written)[1:])
+    _, method, failure = first_failure(steps_probes(steps, written), namespace)
+    return outcome_of(method, failure)
 
 
 @functools.cache  # a wrong file's page does not change: it is made once
@@ -868,20 +869,14 @@ class _Check:
         borrowed = self.not_yours()
         if borrowed is not None:
             return borrowed
-        number, method, failure = first_probe_failure(self.steps, self.namespace, written)
-        if method is not None and failure is not None:
-            return self.diagnose(method, failure, number)
         mine = written[self.exercise.id]
         cases: list[Case] = [self.exercise.example]
         cases += [c for c in self.exercise.hidden_cases if c.needs is None or c.needs in mine]
-        for case in cases:
-            number += 1
-            try:
-                failure = case.run(self.namespace)
-            except READER_ERRORS as error:
-                return self.diagnose(case, error, number)
-            if failure is not None:
-                return self.diagnose(case, failure, number)
+        number, item, failure = first_failure(
+            [*steps_probes(self.steps, written), *cases], self.namespace
+        )
+        if item is not None and failure is not None:
+            return self.diagnose(item, failure, number)
         missing = self.exercise.unfinished(mine)
         if missing is not None:
             return self.result(NOT_DONE, missing, checked=number)
@@ -953,7 +948,7 @@ class _Check:
             return self.unwritten(part, error, number)
         tb = None if error is None else reader_traceback(error)
         probed = item.part if isinstance(item, Probe) else None
-        outcome = outcome_of(item, failure) if isinstance(item, Probe) else None
+        outcome = outcome_of(item, failure)
         named = self.recognised(number, tb, probed, outcome)
         if named is None and probed is None and self.blame_earlier:
             named = self.earlier_failure(number)
@@ -1090,13 +1085,14 @@ class _Check:
         return None
 
 
-def _micrograds_module(module: str) -> bool:
-    """Whether ``module`` is micrograd or one of its modules."""
-    return module == "micrograd" or module.startswith("micrograd.")
+def _micrograds(thing: Any) -> bool:
+    """Whether ``thing`` (a class or a function) is micrograd's own code, by its module.
 
-
-def _micrograds(function: Any) -> bool:
-    return _micrograds_module(str(getattr(function, "__module__", None) or ""))
+    A reader's class or function may have any ``__module__``, None or no string at all:
+    that is not micrograd's.
+    """
+    module = getattr(thing, "__module__", None)
+    return isinstance(module, str) and (module == "micrograd" or module.startswith("micrograd."))
 
 
 def _origin(thing: Any) -> str:

@@ -30,12 +30,6 @@ XS = ((2.0, 3.0, -1.0), (3.0, -1.0, 0.5), (0.5, 1.0, 1.0), (1.0, 1.0, -1.0))
 YS = (1.0, -1.0, -1.0, 1.0)
 #: That page's recipe: its seed, its network's sizes, its steps and its learning rate.
 PAGE_SEED, PAGE_SIZES, PAGE_STEPS, PAGE_RATE = 1337, (3, 4, 4, 1), 20, 0.1
-#: That page's run, as code the reader can paste: its network, its points, and train.
-PAGE_RUN = (
-    f"import random\n\nrandom.seed({PAGE_SEED})\nmodel = MLP(3, [4, 4, 1])\n"
-    f"xs = {[list(x) for x in XS]!r}\nys = {list(YS)!r}\n"
-    f"losses = train(model, xs, ys, {PAGE_STEPS}, {PAGE_RATE})"
-)
 
 
 @dataclass(frozen=True)
@@ -63,6 +57,16 @@ class Net:
     def make(self, names: Mapping[str, Any]) -> Any:
         """The reader's network of this shape: :attr:`constructor` with the classes of ``names``."""
         return names[self.kind](*self.arguments)
+
+    def seeded(self, names: Mapping[str, Any], seed: int) -> Any:
+        """The reader's network of this shape, drawn after ``random.seed(seed)``."""
+        random.seed(seed)
+        return self.make(names)
+
+    def code(self, seed: int, then: str = "") -> str:
+        """:meth:`seeded` as code the reader can paste, then ``then`` (which reads ``model``)."""
+        made = f"import random\n\nrandom.seed({seed})\nmodel = {self.constructor}"
+        return f"{made}\n{then}" if then else made
 
     @property
     def layers(self) -> list[tuple[int, int]]:
@@ -116,14 +120,14 @@ class Net:
         return MLP(nin, rest, activation=hidden, output_activation=output)
 
 
-def outputs(model: Any, x: Sequence[Any]) -> Any:
-    """``model(x)``, with micrograd's layers always giving lists between them."""
-    return model(list(x))
-
-
-def total(out: Any) -> Value:
-    """One Value from an output (itself, or the sum of a list), for backward()."""
-    return out if isinstance(out, Value) else sum(out[1:], out[0])
+#: That page's network.
+PAGE_NET = Net("MLP", PAGE_SIZES)
+#: That page's run, as code the reader can paste: its network, its points, and train.
+PAGE_RUN = PAGE_NET.code(
+    PAGE_SEED,
+    f"xs = {[list(x) for x in XS]!r}\nys = {list(YS)!r}\n"
+    f"losses = train(model, xs, ys, {PAGE_STEPS}, {PAGE_RATE})",
+)
 
 
 # -- training -----------------------------------------------------------------------------------
@@ -178,8 +182,7 @@ def _one_output(out: Value | list[Value]) -> Value:
 @functools.cache
 def page_run() -> Run:
     """The run of the page "Training an MLP on four points", with micrograd itself."""
-    net = Net("MLP", PAGE_SIZES)
-    return train(net, page_weights(), XS, YS, PAGE_STEPS, PAGE_RATE)
+    return train(PAGE_NET, page_weights(), XS, YS, PAGE_STEPS, PAGE_RATE)
 
 
 @functools.cache
@@ -193,3 +196,9 @@ def page_weights() -> tuple[float, ...]:
     finally:
         random.setstate(state)
     return tuple(p.data for p in model.parameters())
+
+
+def readers_page_weights(names: Mapping[str, Any]) -> list[Any]:
+    """The starting weights of the reader's MLP (the classes of ``names``) drawn as the page
+    draws its network, in parameters() order."""
+    return [p.data for p in PAGE_NET.seeded(names, PAGE_SEED).parameters()]

@@ -123,8 +123,6 @@ SHARED = Graph(
 )
 TWINS = Graph((("x", 1.5), ("y", 1.5)), "p = x * 2.0\nq = y * 2.0\nout = p * q", "out", _twins)
 CHAIN = Graph((("x", 0.5),), "y = x\nfor _ in range(5000):\n    y = y * 1.0001", "y", _chain_links)
-#: The code of the worked example and of the shared node's graph.
-_WORKED_CODE, _SHARED = WORKED.code, SHARED.code
 
 
 def _graph_case(

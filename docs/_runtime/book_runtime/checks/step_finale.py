@@ -26,13 +26,13 @@ from book_runtime.checks.core import same
 from book_runtime.checks.core import show
 from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import short
+from book_runtime.checks.reference import PAGE_NET
 from book_runtime.checks.reference import PAGE_RATE
 from book_runtime.checks.reference import PAGE_RUN
 from book_runtime.checks.reference import PAGE_SEED
-from book_runtime.checks.reference import PAGE_SIZES
-from book_runtime.checks.reference import Net
 from book_runtime.checks.reference import page_run
 from book_runtime.checks.reference import page_weights
+from book_runtime.checks.reference import readers_page_weights
 from micrograd import Value
 from micrograd.training_log import TrainingLog
 
@@ -115,17 +115,9 @@ def _cases(rng: random.Random) -> tuple[Hidden, ...]:
 
 # -- the known mistakes ------------------------------------------------------------------------
 
-_PAGE_MODEL = f"import random\n\nrandom.seed({PAGE_SEED})\nmodel = MLP(3, [4, 4, 1])"
-
-
-def _page_model_weights(names: Namespace) -> list[Any]:
-    """The starting weights of ``_PAGE_MODEL``, the reader's MLP drawn as the page draws it."""
-    random.seed(PAGE_SEED)
-    return [p.data for p in Net("MLP", PAGE_SIZES).make(names).parameters()]
-
 
 def _drawn_differently(namespace: Namespace) -> Finding | None:
-    mine = probe(_page_model_weights, namespace)
+    mine = probe(readers_page_weights, namespace)
     page = list(page_weights())
     if mine is None or len(mine) != len(page) or same(mine, page):
         return None
@@ -133,10 +125,9 @@ def _drawn_differently(namespace: Namespace) -> Finding | None:
         return None  # the same numbers in another order: parameters()'s mistake, not the draw's
     first = first_difference(mine, page)
     fields = {"seed": PAGE_SEED, "number": first + 1, "mine": show(mine[first])}
-    fields |= {"name": Net("MLP", PAGE_SIZES).parameter_name(first), "page": show(page[first])}
-    return Finding(
-        _PAGE_MODEL + "\nprint([round(p.data, 4) for p in model.parameters()])", fields=fields
-    )
+    fields |= {"name": PAGE_NET.parameter_name(first), "page": show(page[first])}
+    shows = "print([round(p.data, 4) for p in model.parameters()])"
+    return Finding(PAGE_NET.code(PAGE_SEED, shows), fields=fields)
 
 
 #: The worked neuron of the page "The neuron": its inputs, weights and bias.

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from collections.abc import Sequence
 from typing import Any
 
 from book_runtime.checks.core import Exercise
@@ -28,8 +27,6 @@ from book_runtime.checks.engine_cases import as_float
 from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import short
 from book_runtime.checks.reference import Net
-from book_runtime.checks.reference import outputs
-from book_runtime.checks.reference import total
 from micrograd import Value
 
 #: The step's folder of code (steps/nn/) and its id in the track.
@@ -100,8 +97,7 @@ def _draws(state: Any, limit: int = 64) -> int | None:
 
 def _made(net: Net, names: Namespace, seed: int = SEED) -> tuple[Any, Any]:
     """The reader's ``net`` after ``random.seed(seed)``, and the generator's state after it."""
-    random.seed(seed)
-    model = net.make(names)
+    model = net.seeded(names, seed)
     return model, random.getstate()
 
 
@@ -221,7 +217,7 @@ def call_problem(
     theirs_x = [Value(v) for v in x]
     mine_x: list[Any] = [names["Value"](v) for v in x] if value_inputs else []
     out = model(mine_x if value_inputs else list(x))
-    want = outputs(reference, theirs_x)
+    want = reference(theirs_x)
     call = f"`model({_inputs(x, value_inputs)})` with model = {net.constructor}"
     shape = _shape(out, want, names["Value"])
     if shape is not None:
@@ -235,8 +231,8 @@ def call_problem(
                 f"{call} gave {where} = {show(as_float(m.data), t.data)}; expected "
                 f"{show(t.data, as_float(m.data))} (micrograd's {net.kind} with your weights)"
             )
-    _sum(mine).backward()
-    total(want).backward()
+    sum(mine[1:], mine[0]).backward()  # the sum of the outputs: each one's gradient is 1
+    sum(theirs[1:], theirs[0]).backward()
     for i, (p, r) in enumerate(zip(params, reference.parameters(), strict=True)):
         if not same(as_float(p.grad), r.grad):
             return (
@@ -253,26 +249,19 @@ def call_problem(
     return None
 
 
-def _sum(values: Sequence[Any]) -> Any:
-    out = values[0]
-    for v in values[1:]:
-        out = out + v
-    return out
-
-
 def _inputs(x: tuple[float, ...], value_inputs: bool) -> str:
     if value_inputs:
         return "[" + ", ".join(f"Value({short(v)})" for v in x) + "]"
     return "[" + ", ".join(short(v) for v in x) + "]"
 
 
-def _shape(got: Any, want: Any, value: type, items: bool = True) -> str | None:
-    """What is wrong with the shape of the output ``got`` (``items``: and with what a list of
-    outputs holds); None if nothing."""
+def _shape(got: Any, want: Any, value: type) -> str | None:
+    """What is wrong with the shape of the output ``got``, and with what a list of outputs
+    holds; None if nothing."""
     if isinstance(want, list):
         if not isinstance(got, (list, tuple)) or len(got) != len(want):
             return f"{_describe(got, value)}; expected a list of {len(want)} Values"
-        if items and not all(isinstance(g, value) for g in got):
+        if not all(isinstance(g, value) for g in got):
             return f"a list holding {next(g for g in got if not isinstance(g, value))!r}"
         return None
     if not isinstance(got, value):
@@ -289,12 +278,8 @@ def _describe(x: Any, value: type) -> str:
     return repr(x)
 
 
-def _code(net: Net, then: str, seed: int = SEED) -> str:
-    return f"import random\n\nrandom.seed({seed})\nmodel = {net.constructor}\n{then}"
-
-
 def _probe(part: str, net: Net, then: str, run: Callable[[Net, Namespace], str | None]) -> Probe:
-    return Probe(part, _code(net, then), lambda names: run(net, names))
+    return Probe(part, net.code(SEED, then), lambda names: run(net, names))
 
 
 def _probes(kind: str) -> list[Probe]:
@@ -315,7 +300,7 @@ def _probes(kind: str) -> list[Probe]:
         found.append(
             Probe(
                 "Neuron.__call__",
-                _code(net, f"x = {values}\nout = model(x)\nout.backward()\nprint(x[0].grad)"),
+                net.code(SEED, f"x = {values}\nout = model(x)\nout.backward()\nprint(x[0].grad)"),
                 lambda names: call_problem(net, names, value_inputs=True),
             )
         )
@@ -369,8 +354,8 @@ def _zero_grad_written(names: Namespace) -> bool:
 #: ``Module.zero_grad``, alone: what every class of step 4 inherits.
 ZERO_GRAD_PROBE = Probe(
     "Module.zero_grad",
-    _code(
-        ZERO_GRAD_NET,
+    ZERO_GRAD_NET.code(
+        SEED,
         f"{_GRADS}\nmodel.zero_grad()\nprint([(p.data, p.grad) for p in model.parameters()])",
     ),
     lambda names: zero_grad_problem(ZERO_GRAD_NET, names),
@@ -400,7 +385,7 @@ def _case(net: Net, seed: int, x: tuple[float, ...], value_inputs: bool = False)
     out = "out" if net.layers[-1][1] == 1 else "sum(out)"
     then = f"out = model({_inputs(x, value_inputs)})\n{out}.backward()"
     return Hidden(
-        _code(net, then, seed), lambda names: call_problem(net, names, value_inputs, seed, x)
+        net.code(seed, then), lambda names: call_problem(net, names, value_inputs, seed, x)
     )
 
 
@@ -431,14 +416,12 @@ def _cases(rng: random.Random) -> tuple[Hidden, ...]:
 
 # -- the known mistakes ------------------------------------------------------------------------
 
-_MODEL = "import random\n\nrandom.seed(1)\nmodel = MLP(3, [4, 4, 1])"
 _MODEL_NET = Net("MLP", (3, 4, 4, 1))
 
 
 def _model_parameters(names: Namespace) -> Any:
-    """``_MODEL``'s parameters(), with the reader's MLP."""
-    random.seed(1)
-    return _MODEL_NET.make(names).parameters()
+    """The parameters() of the reader's MLP(3, [4, 4, 1]), drawn after random.seed(1)."""
+    return _MODEL_NET.seeded(names, 1).parameters()
 
 
 def _no_bias(namespace: Namespace) -> Finding | None:
@@ -448,15 +431,14 @@ def _no_bias(namespace: Namespace) -> Finding | None:
         return None
     counts = {"weights": net.weight_count, "biases": net.bias_count}
     fields = {"net": net.constructor, "total": net.weight_count + net.bias_count, **counts}
-    return Finding(_MODEL + "\nprint(len(model.parameters()))", fields=fields)
+    return Finding(net.code(1, "print(len(model.parameters()))"), fields=fields)
 
 
 def _run(net: Net, x: list[float], seed: int) -> Callable[[Namespace], tuple[Any, Any]]:
     """A probe: the reader's ``net`` drawn after ``random.seed(seed)``, and its output on x."""
 
     def look(names: Namespace) -> tuple[Any, Any]:
-        random.seed(seed)
-        model = net.make(names)
+        model = net.seeded(names, seed)
         return model, model(list(x))
 
     return look
@@ -467,7 +449,7 @@ _X = [0.5, -1.0, 2.0]
 
 def _output_with(net: Net, weights: list[float], hidden: str, output: str) -> Any:
     """The output on ``_X`` of micrograd's ``net`` holding ``weights``, with these activations."""
-    out = outputs(net.build(weights, hidden, output), _X)
+    out = net.build(weights, hidden, output)(list(_X))
     return [o.data for o in out] if isinstance(out, list) else out.data
 
 
@@ -489,15 +471,15 @@ def _activations(net: Net, hidden: str, output: str) -> Callable[[Namespace], Fi
         right = _output_with(net, weights, "tanh", "tanh")
         if not same(got, wrong) or same(wrong, right):
             return None
-        code = f"import random\n\nrandom.seed(2)\nmodel = {net.constructor}\nprint(model({_X}))"
+        code = net.code(2, f"print(model({_X}))")
         fields = {"model": net.constructor, "x": _X, "got": show(got), "right": show(right)}
         return Finding(code, fields=fields)
 
     return detect
 
 
-_HIDDEN_ONE = "import random\n\nrandom.seed(3)\nmodel = MLP(2, [1, 2])\nout = model([0.5, -1.0])"
-_OUTPUT_ONE = "import random\n\nrandom.seed(3)\nmodel = MLP(2, [3, 1])\nout = model([0.5, -1.0])"
+_HIDDEN_ONE = Net("MLP", (2, 1, 2)).code(3, "out = model([0.5, -1.0])")
+_OUTPUT_ONE = Net("MLP", (2, 3, 1)).code(3, "out = model([0.5, -1.0])")
 
 
 def _one_neuron_layer(namespace: Namespace) -> Finding | None:

@@ -28,10 +28,10 @@ from book_runtime.checks.core import same
 from book_runtime.checks.core import show
 from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import short
+from book_runtime.checks.reference import PAGE_NET
 from book_runtime.checks.reference import PAGE_RATE
 from book_runtime.checks.reference import PAGE_RUN
 from book_runtime.checks.reference import PAGE_SEED
-from book_runtime.checks.reference import PAGE_SIZES
 from book_runtime.checks.reference import PAGE_STEPS
 from book_runtime.checks.reference import XS
 from book_runtime.checks.reference import YS
@@ -39,6 +39,7 @@ from book_runtime.checks.reference import Net
 from book_runtime.checks.reference import Run
 from book_runtime.checks.reference import page_run
 from book_runtime.checks.reference import page_weights
+from book_runtime.checks.reference import readers_page_weights
 from book_runtime.checks.reference import train
 
 #: The step's folder of code (steps/training/) and its id in the track.
@@ -78,18 +79,17 @@ def page_target(namespace: Namespace) -> str | None:
     target = page_run().losses[-1]
     if losses[-1] <= target * (1 + 1e-9):
         return None
-    mine = [p.data for p in scope["model"].parameters()]
     return (
         f"The MLP page's run (its four points, random.seed({PAGE_SEED}), MLP(3, [4, 4, 1]), "
         f"{PAGE_STEPS} steps at {PAGE_RATE}) ended at a loss of {show(losses[-1])}; the "
-        f"page's network reaches {show(target)}.{_start_differs(mine)}"
+        f"page's network reaches {show(target)}.{_start_differs(namespace)}"
     )
 
 
-def _start_differs(weights: list[float]) -> str:
-    """Why a right loop can miss the page's target: the network started elsewhere."""
-    page = list(page_weights())
-    if same(weights, page):
+def _start_differs(namespace: Namespace) -> str:
+    """Why a right loop can miss the page's target: the network started elsewhere (the
+    reader's network drawn again as the run drew it: the run moved its weights)."""
+    if same(readers_page_weights(namespace), list(page_weights())):
         return ""
     return (
         " Your network starts from other weights than the page's (micrograd draws each "
@@ -113,16 +113,12 @@ def _cases(rng: random.Random) -> tuple[Hidden, ...]:
 
 # -- the known mistakes ------------------------------------------------------------------------
 
-_PROBE = (
-    "import random\n\nrandom.seed(3)\nmodel = MLP(3, [4, 4, 1])\n"
-    f"xs = {_literal(XS)}\nys = {_literal(YS)}"
-)
+_PROBE = PAGE_NET.code(3, f"xs = {_literal(XS)}\nys = {_literal(YS)}")
 
 
 def _page_problem(names: Namespace) -> tuple[Any, list[list[float]], list[float]]:
     """``_PROBE``, with the reader's MLP: the model, xs and ys."""
-    random.seed(3)
-    return Net("MLP", PAGE_SIZES).make(names), [list(x) for x in XS], list(YS)
+    return PAGE_NET.seeded(names, 3), [list(x) for x in XS], list(YS)
 
 
 @dataclass(frozen=True)
@@ -141,7 +137,7 @@ class _Watched:
 
     def micrograds(self, steps: int, **how: Any) -> Run:
         """micrograd's run of the page's loop (``how``: its mistake) from the same weights."""
-        return train(Net("MLP", PAGE_SIZES), self.start, XS, YS, steps, 0.1, **how)
+        return train(PAGE_NET, self.start, XS, YS, steps, 0.1, **how)
 
 
 def _train_probe(namespace: Namespace, steps: int) -> _Watched | None:
@@ -230,7 +226,7 @@ def _biases_uphill(namespace: Namespace) -> Finding | None:
     seen = _train_probe(namespace, 1)
     if seen is None:
         return None
-    net, moved = Net("MLP", PAGE_SIZES), seen.moved
+    net, moved = PAGE_NET, seen.moved
     down, up = seen.micrograds(1), seen.micrograds(1, sign=1.0)
     biases = [i for i in range(len(moved)) if net.parameter_name(i).endswith("its bias")]
     for i, got in enumerate(moved):
@@ -264,15 +260,12 @@ class _Train:
 
     @property
     def code(self) -> str:
-        return (
-            f"import random\n\nrandom.seed({self.seed})\nmodel = {self.net.constructor}\n"
-            f"xs = {_literal(self.xs)}\nys = {_literal(self.ys)}\nprint({self.action})"
-        )
+        points = f"xs = {_literal(self.xs)}\nys = {_literal(self.ys)}"
+        return self.net.code(self.seed, f"{points}\nprint({self.action})")
 
     def problem(self, names: Namespace) -> str | None:
         """What differs from micrograd's run: the losses (one per step), then the weights."""
-        random.seed(self.seed)
-        model = self.net.make(names)
+        model = self.net.seeded(names, self.seed)
         params = list(model.parameters())
         start = [p.data for p in params]
         xs = [list(x) for x in self.xs]
