@@ -23,10 +23,12 @@
 // (tests/js/module_state.test.mjs fails otherwise; tests/js/session.test.mjs
 // drives a real Session in Node, with a fake worker).
 //
-// The modules, one responsibility each (ES modules; only runner.js, session.js,
-// cells.js, pagestate.js and steppers.js load with the page, the rest at the
-// first Run, or when a reload brings back what the reader changed; exercises.js
-// with a page that has exercises, nudge.js with one that has a nudgeable graph):
+// The modules, one responsibility each (ES modules; a feature's add-on lives in
+// the feature's folder, docs/_features/<name>/, imported by its path; only
+// runner.js, session.js, cells.js, pagestate.js and steppers.js load with the
+// page, the rest at the first Run, or when a reload brings back what the reader
+// changed; exercises.js with a page that has exercises, nudge.js with one that
+// has a nudgeable graph):
 //   runner.js    this entry point: the Session, the reader's actions on the
 //                cells, and the small API the browser tests drive the runner
 //                through (window.microgradTest, below)
@@ -68,8 +70,9 @@
 //                glued numbers and claims
 //   exercises.js the exercises' progress (data) and their panels, Check, hints
 //   charts.js    charts drawn in the browser, and a training cell's live chart
-//   nudge.js     the Nudge control on a page's small graphs: an input moved by drag,
-//                keys or typing, and the output's change beside grad × Δx (Python's)
+//   nudge.js     (docs/_features/nudge/) the Nudge control on a page's small graphs:
+//                an input moved by drag, keys or typing, and the output's change
+//                beside grad × Δx (Python's)
 //   worker.js    the worker side: Pyodide, the kernel, the post-cell layout steps
 //                (DOT, Markdown, a stepper) and the add-ons' answers (the checks)
 //   runtime-cache.js  the service worker that keeps the runtime for a later start
@@ -197,7 +200,7 @@ export function startRunner({
   });
   // A page with a nudgeable graph shows its control before any Run.
   if (page.querySelector("div.mg-nudge")) {
-    import("./nudge.js").then((nudge) => nudge.setUpNudges(session, actions));
+    import("../../_features/nudge/nudge.js").then((nudge) => nudge.setUpNudges(session, actions));
   }
   // A page with exercises shows their Check, hints and progress before any Run.
   const track = page.getElementById("micrograd-track");

@@ -58,7 +58,7 @@ export const newRecords = () => ({
   liveCharts: [],
   checks: [],
   // Each nudge answered (nudge.js): {question, milliseconds from the gesture to the answer
-  // drawn, out, reply (Python's numbers, book_runtime.nudge.Reply)}.
+  // drawn, out, reply (Python's numbers, book_runtime.features.nudge.runtime.Reply)}.
   nudges: [],
 });
 

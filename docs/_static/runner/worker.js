@@ -272,13 +272,13 @@ async function run(w, {
 // (registerAnswer).  The page's control asks "nudge:state", "nudge:backward" and
 // "nudge:reset" {root}, "nudge:set" {root, leaf, value}, "nudge:step" {root, leaf,
 // rate} and "nudge:restore" {root, base, now};
-// book_runtime.nudge computes every number of the answer and the graph as it is
+// book_runtime.features.nudge.runtime computes every number of the answer and the graph as it is
 // now (DOT), which is laid out here with viz.js, as a drawing a cell shows is.
 
 function registerNudge(w) {
   for (const question of ["state", "set", "step", "backward", "reset", "restore"]) {
     registerAnswer(w, "nudge", question, async (fields, settings) => {
-      const reply = JSON.parse(pyimport(w, "book_runtime.nudge").answer(question, JSON.stringify(fields)));
+      const reply = JSON.parse(pyimport(w, "book_runtime.features.nudge.runtime").answer(question, JSON.stringify(fields)));
       const { dot, ...numbers } = reply;
       return { ...numbers, svg: await drawing(w, dot, settings, `nudge-${fields.root}-`) };
     });
