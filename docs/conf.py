@@ -98,8 +98,9 @@ extensions = [
     # and shown in the wording true of the reader's run in the browser.
     "claims",
     # "Build your own micrograd": each exercise cell's title, hints and solution
-    # (book_runtime.checks) for the page's Check button, with no Python needed.
-    "track",
+    # (book_runtime.checks) for the page's Check button, with no Python needed
+    # (its folder: docs/_features/track).
+    "book_runtime.features.track.directive",
     # The printed book ends with the steppers' predict questions and their answers.
     "predict_answers",
     # A prompt in the prose asks for the number a run will give, before the run.

@@ -542,7 +542,11 @@ def test_the_worker_imports_modules_of_the_runtime_wheel_by_their_names(
         for file in files
         for module in re.findall(r'pyimport\((?:\w+, )?"(book_runtime[\w.]*)"\)', file.read_text())
     }
-    assert imported >= {"book_runtime.kernel", "book_runtime.snippets", "book_runtime.exercises"}
+    assert imported >= {
+        "book_runtime.kernel",
+        "book_runtime.snippets",
+        "book_runtime.features.track.runtime",
+    }
     for module in imported:
         assert f"{module.replace('.', '/')}.py" in shipped, module
 

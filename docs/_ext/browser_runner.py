@@ -82,9 +82,9 @@ SCRIPTS = {
 PAGE_ENTRY = "runner.js"
 WORKER_ENTRIES = ("worker.js", "runtime-cache.js")
 #: Page modules a page loads with itself when it has what they serve (runner.js imports
-#: exercises.js when the page has a ``#micrograd-track``, nudge.js when it has a
+#: track.js when the page has a ``#micrograd-track``, nudge.js when it has a
 #: nudgeable graph): never part of what a first Run fetches.
-WITH_THEIR_PAGE = frozenset({"exercises.js", "nudge.js"})
+WITH_THEIR_PAGE = frozenset({"track.js", "nudge.js"})
 #: The page module the Edit button loads (runner.js's ``import("./editor.js")``): a Run
 #: opens the editor through the run queue's own import of it, and fetches no file of its.
 EDIT_ONLY = frozenset({"editor.js"})

@@ -135,7 +135,7 @@ function registerSteppers(w) {
 
 // -- the exercises' checks ------------------------------------------------------------------------
 // The exercises' checks, on the worker's side: an add-on of the runner's worker
-// (registerAnswer).  The page's exercises.js asks "exercises:check"
+// (registerAnswer).  The page's track.js asks "exercises:check"
 // {exercise, cells} once the reader's cell has run (cells: each exercise cell's file name
 // and its step); the kernel's add-on exercises.py
 // checks the page's namespace with the book's checks (book_runtime.checks, in the
@@ -143,7 +143,7 @@ function registerSteppers(w) {
 
 function registerChecks(w) {
   registerAnswer(w, "exercises", "check", ({ exercise, cells }) =>
-    JSON.parse(pyimport(w, "book_runtime.exercises").check(exercise, JSON.stringify(cells || {}))));
+    JSON.parse(pyimport(w, "book_runtime.features.track.runtime").check(exercise, JSON.stringify(cells || {}))));
 }
 
 // -- the worker -----------------------------------------------------------------------------------
