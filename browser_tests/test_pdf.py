@@ -595,7 +595,7 @@ def test_the_steppers_questions_print_with_their_answers_after_the_last_page(
     html: Path, pdf_text: str
 ) -> None:
     """Paper cannot ask: every stepper's predict questions print at the end, with the answers."""
-    from predict_answers import APPENDIX_TITLE, questions_in
+    from book_runtime.features.predict.answers import APPENDIX_TITLE, questions_in
 
     last = _title(html, "api.html")
     at = _find(pdf_text, APPENDIX_TITLE, _find(pdf_text, last))

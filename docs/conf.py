@@ -102,9 +102,9 @@ extensions = [
     # (its folder: docs/_features/track).
     "book_runtime.features.track.directive",
     # The printed book ends with the steppers' predict questions and their answers.
-    "predict_answers",
+    "book_runtime.features.predict.answers",
     # A prompt in the prose asks for the number a run will give, before the run.
-    "predict_prompts",
+    "book_runtime.features.predict.directive",
     # A small graph whose inputs the reader nudges, to watch its output move by
     # the gradient times the nudge (its folder: docs/_features/nudge).
     "book_runtime.features.nudge.directive",

@@ -45,9 +45,15 @@ def test_the_kernel_reads_the_books_mime_types_and_claim_from_the_runtimes_files
     runner = ROOT / "docs" / "_static" / "runner"
     assert runner / "mime_types.json" == executed_notebooks.MIME_TYPES
     assert {runner / "mime_types.json", Path(claims.__file__)} <= set(files)
-    assert set(executed_notebooks.kernel_startup_files()) == set(
-        (ROOT / "docs" / "_kernel").glob("*.py")
-    )
+    startup = executed_notebooks.kernel_startup_files()
+    assert set(startup) == {
+        *(ROOT / "docs" / "_kernel").glob("*.py"),
+        *(ROOT / "docs" / "_features").glob("*/kernel.py"),
+    }
+    # A feature's start-up file is named after the feature in the kernel's profile.
+    names = [executed_notebooks.startup_name(path) for path in startup]
+    assert "predict.py" in names, names
+    assert len(set(names)) == len(names), names
     kinds = json.loads((runner / "mime_types.json").read_text(encoding="utf-8"))
     assert set(kinds) == {"chart", "stepper", "graphviz"}
 
@@ -530,7 +536,9 @@ def test_the_worker_imports_modules_of_the_runtime_wheel_by_their_names(
         f"book_runtime/features/{path.relative_to(features).as_posix()}"
         for path in features.glob("*/runtime.py")
     } <= shipped, "each feature's runtime, in the same wheel"
-    assert not [entry for entry in shipped if entry.endswith("/directive.py")], "no directive"
+    of_features = [entry for entry in shipped if entry.startswith("book_runtime/features/")]
+    assert not [entry for entry in of_features if entry.endswith("/directive.py")], "no directive"
+    assert not [entry for entry in of_features if entry.endswith("/kernel.py")], "no build kernel"
     worker = runner_bundle.metafiles["worker"]
     files = {
         ROOT / path
@@ -735,6 +743,8 @@ def _stand_in_features(folder: Path) -> Path:
     (features / "knob" / "__init__.py").write_text('"""A knob."""\n')
     (features / "knob" / "runtime.py").write_text("TURNS = 1\n")
     (features / "knob" / "directive.py").write_text("import sphinx\n")
+    (features / "knob" / "answers.py").write_text("import docutils\n")
+    (features / "knob" / "kernel.py").write_text("import IPython\n")
     (features / "knob" / "knob.js").write_text("export const TURNS = 1;\n")
     return features
 
@@ -780,8 +790,10 @@ def test_the_runtime_wheel_holds_each_features_runtime_and_no_directive(tmp_path
         "book_runtime/features/knob/__init__.py",
         "book_runtime/features/knob/runtime.py",
     } <= names
-    # Sphinx is not in the browser, nor is the runner's script a module of Python.
-    assert not [entry for entry in names if entry.endswith(("directive.py", ".js"))], names
+    # Sphinx is not in the browser, nor the build's kernel, nor is the runner's script Python.
+    build_only = ("directive.py", "answers.py", "kernel.py", ".js")
+    of_features = [entry for entry in names if entry.startswith("book_runtime/features/")]
+    assert not [entry for entry in of_features if entry.endswith(build_only)], names
     # A change to a feature's runtime alone is a wheel of another name; to its directive, not.
     (features / "knob" / "directive.py").write_text("import docutils\n")
     assert runtime_package_wheel(package, features)[0] == name, "the directive is not shipped"

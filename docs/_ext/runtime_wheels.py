@@ -9,7 +9,7 @@ runtime (``docs/_runtime/book_runtime``: the kernel the worker imports, what
 it imports, and the checks of the "Build your own micrograd" exercises,
 ``book_runtime.checks``, with each step's code files, and the runtime of each
 reader-facing feature, ``docs/_features/<name>``, as ``book_runtime.features``,
-without its Sphinx directive; its version carries the hash of its files); and
+without its Sphinx directives; its version carries the hash of its files); and
 the installed pure-Python ``graphviz`` package, which builds ``draw_dot`` and
 ``draw_mlp`` drawings (viz.js lays them out).
 """
@@ -102,18 +102,19 @@ DOCS = Path(__file__).resolve().parent.parent
 RUNTIME = DOCS / "_runtime" / "book_runtime"
 #: The reader-facing features' folders: the package ``book_runtime.features``.
 FEATURES = DOCS / "_features"
-#: What of a feature's folder is for the build only: Sphinx is not in the browser.
-BUILD_ONLY = frozenset({"directive.py"})
+#: What of a feature's folder runs in the browser: the rest (its Sphinx directives,
+#: its build kernel's start-up file) is for the build only, and Sphinx is not there.
+IN_THE_BROWSER = frozenset({"__init__.py", "runtime.py"})
 
 
 def feature_files(folder: Path = FEATURES) -> dict[str, bytes]:
     """The features' Python the browser runs, keyed by their path in the runtime's wheel.
 
-    Every ``.py`` file of ``folder`` (``docs/_features``) but the directives
-    (:data:`BUILD_ONLY`), under ``book_runtime/features``.
+    The files of ``folder`` (``docs/_features``) named in :data:`IN_THE_BROWSER`,
+    under ``book_runtime/features``.
     """
     files = package_files(folder, "book_runtime/features")
-    return {name: data for name, data in files.items() if name.split("/")[-1] not in BUILD_ONLY}
+    return {name: data for name, data in files.items() if name.split("/")[-1] in IN_THE_BROWSER}
 
 
 def runtime_package_wheel(folder: Path = RUNTIME, features: Path = FEATURES) -> tuple[str, bytes]:

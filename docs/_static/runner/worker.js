@@ -116,7 +116,7 @@ function registerBuiltIns(w) {
 // DOT source is laid out with viz.js, and micrograd.viz.stepper.html_from_json
 // (the function that assembles the build's stepper from dot's SVG) makes the
 // stepper's HTML from them (outputs.js shows it), followed by the questions predict mode
-// asks (book_runtime.predictions.markup, as the build's kernel adds them).
+// asks (book_runtime.features.predict.runtime.markup, as the build's kernel adds them).
 
 function registerSteppers(w) {
   registerLayout(w, MIME_TYPES.stepper, async (data, bundle, settings) => {
@@ -129,7 +129,7 @@ function registerSteppers(w) {
       }
     }
     return pyimport(w, "micrograd.viz.stepper").html_from_json(data, svgs) +
-      pyimport(w, "book_runtime.predictions").markup(data);
+      pyimport(w, "book_runtime.features.predict.runtime").markup(data);
   });
 }
 
