@@ -6,19 +6,17 @@ answer checking (docs/_static/runner/steppers.js) is tested in Node on
 tests/js/predictions.fixture.json, which is the questions of :func:`reused_graph`:
 a test here keeps that file what this module makes.
 
-Run ``python tests/test_predictions.py`` to write the fixture again.
+Run ``python tests/features/test_predictions.py`` to write the fixture again.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import sys
 from pathlib import Path
 
 import pytest
 from book_runtime.features.predict.runtime import EXACT, markup, number, questions
-from labelled_neuron import build_neuron
 
 from micrograd import Value
 from micrograd.viz.stepper import BackwardStepper, StepperPair
@@ -60,6 +58,9 @@ def test_each_steps_shares_are_its_local_derivative_times_the_nodes_grad() -> No
 
 
 def test_a_shares_final_grad_is_what_backward_leaves(neuron) -> None:
+    # Here, not at the top: the fixture's writer (this file run as a script) needs none of it.
+    from labelled_neuron import build_neuron
+
     n = neuron()
     stepper = BackwardStepper(n.o)
     fresh = build_neuron()
@@ -165,5 +166,4 @@ def test_the_js_tests_fixture_is_what_python_makes() -> None:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).parents[1]))
     FIXTURE.write_text(json.dumps(fixture_data(), indent=1, sort_keys=True) + "\n", "utf-8")
