@@ -1,5 +1,6 @@
 // ESLint for the site's own JavaScript (nox -s lint): the in-browser runner's ES
-// modules, its service worker and worker, the figures' script, and the runner's
+// modules (the features' add-ons in docs/_features among them), its service worker
+// and worker, the figures' script, and the runner's
 // unit tests (tests/js/, under Node).  The rules that
 // catch what a refactoring leaves behind: a name used but defined nowhere, a name
 // defined and never used, code after a return.
@@ -16,7 +17,7 @@ const RULES = {
 
 export default [
   {
-    files: ["docs/_static/**/*.js"],
+    files: ["docs/_static/**/*.js", "docs/_features/**/*.js"],
     ignores: ["docs/_static/runner/editor/**"],
     languageOptions: {
       ecmaVersion: 2025,

@@ -91,7 +91,8 @@ def lint(session: nox.Session) -> None:
     session.run("mypy")
     _npm_ci(session)
     eslint = str(ROOT / "node_modules" / "eslint" / "bin" / "eslint.js")
-    session.run(_node(session, "node"), eslint, "docs/_static", "tests/js", external=True)
+    sources = ("docs/_static", "docs/_features", "tests/js")
+    session.run(_node(session, "node"), eslint, *sources, external=True)
 
 
 @nox.session(reuse_venv=True)

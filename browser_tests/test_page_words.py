@@ -119,7 +119,7 @@ MOONS_EDIT = (
 )
 
 
-#: The moons page's choice prompt (docs/_ext/predict_prompts.py): does the loss rise or fall?
+#: The moons page's choice prompt (docs/_features/predict/directive.py): does the loss rise or fall?
 LOSS_PROMPT = "div.mg-predict-choice[data-key='claim:moons_loss_rises']"
 
 

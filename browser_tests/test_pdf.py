@@ -339,8 +339,8 @@ def test_a_nudgeable_graph_prints_as_built_with_its_line_about_the_site(
     html: Path, pdf_text: str
 ) -> None:
     """Paper cannot nudge: the graph prints as the build drew it, and its one sentence says
-    that the site can (the directive's, docs/_ext/nudge_graphs.py)."""
-    from nudge_graphs import sentence
+    that the site can (the directive's, docs/_features/nudge/directive.py)."""
+    from book_runtime.features.nudge.directive import sentence
 
     found = []
     for page in book_order(html):
@@ -595,7 +595,7 @@ def test_the_steppers_questions_print_with_their_answers_after_the_last_page(
     html: Path, pdf_text: str
 ) -> None:
     """Paper cannot ask: every stepper's predict questions print at the end, with the answers."""
-    from predict_answers import APPENDIX_TITLE, questions_in
+    from book_runtime.features.predict.answers import APPENDIX_TITLE, questions_in
 
     last = _title(html, "api.html")
     at = _find(pdf_text, APPENDIX_TITLE, _find(pdf_text, last))

@@ -146,10 +146,10 @@ def _library_html(text: str) -> str:
     """A picture's HTML as the library makes it: a stepper's without the page's questions.
 
     The book's kernel follows a stepper's HTML with its predict questions
-    (docs/_kernel/predictions.py); a script, run without the book, writes the
+    (docs/_features/predict/kernel.py); a script, run without the book, writes the
     stepper alone.
     """
-    from predict_answers import QUESTIONS
+    from book_runtime.features.predict.answers import QUESTIONS
 
     return re.sub(QUESTIONS.pattern + r"\n?", "", text, flags=re.DOTALL)
 

@@ -98,24 +98,27 @@ extensions = [
     # and shown in the wording true of the reader's run in the browser.
     "claims",
     # "Build your own micrograd": each exercise cell's title, hints and solution
-    # (book_runtime.checks) for the page's Check button, with no Python needed.
-    "track",
+    # (book_runtime.checks) for the page's Check button, with no Python needed
+    # (its folder: docs/_features/track).
+    "book_runtime.features.track.directive",
     # The printed book ends with the steppers' predict questions and their answers.
-    "predict_answers",
+    "book_runtime.features.predict.answers",
     # A prompt in the prose asks for the number a run will give, before the run.
-    "predict_prompts",
+    "book_runtime.features.predict.directive",
     # A small graph whose inputs the reader nudges, to watch its output move by
-    # the gradient times the nudge (the page's control: docs/_static/runner/nudge.js).
-    "nudge_graphs",
+    # the gradient times the nudge (its folder: docs/_features/nudge).
+    "book_runtime.features.nudge.directive",
     # A role or code span the parser did not take as one is printed as it was
     # written, and nothing warns: the built pages are read for it.
     "raw_markup",
 ]
 
-# _runtime: the book's runtime, a Python package (docs/_runtime), no page of the book.
+# _runtime: the book's runtime, a Python package (docs/_runtime), no page of the book;
+# _features: each reader-facing feature's folder (its directive, runtime, script, style).
 exclude_patterns = [
     "_build",
     "_runtime",
+    "_features",
     "jupyter_execute",
     "Thumbs.db",
     ".DS_Store",

@@ -20,7 +20,6 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-import book_runtime
 import pytest
 from pages import code_cells, run_page
 
@@ -60,7 +59,20 @@ class Page:
 
 #: The modules the kernel installs, or imports of the runtime: the fixture puts them back.
 KERNEL_MODULES = ("IPython", "IPython.display", "myst_nb")
-RUNTIME_MODULES = ("cell_names", "claims", "glue_text", "kernel", "exercises", "live_charts")
+RUNTIME_MODULES = (
+    "cell_names",
+    "claims",
+    "glue_text",
+    "kernel",
+    "features.track.runtime",
+    "live_charts",
+)
+
+
+def _on_its_package(name: str) -> tuple[ModuleType, str]:
+    """The package of module ``name`` and the attribute its import sets there."""
+    package, _, attribute = name.rpartition(".")
+    return importlib.import_module(package), attribute
 
 
 @pytest.fixture
@@ -68,9 +80,10 @@ def kernel(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
     """The kernel, started as worker.js starts it (the interpreter put back afterwards)."""
     for name in ("stdout", "stderr"):
         monkeypatch.setattr(sys, name, getattr(sys, name))
-    names = (*KERNEL_MODULES, *(f"book_runtime.{name}" for name in RUNTIME_MODULES))
+    runtime = [f"book_runtime.{name}" for name in RUNTIME_MODULES]
+    names = (*KERNEL_MODULES, *runtime)
     before = {name: sys.modules.get(name) for name in names}
-    attributes = {name: getattr(book_runtime, name, None) for name in RUNTIME_MODULES}
+    attributes = {name: getattr(*_on_its_package(name), None) for name in runtime}
     for name in names:
         sys.modules.pop(name, None)
     try:
@@ -85,10 +98,11 @@ def kernel(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
             else:
                 sys.modules[name] = found
         for name, attribute in attributes.items():
+            package, on_it = _on_its_package(name)
             if attribute is None:
-                vars(book_runtime).pop(name, None)
+                vars(package).pop(on_it, None)
             else:
-                setattr(book_runtime, name, attribute)
+                setattr(package, on_it, attribute)
 
 
 def run(

@@ -158,7 +158,8 @@ def test_the_runners_check_passes_the_cells_steps_on(monkeypatch: pytest.MonkeyP
     # The page's runner sends each exercise cell's file name and step as JSON.
     import json
 
-    from book_runtime import exercises, kernel
+    from book_runtime import kernel
+    from book_runtime.features.track import runtime as exercises
 
     wrong = EXERCISES["value"].solution.replace('(self, other), "+"', '(self,), "+"')
     namespace = page_namespace("value", wrong)

@@ -3,7 +3,7 @@
 The checks' messages, the mistakes' titles and whys and the steps' hints carry
 inline Markdown; one rule (book_runtime.inline_markup) makes them HTML for the
 page and plain words for its live region, in the worker's results
-(``Result.to_json``) and in the build's hints (docs/_ext/track.py).  A mistake
+(``Result.to_json``) and in the build's hints (docs/_features/track/directive.py).  A mistake
 shown under a failure says what the reader's code did, not more.
 """
 
@@ -15,8 +15,8 @@ from importlib import resources
 from typing import Any
 
 import pytest
-import track
 from book_runtime.checks import EXERCISES, Result
+from book_runtime.features.track import directive as track
 from book_runtime.inline_markup import inline_html, inline_text
 from pages import DOCS
 from track_namespace import IDS, check, page_namespace
@@ -24,7 +24,7 @@ from track_namespace import IDS, check, page_namespace
 pytestmark = pytest.mark.usefixtures("recursion_limit_kept")
 
 #: The page's rules of a Check's heading (verdict), whose leads a message must not repeat.
-EXERCISE_PROGRESS = DOCS / "_static" / "runner" / "exercises.js"
+EXERCISE_PROGRESS = DOCS / "_features" / "track" / "track.js"
 
 
 # -- the rule -----------------------------------------------------------------------------------

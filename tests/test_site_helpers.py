@@ -29,6 +29,8 @@ if TYPE_CHECKING:
 ROOT = Path(__file__).resolve().parent.parent
 #: The in-browser runner's own files (JavaScript, and the MIME types).
 RUNNER = ROOT / "docs" / "_static" / "runner"
+#: The reader-facing features' folders, each with its add-on of the runner (``<name>.js``).
+FEATURES = ROOT / "docs" / "_features"
 MIME: dict[str, str] = json.loads(
     (ROOT / "docs" / "_static" / "runner" / "mime_types.json").read_text(encoding="utf-8")
 )
@@ -43,9 +45,15 @@ def test_the_kernel_reads_the_books_mime_types_and_claim_from_the_runtimes_files
     runner = ROOT / "docs" / "_static" / "runner"
     assert runner / "mime_types.json" == executed_notebooks.MIME_TYPES
     assert {runner / "mime_types.json", Path(claims.__file__)} <= set(files)
-    assert set(executed_notebooks.kernel_startup_files()) == set(
-        (ROOT / "docs" / "_kernel").glob("*.py")
-    )
+    startup = executed_notebooks.kernel_startup_files()
+    assert set(startup) == {
+        *(ROOT / "docs" / "_kernel").glob("*.py"),
+        *(ROOT / "docs" / "_features").glob("*/kernel.py"),
+    }
+    # A feature's start-up file is named after the feature in the kernel's profile.
+    names = [executed_notebooks.startup_name(path) for path in startup]
+    assert "predict.py" in names, names
+    assert len(set(names)) == len(names), names
     kinds = json.loads((runner / "mime_types.json").read_text(encoding="utf-8"))
     assert set(kinds) == {"chart", "stepper", "graphviz"}
 
@@ -500,6 +508,7 @@ def test_every_file_of_the_runner_is_loaded_by_the_page_or_the_worker(
         loaded |= sources_in(worker, loaded_files(worker, entry, static_only=False))
     bundled = {Path(path).name for path in loaded if not path.startswith("node_modules/")}
     shipped = {path.name for path in RUNNER.iterdir() if path.suffix in (".js", ".json")}
+    shipped |= {path.name for path in FEATURES.glob("*/*.js")}  # the features' add-ons
     assert shipped == bundled, f"shipped, loaded by nothing: {sorted(shipped - bundled)}"
     # The runner's Python is the runtime package, shipped as a wheel (docs/_runtime).
     assert not list(RUNNER.glob("*.py"))
@@ -522,6 +531,14 @@ def test_the_worker_imports_modules_of_the_runtime_wheel_by_their_names(
     runtime = ROOT / "docs" / "_runtime" / "book_runtime"
     assert {f"book_runtime/{path.name}" for path in runtime.glob("*.py")} <= shipped
     assert "book_runtime/checks/__init__.py" in shipped, "the checks, in the same wheel"
+    features = ROOT / "docs" / "_features"
+    assert {
+        f"book_runtime/features/{path.relative_to(features).as_posix()}"
+        for path in features.glob("*/runtime.py")
+    } <= shipped, "each feature's runtime, in the same wheel"
+    of_features = [entry for entry in shipped if entry.startswith("book_runtime/features/")]
+    assert not [entry for entry in of_features if entry.endswith("/directive.py")], "no directive"
+    assert not [entry for entry in of_features if entry.endswith("/kernel.py")], "no build kernel"
     worker = runner_bundle.metafiles["worker"]
     files = {
         ROOT / path
@@ -533,7 +550,11 @@ def test_the_worker_imports_modules_of_the_runtime_wheel_by_their_names(
         for file in files
         for module in re.findall(r'pyimport\((?:\w+, )?"(book_runtime[\w.]*)"\)', file.read_text())
     }
-    assert imported >= {"book_runtime.kernel", "book_runtime.snippets", "book_runtime.exercises"}
+    assert imported >= {
+        "book_runtime.kernel",
+        "book_runtime.snippets",
+        "book_runtime.features.track.runtime",
+    }
     for module in imported:
         assert f"{module.replace('.', '/')}.py" in shipped, module
 
@@ -678,8 +699,10 @@ def test_each_module_of_the_runner_opens_with_what_it_is_for() -> None:
 def test_the_runner_is_a_few_modules_each_named_with_its_job_in_the_entry_point() -> None:
     # One module a responsibility (the queue with its flow and planner, the cells with
     # their outputs' boxes, one per add-on...), each listed in runner.js's opening
-    # comment with what it does.
-    modules = sorted(path.name for path in RUNNER.glob("*.js"))
+    # comment with what it does.  A feature's add-on, in its folder, is one of them.
+    add_ons = [path.name for path in FEATURES.glob("*/*.js")]
+    assert "nudge.js" in add_ons
+    modules = sorted([*(path.name for path in RUNNER.glob("*.js")), *add_ons])
     # The page's modules; the worker and the runtime cache's service worker are entry
     # points of their own.
     page_modules = set(modules) - {"worker.js", "runtime-cache.js"}
@@ -712,6 +735,20 @@ def _stand_in_runtime(folder: Path) -> Path:
     return package
 
 
+def _stand_in_features(folder: Path) -> Path:
+    """A small docs/_features in ``folder``: one feature's runtime, directive and script."""
+    features = folder / "_features"
+    (features / "knob").mkdir(parents=True)
+    (features / "__init__.py").write_text('"""The features."""\n')
+    (features / "knob" / "__init__.py").write_text('"""A knob."""\n')
+    (features / "knob" / "runtime.py").write_text("TURNS = 1\n")
+    (features / "knob" / "directive.py").write_text("import sphinx\n")
+    (features / "knob" / "answers.py").write_text("import docutils\n")
+    (features / "knob" / "kernel.py").write_text("import IPython\n")
+    (features / "knob" / "knob.js").write_text("export const TURNS = 1;\n")
+    return features
+
+
 def test_the_runtime_wheel_holds_the_checks_with_fixed_bytes_and_a_version_of_their_hash(
     tmp_path: Path,
 ) -> None:
@@ -720,11 +757,11 @@ def test_the_runtime_wheel_holds_the_checks_with_fixed_bytes_and_a_version_of_th
 
     from runtime_wheels import runtime_package_wheel
 
-    package = _stand_in_runtime(tmp_path)
-    name, data = runtime_package_wheel(package)
+    package, features = _stand_in_runtime(tmp_path), _stand_in_features(tmp_path)
+    name, data = runtime_package_wheel(package, features)
     assert name.startswith("micrograd_book_runtime-1.0+")
     assert name.endswith("-py3-none-any.whl")
-    assert runtime_package_wheel(package) == (name, data), "two builds give the same bytes"
+    assert runtime_package_wheel(package, features) == (name, data), "the same bytes twice"
     names = zipfile.ZipFile(io.BytesIO(data)).namelist()
     assert {
         "book_runtime/__init__.py",
@@ -736,7 +773,32 @@ def test_the_runtime_wheel_holds_the_checks_with_fixed_bytes_and_a_version_of_th
     assert not any("__pycache__" in entry or entry.endswith(".toml") for entry in names)
     # A change to the checks alone, even to a step's code file, is a wheel of another name.
     (package / "checks" / "steps" / "value" / "starter.py").write_text("class Value: ...\n")
-    assert runtime_package_wheel(package)[0] != name, "a changed step is a new version"
+    assert runtime_package_wheel(package, features)[0] != name, "a changed step is a new version"
+
+
+def test_the_runtime_wheel_holds_each_features_runtime_and_no_directive(tmp_path: Path) -> None:
+    import io
+    import zipfile
+
+    from runtime_wheels import runtime_package_wheel
+
+    package, features = _stand_in_runtime(tmp_path), _stand_in_features(tmp_path)
+    name, data = runtime_package_wheel(package, features)
+    names = set(zipfile.ZipFile(io.BytesIO(data)).namelist())
+    assert {
+        "book_runtime/features/__init__.py",
+        "book_runtime/features/knob/__init__.py",
+        "book_runtime/features/knob/runtime.py",
+    } <= names
+    # Sphinx is not in the browser, nor the build's kernel, nor is the runner's script Python.
+    build_only = ("directive.py", "answers.py", "kernel.py", ".js")
+    of_features = [entry for entry in names if entry.startswith("book_runtime/features/")]
+    assert not [entry for entry in of_features if entry.endswith(build_only)], names
+    # A change to a feature's runtime alone is a wheel of another name; to its directive, not.
+    (features / "knob" / "directive.py").write_text("import docutils\n")
+    assert runtime_package_wheel(package, features)[0] == name, "the directive is not shipped"
+    (features / "knob" / "runtime.py").write_text("TURNS = 2\n")
+    assert runtime_package_wheel(package, features)[0] != name, "a changed runtime is new"
 
 
 class _Registry:
@@ -844,3 +906,22 @@ def test_the_download_asks_a_prompts_question_and_folds_its_answer_away() -> Non
         "<details><summary>The answer</summary>\n\nThe loss rises.\n\n</details>\n\n"
         "After."
     )
+
+
+def test_the_runners_stylesheet_ships_with_each_features_rules_after_its_own(
+    tmp_path: Path,
+) -> None:
+    from browser_runner import runner_stylesheet
+
+    sources, features = tmp_path / "runner", tmp_path / "_features"
+    for folder in (sources, features / "knob", features / "dial"):
+        folder.mkdir(parents=True)
+    (sources / "runner.css").write_text(".runner-bar {}\n")
+    (features / "knob" / "knob.css").write_text(".mg-knob {}\n")
+    (features / "dial" / "dial.css").write_text(".mg-dial {}\n")
+    shipped = runner_stylesheet(sources, features).decode()
+    assert shipped == ".runner-bar {}\n\n.mg-dial {}\n\n.mg-knob {}\n"
+    # The book's own: every rule of every feature's stylesheet is in the one the page loads.
+    real = runner_stylesheet().decode()
+    for css in sorted((ROOT / "docs" / "_features").glob("*/*.css")):
+        assert css.read_text(encoding="utf-8") in real, css

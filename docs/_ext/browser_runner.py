@@ -50,6 +50,11 @@ ROOT = HERE.parent.parent
 
 #: Where in the built site the runtime goes (under _static, next to runner.js).
 RUNNER_DIR = Path("_static") / "runner"
+#: The runner's stylesheet, in its sources and in the site.
+STYLESHEET = "runner.css"
+#: The reader-facing features' folders: each one's ``<name>.css`` ships inside
+#: :data:`STYLESHEET`, so that a page loads the same one file of style.
+FEATURES = ROOT / "docs" / "_features"
 #: The files of the npm packages that the site ships as they are, by package.
 NPM_FILES = {
     "pyodide": [
@@ -77,9 +82,9 @@ SCRIPTS = {
 PAGE_ENTRY = "runner.js"
 WORKER_ENTRIES = ("worker.js", "runtime-cache.js")
 #: Page modules a page loads with itself when it has what they serve (runner.js imports
-#: exercises.js when the page has a ``#micrograd-track``, nudge.js when it has a
+#: track.js when the page has a ``#micrograd-track``, nudge.js when it has a
 #: nudgeable graph): never part of what a first Run fetches.
-WITH_THEIR_PAGE = frozenset({"exercises.js", "nudge.js"})
+WITH_THEIR_PAGE = frozenset({"track.js", "nudge.js"})
 #: The page module the Edit button loads (runner.js's ``import("./editor.js")``): a Run
 #: opens the editor through the run queue's own import of it, and fetches no file of its.
 EDIT_ONLY = frozenset({"editor.js"})
@@ -319,14 +324,25 @@ def _on_builder_inited(app: Sphinx) -> None:
             "data-build-only-tag": BUILD_ONLY_TAG,
         },
     )
-    app.add_css_file("runner/runner.css")
+    app.add_css_file(f"runner/{STYLESHEET}")
+
+
+def runner_stylesheet(sources: Path = ROOT / SOURCES, features: Path = FEATURES) -> bytes:
+    """:data:`STYLESHEET` as the site ships it: the runner's own rules, then each feature's.
+
+    The features' stylesheets (``docs/_features/<name>/<name>.css``) follow in their
+    folders' name order, each after a blank line.
+    """
+    parts = [sources / STYLESHEET, *sorted(features.glob("*/*.css"))]
+    return b"\n".join(path.read_bytes() for path in parts)
 
 
 def shipped_files(app: Sphinx) -> dict[str, bytes]:
     """What this build puts into ``_static/runner``: path there -> content.
 
-    The bundle, the npm files shipped as they are, Pyodide's lock file, the
-    wheels, and the licences of all the third-party software among them.
+    The bundle, the runner's stylesheet with the features' (:func:`runner_stylesheet`),
+    the npm files shipped as they are, Pyodide's lock file, the wheels, and the
+    licences of all the third-party software among them.
     """
     packages = _packages(app)
     versions = {name: version for name, (version, _) in packages.items()}
@@ -335,6 +351,7 @@ def shipped_files(app: Sphinx) -> dict[str, bytes]:
     runner = _runner_bundle(app)
     files.update((path.name, path.read_bytes()) for path in sorted(runner.files.iterdir()))
     files.update(_runtime_wheels(app))
+    files[STYLESHEET] = runner_stylesheet()
     node_modules = _node_modules(app)
     names = set().union(*(bundled_package_names(m) for m in runner.metafiles.values()))
     npm_packages(sorted(names), node_modules, ROOT / "package-lock.json")  # the locked ones
@@ -355,9 +372,9 @@ def _on_build_finished(app: Sphinx, exception: BaseException | None) -> None:
     """Make ``_static/runner`` hold exactly what this build ships.
 
     Sphinx has copied ``docs/_static/runner`` there: the sources that went into
-    the bundle (its metafiles' inputs) go, the rest (runner.css) stays, and
-    :func:`shipped_files` are written.  Anything else (an older build's chunk,
-    wheel or Pyodide) is removed.
+    the bundle (its metafiles' inputs) go, the rest stays, and :func:`shipped_files`
+    are written (runner.css among them, with the features' rules).  Anything else
+    (an older build's chunk, wheel or Pyodide) is removed.
     """
     if exception is not None or app.builder.format != "html":
         return

@@ -7,9 +7,11 @@ built from it (``src/micrograd``; its version carries the source hash, so a
 reader's browser never mixes an old wheel with a new page); the book's
 runtime (``docs/_runtime/book_runtime``: the kernel the worker imports, what
 it imports, and the checks of the "Build your own micrograd" exercises,
-``book_runtime.checks``, with each step's code files; its version carries the
-hash of its files); and the installed pure-Python ``graphviz`` package, which
-builds ``draw_dot`` and ``draw_mlp`` drawings (viz.js lays them out).
+``book_runtime.checks``, with each step's code files, and the runtime of each
+reader-facing feature, ``docs/_features/<name>``, as ``book_runtime.features``,
+without its Sphinx directives; its version carries the hash of its files); and
+the installed pure-Python ``graphviz`` package, which builds ``draw_dot`` and
+``draw_mlp`` drawings (viz.js lays them out).
 """
 
 from __future__ import annotations
@@ -98,15 +100,31 @@ DOCS = Path(__file__).resolve().parent.parent
 #: The book's runtime, the worker's Python and the exercises' checks: a package of the
 #: book (docs/_runtime), not of micrograd.
 RUNTIME = DOCS / "_runtime" / "book_runtime"
+#: The reader-facing features' folders: the package ``book_runtime.features``.
+FEATURES = DOCS / "_features"
+#: What of a feature's folder runs in the browser: the rest (its Sphinx directives,
+#: its build kernel's start-up file) is for the build only, and Sphinx is not there.
+IN_THE_BROWSER = frozenset({"__init__.py", "runtime.py"})
 
 
-def runtime_package_wheel(folder: Path = RUNTIME) -> tuple[str, bytes]:
-    """The wheel of the book's runtime in ``folder`` (file name, bytes).
+def feature_files(folder: Path = FEATURES) -> dict[str, bytes]:
+    """The features' Python the browser runs, keyed by their path in the runtime's wheel.
+
+    The files of ``folder`` (``docs/_features``) named in :data:`IN_THE_BROWSER`,
+    under ``book_runtime/features``.
+    """
+    files = package_files(folder, "book_runtime/features")
+    return {name: data for name, data in files.items() if name.split("/")[-1] in IN_THE_BROWSER}
+
+
+def runtime_package_wheel(folder: Path = RUNTIME, features: Path = FEATURES) -> tuple[str, bytes]:
+    """The wheel of the book's runtime in ``folder``, with ``features``' (file name, bytes).
 
     Its version carries the hash of the package's files, the checks and their
-    steps' code among them: a change to any of them is a wheel of another name.
+    steps' code and the features' runtime among them: a change to any of them
+    is a wheel of another name.
     """
-    files = package_files(folder, "book_runtime")
+    files = {**package_files(folder, "book_runtime"), **feature_files(features)}
     digest = hashlib.sha256()
     for name, data in sorted(files.items()):
         digest.update(name.encode() + b"\0" + data + b"\0")

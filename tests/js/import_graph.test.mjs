@@ -1,15 +1,18 @@
-// The runner's module graph (docs/_static/runner/*.js), read from the sources:
-// every static import, re-export and dynamic import() of a module of the runner
-// (a "./name.js" literal, wherever the code names one: runner.js lists the
-// modules its first Run loads).  No cycle, lazy imports included; no module of
-// the runner imports the page's entry point, where the test API lives.
+// The runner's module graph (docs/_static/runner/*.js, and the features' add-ons,
+// docs/_features/<name>/<name>.js), read from the sources: every static import,
+// re-export and dynamic import() of a module of the runner (a relative "./name.js"
+// or "../../_features/nudge/nudge.js" literal, wherever the code names one:
+// runner.js lists the modules its first Run loads).  A module is named by its
+// path from the runner's folder, as runner.js imports it.  No cycle, lazy imports
+// included; no module of the runner imports the page's entry point, where the
+// test API lives.
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
 
-const RUNNER = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "docs", "_static", "runner");
+import { FEATURES, RUNNER, runnerModules } from "./runner_modules.mjs";
+
 const ENTRY = "runner.js"; // the page's entry point: the test API is its own
 
 /** The code of a module without its comments (a string never holds a comment here). */
@@ -22,12 +25,14 @@ function code(text) {
 }
 
 /** The runner's modules each module imports, statically or not. */
-export function importGraph(folder = RUNNER) {
-  const modules = readdirSync(folder).filter((name) => name.endsWith(".js"));
+export function importGraph(folder = RUNNER, features = FEATURES) {
+  const modules = runnerModules(folder, features);
   const graph = new Map();
   for (const name of modules) {
-    const text = code(readFileSync(join(folder, name), "utf8"));
-    const named = [...text.matchAll(/["']\.\/([\w-]+\.js)["']/g)].map((m) => m[1]);
+    const file = join(folder, name);
+    const text = code(readFileSync(file, "utf8"));
+    const named = [...text.matchAll(/["']((?:\.\.?\/)[\w./-]+\.js)["']/g)]
+      .map((m) => relative(folder, resolve(dirname(file), m[1])));
     graph.set(name, [...new Set(named)].filter((target) => modules.includes(target)).sort());
   }
   return graph;
@@ -65,6 +70,9 @@ test("the reader finds import edges of every kind", () => {
   assert.ok(graph.get("queue.js").includes("session.js")); // import {...} from
   assert.ok(graph.get("runner.js").includes("queue.js")); // a module the first Run loads
   assert.ok(graph.get("pagestate.js").includes("prose.js")); // import()
+  const nudge = "../../_features/nudge/nudge.js"; // a feature's add-on, both ways
+  assert.ok(graph.get("runner.js").includes(nudge));
+  assert.ok(graph.get(nudge).includes("cells.js") && graph.get(nudge).includes("python.js"));
 });
 
 test("findCycle finds a lazy cycle and none in a tree", () => {

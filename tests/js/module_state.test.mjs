@@ -16,14 +16,14 @@
 // registers its listeners on its global scope when it loads, as a service worker
 // must.
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join } from "node:path";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { test } from "node:test";
-import { fileURLToPath } from "node:url";
 
 import { parse } from "espree";
 
-const RUNNER = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "docs", "_static", "runner");
+import { RUNNER, runnerModules } from "./runner_modules.mjs";
+
 // The entry points: the page's and its worker's (each ends by starting itself).
 const ENTRIES = Object.freeze(["runner.js", "worker.js"]);
 const SERVICE_WORKER = "runtime-cache.js";
@@ -134,8 +134,10 @@ test("the rule finds each kind of module-level state and side effect", () => {
 });
 
 test("no module of the runner holds state or acts when imported", () => {
-  const modules = readdirSync(RUNNER).filter((name) => name.endsWith(".js") && name !== SERVICE_WORKER);
+  // The features' add-ons (docs/_features/<name>/<name>.js) are modules of the runner too.
+  const modules = runnerModules().filter((name) => name !== SERVICE_WORKER);
   assert.ok(ENTRIES.every((entry) => modules.includes(entry)) && modules.includes("cells.js"));
+  assert.ok(modules.includes("../../_features/nudge/nudge.js"));
   const found = modules.flatMap((name) => moduleState(readFileSync(join(RUNNER, name), "utf8"), {
     entry: ENTRIES.includes(name),
   }).map(({ line, message }) => `${name}:${line}: ${message}`));

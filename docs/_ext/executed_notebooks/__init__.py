@@ -12,7 +12,8 @@ outputs between builds.  This extension owns what the book does with them:
   the benchmark record) and the hash of the kernel's start-up files.  Older
   caches there are removed;
 * **the kernel's start-up files** (``docs/_kernel/``, e.g. record_sources.py, which
-  keeps each drawing's DOT source next to its SVG): installed into the
+  keeps each drawing's DOT source next to its SVG, and a feature's ``kernel.py``,
+  ``docs/_features/<name>/``, as ``<name>.py``): installed into the
   IPython profile of the kernel myst-nb starts, with a copy of the book's MIME
   types (``docs/_static/runner/mime_types.json``), which they read; they
   import the book's runtime (``book_runtime``) by its name;
@@ -52,6 +53,8 @@ from .scripts import offer_scripts
 DOCS = Path(__file__).resolve().parents[2]
 #: IPython start-up files for the build's kernel (not Sphinx extensions).
 KERNEL_STARTUP = DOCS / "_kernel"
+#: The reader-facing features' folders: a feature's ``kernel.py`` is a start-up file too.
+FEATURES = DOCS / "_features"
 #: The book's MIME types, the one file that spells them (the runner's JavaScript imports it).
 MIME_TYPES = DOCS / "_static" / "runner" / "mime_types.json"
 #: The modules of the book's runtime that the kernel's start-up files import.
@@ -59,7 +62,7 @@ KERNEL_IMPORTS = (
     "book_runtime",
     "book_runtime.claims",
     "book_runtime.inline_markup",
-    "book_runtime.predictions",
+    "book_runtime.features.predict.runtime",
 )
 
 
@@ -69,7 +72,16 @@ TIMED = "timed-unkeyed"
 
 
 def kernel_startup_files() -> list[Path]:
-    return sorted(KERNEL_STARTUP.glob("*.py"))
+    """The kernel's start-up files: docs/_kernel's, and each feature's ``kernel.py``."""
+    return [*sorted(KERNEL_STARTUP.glob("*.py")), *sorted(FEATURES.glob("*/kernel.py"))]
+
+
+def startup_name(path: Path) -> str:
+    """A start-up file's name in the kernel's profile: a feature's is named after it.
+
+    IPython runs the profile's start-up files in their names' order.
+    """
+    return f"{path.parent.name}.py" if path.parent.parent == FEATURES else path.name
 
 
 def kernel_files() -> list[Path]:
@@ -91,8 +103,10 @@ def _module_file(name: str) -> Path:
 def kernel_startup_digest() -> str:
     """A digest of what the kernel runs besides the pages (names and contents)."""
     digest = hashlib.sha256()
+    startup = kernel_startup_files()
     for path in kernel_files():
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+        name = startup_name(path) if path in startup else path.name
+        digest.update(name.encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()[:12]
 
 
@@ -114,8 +128,12 @@ def _on_builder_inited(app: Any) -> None:
     """Give the kernel myst-nb starts an IPython profile with the start-up files."""
     startup = Path(app.doctreedir) / "ipython" / "profile_default" / "startup"
     startup.mkdir(parents=True, exist_ok=True)
-    for path in kernel_startup_files():
-        shutil.copyfile(path, startup / path.name)
+    files = {startup_name(path): path for path in kernel_startup_files()}
+    for stale in startup.glob("*.py"):  # one an earlier build installed, gone since
+        if stale.name not in files:
+            stale.unlink()
+    for name, path in files.items():
+        shutil.copyfile(path, startup / name)
     # record_sources.py reads the MIME types from its profile's folder.
     shutil.copyfile(MIME_TYPES, startup.parent / MIME_TYPES.name)
     # The kernel that myst-nb starts inherits this environment.

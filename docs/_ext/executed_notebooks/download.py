@@ -31,11 +31,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from book_runtime.features.predict.directive import question_length
 from book_runtime.glue_text import format_glued
 from claims import ROLE as CLAIM_ROLE
 from claims import parse as parse_claim
 from pair_words import WORDS as PAIR_WORDS
-from predict_prompts import question_length
 
 from .streams import join_stream_pieces
 from .text import joined
@@ -135,7 +135,7 @@ def fill_roles(markdown: str) -> str:
     return PAIR_ROLE.sub(lambda m: PAIR_WORDS[m["which"]]["beside"], markdown)
 
 
-#: A prompt of docs/_ext/predict_prompts.py (``{predict-run}`` or ``{predict-claim}``):
+#: A prompt of docs/_features/predict/directive.py (``{predict-run}`` or ``{predict-claim}``):
 #: its option lines (one line each, as MyST reads them), the body: its question, the
 #: explanation.
 PROMPT = re.compile(
@@ -150,10 +150,10 @@ def fill_prompts(markdown: str) -> str:
     """``markdown`` with each predict-then-run prompt as a reader of a notebook can use it.
 
     The question (the body's first paragraph, as the page reads it:
-    :func:`predict_prompts.question_length`), then the explanation folded away
-    under "The answer" (an HTML ``<details>``, which Jupyter's Markdown shows as
-    such), so that the reader predicts before reading it; nothing of the
-    directive is left.
+    :func:`book_runtime.features.predict.directive.question_length`), then the
+    explanation folded away under "The answer" (an HTML ``<details>``, which
+    Jupyter's Markdown shows as such), so that the reader predicts before reading
+    it; nothing of the directive is left.
     """
 
     def prompt(match: re.Match[str]) -> str:

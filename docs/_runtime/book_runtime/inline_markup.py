@@ -6,7 +6,7 @@ two bits of Markdown the book's prose uses inline: code spans (```Value```)
 and emphasis (``*other*``).  The reader sees them rendered: the worker's
 check results carry :func:`inline_html` beside the text
 (:meth:`book_runtime.checks.Result.to_json`), and the build writes the hints
-so (docs/_ext/track.py).  The page inserts that HTML as it is and never
+so (docs/_features/track/directive.py).  The page inserts that HTML as it is and never
 parses Markdown itself; its live region says :func:`inline_text`, the same
 words without their marks.
 

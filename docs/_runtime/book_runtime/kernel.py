@@ -84,7 +84,7 @@ REPR_METHODS = (
 CELL_CONTEXTS: list[Callable[[], AbstractContextManager[object]]] = []
 #: The kernel's add-ons, imported once it has started (:func:`start`): each adds to the
 #: kernel (a :data:`CELL_CONTEXTS` factory, a function the page's add-on asks for).
-ADDONS = ("book_runtime.exercises", "book_runtime.live_charts")
+ADDONS = ("book_runtime.features.track.runtime", "book_runtime.live_charts")
 
 #: The book's MIME types, by what they are (mime_types.json; :func:`start` sets them).
 MIME_TYPES: dict[str, str] = {}

@@ -676,7 +676,7 @@ const CELL_ATTRIBUTE = "data-micrograd-cell";
 
 /** The page's flow, for one session (session.flow): made when the run machinery loads. */
 export class Flow {
-  /** session: session.js's Session (its manifest, and alsoRead: what exercises.js noted). */
+  /** session: session.js's Session (its manifest, and alsoRead: what track.js noted). */
   constructor(session) {
     const { manifest } = session;
     this.session = session;

@@ -23,10 +23,12 @@
 // (tests/js/module_state.test.mjs fails otherwise; tests/js/session.test.mjs
 // drives a real Session in Node, with a fake worker).
 //
-// The modules, one responsibility each (ES modules; only runner.js, session.js,
-// cells.js, pagestate.js and steppers.js load with the page, the rest at the
-// first Run, or when a reload brings back what the reader changed; exercises.js
-// with a page that has exercises, nudge.js with one that has a nudgeable graph):
+// The modules, one responsibility each (ES modules; a feature's add-on lives in
+// the feature's folder, docs/_features/<name>/, imported by its path; only
+// runner.js, session.js, cells.js, pagestate.js and steppers.js load with the
+// page, the rest at the first Run, or when a reload brings back what the reader
+// changed; track.js with a page that has exercises, nudge.js with one that
+// has a nudgeable graph):
 //   runner.js    this entry point: the Session, the reader's actions on the
 //                cells, and the small API the browser tests drive the runner
 //                through (window.microgradTest, below)
@@ -66,15 +68,17 @@
 //   prose.js     what the prose shows of the reader's run: each glued value's and
 //                claim's state, the words it carries, and the add-ons that show
 //                glued numbers and claims
-//   exercises.js the exercises' progress (data) and their panels, Check, hints
+//   track.js     (docs/_features/track/) the exercises' progress (data) and
+//                their panels, Check, hints
 //   charts.js    charts drawn in the browser, and a training cell's live chart
-//   nudge.js     the Nudge control on a page's small graphs: an input moved by drag,
-//                keys or typing, and the output's change beside grad × Δx (Python's)
+//   nudge.js     (docs/_features/nudge/) the Nudge control on a page's small graphs:
+//                an input moved by drag, keys or typing, and the output's change
+//                beside grad × Δx (Python's)
 //   worker.js    the worker side: Pyodide, the kernel, the post-cell layout steps
 //                (DOT, Markdown, a stepper) and the add-ons' answers (the checks)
 //   runtime-cache.js  the service worker that keeps the runtime for a later start
 // (session.js, and the pure parts of cells.js, pagestate.js, steppers.js,
-// queue.js, prose.js and exercises.js, touch no DOM when called: tests/js/ runs
+// queue.js, prose.js and track.js, touch no DOM when called: tests/js/ runs
 // them in Node, and drives the rest on a page in happy-dom.)
 //
 // The test API (window.microgradTest): the one small surface the browser tests
@@ -97,7 +101,7 @@
 //   liveCharts()         each drawing of a live training chart (charts.js)
 //   nudges()             each nudge answered (nudge.js): {question, milliseconds,
 //                        out, reply (Python's numbers)}
-//   checks()             each Check of an exercise (exercises.js): {exercise, status,
+//   checks()             each Check of an exercise (track.js): {exercise, status,
 //                        mistake (its id, or null), seconds from the click to the result}
 //   prose()              (a promise) what the prose shows of the reader's run: {key: {value, from,
 //                        stale}} of every glued number and claim that is not the build's
@@ -197,12 +201,12 @@ export function startRunner({
   });
   // A page with a nudgeable graph shows its control before any Run.
   if (page.querySelector("div.mg-nudge")) {
-    import("./nudge.js").then((nudge) => nudge.setUpNudges(session, actions));
+    import("../../_features/nudge/nudge.js").then((nudge) => nudge.setUpNudges(session, actions));
   }
   // A page with exercises shows their Check, hints and progress before any Run.
   const track = page.getElementById("micrograd-track");
   if (track) {
-    import("./exercises.js").then((exercises) =>
+    import("../../_features/track/track.js").then((exercises) =>
       exercises.setUpExercises(session, JSON.parse(track.textContent), actions));
   }
   session.records.timings.setUpMilliseconds = now() - started;

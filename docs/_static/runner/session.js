@@ -42,7 +42,7 @@ export function readSettings(script, base) {
  * since the first Run (Python ready, the first output, the first cell done), each
  * run ({cell, code, seconds, ok}), and the phases of the first start (mark below);
  * log: what the runtime wrote to its console ({level, text}); liveCharts: each
- * drawing of a live chart (charts.js); checks: each exercise's Check (exercises.js).
+ * drawing of a live chart (charts.js); checks: each exercise's Check (track.js).
  */
 export const newRecords = () => ({
   timings: {
@@ -58,7 +58,7 @@ export const newRecords = () => ({
   liveCharts: [],
   checks: [],
   // Each nudge answered (nudge.js): {question, milliseconds from the gesture to the answer
-  // drawn, out, reply (Python's numbers, book_runtime.nudge.Reply)}.
+  // drawn, out, reply (Python's numbers, book_runtime.features.nudge.runtime.Reply)}.
   nudges: [],
 });
 
@@ -188,7 +188,7 @@ export class Session {
     this.prose = null; // prose.js Prose, once something needs it
     this.predictions = null; // steppers.js Predictions
     this.pairs = { layout: null, chosen: new Map() }; // steppers.js
-    this.track = null; // exercises.js Track, on a page with exercises
+    this.track = null; // track.js's Track, on a page with exercises
     this.charts = null; // charts.js's live charts
     this.nudges = []; // nudge.js's controls, one per nudgeable graph
   }

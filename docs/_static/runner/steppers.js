@@ -115,7 +115,7 @@ export function setUpPairs(session) {
 // Predict, then see: the reader's answers judged against a stepper's questions.
 //
 // The questions are data the build (or the browser's kernel) made from the
-// stepper's numbers (book_runtime/predictions.py): each asks for one input's
+// stepper's numbers (docs/_features/predict/runtime.py): each asks for one input's
 // grad once a rule has run, with the answer, the words of the answer
 // ("-1.5"), a tolerance for a close answer, the explanation by the rule and
 // the numbers, and the misconceptions that give another number, each with its
@@ -252,7 +252,7 @@ export const answerKey = (stepper, frame, input) => `${stepper}/${frame}/${input
 // -- predict mode and the prompts -----------------------------------------------------------------
 // Predict, then see: predict mode in every stepper, and the page's score.
 //
-// A stepper's questions follow its HTML as JSON (book_runtime/predictions.py
+// A stepper's questions follow its HTML as JSON (docs/_features/predict/runtime.py
 // made them from the stepper's numbers, at build time or in the worker).  Each
 // stepper gets a Predict switch; the switch is one for the page, off by
 // default.  With it on, a step forward to a frame in which a rule runs is held
@@ -261,7 +261,7 @@ export const answerKey = (stepper, frame, input) => `${stepper}/${frame}/${input
 // (judge, above), explains them by the rule and the numbers, and then
 // shows the frame.  Answers are kept with the page's state (pagestate.js):
 // the switch, each answer's verdict and the frames already shown; Reset page
-// clears them.  A prompt in the prose (docs/_ext/predict_prompts.py) asks for the
+// clears them.  A prompt in the prose (docs/_features/predict/directive.py) asks for the
 // number a run will give, or which wording of a claim the run makes true: the
 // prediction is kept, and when the run's glued value or claim arrives (prose.js's
 // micrograd:prose) it is judged and explained, and counts in the same score.  The
@@ -545,7 +545,7 @@ function setUpPrompt(p, box) {
   const view = {
     key: box.dataset.key, box,
     // A number prompt: the format it is compared in, how near is close, and
-    // book_runtime.predictions.EXACT (as a stepper's).  A choice prompt: the
+    // book_runtime.features.predict.runtime.EXACT (as a stepper's).  A choice prompt: the
     // claim's two wordings, the one true when it holds first.
     format: box.dataset.format, close: Number(box.dataset.close),
     exact: Number(box.dataset.exact),

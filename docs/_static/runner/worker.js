@@ -116,7 +116,7 @@ function registerBuiltIns(w) {
 // DOT source is laid out with viz.js, and micrograd.viz.stepper.html_from_json
 // (the function that assembles the build's stepper from dot's SVG) makes the
 // stepper's HTML from them (outputs.js shows it), followed by the questions predict mode
-// asks (book_runtime.predictions.markup, as the build's kernel adds them).
+// asks (book_runtime.features.predict.runtime.markup, as the build's kernel adds them).
 
 function registerSteppers(w) {
   registerLayout(w, MIME_TYPES.stepper, async (data, bundle, settings) => {
@@ -129,13 +129,13 @@ function registerSteppers(w) {
       }
     }
     return pyimport(w, "micrograd.viz.stepper").html_from_json(data, svgs) +
-      pyimport(w, "book_runtime.predictions").markup(data);
+      pyimport(w, "book_runtime.features.predict.runtime").markup(data);
   });
 }
 
 // -- the exercises' checks ------------------------------------------------------------------------
 // The exercises' checks, on the worker's side: an add-on of the runner's worker
-// (registerAnswer).  The page's exercises.js asks "exercises:check"
+// (registerAnswer).  The page's track.js asks "exercises:check"
 // {exercise, cells} once the reader's cell has run (cells: each exercise cell's file name
 // and its step); the kernel's add-on exercises.py
 // checks the page's namespace with the book's checks (book_runtime.checks, in the
@@ -143,7 +143,7 @@ function registerSteppers(w) {
 
 function registerChecks(w) {
   registerAnswer(w, "exercises", "check", ({ exercise, cells }) =>
-    JSON.parse(pyimport(w, "book_runtime.exercises").check(exercise, JSON.stringify(cells || {}))));
+    JSON.parse(pyimport(w, "book_runtime.features.track.runtime").check(exercise, JSON.stringify(cells || {}))));
 }
 
 // -- the worker -----------------------------------------------------------------------------------
@@ -272,13 +272,13 @@ async function run(w, {
 // (registerAnswer).  The page's control asks "nudge:state", "nudge:backward" and
 // "nudge:reset" {root}, "nudge:set" {root, leaf, value}, "nudge:step" {root, leaf,
 // rate} and "nudge:restore" {root, base, now};
-// book_runtime.nudge computes every number of the answer and the graph as it is
+// book_runtime.features.nudge.runtime computes every number of the answer and the graph as it is
 // now (DOT), which is laid out here with viz.js, as a drawing a cell shows is.
 
 function registerNudge(w) {
   for (const question of ["state", "set", "step", "backward", "reset", "restore"]) {
     registerAnswer(w, "nudge", question, async (fields, settings) => {
-      const reply = JSON.parse(pyimport(w, "book_runtime.nudge").answer(question, JSON.stringify(fields)));
+      const reply = JSON.parse(pyimport(w, "book_runtime.features.nudge.runtime").answer(question, JSON.stringify(fields)));
       const { dot, ...numbers } = reply;
       return { ...numbers, svg: await drawing(w, dot, settings, `nudge-${fields.root}-`) };
     });

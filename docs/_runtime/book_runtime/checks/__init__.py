@@ -2,7 +2,7 @@
 
 The page's reader writes their own ``Value`` (and then ``Neuron``, ``Layer``,
 ``MLP`` and ``train``) in the exercise cells; the in-browser runner's Check
-button calls :func:`check` with the page's namespace (book_runtime.exercises)
+button calls :func:`check` with the page's namespace (book_runtime.features.track.runtime)
 and shows the one :class:`Result`.  A part of the book's runtime, it uses the
 standard library and ``micrograd`` only, so that it runs in the reader's
 browser (Pyodide) as well as in CPython.

@@ -1,29 +1,27 @@
 """Predict mode's questions: each step's numbers, the answers and the misconceptions' numbers.
 
 The stepper's data carries what each rule did (micrograd.viz.stepper.Step);
-book_runtime.predictions makes the questions the page asks from it.  The page's
+book_runtime.features.predict.runtime makes the questions the page asks from it.  The page's
 answer checking (docs/_static/runner/steppers.js) is tested in Node on
 tests/js/predictions.fixture.json, which is the questions of :func:`reused_graph`:
 a test here keeps that file what this module makes.
 
-Run ``python tests/test_predictions.py`` to write the fixture again.
+Run ``python tests/features/test_predictions.py`` to write the fixture again.
 """
 
 from __future__ import annotations
 
 import json
 import math
-import sys
 from pathlib import Path
 
 import pytest
-from book_runtime.predictions import EXACT, markup, number, questions
-from labelled_neuron import build_neuron
+from book_runtime.features.predict.runtime import EXACT, markup, number, questions
 
 from micrograd import Value
 from micrograd.viz.stepper import BackwardStepper, StepperPair
 
-FIXTURE = Path(__file__).parent / "js" / "predictions.fixture.json"
+FIXTURE = Path(__file__).parents[1] / "js" / "predictions.fixture.json"
 
 
 def reused_graph() -> Value:
@@ -60,6 +58,9 @@ def test_each_steps_shares_are_its_local_derivative_times_the_nodes_grad() -> No
 
 
 def test_a_shares_final_grad_is_what_backward_leaves(neuron) -> None:
+    # Here, not at the top: the fixture's writer (this file run as a script) needs none of it.
+    from labelled_neuron import build_neuron
+
     n = neuron()
     stepper = BackwardStepper(n.o)
     fresh = build_neuron()
@@ -160,10 +161,9 @@ def test_numbers_are_said_as_a_reader_types_them() -> None:
 
 def test_the_js_tests_fixture_is_what_python_makes() -> None:
     assert json.loads(FIXTURE.read_text(encoding="utf-8")) == fixture_data(), (
-        "run `python tests/test_predictions.py` to write it again"
+        "run `python tests/features/test_predictions.py` to write it again"
     )
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(Path(__file__).parent))
     FIXTURE.write_text(json.dumps(fixture_data(), indent=1, sort_keys=True) + "\n", "utf-8")

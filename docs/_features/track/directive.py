@@ -17,7 +17,7 @@ one entry per exercise cell of the page, in page order: ``id``, ``number``
 (the step's place in the track, from 1), ``title``, ``hints`` (each as
 ``html``, its inline Markdown rendered, and ``text``, in plain words for the
 live region: :func:`hint_json`) and ``solution``
-(docs/_static/runner/exercises.js shows them).  An exercise cell
+(track.js beside this file shows them).  An exercise cell
 whose code is not the package's starter for its step (one written into the
 page, not loaded from the package) fails the build: the page and the checks
 would disagree about where the reader starts.
@@ -38,7 +38,7 @@ from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 
 #: The pages' folder, which a ``:load:`` path starts from.
-DOCS = Path(__file__).resolve().parent.parent
+DOCS = Path(__file__).resolve().parents[2]
 #: Where the book's checks live (a part of the book's runtime, not of micrograd).
 CHECKS = DOCS / "_runtime" / "book_runtime" / "checks"
 #: The tag of an exercise cell, before the exercise's id.

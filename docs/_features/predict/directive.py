@@ -56,7 +56,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
-from book_runtime.predictions import EXACT
+from book_runtime.features.predict.runtime import EXACT
 from claims import GLUE_PREFIX as CLAIM_PREFIX
 from claims import ROLE as CLAIM_ROLE
 from claims import parse as parse_claim

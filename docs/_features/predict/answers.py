@@ -8,7 +8,7 @@ rule's explanation: an appendix like the track's solutions.
 
 The questions are the ones the page has: each stepper's output in a page is
 followed by its questions as JSON (``<script class="mg-predict-data">``, made by
-book_runtime.predictions, which the build's kernel adds to a stepper's HTML).
+book_runtime.features.predict.runtime, which the build's kernel adds to a stepper's HTML).
 This extension reads them from the pages' cell outputs as it reads each page,
 and adds the appendix to the root document of a ``singlehtml`` build only.
 """

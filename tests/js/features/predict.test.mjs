@@ -1,6 +1,7 @@
 // Predict mode's answer checking (docs/_static/runner/steppers.js), on the
 // questions the page gets: predictions.fixture.json is what
-// book_runtime/predictions.py makes of L = (a*b*a) * e (tests/test_predictions.py
+// book_runtime.features.predict.runtime makes of L = (a*b*a) * e
+// (tests/features/test_predictions.py
 // keeps it so), where a is used twice and every misconception has its number.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
@@ -8,9 +9,9 @@ import { test } from "node:test";
 
 import {
   answerKey, frameToAsk, judge, judgeChoice, judgeRun, readNumber, score, scoreText, shown,
-} from "../../docs/_static/runner/steppers.js";
+} from "../../../docs/_static/runner/steppers.js";
 
-const DATA = JSON.parse(readFileSync(new URL("./predictions.fixture.json", import.meta.url), "utf8"));
+const DATA = JSON.parse(readFileSync(new URL("../predictions.fixture.json", import.meta.url), "utf8"));
 
 /** The question about `input` asked before `node`'s rule runs. */
 function askAbout(node, input) {

@@ -1,7 +1,7 @@
 """Sphinx extension: a graph the reader can nudge, declared after the cell that builds it.
 
 A page marks a small graph whose inputs the reader may move (the Nudge control,
-docs/_static/runner/nudge.js; the numbers it shows, book_runtime.nudge)::
+nudge.js beside this file; the numbers it shows, runtime.py)::
 
     ```{nudge} o
     :leaves: x1 w1 x2 w2 b

@@ -40,6 +40,7 @@ import math
 from typing import Any
 
 from book_runtime.inline_markup import inline_html, inline_text
+
 from micrograd.viz.labels import operand
 
 #: An answer this near the number (after rounding to what a reader types) is right.

@@ -1,4 +1,4 @@
-// The Nudge control's logic (docs/_static/runner/nudge.js): keys, drags and the
+// The Nudge control's logic (docs/_features/nudge/nudge.js): keys, drags and the
 // coalescing of requests to Python.
 
 import assert from "node:assert/strict";
@@ -7,11 +7,11 @@ import { describe, test } from "node:test";
 import {
   captionText, change, dragValue, keptOf, keptText, keyValue, leadText, readout, Requests, roundTo,
   shown, spoken,
-} from "../../docs/_static/runner/nudge.js";
+} from "../../../docs/_features/nudge/nudge.js";
 
 import {
   idle, openPage, pageHTML, saved,
-} from "./fake_page.mjs";
+} from "../fake_page.mjs";
 
 describe("keys", () => {
   test("the arrows move by one step, Shift by ten, Page keys by ten", () => {
@@ -150,7 +150,7 @@ describe("the readout", () => {
 
 // -- a control on a page, with the runner's real Session and a fake worker ------------------------
 
-/** The fake Python's nudges of o = x * w: the numbers book_runtime.nudge would give. */
+/** The fake Python's nudges of o = x * w: the numbers book_runtime.features.nudge.runtime would give. */
 function fakeNudges() {
   const asked = [];
   const graph = { now: { x: 2, w: -3 }, base: { x: 2, w: -3 }, last: null };

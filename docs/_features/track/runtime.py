@@ -5,7 +5,7 @@ later ``Neuron``, ``Layer``, ``MLP``, a training loop) in the page's cells.
 :func:`check` runs the book's checks of one exercise (:mod:`book_runtime.checks`,
 in the same wheel as this module) against the page's
 namespace, as the reader's cells left it, and gives the result as JSON for
-the page (exercises.js).  The checks never raise for what the reader wrote:
+the page (track.js).  The checks never raise for what the reader wrote:
 a mistake, an exception in the reader's code, an untouched starter, all are
 results.
 """

@@ -1,21 +1,21 @@
 // The Nudge control: an add-on of the runner on a page that marks a graph as
-// nudgeable (docs/_ext/nudge_graphs.py writes div.mg-nudge after the cell that
+// nudgeable (its directive.py writes div.mg-nudge after the cell that
 // builds it).  The reader moves one of the graph's inputs (a drag on its number,
 // the arrow keys, or a typed value) and sees the output's measured change beside
 // the gradient's prediction, grad × Δx; "Take a gradient step" moves the input
 // by −rate × grad.  Loaded with such a page (runner.js).
 //
-// Python computes every number a nudge shows (book_runtime/nudge.py, through
+// Python computes every number a nudge shows (runtime.py, through
 // the worker's "nudge" add-on): this side turns the reader's gesture into the
 // value to send, coalesces the requests, and draws the answer.  The pure part
 // (keys, drags, the requests, the readout's words, what is saved) touches no DOM:
-// tests/js/nudge.test.mjs runs it in Node, and drives a control on a page.
+// tests/js/features/nudge.test.mjs runs it in Node, and drives a control on a page.
 
 import {
   announce, button, element, runToTheEnd,
-} from "./cells.js";
-import { changedState, keepState } from "./pagestate.js";
-import { now } from "./session.js";
+} from "../../_static/runner/cells.js";
+import { changedState, keepState } from "../../_static/runner/pagestate.js";
+import { now } from "../../_static/runner/session.js";
 
 /** How much a key moves the value, in steps; Shift moves it ten times as far. */
 export const KEY_STEPS = Object.freeze({
@@ -103,7 +103,7 @@ export function change(x) {
 }
 
 /**
- * What the control says of Python's answer (book_runtime.nudge.answer): the
+ * What the control says of Python's answer (book_runtime.features.nudge.runtime.answer): the
  * output now and its measured change, the gradient's prediction, their
  * difference and why (Python's sentence); null lines where there is no nudge.
  */
@@ -201,7 +201,7 @@ class NudgeControl {
     this.actions = actions;
     this.settings = settings;
     this.cell = cellAbove(session, box);
-    this.answer = null; // Python's last answer (book_runtime.nudge.answer), while it runs
+    this.answer = null; // Python's last answer (book_runtime.features.nudge.runtime.answer), while it runs
     this.kept = null; // what a reload brought back, until Resume nudges it back ({base, now})
     this.leaf = settings.leaves[0]; // the input the gradient step moves: the last one nudged
     this.starting = null; // a promise while Python starts and the graph's cell runs
@@ -230,7 +230,7 @@ class NudgeControl {
   }
 
   async send({ question, fields, at }) {
-    const { ask } = await import("./python.js");
+    const { ask } = await import("../../_static/runner/python.js");
     const { generation } = this.session;
     try {
       const answer = await ask(this.session, "nudge", question, fields);
@@ -274,7 +274,7 @@ class NudgeControl {
         return;
       }
     }
-    const { ask } = await import("./python.js");
+    const { ask } = await import("../../_static/runner/python.js");
     const fields = { ...this.graph(), ...(this.kept || {}) };
     try {
       const question = this.kept ? "restore" : "state";

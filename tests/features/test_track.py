@@ -1,4 +1,4 @@
-"""What a page with exercises tells its runner (docs/_ext/track.py).
+"""What a page with exercises tells its runner (docs/_features/track/directive.py).
 
 The exercises themselves, their checks, hints and solutions, are a part of the
 book's runtime, ``book_runtime.checks`` (tests/test_exercises.py); here, a small
@@ -11,7 +11,7 @@ import json
 from dataclasses import dataclass
 
 import pytest
-import track
+from book_runtime.features.track import directive as track
 from sphinx.errors import ExtensionError
 
 

@@ -1,6 +1,6 @@
 """Nudge: an input moved, the forward pass again, and the gradient's prediction beside it.
 
-``book_runtime.nudge`` computes every number the page's Nudge control shows; these
+``book_runtime.features.nudge.runtime`` computes every number the page's Nudge control shows; these
 tests check them on the book's neuron and on small graphs of every operation.
 """
 
@@ -10,7 +10,7 @@ import json
 import math
 
 import pytest
-from book_runtime.nudge import OPERATIONS, Nudge, gradients, replay
+from book_runtime.features.nudge.runtime import OPERATIONS, Nudge, gradients, replay
 
 from micrograd.engine import Value, new_node, topological_order
 
@@ -200,7 +200,8 @@ def test_a_graph_nudge_cannot_compute_again_or_name_is_refused() -> None:
 def test_the_kernel_answers_a_nudge_with_the_reply_and_the_graph_drawn_now(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from book_runtime import kernel, nudge
+    from book_runtime import kernel
+    from book_runtime.features.nudge import runtime as nudge
 
     o, leaves = neuron()
     monkeypatch.setattr(kernel, "NAMESPACE", {"o": o})
@@ -224,7 +225,8 @@ def test_the_kernel_answers_a_nudge_with_the_reply_and_the_graph_drawn_now(
 def test_a_graph_rebuilt_by_a_run_is_nudged_afresh_and_an_unknown_name_is_refused(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from book_runtime import kernel, nudge
+    from book_runtime import kernel
+    from book_runtime.features.nudge import runtime as nudge
 
     first, _ = neuron()
     namespace = {"o": first}
@@ -270,7 +272,8 @@ def test_a_saved_nudge_from_the_built_point_keeps_the_built_gradients() -> None:
 def test_inputs_without_labels_are_nudged_by_the_names_the_page_gives_them(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    from book_runtime import kernel, nudge
+    from book_runtime import kernel
+    from book_runtime.features.nudge import runtime as nudge
 
     a, b = Value(2.0), Value(-3.0)
     c = a * b + b**2

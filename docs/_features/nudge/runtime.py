@@ -403,6 +403,7 @@ def answer(question: str, fields: str) -> str:
     gradients of the point (:meth:`Nudge.drawn`, as Graphviz's DOT).
     """
     from book_runtime import kernel
+
     from micrograd.viz.draw import draw_dot
 
     asked = json.loads(fields)

@@ -1,14 +1,14 @@
 // The exercises' progress and what their panels and the page's progress show
-// of it (docs/_static/runner/exercises.js).
+// of it (docs/_features/track/track.js).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
   NOT_RUN, forget, freshProgress, hintAnnouncement, nextHint, panelView, progressSnapshot,
   progressView, recordCheck, restoredProgress, verdict,
-} from "../../docs/_static/runner/exercises.js";
+} from "../../../docs/_features/track/track.js";
 
-// Each hint as the build writes it (docs/_ext/track.py): HTML to show, plain words to say.
+// Each hint as the build writes it (docs/_features/track/directive.py): HTML to show, plain words to say.
 const hint = (html, text) => ({ html, text });
 const STEP = {
   id: "add", number: 1, title: "Addition",

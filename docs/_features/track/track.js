@@ -5,9 +5,9 @@
 
 import {
   addToolToEveryCell, announce, button, element, resetCell, runToTheEnd,
-} from "./cells.js";
-import { changedState, keepState } from "./pagestate.js";
-import { now } from "./session.js";
+} from "../../_static/runner/cells.js";
+import { changedState, keepState } from "../../_static/runner/pagestate.js";
+import { now } from "../../_static/runner/session.js";
 
 // -- the progress, as data ------------------------------------------------------------------------
 // What the reader did on the exercises of "Build your own micrograd", as data,
@@ -76,7 +76,7 @@ export function restoredProgress(saved, known) {
 
 /**
  * What a step's panel shows: {hints (the hints shown, each {label, html}: the
- * build rendered a hint's Markdown, docs/_ext/track.py), hintHidden (no hint
+ * build rendered a hint's Markdown, directive.py), hintHidden (no hint
  * left), hintLabel, solveHidden (no offer of the solution: not checked yet, or it
  * is shown), solutionOpen, beside (the solution beside the reader's code: passed)}.
  */
@@ -168,7 +168,7 @@ export function progressView(progress, order) {
 // announce).
 //
 // The exercises' titles, hints and solutions come from the build
-// (docs/_ext/track.py writes them into the page), so that hints and solutions
+// (directive.py writes them into the page), so that hints and solutions
 // need no Python.  records.checks keeps each check's time, for the tests.  What
 // this keeps while the page is open is the session's (session.track).
 
@@ -244,7 +244,7 @@ async function checkCell(t, cell, exercise) {
 async function resultOf(t, cell, exercise) {
   const state = await runToTheEnd(cell, t.actions);
   if (state !== "done") return { status: "raised", message: NOT_RUN[state] };
-  const { ask } = await import("./python.js");
+  const { ask } = await import("../../_static/runner/python.js");
   try {
     return await ask(t.session, "exercises", "check", { exercise: exercise.id, cells: t.cellSteps });
   } catch (error) {

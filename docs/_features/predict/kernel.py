@@ -1,7 +1,7 @@
 """IPython start-up file for the docs build's kernel: a stepper's questions follow its HTML.
 
 A stepper (:mod:`micrograd.viz.stepper`) shows itself as HTML; in the book it is
-followed by the questions predict mode asks (:func:`book_runtime.predictions.markup`),
+followed by the questions predict mode asks (:func:`book_runtime.features.predict.runtime.markup`),
 as the browser's kernel does for a stepper the reader's run makes (stepper_layout.js).
 """
 
@@ -14,7 +14,7 @@ def _install_predictions() -> None:
         return
 
     def stepper_html(stepper):
-        from book_runtime.predictions import markup
+        from book_runtime.features.predict.runtime import markup
 
         return stepper.to_html() + markup(stepper.to_json())
 

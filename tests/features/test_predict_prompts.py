@@ -1,4 +1,4 @@
-"""A predict-then-run prompt's question is whole before the run (docs/_ext/predict_prompts.py).
+"""A predict-then-run prompt's question is whole before the run (predict's directive.py).
 
 The directives run here under plain docutils with MyST's parser, as the build
 parses a page (the book's roles aside, which these prompts do without); an
@@ -14,12 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
-from docutils import nodes
-from docutils.core import publish_doctree
-from docutils.parsers.rst import directives
-from executed_notebooks.download import PROMPT, fill_prompts
-from myst_parser.parsers.docutils_ import Parser
-from predict_prompts import (
+from book_runtime.features.predict.directive import (
     QUESTION_IS_A_PARAGRAPH,
     PredictClaim,
     PredictRun,
@@ -27,8 +22,13 @@ from predict_prompts import (
     prompt_problems,
     question_length,
 )
+from docutils import nodes
+from docutils.core import publish_doctree
+from docutils.parsers.rst import directives
+from executed_notebooks.download import PROMPT, fill_prompts
+from myst_parser.parsers.docutils_ import Parser
 
-DOCS = Path(__file__).resolve().parents[1] / "docs"
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
 @pytest.fixture(autouse=True)

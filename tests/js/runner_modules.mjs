@@ -1,0 +1,21 @@
+// The runner's modules as the tests read them: its own (docs/_static/runner/*.js)
+// and the features' add-ons (docs/_features/<name>/<name>.js), each named by its
+// path from the runner's folder, as runner.js imports it.
+import { readdirSync } from "node:fs";
+import { dirname, join, relative } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const DOCS = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "docs");
+export const RUNNER = join(DOCS, "_static", "runner");
+export const FEATURES = join(DOCS, "_features");
+
+/** The runner's modules and the features' add-ons: paths from the runner's folder. */
+export function runnerModules(folder = RUNNER, features = FEATURES) {
+  const own = readdirSync(folder).filter((name) => name.endsWith(".js"));
+  const addOns = readdirSync(features, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .flatMap((entry) => readdirSync(join(features, entry.name))
+      .filter((name) => name.endsWith(".js"))
+      .map((name) => relative(folder, join(features, entry.name, name))));
+  return [...own, ...addOns.sort()];
+}
