@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import zlib
 from itertools import pairwise
 from pathlib import Path
 
@@ -136,3 +138,19 @@ def test_exercise_solutions_hide_under_show_solution(html: Path, content_page_pa
         hidden = summary.select_one(".expanded").get_text(strip=True)
         assert (shown, hidden) == ("Show solution", "Hide solution"), content_page_path
         assert "# Solution" in summary.find_parent("details").get_text()
+
+
+def test_every_page_names_the_runners_files_by_the_bytes_the_site_ships(html: Path) -> None:
+    """``?v=`` of runner.js and runner.css is the CRC-32 of the file served (Sphinx's
+    checksum): when either changes, a returning reader's browser fetches it again."""
+    shipped = {
+        name: f"{zlib.crc32((html / '_static' / 'runner' / name).read_bytes()):08x}"
+        for name in ("runner.js", "runner.css")
+    }
+    wrong = []
+    for page in discover_pages(html):
+        text = (html / page).read_text(encoding="utf-8")
+        named = dict(re.findall(r"runner/(runner\.(?:js|css))\?v=([0-9a-f]+)", text))
+        if named != shipped:
+            wrong.append(f"{page}: {named}")
+    assert not wrong, f"the site ships {shipped}; pages name:\n" + "\n".join(wrong)

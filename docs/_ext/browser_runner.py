@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import functools
 import json
+import shutil
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -200,6 +202,49 @@ def name_the_wheels(app: Sphinx, config: Config) -> None:
     config.browser_runner_wheels = list(runtime_wheels(config.micrograd_source_hash))
 
 
+def _entries(app: Sphinx) -> dict[str, bytes]:
+    """The two files every page names, as the site ships them: runner.js and runner.css."""
+    runner = _runner_bundle(app)
+    return {PAGE_ENTRY: (runner.files / PAGE_ENTRY).read_bytes(), STYLESHEET: runner_stylesheet()}
+
+
+def name_the_entries(app: Sphinx, config: Config) -> None:
+    """Set ``browser_runner_entries``: runner.js and runner.css by the CRC-32 of their bytes.
+
+    A page names each with Sphinx's ``?v=`` (the same checksum), so that a reader's
+    browser fetches it again when it changes.  This ``"html"`` config value changes with
+    either, so that every page is written again, with the new ``?v=``.
+    """
+    config.browser_runner_entries = " ".join(
+        f"{name}={zlib.crc32(data):08x}" for name, data in sorted(_entries(app).items())
+    )
+
+
+def _forget_stale_module_pages(app: Sphinx) -> None:
+    """Remove the highlighted-source pages (``_modules/``) when runner.js or runner.css changed.
+
+    sphinx.ext.viewcode writes such a page again only when its module's source is newer,
+    whatever the config: an old page would name the old ``?v=``.
+    """
+    out = Path(app.outdir)
+    if any(
+        (out / RUNNER_DIR / name).is_file() and (out / RUNNER_DIR / name).read_bytes() != data
+        for name, data in _entries(app).items()
+    ):
+        shutil.rmtree(out / "_modules", ignore_errors=True)
+
+
+def _ship_entries(app: Sphinx, *_: Any) -> None:
+    """Put the shipped runner.js and runner.css in the output before a page names them.
+
+    Sphinx copies the sources of ``_static`` first and takes a page's ``?v=`` from the
+    output's copy while it writes the page: without this, the checksum would be the
+    source's, not the bundle's (runner.js) or the stylesheet with its features' rules.
+    """
+    for name, data in _entries(app).items():
+        _write(Path(app.outdir) / RUNNER_DIR / name, data)
+
+
 def _pyodide_lock(packages: dict[str, tuple[str, Path]]) -> tuple[str, bytes, str]:
     """The site's ``pyodide-lock.json`` (no packages): its path there, its bytes, and the
     Python version it names.
@@ -309,6 +354,7 @@ def _on_builder_inited(app: Sphinx) -> None:
     """Add runner.js (an ES module) to every page, with what it needs to know."""
     if app.builder.format != "html":
         return
+    _forget_stale_module_pages(app)
     packages = _packages(app)
     start = _sizes(app, packages)["python"]
     app.add_js_file(
@@ -404,7 +450,10 @@ def _write(path: Path, data: bytes) -> None:
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("browser_runner_node_modules", str(ROOT / "node_modules"), "env")
     app.add_config_value("browser_runner_wheels", [], "html", types=frozenset({list}))
+    app.add_config_value("browser_runner_entries", "", "html", types=frozenset({str}))
     app.connect("config-inited", name_the_wheels)
+    app.connect("config-inited", name_the_entries)
+    app.connect("html-page-context", _ship_entries)
     app.connect("builder-inited", _on_builder_inited)
     app.connect("build-finished", _on_build_finished)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
