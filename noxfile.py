@@ -54,8 +54,7 @@ def _node(session: nox.Session, program: str) -> str:
 
 def _npm_ci(session: nox.Session) -> None:
     """``npm ci`` (the site's browser runtime, the JavaScript tools), unless node_modules/ was
-    installed since package-lock.json last changed (npm's record: node_modules/.package-lock.json).
-    """
+    installed since package-lock.json changed (npm's record: node_modules/.package-lock.json)."""
     installed, lock = ROOT / "node_modules" / ".package-lock.json", ROOT / "package-lock.json"
     if installed.is_file() and installed.stat().st_mtime >= lock.stat().st_mtime:
         return
@@ -173,12 +172,8 @@ def docs_live(session: nox.Session) -> None:
 
 @nox.session(reuse_venv=True)
 def browser(session: nox.Session) -> None:
-    """The built site in headless Chromium (browser_tests/; its README says what each checks).
-
-    The tests not marked ``timed``, in two processes, a file to each: they wait on events,
-    never on time, so they hold on a busy machine.  Builds the site and its PDF first, unless
-    ``MICROGRAD_SKIP_BUILD`` is set.  Test files named after ``--`` run alone.
-    """
+    """The built site in headless Chromium (browser_tests/; its README says what each checks):
+    the tests not marked ``timed`` (they wait on events, never on time), two processes."""
     options = ("browser_tests", "-n", "2", "--dist", "loadfile", "-m", "not timed")
     measured = ("runner/timings.json", "screenshots/timings.json", "accessibility/findings.json")
     _browser_tests(session, *options, fresh=measured)
@@ -186,16 +181,13 @@ def browser(session: nox.Session) -> None:
 
 @nox.session(reuse_venv=True)
 def timed(session: nox.Session) -> None:
-    """The site's time budgets, the browser tests marked ``timed``, alone: a time, like a
-    benchmark's, is measured on a machine doing nothing else (CI: after ``browser``)."""
+    """The browser tests marked ``timed``, alone: a time is measured on a quiet machine."""
     _browser_tests(session, "browser_tests", "-m", "timed")
 
 
 def _browser_tests(session: nox.Session, *tests: str, fresh: tuple[str, ...] = ()) -> None:
-    """The site built (unless ``MICROGRAD_SKIP_BUILD``), then ``tests`` (pytest's arguments).
-
-    ``fresh``: the artifacts a whole run's processes add to (browser_tests/measurements.py).
-    """
+    """The site and its PDF built (unless ``MICROGRAD_SKIP_BUILD`` is set), then pytest's
+    ``tests``, or test files named after ``--`` alone; ``fresh``: what a whole run restarts."""
     _chromium(session)
     if not os.environ.get("MICROGRAD_SKIP_BUILD"):
         _site_with_pdf(session)
