@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from pathlib import Path
 
 import pytest
 from book_runtime.features.track import directive as track
@@ -94,10 +95,11 @@ def test_the_script_body_is_json_that_cannot_close_its_script_element() -> None:
 
 def test_an_exercise_cell_holds_its_starter_file_without_the_files_last_newline() -> None:
     heard: list[str] = []
-    file = track.CHECKS / "steps" / "value" / "starter.py"
+    docs = Path(__file__).resolve().parents[2] / "docs"
+    file = docs / track.CHECKS / "steps" / "value" / "starter.py"
     cell = "```{code-cell} ipython3\n:tags: [exercise-value]\n:load: %s\n```\n"
     path = "_runtime/book_runtime/checks/steps/value/starter.py"
-    loaded = track.load_starters(cell % path, heard.append)
+    loaded = track.load_starters(cell % path, docs, heard.append)
     starter = file.read_text(encoding="utf-8")
     assert starter.endswith("\n")
     assert loaded == cell.replace(":load: %s\n", starter.rstrip("\n") + "\n")

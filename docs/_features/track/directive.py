@@ -37,10 +37,10 @@ from executed_notebooks.text import joined
 from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 
-#: The pages' folder, which a ``:load:`` path starts from.
-DOCS = Path(__file__).resolve().parents[2]
-#: Where the book's checks live (a part of the book's runtime, not of micrograd).
-CHECKS = DOCS / "_runtime" / "book_runtime" / "checks"
+#: Where the book's checks live in the pages' folder (Sphinx's source folder, which a
+#: ``:load:`` path starts from): a part of the book's runtime, not of micrograd.  Found
+#: from the pages, never from this file, which Read the Docs installs elsewhere.
+CHECKS = Path("_runtime") / "book_runtime" / "checks"
 #: The tag of an exercise cell, before the exercise's id.
 TAG = "exercise-"
 #: A code cell's ``:load:`` option naming a file of the checks (the page's folder is docs/).
@@ -136,25 +136,27 @@ class ExerciseExample(SphinxDirective):
         example = known[exercise_id].example
         # The page shows this step's files (its cell loads the starter): a change to one
         # of them rebuilds the page.
+        steps = Path(self.env.srcdir) / CHECKS / "steps" / exercise_id
         for name in ("example.py", "starter.py", "solution.py"):
-            self.env.note_dependency(str(CHECKS / "steps" / exercise_id / name))
+            self.env.note_dependency(str(steps / name))
         code = _block(example.code, "python")
         self.set_source_info(code)
         return [code, nodes.paragraph("", "prints"), _block(example.prints, "text")]
 
 
-def load_starters(source: str, note_dependency: Any) -> str:
+def load_starters(source: str, docs: Path, note_dependency: Any) -> str:
     """A page's source with each ``:load:`` of a checks file replaced by that file's code.
 
     myst-nb's own ``:load:`` keeps the file's last newline in the cell's code, which
     the page's code block does not show: the runner, which compares the two, would
     take every untouched exercise cell for one the reader edited, and Copy would
     copy another text than the notebook's.  A cell holds the file's code as a cell
-    holds code, without a final newline.  ``note_dependency(path)`` hears each file.
+    holds code, without a final newline.  ``docs``: the pages' folder;
+    ``note_dependency(path)`` hears each file.
     """
 
     def code(match: re.Match[str]) -> str:
-        path = DOCS / match["path"]
+        path = docs / match["path"]
         note_dependency(str(path))
         return path.read_text(encoding="utf-8").rstrip("\n") + "\n"
 
@@ -162,7 +164,7 @@ def load_starters(source: str, note_dependency: Any) -> str:
 
 
 def _load_starters(app: Any, docname: str, source: list[str]) -> None:
-    source[0] = load_starters(source[0], app.env.note_dependency)
+    source[0] = load_starters(source[0], Path(app.srcdir), app.env.note_dependency)
 
 
 def _block(text: str, language: str) -> nodes.literal_block:
