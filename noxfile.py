@@ -64,21 +64,20 @@ def _npm_ci(session: nox.Session) -> None:
 
 @nox.session(python=TEST_PYTHONS, reuse_venv=True)
 def tests(session: nox.Session) -> None:
-    """The tests, with coverage, on every core, on each supported Python.
+    """The tests on every core, on each supported Python; coverage where all of them run.
 
-    tests-3.11 runs them all; the others leave out the PyTorch parity tests (``torch``) and
-    what is the same pure Python everywhere (``one_python``: the 100-step moons runs, the
-    checker's mutation test), with fewer Hypothesis examples (profile ``ci-other-python``).
+    tests-3.11 runs them all, and reports coverage; the others leave out the PyTorch parity
+    tests (``torch``) and the pure Python that is the same everywhere (``one_python``), with
+    fewer Hypothesis examples (``ci-other-python``), untraced: coverage costs 40 % more CPU.
     """
     with_torch = session.python == TORCH_PYTHON
     _install(session, "test", *(["torch"] if with_torch else []))
+    _npm_ci(session)  # esbuild, for the tests of the runner's bundle
     if not with_torch and "HYPOTHESIS_PROFILE" not in os.environ:
         session.env["HYPOTHESIS_PROFILE"] = "ci-other-python"
-    marks = [] if with_torch else ["-m", "not torch and not one_python"]
+    options = ["--cov=micrograd"] if with_torch else ["-m", "not torch and not one_python"]
     # The tests that share a slow page run share a worker (tests/pages.py).
-    session.run(
-        "pytest", "-n", "auto", "--dist", "loadgroup", "--cov=micrograd", *marks, *session.posargs
-    )
+    session.run("pytest", "-n", "auto", "--dist", "loadgroup", *options, *session.posargs)
 
 
 @nox.session(reuse_venv=True)
