@@ -19,10 +19,10 @@ def _sessions(commands: list[str]) -> set[str]:
         match = re.search(r"python -m nox -s (.*?)(?: -- .*)?$", line.strip())
         if match:  # a name, not a shell variable standing for one
             found.update(w for w in match[1].split() if re.fullmatch(r"[\w.{}-]+", w))
-        # .ci/run's sessions that run side by side, each its own `python -m nox -s NAME`.
-        match = re.fullmatch(r"side_by_side ((?:[\w.-]+ ?)+)", line.strip())
+        # .ci/run's sessions that run beside others, each its own `python -m nox -s NAME`.
+        match = re.fullmatch(r"in_background ([\w.-]+)", line.strip())
         if match:
-            found.update(match[1].split())
+            found.add(match[1])
     return found
 
 
