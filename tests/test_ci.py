@@ -16,9 +16,13 @@ def _sessions(commands: list[str]) -> set[str]:
     found = set()
     for command in commands:
         line = command.replace("${{ matrix.python }}", "{python}")
-        match = re.search(r"python -m nox -s (.*?)(?: -- .*)?$", line.strip())
-        if match:  # a name, not a shell variable standing for one
-            found.update(w for w in match[1].split() if re.fullmatch(r"[\w.{}-]+", w))
+        match = re.search(r"python -m nox -s (.*)$", line.strip())
+        # The names up to the first other word ("--", a redirection, "||"); a shell
+        # variable standing for a name is none.
+        for word in match[1].split() if match else ():
+            if not re.fullmatch(r"[\w{][\w.{}-]*", word):
+                break
+            found.add(word)
         # .ci/run's sessions that run beside others, each its own `python -m nox -s NAME`.
         match = re.fullmatch(r"in_background ([\w.-]+)", line.strip())
         if match:
