@@ -14,7 +14,7 @@ reach 127.0.0.1 only, these tests check that
 - a drawing made in the browser fits the column on a phone, as the build's do;
 - numbers in the prose follow the reader's run (prose.js; the kernel formats them
   with glue_text.py, which formats as myst-nb does);
-- pictures follow the run (charts.js, live_charts.py): the moons training edited
+- pictures follow the run (outputs.js, live_charts.py): the moons training edited
   to 30 steps draws its loss and accuracy curve as it trains, the loss plot
   and the decision boundary are drawn from the reader's run, and Reset brings
   back the build's page; the mlp page's plots are drawn in the browser from

@@ -168,14 +168,12 @@ function loadProse(session) {
 
 /**
  * The module that draws a run's output box and the runner's notes (outputs.js),
- * with its renderers and the charts' (in the order the first Run registers them).
+ * with its renderers, charts' among them.
  */
-const renderers = (session) => Promise.all([import("./outputs.js"), import("./charts.js")])
-  .then(([outputs, charts]) => {
-    outputs.install(session);
-    charts.install(session);
-    return outputs;
-  });
+const renderers = (session) => import("./outputs.js").then((outputs) => {
+  outputs.install(session);
+  return outputs;
+});
 
 /**
  * An add-on keeps state of its own with the page's (the exercises' progress, say):

@@ -63,14 +63,14 @@
 //   outputs.js   what a run shows in a cell: the extension API for add-on modules
 //                (output renderers, add-on messages, the micrograd:* events on
 //                document), output rendering and the built-in renderers (a
-//                stepper's too), the notes a run leaves, in words
+//                stepper's too, and charts drawn in the browser: a training
+//                cell's live chart), the notes a run leaves, in words
 //   editor.js    the editor (CodeMirror 6, loaded on the first Edit or Run)
 //   prose.js     what the prose shows of the reader's run: each glued value's and
 //                claim's state, the words it carries, and the add-ons that show
 //                glued numbers and claims
 //   track.js     (docs/_features/track/) the exercises' progress (data) and
 //                their panels, Check, hints
-//   charts.js    charts drawn in the browser, and a training cell's live chart
 //   nudge.js     (docs/_features/nudge/) the Nudge control on a page's small graphs:
 //                an input moved by drag, keys or typing, and the output's change
 //                beside grad × Δx (Python's)
@@ -98,7 +98,7 @@
 //   log()                what the runtime wrote to its console
 //   saved()              whether every change so far is saved: no save of the page's
 //                        state waits or is under way (pagestate.js)
-//   liveCharts()         each drawing of a live training chart (charts.js)
+//   liveCharts()         each drawing of a live training chart (outputs.js)
 //   nudges()             each nudge answered (nudge.js): {question, milliseconds,
 //                        out, reply (Python's numbers)}
 //   checks()             each Check of an exercise (track.js): {exercise, status,
@@ -128,7 +128,6 @@ const RUN_MODULES = Object.freeze([
   () => import("./queue.js"),
   () => import("./outputs.js"),
   () => import("./prose.js"),
-  () => import("./charts.js"),
 ]);
 
 /**

@@ -42,7 +42,7 @@ export function readSettings(script, base) {
  * since the first Run (Python ready, the first output, the first cell done), each
  * run ({cell, code, seconds, ok}), and the phases of the first start (mark below);
  * log: what the runtime wrote to its console ({level, text}); liveCharts: each
- * drawing of a live chart (charts.js); checks: each exercise's Check (track.js).
+ * drawing of a live chart (outputs.js); checks: each exercise's Check (track.js).
  */
 export const newRecords = () => ({
   timings: {
@@ -189,7 +189,7 @@ export class Session {
     this.predictions = null; // steppers.js Predictions
     this.pairs = { layout: null, chosen: new Map() }; // steppers.js
     this.track = null; // track.js's Track, on a page with exercises
-    this.charts = null; // charts.js's live charts
+    this.charts = null; // the live charts (outputs.js)
     this.nudges = []; // nudge.js's controls, one per nudgeable graph
   }
 
