@@ -1,14 +1,13 @@
-// What the prose says of the reader's run: each key's state (prose.js, which
-// follows the runner's events on document: here an EventTarget) and the words a
-// glued number or a claim of that state carries (prose.js).
+// What the prose says of the reader's run: each key's state (outputs.js's Prose,
+// which follows the runner's events on document: here an EventTarget) and the
+// words a glued number or a claim of that state carries (prose.js).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import {
-  Prose, claimMark, claimView, glueView, notRerunNote, notRerunWords,
-} from "../../docs/_static/runner/prose.js";
+import { Prose, notRerunNote, notRerunWords } from "../../docs/_static/runner/outputs.js";
+import { claimMark, claimView, glueView } from "../../docs/_static/runner/prose.js";
 
-// prose.js follows the runner's events on document (read when a Prose is made).
+// A Prose follows the runner's events on document (read when a Prose is made).
 globalThis.document = new EventTarget();
 
 const BUILD = { value: null, from: "build", stale: false };

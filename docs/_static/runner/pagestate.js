@@ -158,9 +158,9 @@ const version = (session) => versionOf(session.manifestText, session.settings.wh
 function loadProse(session) {
   const page = session.pageState;
   if (page.prose === null) {
-    page.prose = import("./prose.js").then((prose) => {
+    page.prose = Promise.all([import("./outputs.js"), import("./prose.js")]).then(([outputs, prose]) => {
       prose.install(session);
-      return prose.proseOf(session);
+      return outputs.proseOf(session);
     });
   }
   return page.prose;

@@ -1,122 +1,16 @@
-// What the prose shows of the reader's run: the values hidden cells send the page
-// for its sentences, each under its key, with where it comes from (as data);
-// the words a glued number or a claim carries, by its state; and the two add-ons
-// that show them, glued numbers and claims.  Loaded by the first Run (or a
-// reload that brings the prose's state back).
+// What the prose shows of the reader's run: the words a glued number or a claim
+// carries, by its state (each key's state: outputs.js's Prose); and the two
+// add-ons that show them, glued numbers and claims.  Loaded by the first Run (or
+// a reload that brings the prose's state back).
 
 import { element } from "./cells.js";
-import { installOnce, registerAddon } from "./outputs.js";
-
-// -- each key's state -----------------------------------------------------------------------------
-// What the prose shows of the reader's run: the values hidden cells send the
-// page for its sentences (glued numbers: prose.js; claims: prose.js), each
-// under its key, with where it comes from, as data.  A key's state is
-//   {value, from, stale, notRerun}
-// value: the reader's value (null: the build's); from: "run" (this Python
-// session) or "earlier-run" (a session that has ended, or a saved run brought
-// back on reload); stale: the cells it was computed from have changed since;
-// notRerun (only while stale, where it is so): it is the build's, computed from
-// a build-only cell, and these shown cells it depends on are the reader's
-// ([{number, edited}]: planner.notRerun).
-// It follows the runner's events as the cells' outputs do, so that a sentence
-// never says something the outputs around it no longer show:
-//   micrograd:restart  the reader's values are from an earlier session now
-//   micrograd:reset    {glue}: those keys are the build's again
-//   micrograd:stale    {glue, notRerun}: exactly these keys are stale (notRerun:
-//                      {key: cells} for those that stay the build's)
-//
-// Each change is the event micrograd:prose {key, state} on document.
-// followKeys(owns, render) gives an add-on the keys it owns (owns(key)) and
-// calls render(key, state) whenever one changes; its set(key, value) records
-// the reader's value of a run.  snapshot() and restore() save and bring back
-// every key's state (pagestate.js).  The keys' states are the session's:
-// session.prose, a Prose (proseOf makes it the first time it is needed).
-
-const BUILD = Object.freeze({ value: null, from: "build", stale: false });
-
-/** What the prose shows of the reader's run, for one session. */
-export class Prose {
-  constructor() {
-    this.followers = []; // {owns, render, states: Map key -> state}
-    document.addEventListener("micrograd:restart", () => {
-      for (const { states } of this.followers) {
-        for (const [key, state] of states) {
-          if (state.value !== null) this.update(key, { from: "earlier-run" });
-        }
-      }
-    });
-    document.addEventListener("micrograd:reset", (event) => {
-      for (const key of event.detail.glue || []) this.update(key, { value: null, from: "build", stale: false });
-    });
-    document.addEventListener("micrograd:stale", (event) => {
-      const now = new Set(event.detail.glue || []);
-      const notRerun = event.detail.notRerun || {};
-      for (const { states } of this.followers) {
-        for (const [key, state] of states) if (state.stale && !now.has(key)) this.update(key, { stale: false });
-      }
-      for (const key of now) this.update(key, { stale: true, notRerun: notRerun[key] || null });
-    });
-  }
-
-  follower(key) {
-    return this.followers.find((f) => f.owns(key)) || null;
-  }
-
-  update(key, change) {
-    const owner = this.follower(key);
-    if (!owner) return;
-    const state = { ...(owner.states.get(key) || BUILD), ...change };
-    if (!state.stale || !state.notRerun) delete state.notRerun;
-    if (state.value === null && !state.stale) owner.states.delete(key);
-    else owner.states.set(key, state);
-    const now = owner.states.get(key) || BUILD;
-    owner.render(key, now);
-    document.dispatchEvent(new CustomEvent("micrograd:prose", { detail: { key, state: now } }));
-  }
-
-  /** Follow the keys owns(key) says are the add-on's; render(key, state) shows one. */
-  followKeys(owns, render) {
-    const states = new Map();
-    this.followers.push({ owns, render, states });
-    return {
-      /** A run's value for the key: the reader's, current. */
-      set: (key, value) => this.update(key, { value, from: "run", stale: false }),
-      /** The key's state now. */
-      state: (key) => states.get(key) || BUILD,
-    };
-  }
-
-  /** Every key's state that is not the build's: {key: {value, from, stale}}. */
-  snapshot() {
-    const saved = {};
-    for (const { states } of this.followers) for (const [key, state] of states) saved[key] = state;
-    return saved;
-  }
-
-  /** Bring saved states back (a reload): the reader's values are from an earlier session. */
-  restore(saved) {
-    for (const [key, state] of Object.entries(saved)) {
-      this.update(key, { ...state, from: state.value === null ? "build" : "earlier-run" });
-    }
-  }
-
-  /** Every key the build's again (Reset page). */
-  resetAll() {
-    for (const { states } of this.followers) {
-      for (const key of [...states.keys()]) this.update(key, { value: null, from: "build", stale: false });
-    }
-  }
-}
-
-/** The session's Prose (made the first time). */
-export function proseOf(session) {
-  if (session.prose === null) session.prose = new Prose();
-  return session.prose;
-}
+import {
+  installOnce, notRerunNote, notRerunWords, proseOf, registerAddon,
+} from "./outputs.js";
 
 // -- the words of a state -------------------------------------------------------------------------
-// What the prose says about a value the reader's run sent it (above, which keeps
-// each key's state: {value, from, stale, notRerun}), as data: the words a glued number
+// What the prose says about a value the reader's run sent it (outputs.js's Prose
+// keeps each key's state: {value, from, stale, notRerun}), as data: the words a glued number
 // (glue, below) or a claim (below) carries, and how it is marked.  The add-ons
 // draw what these return; no DOM here, so that Node's tests read the wording.
 
@@ -143,32 +37,6 @@ export function glueView(state, buildText, theirs) {
   if (words === null) return { words, text: buildText, as: null };
   const as = state.stale || theirs === undefined ? "stale" : state.from === "run" ? "yours" : "earlier";
   return { words, text: theirs === undefined ? buildText : theirs, as };
-}
-
-/**
- * What an output that stays the build's says once a cell it depends on is one
- * the reader changed (planner.notRerun): notRerun, those cells, [{number,
- * edited}] (edited: the reader edited it; else it ran from the reader's values).
- */
-export function notRerunWords(notRerun) {
-  const names = (list) => {
-    const numbers = list.map((c) => c.number);
-    const listed = numbers.length === 1 ? `${numbers[0]}`
-      : `${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)}`;
-    return `${numbers.length === 1 ? "cell" : "cells"} ${listed}`;
-  };
-  const edited = notRerun.filter((c) => c.edited);
-  const one = (edited.length || notRerun.length) === 1;
-  const why = edited.length > 0
-    ? `${names(edited)}, which you changed`
-    : `${names(notRerun)}, which ${one ? "was" : "were"} run from your changes`;
-  return `from the build, not re-run: depends on ${why}`;
-}
-
-/** The same, as a sentence of its own (a cell's note, a glued number's words). */
-export function notRerunNote(notRerun) {
-  const words = notRerunWords(notRerun);
-  return `${words[0].toUpperCase()}${words.slice(1)}.`;
 }
 
 /** What a claim's mark says, in brackets, when it keeps its wording (null: no mark). */

@@ -64,11 +64,12 @@
 //                (output renderers, add-on messages, the micrograd:* events on
 //                document), output rendering and the built-in renderers (a
 //                stepper's too, and charts drawn in the browser: a training
-//                cell's live chart), the notes a run leaves, in words
+//                cell's live chart), the notes a run leaves, in words; what the
+//                prose shows of the reader's run: each glued value's and claim's
+//                state (the Prose)
 //   editor.js    the editor (CodeMirror 6, loaded on the first Edit or Run)
-//   prose.js     what the prose shows of the reader's run: each glued value's and
-//                claim's state, the words it carries, and the add-ons that show
-//                glued numbers and claims
+//   prose.js     the words a glued number or a claim carries, and the add-ons
+//                that show glued numbers and claims
 //   track.js     (docs/_features/track/) the exercises' progress (data) and
 //                their panels, Check, hints
 //   nudge.js     (docs/_features/nudge/) the Nudge control on a page's small graphs:
@@ -282,7 +283,7 @@ export function testApi(session) {
     liveCharts: () => records.liveCharts,
     checks: () => records.checks,
     nudges: () => records.nudges,
-    prose: () => import("./prose.js").then((prose) => prose.proseOf(session).snapshot()),
+    prose: () => import("./outputs.js").then((outputs) => outputs.proseOf(session).snapshot()),
     saved: () => allSaved(session),
     // (a Run has loaded the page's flow: it links each cell to its entry)
     needs: () => (session.flow !== null ? Promise.resolve(session.flow.plannedNeeds()) : null),
