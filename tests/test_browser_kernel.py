@@ -61,9 +61,9 @@ class Page:
 KERNEL_MODULES = ("IPython", "IPython.display", "myst_nb")
 RUNTIME_MODULES = (
     "cell_names",
-    "claims",
     "glue_text",
     "kernel",
+    "features.claims.runtime",
     "features.track.runtime",
     "live_charts",
 )

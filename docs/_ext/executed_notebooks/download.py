@@ -31,10 +31,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from book_runtime.features.claims.directive import ROLE as CLAIM_ROLE
+from book_runtime.features.claims.directive import parse as parse_claim
 from book_runtime.features.predict.directive import question_length
 from book_runtime.glue_text import format_glued
-from claims import ROLE as CLAIM_ROLE
-from claims import parse as parse_claim
 from pair_words import WORDS as PAIR_WORDS
 
 from .streams import join_stream_pieces

@@ -30,9 +30,9 @@ browser either, so ``IPython.display`` here offers what pages use of it:
 ``display``, ``HTML``, ``Markdown`` and ``SVG``; nor is there myst-nb, whose
 ``glue`` (the pages' hidden cells glue numbers into the text with it) here
 sends the page the value's text in each format the page shows it in
-(:func:`glue`).  The pages' hidden cells also state claims (``claim``,
-claims.py): here a claim goes to the page, which shows the wording of its
-sentence that is true of the reader's run.
+(:func:`glue`).  The pages' hidden cells also state claims (``claim``, an
+add-on: the claims feature's runtime): here a claim goes to the page, which
+shows the wording of its sentence that is true of the reader's run.
 
 An add-on sends the page a message of its own while a cell runs with
 :func:`post_message` (the page hands it to the handler registered for that
@@ -59,7 +59,6 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, ExitStack
 from typing import Any, Protocol
 
-from book_runtime import claims
 from book_runtime.cell_names import ends_with_semicolon
 from book_runtime.glue_text import format_glued
 
@@ -67,7 +66,8 @@ from book_runtime.glue_text import format_glued
 NAMESPACE: dict[str, Any] = {"__name__": "__main__", "__builtins__": __builtins__}
 #: The namespace the hidden cells run in (:func:`behind`).  It starts with ``glue``:
 #: every page's setup cell imports it (``from myst_nb import glue``) and is build-only
-#: (it also sets up matplotlib, which the browser does not have); and ``claim``.
+#: (it also sets up matplotlib, which the browser does not have); and ``claim``, which
+#: the claims' add-on gives it (:data:`ADDONS`).
 BEHIND: dict[str, Any] = {"__name__": "__main__", "__builtins__": __builtins__}
 _lent: set[str] = set()  # the names BEHIND holds from NAMESPACE
 
@@ -83,8 +83,17 @@ REPR_METHODS = (
 #: in order after the cell's outputs go to it and before its code runs.
 CELL_CONTEXTS: list[Callable[[], AbstractContextManager[object]]] = []
 #: The kernel's add-ons, imported once it has started (:func:`start`): each adds to the
-#: kernel (a :data:`CELL_CONTEXTS` factory, a function the page's add-on asks for).
-ADDONS = ("book_runtime.features.track.runtime", "book_runtime.live_charts")
+#: kernel (a :data:`CELL_CONTEXTS` factory, a function the page's add-on asks for, a
+#: name the hidden cells start with).  One that changes what the cells start with does
+#: it in a ``start()`` of its own, which :func:`start` calls: the build imports such
+#: a module too (the claims' runtime), where importing it must change nothing.  Named
+#: as strings: a feature's runtime is ``book_runtime.features`` only once installed
+#: (docs/_runtime/pyproject.toml maps its folder), which a type checker cannot follow.
+ADDONS = (
+    "book_runtime.features.claims.runtime",
+    "book_runtime.features.track.runtime",
+    "book_runtime.live_charts",
+)
 
 #: The book's MIME types, by what they are (mime_types.json; :func:`start` sets them).
 MIME_TYPES: dict[str, str] = {}
@@ -384,10 +393,6 @@ def run_cell(
     return json.dumps({"ok": ok, "error": error_text, "changed": changed})
 
 
-def _send_claim(key: str, record: dict[str, Any]) -> None:
-    post_message("claim", key=key, **record)
-
-
 def _graphviz_bundle(graph: Any) -> dict[str, str]:
     return {MIME_TYPES["graphviz"]: graph.source}
 
@@ -413,16 +418,14 @@ def start(mime_types: str, glue_formats: str) -> None:
     _install_ipython_display()
     _install_myst_nb()
     BEHIND["glue"] = glue
-    # A claim a hidden cell states goes to the page, which shows the sentence's
-    # wording that is true of the reader's run (claims.py, prose.js).
-    claims.send = _send_claim
-    BEHIND["claim"] = claims.claim
     # Every graphviz graph class (Graph, Digraph, Source) derives from JupyterIntegration.
     for_type_by_name("graphviz.jupyter_integration", "JupyterIntegration", _graphviz_bundle)
     for_type_by_name("micrograd.viz.chart", "Figure", _figure_bundle)
     for_type_by_name("micrograd.viz.stepper", "Stepper", _stepper_bundle)
-    for addon in ADDONS:
-        importlib.import_module(addon)
+    for name in ADDONS:
+        addon = importlib.import_module(name)
+        if hasattr(addon, "start"):
+            addon.start()
 
 
 def starting_names() -> str:

@@ -125,7 +125,7 @@ editedText(edited)].filter(Boolean).join(" ");
 // - Saved: each cell's code (if edited) and what its output box shows, the
 //   scratch cell's ("Try your own code") as a page cell's, as data
 //   (above: the worker's bundles and laid-out HTML, the runner's notes),
-//   and the state of every glued number and claim (prose.js), under the page's
+//   and the state of every glued number and claim (outputs.js), under the page's
 //   address in localStorage, within a second of a change (micrograd:* events).
 // - Brought back: code into the editor; outputs drawn again by the renderers
 //   that drew them, as a Python session that has ended shows them ("Computed
@@ -154,12 +154,13 @@ const keyOf = (session) => `${PREFIX}${session.path}`;
 /** What a saved state must match to be brought back (versionOf). */
 const version = (session) => versionOf(session.manifestText, session.settings.wheels);
 
-/** What the prose shows (prose.js: its glued numbers and claims), set up once. */
+/** What the prose shows (its glued numbers, prose.js, and claims, claims.js), set up once. */
 function loadProse(session) {
   const page = session.pageState;
   if (page.prose === null) {
-    page.prose = Promise.all([import("./outputs.js"), import("./prose.js")]).then(([outputs, prose]) => {
-      prose.install(session);
+    const addOns = [import("./prose.js"), import("../../_features/claims/claims.js")];
+    page.prose = Promise.all([import("./outputs.js"), ...addOns]).then(([outputs, ...shown]) => {
+      for (const addOn of shown) addOn.install(session);
       return outputs.proseOf(session);
     });
   }

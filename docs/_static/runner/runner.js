@@ -68,8 +68,10 @@
 //                prose shows of the reader's run: each glued value's and claim's
 //                state (the Prose)
 //   editor.js    the editor (CodeMirror 6, loaded on the first Edit or Run)
-//   prose.js     the words a glued number or a claim carries, and the add-ons
-//                that show glued numbers and claims
+//   prose.js     the words a glued number carries, and the add-on that shows
+//                glued numbers
+//   claims.js    (docs/_features/claims/) the sentences that follow the reader's
+//                run: a claim's wording true of it, or marked, in words
 //   track.js     (docs/_features/track/) the exercises' progress (data) and
 //                their panels, Check, hints
 //   nudge.js     (docs/_features/nudge/) the Nudge control on a page's small graphs:
@@ -79,7 +81,7 @@
 //                (DOT, Markdown, a stepper) and the add-ons' answers (the checks)
 //   runtime-cache.js  the service worker that keeps the runtime for a later start
 // (session.js, and the pure parts of cells.js, pagestate.js, steppers.js,
-// queue.js, prose.js and track.js, touch no DOM when called: tests/js/ runs
+// queue.js, prose.js, claims.js and track.js, touch no DOM when called: tests/js/ runs
 // them in Node, and drives the rest on a page in happy-dom.)
 //
 // The test API (window.microgradTest): the one small surface the browser tests
@@ -106,7 +108,7 @@
 //                        mistake (its id, or null), seconds from the click to the result}
 //   prose()              (a promise) what the prose shows of the reader's run: {key: {value, from,
 //                        stale}} of every glued number and claim that is not the build's
-//                        (prose.js; claims are named "claim:<key>")
+//                        (outputs.js; claims are named "claim:<key>")
 //   needs()              (a promise) for each of the page's code cells, the codes of
 //                        the cells the runner runs before it on a fresh page (Python's,
 //                        snippets.py: the build's, or the worker's for the reader's
@@ -129,6 +131,7 @@ const RUN_MODULES = Object.freeze([
   () => import("./queue.js"),
   () => import("./outputs.js"),
   () => import("./prose.js"),
+  () => import("../../_features/claims/claims.js"),
 ]);
 
 /**

@@ -195,7 +195,7 @@ export function judgeRun(predicted, shownText, close, exact) {
 /**
  * Judge a choice made before a run (one of the claim's wordings, `choices`: the
  * one true when the claim holds first) against the run's claim ({holds,
- * otherwise, about}: claims.py; where neither wording is true, neither is right).
+ * otherwise, about}: the claims' runtime.py; where neither wording is true, neither is right).
  * Returns {verdict: "right" | "wrong", text}, or null for what is no choice.
  */
 export function judgeChoice(predicted, claim, choices) {
