@@ -61,9 +61,9 @@ class Page:
 KERNEL_MODULES = ("IPython", "IPython.display", "myst_nb")
 RUNTIME_MODULES = (
     "cell_names",
-    "glue_text",
     "kernel",
     "features.claims.runtime",
+    "features.glue.runtime",
     "features.track.runtime",
     "live_charts",
 )
@@ -296,10 +296,11 @@ def test_a_format_the_value_does_not_fit_is_left_out_and_the_rest_sent(kernel: M
 
 
 def test_glue_texts_are_the_texts_the_download_writes(kernel: ModuleType) -> None:
+    from book_runtime.features.glue.runtime import glue_texts
     from executed_notebooks.download import format_glued
 
     for value in (0.5, -1.25e-7, 41, "Intel", 2.0):
-        texts = kernel.glue_texts("loss", value)
+        texts = glue_texts("loss", value)
         plain = repr(value)
         assert texts == {spec: format_glued(plain, spec) for spec in texts}
 

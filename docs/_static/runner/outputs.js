@@ -110,11 +110,14 @@ export function emit(name, detail = {}) {
 
 // -- what the prose shows of the reader's run: each key's state ----------------------------------
 // What the prose shows of the reader's run: the values hidden cells send the
-// page for its sentences (glued numbers and claims, each an add-on), each under
-// its key, with where it comes from, as data.  Here, with the extension API,
-// rather than in one of those add-ons: the runner's own modules read every
-// key's state (pagestate.js saves and restores it, queue.js says the words of
-// what stays the build's, runner.js hands it to the browser tests).  A key's state is
+// page for its sentences (glued numbers and claims, each a feature's add-on:
+// docs/_features/glue and claims), each under its key, with where it comes
+// from, as data.  It lives here, with the extension API, rather than in one of
+// those add-ons: the runner's own modules read every key's state (pagestate.js
+// saves and restores it, queue.js says the words of what stays the build's,
+// runner.js hands it to the browser tests), and a module of its own, shared by
+// the two, would be a page module more than the runner keeps to
+// (tests/test_site_helpers.py).  A key's state is
 //   {value, from, stale, notRerun}
 // value: the reader's value (null: the build's); from: "run" (this Python
 // session) or "earlier-run" (a session that has ended, or a saved run brought

@@ -154,11 +154,11 @@ const keyOf = (session) => `${PREFIX}${session.path}`;
 /** What a saved state must match to be brought back (versionOf). */
 const version = (session) => versionOf(session.manifestText, session.settings.wheels);
 
-/** What the prose shows (its glued numbers, prose.js, and claims, claims.js), set up once. */
+/** What the prose shows (its glued numbers, glue.js, and claims, claims.js), set up once. */
 function loadProse(session) {
   const page = session.pageState;
   if (page.prose === null) {
-    const addOns = [import("./prose.js"), import("../../_features/claims/claims.js")];
+    const addOns = [import("../../_features/glue/glue.js"), import("../../_features/claims/claims.js")];
     page.prose = Promise.all([import("./outputs.js"), ...addOns]).then(([outputs, ...shown]) => {
       for (const addOn of shown) addOn.install(session);
       return outputs.proseOf(session);

@@ -68,8 +68,8 @@
 //                prose shows of the reader's run: each glued value's and claim's
 //                state (the Prose)
 //   editor.js    the editor (CodeMirror 6, loaded on the first Edit or Run)
-//   prose.js     the words a glued number carries, and the add-on that shows
-//                glued numbers
+//   glue.js      (docs/_features/glue/) the numbers in the prose that follow the
+//                reader's run: the reader's, marked, with the build's in words
 //   claims.js    (docs/_features/claims/) the sentences that follow the reader's
 //                run: a claim's wording true of it, or marked, in words
 //   track.js     (docs/_features/track/) the exercises' progress (data) and
@@ -81,7 +81,7 @@
 //                (DOT, Markdown, a stepper) and the add-ons' answers (the checks)
 //   runtime-cache.js  the service worker that keeps the runtime for a later start
 // (session.js, and the pure parts of cells.js, pagestate.js, steppers.js,
-// queue.js, prose.js, claims.js and track.js, touch no DOM when called: tests/js/ runs
+// queue.js, glue.js, claims.js and track.js, touch no DOM when called: tests/js/ runs
 // them in Node, and drives the rest on a page in happy-dom.)
 //
 // The test API (window.microgradTest): the one small surface the browser tests
@@ -130,7 +130,7 @@ import { setUpPairs, setUpPredictions } from "./steppers.js";
 const RUN_MODULES = Object.freeze([
   () => import("./queue.js"),
   () => import("./outputs.js"),
-  () => import("./prose.js"),
+  () => import("../../_features/glue/glue.js"),
   () => import("../../_features/claims/claims.js"),
 ]);
 

@@ -1,18 +1,17 @@
-// What the prose shows of the reader's run: the words a glued number carries, by
-// its state (each key's state: outputs.js's Prose); and the add-on that shows
-// glued numbers.  Loaded by the first Run (or a reload that brings the prose's
-// state back).
+// Glued numbers: numbers in the prose that follow the reader's run, an add-on of
+// the runner (outputs.js).  The words a glued number of each state carries, as
+// data (no DOM, so that Node's tests read them), and the add-on that shows them.
+// Each number's state, where its value comes from (this run, an earlier session,
+// stale), is the runner's (outputs.js's Prose), which claims share.  Loaded by the
+// first Run (or a reload that brings the prose's state back).
 
-import { element } from "./cells.js";
+import { element } from "../../_static/runner/cells.js";
 import {
   installOnce, notRerunNote, proseOf, registerAddon,
-} from "./outputs.js";
+} from "../../_static/runner/outputs.js";
 
 // -- the words of a state -------------------------------------------------------------------------
-// What the prose says about a value the reader's run sent it (outputs.js's Prose
-// keeps each key's state: {value, from, stale, notRerun}), as data: the words a glued number
-// (glue, below) carries, and how it is marked.  The add-on draws what this
-// returns; no DOM here, so that Node's tests read the wording.
+// What a glued number of a state ({value, from, stale, notRerun}) says, and how it is marked.
 
 /**
  * How a glued number of this state shows: {words (what it says about its number,
@@ -39,18 +38,16 @@ export function glueView(state, buildText, theirs) {
   return { words, text: theirs === undefined ? buildText : theirs, as };
 }
 
-// -- glued numbers --------------------------------------------------------------------------------
-// Numbers in the prose that follow the reader's run: an add-on of the runner (outputs.js).
-//
+// -- the add-on -----------------------------------------------------------------------------------
 // The build pastes each glued number as <span class="pasted-text"
 // data-glue-key="moons_final_loss" data-glue-format=".6f">0.010978</span>
-// (docs/_ext/glued_numbers.py), and lists every key's formats for the kernel
-// (the page's cell manifest, docs/_ext/cell_manifest.py).  In the browser, a
-// cell's myst_nb.glue(key, value) sends the add-on message "glue" {key, texts}
-// (kernel.py): texts holds the value formatted in each of those formats by
-// Python, as myst-nb formats it at build time (glue_text.py).  Where each key's
-// value comes from (this run, an earlier session, stale) is prose.js's; this
-// module shows it: each span of the key shows the reader's text, marked as the
+// (directive.py), and lists every key's formats for the kernel (the page's cell
+// manifest, docs/_ext/cell_manifest.py).  In the browser, a cell's
+// myst_nb.glue(key, value) sends the add-on message "glue" {key, texts}
+// (runtime.py): texts holds the value formatted in each of those formats by
+// Python, as myst-nb formats it at build time.  Where each key's value comes
+// from (this run, an earlier session, stale) is the Prose's; this module
+// shows it: each span of the key shows the reader's text, marked as the
 // reader's, with the build's number in words for a screen reader and on hover
 // (not a focus stop), or the build's number, marked when it is out of date.
 
@@ -77,8 +74,8 @@ function renderGlue(spans, built, key, state) {
   }
 }
 
-/** Follow the glued numbers of the page (under session.root), once the first Run loads this. */
-function installGlue(session) {
+/** Follow the glued numbers of the page (under session.root), once (the first Run, or a reload). */
+export const install = (session) => installOnce(session, "glue", () => {
   const spans = Array.from(session.root.querySelectorAll("span.pasted-text[data-glue-key]"));
   const built = new Map(spans.map((span) => [span, span.innerHTML])); // as the build wrote them
   const keys = new Set(spans.map((span) => span.dataset.glueKey));
@@ -86,9 +83,4 @@ function installGlue(session) {
   registerAddon(session, "glue", ({ key, texts }) => {
     if (keys.has(key)) glued.set(key, texts);
   });
-}
-
-/** Follow the page's glued numbers (once: the first Run, or a reload). */
-export const install = (session) => installOnce(session, "prose", () => {
-  installGlue(session);
 });
