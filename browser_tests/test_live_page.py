@@ -12,9 +12,9 @@ reach 127.0.0.1 only, these tests check that
 - at 1366x768 and 390x844, every frame of a stepper made in the browser shows
   its controls, its captions and the node at work together, without scrolling;
 - a drawing made in the browser fits the column on a phone, as the build's do;
-- numbers in the prose follow the reader's run (prose.js; the kernel formats them
-  with glue_text.py, which formats as myst-nb does);
-- pictures follow the run (charts.js, live_charts.py): the moons training edited
+- numbers in the prose follow the reader's run (docs/_features/glue: the kernel
+  formats them with its runtime.py, which formats as myst-nb does);
+- pictures follow the run (outputs.js, live_charts.py): the moons training edited
   to 30 steps draws its loss and accuracy curve as it trains, the loss plot
   and the decision boundary are drawn from the reader's run, and Reset brings
   back the build's page; the mlp page's plots are drawn in the browser from
@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from book_runtime.glue_text import format_glued
+from book_runtime.features.glue.runtime import format_glued
 from runner_tab import (
     DONE,
     PAGE_TIMEOUT_MS,
@@ -189,7 +189,7 @@ def glue_values() -> list[str]:
 
 
 def test_the_kernel_formats_a_readers_number_exactly_as_myst_nb_formats_the_builds() -> None:
-    """glue_text.format_glued (the kernel's, and the download's) against myst-nb's own function."""
+    """The glue's format_glued (the kernel's, and the download's) against myst-nb's own function."""
     from myst_nb.core.variables import format_plain_text
 
     compared = 0

@@ -1,6 +1,6 @@
 """The page's words follow the reader's run, and the reader's changes last.
 
-A sentence whose truth depends on a value is a claim (docs/_ext/claims.py):
+A sentence whose truth depends on a value is a claim (docs/_features/claims):
 the page shows the wording that is true of the run its cells show, or marks
 the sentence.  These tests make the edits a first-time reader made, and read
 every claim of the page through its own predicate, as the page's Python

@@ -92,11 +92,13 @@ extensions = [
     # The whole book as one PDF in every page's download menu (nox -s pdf prints it).
     "book_pdf",
     # Each number pasted by {glue:text} names its key and format, so that the
-    # page can show the reader's own value there after a run in the browser.
-    "glued_numbers",
+    # page can show the reader's own value there after a run in the browser (its
+    # folder: docs/_features/glue).
+    "book_runtime.features.glue.directive",
     # A sentence whose truth depends on a value is a claim, checked at build time
-    # and shown in the wording true of the reader's run in the browser.
-    "claims",
+    # and shown in the wording true of the reader's run in the browser (its
+    # folder: docs/_features/claims).
+    "book_runtime.features.claims.directive",
     # "Build your own micrograd": each exercise cell's title, hints and solution
     # (book_runtime.checks) for the page's Check button, with no Python needed
     # (its folder: docs/_features/track).

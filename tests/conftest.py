@@ -31,7 +31,9 @@ Fixtures
 (``original.py``); ``neuron`` builds the lecture's labelled neuron
 (``labelled_neuron.py``); ``dot_program`` puts a ``dot`` on PATH (``_dot.py``);
 ``close_figures`` closes the matplotlib figures a test opened;
-``example_run`` runs an example script with its default settings once.
+``example_run`` runs an example script with its default settings once;
+``kernel`` is the book's in-browser kernel, started in CPython as the worker
+starts it (``browser_kernel.py``).
 
 The mutation test's table
 -------------------------
@@ -51,6 +53,7 @@ from pathlib import Path
 
 import pytest
 from _dot import dot_on_path
+from browser_kernel import started_kernel
 from hypothesis import HealthCheck, settings
 from labelled_neuron import Neuron, build_neuron
 from original import load_original
@@ -147,6 +150,11 @@ def original() -> types.SimpleNamespace:
 def neuron() -> Callable[..., Neuron]:
     """Builds the lecture's labelled neuron afresh: ``neuron()``, or ``neuron(backward=True)``."""
     return build_neuron
+
+
+@pytest.fixture
+def kernel(monkeypatch: pytest.MonkeyPatch) -> Iterator[types.ModuleType]:
+    yield from started_kernel(monkeypatch)
 
 
 @pytest.fixture(scope="session")

@@ -28,8 +28,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from book_runtime import claims
 from book_runtime.cell_names import without_magics
+from book_runtime.features.claims import runtime as claims
 from markdown_it import MarkdownIt
 
 from micrograd import paused_gc
@@ -144,7 +144,7 @@ def _importer(run: PageRun) -> Any:
 
 
 def _claim(run: PageRun) -> Any:
-    """``claim`` as the kernels give it to the pages (book_runtime.claims), recording each claim."""
+    """``claim`` as the kernels give it to the pages (the claims' runtime), recording each claim."""
 
     def record(key: str, verdict: dict[str, Any]) -> None:
         if key in run.claims:

@@ -5,22 +5,23 @@ decides how a value is shown, by its type, as a notebook kernel's display
 formatters do.  These tests run the kernel's Python here, with the MIME types
 of the book's one file of them, and check what the page would receive: a
 chart's description (no matplotlib in the browser), a stepper's frames (no
-``dot``), a graph's DOT source, the reader's glued numbers in the page's
-formats, and a training log's live chart while a cell trains.
+``dot``), a graph's DOT source, and a training log's live chart while a cell
+trains.  The features' add-ons of the kernel (glued numbers, claims) are
+tested beside their features, tests/features/, with the same kernel
+(browser_kernel.py).
 """
 
 from __future__ import annotations
 
-import contextlib
 import importlib
 import json
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import Any
 
 import pytest
+from browser_kernel import MIME_TYPES, run
 from pages import code_cells, run_page
 
 from micrograd import MLP, Value
@@ -30,94 +31,6 @@ from micrograd.viz import plot
 from micrograd.viz.chart import Chart, Figure
 from micrograd.viz.draw import draw_dot
 from micrograd.viz.stepper import BackwardStepper, StepperPair
-
-RUNNER = Path(__file__).resolve().parent.parent / "docs" / "_static" / "runner"
-MIME_TYPES: dict[str, str] = json.loads((RUNNER / "mime_types.json").read_text(encoding="utf-8"))
-
-
-class Page:
-    """What the page receives from a cell's run: printed text, displays, add-on messages."""
-
-    def __init__(self) -> None:
-        self.streams: list[tuple[str, str]] = []
-        self.displays: list[dict[str, str]] = []
-        self.addons: list[tuple[str, dict[str, Any]]] = []
-
-    def stream(self, name: str, text: str) -> None:
-        self.streams.append((name, text))
-
-    def display(self, bundle: str) -> None:
-        self.displays.append(json.loads(bundle))
-
-    def addon(self, name: str, fields: str) -> None:
-        self.addons.append((name, json.loads(fields)))
-
-    def printed(self) -> str:
-        """What the run printed to stdout, its pieces joined."""
-        return "".join(text for name, text in self.streams if name == "stdout")
-
-
-#: The modules the kernel installs, or imports of the runtime: the fixture puts them back.
-KERNEL_MODULES = ("IPython", "IPython.display", "myst_nb")
-RUNTIME_MODULES = (
-    "cell_names",
-    "claims",
-    "glue_text",
-    "kernel",
-    "features.track.runtime",
-    "live_charts",
-)
-
-
-def _on_its_package(name: str) -> tuple[ModuleType, str]:
-    """The package of module ``name`` and the attribute its import sets there."""
-    package, _, attribute = name.rpartition(".")
-    return importlib.import_module(package), attribute
-
-
-@pytest.fixture
-def kernel(monkeypatch: pytest.MonkeyPatch) -> Iterator[ModuleType]:
-    """The kernel, started as worker.js starts it (the interpreter put back afterwards)."""
-    for name in ("stdout", "stderr"):
-        monkeypatch.setattr(sys, name, getattr(sys, name))
-    runtime = [f"book_runtime.{name}" for name in RUNTIME_MODULES]
-    names = (*KERNEL_MODULES, *runtime)
-    before = {name: sys.modules.get(name) for name in names}
-    attributes = {name: getattr(*_on_its_package(name), None) for name in runtime}
-    for name in names:
-        sys.modules.pop(name, None)
-    try:
-        module = importlib.import_module("book_runtime.kernel")
-        formats = {"loss": [".4f", ".1e"], "name": ["s"], "steps": ["", "d"]}
-        module.start(json.dumps(MIME_TYPES), json.dumps(formats))
-        yield module
-    finally:
-        for name, found in before.items():
-            if found is None:
-                sys.modules.pop(name, None)
-            else:
-                sys.modules[name] = found
-        for name, attribute in attributes.items():
-            package, on_it = _on_its_package(name)
-            if attribute is None:
-                vars(package).pop(on_it, None)
-            else:
-                setattr(package, on_it, attribute)
-
-
-def run(
-    kernel: ModuleType, code: str, *, apart: bool = False, watch: Sequence[str] = ()
-) -> tuple[Page, dict[str, Any]]:
-    """Run a cell as the worker does; what it prints goes where the kernel sends it.
-
-    ``apart``: a cell the build hides (the manifest's ``apart``, as the worker passes it).
-    """
-    page = Page()
-    # pytest puts its own sys.stdout back before each test: the cell gets the kernel's.
-    streams = (kernel._CellStream("stdout"), kernel._CellStream("stderr"))
-    with contextlib.redirect_stdout(streams[0]), contextlib.redirect_stderr(streams[1]):
-        found = kernel.run_cell(code, "<cell 1>", page, json.dumps(list(watch)), apart)
-    return page, json.loads(found)
 
 
 def two_lines() -> Chart:
@@ -276,34 +189,6 @@ def test_the_neuron_pages_solution_leaves_the_scratch_cell_the_pages_neuron(
     assert page.printed() == f"{expected} tanh False\n"
 
 
-# -- glued numbers ------------------------------------------------------------------------------
-
-
-def test_glue_sends_the_value_in_every_format_the_page_shows_it_in(kernel: ModuleType) -> None:
-    glued = "from myst_nb import glue\nglue('loss', 0.123456789, display=False)"
-    page, result = run(kernel, glued, apart=True)
-    assert result["ok"], result["error"]
-    assert page.addons == [("glue", {"key": "loss", "texts": {".4f": "0.1235", ".1e": "1.2e-01"}})]
-    assert page.displays == []
-
-
-def test_a_format_the_value_does_not_fit_is_left_out_and_the_rest_sent(kernel: ModuleType) -> None:
-    glued = "glue('loss', 'not a number', display=False)\nglue('steps', 30)"
-    page, _ = run(kernel, glued, apart=True)
-    assert page.addons[0] == ("glue", {"key": "loss", "texts": {}})
-    assert page.addons[1] == ("glue", {"key": "steps", "texts": {"": "30", "d": "30"}})
-    assert page.displays == [{"text/plain": "30"}]  # display=True shows it, as myst-nb does
-
-
-def test_glue_texts_are_the_texts_the_download_writes(kernel: ModuleType) -> None:
-    from executed_notebooks.download import format_glued
-
-    for value in (0.5, -1.25e-7, 41, "Intel", 2.0):
-        texts = kernel.glue_texts("loss", value)
-        plain = repr(value)
-        assert texts == {spec: format_glued(plain, spec) for spec in texts}
-
-
 # -- the live training chart ------------------------------------------------------------------
 
 
@@ -349,23 +234,3 @@ def test_after_a_cell_even_one_that_raises_the_library_is_as_it_was(
     # Outside a cell, recording sends nothing: post_message would raise with no cell running.
     kernel.NAMESPACE["log"].record(5, 0.1)
     assert len(kernel.NAMESPACE["log"].rows) == 6
-
-
-# -- claims -------------------------------------------------------------------------------------
-
-
-def test_a_claim_goes_to_the_page_with_whether_it_holds_for_the_readers_run(
-    kernel: ModuleType,
-) -> None:
-    run(kernel, "x2 = 1.0")
-    page, result = run(kernel, "claim('x2_is_zero', x2 == 0, about=f'x2 = {x2}')", apart=True)
-    assert result["ok"], result["error"]
-    sent = {"key": "x2_is_zero", "holds": False, "otherwise": True, "about": "x2 = 1.0"}
-    assert page.addons == [("claim", sent)]
-
-
-def test_a_claim_stated_wrong_is_the_cells_own_exception(kernel: ModuleType) -> None:
-    page, result = run(kernel, "claim('loss falls', True)", apart=True)
-    assert not result["ok"]
-    assert "ValueError: a claim's key is a name" in result["error"]
-    assert page.addons == []

@@ -21,7 +21,7 @@ import re
 from typing import Any
 
 import pytest
-from claims import ROLE, check, lead_ins, parse
+from book_runtime.features.claims.directive import ROLE, check, lead_ins, parse
 from labelled_neuron import NeuronBuilder
 from pages import (
     DOCS,

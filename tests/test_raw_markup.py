@@ -159,7 +159,8 @@ def tiny_site(
     source = tmp_path_factory.mktemp("tiny-site")
     conf = (
         f"import sys\nsys.path.insert(0, {str(DOCS_EXT)!r})\n"
-        'extensions = ["myst_nb", "glued_numbers", "claims", "raw_markup"]\n'
+        'extensions = ["myst_nb", "book_runtime.features.glue.directive",\n'
+        '              "book_runtime.features.claims.directive", "raw_markup"]\n'
         'nb_execution_mode = "off"\n'
         'exclude_patterns = ["_build"]\n'
     )

@@ -39,7 +39,7 @@ MIME: dict[str, str] = json.loads(
 
 
 def test_the_kernel_reads_the_books_mime_types_and_claim_from_the_runtimes_files() -> None:
-    from book_runtime import claims
+    from book_runtime.features.claims import runtime as claims
 
     files = executed_notebooks.kernel_files()
     runner = ROOT / "docs" / "_static" / "runner"
@@ -77,7 +77,7 @@ def test_the_mime_types_and_claim_key_the_execution_cache(
     mime_types.write_text('{"chart": "application/x-other+json"}')
     changed_types = executed_notebooks.kernel_startup_digest()
     assert changed_types != before
-    claims = copies[real_module_file("book_runtime.claims")]
+    claims = copies[real_module_file("book_runtime.features.claims.runtime")]
     claims.write_text("def claim(key, holds, about=''): pass\n")
     assert executed_notebooks.kernel_startup_digest() != changed_types
 

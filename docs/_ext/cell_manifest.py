@@ -43,12 +43,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from book_runtime.features.glue.directive import glued_number
 from book_runtime.snippets import runner_analysis
 from browser_runner import first_run_files, output_kinds, record_first_run
 from docutils import nodes
 from executed_notebooks import executed_notebook, on_notebook_pages
 from executed_notebooks.scripts import MIME_TYPES, cell_scripts, code_cells, page_of
-from glued_numbers import glued_number
 from myst_parser.parsers.docutils_ import depart_container_html, visit_container_html
 
 
@@ -76,7 +76,7 @@ def manifest(
 
 
 def glue_formats(doctree: nodes.document) -> dict[str, list[str]]:
-    """Each key the page's prose pastes (glued_numbers.py), with its format specs, sorted."""
+    """Each key the page's prose pastes (the glue's directive), with its format specs, sorted."""
     formats: dict[str, set[str]] = {}
     for node in doctree.findall(glued_number):
         formats.setdefault(node["glue_key"], set()).add(node["glue_format"])

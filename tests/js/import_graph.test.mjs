@@ -69,7 +69,7 @@ test("the reader finds import edges of every kind", () => {
   const graph = importGraph();
   assert.ok(graph.get("queue.js").includes("session.js")); // import {...} from
   assert.ok(graph.get("runner.js").includes("queue.js")); // a module the first Run loads
-  assert.ok(graph.get("pagestate.js").includes("prose.js")); // import()
+  assert.ok(graph.get("pagestate.js").includes("../../_features/glue/glue.js")); // import()
   const nudge = "../../_features/nudge/nudge.js"; // a feature's add-on, both ways
   assert.ok(graph.get("runner.js").includes(nudge));
   assert.ok(graph.get(nudge).includes("cells.js") && graph.get(nudge).includes("python.js"));

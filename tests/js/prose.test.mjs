@@ -1,113 +1,19 @@
-// What the prose says of the reader's run: each key's state (prose.js, which
-// follows the runner's events on document: here an EventTarget) and the words a
-// glued number or a claim of that state carries (prose.js).
+// What the prose says of the reader's run: each key's state (outputs.js's Prose,
+// which follows the runner's events on document: here an EventTarget), and the
+// words of what stays the build's, which glued numbers and claims both carry
+// (each feature's own words: tests/js/features/glue.test.mjs, claims.test.mjs).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import {
-  Prose, claimMark, claimView, glueView, notRerunNote, notRerunWords,
-} from "../../docs/_static/runner/prose.js";
+import { claimView } from "../../docs/_features/claims/claims.js";
+import { glueView } from "../../docs/_features/glue/glue.js";
+import { Prose, notRerunNote, notRerunWords } from "../../docs/_static/runner/outputs.js";
 
-// prose.js follows the runner's events on document (read when a Prose is made).
+// A Prose follows the runner's events on document (read when a Prose is made).
 globalThis.document = new EventTarget();
 
 const BUILD = { value: null, from: "build", stale: false };
 const emit = (name, detail = {}) => globalThis.document.dispatchEvent(new CustomEvent(`micrograd:${name}`, { detail }));
-
-// -- glued numbers ----------------------------------------------------------------------------
-
-test("a glued number of the build's, current, says nothing and shows the build's", () => {
-  assert.deepEqual(glueView(BUILD, "0.0110", undefined), { words: null, text: "0.0110", as: null });
-});
-
-test("a glued number of the reader's run shows theirs, with the build's in words", () => {
-  const run = { value: { ".4f": "0.2000" }, from: "run", stale: false };
-  assert.deepEqual(glueView(run, "0.0110", "0.2000"), {
-    words: "Your run's value; the build's value: 0.0110.", text: "0.2000", as: "yours",
-  });
-  const earlier = { ...run, from: "earlier-run" };
-  assert.deepEqual(glueView(earlier, "0.0110", "0.2000"), {
-    words: "From an earlier Python session of yours; the build's value: 0.0110.",
-    text: "0.2000",
-    as: "earlier",
-  });
-});
-
-test("a glued number the run has no text for keeps the build's, marked", () => {
-  const run = { value: { ".6f": "0.200000" }, from: "run", stale: false };
-  assert.deepEqual(glueView(run, "0.0110", undefined), {
-    words: "From the build: your run's value cannot be shown here.", text: "0.0110", as: "stale",
-  });
-});
-
-test("a stale glued number says whose it is and that it is out of date", () => {
-  assert.equal(glueView({ ...BUILD, stale: true }, "0.0110", undefined).words,
-    "From the build; your changes above make it out of date (the build's value: 0.0110).");
-  const theirs = glueView({ value: { ".4f": "0.2000" }, from: "run", stale: true }, "0.0110", "0.2000");
-  assert.equal(theirs.words,
-    "From an earlier run of yours; your changes above make it out of date (the build's value: 0.0110).");
-  assert.equal(theirs.as, "stale");
-  assert.equal(theirs.text, "0.2000");
-});
-
-// -- claims -----------------------------------------------------------------------------------
-
-const holds = { value: { holds: true, about: null }, from: "run", stale: false };
-const fails = { value: { holds: false, about: "the loss at step 30" }, from: "run", stale: false };
-
-test("a claim of the build's, current, is as the build wrote it", () => {
-  assert.deepEqual(claimView(BUILD, true), {
-    switched: false, words: null, yours: false, broken: false, stale: false, shown: null,
-  });
-});
-
-test("a claim the reader's run keeps true is the reader's, unmarked", () => {
-  assert.deepEqual(claimView(holds, true), {
-    switched: false, words: null, yours: true, broken: false, stale: false, shown: "yours",
-  });
-  assert.equal(claimView({ ...holds, from: "earlier-run" }, true).words, "from an earlier session of yours");
-});
-
-test("a claim the run breaks switches to its other wording, or is marked not true", () => {
-  assert.deepEqual(claimView(fails, true), {
-    switched: true, words: null, yours: true, broken: false, stale: false, shown: "yours",
-  });
-  assert.equal(claimView({ ...fails, from: "earlier-run" }, true).words, "from an earlier session of yours");
-  assert.deepEqual(claimView(fails, false), {
-    switched: false,
-    words: "not true of your run: the loss at step 30",
-    yours: false,
-    broken: true,
-    stale: false,
-    shown: "broken",
-  });
-  assert.equal(claimMark({ ...fails, from: "earlier-run" }),
-    "not true of your run: the loss at step 30 (an earlier session)");
-  assert.equal(claimMark({ value: { holds: false, about: null }, from: "run", stale: false }),
-    "not true of your run");
-});
-
-test("a run that makes neither wording true keeps the first, marked not true", () => {
-  const still = { value: { holds: false, otherwise: false, about: "from 0.5000 to 0.5000" },
-    from: "run", stale: false };
-  assert.deepEqual(claimView(still, true), {
-    switched: false,
-    words: "not true of your run: from 0.5000 to 0.5000",
-    yours: false,
-    broken: true,
-    stale: false,
-    shown: "broken",
-  });
-});
-
-test("a stale claim keeps its wording, marked out of date", () => {
-  assert.equal(claimView({ ...BUILD, stale: true }, true).words,
-    "from the build: your changes above make it out of date");
-  const view = claimView({ ...fails, stale: true }, true);
-  assert.equal(view.switched, true);
-  assert.equal(view.words, "from an earlier run of yours: your changes above make it out of date");
-  assert.equal(view.shown, "stale");
-});
 
 // -- what stays the build's, out of date ------------------------------------------------------
 

@@ -60,7 +60,7 @@ MIME_TYPES = DOCS / "_static" / "runner" / "mime_types.json"
 #: The modules of the book's runtime that the kernel's start-up files import.
 KERNEL_IMPORTS = (
     "book_runtime",
-    "book_runtime.claims",
+    "book_runtime.features.claims.runtime",
     "book_runtime.inline_markup",
     "book_runtime.features.predict.runtime",
 )

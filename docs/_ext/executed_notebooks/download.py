@@ -31,10 +31,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from book_runtime.features.claims.directive import ROLE as CLAIM_ROLE
+from book_runtime.features.claims.directive import parse as parse_claim
+from book_runtime.features.glue.runtime import format_glued
 from book_runtime.features.predict.directive import question_length
-from book_runtime.glue_text import format_glued
-from claims import ROLE as CLAIM_ROLE
-from claims import parse as parse_claim
 from pair_words import WORDS as PAIR_WORDS
 
 from .streams import join_stream_pieces
@@ -85,7 +85,7 @@ def glued_values(notebook: dict[str, Any], side: dict[str, Any]) -> dict[str, di
     return values
 
 
-#: A glued value's text/plain with a format spec, as the page shows it: glue_text.py,
+#: A glued value's text/plain with a format spec, as the page shows it: the glue's runtime,
 #: the one Python function that does it outside myst-nb (the reader's browser runs it too).
 
 

@@ -33,7 +33,7 @@ So does a prompt whose question is not whole before the run
 or an explanation that opens as a question's continuation would.
 
 Where the outcome is a yes or no (the moons trained at a constant rate of 0.1:
-does the loss rise or fall?), the prompt asks about a claim (docs/_ext/claims.py)::
+does the loss rise or fall?), the prompt asks about a claim (the claims feature)::
 
     ```{predict-claim} moons_loss_rises
     Predict, then run: ... will the loss rise or fall after the first step?
@@ -43,7 +43,7 @@ does the loss rise or fall?), the prompt asks about a claim (docs/_ext/claims.py
 
 The choices are the two wordings of the claim in the body (the one true when
 the claim holds first), which must be plain words: the reader picks one, and
-the run's claim (prose.js's micrograd:prose, under ``claim:<key>``) says
+the run's claim (the runner's micrograd:prose, under ``claim:<key>``) says
 which was true.  The body's sentence follows the reader's run as every
 claim's does.
 """
@@ -56,10 +56,10 @@ import re
 from collections.abc import Sequence
 from typing import Any, ClassVar
 
+from book_runtime.features.claims.directive import GLUE_PREFIX as CLAIM_PREFIX
+from book_runtime.features.claims.directive import ROLE as CLAIM_ROLE
+from book_runtime.features.claims.directive import parse as parse_claim
 from book_runtime.features.predict.runtime import EXACT
-from claims import GLUE_PREFIX as CLAIM_PREFIX
-from claims import ROLE as CLAIM_ROLE
-from claims import parse as parse_claim
 from docutils import nodes
 from docutils.parsers.rst import directives
 from sphinx.util.docutils import SphinxDirective

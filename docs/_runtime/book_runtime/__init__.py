@@ -8,11 +8,12 @@ tests.  Standard library and ``micrograd`` only:
 * :mod:`.cell_names`: what a cell's code defines, reads and imports;
 * :mod:`.snippets`: which cells a cell needs, and the cell as a script that runs by itself;
 * :mod:`.output_kinds`: what kind an output is (a drawing, a figure, a stepper...);
-* :mod:`.glue_text`: a glued value's text, as myst-nb writes it;
 * :mod:`.inline_markup`: the runner's texts' inline Markdown, as HTML and as plain words;
-* :mod:`.claims`: ``claim``, a sentence's truth as a value, for the build and the browser;
-* the kernel's add-ons (:data:`.kernel.ADDONS`): :mod:`.live_charts`, and the track's
-  Check, :mod:`book_runtime.features.track.runtime`;
+* the kernel's add-ons (:data:`.kernel.ADDONS`): :mod:`.live_charts`, the track's
+  Check, :mod:`book_runtime.features.track.runtime`, ``claim``, a sentence's truth
+  as a value, for the build and the browser, :mod:`book_runtime.features.claims.runtime`,
+  and ``myst_nb.glue``, with a glued value's text as myst-nb writes it,
+  :mod:`book_runtime.features.glue.runtime`;
 * :mod:`.checks`: the hidden checks of "Build your own micrograd", each step's code
   as files (``checks/steps/<step>/``), which the track's Check runs;
 * :mod:`.features`: each reader-facing feature's folder (docs/_features), its

@@ -29,10 +29,11 @@ frames' data, which the worker lays out.  Their MIME types are the book's
 browser either, so ``IPython.display`` here offers what pages use of it:
 ``display``, ``HTML``, ``Markdown`` and ``SVG``; nor is there myst-nb, whose
 ``glue`` (the pages' hidden cells glue numbers into the text with it) here
-sends the page the value's text in each format the page shows it in
-(:func:`glue`).  The pages' hidden cells also state claims (``claim``,
-claims.py): here a claim goes to the page, which shows the wording of its
-sentence that is true of the reader's run.
+sends the page the value's text in each format the page shows it in (an
+add-on: the glue feature's runtime).  The pages' hidden cells also state
+claims (``claim``, an add-on: the claims feature's runtime): here a claim goes
+to the page, which shows the wording of its sentence that is true of the
+reader's run.
 
 An add-on sends the page a message of its own while a cell runs with
 :func:`post_message` (the page hands it to the handler registered for that
@@ -59,15 +60,14 @@ from collections.abc import Callable
 from contextlib import AbstractContextManager, ExitStack
 from typing import Any, Protocol
 
-from book_runtime import claims
 from book_runtime.cell_names import ends_with_semicolon
-from book_runtime.glue_text import format_glued
 
 #: The namespace the page's shown cells and the scratch cell run in.
 NAMESPACE: dict[str, Any] = {"__name__": "__main__", "__builtins__": __builtins__}
 #: The namespace the hidden cells run in (:func:`behind`).  It starts with ``glue``:
 #: every page's setup cell imports it (``from myst_nb import glue``) and is build-only
-#: (it also sets up matplotlib, which the browser does not have); and ``claim``.
+#: (it also sets up matplotlib, which the browser does not have); and ``claim``: the
+#: glue's and the claims' add-ons give them (:data:`ADDONS`).
 BEHIND: dict[str, Any] = {"__name__": "__main__", "__builtins__": __builtins__}
 _lent: set[str] = set()  # the names BEHIND holds from NAMESPACE
 
@@ -83,12 +83,24 @@ REPR_METHODS = (
 #: in order after the cell's outputs go to it and before its code runs.
 CELL_CONTEXTS: list[Callable[[], AbstractContextManager[object]]] = []
 #: The kernel's add-ons, imported once it has started (:func:`start`): each adds to the
-#: kernel (a :data:`CELL_CONTEXTS` factory, a function the page's add-on asks for).
-ADDONS = ("book_runtime.features.track.runtime", "book_runtime.live_charts")
+#: kernel (a :data:`CELL_CONTEXTS` factory, a function the page's add-on asks for, a
+#: name the hidden cells start with).  One that changes what the cells start with does
+#: it in a ``start()`` of its own, which :func:`start` calls: the build imports such a
+#: module too (the claims' and the glue's runtime), where importing it must change
+#: nothing.  Named as strings: a feature's runtime is ``book_runtime.features`` only
+#: once installed (docs/_runtime/pyproject.toml maps its folder), which a type checker
+#: cannot follow.
+ADDONS = (
+    "book_runtime.features.claims.runtime",
+    "book_runtime.features.glue.runtime",
+    "book_runtime.features.track.runtime",
+    "book_runtime.live_charts",
+)
 
 #: The book's MIME types, by what they are (mime_types.json; :func:`start` sets them).
 MIME_TYPES: dict[str, str] = {}
-#: The formats each glued key is shown in on the page: key -> format specs (:func:`start`).
+#: The formats each glued key is shown in on the page: key -> format specs (:func:`start`;
+#: the glue's add-on formats a glued value in each).
 GLUE_FORMATS: dict[str, list[str]] = {}
 #: How the book shows a kind of value in the browser: (module, class name) ->
 #: a function of the value that gives its bundle (:func:`for_type_by_name`).
@@ -174,9 +186,6 @@ def display(*objs: object) -> None:
     for obj in objs:
         if _out is not None:
             _out.display(json.dumps(mimebundle(obj)))
-
-
-_show = display  # what glue(display=True) calls, under a name its argument does not hide
 
 
 def post_message(name: str, **fields: Any) -> None:
@@ -297,38 +306,6 @@ def _summary(namespace: dict[str, Any], name: str) -> object:
         return _Unknown()
 
 
-def glue_texts(name: str, variable: object) -> dict[str, str]:
-    """The value's text in each format the page shows ``name`` in (a misfit left out)."""
-    plain = mimebundle(variable)["text/plain"]
-    texts = {}
-    for spec in GLUE_FORMATS.get(name, []):
-        try:
-            texts[spec] = format_glued(plain, spec)
-        except (TypeError, ValueError):  # "abc" with ".4f": the page keeps the build's number
-            continue
-    return texts
-
-
-def glue(name: str, variable: object, display: bool = True) -> None:
-    """``myst_nb.glue`` in the browser: send the page the value a hidden cell glues into the text.
-
-    The page gets the add-on message ``glue`` with ``key`` and ``texts``: the
-    value formatted in each of the formats the page shows it in, by
-    :func:`format_glued`, as myst-nb formats it at build time.  With
-    ``display``, the value is also shown, as myst-nb shows it.
-    """
-    post_message("glue", key=name, texts=glue_texts(name, variable))
-    if display:
-        _show(variable)
-
-
-def _install_myst_nb() -> None:
-    """``myst_nb`` with ``glue`` (myst-nb is not in Pyodide): the pages' setup imports it."""
-    package = types.ModuleType("myst_nb", "What the in-browser runner offers of myst-nb: glue.")
-    package.glue = glue  # type: ignore[attr-defined]
-    sys.modules.setdefault("myst_nb", package)
-
-
 def _traceback(error: BaseException, filename: str) -> str:
     """The traceback from the cell's own frame on (the runner's frames left out)."""
     tb = error.__traceback__
@@ -384,10 +361,6 @@ def run_cell(
     return json.dumps({"ok": ok, "error": error_text, "changed": changed})
 
 
-def _send_claim(key: str, record: dict[str, Any]) -> None:
-    post_message("claim", key=key, **record)
-
-
 def _graphviz_bundle(graph: Any) -> dict[str, str]:
     return {MIME_TYPES["graphviz"]: graph.source}
 
@@ -411,18 +384,14 @@ def start(mime_types: str, glue_formats: str) -> None:
     sys.stdout = _CellStream("stdout")
     sys.stderr = _CellStream("stderr")
     _install_ipython_display()
-    _install_myst_nb()
-    BEHIND["glue"] = glue
-    # A claim a hidden cell states goes to the page, which shows the sentence's
-    # wording that is true of the reader's run (claims.py, prose.js).
-    claims.send = _send_claim
-    BEHIND["claim"] = claims.claim
     # Every graphviz graph class (Graph, Digraph, Source) derives from JupyterIntegration.
     for_type_by_name("graphviz.jupyter_integration", "JupyterIntegration", _graphviz_bundle)
     for_type_by_name("micrograd.viz.chart", "Figure", _figure_bundle)
     for_type_by_name("micrograd.viz.stepper", "Stepper", _stepper_bundle)
-    for addon in ADDONS:
-        importlib.import_module(addon)
+    for name in ADDONS:
+        addon = importlib.import_module(name)
+        if hasattr(addon, "start"):
+            addon.start()
 
 
 def starting_names() -> str:

@@ -125,7 +125,7 @@ editedText(edited)].filter(Boolean).join(" ");
 // - Saved: each cell's code (if edited) and what its output box shows, the
 //   scratch cell's ("Try your own code") as a page cell's, as data
 //   (above: the worker's bundles and laid-out HTML, the runner's notes),
-//   and the state of every glued number and claim (prose.js), under the page's
+//   and the state of every glued number and claim (outputs.js), under the page's
 //   address in localStorage, within a second of a change (micrograd:* events).
 // - Brought back: code into the editor; outputs drawn again by the renderers
 //   that drew them, as a Python session that has ended shows them ("Computed
@@ -154,13 +154,14 @@ const keyOf = (session) => `${PREFIX}${session.path}`;
 /** What a saved state must match to be brought back (versionOf). */
 const version = (session) => versionOf(session.manifestText, session.settings.wheels);
 
-/** What the prose shows (prose.js: its glued numbers and claims), set up once. */
+/** What the prose shows (its glued numbers, glue.js, and claims, claims.js), set up once. */
 function loadProse(session) {
   const page = session.pageState;
   if (page.prose === null) {
-    page.prose = import("./prose.js").then((prose) => {
-      prose.install(session);
-      return prose.proseOf(session);
+    const addOns = [import("../../_features/glue/glue.js"), import("../../_features/claims/claims.js")];
+    page.prose = Promise.all([import("./outputs.js"), ...addOns]).then(([outputs, ...shown]) => {
+      for (const addOn of shown) addOn.install(session);
+      return outputs.proseOf(session);
     });
   }
   return page.prose;
@@ -168,14 +169,12 @@ function loadProse(session) {
 
 /**
  * The module that draws a run's output box and the runner's notes (outputs.js),
- * with its renderers and the charts' (in the order the first Run registers them).
+ * with its renderers, charts' among them.
  */
-const renderers = (session) => Promise.all([import("./outputs.js"), import("./charts.js")])
-  .then(([outputs, charts]) => {
-    outputs.install(session);
-    charts.install(session);
-    return outputs;
-  });
+const renderers = (session) => import("./outputs.js").then((outputs) => {
+  outputs.install(session);
+  return outputs;
+});
 
 /**
  * An add-on keeps state of its own with the page's (the exercises' progress, say):

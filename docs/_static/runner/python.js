@@ -38,7 +38,7 @@ export const isStarted = (session) => session.ready !== null;
  * Start a worker (session.makeWorker).  onMessage(message) hears what the worker
  * says about runs; a failure of the runtime is session.teardown("crashed",
  * details), once.  glueFormats: {key: [format spec, ...]}, the formats the page
- * shows each glued value in (prose.js), for the kernel to format them.
+ * shows each glued value in (glue.js), for the kernel to format them.
  */
 export function startSession(session, onMessage, glueFormats) {
   const { records, settings } = session;

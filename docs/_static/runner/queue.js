@@ -13,9 +13,8 @@ import {
 import { openEditor } from "./editor.js";
 import {
   addCrashNote, addNote, addTraceback, capital, emit, hiddenErrorNote, leftOutText, nameOf, rerunText,
-  showNote, shownAt, stoppedText,
+  notRerunNote, showNote, shownAt, stoppedText,
 } from "./outputs.js";
-import { notRerunNote } from "./prose.js";
 import {
   analyse, isStarted, keepRuntime, onMessage, requestScript, runningEntry, startRun, startSession,
   startingText,

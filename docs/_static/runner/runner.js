@@ -63,14 +63,17 @@
 //   outputs.js   what a run shows in a cell: the extension API for add-on modules
 //                (output renderers, add-on messages, the micrograd:* events on
 //                document), output rendering and the built-in renderers (a
-//                stepper's too), the notes a run leaves, in words
+//                stepper's too, and charts drawn in the browser: a training
+//                cell's live chart), the notes a run leaves, in words; what the
+//                prose shows of the reader's run: each glued value's and claim's
+//                state (the Prose)
 //   editor.js    the editor (CodeMirror 6, loaded on the first Edit or Run)
-//   prose.js     what the prose shows of the reader's run: each glued value's and
-//                claim's state, the words it carries, and the add-ons that show
-//                glued numbers and claims
+//   glue.js      (docs/_features/glue/) the numbers in the prose that follow the
+//                reader's run: the reader's, marked, with the build's in words
+//   claims.js    (docs/_features/claims/) the sentences that follow the reader's
+//                run: a claim's wording true of it, or marked, in words
 //   track.js     (docs/_features/track/) the exercises' progress (data) and
 //                their panels, Check, hints
-//   charts.js    charts drawn in the browser, and a training cell's live chart
 //   nudge.js     (docs/_features/nudge/) the Nudge control on a page's small graphs:
 //                an input moved by drag, keys or typing, and the output's change
 //                beside grad × Δx (Python's)
@@ -78,7 +81,7 @@
 //                (DOT, Markdown, a stepper) and the add-ons' answers (the checks)
 //   runtime-cache.js  the service worker that keeps the runtime for a later start
 // (session.js, and the pure parts of cells.js, pagestate.js, steppers.js,
-// queue.js, prose.js and track.js, touch no DOM when called: tests/js/ runs
+// queue.js, glue.js, claims.js and track.js, touch no DOM when called: tests/js/ runs
 // them in Node, and drives the rest on a page in happy-dom.)
 //
 // The test API (window.microgradTest): the one small surface the browser tests
@@ -98,14 +101,14 @@
 //   log()                what the runtime wrote to its console
 //   saved()              whether every change so far is saved: no save of the page's
 //                        state waits or is under way (pagestate.js)
-//   liveCharts()         each drawing of a live training chart (charts.js)
+//   liveCharts()         each drawing of a live training chart (outputs.js)
 //   nudges()             each nudge answered (nudge.js): {question, milliseconds,
 //                        out, reply (Python's numbers)}
 //   checks()             each Check of an exercise (track.js): {exercise, status,
 //                        mistake (its id, or null), seconds from the click to the result}
 //   prose()              (a promise) what the prose shows of the reader's run: {key: {value, from,
 //                        stale}} of every glued number and claim that is not the build's
-//                        (prose.js; claims are named "claim:<key>")
+//                        (outputs.js; claims are named "claim:<key>")
 //   needs()              (a promise) for each of the page's code cells, the codes of
 //                        the cells the runner runs before it on a fresh page (Python's,
 //                        snippets.py: the build's, or the worker's for the reader's
@@ -127,8 +130,8 @@ import { setUpPairs, setUpPredictions } from "./steppers.js";
 const RUN_MODULES = Object.freeze([
   () => import("./queue.js"),
   () => import("./outputs.js"),
-  () => import("./prose.js"),
-  () => import("./charts.js"),
+  () => import("../../_features/glue/glue.js"),
+  () => import("../../_features/claims/claims.js"),
 ]);
 
 /**
@@ -283,7 +286,7 @@ export function testApi(session) {
     liveCharts: () => records.liveCharts,
     checks: () => records.checks,
     nudges: () => records.nudges,
-    prose: () => import("./prose.js").then((prose) => prose.proseOf(session).snapshot()),
+    prose: () => import("./outputs.js").then((outputs) => outputs.proseOf(session).snapshot()),
     saved: () => allSaved(session),
     // (a Run has loaded the page's flow: it links each cell to its entry)
     needs: () => (session.flow !== null ? Promise.resolve(session.flow.plannedNeeds()) : null),

@@ -42,7 +42,7 @@ export function readSettings(script, base) {
  * since the first Run (Python ready, the first output, the first cell done), each
  * run ({cell, code, seconds, ok}), and the phases of the first start (mark below);
  * log: what the runtime wrote to its console ({level, text}); liveCharts: each
- * drawing of a live chart (charts.js); checks: each exercise's Check (track.js).
+ * drawing of a live chart (outputs.js); checks: each exercise's Check (track.js).
  */
 export const newRecords = () => ({
   timings: {
@@ -179,17 +179,17 @@ export class Session {
       addons: new Map(), // an add-on's name -> {snapshot(), restore(saved), reset()}
       hooks: null, // {machinery(), restart()}: the queue module (null before a Run), Restart
       savedAddons: {}, // what a reload brought back for add-ons not registered yet
-      prose: null, // prose.js's Prose (a promise), once something on the page needs it
+      prose: null, // the Prose (outputs.js; a promise), once something on the page needs it
       bar: null, // the page bar's parts
       refused: false, // the storage refused a write: said once
       timer: null, // a save waiting to start
       saving: false, // a save under way (it waits for the prose's state)
     };
-    this.prose = null; // prose.js Prose, once something needs it
+    this.prose = null; // the Prose (outputs.js), once something needs it
     this.predictions = null; // steppers.js Predictions
     this.pairs = { layout: null, chosen: new Map() }; // steppers.js
     this.track = null; // track.js's Track, on a page with exercises
-    this.charts = null; // charts.js's live charts
+    this.charts = null; // the live charts (outputs.js)
     this.nudges = []; // nudge.js's controls, one per nudgeable graph
   }
 

@@ -195,7 +195,7 @@ export function judgeRun(predicted, shownText, close, exact) {
 /**
  * Judge a choice made before a run (one of the claim's wordings, `choices`: the
  * one true when the claim holds first) against the run's claim ({holds,
- * otherwise, about}: claims.py; where neither wording is true, neither is right).
+ * otherwise, about}: the claims' runtime.py; where neither wording is true, neither is right).
  * Returns {verdict: "right" | "wrong", text}, or null for what is no choice.
  */
 export function judgeChoice(predicted, claim, choices) {
@@ -263,7 +263,7 @@ export const answerKey = (stepper, frame, input) => `${stepper}/${frame}/${input
 // the switch, each answer's verdict and the frames already shown; Reset page
 // clears them.  A prompt in the prose (docs/_features/predict/directive.py) asks for the
 // number a run will give, or which wording of a claim the run makes true: the
-// prediction is kept, and when the run's glued value or claim arrives (prose.js's
+// prediction is kept, and when the run's glued value or claim arrives (the Prose's,
 // micrograd:prose) it is judged and explained, and counts in the same score.  The
 // start page lists every page's score.
 

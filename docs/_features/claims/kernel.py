@@ -2,14 +2,15 @@
 
 A page's hidden cell states a claim next to the numbers it glues:
 ``claim("moons_loss_rises", log.rows[1].loss > log.rows[0].loss, about=...)``.
-The function is the one the reader's browser runs (:func:`book_runtime.claims.claim`);
-here it glues the claim, and the prose's ``claim`` role (docs/_ext/claims.py)
-fails the build at a sentence whose claim does not hold.
+The function is the one the reader's browser runs
+(:func:`book_runtime.features.claims.runtime.claim`); here it glues the claim,
+and the prose's ``claim`` role (:mod:`.directive`) fails the build at a
+sentence whose claim does not hold.
 """
 
 
 def _install_claim() -> None:
-    from book_runtime.claims import claim
+    from book_runtime.features.claims.runtime import claim
     from IPython import get_ipython
 
     shell = get_ipython()

@@ -8,8 +8,8 @@ makes that span also name the key and the format spec::
           data-glue-format=".6f">0.010978</span>
 
 so that the page can show the reader's own value there when their run in the
-browser recomputes it (docs/_static/runner: the kernel's ``glue`` formats the
-value with each format the page uses for the key).  A role without a format
+browser recomputes it (``glue.js``; :mod:`.runtime`'s ``glue`` formats the value
+with each format the page uses for the key).  A role without a format
 (``{glue:text}`key```) pastes with ``s``, as myst-nb does.  Other builders
 than HTML see the plain inline text.  The same page gives the same bytes.
 """

@@ -1,8 +1,8 @@
 """Claims: a sentence whose truth depends on a value, stated as code and checked.
 
-``claim(key, holds, about)`` (book_runtime.claims, docs/_runtime) is what a page's
+``claim(key, holds, about)`` (docs/_features/claims/runtime.py) is what a page's
 hidden cells call, in the build's kernel and in the reader's browser alike;
-the prose's ``claim`` role (docs/_ext/claims.py) reads the key and the
+the prose's ``claim`` role (its directive.py) reads the key and the
 wordings and fails the build at a sentence whose claim does not hold.
 """
 
@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from book_runtime import claims as runtime_claims
-from claims import ROLE, Said, parse, problem, verdict
+from book_runtime.features.claims import runtime as runtime_claims
+from book_runtime.features.claims.directive import ROLE, Said, parse, problem, verdict
 
 
 class Kernel:

@@ -5,14 +5,15 @@ A page's hidden cell states each claim next to the numbers it glues::
     claim("moons_loss_rises", log.rows[1].loss > log.rows[0].loss,
           about=f"the loss went from {log.rows[0].loss:.4f} to {log.rows[1].loss:.4f}")
 
-and the prose says it with the ``claim`` role (docs/_ext/claims.py), which
+and the prose says it with the ``claim`` role (:mod:`.directive`), which
 holds the wording that is true when the claim holds, and the one for when it
 does not, if the sentence has one.  Whoever runs the page decides what a
 claim becomes: at build time it is glued (:data:`GLUE_PREFIX` and the key)
 and the build fails at the sentence of a claim that does not hold; in the
-reader's browser the kernel sends it to the page (kernel.py sets
-:data:`send`), which shows the wording that is true of the reader's run, or
-marks the sentence with ``about``.  Standard library only.
+reader's browser the kernel sends it to the page (this module is an add-on of
+the in-browser kernel, whose start calls :func:`start`), which shows the
+wording that is true of the reader's run, or marks the sentence with
+``about``.  Standard library only.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from typing import Any
+
+from book_runtime import kernel
 
 #: What a claim is glued under at build time: the prefix, then the claim's key.
 GLUE_PREFIX = "claim:"
@@ -81,3 +84,18 @@ def claim(key: str, holds: bool, about: str = "", otherwise: bool = True) -> Non
             f"got {type(otherwise).__name__}"
         )
     send(key, {"holds": holds, "otherwise": otherwise, "about": about})
+
+
+def _to_page(key: str, record: dict[str, Any]) -> None:
+    kernel.post_message("claim", key=key, **record)
+
+
+def start() -> None:
+    """In the reader's browser: the hidden cells' ``claim`` sends each claim to the page.
+
+    The in-browser kernel calls this when it starts, not the import: the build's
+    kernel imports this module too, and glues its claims.
+    """
+    global send
+    send = _to_page
+    kernel.BEHIND["claim"] = claim

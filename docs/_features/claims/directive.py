@@ -1,7 +1,7 @@
 """Sphinx extension: a sentence whose truth depends on a value says so, and the build checks it.
 
 A page's hidden cell states a claim as code, next to the numbers it glues
-(``claim(key, holds, about)``: book_runtime.claims, docs/_runtime).  The prose
+(``claim(key, holds, about)``: :mod:`.runtime`).  The prose
 says it with the ``claim`` role, whose content is the claim's key, then the
 wording that is true when the claim holds, then, after ``||``, the wording
 for when it does not::
@@ -24,7 +24,7 @@ At build time the role
 * fails the build, at the sentence, when the claim does not hold for the
   build's run (a warning, an error under ``-W``), or when no cell states it;
 * shows the first wording, and keeps the other, hidden, for the page's
-  runner (docs/_static/runner/prose.js), which shows the wording that is
+  runner (``claims.js``), which shows the wording that is
   true of the reader's run.
 
 :func:`parse`, :func:`problem` and :func:`check` are plain Python: the tests
@@ -38,13 +38,13 @@ from ast import literal_eval
 from dataclasses import dataclass
 from typing import Any
 
-from book_runtime import claims as runtime_claims
+from book_runtime.features.claims import runtime as runtime_claims
 from docutils import nodes
 
 #: The claim role as it stands in a page's Markdown, for the tools that read
 #: pages without Sphinx (the download, the tests): its content in ``content``.
 ROLE = re.compile(r"\{claim\}(?P<ticks>`+)(?P<content>.+?)(?P=ticks)", re.S)
-#: What the kernels glue a claim under (book_runtime.claims).
+#: What the kernels glue a claim under (:mod:`.runtime`).
 GLUE_PREFIX: str = runtime_claims.GLUE_PREFIX
 
 

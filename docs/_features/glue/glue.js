@@ -1,0 +1,86 @@
+// Glued numbers: numbers in the prose that follow the reader's run, an add-on of
+// the runner (outputs.js).  The words a glued number of each state carries, as
+// data (no DOM, so that Node's tests read them), and the add-on that shows them.
+// Each number's state, where its value comes from (this run, an earlier session,
+// stale), is the runner's (outputs.js's Prose), which claims share.  Loaded by the
+// first Run (or a reload that brings the prose's state back).
+
+import { element } from "../../_static/runner/cells.js";
+import {
+  installOnce, notRerunNote, proseOf, registerAddon,
+} from "../../_static/runner/outputs.js";
+
+// -- the words of a state -------------------------------------------------------------------------
+// What a glued number of a state ({value, from, stale, notRerun}) says, and how it is marked.
+
+/**
+ * How a glued number of this state shows: {words (what it says about its number,
+ * for a screen reader and on hover; null: nothing, the build's, current), text
+ * (the number shown), as ("yours", "earlier" or "stale"; null: the build's)}.
+ * buildText: the build's number, as the page shows it; theirs: the reader's
+ * number in this span's format (undefined: the run has none in it).
+ */
+export function glueView(state, buildText, theirs) {
+  const build = `the build's value: ${buildText}`;
+  let words = null;
+  if (state.stale && state.notRerun) {
+    words = notRerunNote(state.notRerun);
+  } else if (state.stale) {
+    const whose = state.value === null ? "From the build" : "From an earlier run of yours";
+    words = `${whose}; your changes above make it out of date (${build}).`;
+  } else if (state.value !== null) {
+    if (theirs === undefined) words = "From the build: your run's value cannot be shown here.";
+    else words = state.from === "run" ? `Your run's value; ${build}.`
+      : `From an earlier Python session of yours; ${build}.`;
+  }
+  if (words === null) return { words, text: buildText, as: null };
+  const as = state.stale || theirs === undefined ? "stale" : state.from === "run" ? "yours" : "earlier";
+  return { words, text: theirs === undefined ? buildText : theirs, as };
+}
+
+// -- the add-on -----------------------------------------------------------------------------------
+// The build pastes each glued number as <span class="pasted-text"
+// data-glue-key="moons_final_loss" data-glue-format=".6f">0.010978</span>
+// (directive.py), and lists every key's formats for the kernel (the page's cell
+// manifest, docs/_ext/cell_manifest.py).  In the browser, a cell's
+// myst_nb.glue(key, value) sends the add-on message "glue" {key, texts}
+// (runtime.py): texts holds the value formatted in each of those formats by
+// Python, as myst-nb formats it at build time.  Where each key's value comes
+// from (this run, an earlier session, stale) is the Prose's; this module
+// shows it: each span of the key shows the reader's text, marked as the
+// reader's, with the build's number in words for a screen reader and on hover
+// (not a focus stop), or the build's number, marked when it is out of date.
+
+const buildText = (built, span) => {
+  const holder = document.createElement("span");
+  holder.innerHTML = built.get(span);
+  return holder.textContent;
+};
+
+function renderGlue(spans, built, key, state) {
+  for (const span of spans) {
+    if (span.dataset.glueKey !== key) continue;
+    const theirs = state.value === null ? undefined : state.value[span.dataset.glueFormat];
+    const view = glueView(state, buildText(built, span), theirs);
+    span.classList.remove("mg-glue-yours", "mg-glue-stale");
+    delete span.dataset.shown;
+    if (view.words === null) {
+      span.innerHTML = built.get(span);
+      continue;
+    }
+    span.replaceChildren(document.createTextNode(view.text), element("span", "mg-glue-note", view.words));
+    span.classList.add(view.as === "yours" ? "mg-glue-yours" : "mg-glue-stale");
+    span.dataset.shown = view.as;
+  }
+}
+
+/** Follow the glued numbers of the page (under session.root), once (the first Run, or a reload). */
+export const install = (session) => installOnce(session, "glue", () => {
+  const spans = Array.from(session.root.querySelectorAll("span.pasted-text[data-glue-key]"));
+  const built = new Map(spans.map((span) => [span, span.innerHTML])); // as the build wrote them
+  const keys = new Set(spans.map((span) => span.dataset.glueKey));
+  const glued = proseOf(session).followKeys((key) => keys.has(key), (key, state) => renderGlue(spans, built, key, state));
+  registerAddon(session, "glue", ({ key, texts }) => {
+    if (keys.has(key)) glued.set(key, texts);
+  });
+});

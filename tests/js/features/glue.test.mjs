@@ -1,0 +1,42 @@
+// What a glued number of each state says (docs/_features/glue/glue.js): the
+// number shown, its words, and how it is marked, as data.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { glueView } from "../../../docs/_features/glue/glue.js";
+
+const BUILD = { value: null, from: "build", stale: false };
+
+test("a glued number of the build's, current, says nothing and shows the build's", () => {
+  assert.deepEqual(glueView(BUILD, "0.0110", undefined), { words: null, text: "0.0110", as: null });
+});
+
+test("a glued number of the reader's run shows theirs, with the build's in words", () => {
+  const run = { value: { ".4f": "0.2000" }, from: "run", stale: false };
+  assert.deepEqual(glueView(run, "0.0110", "0.2000"), {
+    words: "Your run's value; the build's value: 0.0110.", text: "0.2000", as: "yours",
+  });
+  const earlier = { ...run, from: "earlier-run" };
+  assert.deepEqual(glueView(earlier, "0.0110", "0.2000"), {
+    words: "From an earlier Python session of yours; the build's value: 0.0110.",
+    text: "0.2000",
+    as: "earlier",
+  });
+});
+
+test("a glued number the run has no text for keeps the build's, marked", () => {
+  const run = { value: { ".6f": "0.200000" }, from: "run", stale: false };
+  assert.deepEqual(glueView(run, "0.0110", undefined), {
+    words: "From the build: your run's value cannot be shown here.", text: "0.0110", as: "stale",
+  });
+});
+
+test("a stale glued number says whose it is and that it is out of date", () => {
+  assert.equal(glueView({ ...BUILD, stale: true }, "0.0110", undefined).words,
+    "From the build; your changes above make it out of date (the build's value: 0.0110).");
+  const theirs = glueView({ value: { ".4f": "0.2000" }, from: "run", stale: true }, "0.0110", "0.2000");
+  assert.equal(theirs.words,
+    "From an earlier run of yours; your changes above make it out of date (the build's value: 0.0110).");
+  assert.equal(theirs.as, "stale");
+  assert.equal(theirs.text, "0.2000");
+});
