@@ -156,12 +156,12 @@ export class Prose {
       for (const key of event.detail.glue || []) this.update(key, { value: null, from: "build", stale: false });
     });
     document.addEventListener("micrograd:stale", (event) => {
-      const now = new Set(event.detail.glue || []);
+      const stale = new Set(event.detail.glue || []);
       const notRerun = event.detail.notRerun || {};
       for (const { states } of this.followers) {
-        for (const [key, state] of states) if (state.stale && !now.has(key)) this.update(key, { stale: false });
+        for (const [key, state] of states) if (state.stale && !stale.has(key)) this.update(key, { stale: false });
       }
-      for (const key of now) this.update(key, { stale: true, notRerun: notRerun[key] || null });
+      for (const key of stale) this.update(key, { stale: true, notRerun: notRerun[key] || null });
     });
   }
 
@@ -176,9 +176,9 @@ export class Prose {
     if (!state.stale || !state.notRerun) delete state.notRerun;
     if (state.value === null && !state.stale) owner.states.delete(key);
     else owner.states.set(key, state);
-    const now = owner.states.get(key) || BUILD;
-    owner.render(key, now);
-    document.dispatchEvent(new CustomEvent("micrograd:prose", { detail: { key, state: now } }));
+    const shown = owner.states.get(key) || BUILD;
+    owner.render(key, shown);
+    document.dispatchEvent(new CustomEvent("micrograd:prose", { detail: { key, state: shown } }));
   }
 
   /** Follow the keys owns(key) says are the add-on's; render(key, state) shows one. */
