@@ -68,7 +68,7 @@ function renderGlue(spans, built, key, state) {
       span.innerHTML = built.get(span);
       continue;
     }
-    span.replaceChildren(document.createTextNode(view.text), element("span", "mg-glue-note", view.words));
+    span.replaceChildren(document.createTextNode(view.text), element("span", "mg-glue-note runner-read-only", view.words));
     span.classList.add(view.as === "yours" ? "mg-glue-yours" : "mg-glue-stale");
     span.dataset.shown = view.as;
   }
