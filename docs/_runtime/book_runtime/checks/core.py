@@ -97,11 +97,8 @@ class Example:
 
     def run(self, namespace: Namespace) -> str | None:
         printed = io.StringIO()
-        shown, sys.stdout = sys.stdout, printed
-        try:
+        with contextlib.redirect_stdout(printed):
             run_code(self.code, reader_scope(namespace))
-        finally:
-            sys.stdout = shown
         if printed.getvalue() == self.prints:
             return None
         return (
@@ -588,13 +585,8 @@ def reader_traceback(error: BaseException) -> str:
 
 def readers(error: BaseException) -> list[CodeType]:
     """The code of the reader's frames in an exception's traceback, outermost first."""
-    frames = []
-    tb = error.__traceback__
-    while tb is not None:
-        if not _checkers(tb.tb_frame.f_code.co_filename):
-            frames.append(tb.tb_frame.f_code)
-        tb = tb.tb_next
-    return frames
+    codes = [frame.f_code for frame, _ in traceback.walk_tb(error.__traceback__)]
+    return [code for code in codes if not _checkers(code.co_filename)]
 
 
 def starter_part(error: BaseException) -> str | None:
@@ -715,9 +707,8 @@ def first_failure(
     """``items`` run in order on ``namespace``, to the first that fails: how many ran, that
     item, and what it said or what the reader's code raised (None, None: all passed).  A probe
     that does not apply to the reader's code is skipped (and counted)."""
-    number = 0
-    for item in items:
-        number += 1
+    number = 0  # no items: none ran
+    for number, item in enumerate(items, start=1):
         try:
             if isinstance(item, Probe) and not item.applies(namespace):
                 continue
@@ -889,12 +880,9 @@ class _Check:
 
     # -- whose code it is --------------------------------------------------------------------
 
-    def located(self, part: str) -> Location | None:
-        return locate(self.namespace, part, self.cells)
-
     def lead(self, part: str) -> tuple[str, str | None]:
         """How a message about ``part`` begins, and the step whose code holds it."""
-        where = self.located(part)
+        where = locate(self.namespace, part, self.cells)
         if where is None:
             return f"Your `{part}`", None
         words = where.words(self.exercises)
@@ -1102,11 +1090,8 @@ def _origin(thing: Any) -> str:
 def _raising_part(error: BaseException, parts: Sequence[str]) -> str | None:
     """The reader's method that raised: the innermost of ``parts`` in the traceback, else the
     innermost of the reader's functions (a nested function counts as its method)."""
-    names = []
-    for code in readers(error):
-        name = str(getattr(code, "co_qualname", code.co_name)).split(".<locals>.")[0]
-        if name != "<module>":
-            names.append(name)
+    qualnames = (str(getattr(code, "co_qualname", code.co_name)) for code in readers(error))
+    names = [name.split(".<locals>.")[0] for name in qualnames if name != "<module>"]
     mine = [name for name in names if name in parts]
     found = mine or names
     return found[-1] if found else None

@@ -110,21 +110,20 @@ class EngineCase:
             if isinstance(theirs.get(node), micrograd.Value) and not isinstance(made, value):
                 return f"{self.title} gave {node} = {made!r}, not a Value; expected one."
             want = read(look, theirs)
+            shown = f"[{', '.join(want)}]" if look.kind == "inputs" else show(want)
             prev = getattr(made, "_prev", ())
             if look.kind == "inputs" and not _iterable(prev):
                 # Iterating it here would raise in the checker, and put it down to the reader's
                 # method as an exception the method never raised.
-                inputs = f"[{', '.join(want)}]"
                 return (
                     f"{self.title} gave {node}._prev = {prev!r}, which cannot be iterated; "
-                    f"expected {inputs}."
+                    f"expected {shown}."
                 )
             try:
                 got = read(look, mine)
             except AttributeError as error:
                 if getattr(error, "obj", None) is not made:
                     raise  # not the Value looked at: the reader's code, which raised
-                shown = f"[{', '.join(want)}]" if look.kind == "inputs" else show(want)
                 attribute = f"no {error.name} (keep it in __init__)"
                 return f"{self.title} gave {node} with {attribute}; expected {shown}."
             if not same(got, want):
@@ -138,12 +137,11 @@ class EngineCase:
         (``got``, ``want``), every number the case looks at (``seen``: two programs with the
         same failure gave the same numbers) and the case's own :attr:`fields`.
         """
-        label = f"{look.expression}._prev" if look.kind == "inputs" else look.expression
         if look.kind == "inputs":
             got_text, want_text = f"[{', '.join(got)}]", f"[{', '.join(want)}]"
         else:
             got_text, want_text = show(got, want), show(want, got)
-        message = f"{self.title} gave {label} = {got_text}; expected {want_text}"
+        message = f"{self.title} gave {_shown(look)} = {got_text}; expected {want_text}"
         if look.because:
             message += f" ({look.because})"
         slope = self.central_difference(look.expression)

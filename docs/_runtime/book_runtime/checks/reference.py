@@ -54,14 +54,11 @@ class Net:
         """How the reader's code makes it: ``MLP(3, [4, 4, 1])``."""
         return f"{self.kind}({', '.join(map(repr, self.arguments))})"
 
-    def make(self, names: Mapping[str, Any]) -> Any:
-        """The reader's network of this shape: :attr:`constructor` with the classes of ``names``."""
-        return names[self.kind](*self.arguments)
-
     def seeded(self, names: Mapping[str, Any], seed: int) -> Any:
-        """The reader's network of this shape, drawn after ``random.seed(seed)``."""
+        """The reader's network of this shape (:attr:`constructor` with the classes of
+        ``names``), drawn after ``random.seed(seed)``."""
         random.seed(seed)
-        return self.make(names)
+        return names[self.kind](*self.arguments)
 
     def code(self, seed: int, then: str = "") -> str:
         """:meth:`seeded` as code the reader can paste, then ``then`` (which reads ``model``)."""

@@ -95,19 +95,14 @@ def _draws(state: Any, limit: int = 64) -> int | None:
     return None
 
 
-def _made(net: Net, names: Namespace, seed: int = SEED) -> tuple[Any, Any]:
-    """The reader's ``net`` after ``random.seed(seed)``, and the generator's state after it."""
-    model = net.seeded(names, seed)
-    return model, random.getstate()
-
-
 def _seeded(net: Net) -> str:
     return f"`random.seed({SEED}); model = {net.constructor}`"
 
 
 def init_problem(net: Net, names: Namespace) -> str | None:
     """``__init__``: the draws, then (through parameters()) the numbers drawn."""
-    _, state = _made(net, names)
+    net.seeded(names, SEED)
+    state = random.getstate()  # what the reader's network drew
     _, after = _micrograds(net)
     if state != after:
         count = _draws(state)
@@ -123,7 +118,7 @@ def init_problem(net: Net, names: Namespace) -> str | None:
 def _listed(net: Net, names: Namespace, seed: int = SEED) -> tuple[Any, list[Any] | str]:
     """The reader's ``net`` drawn after ``random.seed(seed)``, and its parameters() as a list,
     or what is wrong with them."""
-    model, _ = _made(net, names, seed)
+    model = net.seeded(names, seed)
     found = model.parameters()
     try:
         params = list(found)
@@ -284,19 +279,18 @@ def _probe(part: str, net: Net, then: str, run: Callable[[Net, Namespace], str |
 
 def _probes(kind: str) -> list[Probe]:
     nets = NETS[kind]
-    found: list[Probe] = []
+    drew = "print(random.random())"
+    found = [_probe(f"{kind}.__init__", net, drew, init_problem) for net in nets]
     listed = "print([p.data for p in model.parameters()])"
-    for net in nets:
-        found.append(_probe(f"{kind}.__init__", net, "print(random.random())", init_problem))
     for net in nets:
         found.append(_probe(f"{kind}.parameters", net, listed, parameters_problem))
         found.append(_probe(f"{kind}.__init__", net, listed, numbers_problem))
-    x = list(X[: nets[0].sizes[0]])
-    for net in nets:
-        found.append(_probe(f"{kind}.__call__", net, f"print(model({x}))", call_problem))
+    x = X[: nets[0].sizes[0]]
+    called = f"print(model({_inputs(x, False)}))"
+    found += [_probe(f"{kind}.__call__", net, called, call_problem) for net in nets]
     if kind == "Neuron":
         net = nets[0]
-        values = "[" + ", ".join(f"Value({v})" for v in x) + "]"
+        values = _inputs(x, True)
         found.append(
             Probe(
                 "Neuron.__call__",
@@ -318,7 +312,7 @@ def zero_grad_problem(net: Net, names: Namespace) -> str | None:
     Training calls it before each backward(); a zero_grad that resets something
     else passes every forward pass, and only the training loop would show it.
     """
-    model, _ = _made(net, names)
+    model = net.seeded(names, SEED)
     params = list(model.parameters())
     for i, p in enumerate(params):
         p.grad = 0.5 + i

@@ -276,15 +276,13 @@ OPTIONAL_PROBES = tuple(
 def _cases(rng: random.Random) -> list[Hidden]:
     """The hidden cases: each rule's probe, twice, on other numbers (held gradients too)."""
 
-    def x() -> float:
-        return number(rng, -2, 2)
-
-    cases = []
-    for _ in range(2):
-        for rule in RULES:
-            other = replace(rule, a=x(), b=x(), held_a=x(), held_b=x(), out_grad=x())
-            cases.append(Hidden(other.code, functools.partial(problem, other), rule.needs))
-    return cases
+    x = functools.partial(number, rng, -2, 2)
+    others = [
+        replace(rule, a=x(), b=x(), held_a=x(), held_b=x(), out_grad=x())
+        for _ in range(2)
+        for rule in RULES
+    ]
+    return [Hidden(rule.code, functools.partial(problem, rule), rule.needs) for rule in others]
 
 
 # -- the known mistakes ------------------------------------------------------------------------
