@@ -291,15 +291,12 @@ class Mistake:
     def to_json(self) -> dict[str, str]:
         """The mistake for the page: its title and why as written (inline Markdown), as HTML
         to insert, and as plain text to say (:mod:`book_runtime.inline_markup`)."""
-        return {
-            "id": self.id,
-            "title": self.title,
-            "title_html": inline_html(self.title),
-            "title_text": inline_text(self.title),
-            "why": self.why,
-            "why_html": inline_html(self.why),
-            "why_text": inline_text(self.why),
-        }
+        return {"id": self.id, **_marked("title", self.title), **_marked("why", self.why)}
+
+
+def _marked(key: str, text: str) -> dict[str, str]:
+    """``text`` (inline Markdown) as written, as HTML to insert, and as plain text to say."""
+    return {key: text, f"{key}_html": inline_html(text), f"{key}_text": inline_text(text)}
 
 
 @dataclass(frozen=True)
@@ -464,9 +461,7 @@ class Result:
         return {
             "exercise": self.exercise,
             "status": self.status,
-            "message": self.message,
-            "message_html": inline_html(self.message),
-            "message_text": inline_text(self.message),
+            **_marked("message", self.message),
             "case": self.case,
             "mistake": None if self.mistake is None else self.mistake.to_json(),
             "traceback": self.traceback,

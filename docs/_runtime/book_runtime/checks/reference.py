@@ -188,8 +188,7 @@ def page_weights() -> tuple[float, ...]:
     state = random.getstate()
     try:
         random.seed(PAGE_SEED)
-        nin, *nouts = PAGE_SIZES
-        model = MLP(nin, nouts, activation="tanh", output_activation="tanh")
+        model = PAGE_NET._make("tanh", "tanh")
     finally:
         random.setstate(state)
     return tuple(p.data for p in model.parameters())
