@@ -32,7 +32,6 @@ from dataclasses import field
 from dataclasses import replace
 from importlib import resources
 from types import CodeType
-from types import FrameType
 from typing import Any
 from typing import Protocol
 from typing import TypeVar
@@ -671,10 +670,7 @@ def shallow(depth: int = 50) -> Iterator[None]:
     A reflected method that calls itself recurses until the limit: under the usual
     1,000 that takes seconds in the browser, where 50 frames say the same in no time.
     """
-    frame: FrameType | None = sys._getframe()
-    frames = 0
-    while frame is not None:
-        frames, frame = frames + 1, frame.f_back
+    frames = sum(1 for _ in traceback.walk_stack(sys._getframe()))  # this one and its callers'
     limit = sys.getrecursionlimit()
     _set_recursion_limit(min(limit, frames + depth))
     try:
