@@ -89,10 +89,7 @@ class Example:
 
     code: str
     prints: str
-
-    @property
-    def needs(self) -> str | None:
-        return None
+    needs: str | None = None  # the example needs nothing optional
 
     def run(self, namespace: Namespace) -> str | None:
         printed = io.StringIO()
