@@ -199,24 +199,29 @@ def _nodes(root: Any) -> list[Any]:
     return found
 
 
-def _watched_backward(
-    graph: Graph, namespace: Namespace
-) -> tuple[dict[str, Any], list[str]] | None:
-    """Build ``graph`` and run its ``root.backward()``, every rule watched: its nodes, and the
-    names of the nodes whose rules ran, in order ("?": a node the graph does not name)."""
-    made = probe(graph.make, namespace)
-    if made is None:
-        return None
-    runs: list[Any] = []
-    for node in _nodes(made[graph.root]):
-        if node._prev:
-            node._backward = _watcher(node, node._backward, runs)
-    try:
-        made[graph.root].backward()
-    except READER_ERRORS:
-        return None
-    by_id = {id(v): k for k, v in made.items() if not k.startswith("_")}
-    return made, [by_id.get(id(node), "?") for node in runs]
+def _watching(
+    graph: Graph, judge: Callable[[dict[str, Any], list[str]], Finding | None]
+) -> Callable[[Namespace], Finding | None]:
+    """A detector: build ``graph`` and run its ``root.backward()``, every rule watched, then
+    ``judge(nodes, ran)``: its nodes, and the names of the nodes whose rules ran, in order
+    ("?": a node the graph does not name).  None when the reader's code raises first."""
+
+    def detect(namespace: Namespace) -> Finding | None:
+        made = probe(graph.make, namespace)
+        if made is None:
+            return None
+        runs: list[Any] = []
+        for node in _nodes(made[graph.root]):
+            if node._prev:
+                node._backward = _watcher(node, node._backward, runs)
+        try:
+            made[graph.root].backward()
+        except READER_ERRORS:
+            return None
+        by_id = {id(v): k for k, v in made.items() if not k.startswith("_")}
+        return judge(made, [by_id.get(id(node), "?") for node in runs])
+
+    return detect
 
 
 def _watcher(node: Any, rule: Any, runs: list[Any]) -> Any:
@@ -247,21 +252,13 @@ def _all_ones(made: dict[str, Any], root: str) -> bool:
     return all(node.grad == 1.0 for name, node in made.items() if name != root)
 
 
-def _no_seed(namespace: Namespace) -> Finding | None:
-    watched = _watched_backward(WORKED, namespace)
-    if watched is None:
-        return None
-    made, _ = watched
+def _no_seed(made: dict[str, Any], ran: list[str]) -> Finding | None:
     if any(made[name].grad != 0 for name in "abcdef"):
         return None
     return Finding(WORKED.shown, says="late" if made["L"].grad == 1 else "")
 
 
-def _not_reversed(namespace: Namespace) -> Finding | None:
-    watched = _watched_backward(WORKED, namespace)
-    if watched is None:
-        return None
-    made, order = watched
+def _not_reversed(made: dict[str, Any], order: list[str]) -> Finding | None:
     if order[:1] == ["L"] or "L" not in order or _all_ones(made, "L"):
         return None
     # Each rule ran before its output had any gradient: all but L's inputs are left at 0.
@@ -273,11 +270,7 @@ def _not_reversed(namespace: Namespace) -> Finding | None:
     return Finding(WORKED.shown, fields=fields)
 
 
-def _no_visited(namespace: Namespace) -> Finding | None:
-    watched = _watched_backward(SHARED, namespace)
-    if watched is None:
-        return None
-    made, ran = watched
+def _no_visited(made: dict[str, Any], ran: list[str]) -> Finding | None:
     count = Counter(ran)["s"]
     if count < 2 or _all_ones(made, "out") or made["out"].grad != 1.0:
         return None
@@ -286,11 +279,7 @@ def _no_visited(namespace: Namespace) -> Finding | None:
     return Finding(SHARED.shown, fields=fields)
 
 
-def _visited_by_number(namespace: Namespace) -> Finding | None:
-    watched = _watched_backward(TWINS, namespace)
-    if watched is None:
-        return None
-    made, ran = watched
+def _visited_by_number(made: dict[str, Any], ran: list[str]) -> Finding | None:
     missing = [name for name in ("p", "q") if name not in ran]
     if len(missing) != 1 or len(ran) != len(set(ran)):
         return None
@@ -399,16 +388,16 @@ PROBES = (
 MISTAKES = (
     # A detector: the seed left out, or set only after the rules ran: one mistake, two sets of
     # numbers, and the message says which.
-    Mistake.known(STEP, "no-seed", _no_seed),
+    Mistake.known(STEP, "no-seed", _watching(WORKED, _no_seed)),
     Mistake.known(STEP, "reseeds"),
     # A detector: the message lists the rules in the order the reader's backward() ran them,
     # which no gradient shows.
-    Mistake.known(STEP, "not-reversed", _not_reversed),
+    Mistake.known(STEP, "not-reversed", _watching(WORKED, _not_reversed)),
     # A detector: how often the shared rule ran, which the message says, is seen by watching
     # the rules.
-    Mistake.known(STEP, "no-visited", _no_visited),
+    Mistake.known(STEP, "no-visited", _watching(SHARED, _no_visited)),
     # A detector: which of p and q is skipped depends on the reader's set; the message says which.
-    Mistake.known(STEP, "visited-by-number", _visited_by_number),
+    Mistake.known(STEP, "visited-by-number", _watching(TWINS, _visited_by_number)),
     Mistake.known(STEP, "resets-grads"),
     # A detector: the message names the reader's function that recursed; RecursionError's
     # words vary.
