@@ -786,11 +786,8 @@ def fingerprint(mistake: Mistake, method: Probe | None = None) -> Outcome | None
     with Guard():
         if method is None:
             return readers_outcome(mistake.step, namespace)
-        try:
-            failure = method.run(namespace) if method.applies(namespace) else None
-        except READER_ERRORS as error:
-            return outcome_of(method, error)
-        return outcome_of(method, failure)
+        _, failed, failure = first_failure([method], namespace)
+        return outcome_of(failed, failure)
 
 
 # -- a check ------------------------------------------------------------------------------------
