@@ -287,7 +287,7 @@ def _cases(rng: random.Random) -> list[Hidden]:
 
 # -- the known mistakes ------------------------------------------------------------------------
 #
-# Each detector re-runs the rule probes (rule_probes.py) and claims a rule only when every input
+# Each detector re-runs the rule probes (PROBES, above) and claims a rule only when every input
 # got exactly what its mistake gives: the probes' numbers make each mistake's numbers differ from
 # every other's, and from the right ones.
 
