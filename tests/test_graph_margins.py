@@ -1,0 +1,182 @@
+"""The book's graphs, laid out by either program that may lay them out.
+
+The build and the reader's browser lay the graphs out with Graphviz as viz.js
+(``node_modules/@viz-js/viz``); a user's machine without Graphviz, with
+``graphviz-pure``.  Each test here lays out the pages' own graphs (run from
+the pages' cells, as the build runs them) with both, and reads the SVG's numbers.
+A stepper's frames share one size, and each node its place, from step to step,
+whichever program laid them out.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pages import execute_page
+from scripts import import_tool
+
+from micrograd.viz.stepper import Stepper, StepperPair
+
+ROOT = Path(__file__).resolve().parent.parent
+VIZ_JS = ROOT / "node_modules" / "@viz-js" / "viz" / "dist" / "viz.js"
+SVG = "{http://www.w3.org/2000/svg}"
+
+#: Lays out DOT sources with viz.js, in one Node process: JSON in, JSON out.
+VIZ_SCRIPT = f"""
+import {{ instance }} from {json.dumps(VIZ_JS.as_uri())};
+const chunks = [];
+for await (const chunk of process.stdin) chunks.push(chunk);
+const viz = await instance();
+const sources = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+process.stdout.write(JSON.stringify(sources.map((dot) =>
+  viz.renderString(dot, {{ format: "svg", engine: "dot" }}))));
+"""
+
+
+def node_script(script: str, data: Any) -> Any:
+    """Run ``script`` (an ES module) with Node, ``data`` as JSON on its stdin; its JSON out."""
+    done = subprocess.run(
+        ["node", "--input-type=module", "-e", script],
+        input=json.dumps(data).encode(),
+        capture_output=True,
+        check=True,
+    )
+    return json.loads(done.stdout)
+
+
+def with_graphviz_pure(sources: list[str]) -> list[str]:
+    program = import_tool("dot_shim").graphviz_pure()
+    assert program is not None, "graphviz-pure is not installed"
+    return [
+        subprocess.run(
+            [program, "-Tsvg"], input=dot.encode(), capture_output=True, check=True
+        ).stdout.decode()
+        for dot in sources
+    ]
+
+
+def with_viz_js(sources: list[str]) -> list[str]:
+    assert VIZ_JS.is_file(), "no viz.js: npm ci"
+    svgs: list[str] = node_script(VIZ_SCRIPT, sources)
+    return svgs
+
+
+PROGRAMS: dict[str, Callable[[list[str]], list[str]]] = {
+    "graphviz-pure": with_graphviz_pure,
+    "viz.js": with_viz_js,
+}
+
+
+@pytest.fixture(params=list(PROGRAMS))
+def lay_out(request: pytest.FixtureRequest) -> Callable[[list[str]], list[str]]:
+    """Lay DOT sources out as SVG documents, with one program and then the other."""
+    return PROGRAMS[request.param]
+
+
+@cache
+def shown(page: str, code: str) -> Any:
+    """What the cell of ``docs/<page>.md`` that holds ``code`` shows, the page run up to it."""
+    return execute_page(page, until=code).shown
+
+
+def frame_sources(stepper: Stepper) -> list[list[str]]:
+    """A stepper's drawings, frame by frame: one a frame, or a pair's two sides (one list each)."""
+    frames = stepper.to_json()["frames"]
+    if isinstance(stepper, StepperPair):
+        return [[frame["sides"][side]["dot"] for frame in frames] for side in (0, 1)]
+    return [[frame["dot"] for frame in frames]]
+
+
+# -- what an SVG says ---------------------------------------------------------------------------
+
+
+def size_pt(svg: str) -> tuple[float, float]:
+    """The drawing's natural width and height, in points."""
+    root = ET.fromstring(svg)
+    return tuple(float(root.get(side, "").removesuffix("pt")) for side in ("width", "height"))  # type: ignore[return-value]
+
+
+def smallest_text(svg: str) -> float:
+    """The smallest font size of the drawing's text, in its viewBox's units per its width."""
+    root = ET.fromstring(svg)
+    units = float(root.get("viewBox", "").split()[2])
+    width, _ = size_pt(svg)
+    sizes = [float(text.get("font-size", "nan")) for text in root.iter(SVG + "text")]
+    assert sizes, "a drawing without text"
+    return min(sizes) * width / units
+
+
+def node_boxes(svg: str) -> dict[str, tuple[float, ...]]:
+    """Each node's name -> its shape's box (left, top, right, bottom), in points."""
+    boxes = {}
+    for group in ET.fromstring(svg).iter(SVG + "g"):
+        if group.get("class", "").split()[:1] != ["node"]:
+            continue
+        xs: list[float] = []
+        ys: list[float] = []
+        for shape in group.iter():
+            if shape.tag == SVG + "polygon":
+                points = [p.split(",") for p in shape.get("points", "").split()]
+                xs += [float(x) for x, _ in points]
+                ys += [float(y) for _, y in points]
+            elif shape.tag == SVG + "ellipse":
+                cx, cy, rx, ry = (float(shape.get(k, "nan")) for k in ("cx", "cy", "rx", "ry"))
+                xs += [cx - rx, cx + rx]
+                ys += [cy - ry, cy + ry]
+        title = group.find(SVG + "title")
+        assert title is not None, "a node without a name"
+        assert xs, f"node {title.text} has no shape"
+        boxes[str(title.text)] = (min(xs), min(ys), max(xs), max(ys))
+    return boxes
+
+
+# -- the pages' graphs --------------------------------------------------------------------------
+
+NEURON = "neuron"
+BACKWARD = "backward"
+#: The code of the cell that shows the neuron page's stepper.
+NEURON_STEPPER = "stepper = BackwardStepper(o)"
+#: The code of the cells that show the backward page's stepper and its pair.
+BACKWARD_STEPPERS = ["BackwardStepper(worked_example())", "pair = StepperPair("]
+
+
+@pytest.mark.parametrize(
+    ("page", "code"),
+    [(NEURON, NEURON_STEPPER)] + [(BACKWARD, code) for code in BACKWARD_STEPPERS],
+)
+def test_a_steppers_frames_share_one_size_and_each_node_its_place(
+    lay_out: Callable[[list[str]], list[str]], page: str, code: str
+) -> None:
+    """Laid out once for the widest numbers: no frame is wider than another, no node moves."""
+    for sources in frame_sources(shown(page, code)):
+        svgs = lay_out(sources)
+        sizes = [size_pt(svg) for svg in svgs]
+        assert len(set(sizes)) == 1, sizes
+        boxes = [node_boxes(svg) for svg in svgs]
+        for k, frame in enumerate(boxes[1:], start=1):
+            moved = {
+                name: (box, frame[name])
+                for name, box in boxes[0].items()
+                if max(abs(a - b) for a, b in zip(box, frame[name], strict=True)) > 0.05
+            }
+            assert not moved, f"frame {k + 1} of {len(boxes)}: {moved}"
+
+
+def test_the_margin_tests_read_the_numbers_they_mean() -> None:
+    """The readings above, on a drawing whose numbers are known."""
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="600pt" height="300pt" '
+        'viewBox="0.00 0.00 600.00 300.00"><g class="node"><title>n0</title>'
+        '<polygon points="0,0 80,0 80,-60 0,-60 0,0"/>'
+        '<text font-size="12.00">a</text><text font-size="14.00">b</text></g></svg>'
+    )
+    assert size_pt(svg) == (600.0, 300.0)
+    assert smallest_text(svg) == 12.0
+    assert node_boxes(svg) == {"n0": (0.0, -60.0, 80.0, 0.0)}
