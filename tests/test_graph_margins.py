@@ -1,11 +1,16 @@
-"""The book's graphs, laid out by either program that may lay them out.
+"""The book's graphs as a phone draws them, laid out by either program that may lay them out.
 
 The build and the reader's browser lay the graphs out with Graphviz as viz.js
 (``node_modules/@viz-js/viz``); a user's machine without Graphviz, with
 ``graphviz-pure``.  Each test here lays out the pages' own graphs (run from
-the pages' cells, as the build runs them) with both, and reads the SVG's numbers.
-A stepper's frames share one size, and each node its place, from step to step,
-whichever program laid them out.
+the pages' cells, as the build runs them) with both, and reads the SVG's numbers
+the way the site draws them on a phone: a stepper's frame at the size
+``frameScale`` gives it (docs/_static/micrograd-figure-scale.js, run here by
+Node, as the page runs it).
+
+The numbers a reader must read there are drawn at 12 px or more, whichever program laid
+them out: the browser tests, which measure the built pages, hold them to 11 px.  A
+stepper's frames share one size, and each node its place, from step to step.
 """
 
 from __future__ import annotations
@@ -19,14 +24,25 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pages import execute_page
+from pages import execute_page, in_page_group
 from scripts import import_tool
 
 from micrograd.viz.stepper import Stepper, StepperPair
 
 ROOT = Path(__file__).resolve().parent.parent
 VIZ_JS = ROOT / "node_modules" / "@viz-js" / "viz" / "dist" / "viz.js"
+FRAME_SCALE_JS = ROOT / "docs" / "_static" / "micrograd-figure-scale.js"
 SVG = "{http://www.w3.org/2000/svg}"
+
+#: A phone's window (CSS px), as the browser tests open the pages on one.
+PHONE_HEIGHT_PX = 844
+#: A stepper's view of its drawing on that phone (the article's column, 358 px, less
+#: the stepper's border and padding, and its output's), as the theme lays it out.
+PHONE_STEPPER_VIEW_PX = 324
+#: The smallest a number a reader must read on a phone is drawn (CSS px).
+READABLE_PX = 12.0
+#: CSS px in a point: Graphviz writes an SVG's size in points.
+PX_PER_PT = 4 / 3
 
 #: Lays out DOT sources with viz.js, in one Node process: JSON in, JSON out.
 VIZ_SCRIPT = f"""
@@ -37,6 +53,15 @@ const viz = await instance();
 const sources = JSON.parse(Buffer.concat(chunks).toString("utf8"));
 process.stdout.write(JSON.stringify(sources.map((dot) =>
   viz.renderString(dot, {{ format: "svg", engine: "dot" }}))));
+"""
+
+#: Runs the page's rule of a stepper frame's size on each drawing: JSON in, JSON out.
+SCALE_SCRIPT = f"""
+import {{ frameScale }} from {json.dumps(FRAME_SCALE_JS.as_uri())};
+const chunks = [];
+for await (const chunk of process.stdin) chunks.push(chunk);
+const drawings = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+process.stdout.write(JSON.stringify(drawings.map(frameScale)));
 """
 
 
@@ -147,6 +172,30 @@ NEURON_STEPPER = "stepper = BackwardStepper(o)"
 BACKWARD_STEPPERS = ["BackwardStepper(worked_example())", "pair = StepperPair("]
 
 
+@in_page_group(NEURON)
+def test_on_a_phone_the_neurons_stepper_scrolls_sideways_with_its_numbers_at_12_px_or_more(
+    lay_out: Callable[[list[str]], list[str]],
+) -> None:
+    """Every frame: the view is too narrow for it at 12 px, so it keeps 12 px and scrolls."""
+    (sources,) = frame_sources(shown(NEURON, NEURON_STEPPER))
+    svgs = lay_out(sources)
+    drawings = []
+    for svg in svgs:
+        width, height = (side * PX_PER_PT for side in size_pt(svg))
+        label = smallest_text(svg) * PX_PER_PT
+        # No height left in the window (the least it may leave): 12 px must not need any.
+        room, free = PHONE_STEPPER_VIEW_PX, 0
+        drawings.append(
+            {"width": width, "height": height, "label": label, "room": room, "free": free}
+        )
+    scales = node_script(SCALE_SCRIPT, drawings)
+    drawn = [
+        (s["sideways"], round(d["label"] * s["scale"], 2))
+        for d, s in zip(drawings, scales, strict=True)
+    ]
+    assert all(sideways and px >= READABLE_PX for sideways, px in drawn), drawn
+
+
 @pytest.mark.parametrize(
     ("page", "code"),
     [(NEURON, NEURON_STEPPER)] + [(BACKWARD, code) for code in BACKWARD_STEPPERS],
@@ -180,3 +229,9 @@ def test_the_margin_tests_read_the_numbers_they_mean() -> None:
     assert size_pt(svg) == (600.0, 300.0)
     assert smallest_text(svg) == 12.0
     assert node_boxes(svg) == {"n0": (0.0, -60.0, 80.0, 0.0)}
+    # The page's rule: 16 px labels in a view a quarter as wide keep 12 px, sideways.
+    (wide,) = node_script(
+        SCALE_SCRIPT, [{"width": 800, "height": 400, "label": 16, "room": 200, "free": 0}]
+    )
+    assert wide["sideways"]
+    assert 16 * wide["scale"] == pytest.approx(READABLE_PX + 0.01)

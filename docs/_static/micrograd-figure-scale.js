@@ -8,7 +8,8 @@
 export const MIN_LABEL_PX = 9.5;
 // The smallest a drawing's labels may be where the column is too narrow for it (a
 // phone): the drawing keeps this size and scrolls sideways in a labelled region.
-export const MIN_NARROW_LABEL_PX = 11;
+// 12 px, a margin over the 11 px below which a phone's reader no longer reads them.
+export const MIN_NARROW_LABEL_PX = 12;
 
 /**
  * The scale of a frame's drawing (1: its natural size), and whether it scrolls sideways.
