@@ -4,9 +4,12 @@ The build and the reader's browser lay the graphs out with Graphviz as viz.js
 (``node_modules/@viz-js/viz``); a user's machine without Graphviz, with
 ``graphviz-pure``.  Each test here lays out the pages' own graphs (run from
 the pages' cells, as the build runs them) with both, and reads the SVG's numbers
-the way the site draws them on a phone: a stepper's frame at the size
-``frameScale`` gives it (docs/_static/micrograd-figure-scale.js, run here by
-Node, as the page runs it).
+the way the site draws them on a phone:
+
+* a graph in the page's column is as wide as the column, never wider than drawn
+  (micrograd-figures.css: ``max-width: 100%``);
+* a stepper's frame is drawn at the size ``frameScale`` gives it
+  (docs/_static/micrograd-figure-scale.js, run here by Node, as the page runs it).
 
 The numbers a reader must read there are drawn at 12 px or more, whichever program laid
 them out: the browser tests, which measure the built pages, hold them to 11 px.  A
@@ -36,8 +39,10 @@ SVG = "{http://www.w3.org/2000/svg}"
 
 #: A phone's window (CSS px), as the browser tests open the pages on one.
 PHONE_HEIGHT_PX = 844
-#: A stepper's view of its drawing on that phone (the article's column, 358 px, less
-#: the stepper's border and padding, and its output's), as the theme lays it out.
+#: The article's column on that phone, and a stepper's view of its drawing there (the
+#: column less the stepper's border and padding, and its output's), as the theme lays
+#: them out.
+PHONE_COLUMN_PX = 358
 PHONE_STEPPER_VIEW_PX = 324
 #: The smallest a number a reader must read on a phone is drawn (CSS px).
 READABLE_PX = 12.0
@@ -162,14 +167,32 @@ def node_boxes(svg: str) -> dict[str, tuple[float, ...]]:
     return boxes
 
 
+def in_column_px(svg: str, column: float) -> float:
+    """The drawing's smallest text (CSS px) as the page's column shows it: as wide as the
+    column, never wider than drawn (micrograd-figures.css)."""
+    natural = size_pt(svg)[0] * PX_PER_PT
+    return smallest_text(svg) * PX_PER_PT * min(1.0, column / natural)
+
+
 # -- the pages' graphs --------------------------------------------------------------------------
 
 NEURON = "neuron"
 BACKWARD = "backward"
-#: The code of the cell that shows the neuron page's stepper.
+#: The code of the cells that show the neuron page's two graphs, and its stepper.
+NEURON_GRAPHS = ["draw_dot(o)", "draw_dot(o2)"]
 NEURON_STEPPER = "stepper = BackwardStepper(o)"
 #: The code of the cells that show the backward page's stepper and its pair.
 BACKWARD_STEPPERS = ["BackwardStepper(worked_example())", "pair = StepperPair("]
+
+
+@in_page_group(NEURON)
+def test_on_a_phone_the_neurons_graphs_are_drawn_at_12_px_or_more(
+    lay_out: Callable[[list[str]], list[str]],
+) -> None:
+    graphs = [shown(NEURON, code) for code in NEURON_GRAPHS]
+    svgs = lay_out([graph.source for graph in graphs])
+    drawn = [round(in_column_px(svg, PHONE_COLUMN_PX), 2) for svg in svgs]
+    assert min(drawn) >= READABLE_PX, dict(zip(NEURON_GRAPHS, drawn, strict=True))
 
 
 @in_page_group(NEURON)
@@ -229,6 +252,9 @@ def test_the_margin_tests_read_the_numbers_they_mean() -> None:
     assert size_pt(svg) == (600.0, 300.0)
     assert smallest_text(svg) == 12.0
     assert node_boxes(svg) == {"n0": (0.0, -60.0, 80.0, 0.0)}
+    # 800 px drawn, in a 400 px column: half size, 12 pt = 16 px drawn at 8 px.
+    assert in_column_px(svg, 400) == pytest.approx(8.0)
+    assert in_column_px(svg, 1000) == pytest.approx(16.0)
     # The page's rule: 16 px labels in a view a quarter as wide keep 12 px, sideways.
     (wide,) = node_script(
         SCALE_SCRIPT, [{"width": 800, "height": 400, "label": 16, "room": 200, "free": 0}]

@@ -266,7 +266,9 @@ def draw_dot(
 
     dot = _new_digraph(rankdir)
     description = _dot_description(drawn, len(order), show_grad)
-    dot.attr(ranksep="0.3", nodesep="0.2", comment=_escape(description))
+    # Neighbours a tenth of an inch apart: a wide rank (the inputs, abreast) stays
+    # narrow enough for a narrow screen to show its numbers at a size to read.
+    dot.attr(ranksep="0.3", nodesep="0.1", comment=_escape(description))
     for node in drawn:
         name = names[node]
         fields = [_escape(node.label, _RECORD_SPECIAL), f"data {format_number(node.data)}"]
