@@ -10,7 +10,6 @@ is skipped, except on CI, where nox makes it an error.
 from __future__ import annotations
 
 import os
-import runpy
 import shutil
 from pathlib import Path
 
@@ -89,7 +88,7 @@ def lint(session: nox.Session) -> None:
     session.run("mypy")
     _npm_ci(session)
     eslint = str(ROOT / "node_modules" / "eslint" / "bin" / "eslint.js")
-    sources = ("docs/_static", "docs/_features", "tests/js")
+    sources = ("docs/_static", "docs/_features", "docs/_ext", "tests/js")
     session.run(_node(session, "node"), eslint, *sources, external=True)
 
 
@@ -104,10 +103,11 @@ def js(session: nox.Session) -> None:
 
 
 def _docs_env(session: nox.Session, *groups: str) -> None:
-    """What the build needs: the docs group, a kernel of this environment, `dot`, node_modules.
+    """What the build needs: the docs group, a kernel of this environment, Node, node_modules.
 
     matplotlib's font cache is the environment's own: a shared one can list fonts that are
-    gone, and "findfont" warnings fail the build.  Without Graphviz, ``dot`` runs graphviz-pure.
+    gone, and "findfont" warnings fail the build.  The build lays its graphs out with viz.js
+    under Node (docs/_ext/layout_program.py), whether or not Graphviz is installed.
     """
     _install(session, "docs", *groups)
     venv = session.virtualenv.location
@@ -115,9 +115,7 @@ def _docs_env(session: nox.Session, *groups: str) -> None:
         "python", "-m", "ipykernel", "install", "--prefix", venv, "--name", "python3", silent=True
     )
     session.env.update(JUPYTER_PATH=f"{venv}/share/jupyter", MPLCONFIGDIR=f"{venv}/matplotlib")
-    if shutil.which("dot") is None:
-        shim = runpy.run_path(str(ROOT / "tools" / "dot_shim.py"))["write_dot_shim"]
-        shim(session.bin, bin_dir=session.bin)
+    _node(session, "node")
     _npm_ci(session)
 
 
