@@ -23,10 +23,10 @@ Only what cannot run on this machine is substituted, and each substitution is
 printed with its reason (:func:`substitute`): a package index other than
 PyPI, which this machine cannot reach, and Playwright's download of a browser
 of its own, where the system's Chromium prints instead.  The apt packages are
-not installed (that needs root, and the other sessions promise a build
-without Graphviz): where ``dot`` is missing, a ``dot`` that runs
-``graphviz-pure`` stands in, and a system Chromium brings the libraries the
-config lists for Playwright's.
+not installed (that needs root): a system Chromium brings the libraries the
+config lists for Playwright's.  Nothing stands in for the program that lays out
+the graphs: the build brings its own (viz.js, ``docs/_ext/layout_program.py``),
+here as on the host.
 
 Then the output is checked (:func:`output_problems`): every page of
 ``docs/`` is there, the in-browser runtime every page names is shipped (the
@@ -307,18 +307,10 @@ def make_checkout(root: Path, checkout: Path) -> None:
         subprocess.run([*git, *step], cwd=checkout, check=True)
 
 
-def system_dependencies(config: Mapping[str, Any], bin_dir: Path) -> str | None:
+def system_dependencies(config: Mapping[str, Any]) -> str | None:
     """Stand in for ``build.apt_packages``; returns the Chromium that prints, if any."""
     packages = list(config.get("build", {}).get("apt_packages", []) or [])
     chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
-    if "graphviz" in packages:
-        packages.remove("graphviz")
-        if shutil.which("dot") is None:
-            bin_dir.mkdir(parents=True, exist_ok=True)
-            shim = bin_dir / "dot"
-            shim.write_text('#!/bin/sh\nexec graphviz-pure "$@"\n', encoding="utf-8")
-            shim.chmod(0o755)
-            _say(f"substituted apt package graphviz: no `dot` here; {shim} runs graphviz-pure")
     if packages:
         where = f"the system Chromium ({chromium}) has" if chromium else "nothing here has"
         _say(f"substituted apt packages {' '.join(packages)}: {where} what they bring to Chromium")
@@ -351,8 +343,7 @@ def build(work: Path, project: str) -> dict[str, str]:
     make_checkout(ROOT, checkout)
     _say(f"checkout: {checkout}")
     env = rtd_environment(checkout, venv, os.environ, project)
-    chromium = system_dependencies(config, work / "system-bin")
-    env["PATH"] = os.pathsep.join([env["PATH"], str(work / "system-bin")])
+    chromium = system_dependencies(config)
     if chromium:
         env["CHROMIUM"] = chromium
     jobs = list(jobs_in_order(config))
