@@ -119,14 +119,20 @@ def _docs_env(session: nox.Session, *groups: str) -> None:
     _npm_ci(session)
 
 
-def _sphinx(session: nox.Session, out: Path, *options: str, builder: str = "html") -> None:
+def _sphinx(
+    session: nox.Session,
+    out: Path,
+    *options: str,
+    builder: str = "html",
+    env: dict[str, str] | None = None,
+) -> None:
     """The strict build (every reference resolved, warnings are errors) of docs/ into ``out``.
 
     The execution cache sits next to ``out`` (docs/_ext/executed_notebooks): builds
     into sibling folders share it, and nothing else does.
     """
     strict = ("-n", "-W", "--keep-going", "-T")
-    session.run("sphinx-build", *strict, "-b", builder, *options, str(DOCS), str(out))
+    session.run("sphinx-build", *strict, "-b", builder, *options, str(DOCS), str(out), env=env)
 
 
 def _chromium(session: nox.Session) -> None:
@@ -214,7 +220,11 @@ def repro(session: nox.Session) -> None:
     builds = [ROOT / "artifacts" / "repro" / name for name in names]
     for build in builds:
         shutil.rmtree(build, ignore_errors=True)
-        _sphinx(session, build / "html", "-q", "-d", str(build / "doctrees"))
+        # The second build with a `dot` first on PATH that refuses (tools/refusing): the same
+        # bytes as the first, with the machine's `dot`, prove that the build reads neither.
+        path = os.pathsep.join([str(ROOT / "tools" / "refusing"), session.bin, os.environ["PATH"]])
+        env = {"PATH": path} if build.name == "second" else None
+        _sphinx(session, build / "html", "-q", "-d", str(build / "doctrees"), env=env)
     before = [str(Path(session.invoked_from, against[0]))] if against else []
     options = ["--numbers-and-pictures", *before] if against else []
     session.run("python", "tools/repro.py", *options, *map(str, builds))
