@@ -71,7 +71,8 @@ def tests(session: nox.Session) -> None:
     """
     with_torch = session.python == TORCH_PYTHON
     _install(session, "test", *(["torch"] if with_torch else []))
-    _npm_ci(session)  # esbuild, for the tests of the runner's bundle
+    _npm_ci(session)  # esbuild, for the tests of the runner's bundle; viz.js, the layout's
+    _node(session, "node")  # which the book's `dot` runs under (docs/_ext/layout_program.py)
     if not with_torch and "HYPOTHESIS_PROFILE" not in os.environ:
         session.env["HYPOTHESIS_PROFILE"] = "ci-other-python"
     options = ["--cov=micrograd"] if with_torch else ["-m", "not torch and not one_python"]
