@@ -1,6 +1,6 @@
 """Build the site as Read the Docs builds it, from ``.readthedocs.yaml`` itself, and check it.
 
-    python tools/rtd.py [--work DIR] [--project NAME]
+    python tools/rtd.py [--work DIR] [--project NAME] [--against BUILD]
 
 Run by ``nox -s rtd``.  The steps are Read the Docs' own, in its order:
 
@@ -32,8 +32,10 @@ Then the output is checked (:func:`output_problems`): every page of
 ``docs/`` is there, the in-browser runtime every page names is shipped (the
 wheels, Pyodide's WebAssembly), the pages link the repository of
 ``READTHEDOCS_GIT_CLONE_URL``, and the PDF is in Read the Docs' PDF folder and
-where every page's download menu links it.  Any failing command or problem
-exits non-zero.
+where every page's download menu links it; with ``--against BUILD``, its glued
+numbers and its pictures are those of another build (``tools/repro.py``):
+``.ci/run`` compares them with the build the browser tests read.  Any failing
+command or problem exits non-zero.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import yaml
+from repro import compare_numbers_and_pictures
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ".readthedocs.yaml"
@@ -365,11 +368,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--work", type=Path, default=ROOT / ".nox" / "rtd-build")
     parser.add_argument("--project", default="micrograd-book", help="READTHEDOCS_PROJECT")
+    parser.add_argument(
+        "--against",
+        type=Path,
+        help="a build's output root (docs/_build): its numbers and pictures must be these",
+    )
     args = parser.parse_args(argv)
     env = build(args.work.resolve(), args.project)
     output = Path(env["READTHEDOCS_OUTPUT"])
     repository = web_address(env["READTHEDOCS_GIT_CLONE_URL"])
     problems = output_problems(output, source_pages(ROOT / "docs"), args.project, repository)
+    if args.against is not None:
+        # What the host publishes is what the tests read: the same numbers and pictures.
+        problems += compare_numbers_and_pictures(args.against.resolve(), output)
     for problem in problems:
         _say(f"problem: {problem}")
     if problems:
