@@ -293,6 +293,11 @@ function withHTML(el, html) {
   return el;
 }
 
+/**
+ * Show a Check's result in its step's panel, and say it.  A known mistake's message
+ * names it already (its headline, after the method): under it comes why it gives
+ * those numbers, not its title again.
+ */
 function show(t, panel, exercise, result) {
   panel.result.replaceChildren();
   panel.result.dataset.status = result.status;
@@ -303,7 +308,7 @@ function show(t, panel, exercise, result) {
   panel.result.append(shown);
   if (result.mistake) {
     const mistake = element("p", "mg-exercise-mistake");
-    mistake.append(withHTML(element("strong", ""), `${result.mistake.title_html}. `));
+    mistake.append(element("strong", "", "Why: "));
     panel.result.append(withHTML(mistake, result.mistake.why_html));
   }
   if (result.traceback) panel.result.append(element("pre", "runner-error", result.traceback));
@@ -311,7 +316,7 @@ function show(t, panel, exercise, result) {
     panel.result.append(element("p", "", "The case, to paste into a cell and run:"));
     panel.result.append(element("pre", "mg-exercise-case", result.case));
   }
-  announce(`Step ${exercise.number}: ${heading.text}${result.mistake ? ` ${result.mistake.title_text}.` : ""}`);
+  announce(`Step ${exercise.number}: ${heading.text}`);
   showExercise(t, exercise);
 }
 

@@ -8,6 +8,10 @@ import {
   progressView, recordCheck, restoredProgress, verdict,
 } from "../../../docs/_features/track/track.js";
 
+import {
+  openPage, pageHTML,
+} from "../fake_page.mjs";
+
 // Each hint as the build writes it (docs/_features/track/directive.py): HTML to show, plain words to say.
 const hint = (html, text) => ({ html, text });
 const STEP = {
@@ -140,4 +144,71 @@ test("a Check's heading shows the checks' HTML, and says their plain words", () 
 
 test("a hint is said in plain words, with its place", () => {
   assert.equal(hintAnnouncement(STEP, 1), "Hint 1 of 3: a + b");
+});
+
+// -- an exercise page, with the runner's real Session and a fake worker's checks ------------------
+
+const TRACK = { exercises: [{ ...STEP, solution: "d = a * 2" }] };
+const TRACK_HTML = pageHTML(
+  [{ source: "a = 2" }, { source: "d = a + 1", exercise: "add" }], { track: TRACK },
+);
+
+/** Resolves once `holds()` is true (checked after each turn of the event loop). */
+function until(holds) {
+  return new Promise((resolve) => {
+    const look = () => (holds() ? resolve() : setTimeout(look, 0));
+    look();
+  });
+}
+
+/** Press step 1's Check on `session`'s page; resolves with its panel's result, once shown. */
+async function checked(session) {
+  const cell = session.cells[1];
+  const result = cell.el.querySelector(".mg-exercise-result");
+  const before = session.records.checks.length;
+  cell.controls.bar.querySelector(".runner-check").click();
+  await until(() => session.records.checks.length > before);
+  return result;
+}
+
+/** A failure the checks name as a known mistake, as book_runtime.checks's Result.to_json gives it. */
+const RECURSIVE_SORT = {
+  exercise: "add",
+  status: "failed",
+  message: "Your `Value.backward` (step 1's cell, line 3): A recursive sort on a deep chain: "
+    + "a chain of 5,000 links raised RecursionError.",
+  message_html: "Your <code>Value.backward</code> (step 1's cell, line 3): A recursive sort on a "
+    + "deep chain: a chain of 5,000 links raised RecursionError.",
+  message_text: "Your Value.backward (step 1's cell, line 3): A recursive sort on a deep chain: "
+    + "a chain of 5,000 links raised RecursionError.",
+  case: "chain(5000).backward()",
+  mistake: {
+    id: "recursive-sort",
+    title: "A recursive sort on a deep chain",
+    title_html: "A recursive sort on a deep chain",
+    title_text: "A recursive sort on a deep chain",
+    why: "A sort that calls itself once per Value needs as many frames as the graph is deep.",
+    why_html: "A sort that calls itself once per Value needs as many frames as the graph is deep.",
+    why_text: "A sort that calls itself once per Value needs as many frames as the graph is deep.",
+  },
+  traceback: null,
+  checked: 4,
+  part: "Value.backward",
+  step: "add",
+};
+
+const times = (text, part) => text.split(part).length - 1;
+
+test("a known mistake's headline is shown and said once, its why under the message", async () => {
+  const { window, session } = await openPage(TRACK_HTML, { answers: { check: () => RECURSIVE_SORT } });
+  await until(() => session.track);
+  const result = await checked(session);
+  const headline = "A recursive sort on a deep chain";
+  assert.equal(times(result.textContent, headline), 1, result.textContent);
+  assert.match(result.querySelector(".mg-exercise-verdict").textContent,
+    /^Not yet: Your Value\.backward \(step 1's cell, line 3\): A recursive sort on a deep chain: /);
+  assert.match(result.querySelector(".mg-exercise-mistake").textContent,
+    /^Why: A sort that calls itself once per Value/);
+  const said = window.document.querySelector(".runner-announcer").textContent;
+  assert.equal(times(said, headline), 1, said);
 });
