@@ -9,7 +9,7 @@ import {
 } from "../../../docs/_features/track/track.js";
 
 import {
-  openPage, pageHTML,
+  idle, openPage, pageHTML, runner, saved,
 } from "../fake_page.mjs";
 
 // Each hint as the build writes it (docs/_features/track/directive.py): HTML to show, plain words to say.
@@ -39,7 +39,7 @@ test("hints are shown one at a time, until none is left", () => {
 
 test("the solution is offered after a first Check, and beside the reader's code once passed", () => {
   const progress = freshProgress();
-  recordCheck(progress, "add", "failed");
+  recordCheck(progress, "add", { status: "failed" });
   assert.equal(panelView(progress, STEP).solveHidden, false);
   assert.equal(panelView(progress, STEP).solutionOpen, false);
   progress.solutions.add("add");
@@ -47,9 +47,9 @@ test("the solution is offered after a first Check, and beside the reader's code 
     [panelView(progress, STEP).solveHidden, panelView(progress, STEP).solutionOpen, panelView(progress, STEP).beside],
     [true, true, false],
   );
-  recordCheck(progress, "add", "passed");
+  recordCheck(progress, "add", { status: "passed" });
   assert.equal(panelView(progress, STEP).beside, true);
-  recordCheck(progress, "add", "raised"); // a later Check that fails takes the pass away
+  recordCheck(progress, "add", { status: "raised" }); // a later Check that fails takes the pass away
   assert.equal(progress.passed.has("add"), false);
   assert.equal(progress.checked.has("add"), true);
 });
@@ -61,25 +61,25 @@ test("the page's progress counts the steps passed and links the first open one",
   assert.deepEqual(progressView(progress, ORDER), {
     text: "0 of 3 steps done.", steps: states("open", "open", "open"), next: "add", offerReset: false,
   });
-  recordCheck(progress, "add", "passed");
+  recordCheck(progress, "add", { status: "passed" });
   assert.deepEqual(progressView(progress, ORDER), {
     text: "1 of 3 steps done.", steps: states("done", "open", "open"), next: "mul", offerReset: true,
   });
-  recordCheck(progress, "backward", "passed");
+  recordCheck(progress, "backward", { status: "passed" });
   assert.deepEqual(progressView(progress, ORDER).steps, states("done", "open", "done"),
     "the overview marks which steps are done, not only how many");
-  for (const id of ORDER) recordCheck(progress, id, "passed");
+  for (const id of ORDER) recordCheck(progress, id, { status: "passed" });
   assert.deepEqual(progressView(progress, ORDER), {
     text: "3 of 3 steps done.", steps: states("done", "done", "done"), next: null, offerReset: true,
   });
   const checkedOnly = freshProgress();
-  recordCheck(checkedOnly, "mul", "failed");
+  recordCheck(checkedOnly, "mul", { status: "failed" });
   assert.equal(progressView(checkedOnly, ORDER).offerReset, true);
 });
 
 test("a reset step is as the book gives it", () => {
   const progress = freshProgress();
-  recordCheck(progress, "add", "passed");
+  recordCheck(progress, "add", { status: "passed" });
   nextHint(progress, "add");
   progress.solutions.add("add");
   forget(progress, "add");
@@ -89,15 +89,23 @@ test("a reset step is as the book gives it", () => {
 test("the progress is kept as data, and a reload keeps only the steps the page has", () => {
   assert.equal(progressSnapshot(freshProgress()), null);
   const progress = freshProgress();
-  recordCheck(progress, "add", "passed");
+  recordCheck(progress, "add", { status: "passed" });
   nextHint(progress, "mul");
-  recordCheck(progress, "gone", "failed");
+  recordCheck(progress, "gone", { status: "failed" });
   const saved = JSON.parse(JSON.stringify(progressSnapshot(progress)));
-  assert.deepEqual(saved, { passed: ["add"], hints: { mul: 1 }, solutions: [], checked: ["add", "gone"] });
+  assert.deepEqual(saved, {
+    passed: ["add"], hints: { mul: 1 }, solutions: [], checked: ["add", "gone"],
+    results: { add: { status: "passed" }, gone: { status: "failed" } },
+  });
   const back = restoredProgress(saved, (id) => ORDER.includes(id));
   assert.deepEqual([...back.passed], ["add"]);
   assert.deepEqual([...back.hints], [["mul", 1]]);
   assert.deepEqual([...back.checked], ["add"]);
+  assert.deepEqual([...back.results], [["add", { status: "passed" }]]);
+  // A progress saved before the results were kept brings back none.
+  const older = { ...saved };
+  delete older.results;
+  assert.deepEqual(restoredProgress(older, () => true).results, new Map());
 });
 
 // A heading's plain words, as the live region says them.
@@ -211,4 +219,32 @@ test("a known mistake's headline is shown and said once, its why under the messa
     /^Why: A sort that calls itself once per Value/);
   const said = window.document.querySelector(".runner-announcer").textContent;
   assert.equal(times(said, headline), 1, said);
+});
+
+test("a reload shows a step's last result again: its pass, with the progress", async () => {
+  const answers = {
+    check: (fields, namespace) => (namespace.d === namespace.a * 2
+      ? { status: "passed", checked: 3 }
+      : { status: "failed", message: `d is ${namespace.d}, not ${namespace.a * 2}.` }),
+  };
+  const first = await openPage(TRACK_HTML, { answers });
+  await until(() => first.session.track);
+  const { session } = first;
+  // The reader types the solution into the step's cell.
+  const { openEditor } = await runner("editor.js");
+  const cell = session.cells[1];
+  await openEditor(session, cell, () => {});
+  cell.editor.value = "d = a * 2";
+  const passed = await checked(session);
+  assert.match(passed.textContent, /^Passed: step 1 does all the book asks of it \(3 checks\)\./);
+  await idle(session);
+  await saved(session);
+
+  const again = await openPage(TRACK_HTML, { answers, storage: first.storage });
+  await until(() => again.session.track);
+  await again.session.restored;
+  const shown = again.session.cells[1].el.querySelector(".mg-exercise-result");
+  assert.match(again.window.document.querySelector(".mg-track-progress").textContent, /1 of 1 steps done/);
+  assert.equal(shown.dataset.status, "passed");
+  assert.match(shown.textContent, /^Passed: step 1 does all the book asks of it \(3 checks\)\./);
 });
