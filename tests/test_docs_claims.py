@@ -522,6 +522,23 @@ def test_moons_page_is_the_demo_only_while_the_run_is() -> None:
 @in_page_group("moons")
 @NO_COVER
 @ONE_PYTHON
+def test_moons_page_says_a_constant_learning_rate_plainly() -> None:
+    assert glued("moons")["moons_lr_run"] == "from 1.000 at the first step to 0.109 at the last"
+    constant = execute_page(
+        "moons",
+        [
+            ("steps = 100", "steps = 3"),
+            ("learning_rate = 1.0 - 0.9 * k / steps", "learning_rate = 0.1"),
+        ],
+        until='"moons_lr_decays_linearly"',
+    )
+    assert constant.claims["moons_lr_decays_linearly"]["holds"] is False
+    assert constant.glued["moons_lr_run"] == "0.100 at every step"
+
+
+@in_page_group("moons")
+@NO_COVER
+@ONE_PYTHON
 def test_moons_page_says_no_rise_fall_swing_or_step_of_a_run_that_does_not_move() -> None:
     # A learning rate of 0 moves no parameter: the loss after the first step is the
     # loss before it, and neither "rises" nor "falls" is true.
