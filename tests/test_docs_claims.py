@@ -404,6 +404,25 @@ def test_neuron_with_tanh_from_exp_has_the_same_gradients() -> None:
         assert math.isclose(g[f"neuron_exp_{key}"], g[f"neuron_{key}"], abs_tol=1e-12), key
 
 
+@in_page_group("neuron")
+def test_neuron_from_exp_says_which_of_its_numbers_an_edit_changed() -> None:
+    # backward() twice: the output is the first neuron's, the gradients doubled.
+    twice = execute_page(
+        "neuron", [("o2.backward()", "o2.backward()\no2.backward()")], until='"neuron_exp_agrees"'
+    )
+    assert twice.claims["neuron_exp_agrees"]["holds"] is False
+    assert twice.glued["neuron_exp_differs"] == (
+        "its output is the first neuron's, 0.7071, but its gradients are not"
+    )
+    steeper = execute_page(
+        "neuron", [("e = (2 * n).exp()", "e = (3 * n).exp()")], until='"neuron_exp_agrees"'
+    )
+    o = steeper.namespace["o2"].data
+    assert steeper.glued["neuron_exp_differs"] == (
+        f"neither its output, {o:.4f}, nor its gradients are the first neuron's"
+    )
+
+
 @in_page_group("mlp")
 def test_mlp_page_trains_the_four_points() -> None:
     run = run_page("mlp")
