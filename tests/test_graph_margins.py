@@ -1,10 +1,10 @@
 """The book's graphs as a phone draws them, laid out by either program that may lay them out.
 
 The build and the reader's browser lay the graphs out with Graphviz as viz.js
-(``node_modules/@viz-js/viz``); a user's machine without Graphviz, with
-``graphviz-pure``.  Each test here lays out the pages' own graphs (run from
-the pages' cells, as the build runs them) with both, and reads the SVG's numbers
-the way the site draws them on a phone:
+(``node_modules/@viz-js/viz``, docs/_ext/layout_program.py); a user's machine
+without Graphviz, with ``graphviz-pure`` (the library's fallback).  Each test here
+lays out the pages' own graphs (run from the pages' cells, as the build runs them)
+with both, and reads the SVG's numbers the way the site draws them on a phone:
 
 * a graph in the page's column is as wide as the column, never wider than drawn
   (micrograd-figures.css: ``max-width: 100%``);
@@ -23,17 +23,16 @@ import subprocess
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
 from functools import cache
-from pathlib import Path
 from typing import Any
 
+import layout_program
 import pytest
+from _dot import graphviz_pure
 from pages import execute_page, in_page_group
-from scripts import import_tool
 
 from micrograd.viz.stepper import Stepper, StepperPair
 
-ROOT = Path(__file__).resolve().parent.parent
-VIZ_JS = ROOT / "node_modules" / "@viz-js" / "viz" / "dist" / "viz.js"
+ROOT = layout_program.ROOT
 FRAME_SCALE_JS = ROOT / "docs" / "_static" / "micrograd-figure-scale.js"
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -49,9 +48,9 @@ READABLE_PX = 12.0
 #: CSS px in a point: Graphviz writes an SVG's size in points.
 PX_PER_PT = 4 / 3
 
-#: Lays out DOT sources with viz.js, in one Node process: JSON in, JSON out.
-VIZ_SCRIPT = f"""
-import {{ instance }} from {json.dumps(VIZ_JS.as_uri())};
+#: Lays out DOT sources with viz.js (``{viz}``), in one Node process: JSON in, JSON out.
+VIZ_SCRIPT = """
+import {{ instance }} from {viz};
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
 const viz = await instance();
@@ -73,7 +72,7 @@ process.stdout.write(JSON.stringify(drawings.map(frameScale)));
 def node_script(script: str, data: Any) -> Any:
     """Run ``script`` (an ES module) with Node, ``data`` as JSON on its stdin; its JSON out."""
     done = subprocess.run(
-        ["node", "--input-type=module", "-e", script],
+        [layout_program.node(), "--input-type=module", "-e", script],
         input=json.dumps(data).encode(),
         capture_output=True,
         check=True,
@@ -82,7 +81,7 @@ def node_script(script: str, data: Any) -> Any:
 
 
 def with_graphviz_pure(sources: list[str]) -> list[str]:
-    program = import_tool("dot_shim").graphviz_pure()
+    program = graphviz_pure()
     assert program is not None, "graphviz-pure is not installed"
     return [
         subprocess.run(
@@ -93,8 +92,9 @@ def with_graphviz_pure(sources: list[str]) -> list[str]:
 
 
 def with_viz_js(sources: list[str]) -> list[str]:
-    assert VIZ_JS.is_file(), "no viz.js: npm ci"
-    svgs: list[str] = node_script(VIZ_SCRIPT, sources)
+    """The book's layout program: the viz.js that package-lock.json pins."""
+    viz = layout_program.package_folder(ROOT / "node_modules") / "dist" / "viz.js"
+    svgs: list[str] = node_script(VIZ_SCRIPT.format(viz=json.dumps(viz.as_uri())), sources)
     return svgs
 
 
