@@ -10,11 +10,11 @@ have no rule, so they get no frame of their own: the step that sends a leaf
 its last share says that its grad is final.  The frames share one layout:
 each box is as wide in every frame as where its grad is widest (by the
 metrics Graphviz's estimate and graphviz-pure size Helvetica by), so that no
-node moves from step to step.  The last frame is the
-plain drawing of the finished graph, the same DOT source as ``draw_dot(root)``
-after ``root.backward()``, where no grad was wider on its way than at the end
-(a gradient that only grows from 0, as in most graphs).  Given another
-``order``, the same rules run in that order instead, to show what goes wrong.
+node moves from step to step.  The last frame is the plain drawing of the
+finished graph, the same DOT source as ``draw_dot(root)`` after
+``root.backward()``, where no grad was wider on its way than at the end (a
+gradient that only grows from 0, as in most graphs).  Given another ``order``,
+the same rules run in that order instead, to show what goes wrong.
 
 :class:`BackwardStepper` turns the frames into one piece of HTML: every frame
 as an inline SVG with a caption, and *Previous* / *Next* buttons.
@@ -372,7 +372,7 @@ def _hold_widths(frames: list[Frame], names: list[str], shown: list[list[float]]
         widest = max(widths)
         for frame, width in zip(frames, widths, strict=True):
             if width < widest:
-                frame.dot.node(name, width=f"{widest / 72:.4f}")
+                frame.dot.node(name, width=f"{widest / 72:.4f}")  # points, as inches
 
 
 def _what_backward_leaves(root: Value, graph: list[Value]) -> dict[Value, float]:
