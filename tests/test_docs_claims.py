@@ -136,12 +136,6 @@ def test_a_claim_that_no_longer_holds_fails_the_build_at_its_sentence(
 READ_LEAD_INS = {
     # It introduces the example the claim gives the numbers of.
     ("backward", "Here is the worked example:"),
-    # How the breadth-first order works, whatever the numbers it gives.
-    (
-        "backward",
-        "In the breadth-first order `q` passed its gradient on to `a` and `b` when only `L`'s "
-        "share had arrived:",
-    ),
     # It introduces the drawing.
     ("mlp", "The trained network, drawn again:"),
     # What the training cell does, which the claim after it gives the rate of.
@@ -354,6 +348,28 @@ def test_backward_page_prints_the_topological_order() -> None:
     run = run_page("backward")
     assert [n.label for n in run.namespace["order"]][-1] == "L"
     assert "a -> b -> e -> c -> d -> f -> L" in run.stdout
+
+
+@in_page_group("backward")
+def test_backward_page_runs_the_recursion_its_readers_propose() -> None:
+    run = run_page("backward")
+    g = run.glued
+    assert (g["wo_right_q"], g["wo_right_a"], g["wo_right_b"]) == (11.0, -33.0, 22.0)
+    # q's rule ran at 1.0 (L's share only), then again at 11.0: a and b got L's share twice.
+    assert g["wo_q_first"] == 1.0
+    assert (g["wo_wrong_q"], g["wo_wrong_a"], g["wo_wrong_b"]) == (11.0, -36.0, 24.0)
+    assert "engine order: L → r → q\nrecursive:    L → q → r → q\n" in run.stdout
+    assert "q.grad when q's rule ran: 1.0 11.0\n" in run.stdout
+
+
+@in_page_group("backward")
+def test_backward_page_says_when_the_recursion_is_right() -> None:
+    # With q used once, the recursion runs each rule once, after its whole gradient.
+    once = execute_page("backward", [("    L = q + r\n", "    L = r + c\n")], until="wo_a_b_wrong")
+    verdicts = {key: verdict["holds"] for key, verdict in once.claims.items()}
+    assert not verdicts["wo_q_twice_first_early"]
+    assert not verdicts["wo_a_twice_L_share"]
+    assert not verdicts["wo_a_b_wrong"]
 
 
 @in_page_group("accumulate")
