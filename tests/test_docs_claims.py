@@ -57,7 +57,12 @@ NO_COVER = pytest.mark.no_cover
 TORCH = pytest.mark.torch
 # The moons page trains for 100 steps (marker "one_python": see pyproject.toml).
 ONE_PYTHON = pytest.mark.one_python
-PAGE_MARKS = {"moons": [NO_COVER, ONE_PYTHON], "local-rules": [TORCH], "pytorch": [TORCH]}
+PAGE_MARKS = {
+    "moons": [NO_COVER, ONE_PYTHON],
+    "local-rules": [TORCH],
+    "backward": [TORCH],
+    "pytorch": [TORCH],
+}
 PAGE_PARAMS = [
     pytest.param(p, marks=[in_page_group(p), *PAGE_MARKS.get(p, [])]) for p in NOTEBOOK_PAGES
 ]
@@ -327,6 +332,7 @@ def test_local_rules_adds_sin_through_the_public_extension_point() -> None:
 
 
 @in_page_group("backward")
+@TORCH
 def test_backward_worked_example(original: Any) -> None:
     g = glued("backward")
     assert g["bw_L"] == -8.0
@@ -344,6 +350,7 @@ def test_backward_worked_example(original: Any) -> None:
 
 
 @in_page_group("backward")
+@TORCH
 def test_backward_page_prints_the_topological_order() -> None:
     run = run_page("backward")
     assert [n.label for n in run.namespace["order"]][-1] == "L"
@@ -351,6 +358,7 @@ def test_backward_page_prints_the_topological_order() -> None:
 
 
 @in_page_group("backward")
+@TORCH
 def test_backward_page_runs_the_recursion_its_readers_propose() -> None:
     run = run_page("backward")
     g = run.glued
@@ -363,6 +371,7 @@ def test_backward_page_runs_the_recursion_its_readers_propose() -> None:
 
 
 @in_page_group("backward")
+@TORCH
 def test_backward_page_says_when_the_recursion_is_right() -> None:
     # With q used once, the recursion runs each rule once, after its whole gradient.
     once = execute_page("backward", [("    L = q + r\n", "    L = r + c\n")], until="wo_a_b_wrong")
