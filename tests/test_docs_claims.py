@@ -61,6 +61,7 @@ PAGE_MARKS = {
     "moons": [NO_COVER, ONE_PYTHON],
     "local-rules": [TORCH],
     "backward": [TORCH],
+    "mlp": [TORCH],
     "pytorch": [TORCH],
 }
 PAGE_PARAMS = [
@@ -449,6 +450,7 @@ def test_neuron_from_exp_says_which_of_its_numbers_an_edit_changed() -> None:
 
 
 @in_page_group("mlp")
+@TORCH
 def test_mlp_page_trains_the_four_points() -> None:
     run = run_page("mlp")
     g = run.glued
@@ -465,6 +467,7 @@ def test_mlp_page_trains_the_four_points() -> None:
 
 
 @in_page_group("mlp")
+@TORCH
 def test_mlp_page_matches_a_direct_run_of_the_same_recipe() -> None:
     import random
 
@@ -487,6 +490,7 @@ def test_mlp_page_matches_a_direct_run_of_the_same_recipe() -> None:
 
 
 @in_page_group("mlp")
+@TORCH
 def test_mlp_page_explains_the_run_without_zero_grad() -> None:
     run = run_page("mlp")
     g = run.glued
@@ -509,6 +513,7 @@ def test_mlp_page_explains_the_run_without_zero_grad() -> None:
 
 
 @in_page_group("mlp")
+@TORCH
 def test_mlp_page_says_no_peak_or_fit_of_a_run_that_has_neither() -> None:
     # At 0.15 the run without resets climbs to 7.99 at step 9 and sits at 8.0 from step 12:
     # no peak before it settles, and no weights that fit the four points on the way.

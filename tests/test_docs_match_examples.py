@@ -40,6 +40,7 @@ def test_neuron_examples_print_the_neuron_page_numbers(
 
 
 @in_page_group("mlp")
+@pytest.mark.torch  # the page checks its boxes against PyTorch
 def test_mlp_example_prints_the_mlp_page_numbers(example_run: ExampleRun) -> None:
     printed = printed_by(example_run, "mlp_four_points")
     g = glued("mlp")

@@ -635,6 +635,7 @@ def test_the_page_links_each_step_and_leaves_the_runner_its_progress_element() -
 
 
 @in_page_group("mlp")
+@pytest.mark.torch  # the page checks its boxes against PyTorch
 def test_the_checks_four_points_and_target_are_the_mlp_pages() -> None:
     run = run_page("mlp")
     assert [list(x) for x in XS] == run.namespace["xs"]
