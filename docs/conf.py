@@ -110,6 +110,9 @@ extensions = [
     "book_runtime.features.predict.answers",
     # A prompt in the prose asks for the number a run will give, before the run.
     "book_runtime.features.predict.directive",
+    # Nothing below a prompt gives its answer away before the reader answers: the build
+    # fails on what does, unless the page holds it back until then.
+    "book_runtime.features.predict.spoilers",
     # A small graph whose inputs the reader nudges, to watch its output move by
     # the gradient times the nudge (its folder: docs/_features/nudge).
     "book_runtime.features.nudge.directive",

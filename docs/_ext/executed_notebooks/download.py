@@ -146,6 +146,14 @@ PROMPT = re.compile(
 )
 
 
+#: Prose a page holds back until its prompt is answered (docs/_features/predict/spoilers.py):
+#: a notebook, as paper, shows it where it stands.
+AFTER_PREDICT = re.compile(
+    r"^(?P<fence>`{3,})\{after-predict\}[ \t]*\n(?P<body>(?:.*\n)*?)(?P=fence)[ \t]*$",
+    re.MULTILINE,
+)
+
+
 def fill_prompts(markdown: str) -> str:
     """``markdown`` with each predict-then-run prompt as a reader of a notebook can use it.
 
@@ -153,7 +161,8 @@ def fill_prompts(markdown: str) -> str:
     :func:`book_runtime.features.predict.directive.question_length`), then the
     explanation folded away under "The answer" (an HTML ``<details>``, which
     Jupyter's Markdown shows as such), so that the reader predicts before reading
-    it; nothing of the directive is left.
+    it; nothing of the directive is left.  Prose held back until the answer
+    (``{after-predict}``) stands as it is, without its fence.
     """
 
     def prompt(match: re.Match[str]) -> str:
@@ -163,7 +172,7 @@ def fill_prompts(markdown: str) -> str:
         body = "\n".join(lines[asked:]).strip("\n")
         return f"{question}\n\n<details><summary>The answer</summary>\n\n{body}\n\n</details>"
 
-    return PROMPT.sub(prompt, markdown)
+    return AFTER_PREDICT.sub(r"\g<body>", PROMPT.sub(prompt, markdown))
 
 
 def fill_substitutions(markdown: str, substitutions: Mapping[str, str]) -> str:
