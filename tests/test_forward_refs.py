@@ -6,11 +6,15 @@ its links are resolved: code cells (folded away or not), prose, links.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from docutils import nodes
 from docutils.utils import new_document
+from executed_notebooks.download import fill_roles
 from forward_refs import (
     LATER,
+    LATER_ROLE,
     Page,
     api_names,
     names_in_code,
@@ -21,6 +25,7 @@ from forward_refs import (
 from sphinx import addnodes
 
 API = api_names()
+DOCS = Path(__file__).resolve().parents[1] / "docs"
 
 
 def cell(code: str, *, folded: bool = False) -> nodes.container:
@@ -145,3 +150,19 @@ def test_the_start_page_and_the_reference_stand_outside_the_story() -> None:
 def test_the_reading_order_is_the_start_pages_toctree() -> None:
     includes = {"index": ["value", "local-rules", "backward", "api"], "value": []}
     assert reading_order(includes, "index") == ["index", "value", "local-rules", "backward", "api"]
+
+
+def test_a_downloaded_notebook_says_a_later_link_as_the_page_does() -> None:
+    markdown = (
+        "the subject of\n{later}``[Why `+=`](accumulate.md)``. And {later}`[B](backward.md#x)`."
+    )
+    assert fill_roles(markdown, {"accumulate": 4, "backward": 3}) == (
+        "the subject of\n[Why `+=`](accumulate.md) (page 4, later in the book). "
+        "And [B](backward.md#x) (page 3, later in the book)."
+    )
+
+
+def test_the_download_reads_every_later_link_of_the_book() -> None:
+    for page in sorted(DOCS.glob("*.md")):
+        text = page.read_text(encoding="utf-8")
+        assert text.count("{later}") == len(LATER_ROLE.findall(text)), page.name

@@ -54,6 +54,16 @@ FOLDED = frozenset({"tag_hide-cell", "tag_hide-input"})
 _IMPORT = re.compile(r"^\s*from\s+(micrograd(?:\.\w+)*)\s+import\s+\(?([\w\s,]+)\)?", re.M)
 _DOTTED = re.compile(r"\bmicrograd(?:\.\w+)+")
 _WORD = re.compile(r"[A-Za-z_]\w*")
+#: The role as it stands in a page's Markdown (for the download): its link, and the page.
+LATER_ROLE = re.compile(
+    r"\{later\}(?P<ticks>`+)\s*(?P<link>\[.*?\]\((?P<page>[\w-]+)\.md(?:#[\w-]*)?\))\s*(?P=ticks)",
+    re.S,
+)
+
+
+def later_words(number: int) -> str:
+    """What the ``later`` role says after its link: the page's number, and that it is later."""
+    return f" (page {number}, later in the book)"
 
 
 def api_names() -> frozenset[str]:
@@ -266,6 +276,11 @@ def _merge(app: Sphinx, env: Any, docnames: Any, other: Any) -> None:
             mine[docname] = page
 
 
+def story_numbers(app: Sphinx) -> dict[str, int]:
+    """Each page of the story, and its number in the start page's map (the first is 1)."""
+    return {doc: n for n, doc in enumerate(_story(app, app.env), start=1)}
+
+
 def _story(app: Sphinx, env: Any) -> list[str]:
     root = app.config.root_doc
     order = reading_order(env.toctree_includes, root)
@@ -286,7 +301,7 @@ def _number_later(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     for node in doctree.findall(nodes.inline):
         target = node.get("later_target")
         if LATER in node["classes"] and target in story:
-            node += nodes.Text(f" (page {story.index(target) + 1}, later in the book)")
+            node += nodes.Text(later_words(story.index(target) + 1))
 
 
 def setup(app: Sphinx) -> dict[str, Any]:
