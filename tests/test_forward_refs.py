@@ -93,6 +93,16 @@ def test_a_link_is_read_with_whether_the_page_says_it_is_later() -> None:
     assert page.links == [("backward", True, 7, "the backward page")]
 
 
+def test_a_doc_or_ref_role_is_read_as_a_link_a_python_reference_is_not() -> None:
+    roles = nodes.paragraph("", "See ")
+    for kind, target in (("doc", "/mlp"), ("ref", "track-value"), ("func", "micrograd.Value")):
+        xref = addnodes.pending_xref("", nodes.inline("", target), reftype=kind, reftarget=target)
+        xref["refdomain"] = "py" if kind == "func" else "std"
+        roles += xref
+    targets = [target for target, *_ in read_page(doctree(roles), API).links]
+    assert targets == ["mlp", "#track-value"]
+
+
 def test_a_name_used_before_the_page_that_teaches_it_points_forward() -> None:
     pages = {
         "value": Page(uses={"topological_order": 12}),

@@ -145,11 +145,13 @@ def read_page(doctree: nodes.Node, api: frozenset[str]) -> Page:
     for literal in doctree.findall(nodes.literal):
         note(page.uses, names_in_prose(literal.astext(), api), _line(literal))
     for xref in doctree.findall(addnodes.pending_xref):
-        if xref.get("refdomain") == "doc" or xref.get("reftype") == "ref":
-            target = (
-                xref["reftarget"] if xref.get("refdomain") == "doc" else "#" + xref["reftarget"]
-            )
-            page.links.append((target, _later(xref), _line(xref), xref.astext()))
+        if xref.get("refdomain") == "doc" or xref.get("reftype") == "doc":  # Markdown, {doc}
+            target = xref["reftarget"].lstrip("/")
+        elif xref.get("reftype") == "ref":  # {ref}: its label's page, known once all are read
+            target = "#" + xref["reftarget"]
+        else:
+            continue
+        page.links.append((target, _later(xref), _line(xref), xref.astext()))
     return page
 
 
