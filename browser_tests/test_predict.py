@@ -174,6 +174,44 @@ def test_a_prediction_kept_before_a_run_is_judged_by_the_run_and_scored(tab: Tab
     assert kept["score"] == judged["score"], kept
 
 
+#: What a reader sees below a prompt, up to the next heading: the text shown, and how many
+#: stand-ins say that something waits for the answer.
+BELOW_PROMPT_JS = """
+(box) => {
+  const shown = [];
+  let el = box.nextElementSibling;
+  for (; el && el.tagName !== 'SECTION'; el = el.nextElementSibling) {
+    if (el.checkVisibility()) shown.push(el.innerText);
+  }
+  const standIns = Array.from(document.querySelectorAll('.mg-after-predict-waiting'));
+  return {text: shown.join('\\n'), standIns: standIns.filter((el) => el.checkVisibility()).length};
+}
+"""
+
+
+def test_nothing_below_a_prompt_gives_its_answer_before_the_reader_answers(tab: Tab) -> None:
+    tab.open("accumulate.html")
+    page = tab.page
+    page.wait_for_selector("div.mg-predict-run form")  # steppers.js has set the prompts up
+    box = page.locator("div.mg-predict-run[data-key='acc_wrong_twice']")
+    answer = re.compile(r"(?<![\d.])1\.0(?![\d])")  # what = gives here, as the page shows it
+    before = box.evaluate(BELOW_PROMPT_JS)
+    assert not answer.search(before["text"]), before["text"]
+    assert before["standIns"] == 2, before  # the run's output, and the sentence on it
+    # On paper there is no reader to answer: everything shows, and no stand-in.
+    page.emulate_media(media="print")
+    printed = box.evaluate(BELOW_PROMPT_JS)
+    assert answer.search(printed["text"]), printed
+    assert printed["standIns"] == 0, printed
+    page.emulate_media(media="screen")
+    box.locator("input").fill("2")
+    box.locator("input").press("Enter")
+    after = box.evaluate(BELOW_PROMPT_JS)  # kept: what waited for the answer shows
+    assert answer.search(after["text"]), after
+    assert after["standIns"] == 0, after
+    assert not tab.errors, tab.errors
+
+
 #: Every "Predict, then run" prompt of the page as a reader sees it before any run: the
 #: question's visible text and whole text, what the box shows of the rest, and its sizes.
 PROMPTS_SEEN_JS = """

@@ -110,13 +110,21 @@ extensions = [
     "book_runtime.features.predict.answers",
     # A prompt in the prose asks for the number a run will give, before the run.
     "book_runtime.features.predict.directive",
+    # Nothing below a prompt gives its answer away before the reader answers: the build
+    # fails on what does, unless the page holds it back until then.
+    "book_runtime.features.predict.spoilers",
     # A small graph whose inputs the reader nudges, to watch its output move by
     # the gradient times the nudge (its folder: docs/_features/nudge).
     "book_runtime.features.nudge.directive",
     # A role or code span the parser did not take as one is printed as it was
     # written, and nothing warns: the built pages are read for it.
     "raw_markup",
+    # A page uses only what it or an earlier page has taught: a link or a name of the
+    # API that points ahead fails the build, unless the page says it is later ({later}).
+    "forward_refs",
 ]
+# The pages outside the story's order, besides the start page (forward_refs): the reference.
+book_reference_pages = ["api"]
 
 # _runtime: the book's runtime, a Python package (docs/_runtime), no page of the book;
 # _features: each reader-facing feature's folder (its directive, runtime, script, style).

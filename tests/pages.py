@@ -83,12 +83,19 @@ def code_cells(page: str) -> list[Cell]:
     return cells
 
 
+#: Fenced blocks that hold prose: only their fences are left out (the prose waits for a
+#: prompt's answer, docs/_features/predict/spoilers.py).
+PROSE_BLOCKS = frozenset({"{after-predict}"})
+
+
 def prose(page: str) -> str:
-    """The page's text outside fenced blocks (what a reader reads as prose)."""
+    """The page's text outside fenced blocks (what a reader reads as prose), and inside those
+    that hold prose."""
     lines = (DOCS / f"{page}.md").read_text(encoding="utf-8").splitlines()
     for token in _fences("\n".join(lines)):
         start, end = token.map
-        for i in range(start, end):
+        held = token.info.strip() in PROSE_BLOCKS
+        for i in (start, end - 1) if held else range(start, end):
             lines[i] = ""
     return "\n".join(lines)
 

@@ -265,6 +265,65 @@ test("a prediction kept before a run is judged by the run's number, and counts i
   assert.deepEqual(savedStates(session).map((s) => s.path), ["/page.html"]);
 });
 
+// The same page, where what gives the prompt's answer away waits for it (the build's
+// list, docs/_features/predict/spoilers.py): the run's output, and a sentence below it.
+const WITHHELD = pageHTML(CELLS, {
+  prose: PROSE.replace('data-exact="0.0005">', `data-exact="0.0005" data-withholds='${JSON.stringify([
+    { id: "held-output", kind: "output" }, { id: "held-prose", kind: "prose" },
+  ])}'>`) + '<div id="held-prose"><p>The total is 4.0.</p></div>',
+}).replace('<div class="cell_output"><pre>built 1', '<div class="cell_output" id="held-output"><pre>built 1');
+
+/** What waits for the prompt's answer: whether each is hidden, and whether its stand-in is. */
+function waiting(window) {
+  return ["held-output", "held-prose"].map((id) => {
+    const held = window.document.getElementById(id);
+    const line = held.previousElementSibling;
+    assert.ok(line.matches(".mg-after-predict-waiting"));
+    return { hidden: held.classList.contains("mg-withheld"), standIn: !line.hidden };
+  });
+}
+
+const HELD = [{ hidden: true, standIn: true }, { hidden: true, standIn: true }];
+const SHOWN = [{ hidden: false, standIn: false }, { hidden: false, standIn: false }];
+
+test("what gives a prompt's answer away waits, behind a stand-in, until a prediction is kept", async () => {
+  const { window, session } = await openPage(WITHHELD);
+  assert.deepEqual(waiting(window), HELD);
+  assert.match(window.document.getElementById("held-prose").previousElementSibling.textContent,
+    /gives the answer away: it shows once you keep a prediction above, or run the cell/);
+  const form = window.document.querySelector(".mg-predict-run form");
+  form.querySelector("input").value = "4";
+  form.requestSubmit();
+  assert.deepEqual(waiting(window), SHOWN);
+  // Reset page: the page as built, its answer waiting again.
+  const { bar } = session.pageState;
+  await saved(session);
+  bar.reset.click();
+  await until(() => bar.reset.hidden);
+  assert.deepEqual(waiting(window), HELD);
+});
+
+test("a run that gives the prompt's answer, without a prediction, shows what waited for it", async () => {
+  const { window, session, storage } = await openPage(WITHHELD);
+  const given = next("prose", (detail) => detail.key === "total");
+  assert.equal(await run(session, 1), "done");
+  await given;
+  assert.deepEqual(waiting(window), SHOWN);
+  assert.deepEqual(session.predictions.state.seen, ["total"]);
+  assert.deepEqual(session.predictions.state.answers, {}); // nothing to judge: no prediction
+  await saved(session);
+  const again = await openPage(WITHHELD, { storage });
+  await again.session.restored;
+  assert.deepEqual(waiting(again.window), SHOWN); // a reload keeps it shown
+});
+
+test("the reader may see what waits for the answer without predicting: Show", async () => {
+  const { window, session } = await openPage(WITHHELD);
+  window.document.querySelector(".mg-after-predict-show").click();
+  assert.deepEqual(waiting(window), SHOWN);
+  assert.deepEqual(session.predictions.state.seen, ["total"]);
+});
+
 test("predict mode in a stepper asks before a rule's step, judges, then shows the step", async () => {
   const data = readFileSync(new URL("./predictions.fixture.json", import.meta.url), "utf-8");
   const stepper = `<div class="mg-stepper" id="st"><div class="mg-stepper-controls"></div></div>

@@ -44,6 +44,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from forward_refs import story_numbers
 from repository_links import repository_url
 
 from . import patches
@@ -217,7 +218,8 @@ def _offer_notebook(
     target.parent.mkdir(parents=True, exist_ok=True)
     side = Path(app.outdir).parent / "jupyter_execute" / f"{pagename}.glue.json"
     glued = json.loads(side.read_text(encoding="utf-8")) if side.is_file() else {}
-    download = reader_notebook(notebook, glued, app.config.myst_substitutions)
+    pages = story_numbers(app)
+    download = reader_notebook(notebook, glued, app.config.myst_substitutions, pages)
     target.write_text(json.dumps(download, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
     context["ipynb_source"] = f"{pagename}.ipynb"
 

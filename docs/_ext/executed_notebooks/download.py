@@ -35,6 +35,7 @@ from book_runtime.features.claims.directive import ROLE as CLAIM_ROLE
 from book_runtime.features.claims.directive import parse as parse_claim
 from book_runtime.features.glue.runtime import format_glued
 from book_runtime.features.predict.directive import question_length
+from forward_refs import LATER_ROLE, later_words
 from pair_words import WORDS as PAIR_WORDS
 
 from .streams import join_stream_pieces
@@ -124,14 +125,17 @@ def fill_glue(markdown: str, values: dict[str, dict[str, str]]) -> str:
 PAIR_ROLE = re.compile(r"\{pair\}`\s*(?P<which>\w+)\s*`")
 
 
-def fill_roles(markdown: str) -> str:
+def fill_roles(markdown: str, pages: Mapping[str, int] | None = None) -> str:
     """``markdown`` with the book's own roles as the build's page shows them.
 
     A claim reads as its wording that holds (the build fails where a claim
-    does not); a pair's words are those for side by side, as on paper.  A
-    notebook has no runner to change them, and Jupyter shows a role as raw text.
+    does not); a pair's words are those for side by side, as on paper; a link
+    said to be later (``{later}``) is followed by the page's number in the map
+    (``pages``: each page's), as on the page.  A notebook has no runner to change
+    them, and Jupyter shows a role as raw text.
     """
     markdown = CLAIM_ROLE.sub(lambda m: parse_claim(m["content"]).holds, markdown)
+    markdown = LATER_ROLE.sub(lambda m: m["link"] + later_words((pages or {})[m["page"]]), markdown)
     return PAIR_ROLE.sub(lambda m: PAIR_WORDS[m["which"]]["beside"], markdown)
 
 
@@ -146,6 +150,14 @@ PROMPT = re.compile(
 )
 
 
+#: Prose a page holds back until its prompt is answered (docs/_features/predict/spoilers.py):
+#: a notebook, as paper, shows it where it stands.
+AFTER_PREDICT = re.compile(
+    r"^(?P<fence>`{3,})\{after-predict\}[ \t]*\n(?P<body>(?:.*\n)*?)(?P=fence)[ \t]*$",
+    re.MULTILINE,
+)
+
+
 def fill_prompts(markdown: str) -> str:
     """``markdown`` with each predict-then-run prompt as a reader of a notebook can use it.
 
@@ -153,7 +165,8 @@ def fill_prompts(markdown: str) -> str:
     :func:`book_runtime.features.predict.directive.question_length`), then the
     explanation folded away under "The answer" (an HTML ``<details>``, which
     Jupyter's Markdown shows as such), so that the reader predicts before reading
-    it; nothing of the directive is left.
+    it; nothing of the directive is left.  Prose held back until the answer
+    (``{after-predict}``) stands as it is, without its fence.
     """
 
     def prompt(match: re.Match[str]) -> str:
@@ -163,7 +176,7 @@ def fill_prompts(markdown: str) -> str:
         body = "\n".join(lines[asked:]).strip("\n")
         return f"{question}\n\n<details><summary>The answer</summary>\n\n{body}\n\n</details>"
 
-    return PROMPT.sub(prompt, markdown)
+    return AFTER_PREDICT.sub(r"\g<body>", PROMPT.sub(prompt, markdown))
 
 
 def fill_substitutions(markdown: str, substitutions: Mapping[str, str]) -> str:
@@ -193,10 +206,14 @@ def _printed_as_lines(outputs: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 
 def reader_notebook(
-    notebook: dict[str, Any], side: dict[str, Any], substitutions: Mapping[str, str] | None = None
+    notebook: dict[str, Any],
+    side: dict[str, Any],
+    substitutions: Mapping[str, str] | None = None,
+    pages: Mapping[str, int] | None = None,
 ) -> dict[str, Any]:
     """The downloadable notebook: hidden cells out, glued values and substitutions in the
-    Markdown (``substitutions``: conf.py's ``myst_substitutions``).
+    Markdown (``substitutions``: conf.py's ``myst_substitutions``; ``pages``: each page's
+    number in the start page's map, for the links said to be later).
 
     Printed text that follows printed text of the same stream is joined into
     one output (:func:`~executed_notebooks.streams.join_stream_pieces`), so
@@ -214,7 +231,8 @@ def reader_notebook(
         if cell.get("cell_type") == "code" and tags & REMOVED:
             continue
         if cell.get("cell_type") == "markdown":
-            markdown = fill_glue(fill_roles(fill_prompts(joined(cell.get("source", "")))), values)
+            markdown = joined(cell.get("source", ""))
+            markdown = fill_glue(fill_roles(fill_prompts(markdown), pages), values)
             cell["source"] = fill_substitutions(markdown, substitutions or {})
         cell.get("metadata", {}).pop("execution", None)
         if "outputs" in cell:

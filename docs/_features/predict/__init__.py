@@ -7,7 +7,9 @@ questions from its numbers (each answer, and the misconceptions' numbers, in
 the browser and the build); :mod:`.kernel`, a start-up file of the build's
 kernel, adds them after each stepper's HTML, as the browser's kernel does;
 :mod:`.directive` is the prose's ``predict-run`` and ``predict-claim``
-prompts, and :mod:`.answers` the printed book's appendix of the questions and
+prompts, :mod:`.spoilers` the build's check that nothing below a prompt gives
+its answer away before the reader answers (and the page's means of holding it
+back), and :mod:`.answers` the printed book's appendix of the questions and
 their answers.  The page's side (the switch, judging and the score) is in the
 runner's ``steppers.js``; ``predict.css`` styles it.
 """

@@ -242,6 +242,8 @@ def _visit_html(translator: Any, node: predict_run) -> None:
             f'data-format="{html.escape(node["format"])}" '
             f'data-close="{node["close"]!r}" data-exact="{EXACT!r}"'
         )
+    if node.get("withholds"):  # what waits for the answer (spoilers.py): the script hides it
+        data += f' data-withholds="{html.escape(json.dumps(node["withholds"], sort_keys=True))}"'
     attributes = (
         f'{kind} role="group" aria-label="Predict, then run" '
         f'data-key="{html.escape(node["key"])}" {data}'

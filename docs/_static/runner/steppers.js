@@ -264,8 +264,10 @@ export const answerKey = (stepper, frame, input) => `${stepper}/${frame}/${input
 // clears them.  A prompt in the prose (docs/_features/predict/directive.py) asks for the
 // number a run will give, or which wording of a claim the run makes true: the
 // prediction is kept, and when the run's glued value or claim arrives (the Prose's,
-// micrograd:prose) it is judged and explained, and counts in the same score.  The
-// start page lists every page's score.
+// micrograd:prose) it is judged and explained, and counts in the same score.  What
+// below a prompt gives its answer away (the build's list: docs/_features/predict/spoilers.py)
+// waits behind a stand-in until the reader keeps a prediction, a run gives the answer, or
+// the reader asks to see it.  The start page lists every page's score.
 
 const DATA = "script.mg-predict-data";
 
@@ -281,6 +283,7 @@ const newPredictions = (session) => ({
     revealed: {}, // stepper id -> frames shown (asked, or shown without an answer)
     runs: {}, // a prompt's key -> {typed, judged, text}: the prediction kept before a run
     // (typed: the number as typed, or the wording chosen)
+    seen: [], // the prompts whose answer a run (or the reader's Show) gave without a prediction
   },
   steppers: new Map(), // stepper element -> its view {data, id, box, form, ...}
   prompts: new Map(), // a prompt's key -> its view {key, format, close, box, ...}
@@ -317,6 +320,11 @@ function render(p, view) {
 function renderPrompt(p, view) {
   const kept = p.state.runs[view.key];
   view.why.hidden = !(kept && kept.judged);
+  const shown = answerShown(p.state, view.key);
+  for (const { held, line } of view.waiting) {
+    held.classList.toggle("mg-withheld", !shown);
+    line.hidden = shown;
+  }
   view.status.textContent = !kept ? ""
     : kept.judged ? kept.text
       : view.choices ? `Kept: ${kept.typed}. Now run it: the page tells you what your run says.`
@@ -479,6 +487,47 @@ function setUpStepper(p, stepper) {
 
 const runKey = (key) => `run/${key}`;
 
+/**
+ * Whether what a prompt's answer shows in (the build's list, spoilers.py) is shown: once
+ * the reader has kept a prediction, or a run (or Show) has given the answer.  Paper and a
+ * page without this script show it all along.
+ */
+export function answerShown(state, key) {
+  return key in state.runs || state.seen.includes(key);
+}
+
+/** The words that stand in for what waits for the prompt's answer, by its kind. */
+export const WAITING_WORDS = Object.freeze({
+  output: "This output gives the answer away: it shows once you keep a prediction above, or run the cell.",
+  prose: "Here the text gives the answer away: it shows once you keep a prediction above, or run the cell.",
+});
+
+function see(p, view) {
+  if (answerShown(p.state, view.key)) return;
+  p.state.seen = [...p.state.seen, view.key];
+  changedState(p.session);
+  renderAll(p);
+}
+
+/** What waits for the prompt's answer: each element (by the build's id) and its stand-in. */
+function waiting(p, view, box) {
+  const listed = box.dataset.withholds ? JSON.parse(box.dataset.withholds) : [];
+  return listed.map(({ id, kind }) => {
+    const held = document.getElementById(id);
+    if (!held) return null;
+    const line = element("p", "mg-after-predict-waiting", `${WAITING_WORDS[kind]} `);
+    const show = element("button", "mg-after-predict-show", "Show it");
+    show.type = "button";
+    show.addEventListener("click", () => {
+      see(p, view);
+      announce("Shown: the answer is no longer held back.");
+    });
+    line.append(show);
+    held.before(line);
+    return { held, line };
+  }).filter(Boolean);
+}
+
 function keep(p, view) {
   const chosen = view.choices ? view.radios.find((radio) => radio.checked) : null;
   const typed = view.choices ? (chosen ? chosen.value : "") : view.input.value.trim();
@@ -499,7 +548,9 @@ function keep(p, view) {
 function onValue(p, view, glued) {
   const { state } = p;
   const kept = state.runs[view.key];
-  if (!kept || kept.judged || glued.from !== "run" || glued.value === null) return;
+  if (glued.from !== "run" || glued.value === null) return;
+  if (!kept) see(p, view); // the run has shown the answer: what waited for it shows too
+  if (!kept || kept.judged) return;
   const text = view.choices ? null : glued.value[view.format];
   const result = view.choices ? judgeChoice(kept.typed, glued.value, view.choices)
     : text === undefined ? null : judgeRun(kept.typed, text, view.close, view.exact);
@@ -551,6 +602,7 @@ function setUpPrompt(p, box) {
     exact: Number(box.dataset.exact),
     choices: box.dataset.choices ? JSON.parse(box.dataset.choices) : null,
     why: box.querySelector(".mg-predict-run-why"),
+    waiting: [], // what the page holds back until the answer: {held, line} each
     form: element("form", "mg-predict-run-form"),
     input: null,
     radios: [],
@@ -567,6 +619,7 @@ function setUpPrompt(p, box) {
   view.status.setAttribute("aria-live", "off"); // the page's one live region says it
   box.querySelector(".mg-predict-run-question").after(view.form, view.status);
   box.append(view.score);
+  view.waiting = waiting(p, view, box);
   p.prompts.set(view.key, view);
   renderPrompt(p, view);
 }
@@ -613,7 +666,8 @@ export function setUpPredictions(session) {
   keepState(session, "predict", {
     snapshot: () => {
       const answered = Object.keys(state.answers).length > 0;
-      const seen = Object.keys(state.revealed).length > 0 || Object.keys(state.runs).length > 0;
+      const seen = Object.keys(state.revealed).length > 0 || Object.keys(state.runs).length > 0
+        || state.seen.length > 0;
       return state.on || answered || seen ? { ...state, title: pageTitle(session) } : null;
     },
     restore: (saved) => {
@@ -621,10 +675,13 @@ export function setUpPredictions(session) {
       state.answers = { ...(saved.answers || {}) };
       state.revealed = { ...(saved.revealed || {}) };
       state.runs = { ...(saved.runs || {}) };
+      state.seen = [...(saved.seen || [])];
       renderAll(p);
     },
     reset: () => {
-      Object.assign(state, { on: false, answers: {}, revealed: {}, runs: {} });
+      Object.assign(state, {
+        on: false, answers: {}, revealed: {}, runs: {}, seen: [],
+      });
       steppers.forEach((view) => view.feedback.replaceChildren());
       renderAll(p);
     },

@@ -1,0 +1,312 @@
+"""Sphinx extension: no predict prompt's answer shows on the page before the reader answers it.
+
+A predict-then-run prompt (:mod:`.directive`) asks for a number, or a claim's
+wording, before the reader runs; the page must not show it below the question
+meanwhile.  What the reader reads on to is the prompt's part of the page: from
+the prompt to the next heading.  There, the build reads what is shown
+(:func:`spoilers`):
+
+* a number pasted from the prompt's own key, in any format;
+* any text, a cell's output among it (printed, HTML, a picture's alt text), that
+  holds the answer as the prompt's explanation pastes it (``1.0``; the same
+  number written with more decimals, ``1.0000``, too);
+* a claim's sentence, for a prompt that asks about that claim.
+
+Each is a warning (an error under ``-W``) that names the page and the element,
+unless the page holds it back until the reader answers:
+
+* a code cell tagged ``after-predict``: its output;
+* prose inside ``{after-predict}``::
+
+      ```{after-predict}
+      {glue:text}`acc_wrong_twice:.1f` instead of {glue:text}`acc_twice:.1f`: ...
+      ```
+
+Either belongs to the prompt above it in its part of the page (one that has
+none fails the build).  The build gives each an id, and the prompt's box the
+list of them (``data-withholds``, JSON ``[{"id", "kind"}]``, ``kind`` being
+``"output"`` or ``"prose"``); the page's script (the runner's steppers.js)
+hides them, each behind a neutral line, until the reader keeps a prediction,
+runs the cell that gives the answer, or asks to see it.  On paper, and without
+the script, everything shows: a printed book has no reader to answer.
+
+The code of a cell is never read: a reader needs it to run the cell.  A prompt
+about an edit (the neuron with ``x2 = 1``) has, in the build, the answer of the
+page as built, not of the edit; the guard reads for that number all the same.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from book_runtime.features.claims.directive import GLUE_PREFIX as CLAIM_PREFIX
+from book_runtime.features.claims.directive import claim_fails, claim_node
+from book_runtime.features.glue.directive import glued_number
+from book_runtime.features.predict.directive import predict_run
+from docutils import nodes
+from sphinx.util import logging
+from sphinx.util.docutils import SphinxDirective
+
+logger = logging.getLogger(__name__)
+
+#: The tag of a code cell whose output waits for the prompt above it.
+TAG = "after-predict"
+#: The class of prose that waits for the prompt above it (the directive's box).
+PROSE_CLASS = "mg-after-predict"
+#: What is held back, as the page's script is told (its ``kind``).
+KINDS = ("output", "prose")
+#: A number as prose and outputs write it: ``-1.5``, ``0.7071``, ``3``.
+NUMBER = re.compile(r"(?<![\w.])[-−]?\d+(?:\.(?P<decimals>\d+))?(?![\w.]*\d)")
+#: What a cell's HTML output shows that is no text: scripts (a stepper's questions), styles.
+_NOT_SHOWN = re.compile(r"<(script|style)\b.*?</\1\s*>", re.S | re.I)
+_TAG = re.compile(r"<[^>]*>")
+#: At most this many characters of an element are quoted.
+QUOTE = 80
+
+
+class AfterPredict(SphinxDirective):
+    """``{after-predict}``: prose the page shows once the prompt above it is answered."""
+
+    has_content = True
+
+    def run(self) -> list[nodes.Node]:
+        box = nodes.container(classes=[PROSE_CLASS])
+        self.set_source_info(box)
+        self.state.nested_parse(self.content, self.content_offset, box)
+        return [box]
+
+
+# -- what a prompt asks, and what would give it away ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class Answer:
+    """A prompt's answer as the build has it: its key, and the number as its explanation pastes it
+    (``number``: None for a prompt about a claim)."""
+
+    key: str
+    number: str | None
+
+
+def answer_of(prompt: predict_run) -> Answer:
+    """The answer of ``prompt``: a number prompt's number is the one its explanation pastes."""
+    key = prompt["key"]
+    if key.startswith(CLAIM_PREFIX):
+        return Answer(key, None)
+    for pasted in prompt.findall(glued_number):
+        if pasted["glue_key"] == key and pasted["glue_format"] == prompt["format"]:
+            return Answer(key, pasted.astext().strip())
+    raise ValueError(f"the prompt {key!r} does not paste its number {key}:{prompt['format']}")
+
+
+def _decimals(number: str) -> int:
+    return len(number.partition(".")[2])
+
+
+def _as_float(number: str) -> float:
+    return float(number.replace("−", "-"))
+
+
+def holds_number(text: str, number: str) -> bool:
+    """Whether ``text`` says ``number``: the same value, written with at least its decimals.
+
+    ``1.0`` is said by ``1.0`` and ``1.0000``, not by ``1`` (a count, a constant) nor
+    ``1.04``.
+    """
+    want, places = _as_float(number), _decimals(number)
+    for match in NUMBER.finditer(text):
+        said = match.group(0)
+        if _decimals(said) >= places and _as_float(said) == want:
+            return True
+    return False
+
+
+def _is_cell(node: nodes.Node) -> bool:
+    return isinstance(node, nodes.container) and "cell" in node["classes"]
+
+
+def _is_output(node: nodes.Node) -> bool:
+    return isinstance(node, nodes.container) and "cell_output" in node["classes"]
+
+
+def _withholds(node: nodes.Node) -> bool:
+    """Whether the page holds ``node`` (and what it holds) back until the prompt is answered."""
+    if not isinstance(node, nodes.Element):
+        return False
+    if PROSE_CLASS in node["classes"]:
+        return True
+    return _is_output(node) and f"tag_{TAG}" in node.parent["classes"]
+
+
+def _hidden(node: nodes.Node) -> bool:
+    """What the page shows no reader before an answer: code, another wording, an explanation."""
+    if isinstance(node, claim_fails | nodes.system_message | nodes.comment):
+        return True
+    if isinstance(node, nodes.container):
+        return bool({"cell_input", "mg-predict-run-why"} & set(node["classes"]))
+    return isinstance(node, nodes.raw) and "html" not in node.get("format", "").split()
+
+
+def region(prompt: predict_run) -> Iterator[nodes.Node]:
+    """What follows ``prompt`` in its part of the page, outermost first, up to the next heading.
+
+    A node the page withholds or hides is given, and what it holds is not.
+    """
+    todo: list[nodes.Node] = []
+    node: nodes.Node = prompt
+    while node.parent is not None:  # the prompt's next siblings, then its parents' ones
+        parent = node.parent
+        todo += parent.children[parent.index(node) + 1 :]
+        node = parent
+    while todo:
+        node = todo.pop(0)
+        if isinstance(node, nodes.section | nodes.title):
+            return
+        yield node
+        opaque = _withholds(node) or _hidden(node) or isinstance(node, nodes.raw)
+        if not opaque and isinstance(node, nodes.Element):  # a raw node is read as a whole
+            todo[:0] = list(node.children)
+
+
+def _shown_text(node: nodes.Node) -> str:
+    if isinstance(node, nodes.Text):
+        return node.astext()
+    if isinstance(node, nodes.raw):
+        return _TAG.sub(" ", _NOT_SHOWN.sub(" ", node.astext()))
+    if isinstance(node, nodes.image):
+        return str(node.get("alt", ""))
+    return ""
+
+
+def _visible_text(node: nodes.Node) -> str:
+    """``node``'s text as the page shows it: without another wording of a claim, say."""
+    if _hidden(node):
+        return ""
+    if isinstance(node, nodes.Text):
+        return node.astext()
+    return "".join(_visible_text(child) for child in node.children)
+
+
+def _what(node: nodes.Node) -> str:
+    """The element that shows ``node``, as a reader of the build's message finds it."""
+    block = node
+    while block.parent is not None and not (
+        _is_output(block) or isinstance(block, nodes.paragraph | nodes.list_item | nodes.table)
+    ):
+        block = block.parent
+    if _is_output(block):
+        source = next(iter(block.parent.findall(nodes.literal_block)), None)
+        first = source.astext().strip().splitlines()[0] if source is not None else ""
+        return f"the output of the cell that begins {first[:QUOTE]!r}"
+    quoted = " ".join(_visible_text(block).split())
+    if len(quoted) > QUOTE:
+        quoted = quoted[:QUOTE] + "…"
+    return f"the {block.tagname.replace('_', ' ')} {quoted!r}"
+
+
+def spoilers(prompt: predict_run) -> list[tuple[nodes.Node, str]]:
+    """What shows ``prompt``'s answer in its part of the page before the reader answers.
+
+    Returns
+    -------
+    list of (node, str)
+        Each element that gives the answer away (once each), and in words what it
+        is and what it shows.
+    """
+    answer = answer_of(prompt)
+    found: dict[str, tuple[nodes.Node, str]] = {}
+
+    def spoiled(node: nodes.Node, shows: str) -> None:
+        what = _what(node)
+        found.setdefault(what, (node, f"{what} {shows}"))
+
+    for node in region(prompt):
+        if _withholds(node) or _hidden(node):
+            continue
+        if isinstance(node, glued_number) and node["glue_key"] == answer.key:
+            spoiled(node, f"pastes {answer.key}")
+        elif isinstance(node, claim_node) and CLAIM_PREFIX + node["key"] == answer.key:
+            spoiled(node, f"says the claim {node['key']!r} it asks about")
+        elif answer.number is not None and holds_number(_shown_text(node), answer.number):
+            spoiled(node, f"shows {answer.number}")
+    return list(found.values())
+
+
+# -- the prompts' parts of a page, and what waits in each ----------------------------------------
+
+
+def _withheld_id(key: str, n: int) -> str:
+    return f"mg-after-predict-{nodes.make_id(key)}-{n}"
+
+
+def withhold(doctree: nodes.document) -> list[tuple[nodes.Node, str]]:
+    """Give what a page withholds to the prompt above it (ids, and the prompt's ``withholds``).
+
+    Returns
+    -------
+    list of (node, str)
+        What withholds with no prompt above it in its part of the page, and why that fails.
+    """
+    problems = []
+    prompt: predict_run | None = None
+    for node in doctree.findall(nodes.Element):
+        if isinstance(node, nodes.section):
+            prompt = None
+        elif isinstance(node, predict_run):
+            prompt = node
+            node["withholds"] = []
+        elif _withholds(node):
+            kind = "output" if _is_output(node) else "prose"
+            if prompt is None:
+                what = f"a cell tagged {TAG}" if kind == "output" else f"{{{TAG}}}"
+                problems.append((node, f"{what} has no predict prompt above it in its section"))
+                continue
+            ident = _withheld_id(prompt["key"], len(prompt["withholds"]))
+            node["ids"].append(ident)
+            prompt["withholds"].append({"id": ident, "kind": kind})
+    return problems
+
+
+def problems(doctree: nodes.document) -> list[tuple[nodes.Node, str]]:
+    """Every spoiler and misplaced ``after-predict`` of a page, each with its message."""
+    found = withhold(doctree)
+    for prompt in doctree.findall(predict_run):
+        name = "predict-claim" if prompt["key"].startswith(CLAIM_PREFIX) else "predict-run"
+        key = prompt["key"].removeprefix(CLAIM_PREFIX)
+        for node, said in spoilers(prompt):
+            found.append(
+                (
+                    node,
+                    f"{name} {key}: its answer shows before the reader answers: {said}. "
+                    f"Hold it back until the prompt is answered (a code cell: the tag "
+                    f"{TAG}; prose: {{{TAG}}}), or move it after the next heading",
+                )
+            )
+    return found
+
+
+def _location(node: nodes.Node, docname: str) -> tuple[str, int | None]:
+    while node is not None and node.line is None:
+        node = node.parent
+    return docname, node.line if node is not None else None
+
+
+def _check(app: Any, doctree: nodes.document) -> None:
+    docname = app.env.docname
+    for node, message in problems(doctree):
+        logger.warning(
+            message,
+            location=_location(node, docname),
+            type="predict",
+            subtype="spoiler",
+        )
+
+
+def setup(app: Any) -> dict[str, Any]:
+    app.setup_extension("book_runtime.features.predict.directive")
+    app.add_directive(TAG, AfterPredict)
+    app.connect("doctree-read", _check)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,177 @@
+"""No predict prompt's answer shows below it before the reader answers (predict's spoilers.py).
+
+Each page here is a small doctree made by hand, as the build's parser and
+myst-nb leave it: a section, a prompt whose explanation pastes its number, the
+cells and prose below it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from book_runtime.features.claims.directive import claim_fails, claim_node
+from book_runtime.features.glue.directive import glued_number
+from book_runtime.features.predict.directive import predict_run
+from book_runtime.features.predict.spoilers import (
+    PROSE_CLASS,
+    TAG,
+    holds_number,
+    problems,
+    spoilers,
+    withhold,
+)
+from docutils import nodes
+from docutils.utils import new_document
+from executed_notebooks.download import fill_prompts
+
+
+def pasted(key: str, text: str, fmt: str = ".1f") -> glued_number:
+    return glued_number("", text, glue_key=key, glue_format=fmt)
+
+
+def prompt(key: str = "wrong", answer: str = "1.0") -> predict_run:
+    box = predict_run(key=key, format=".1f", close=0.05)
+    box += nodes.paragraph("", "What will a.grad be?", classes=["mg-predict-run-question"])
+    why = nodes.container(classes=["mg-predict-run-why"])
+    why += nodes.paragraph("", "", nodes.Text("It is "), pasted(key, answer), nodes.Text("."))
+    box += why
+    return box
+
+
+def claim_prompt(key: str = "rises") -> predict_run:
+    box = predict_run(key=f"claim:{key}", choices=["rises", "falls"])
+    box += nodes.paragraph("", "Will it rise or fall?", classes=["mg-predict-run-question"])
+    why = nodes.container(classes=["mg-predict-run-why"])
+    why += nodes.paragraph("", "", said(key, "rises", "falls"))
+    box += why
+    return box
+
+
+def said(key: str, holds: str, fails: str) -> claim_node:
+    node = claim_node("", key=key)
+    node += nodes.inline("", holds, classes=["mg-claim-holds"])
+    node += claim_fails("", fails)
+    return node
+
+
+def cell(code: str, *outputs: nodes.Node, tags: tuple[str, ...] = ()) -> nodes.container:
+    box = nodes.container(classes=["cell", *(f"tag_{tag}" for tag in tags)])
+    source = nodes.container(classes=["cell_input"])
+    source += nodes.literal_block(code, code)
+    box += source
+    if outputs:
+        shown = nodes.container(classes=["cell_output"])
+        shown += outputs
+        box += shown
+    return box
+
+
+def printed(text: str) -> nodes.literal_block:
+    return nodes.literal_block(text, text, classes=["output", "stream"])
+
+
+def after_predict(*children: nodes.Node) -> nodes.container:
+    return nodes.container("", *children, classes=[PROSE_CLASS])
+
+
+def page(*parts: nodes.Node, then: tuple[nodes.Node, ...] = ()) -> nodes.document:
+    """A page of one section holding ``parts``, and a next section holding ``then``."""
+    document = new_document("page.md")
+    section = nodes.section("", nodes.title("", "Why +="), *parts, ids=["why"])
+    document += section
+    if then:
+        document += nodes.section("", nodes.title("", "Next"), *then, ids=["next"])
+    return document
+
+
+def messages(document: nodes.document) -> list[str]:
+    return [message for _, message in problems(document)]
+
+
+def test_a_cells_output_below_the_prompt_that_prints_its_answer_gives_it_away() -> None:
+    document = page(prompt(), cell("print(a.grad)", printed("1.0\n")))
+    [message] = messages(document)
+    assert message.startswith("predict-run wrong: its answer shows before the reader answers:")
+    assert "the output of the cell that begins 'print(a.grad)' shows 1.0" in message
+
+
+def test_a_number_pasted_from_the_prompts_key_gives_it_away_in_any_format() -> None:
+    sentence = nodes.paragraph("", "", pasted("wrong", "1.0000", ".4f"), nodes.Text(" it is."))
+    [message] = messages(page(prompt(), sentence))
+    assert "the paragraph '1.0000 it is.' pastes wrong" in message
+
+
+@pytest.mark.parametrize(
+    ("text", "gives"),
+    [
+        *[("1.0", True), ("grad 1.0000", True), ("(1.0)", True), ("-1.0", False), ("1", False)],
+        *[("1.04", False), ("x1.0", False), ("21.0", False), ("1.0.3", False), ("1.0e5", False)],
+    ],
+)
+def test_a_number_gives_the_answer_away_written_with_at_least_its_decimals(
+    text: str, gives: bool
+) -> None:
+    assert holds_number(text, "1.0") is gives
+
+
+def test_a_picture_or_html_output_gives_it_away_by_its_text_not_by_its_scripts() -> None:
+    picture = nodes.image(uri="graph.svg", alt="a graph whose leaf a has grad 1.0")
+    shown = nodes.raw("", "<svg><text>grad 1.0000</text></svg>", format="html")
+    data = nodes.raw(
+        "", '<script type="application/json">{"answer": "1.0"}</script>', format="html"
+    )
+    found = messages(
+        page(prompt(), cell("draw(a)", picture), cell("stepper", shown), cell("s", data))
+    )
+    assert len(found) == 2
+    assert all("the output of the cell that begins" in message for message in found)
+
+
+def test_the_code_of_a_cell_and_its_prompts_explanation_are_not_read() -> None:
+    assert messages(page(prompt(), cell("a = Value(1.0)"))) == []
+
+
+def test_what_follows_the_next_heading_is_not_the_prompts_part_of_the_page() -> None:
+    sentence = nodes.paragraph("", "", pasted("wrong", "1.0"))
+    assert messages(page(prompt(), then=(cell("print(a.grad)", printed("1.0\n")), sentence))) == []
+
+
+def test_a_claim_prompts_claim_said_below_it_gives_it_away_its_other_wording_does_not() -> None:
+    sentence = nodes.paragraph("", "", nodes.Text("The loss "), said("rises", "rises", "falls"))
+    [message] = messages(page(claim_prompt(), sentence))
+    assert message.startswith("predict-claim rises: its answer shows")
+    assert "says the claim 'rises' it asks about" in message
+    other = nodes.paragraph("", "", nodes.Text("It "), said("other", "climbs", "falls"))
+    assert messages(page(claim_prompt(), other)) == []
+
+
+def test_an_output_and_prose_held_back_until_the_answer_give_nothing_away() -> None:
+    held = after_predict(nodes.paragraph("", "", pasted("wrong", "1.0")))
+    the_run = cell("print(a.grad)", printed("1.0\n"), tags=(TAG,))
+    box = prompt()
+    document = page(box, the_run, held)
+    assert spoilers(box) == []
+    assert problems(document) == []
+    output = the_run.children[1]
+    assert box["withholds"] == [
+        {"id": output["ids"][0], "kind": "output"},
+        {"id": held["ids"][0], "kind": "prose"},
+    ]
+    assert output["ids"] == ["mg-after-predict-wrong-0"]
+
+
+def test_what_is_held_back_with_no_prompt_above_it_in_its_section_fails_the_build() -> None:
+    held = after_predict(nodes.paragraph("", "Nothing to wait for."))
+    found = withhold(page(held, then=(prompt(),)))
+    assert [message for _, message in found] == [
+        "{after-predict} has no predict prompt above it in its section"
+    ]
+    below = cell("print(a.grad)", printed("1.0\n"), tags=(TAG,))
+    found = withhold(page(prompt(), then=(below,)))
+    assert [message for _, message in found] == [
+        f"a cell tagged {TAG} has no predict prompt above it in its section"
+    ]
+
+
+def test_a_downloaded_notebook_shows_held_back_prose_where_it_stands() -> None:
+    markdown = "Above.\n\n```{after-predict}\nIt is {glue:text}`wrong:.1f`.\n```\n\nBelow.\n"
+    assert fill_prompts(markdown) == "Above.\n\nIt is {glue:text}`wrong:.1f`.\n\n\nBelow.\n"
