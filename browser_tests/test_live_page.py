@@ -13,7 +13,8 @@ reach 127.0.0.1 only, these tests check that
   its controls, its captions and the node at work together, without scrolling;
 - a drawing made in the browser fits the column on a phone, as the build's do;
 - numbers in the prose follow the reader's run (docs/_features/glue: the kernel
-  formats them with its runtime.py, which formats as myst-nb does);
+  formats them with its runtime.py, which formats as myst-nb does, a rule
+  tests/features/test_glue.py checks without a browser);
 - pictures follow the run (outputs.js, live_charts.py): the moons training edited
   to 30 steps draws its loss and accuracy curve as it trains, the loss plot
   and the decision boundary are drawn from the reader's run, and Reset brings
@@ -34,7 +35,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from book_runtime.features.glue.runtime import format_glued
 from runner_tab import (
     DONE,
     PAGE_TIMEOUT_MS,
@@ -170,41 +170,6 @@ def test_on_a_phone_a_drawing_made_in_the_browser_fits_the_column_as_the_builds_
 
 
 # -- numbers in the prose ---------------------------------------------------------------------
-
-#: Every format spec the pages paste numbers with (and a few more of the same grammar).
-GLUE_SPECS = ["s", ",", "+.0f", "+.3f", ".0f", ".1f", ".2f", ".3f", ".4f", ".6f", ".1e", ".1%"]
-
-
-def glue_values() -> list[str]:
-    """Values as a cell's glue sends them (their text/plain): ties, signs, sizes, ints, text."""
-    import random
-
-    pick = random.Random(16)
-    floats = [0.0, -0.0, 0.125, -0.125, 0.375, 2.5, 9.995, 99.95, 1e-7, 5e-324, 1e300, 0.010978]
-    floats += [pick.uniform(-10, 10) for _ in range(150)]
-    floats += [pick.uniform(-1, 1) * 10 ** pick.randint(-12, 12) for _ in range(150)]
-    floats += [round(pick.uniform(0, 10), 3) for _ in range(100)]
-    ints = [0, -5, 22, 1234567, 20000, -33]
-    return [repr(x) for x in [*floats, *ints]] + ["'Intel Xeon'", "'2026-11-30'"]
-
-
-def test_the_kernel_formats_a_readers_number_exactly_as_myst_nb_formats_the_builds() -> None:
-    """The glue's format_glued (the kernel's, and the download's) against myst-nb's own function."""
-    from myst_nb.core.variables import format_plain_text
-
-    compared = 0
-    for plain in glue_values():
-        for spec in GLUE_SPECS:
-            try:
-                expected = format_plain_text(plain, spec)
-            except ValueError as error:  # a string with a number's spec: the build fails too
-                with pytest.raises(ValueError, match=str(error)):
-                    format_glued(plain, spec)
-                continue
-            assert format_glued(plain, spec) == expected, (plain, spec)
-            compared += 1
-    assert compared > 5_000
-
 
 SPANS_JS = """() => Array.from(document.querySelectorAll('span.pasted-text[data-glue-key]'),
   (s) => ({key: s.dataset.glueKey, format: s.dataset.glueFormat, html: s.outerHTML,
