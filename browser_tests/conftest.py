@@ -156,8 +156,8 @@ def context(browser: Any, server: str) -> Iterator[Any]:
 def visits(browser: Any, server: str) -> Callable[..., Visit]:
     """``visits(page, theme)``: the record of loading ``page`` in ``theme`` (page_visits.py).
 
-    Made once per page and theme in a session: test_reader_experience.py and
-    test_theme.py read the same first visit of each page.
+    Made once per page and theme in a session: the tests of test_reader_experience.py
+    (one file, so one process under ``--dist loadfile``) read the same visit of each page.
     """
     cache: dict[tuple[str, str], Visit] = {}
 

@@ -4,8 +4,8 @@ A visit loads the page in a fresh browser context and records what happened:
 console messages, uncaught errors, every request the page made, the theme's
 mode, the images' load state, the content images as rendered, and a full-page
 screenshot saved to ``artifacts/screenshots``.  conftest.py's ``visits``
-fixture keeps each record for the session, so that test_reader_experience.py
-and test_theme.py assert on the same load of each page.
+fixture keeps each record for the session, so that every test of
+test_reader_experience.py asserts on the same load of each page.
 
 The light visit is a reader's first: nothing in storage, the browser
 preferring light, so the theme starts in mode ``auto``.  The dark one is a
@@ -150,12 +150,11 @@ def record_visit(browser: Any, server: str, page: str, theme: str) -> Visit:
     ``auto``, which the browser's light preference makes light).  ``"dark"``:
     the mode ``dark`` stored, as a reader who chose it has it.
     """
-    # The light visit was two: test_theme's first visit (empty storage, 1366x768) and this
-    # one with the mode stored (1280x900).  Empty storage is the stricter: the theme must
-    # then settle the mode itself (``auto``, stored), which test_theme asserts, on the path
-    # every reader's first load takes; the stored-mode path stays checked on the dark visit.
-    # Both windows are wider than the theme's widest breakpoint (1200 px), so they lay the
-    # page out by the same rules; 1280x900 keeps the screenshots' size.
+    # Empty storage is the stricter first visit: the theme must then settle the mode itself
+    # (``auto``, stored), which test_reader_experience asserts, on the path every reader's
+    # first load takes; the stored-mode path stays checked on the dark visit.  1280x900 is
+    # wider than the theme's widest breakpoint (1200 px), as a laptop's 1366x768 is, so the
+    # page is laid out by the same rules; it keeps the screenshots' size.
     stored = None if theme == "light" else {"mode": theme, "theme": theme}
     ctx = new_context(browser, theme, stored)
     visit = Visit(url=f"{server}/{page}")

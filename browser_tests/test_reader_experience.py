@@ -4,8 +4,8 @@ Each page is loaded once per theme (light, dark) and what happened is recorded
 (page_visits.py, through conftest.py's ``visits``): console messages, uncaught
 errors, every request the page made, the images' load state, and a full-page
 screenshot saved to ``artifacts/screenshots``.  The light visit is a first
-visit, nothing in storage, the one test_theme.py reads too; the dark one has
-the mode stored.  The tests then assert on those records.
+visit, nothing in storage, which starts in the theme's mode ``auto``; the dark
+one has the mode stored.  The tests then assert on those records.
 """
 
 from __future__ import annotations
@@ -29,6 +29,17 @@ def test_page_loads_without_console_errors(visits: Any, page_path: str) -> None:
     visit = visits(page_path)
     problems = visit.console_errors + visit.page_errors + visit.failed
     assert not problems, f"{visit.url}:\n" + "\n".join(problems)
+
+
+def test_a_first_visit_logs_no_console_error(visits: Any, page_path: str) -> None:
+    """A first visit (nothing in storage) starts in the theme's mode ``auto``, and stores it
+    (test_theme.py checks that this check hears the theme complain)."""
+    visit = visits(page_path)
+    errors = visit.console_errors + visit.page_errors
+    assert not errors, f"{page_path}, first visit:\n" + "\n".join(errors)
+    assert visit.mode == "auto"
+    assert visit.data_theme in ("light", "dark")
+    assert visit.stored == "auto"
 
 
 def test_a_visit_with_the_mode_stored_logs_no_console_error(
