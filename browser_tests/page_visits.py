@@ -3,7 +3,8 @@
 A visit loads the page in a fresh browser context and records what happened:
 console messages, uncaught errors, every request the page made, the theme's
 mode, the images' load state, the content images as rendered, and a full-page
-screenshot saved to ``artifacts/screenshots``.  conftest.py's ``visits``
+screenshot saved to ``artifacts/screenshots``; then, if asked, what each code
+cell's Copy and each code block's copy button put on the clipboard.  conftest.py's ``visits``
 fixture keeps each record for the session, so that every test of
 test_reader_experience.py asserts on the same load of each page.
 
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from PIL import Image
+from runner_tab import clipboard_once_written
 from screenshots import full_page_screenshot
 
 #: The window of a visit: wider than the theme's widest breakpoint (1200 px), as a laptop's.
@@ -115,6 +117,23 @@ class Visit:
     stored: str | None = None
     math: int = 0
     untypeset_math: list[str] = field(default_factory=list)
+    #: What the copy buttons put on the clipboard (:func:`record_copies`), if recorded.
+    copies: Copies | None = None
+
+
+@dataclass
+class Copies:
+    """What a page's copy buttons copied: each code cell's, then each plain code block's."""
+
+    #: Code cells shown, and sphinx-copybutton's buttons among them (the cell's bar has Copy).
+    cells: int = 0
+    cell_copybuttons: int = 0
+    #: What "Copy cell N" put on the clipboard, for N = 1, 2, ... (one per cell shown).
+    copied_cells: list[str] = field(default_factory=list)
+    #: Each plain code block (not a cell's): (its code as shown, what its button copied).
+    copied_blocks: list[tuple[str, str]] = field(default_factory=list)
+    #: Why the buttons could not all be pressed (the copy test fails with it), or "".
+    error: str = ""
 
 
 def new_context(browser: Any, theme: str, stored: dict[str, str] | None = None) -> Any:
@@ -143,8 +162,10 @@ def listen(tab: Any, visit: Visit) -> None:
     )
 
 
-def record_visit(browser: Any, server: str, page: str, theme: str) -> Visit:
+def record_visit(browser: Any, server: str, page: str, theme: str, copies: bool = False) -> Visit:
     """Load ``page`` in ``theme`` and record everything the tests assert on.
+
+    ``copies``: last, press every copy button of the page and record what each copied.
 
     ``"light"``: a first visit, nothing in storage (the theme's mode is then
     ``auto``, which the browser's light preference makes light).  ``"dark"``:
@@ -157,6 +178,8 @@ def record_visit(browser: Any, server: str, page: str, theme: str) -> Visit:
     # page is laid out by the same rules; it keeps the screenshots' size.
     stored = None if theme == "light" else {"mode": theme, "theme": theme}
     ctx = new_context(browser, theme, stored)
+    if copies:
+        ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
     visit = Visit(url=f"{server}/{page}")
     try:
         tab = ctx.new_page()
@@ -173,9 +196,48 @@ def record_visit(browser: Any, server: str, page: str, theme: str) -> Visit:
         visit.untypeset_math = tab.evaluate(UNTYPESET_MATH_JS)
         visit.content_images = content_images(tab)
         full_page_screenshot(tab, page, theme)
+        if copies:  # last: it opens the collapsed cells
+            visit.copies = record_copies(tab)
     finally:
         ctx.close()
     return visit
+
+
+#: Plain code blocks, which keep sphinx-copybutton's button (conf.py's
+#: copybutton_selector): not a cell's code, nor the scratch cell's (the runner's).
+CODE_BLOCKS = (
+    "article :not(.cell_input) > div:not(.output):not(.runner-scratch-input) > div.highlight"
+)
+NOT_WRITTEN = "<clipboard not written>"
+
+
+def record_copies(tab: Any) -> Copies:
+    """Press each code cell's Copy, then each code block's copy button; what each copied.
+
+    A failure to press one is recorded, not raised: it fails the copy test alone.
+    """
+    copies = Copies()
+    try:
+        copies.cells = tab.locator("div.cell_input div.highlight").count()
+        copies.cell_copybuttons = tab.locator("div.cell_input button.copybtn").count()
+        # Open the collapsed (hide-cell) cells, as a reader would.
+        tab.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+        for index in range(copies.cells):
+            copy = tab.get_by_role("button", name=f"Copy cell {index + 1}", exact=True)
+            tab.evaluate(f"navigator.clipboard.writeText({NOT_WRITTEN!r})")
+            copy.click()
+            copies.copied_cells.append(clipboard_once_written(tab, NOT_WRITTEN))
+        blocks = tab.locator(CODE_BLOCKS)
+        for index in range(blocks.count()):
+            block = blocks.nth(index)
+            code = block.locator("pre").inner_text()
+            tab.evaluate(f"navigator.clipboard.writeText({NOT_WRITTEN!r})")
+            block.hover()
+            block.locator("button.copybtn").click()
+            copies.copied_blocks.append((code, tab.evaluate("navigator.clipboard.readText()")))
+    except Exception as error:  # any failure is the copy test's to report
+        copies.error = f"{type(error).__name__}: {error}"
+    return copies
 
 
 def content_images(tab: Any) -> list[Image.Image]:

@@ -5,7 +5,9 @@ Each page is loaded once per theme (light, dark) and what happened is recorded
 errors, every request the page made, the images' load state, and a full-page
 screenshot saved to ``artifacts/screenshots``.  The light visit is a first
 visit, nothing in storage, which starts in the theme's mode ``auto``; the dark
-one has the mode stored.  The tests then assert on those records.
+one has the mode stored.  The light visit of an authored page ends by pressing
+every copy button and recording what each put on the clipboard.  The tests then
+assert on those records.
 """
 
 from __future__ import annotations
@@ -14,7 +16,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from runner_tab import clipboard_once_written
 from sitefiles import backing_and_ink, content_pages, discover_pages, notebook_code_sources
 
 #: Dark mode keeps a plot or graph readable when the image is shown on a backing
@@ -123,40 +124,27 @@ def test_dark_mode_keeps_graphs_and_plots_readable(visits: Any, content_page_pat
 
 
 def test_each_cells_copy_puts_exactly_its_code_on_the_clipboard_and_code_blocks_keep_theirs(
-    context: Any, server: str, html: Path, content_page_path: str
+    visits: Any, html: Path, content_page_path: str
 ) -> None:
     """A code cell's bar has Copy ("Copy cell 3"), in place of sphinx-copybutton's button;
-    a plain code block keeps sphinx-copybutton's, which copies its code."""
+    a plain code block keeps sphinx-copybutton's, which copies its code.
+
+    The buttons are pressed at the end of the page's light visit (page_visits.record_copies).
+    """
     expected = notebook_code_sources(html, content_page_path)
-    tab = context.new_page()
-    tab.goto(f"{server}/{content_page_path}", wait_until="networkidle")
-    cells = tab.locator("div.cell_input div.highlight")
+    copies = visits(content_page_path).copies
+    assert copies is not None, "the visit did not press the copy buttons"
+    assert not copies.error, copies.error
     if expected is None:
-        assert cells.count() == 0, "code cells on a page that has no executed notebook"
+        assert copies.cells == 0, "code cells on a page that has no executed notebook"
     else:
-        assert cells.count() == len(expected), (
-            f"page shows {cells.count()} code cells, its notebook has {len(expected)}"
+        assert copies.cells == len(expected), (
+            f"page shows {copies.cells} code cells, its notebook has {len(expected)}"
         )
-        assert tab.locator("div.cell_input button.copybtn").count() == 0
-        # Open the collapsed (hide-cell) cells, as a reader would.
-        tab.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
-        for index, source in enumerate(expected):
-            copy = tab.get_by_role("button", name=f"Copy cell {index + 1}", exact=True)
-            tab.evaluate("navigator.clipboard.writeText('<clipboard not written>')")
-            copy.click()
-            copied = clipboard_once_written(tab, "<clipboard not written>")
+        assert copies.cell_copybuttons == 0
+        for index, (copied, source) in enumerate(zip(copies.copied_cells, expected, strict=True)):
             assert copied == source, f"cell #{index}: copied {copied!r}, expected {source!r}"
-    # conf.py's copybutton_selector: not a cell's code, nor the scratch cell's (the runner's).
-    blocks = tab.locator(
-        "article :not(.cell_input) > div:not(.output):not(.runner-scratch-input) > div.highlight"
-    )
-    for index in range(blocks.count()):
-        block = blocks.nth(index)
-        code = block.locator("pre").inner_text()
-        tab.evaluate("navigator.clipboard.writeText('<clipboard not written>')")
-        block.hover()
-        block.locator("button.copybtn").click()
-        copied = tab.evaluate("navigator.clipboard.readText()")
+    for index, (code, copied) in enumerate(copies.copied_blocks):
         # The block's code, without its prompts (">>> ") and outputs (conf.py's copybutton_*).
         assert copied.strip(), f"code block #{index} copied nothing"
         assert all(line in code for line in copied.splitlines()), (
