@@ -30,6 +30,7 @@ import json
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
@@ -39,6 +40,7 @@ from runner_tab import (
     DONE,
     PAGE_TIMEOUT_MS,
     Tab,
+    Walk,
     cell_with,
     edit,
     report,
@@ -102,21 +104,55 @@ def test_the_neuron_edited_to_x2_equal_1_steps_through_the_readers_neuron(tab: T
     assert not tab.errors, tab.errors
 
 
+def stepped_through(tab: Tab, stepper_page: str, code: str) -> Walk:
+    """``stepper_page``'s cell holding ``code`` run in ``tab`` (its viewport set), its stepper
+    stepped through from Home to the last frame, then shown on its last frame (End)."""
+    walk = Walk()
+    try:
+        tab.open(stepper_page)
+        index = cell_with(tab, code)
+        run(tab, index)
+        stepper = browser_stepper(tab, index)
+        walk.step("class", lambda: stepper.get_attribute("class") or "")
+        part = stepper.locator(".mg-stepper-frame[data-part] > figcaption")
+        walk.step("part", lambda: (part.text_content() or "") if part.count() else "")
+        walk.step("off screen", lambda: off_screen_stepping_through(stepper))
+        walk.step("last frame", lambda: last_frame_boxes(stepper))
+    finally:
+        walk.foreign = list(tab.foreign)
+        tab.close()
+    return walk
+
+
+@pytest.fixture(scope="module")
+def stepped(offline_browser: Any, server: str) -> Callable[[str, str, str], Walk]:
+    """``stepped(page, code, viewport)``: :func:`stepped_through` in a new tab of that size,
+    once for every test that reads it."""
+    cache: dict[tuple[str, str, str], Walk] = {}
+
+    def get(stepper_page: str, code: str, viewport: str) -> Walk:
+        if (stepper_page, code, viewport) not in cache:
+            tab = Tab(offline_browser, server)
+            width, height = VIEWPORTS[viewport]
+            tab.page.set_viewport_size({"width": width, "height": height})
+            cache[stepper_page, code, viewport] = stepped_through(tab, stepper_page, code)
+        return cache[stepper_page, code, viewport]
+
+    return get
+
+
 def test_the_wrong_order_stepper_in_the_browser_ends_on_minus_3_and_2_the_right_on_minus_33_and_22(
-    tab: Tab,
+    stepped: Callable[[str, str, str], Walk],
 ) -> None:
-    tab.open("backward.html")
-    pair_cell = cell_with(tab, "StepperPair(")
-    run(tab, pair_cell)
-    pair = browser_stepper(tab, pair_cell)
-    assert "mg-stepper-pair" in (pair.get_attribute("class") or "")
-    part = pair.locator(".mg-stepper-frame[data-part] > figcaption").text_content() or ""
-    assert "Here the orders part: backward() runs r's rule, breadth first runs q's." in part
-    right, wrong = (" | ".join(side) for side in last_frame_boxes(pair))
+    pair = stepped("backward.html", "StepperPair(", "laptop")
+    assert "mg-stepper-pair" in pair["class"]
+    assert "Here the orders part: backward() runs r's rule, breadth first runs q's." in pair["part"]
+    right, wrong = (" | ".join(side) for side in pair["last frame"])
     assert "a | data 2.0000 | grad -33.0000" in right
     assert "b | data -3.0000 | grad 22.0000" in right
     assert "a | data 2.0000 | grad -3.0000" in wrong
     assert "b | data -3.0000 | grad 2.0000" in wrong
+    assert not pair.foreign, pair.foreign
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
@@ -125,16 +161,12 @@ def test_the_wrong_order_stepper_in_the_browser_ends_on_minus_3_and_2_the_right_
     [("neuron.html", "BackwardStepper(o)"), ("backward.html", "StepperPair(")],
 )
 def test_every_frame_of_a_stepper_made_in_the_browser_shows_controls_captions_and_active_node(
-    tab: Tab, viewport: str, stepper_page: str, code: str
+    stepped: Callable[[str, str, str], Walk], viewport: str, stepper_page: str, code: str
 ) -> None:
-    width, height = VIEWPORTS[viewport]
-    tab.page.set_viewport_size({"width": width, "height": height})
-    tab.open(stepper_page)
-    index = cell_with(tab, code)
-    run(tab, index)
-    stepper = browser_stepper(tab, index)
-    problems = off_screen_stepping_through(stepper)
+    walk = stepped(stepper_page, code, viewport)
+    problems = walk["off screen"]
     assert not problems, "\n".join(problems)
+    assert not walk.foreign, walk.foreign
 
 
 def test_on_a_phone_a_drawing_made_in_the_browser_fits_the_column_as_the_builds_do(
