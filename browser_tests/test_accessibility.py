@@ -213,9 +213,18 @@ def test_the_runner_at_work_passes_the_audit(
     assert not audited.foreign, audited.foreign
 
 
+def rewind(stepper: Any, frames: int) -> None:
+    """Step ``stepper`` back from its last frame to its first (Previous, as a reader goes back)."""
+    for frame in range(frames - 1, 0, -1):
+        current = ":scope > .mg-stepper-frame.mg-current"
+        assert stepper.locator(current).get_attribute("data-frame") == str(frame)
+        stepper.locator(".mg-stepper-prev").click()
+
+
 def stepper_audits(browser: Any, server: str, page: str) -> dict[str, list[list[Finding]]]:
     """The first backward stepper of ``page`` audited on every frame, in each theme: by theme,
-    the findings of each frame in order.  One visit: on each frame the mode is switched."""
+    the findings of each frame in order.  One visit: each theme chosen once, then every frame
+    stepped through (and back to the first for the next theme)."""
     tab = open_as_reader(browser, server, page, THEMES[0], "laptop")
     audits: dict[str, list[list[Finding]]] = {theme: [] for theme in THEMES}
     try:
@@ -223,14 +232,15 @@ def stepper_audits(browser: Any, server: str, page: str) -> dict[str, list[list[
         frames = stepper.locator(":scope > .mg-stepper-frame").count()
         assert frames > 2, "no stepper on the page"
         stepper_id = stepper.get_attribute("id")
-        for frame in range(frames):
-            shown = stepper.locator(".mg-stepper-frame.mg-current").get_attribute("data-frame")
-            assert shown == str(frame)
-            for theme in THEMES:
-                show_theme(tab, theme)
+        for theme in THEMES:
+            show_theme(tab, theme)
+            for frame in range(frames):
+                shown = stepper.locator(".mg-stepper-frame.mg-current").get_attribute("data-frame")
+                assert shown == str(frame)
                 audits[theme].append(audit(tab, f"#{stepper_id}"))
-            if frame + 1 < frames:
-                stepper.locator(".mg-stepper-next").click()
+                if frame + 1 < frames:
+                    stepper.locator(".mg-stepper-next").click()
+            rewind(stepper, frames)
     finally:
         tab.context.close()
     return audits
@@ -260,7 +270,8 @@ def test_the_stepper_passes_the_audit_on_every_frame(
 
 def pair_audits(browser: Any, server: str) -> dict[str, list[tuple[str, list[Finding]]]]:
     """On a phone, the backward page's pair audited on every frame with each side of its
-    switch, in each theme: by theme, (where, findings) in order.  One visit."""
+    switch, in each theme: by theme, (where, findings) in order.  One visit: each theme
+    chosen once, then every frame stepped through (and back to the first for the next)."""
     tab = open_as_reader(browser, server, "backward.html", THEMES[0], "phone")
     audits: dict[str, list[tuple[str, list[Finding]]]] = {theme: [] for theme in THEMES}
     try:
@@ -270,16 +281,17 @@ def pair_audits(browser: Any, server: str) -> dict[str, list[tuple[str, list[Fin
         assert switch.count() == 2
         assert switch.first.is_visible(), "no switch on a phone"
         pair_id = pair.get_attribute("id")
-        for frame in range(frames):
-            for side in (1, 0):
-                switch.nth(side).click()
-                assert switch.nth(side).get_attribute("aria-pressed") == "true"
-                for theme in THEMES:
-                    show_theme(tab, theme)
+        for theme in THEMES:
+            show_theme(tab, theme)
+            for frame in range(frames):
+                for side in (1, 0):
+                    switch.nth(side).click()
+                    assert switch.nth(side).get_attribute("aria-pressed") == "true"
                     where = f"backward.html pair, frame {frame + 1}, side {side + 1}, {theme}"
                     audits[theme].append((where, audit(tab, f"#{pair_id}")))
-            if frame + 1 < frames:
-                pair.locator(".mg-stepper-next").click()
+                if frame + 1 < frames:
+                    pair.locator(".mg-stepper-next").click()
+            rewind(pair, frames)
     finally:
         tab.context.close()
     return audits
