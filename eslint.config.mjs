@@ -1,6 +1,6 @@
 // ESLint for the site's own JavaScript (nox -s lint): the in-browser runner's ES
 // modules (the features' add-ons in docs/_features among them), its service worker
-// and worker, the figures' script, and the runner's
+// and worker, the figures' script, the build's layout command (docs/_ext), and the runner's
 // unit tests (tests/js/, under Node).  The rules that
 // catch what a refactoring leaves behind: a name used but defined nowhere, a name
 // defined and never used, code after a return.
@@ -27,8 +27,9 @@ export default [
     rules: RULES,
   },
   {
-    // The runner's unit tests run under Node (node --test tests/js/).
-    files: ["tests/js/**/*.mjs"],
+    // The runner's unit tests run under Node (node --test tests/js/), and so does the
+    // build's layout command (docs/_ext/layout_dot.mjs).
+    files: ["tests/js/**/*.mjs", "docs/_ext/**/*.mjs"],
     languageOptions: {
       ecmaVersion: 2025,
       sourceType: "module",

@@ -10,7 +10,6 @@ is skipped, except on CI, where nox makes it an error.
 from __future__ import annotations
 
 import os
-import runpy
 import shutil
 from pathlib import Path
 
@@ -72,7 +71,8 @@ def tests(session: nox.Session) -> None:
     """
     with_torch = session.python == TORCH_PYTHON
     _install(session, "test", *(["torch"] if with_torch else []))
-    _npm_ci(session)  # esbuild, for the tests of the runner's bundle
+    _npm_ci(session)  # esbuild, for the tests of the runner's bundle; viz.js, the layout's
+    _node(session, "node")  # which the book's `dot` runs under (docs/_ext/layout_program.py)
     if not with_torch and "HYPOTHESIS_PROFILE" not in os.environ:
         session.env["HYPOTHESIS_PROFILE"] = "ci-other-python"
     options = ["--cov=micrograd"] if with_torch else ["-m", "not torch and not one_python"]
@@ -89,7 +89,7 @@ def lint(session: nox.Session) -> None:
     session.run("mypy")
     _npm_ci(session)
     eslint = str(ROOT / "node_modules" / "eslint" / "bin" / "eslint.js")
-    sources = ("docs/_static", "docs/_features", "tests/js")
+    sources = ("docs/_static", "docs/_features", "docs/_ext", "tests/js")
     session.run(_node(session, "node"), eslint, *sources, external=True)
 
 
@@ -104,10 +104,11 @@ def js(session: nox.Session) -> None:
 
 
 def _docs_env(session: nox.Session, *groups: str) -> None:
-    """What the build needs: the docs group, a kernel of this environment, `dot`, node_modules.
+    """What the build needs: the docs group, a kernel of this environment, Node, node_modules.
 
     matplotlib's font cache is the environment's own: a shared one can list fonts that are
-    gone, and "findfont" warnings fail the build.  Without Graphviz, ``dot`` runs graphviz-pure.
+    gone, and "findfont" warnings fail the build.  The build lays its graphs out with viz.js
+    under Node (docs/_ext/layout_program.py), whether or not Graphviz is installed.
     """
     _install(session, "docs", *groups)
     venv = session.virtualenv.location
@@ -115,20 +116,24 @@ def _docs_env(session: nox.Session, *groups: str) -> None:
         "python", "-m", "ipykernel", "install", "--prefix", venv, "--name", "python3", silent=True
     )
     session.env.update(JUPYTER_PATH=f"{venv}/share/jupyter", MPLCONFIGDIR=f"{venv}/matplotlib")
-    if shutil.which("dot") is None:
-        shim = runpy.run_path(str(ROOT / "tools" / "dot_shim.py"))["write_dot_shim"]
-        shim(session.bin, bin_dir=session.bin)
+    _node(session, "node")
     _npm_ci(session)
 
 
-def _sphinx(session: nox.Session, out: Path, *options: str, builder: str = "html") -> None:
+def _sphinx(
+    session: nox.Session,
+    out: Path,
+    *options: str,
+    builder: str = "html",
+    env: dict[str, str] | None = None,
+) -> None:
     """The strict build (every reference resolved, warnings are errors) of docs/ into ``out``.
 
     The execution cache sits next to ``out`` (docs/_ext/executed_notebooks): builds
     into sibling folders share it, and nothing else does.
     """
     strict = ("-n", "-W", "--keep-going", "-T")
-    session.run("sphinx-build", *strict, "-b", builder, *options, str(DOCS), str(out))
+    session.run("sphinx-build", *strict, "-b", builder, *options, str(DOCS), str(out), env=env)
 
 
 def _chromium(session: nox.Session) -> None:
@@ -216,7 +221,11 @@ def repro(session: nox.Session) -> None:
     builds = [ROOT / "artifacts" / "repro" / name for name in names]
     for build in builds:
         shutil.rmtree(build, ignore_errors=True)
-        _sphinx(session, build / "html", "-q", "-d", str(build / "doctrees"))
+        # The second build with a `dot` first on PATH that refuses (tools/refusing): the same
+        # bytes as the first, with the machine's `dot`, prove that the build reads neither.
+        path = os.pathsep.join([str(ROOT / "tools" / "refusing"), session.bin, os.environ["PATH"]])
+        env = {"PATH": path} if build.name == "second" else None
+        _sphinx(session, build / "html", "-q", "-d", str(build / "doctrees"), env=env)
     before = [str(Path(session.invoked_from, against[0]))] if against else []
     options = ["--numbers-and-pictures", *before] if against else []
     session.run("python", "tools/repro.py", *options, *map(str, builds))

@@ -156,12 +156,12 @@ def progress(tab: Tab) -> str:
     return " ".join(tab.page.locator(".mg-track-progress").inner_text().split())
 
 
-def title(step: str) -> str:
-    """The title, in plain words, of the mistake the keyboard run makes at ``step``, as
-    CPython's check names it (a finding may name the mistake as the reader made it)."""
+def why(step: str) -> str:
+    """Why the mistake the keyboard run makes at ``step`` gives its numbers, in plain words,
+    as CPython's check says it (a finding may say it as the reader made it)."""
     result = _cpython_result(step, EXERCISES[step].known_wrong[TYPED_MISTAKES[step]])
     assert result.mistake is not None, result.message
-    return str(result.to_json()["mistake"]["title_text"])
+    return str(result.to_json()["mistake"]["why_text"])
 
 
 def rendered(tab: Tab, step: str) -> str:
@@ -229,15 +229,15 @@ def test_the_whole_track_by_keyboard_alone(tab: Tab, html: Path) -> None:
             assert progress(tab).startswith(f"{index} of {len(STEPS)} steps done.")
             assert f"Next: step {index + 1}" in progress(tab)
 
-        # A known mistake first: the result names it, in the page and aloud.
+        # A known mistake first: the result names it (its message's headline), in the page
+        # and aloud, and says why under it.
         type_code(tab, index, exercise.known_wrong[TYPED_MISTAKES[step]])
         result = check(tab, index)
         assert result["status"] == "failed", (step, result, panel(tab, step).inner_text())
         assert result["mistake"] == TYPED_MISTAKES[step], panel(tab, step).inner_text()
-        named = title(step)
         assert "`" not in rendered(tab, step), rendered(tab, step)
-        assert named in rendered(tab, step)
-        assert named in announced(tab)
+        assert f"Why: {why(step)}" in rendered(tab, step)
+        assert f"Step {index + 1}: Not yet: " in announced(tab)
         assert "`" not in announced(tab), announced(tab)
         assert "The case, to paste into a cell and run" in panel(tab, step).inner_text()
         if index == 0:

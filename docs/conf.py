@@ -84,6 +84,9 @@ extensions = [
     # What the prose calls a stepper pair's sides ("on the left", "above") follows the
     # pair's layout: the pair role, its words for every layout.
     "pair_words",
+    # One layout program for every graph, on every machine: Graphviz as viz.js, the
+    # program the reader's browser runs too; its version keys the execution cache.
+    "layout_program",
     # The executed notebooks: the execution cache, the kernel's start-up files
     # (docs/_kernel/), printed text as the cell printed it, the download.
     "executed_notebooks",

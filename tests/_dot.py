@@ -1,22 +1,50 @@
-"""A ``dot`` program on ``PATH`` for the tests that need one, on any machine.
+"""A ``dot`` program on ``PATH`` for the tests of the library's drawing, on any machine.
 
-The ``graphviz`` Python package renders by running a program called ``dot``.
-Where Graphviz is not installed, :func:`dot_on_path` puts a ``dot`` script
-for ``graphviz-pure`` (``tools/dot_shim.py``, the build's own tool, which
-``noxfile.py`` uses too) on ``PATH`` for as long as the ``with`` block lasts.
+The ``graphviz`` Python package renders by running a program called ``dot``,
+and so does :func:`micrograd.viz.svg.render_svg` where it finds one.  Where
+Graphviz is not installed, :func:`dot_on_path` puts a ``dot`` script for
+``graphviz-pure`` (the library's own fallback, :func:`micrograd.viz.svg.find_dot`)
+on ``PATH`` for as long as the ``with`` block lasts.  (The book's build lays its
+graphs out with a program of its own: ``docs/_ext/layout_program.py``.)
 """
 
 from __future__ import annotations
 
 import os
 import shutil
+import stat
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from scripts import import_tool
 
-write_dot_shim = import_tool("dot_shim").write_dot_shim
+def graphviz_pure(bin_dir: str | Path | None = None) -> str | None:
+    """The ``graphviz-pure`` program: in ``bin_dir`` (default: beside this Python), else on PATH."""
+    folder = Path(sys.executable).parent if bin_dir is None else Path(bin_dir)
+    beside = folder / "graphviz-pure"
+    if beside.is_file():
+        return str(beside)
+    return shutil.which("graphviz-pure")
+
+
+def write_dot_shim(directory: str | Path, bin_dir: str | Path | None = None) -> Path:
+    """Write an executable ``dot`` script into ``directory`` that runs ``graphviz-pure``.
+
+    Raises
+    ------
+    RuntimeError
+        If ``graphviz-pure`` is not installed.
+    """
+    program = graphviz_pure(bin_dir)
+    if program is None:
+        raise RuntimeError(
+            "neither Graphviz's `dot` nor `graphviz-pure` is installed: pip install graphviz-pure"
+        )
+    shim = Path(directory) / "dot"
+    shim.write_text(f'#!/bin/sh\nexec "{program}" "$@"\n', encoding="utf-8")
+    shim.chmod(shim.stat().st_mode | stat.S_IXUSR | stat.S_IXGRP | stat.S_IXOTH)
+    return shim
 
 
 @contextmanager

@@ -24,7 +24,7 @@ def _sessions(commands: list[str]) -> set[str]:
                 break
             found.add(word)
         # .ci/run's sessions that run beside others, each its own `python -m nox -s NAME`.
-        match = re.fullmatch(r"in_background ([\w.-]+)", line.strip())
+        match = re.fullmatch(r"in_background ([\w.-]+)( -- .*)?", line.strip())
         if match:
             found.add(match[1])
     return found

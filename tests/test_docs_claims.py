@@ -404,6 +404,25 @@ def test_neuron_with_tanh_from_exp_has_the_same_gradients() -> None:
         assert math.isclose(g[f"neuron_exp_{key}"], g[f"neuron_{key}"], abs_tol=1e-12), key
 
 
+@in_page_group("neuron")
+def test_neuron_from_exp_says_which_of_its_numbers_an_edit_changed() -> None:
+    # backward() twice: the output is the first neuron's, the gradients doubled.
+    twice = execute_page(
+        "neuron", [("o2.backward()", "o2.backward()\no2.backward()")], until='"neuron_exp_agrees"'
+    )
+    assert twice.claims["neuron_exp_agrees"]["holds"] is False
+    assert twice.glued["neuron_exp_differs"] == (
+        "its output is the first neuron's, 0.7071, but its gradients are not"
+    )
+    steeper = execute_page(
+        "neuron", [("e = (2 * n).exp()", "e = (3 * n).exp()")], until='"neuron_exp_agrees"'
+    )
+    o = steeper.namespace["o2"].data
+    assert steeper.glued["neuron_exp_differs"] == (
+        f"neither its output, {o:.4f}, nor its gradients are the first neuron's"
+    )
+
+
 @in_page_group("mlp")
 def test_mlp_page_trains_the_four_points() -> None:
     run = run_page("mlp")
@@ -517,6 +536,23 @@ def test_moons_page_is_the_demo_only_while_the_run_is() -> None:
         "otherwise": True,
         "about": "its learning-rate schedule is not the demo's",
     }
+
+
+@in_page_group("moons")
+@NO_COVER
+@ONE_PYTHON
+def test_moons_page_says_a_constant_learning_rate_plainly() -> None:
+    assert glued("moons")["moons_lr_run"] == "from 1.000 at the first step to 0.109 at the last"
+    constant = execute_page(
+        "moons",
+        [
+            ("steps = 100", "steps = 3"),
+            ("learning_rate = 1.0 - 0.9 * k / steps", "learning_rate = 0.1"),
+        ],
+        until='"moons_lr_decays_linearly"',
+    )
+    assert constant.claims["moons_lr_decays_linearly"]["holds"] is False
+    assert constant.glued["moons_lr_run"] == "0.100 at every step"
 
 
 @in_page_group("moons")

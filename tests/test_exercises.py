@@ -722,6 +722,35 @@ def test_inputs_not_kept_by_init_send_the_reader_to_init_not_to_add() -> None:
     assert "c._prev holds [2.0, -3.0]" in result.message
 
 
+@pytest.mark.parametrize("methods", [("+", "*"), ("+",), ("*",)])
+def test_a_solution_that_wraps_other_even_when_it_is_a_value_is_named_so(
+    methods: tuple[str, ...],
+) -> None:
+    # As a reader writes it: `other = Value(other)`, without asking whether other is a Value.
+    solution = EXERCISES["value"].solution
+    wrapped = solution
+    for op in methods:
+        line = f"Value(other)\n        return Value(self.data {op} other.data"
+        wrapped = wrapped.replace(f"other if isinstance(other, Value) else {line}", line)
+    assert wrapped.count("other = Value(other)\n") == len(methods)
+    result = check("value", page_namespace("value", wrapped))
+    assert result.mistake is not None, result.message
+    assert result.mistake.id == "wraps-always", result.message
+    part = "Value.__add__" if "+" in methods else "Value.__mul__"
+    assert result.part == part
+    assert f"your `{part}` wraps other even when it is already a Value" in result.message
+    assert "c.data = Value(data=" in result.message
+    assert "Inputs not recorded" not in result.message
+
+
+def test_inputs_not_recorded_does_not_claim_inputs_recorded_in_a_wrapper() -> None:
+    # c._prev holds a and a Value whose data is b: the inputs are there, b wrapped; the
+    # mistake is the wrap, whichever way the reader's code reaches it.
+    namespace = page_namespace("value", EXERCISES["value"].known_wrong["wraps-always"])
+    with Guard():
+        assert step_value._inputs_not_recorded(namespace) is None
+
+
 # The step is found from the starter's qualified name (`Value.__init__`), which Python 3.10's code
 # objects do not have; the reader's Pyodide has it.
 @pytest.mark.one_python

@@ -119,3 +119,33 @@ def test_an_output_without_its_pdf_or_its_webassembly_says_so(tmp_path: Path) ->
 
 def test_the_repository_links_come_from_the_clone_url() -> None:
     assert rtd.web_address("git@github.com:owner/book.git") == REPOSITORY
+
+
+def _executed(root: Path, graph: str) -> Path:
+    """An output root whose one executed page glues a number and draws ``graph``."""
+    outputs = [
+        {"output_type": "display_data", "data": {"image/svg+xml": graph}, "metadata": {}},
+        {
+            "output_type": "display_data",
+            "data": {"application/papermill.record/text/plain": "0.7071"},
+            "metadata": {"scrapbook": {"name": "o", "mime_prefix": "x"}},
+        },
+    ]
+    notebook = {"cells": [{"cell_type": "code", "source": "x", "outputs": outputs}]}
+    (root / "jupyter_execute").mkdir(parents=True)
+    (root / "jupyter_execute" / "neuron.ipynb").write_text(json.dumps(notebook))
+    return root
+
+
+def test_against_a_build_whose_pictures_differ_the_hosted_build_fails(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    hosted = _executed(tmp_path / "hosted", '<svg width="416pt"/>')
+    env = {"READTHEDOCS_OUTPUT": str(hosted), "READTHEDOCS_GIT_CLONE_URL": rtd.STAND_IN_CLONE_URL}
+    monkeypatch.setattr(rtd, "build", lambda work, project: env)
+    monkeypatch.setattr(rtd, "output_problems", lambda *args: [])
+    same = _executed(tmp_path / "same", '<svg width="416pt"/>')
+    assert rtd.main(["--against", str(same)]) == 0
+    other = _executed(tmp_path / "other", '<svg width="378pt"/>')
+    assert rtd.main(["--against", str(other)]) == 1
+    assert "problem: SVG neuron.ipynb:cell0:output0 differs" in capsys.readouterr().out

@@ -1,6 +1,6 @@
 """Build the site as Read the Docs builds it, from ``.readthedocs.yaml`` itself, and check it.
 
-    python tools/rtd.py [--work DIR] [--project NAME]
+    python tools/rtd.py [--work DIR] [--project NAME] [--against BUILD]
 
 Run by ``nox -s rtd``.  The steps are Read the Docs' own, in its order:
 
@@ -23,17 +23,19 @@ Only what cannot run on this machine is substituted, and each substitution is
 printed with its reason (:func:`substitute`): a package index other than
 PyPI, which this machine cannot reach, and Playwright's download of a browser
 of its own, where the system's Chromium prints instead.  The apt packages are
-not installed (that needs root, and the other sessions promise a build
-without Graphviz): where ``dot`` is missing, a ``dot`` that runs
-``graphviz-pure`` stands in, and a system Chromium brings the libraries the
-config lists for Playwright's.
+not installed (that needs root): a system Chromium brings the libraries the
+config lists for Playwright's.  Nothing stands in for the program that lays out
+the graphs: the build brings its own (viz.js, ``docs/_ext/layout_program.py``),
+here as on the host.
 
 Then the output is checked (:func:`output_problems`): every page of
 ``docs/`` is there, the in-browser runtime every page names is shipped (the
 wheels, Pyodide's WebAssembly), the pages link the repository of
 ``READTHEDOCS_GIT_CLONE_URL``, and the PDF is in Read the Docs' PDF folder and
-where every page's download menu links it.  Any failing command or problem
-exits non-zero.
+where every page's download menu links it; with ``--against BUILD``, its glued
+numbers and its pictures are those of another build (``tools/repro.py``):
+``.ci/run`` compares them with the build the browser tests read.  Any failing
+command or problem exits non-zero.
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import yaml
+from repro import compare_numbers_and_pictures
 
 ROOT = Path(__file__).resolve().parents[1]
 CONFIG = ".readthedocs.yaml"
@@ -307,18 +310,10 @@ def make_checkout(root: Path, checkout: Path) -> None:
         subprocess.run([*git, *step], cwd=checkout, check=True)
 
 
-def system_dependencies(config: Mapping[str, Any], bin_dir: Path) -> str | None:
+def system_dependencies(config: Mapping[str, Any]) -> str | None:
     """Stand in for ``build.apt_packages``; returns the Chromium that prints, if any."""
     packages = list(config.get("build", {}).get("apt_packages", []) or [])
     chromium = os.environ.get("CHROMIUM") or shutil.which("chromium")
-    if "graphviz" in packages:
-        packages.remove("graphviz")
-        if shutil.which("dot") is None:
-            bin_dir.mkdir(parents=True, exist_ok=True)
-            shim = bin_dir / "dot"
-            shim.write_text('#!/bin/sh\nexec graphviz-pure "$@"\n', encoding="utf-8")
-            shim.chmod(0o755)
-            _say(f"substituted apt package graphviz: no `dot` here; {shim} runs graphviz-pure")
     if packages:
         where = f"the system Chromium ({chromium}) has" if chromium else "nothing here has"
         _say(f"substituted apt packages {' '.join(packages)}: {where} what they bring to Chromium")
@@ -351,8 +346,7 @@ def build(work: Path, project: str) -> dict[str, str]:
     make_checkout(ROOT, checkout)
     _say(f"checkout: {checkout}")
     env = rtd_environment(checkout, venv, os.environ, project)
-    chromium = system_dependencies(config, work / "system-bin")
-    env["PATH"] = os.pathsep.join([env["PATH"], str(work / "system-bin")])
+    chromium = system_dependencies(config)
     if chromium:
         env["CHROMIUM"] = chromium
     jobs = list(jobs_in_order(config))
@@ -374,11 +368,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--work", type=Path, default=ROOT / ".nox" / "rtd-build")
     parser.add_argument("--project", default="micrograd-book", help="READTHEDOCS_PROJECT")
+    parser.add_argument(
+        "--against",
+        type=Path,
+        help="a build's output root (docs/_build): its numbers and pictures must be these",
+    )
     args = parser.parse_args(argv)
     env = build(args.work.resolve(), args.project)
     output = Path(env["READTHEDOCS_OUTPUT"])
     repository = web_address(env["READTHEDOCS_GIT_CLONE_URL"])
     problems = output_problems(output, source_pages(ROOT / "docs"), args.project, repository)
+    if args.against is not None:
+        # What the host publishes is what the tests read: the same numbers and pictures.
+        problems += compare_numbers_and_pictures(args.against.resolve(), output)
     for problem in problems:
         _say(f"problem: {problem}")
     if problems:

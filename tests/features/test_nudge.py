@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+from typing import Any
 
 import pytest
 from book_runtime.features.nudge.runtime import OPERATIONS, Nudge, gradients, replay
@@ -220,6 +221,47 @@ def test_the_kernel_answers_a_nudge_with_the_reply_and_the_graph_drawn_now(
     reset = json.loads(nudge.answer("reset", json.dumps({"root": "o"})))
     assert (reset["moved"], reset["rebased"]) == (False, False)
     assert "data 0.7071" in reset["dot"]
+
+
+def backward_example() -> tuple[Value, dict[str, Value]]:
+    """The backward page's graph, L = (a * b + c) * f, its leaves in the page's order."""
+    a, b = Value(2.0, label="a"), Value(-3.0, label="b")
+    c, f = Value(10.0, label="c"), Value(-2.0, label="f")
+    return (a * b + c) * f, {"a": a, "b": b, "c": c, "f": f}
+
+
+def test_the_kernel_replies_about_the_input_nudged_last_and_steps_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from book_runtime import kernel
+    from book_runtime.features.nudge import runtime as nudge
+
+    L, leaves = backward_example()
+    monkeypatch.setattr(kernel, "NAMESPACE", {"L": L})
+    monkeypatch.setattr(nudge, "NUDGES", {})
+
+    def asked(question: str, **fields: object) -> dict[str, Any]:
+        return dict(json.loads(nudge.answer(question, json.dumps({"root": "L", **fields}))))
+
+    asked("set", leaf="c", value=10.01)
+    # a comes before c among the leaves: the reply is still a's, the one the reader moved.
+    nudged_a = asked("set", leaf="a", value=2.01)
+    assert (nudged_a["reply"]["leaf"], nudged_a["reply"]["value"]) == ("a", 2.01)
+    stepped = asked("step", leaf=nudged_a["reply"]["leaf"], rate=0.01)
+    assert stepped["reply"]["leaf"] == "a"
+    assert leaves["a"].data == pytest.approx(2.01 - 0.01 * (-3.0 * -2.0))
+    assert leaves["c"].data == 10.01
+    # Moved back to where it was, a is still the input the reader nudged last.
+    assert asked("set", leaf="a", value=2.0)["reply"]["leaf"] == "a"
+
+
+def test_a_restored_nudge_replies_about_the_input_nudged_last() -> None:
+    L, _ = backward_example()
+    nudge = Nudge(L)
+    nudge.restore({"a": 2.0, "c": 10.0}, {"a": 2.01, "c": 10.01}, last="a")
+    reply = nudge.reply()
+    assert reply is not None
+    assert reply.leaf == "a"
 
 
 def test_a_graph_rebuilt_by_a_run_is_nudged_afresh_and_an_unknown_name_is_refused(

@@ -87,6 +87,14 @@ def test_a_wrong_answer_is_explained_by_the_rule_and_the_numbers(neuron) -> None
     assert x1["answer"] == "-1.5"
 
 
+def test_a_constant_local_derivative_is_said_once_not_as_itself_again(neuron) -> None:
+    asks = asks_by_input(questions(BackwardStepper(neuron().o).to_json()))
+    b = next(ask for (_, name), ask in asks.items() if name == "b")
+    assert b["explain"]["text"] == "d(x1*w1 + x2*w2 + b)/db is 1, times n.grad 0.5: 0.5."
+    n = next(ask for (_, name), ask in asks.items() if name == "n")
+    assert n["explain"]["text"] == "d(tanh(n))/dn is 1 - o² = 0.5, times o.grad 1.0: 0.5."
+
+
 def test_every_misconception_gets_its_own_number_and_words() -> None:
     asks = asks_by_input(fixture_data())
     first_use, second_use = asks[("d", "a")], asks[("c", "a")]

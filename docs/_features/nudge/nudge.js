@@ -138,12 +138,14 @@ export function spoken(root, answer, leaf) {
 
 /**
  * What the page keeps of a graph's nudges: each leaf's value at the point its
- * gradients belong to (base) and now, or null when the graph is as built.
+ * gradients belong to (base) and now, and the leaf nudged last (leaf, the one the
+ * gradient step moves), or null when the graph is as built.
  */
 export function keptOf(answer) {
   if (!answer.moved && !answer.rebased) return null;
   const of = (key) => Object.fromEntries(answer.leaves.map((leaf) => [leaf.name, leaf[key]]));
-  return { base: of("base"), now: of("value") };
+  const kept = { base: of("base"), now: of("value") };
+  return answer.reply === null ? kept : { ...kept, leaf: answer.reply.leaf };
 }
 
 /**

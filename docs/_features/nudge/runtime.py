@@ -191,6 +191,8 @@ class Nudge:
         self._built = {node: (node.data, node.grad) for node in order}
         # Whether the page's cell ran backward() on the graph: backward_again does too.
         self.had_gradients = any(grad != 0 for _, grad in self._built.values())
+        # The leaf the reader moved last: the reply is about it, and the page's step moves it.
+        self._last: Value | None = None
         self._rebase()
 
     def _rebase(self) -> None:
@@ -210,10 +212,13 @@ class Nudge:
         """d(root)/d(node) at the point the gradients belong to."""
         return self._grads[node]
 
-    def restore(self, base: dict[str, float], now: dict[str, float]) -> None:
+    def restore(
+        self, base: dict[str, float], now: dict[str, float], last: str | None = None
+    ) -> None:
         """Bring back a saved nudge: backward() run at ``base``'s values, the leaves at ``now``'s.
 
         A base that is the build's is the point the page left (no ``backward()`` again).
+        ``last`` names the leaf the reader moved last (without it, the last of ``now``).
         """
         self.reset()
         if any(base[name] != self.base(self._leaf(name)) for name in base):
@@ -222,6 +227,8 @@ class Nudge:
             self.backward_again()
         for name, value in now.items():
             self.set(name, value)
+        if last is not None:
+            self._last = self._leaf(last)
 
     def drawn(self) -> Value:
         """The graph as the control draws it: its data now, with the gradients of the point.
@@ -236,9 +243,12 @@ class Nudge:
         return copies[self.root]
 
     def reply(self) -> Reply | None:
-        """The comparison for the graph as it is now (None: no input moved)."""
+        """The comparison for the graph as it is now, about the leaf moved last (None: no
+        input moved)."""
         moved = [x for x in self.leaves.values() if x.data != self._base[x]]
-        return self._reply(moved[-1]) if moved else None
+        if not moved:
+            return None
+        return self._reply(moved[-1] if self._last is None else self._last)
 
     def _leaf(self, name: str) -> Value:
         try:
@@ -253,6 +263,7 @@ class Nudge:
             raise ValueError(f"a nudge needs a finite number for {name}, got {value!r}")
         leaf = self._leaf(name)
         leaf.data = float(value)
+        self._last = leaf
         copies = replay(self.root)
         for node, copy in copies.items():
             node.data = copy.data
@@ -281,6 +292,7 @@ class Nudge:
         """Give every node back the data and gradient it had when the page built it."""
         for node, (data, grad) in self._built.items():
             node.data, node.grad = data, grad
+        self._last = None
         self._rebase()
 
     def _reply(self, leaf: Value) -> Reply:
@@ -396,7 +408,8 @@ def answer(question: str, fields: str) -> str:
     ``question`` is ``state`` (``fields``: root, and names, the inputs by the
     names the page's code gives them, when they have no labels), ``set`` (root, leaf, value),
     ``step`` (root, leaf, rate), ``backward``, ``reset`` (root) or ``restore``
-    (root, base and now: each leaf's value, as a saved page kept them).  The
+    (root, base and now: each leaf's value, and leaf, the one moved last, as a saved
+    page kept them).  The
     answer is the graph's :func:`state`, ``reply`` (the :class:`Reply` for the
     graph now, null while no input is moved), ``bound`` (the page's names a nudge
     changes, :func:`bound`) and ``dot``, the graph drawn as it is now, with the
@@ -417,7 +430,7 @@ def answer(question: str, fields: str) -> str:
     elif question == "reset":
         nudge.reset()
     elif question == "restore":
-        nudge.restore(asked["base"], asked["now"])
+        nudge.restore(asked["base"], asked["now"], asked.get("leaf"))
     elif question != "state":
         raise ValueError(
             f"no nudge question {question!r}: state, set, step, backward, reset or restore"

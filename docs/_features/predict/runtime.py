@@ -102,6 +102,17 @@ def _local_words(step: dict[str, Any], k: int) -> str:
     return "the rule's local derivative"
 
 
+def _local_value(step: dict[str, Any], k: int, local: float) -> str:
+    """The local derivative in the rule's terms, then its value (``w1 = -3.0``); a constant
+    (``1``, ``-1``) is its value already, and is said once."""
+    words = _local_words(step, k)
+    try:
+        constant = float(words) == local
+    except ValueError:
+        constant = False
+    return words if constant else f"{words} = {number(local)}"
+
+
 def _words(text: str) -> dict[str, str]:
     return {"html": inline_html(text), "text": inline_text(text)}
 
@@ -113,7 +124,7 @@ def _ask(step: dict[str, Any], k: int) -> dict[str, Any]:
     x, before, after, local = share["name"], share["before"], share["after"], share["local"]
     added = after - before
     explain = (
-        f"`d({step['formula']})/{_d(x)}` is {_local_words(step, k)} = {number(local)}, "
+        f"`d({step['formula']})/{_d(x)}` is {_local_value(step, k, local)}, "
         f"times {_grad(node)} {number(grad)}: {number(local * grad)}."
     )
     if not _same(before, 0.0):

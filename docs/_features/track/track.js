@@ -14,9 +14,10 @@ import { now } from "../../_static/runner/session.js";
 // and what the exercises' panels and the page's progress show of it: the rules
 // the panels below draw.  No DOM in them, so that Node's tests read them as they are.
 //
-// A progress is {passed, hints, solutions, checked}: the steps that passed their
-// last Check, how many hints each step has shown, the steps whose solution the
-// reader opened, and the steps checked at least once.
+// A progress is {passed, hints, solutions, checked, results}: the steps that passed
+// their last Check, how many hints each step has shown, the steps whose solution the
+// reader opened, the steps checked at least once, and each checked step's last result
+// (what its panel shows, after a reload too).
 
 /** Why the checks could not run, by the state the cell's Run ended in. */
 export const NOT_RUN = Object.freeze({
@@ -28,13 +29,17 @@ export const NOT_RUN = Object.freeze({
 
 /** A progress where nothing is done yet. */
 export const freshProgress = () => ({
-  passed: new Set(), hints: new Map(), solutions: new Set(), checked: new Set(),
+  passed: new Set(), hints: new Map(), solutions: new Set(), checked: new Set(), results: new Map(),
 });
 
-/** A Check of step `id` ended with this status: it is checked, and passed only if it passed. */
-export function recordCheck(progress, id, status) {
+/**
+ * A Check of step `id` ended with `result` (the checks', or one made on the page): it is
+ * checked, passed only if it passed, and `result` is what its panel shows.
+ */
+export function recordCheck(progress, id, result) {
   progress.checked.add(id);
-  if (status === "passed") progress.passed.add(id);
+  progress.results.set(id, result);
+  if (result.status === "passed") progress.passed.add(id);
   else progress.passed.delete(id);
 }
 
@@ -51,6 +56,7 @@ export function forget(progress, id) {
   progress.hints.delete(id);
   progress.solutions.delete(id);
   progress.checked.delete(id);
+  progress.results.delete(id);
 }
 
 /** The progress as JSON-able data, or null when there is nothing to keep. */
@@ -61,16 +67,21 @@ export function progressSnapshot(progress) {
     hints: Object.fromEntries(progress.hints),
     solutions: [...progress.solutions],
     checked: [...progress.checked],
+    results: Object.fromEntries(progress.results),
   };
 }
 
-/** A saved progress brought back, without the steps the page no longer has (known(id)). */
+/**
+ * A saved progress brought back, without the steps the page no longer has (known(id)).
+ * A progress saved before results were kept brings back none.
+ */
 export function restoredProgress(saved, known) {
   return {
     passed: new Set(saved.passed.filter(known)),
     hints: new Map(Object.entries(saved.hints).filter(([id]) => known(id))),
     solutions: new Set(saved.solutions.filter(known)),
     checked: new Set(saved.checked.filter(known)),
+    results: new Map(Object.entries(saved.results || {}).filter(([id]) => known(id))),
   };
 }
 
@@ -234,8 +245,9 @@ async function checkCell(t, cell, exercise) {
     step: result.step || null,
     seconds: (now() - started) / 1000,
   });
-  recordCheck(t.progress, exercise.id, result.status);
-  show(t, panel, exercise, result);
+  recordCheck(t.progress, exercise.id, result);
+  const heading = show(t, panel, exercise, result);
+  announce(`Step ${exercise.number}: ${heading.text}`);
   showProgress(t);
   changedState(t.session);
 }
@@ -293,6 +305,11 @@ function withHTML(el, html) {
   return el;
 }
 
+/**
+ * Show a Check's result in its step's panel; returns its heading (verdict).  A known
+ * mistake's message names it already (its headline, after the method): under it
+ * comes why it gives those numbers, not its title again.
+ */
 function show(t, panel, exercise, result) {
   panel.result.replaceChildren();
   panel.result.dataset.status = result.status;
@@ -303,7 +320,7 @@ function show(t, panel, exercise, result) {
   panel.result.append(shown);
   if (result.mistake) {
     const mistake = element("p", "mg-exercise-mistake");
-    mistake.append(withHTML(element("strong", ""), `${result.mistake.title_html}. `));
+    mistake.append(element("strong", "", "Why: "));
     panel.result.append(withHTML(mistake, result.mistake.why_html));
   }
   if (result.traceback) panel.result.append(element("pre", "runner-error", result.traceback));
@@ -311,8 +328,8 @@ function show(t, panel, exercise, result) {
     panel.result.append(element("p", "", "The case, to paste into a cell and run:"));
     panel.result.append(element("pre", "mg-exercise-case", result.case));
   }
-  announce(`Step ${exercise.number}: ${heading.text}${result.mistake ? ` ${result.mistake.title_text}.` : ""}`);
   showExercise(t, exercise);
+  return heading;
 }
 
 /** The hint button, the solution's offer and the comparison, as the progress says. */
@@ -443,6 +460,12 @@ function sectionOf(t, id) {
 
 function restore(t, saved) {
   Object.assign(t.progress, restoredProgress(saved, (id) => t.exercises.has(id)));
-  for (const id of t.order) if (t.panels.has(id)) showExercise(t, t.exercises.get(id));
+  for (const id of t.order) {
+    const panel = t.panels.get(id);
+    if (!panel) continue;
+    const result = t.progress.results.get(id);
+    if (result) show(t, panel, t.exercises.get(id), result);
+    else showExercise(t, t.exercises.get(id));
+  }
   showProgress(t);
 }

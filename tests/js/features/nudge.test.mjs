@@ -140,10 +140,14 @@ describe("the readout", () => {
       "w1 = −2.9990: o = 0.7078, measured change +0.0010, predicted +0.0010");
   });
 
-  test("what is kept: each input's base and value, or nothing for a graph as built", () => {
-    assert.deepEqual(keptOf(answer()), { base: { x1: 2, w1: -3 }, now: { x1: 2, w1: -2.999 } });
-    assert.equal(keptOf(answer({ moved: false })), null);
-    assert.deepEqual(keptOf(answer({ moved: false, rebased: true })).base, { x1: 2, w1: -3 });
+  test("what is kept: each input's base and value and the one nudged last, or nothing for a graph as built", () => {
+    assert.deepEqual(keptOf(answer()), {
+      base: { x1: 2, w1: -3 }, now: { x1: 2, w1: -2.999 }, leaf: "w1",
+    });
+    assert.equal(keptOf(answer({ moved: false, reply: null })), null);
+    assert.deepEqual(keptOf(answer({ moved: false, rebased: true, reply: null })), {
+      base: { x1: 2, w1: -3 }, now: { x1: 2, w1: -2.999 },
+    });
     assert.match(keptText(keptOf(answer())), /^Kept from your last visit: w1 = −2\.9990\. Resume/);
   });
 });
@@ -203,7 +207,7 @@ function fakeNudges() {
       asked.push(["restore", fields]);
       graph.base = { ...fields.base };
       graph.now = { ...fields.now };
-      graph.last = "w";
+      graph.last = fields.leaf;
       return answer();
     },
   };
@@ -273,7 +277,8 @@ test("the first nudge runs the graph's cell, then the keys nudge an input and Py
   const sent = asked.slice(before).map(([, fields]) => fields.value);
   assert.ok(sent.length < 3, sent);
   assert.equal(sent.at(-1), -2.987);
-  // The gradient step moves w by −rate × grad.
+  // The gradient step moves w by −rate × grad: w, the input nudged last, not x, the first.
+  assert.match(box.querySelector(".mg-nudge-step").textContent, /^Take a gradient step on w \(/);
   box.querySelector(".mg-nudge-step").click();
   await until(() => asked.at(-1)[0] === "step" && control.requests.inFlight === null);
   assert.deepEqual(asked.at(-1), ["step", { root: "o", leaf: "w", rate: 0.1 }]);
@@ -325,7 +330,7 @@ test("a reload keeps the nudged value, and Resume nudges the graph back there", 
   kept.querySelector(".mg-nudge-start").click();
   await until(() => again.session.nudges[0].answer !== null);
   assert.deepEqual(second.asked[0], ["restore", {
-    root: "o", base: { x: 2, w: -3 }, now: { x: 2, w: -2.999 },
+    root: "o", base: { x: 2, w: -3 }, now: { x: 2, w: -2.999 }, leaf: "w",
   }]);
   assert.equal(kept.querySelector('[role="slider"][aria-label="w"]').getAttribute("aria-valuenow"), "-2.999");
 });

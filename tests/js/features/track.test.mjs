@@ -8,6 +8,10 @@ import {
   progressView, recordCheck, restoredProgress, verdict,
 } from "../../../docs/_features/track/track.js";
 
+import {
+  idle, openPage, pageHTML, runner, saved,
+} from "../fake_page.mjs";
+
 // Each hint as the build writes it (docs/_features/track/directive.py): HTML to show, plain words to say.
 const hint = (html, text) => ({ html, text });
 const STEP = {
@@ -35,7 +39,7 @@ test("hints are shown one at a time, until none is left", () => {
 
 test("the solution is offered after a first Check, and beside the reader's code once passed", () => {
   const progress = freshProgress();
-  recordCheck(progress, "add", "failed");
+  recordCheck(progress, "add", { status: "failed" });
   assert.equal(panelView(progress, STEP).solveHidden, false);
   assert.equal(panelView(progress, STEP).solutionOpen, false);
   progress.solutions.add("add");
@@ -43,9 +47,9 @@ test("the solution is offered after a first Check, and beside the reader's code 
     [panelView(progress, STEP).solveHidden, panelView(progress, STEP).solutionOpen, panelView(progress, STEP).beside],
     [true, true, false],
   );
-  recordCheck(progress, "add", "passed");
+  recordCheck(progress, "add", { status: "passed" });
   assert.equal(panelView(progress, STEP).beside, true);
-  recordCheck(progress, "add", "raised"); // a later Check that fails takes the pass away
+  recordCheck(progress, "add", { status: "raised" }); // a later Check that fails takes the pass away
   assert.equal(progress.passed.has("add"), false);
   assert.equal(progress.checked.has("add"), true);
 });
@@ -57,25 +61,25 @@ test("the page's progress counts the steps passed and links the first open one",
   assert.deepEqual(progressView(progress, ORDER), {
     text: "0 of 3 steps done.", steps: states("open", "open", "open"), next: "add", offerReset: false,
   });
-  recordCheck(progress, "add", "passed");
+  recordCheck(progress, "add", { status: "passed" });
   assert.deepEqual(progressView(progress, ORDER), {
     text: "1 of 3 steps done.", steps: states("done", "open", "open"), next: "mul", offerReset: true,
   });
-  recordCheck(progress, "backward", "passed");
+  recordCheck(progress, "backward", { status: "passed" });
   assert.deepEqual(progressView(progress, ORDER).steps, states("done", "open", "done"),
     "the overview marks which steps are done, not only how many");
-  for (const id of ORDER) recordCheck(progress, id, "passed");
+  for (const id of ORDER) recordCheck(progress, id, { status: "passed" });
   assert.deepEqual(progressView(progress, ORDER), {
     text: "3 of 3 steps done.", steps: states("done", "done", "done"), next: null, offerReset: true,
   });
   const checkedOnly = freshProgress();
-  recordCheck(checkedOnly, "mul", "failed");
+  recordCheck(checkedOnly, "mul", { status: "failed" });
   assert.equal(progressView(checkedOnly, ORDER).offerReset, true);
 });
 
 test("a reset step is as the book gives it", () => {
   const progress = freshProgress();
-  recordCheck(progress, "add", "passed");
+  recordCheck(progress, "add", { status: "passed" });
   nextHint(progress, "add");
   progress.solutions.add("add");
   forget(progress, "add");
@@ -85,15 +89,23 @@ test("a reset step is as the book gives it", () => {
 test("the progress is kept as data, and a reload keeps only the steps the page has", () => {
   assert.equal(progressSnapshot(freshProgress()), null);
   const progress = freshProgress();
-  recordCheck(progress, "add", "passed");
+  recordCheck(progress, "add", { status: "passed" });
   nextHint(progress, "mul");
-  recordCheck(progress, "gone", "failed");
+  recordCheck(progress, "gone", { status: "failed" });
   const saved = JSON.parse(JSON.stringify(progressSnapshot(progress)));
-  assert.deepEqual(saved, { passed: ["add"], hints: { mul: 1 }, solutions: [], checked: ["add", "gone"] });
+  assert.deepEqual(saved, {
+    passed: ["add"], hints: { mul: 1 }, solutions: [], checked: ["add", "gone"],
+    results: { add: { status: "passed" }, gone: { status: "failed" } },
+  });
   const back = restoredProgress(saved, (id) => ORDER.includes(id));
   assert.deepEqual([...back.passed], ["add"]);
   assert.deepEqual([...back.hints], [["mul", 1]]);
   assert.deepEqual([...back.checked], ["add"]);
+  assert.deepEqual([...back.results], [["add", { status: "passed" }]]);
+  // A progress saved before the results were kept brings back none.
+  const older = { ...saved };
+  delete older.results;
+  assert.deepEqual(restoredProgress(older, () => true).results, new Map());
 });
 
 // A heading's plain words, as the live region says them.
@@ -140,4 +152,99 @@ test("a Check's heading shows the checks' HTML, and says their plain words", () 
 
 test("a hint is said in plain words, with its place", () => {
   assert.equal(hintAnnouncement(STEP, 1), "Hint 1 of 3: a + b");
+});
+
+// -- an exercise page, with the runner's real Session and a fake worker's checks ------------------
+
+const TRACK = { exercises: [{ ...STEP, solution: "d = a * 2" }] };
+const TRACK_HTML = pageHTML(
+  [{ source: "a = 2" }, { source: "d = a + 1", exercise: "add" }], { track: TRACK },
+);
+
+/** Resolves once `holds()` is true (checked after each turn of the event loop). */
+function until(holds) {
+  return new Promise((resolve) => {
+    const look = () => (holds() ? resolve() : setTimeout(look, 0));
+    look();
+  });
+}
+
+/** Press step 1's Check on `session`'s page; resolves with its panel's result, once shown. */
+async function checked(session) {
+  const cell = session.cells[1];
+  const result = cell.el.querySelector(".mg-exercise-result");
+  const before = session.records.checks.length;
+  cell.controls.bar.querySelector(".runner-check").click();
+  await until(() => session.records.checks.length > before);
+  return result;
+}
+
+/** A failure the checks name as a known mistake, as book_runtime.checks's Result.to_json gives it. */
+const RECURSIVE_SORT = {
+  exercise: "add",
+  status: "failed",
+  message: "Your `Value.backward` (step 1's cell, line 3): A recursive sort on a deep chain: "
+    + "a chain of 5,000 links raised RecursionError.",
+  message_html: "Your <code>Value.backward</code> (step 1's cell, line 3): A recursive sort on a "
+    + "deep chain: a chain of 5,000 links raised RecursionError.",
+  message_text: "Your Value.backward (step 1's cell, line 3): A recursive sort on a deep chain: "
+    + "a chain of 5,000 links raised RecursionError.",
+  case: "chain(5000).backward()",
+  mistake: {
+    id: "recursive-sort",
+    title: "A recursive sort on a deep chain",
+    title_html: "A recursive sort on a deep chain",
+    title_text: "A recursive sort on a deep chain",
+    why: "A sort that calls itself once per Value needs as many frames as the graph is deep.",
+    why_html: "A sort that calls itself once per Value needs as many frames as the graph is deep.",
+    why_text: "A sort that calls itself once per Value needs as many frames as the graph is deep.",
+  },
+  traceback: null,
+  checked: 4,
+  part: "Value.backward",
+  step: "add",
+};
+
+const times = (text, part) => text.split(part).length - 1;
+
+test("a known mistake's headline is shown and said once, its why under the message", async () => {
+  const { window, session } = await openPage(TRACK_HTML, { answers: { check: () => RECURSIVE_SORT } });
+  await until(() => session.track);
+  const result = await checked(session);
+  const headline = "A recursive sort on a deep chain";
+  assert.equal(times(result.textContent, headline), 1, result.textContent);
+  assert.match(result.querySelector(".mg-exercise-verdict").textContent,
+    /^Not yet: Your Value\.backward \(step 1's cell, line 3\): A recursive sort on a deep chain: /);
+  assert.match(result.querySelector(".mg-exercise-mistake").textContent,
+    /^Why: A sort that calls itself once per Value/);
+  const said = window.document.querySelector(".runner-announcer").textContent;
+  assert.equal(times(said, headline), 1, said);
+});
+
+test("a reload shows a step's last result again: its pass, with the progress", async () => {
+  const answers = {
+    check: (fields, namespace) => (namespace.d === namespace.a * 2
+      ? { status: "passed", checked: 3 }
+      : { status: "failed", message: `d is ${namespace.d}, not ${namespace.a * 2}.` }),
+  };
+  const first = await openPage(TRACK_HTML, { answers });
+  await until(() => first.session.track);
+  const { session } = first;
+  // The reader types the solution into the step's cell.
+  const { openEditor } = await runner("editor.js");
+  const cell = session.cells[1];
+  await openEditor(session, cell, () => {});
+  cell.editor.value = "d = a * 2";
+  const passed = await checked(session);
+  assert.match(passed.textContent, /^Passed: step 1 does all the book asks of it \(3 checks\)\./);
+  await idle(session);
+  await saved(session);
+
+  const again = await openPage(TRACK_HTML, { answers, storage: first.storage });
+  await until(() => again.session.track);
+  await again.session.restored;
+  const shown = again.session.cells[1].el.querySelector(".mg-exercise-result");
+  assert.match(again.window.document.querySelector(".mg-track-progress").textContent, /1 of 1 steps done/);
+  assert.equal(shown.dataset.status, "passed");
+  assert.match(shown.textContent, /^Passed: step 1 does all the book asks of it \(3 checks\)\./);
 });

@@ -145,10 +145,14 @@ def _two_values(names: Namespace) -> tuple[Any, Any, Any]:
 
 
 def _copy_of(node: Any, prev: list[Any], value: type) -> bool:
-    """Whether ``prev`` holds a new Value of ``node``'s number in ``node``'s place."""
-    return not any(p is node for p in prev) and any(
-        isinstance(p, value) and getattr(p, "data", None) == node.data for p in prev
-    )
+    """Whether ``prev`` holds a new Value in ``node``'s place: of its number, or of ``node``
+    itself (``Value(b)`` of a Value b)."""
+
+    def copies(p: Any) -> bool:
+        data = getattr(p, "data", None)
+        return isinstance(p, value) and (data is node or data == node.data)
+
+    return not any(p is node for p in prev) and any(copies(p) for p in prev)
 
 
 def _init_keeps_children(namespace: Namespace) -> bool:
@@ -276,6 +280,8 @@ MISTAKES = (
     # A detector: _prev left empty, or holding self alone, in + or in *: one mistake, other numbers.
     Mistake.known(STEP, "inputs-not-recorded", _inputs_not_recorded),
     Mistake.known(STEP, "wraps-a-value"),
+    # Its fingerprint: `Value(b)` of a Value b holds b as its data, and c.data is a Value.
+    Mistake.known(STEP, "wraps-always"),
     # A detector: in + or in *, raising or recording the bare number: each way its own numbers.
     Mistake.known(STEP, "number-not-wrapped", _number_not_wrapped),
     # A detector: a method set to None and one left out raise other TypeErrors; the title
