@@ -11,7 +11,8 @@ reach 127.0.0.1 only, these tests check that
   and ends on -33/22 (the engine's order) against -3/2 (breadth first);
 - at 1366x768 and 390x844, every frame of a stepper made in the browser shows
   its controls, its captions and the node at work together, without scrolling;
-- a drawing made in the browser fits the column on a phone, as the build's do;
+- a drawing made in the browser fits the column on a phone, as the build's do
+  (test_runner.py, on the run its phone test makes);
 - numbers in the prose follow the reader's run (docs/_features/glue: the kernel
   formats them with its runtime.py, which formats as myst-nb does, a rule
   tests/features/test_glue.py checks without a browser);
@@ -167,38 +168,6 @@ def test_every_frame_of_a_stepper_made_in_the_browser_shows_controls_captions_an
     problems = walk["off screen"]
     assert not problems, "\n".join(problems)
     assert not walk.foreign, walk.foreign
-
-
-def test_on_a_phone_a_drawing_made_in_the_browser_fits_the_column_as_the_builds_do(
-    tab: Tab,
-) -> None:
-    width, height = VIEWPORTS["phone"]
-    tab.page.set_viewport_size({"width": width, "height": height})
-    tab.open("neuron.html")
-    run(tab, 0)
-    drawing = tab.cell(0).locator("div.runner-drawing svg")
-    assert drawing.count() == 1
-    fit = drawing.evaluate(
-        """(svg) => {
-          const column = svg.closest('article.bd-article').getBoundingClientRect();
-          const shown = svg.getBoundingClientRect();
-          return {left: shown.left, right: shown.right, column_left: column.left,
-                  column_right: column.right, natural: svg.width.baseVal.value,
-                  zoomable: svg.classList.contains('mg-zoomable'),
-                  titles: svg.querySelectorAll('g.node > title').length,
-                  page: document.documentElement.scrollWidth};
-        }"""
-    )
-    assert fit["column_left"] - 1 <= fit["left"], fit
-    assert fit["right"] <= fit["column_right"] + 1, fit
-    assert fit["page"] <= VIEWPORTS["phone"][0], fit
-    # Wider than the column: scaled down, and full size on click, as the build's.
-    assert fit["natural"] > fit["right"] - fit["left"] + 1
-    tab.page.wait_for_function(
-        "(svg) => svg.classList.contains('mg-zoomable')", arg=drawing.element_handle()
-    )
-    # Hovering a node gives its numbers, as on the build's drawing.
-    assert fit["titles"] > 0
 
 
 # -- numbers in the prose ---------------------------------------------------------------------

@@ -618,28 +618,81 @@ def test_a_crash_of_the_runtime_says_so_and_offers_a_restart(tab: Tab) -> None:
     assert tab.run_edited(0, "print('back')", timeout=60_000).endswith("back")
 
 
-def test_on_a_phone_the_run_bar_and_the_output_fit_the_screen(tab: Tab) -> None:
-    tab.page.set_viewport_size({"width": 390, "height": 844})
-    tab.run_first_cell("neuron.html")
-    cell = tab.cell(0)
-    for part in ("div.runner-bar", "div.runner-output", "div.runner-editor"):
-        box = cell.locator(part).bounding_box()
-        assert box is not None, part
+#: Where the first cell's run bar, output and editor are on the screen.
+PARTS_JS = """(cell) => Object.fromEntries(
+  ['div.runner-bar', 'div.runner-output', 'div.runner-editor'].map((part) => {
+    const el = cell.querySelector(part);
+    const b = el.getBoundingClientRect();
+    return [part, {shown: el.getClientRects().length > 0, x: b.x, width: b.width}];
+  }))"""
+#: The drawing made in the browser, against its output's box and the article's column.
+DRAWING_FIT_JS = """(svg) => {
+  const column = svg.closest('article.bd-article').getBoundingClientRect();
+  const output = svg.closest('div.runner-output').getBoundingClientRect();
+  const shown = svg.getBoundingClientRect();
+  return {left: shown.left, right: shown.right, column_left: column.left,
+          column_right: column.right, output_left: output.left, output_right: output.right,
+          natural: svg.width.baseVal.value,
+          titles: svg.querySelectorAll('g.node > title').length,
+          page: document.documentElement.scrollWidth};
+}"""
+
+
+@pytest.fixture(scope="module")
+def phone_neuron(offline_browser: Any, server: str) -> Walk:
+    """The neuron's first cell run on a phone (390x844): where its parts are, and its
+    drawing made in the browser (once it is marked zoomable), for the tests that read it."""
+    tab, walk = Tab(offline_browser, server), Walk()
+    try:
+        tab.page.set_viewport_size({"width": 390, "height": 844})
+        tab.run_first_cell("neuron.html")
+        tab.page.wait_for_function("microgradTest.idle()", timeout=PAGE_TIMEOUT_MS)
+        cell = tab.cell(0)
+        walk.step("parts", lambda: cell.evaluate(PARTS_JS))
+        drawing = cell.locator("div.runner-output svg.micrograd-graph")
+        walk.step("drawings", lambda: cell.locator("div.runner-drawing svg").count())
+        walk.step("drawn", lambda: drawing.wait_for() or True)
+        zoomable = "(svg) => svg.classList.contains('mg-zoomable')"
+        walk.step(
+            "zoomable",
+            lambda: bool(tab.page.wait_for_function(zoomable, arg=drawing.element_handle())),
+        )
+        walk.step("fit", lambda: drawing.evaluate(DRAWING_FIT_JS))
+        walk.step("errors", lambda: list(tab.errors))
+    finally:
+        walk.foreign = list(tab.foreign)
+        tab.close()
+    return walk
+
+
+def test_on_a_phone_the_run_bar_and_the_output_fit_the_screen(phone_neuron: Walk) -> None:
+    for part, box in phone_neuron["parts"].items():
+        assert box["shown"], part
         assert box["x"] >= 0, part
         assert box["x"] + box["width"] <= 390, f"{part} is wider than the phone's screen"
     # The drawing made in the browser fits the column, as the build's does, and is
     # marked to open at full size (it is shown smaller than that).
-    drawing = cell.locator("div.runner-output svg.micrograd-graph")
-    drawing.wait_for()
-    column = cell.locator("div.runner-output").bounding_box()
-    shown = drawing.bounding_box()
-    assert column is not None
-    assert shown is not None
-    assert shown["x"] >= column["x"]
-    assert shown["x"] + shown["width"] <= column["x"] + column["width"] + 0.5, (shown, column)
-    tab.page.wait_for_function(
-        "document.querySelector('div.runner-output svg.micrograd-graph')"
-        ".classList.contains('mg-zoomable')"
-    )
-    assert tab.evaluate("document.documentElement.scrollWidth") <= 390
-    assert not tab.errors, tab.errors
+    assert phone_neuron["drawn"]
+    fit = phone_neuron["fit"]
+    assert fit["left"] >= fit["output_left"], fit
+    assert fit["right"] <= fit["output_right"] + 0.5, fit
+    assert phone_neuron["zoomable"]
+    assert fit["page"] <= 390, fit
+    assert not phone_neuron["errors"], phone_neuron["errors"]
+    assert not phone_neuron.foreign, phone_neuron.foreign
+
+
+def test_on_a_phone_a_drawing_made_in_the_browser_fits_the_column_as_the_builds_do(
+    phone_neuron: Walk,
+) -> None:
+    assert phone_neuron["drawings"] == 1
+    fit = phone_neuron["fit"]
+    assert fit["column_left"] - 1 <= fit["left"], fit
+    assert fit["right"] <= fit["column_right"] + 1, fit
+    assert fit["page"] <= 390, fit
+    # Wider than the column: scaled down, and full size on click, as the build's.
+    assert fit["natural"] > fit["right"] - fit["left"] + 1
+    assert phone_neuron["zoomable"]
+    # Hovering a node gives its numbers, as on the build's drawing.
+    assert fit["titles"] > 0
+    assert not phone_neuron.foreign, phone_neuron.foreign
