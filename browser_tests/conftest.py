@@ -163,9 +163,11 @@ def visits(browser: Any, server: str) -> Callable[..., Visit]:
 
     def get(page: str, theme: str = "light") -> Visit:
         if (page, theme) not in cache:
-            # The light visit of an authored page also presses its copy buttons, last.
+            # A page the audit covers is audited as loaded; the light visit of an
+            # authored page then presses its copy buttons.
+            audited = page in COVERING_PAGES
             copies = theme == "light" and page in CONTENT_PAGES
-            cache[page, theme] = record_visit(browser, server, page, theme, copies)
+            cache[page, theme] = record_visit(browser, server, page, theme, audited, copies)
         return cache[page, theme]
 
     return get

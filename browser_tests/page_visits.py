@@ -3,8 +3,9 @@
 A visit loads the page in a fresh browser context and records what happened:
 console messages, uncaught errors, every request the page made, the theme's
 mode, the images' load state, the content images as rendered, and a full-page
-screenshot saved to ``artifacts/screenshots``; then, if asked, what each code
-cell's Copy and each code block's copy button put on the clipboard.  conftest.py's ``visits``
+screenshot saved to ``artifacts/screenshots``; then, if asked, what the
+accessibility audit finds in the page as loaded, and what each code cell's Copy
+and each code block's copy button put on the clipboard.  conftest.py's ``visits``
 fixture keeps each record for the session, so that every test of
 test_reader_experience.py asserts on the same load of each page.
 
@@ -19,12 +20,14 @@ import io
 from dataclasses import dataclass, field
 from typing import Any
 
+from accessibility import Finding, audit
 from PIL import Image
 from runner_tab import clipboard_once_written
 from screenshots import full_page_screenshot
 
-#: The window of a visit: wider than the theme's widest breakpoint (1200 px), as a laptop's.
-VIEWPORT = {"width": 1280, "height": 900}
+#: The window of a visit: a laptop's, wider than the theme's widest breakpoint (1200 px),
+#: the accessibility audit's laptop (test_accessibility.py's VIEWPORTS).
+VIEWPORT = {"width": 1366, "height": 768}
 
 #: Content images: plots, graphs and figures in the article body.
 CONTENT_IMAGES = (
@@ -117,6 +120,10 @@ class Visit:
     stored: str | None = None
     math: int = 0
     untypeset_math: list[str] = field(default_factory=list)
+    #: What the accessibility audit found in the page as loaded, if it was audited; or
+    #: why it could not run (a failure fails the audit's test alone).
+    findings: list[Finding] | None = None
+    audit_error: str = ""
     #: What the copy buttons put on the clipboard (:func:`record_copies`), if recorded.
     copies: Copies | None = None
 
@@ -162,9 +169,12 @@ def listen(tab: Any, visit: Visit) -> None:
     )
 
 
-def record_visit(browser: Any, server: str, page: str, theme: str, copies: bool = False) -> Visit:
+def record_visit(
+    browser: Any, server: str, page: str, theme: str, audited: bool = False, copies: bool = False
+) -> Visit:
     """Load ``page`` in ``theme`` and record everything the tests assert on.
 
+    ``audited``: once the page is recorded as loaded, run the accessibility audit on it.
     ``copies``: last, press every copy button of the page and record what each copied.
 
     ``"light"``: a first visit, nothing in storage (the theme's mode is then
@@ -173,9 +183,7 @@ def record_visit(browser: Any, server: str, page: str, theme: str, copies: bool 
     """
     # Empty storage is the stricter first visit: the theme must then settle the mode itself
     # (``auto``, stored), which test_reader_experience asserts, on the path every reader's
-    # first load takes; the stored-mode path stays checked on the dark visit.  1280x900 is
-    # wider than the theme's widest breakpoint (1200 px), as a laptop's 1366x768 is, so the
-    # page is laid out by the same rules; it keeps the screenshots' size.
+    # first load takes; the stored-mode path stays checked on the dark visit.
     stored = None if theme == "light" else {"mode": theme, "theme": theme}
     ctx = new_context(browser, theme, stored)
     if copies:
@@ -196,6 +204,12 @@ def record_visit(browser: Any, server: str, page: str, theme: str, copies: bool 
         visit.untypeset_math = tab.evaluate(UNTYPESET_MATH_JS)
         visit.content_images = content_images(tab)
         full_page_screenshot(tab, page, theme)
+        if audited:  # before the copies, which open the collapsed cells
+            try:
+                tab.evaluate("window.scrollTo(0, 0)")  # where a reader's visit starts
+                visit.findings = audit(tab)
+            except Exception as error:  # the audit's test reports it
+                visit.audit_error = f"{type(error).__name__}: {error}"
         if copies:  # last: it opens the collapsed cells
             visit.copies = record_copies(tab)
     finally:

@@ -1,11 +1,13 @@
 """The accessibility audit (axe-core) on every page, as readers meet it.
 
 Every page (of the modules' source listings, those that hold every kind of
-element the others hold), in light and dark mode, on a laptop (1366x768) and a
-phone (390x844), each size a first visit with nothing in storage but the mode
-(light), dark then chosen with the page's own colour-mode control: no
-finding of impact "serious" or "critical", and no "moderate" or "minor" one
-of a rule that accessibility.ACCEPTED does not list with its reason.  The
+element the others hold), in light and dark mode: on a phone (390x844) here, a
+first visit with nothing in storage but the mode (light), dark then chosen with
+the page's own colour-mode control; on a laptop (1366x768) on the visits that
+test_reader_experience.py records (page_visits.py: light a first visit, dark
+with the mode stored).  No finding of impact "serious" or "critical", and no
+"moderate" or "minor" one of a rule that accessibility.ACCEPTED does not list
+with its reason.  The
 same audit with the in-browser runner at work (a cell run, its editor open,
 a traceback shown, a crash note with its restart button) and with each
 backward stepper on every one of its frames.  (Each page with its first cell
@@ -119,12 +121,14 @@ def page_audits(browser: Any, server: str) -> Callable[[str, str], dict[str, Aud
     return get
 
 
-@pytest.mark.parametrize("viewport", list(VIEWPORTS))
 @pytest.mark.parametrize("theme", THEMES)
-def test_the_page_passes_the_accessibility_audit(
-    page_audits: Any, covering_page: str, theme: str, viewport: str
+def test_on_a_phone_the_page_passes_the_accessibility_audit(
+    page_audits: Any, covering_page: str, theme: str
 ) -> None:
     """Of the modules' source listings, only those that hold a kind of element no other does.
+
+    On a laptop, the page is audited on test_reader_experience.py's visits of it
+    (page_visits.py, 1366x768): light a first visit, dark a reader's who chose it.
 
     The listings are one template and stylesheet around highlighted code: one
     whose every kind of element (tag and classes, in its parent's) an audited
@@ -140,9 +144,9 @@ def test_the_page_passes_the_accessibility_audit(
     Over all pages, ``sitefiles.element_kinds`` would keep 17 of 20 anyway.
     """
     page_path = covering_page
-    audited = page_audits(page_path, viewport)[theme]
+    audited = page_audits(page_path, "phone")[theme]
     assert audited.theme == theme
-    check(audited.findings, f"{page_path}, {theme}, {viewport}")
+    check(audited.findings, f"{page_path}, {theme}, phone")
 
 
 @dataclass(frozen=True)

@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+import pytest
+from accessibility import check
 from sitefiles import backing_and_ink, content_pages, discover_pages, notebook_code_sources
 
 #: Dark mode keeps a plot or graph readable when the image is shown on a backing
@@ -118,6 +120,20 @@ def test_dark_mode_keeps_graphs_and_plots_readable(visits: Any, content_page_pat
                 f"(light mode: {light_backing} vs {light_ink} = {light_ratio:.2f}:1)"
             )
     assert not unreadable, f"{dark.url} in dark mode:\n" + "\n".join(unreadable)
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_on_a_laptop_the_page_passes_the_accessibility_audit(
+    visits: Any, covering_page: str, theme: str
+) -> None:
+    """The audit of test_accessibility.py (which audits the phone's size), on the visits:
+    light, a first visit; dark, a reader's who chose it.  Of the modules' source listings,
+    those that hold a kind of element no other does (``sitefiles.covering_pages``)."""
+    visit = visits(covering_page, theme)
+    assert not visit.audit_error, visit.audit_error
+    assert visit.findings is not None, "the visit was not audited"
+    assert visit.data_theme == theme
+    check(visit.findings, f"{covering_page}, {theme}, laptop")
 
 
 # --- interactions -----------------------------------------------------------------------------
