@@ -55,6 +55,21 @@ INLINE_SVG_STATE_JS = """
 })
 """
 
+#: The pager's links (the theme's "previous" and "next" at the foot of the page): for each
+#: one the page has, whether a click at its middle reaches it (shown, and under nothing).
+PAGER_JS = """
+() => Object.fromEntries(['a.left-prev', 'a.right-next'].flatMap((selector) => {
+  const links = document.querySelectorAll(selector);
+  if (!links.length) return [];
+  const link = links[0];
+  link.scrollIntoView({block: 'center'});
+  const box = link.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return [[selector, {count: links.length, clickable: box.width > 0 && box.height > 0
+                      && hit !== null && link.contains(hit)}]];
+}))
+"""
+
 UNTYPESET_MATH_JS = """
 () => Array.from(document.querySelectorAll('span.math, div.math'))
   .filter((el) => !el.querySelector('mjx-container'))
@@ -120,6 +135,8 @@ class Visit:
     stored: str | None = None
     math: int = 0
     untypeset_math: list[str] = field(default_factory=list)
+    #: The pager's links, by selector: how many, and whether a click reaches the first.
+    pager: dict[str, dict[str, Any]] = field(default_factory=dict)
     #: What the accessibility audit found in the page as loaded, if it was audited; or
     #: why it could not run (a failure fails the audit's test alone).
     findings: list[Finding] | None = None
@@ -203,6 +220,7 @@ def record_visit(
         visit.math = tab.locator("span.math, div.math").count()
         visit.untypeset_math = tab.evaluate(UNTYPESET_MATH_JS)
         visit.content_images = content_images(tab)
+        visit.pager = tab.evaluate(PAGER_JS)
         full_page_screenshot(tab, page, theme)
         if audited:  # before the copies, which open the collapsed cells
             try:
