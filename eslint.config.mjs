@@ -37,9 +37,4 @@ export default [
     },
     rules: RULES,
   },
-  {
-    // The figures' script is a classic script (an IIFE), not a module.
-    files: ["docs/_static/micrograd-figures.js"],
-    languageOptions: { sourceType: "script" },
-  },
 ];

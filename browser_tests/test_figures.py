@@ -351,7 +351,8 @@ def test_figures_and_steppers_added_later_are_set_up_too(phone: Any, server: str
           stepper.id = 'added-stepper';
           stepper.classList.remove('mg-ready');
           stepper.querySelector('.mg-stepper-controls').hidden = true;
-          const graph = document.querySelector('svg.micrograd-graph').cloneNode(true);
+          // A graph the phone shows smaller than drawn (the first may just fit the column).
+          const graph = document.querySelector('div.cell_output > svg.mg-zoomable').cloneNode(true);
           graph.id = 'added-graph';
           graph.classList.remove('mg-zoomable');
           output.append(stepper, graph);

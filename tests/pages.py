@@ -17,6 +17,7 @@ collector on, the moons page took 3.4 times the CPU time (48 s against 14 s).
 
 from __future__ import annotations
 
+import ast
 import builtins
 import contextlib
 import io
@@ -94,13 +95,16 @@ def prose(page: str) -> str:
 
 @dataclass
 class PageRun:
-    """What running a page produced: glued values, the namespace, the printed text."""
+    """What running a page produced: glued values, the namespace, the printed text, and
+    what the last cell run shows (its last expression's value, as the build's kernel
+    displays it; None if it ends with a statement)."""
 
     glued: dict[str, Any] = field(default_factory=dict)
     claims: dict[str, dict[str, Any]] = field(default_factory=dict)
     namespace: dict[str, Any] = field(default_factory=dict)
     stdout: str = ""
     markdown: list[str] = field(default_factory=list)
+    shown: Any = None
 
 
 def _importer(run: PageRun) -> Any:
@@ -198,13 +202,22 @@ def execute_page(
         for cell, source in zip(code_cells(page), sources, strict=True):
             if edits and "hide-cell" in cell.tags:
                 continue
-            code = compile(without_magics(source), f"docs/{page}.md:{cell.line}", "exec")
-            exec(code, run.namespace)
+            run.shown = _run_cell(without_magics(source), f"docs/{page}.md:{cell.line}", run)
             if until is not None and until in source:
                 break
     plt.close("all")
     run.stdout = out.getvalue()
     return run
+
+
+def _run_cell(source: str, filename: str, run: PageRun) -> Any:
+    """Run a cell's code in the page's namespace; the value of its last expression, if any."""
+    tree = ast.parse(source, filename)
+    last = tree.body.pop() if tree.body and isinstance(tree.body[-1], ast.Expr) else None
+    exec(compile(tree, filename, "exec"), run.namespace)
+    if last is None:
+        return None
+    return eval(compile(ast.Expression(last.value), filename, "eval"), run.namespace)
 
 
 def glued(page: str) -> dict[str, Any]:

@@ -56,6 +56,7 @@ def inline_graphs(app: Any, doctree: nodes.document, docname: str) -> None:
 
 def setup(app: Any) -> dict[str, Any]:
     app.connect("doctree-resolved", inline_graphs)
-    app.add_js_file("micrograd-figures.js", loading_method="defer")
+    # An ES module (deferred as such): it imports the rule of a stepper's frame size.
+    app.add_js_file("micrograd-figures.js", type="module")
     app.add_css_file("micrograd-figures.css")
     return {"parallel_read_safe": True, "parallel_write_safe": True}

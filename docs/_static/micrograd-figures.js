@@ -21,8 +21,11 @@
  * Figures and steppers added to the article later (a cell's output replaced
  * in the browser) are set up as they arrive.
  *
- * Plain JavaScript, no dependencies, nothing fetched.
+ * Plain JavaScript, no dependencies, nothing fetched but its one module: the size at
+ * which a stepper's frame is drawn (micrograd-figure-scale.js).
  */
+import { frameScale } from "./micrograd-figure-scale.js";
+
 (() => {
   "use strict";
 
@@ -111,14 +114,6 @@
   }
 
   // -- the backward stepper -------------------------------------------------------
-
-  // The smallest a stepper's labels may be drawn (CSS px) when it is scaled to fit the
-  // screen: below this a frame keeps that size, whole, and the page scrolls to the node
-  // at work.  No box ever cuts a drawing: every node of a frame is there to see.
-  const MIN_LABEL_PX = 9.5;
-  // The smallest a drawing's labels may be where the column is too narrow for it (a
-  // phone): the drawing keeps this size and scrolls sideways in a labelled region.
-  const MIN_NARROW_LABEL_PX = 11;
 
   /** The bottom of what the theme keeps stuck to the top of the window (its header). */
   function stuckTop() {
@@ -256,15 +251,8 @@
       const room = view.getBoundingClientRect().width;
       // The window's height left for this drawing, with the stepper's top below the header.
       const free = window.innerHeight - stuckTop() - (view.getBoundingClientRect().top - box.top) - below - 8;
-      const across = Math.min(1, room / width);
-      let scale;
-      if (across * label < MIN_NARROW_LABEL_PX && across < 1 && label > MIN_NARROW_LABEL_PX) {
-        scale = (MIN_NARROW_LABEL_PX + 0.01) / label; // 11 px, not 10.999 once rounded
-        markSideways(view, true);
-      } else {
-        const fits = Math.min(across, Math.max(free, 0) / height);
-        scale = Math.max(fits, Math.min(across, MIN_LABEL_PX / label));
-      }
+      const { scale, sideways } = frameScale({ width, height, label, room, free });
+      markSideways(view, sideways);
       scaleTo(svg, scale);
       if (view.classList.contains("mg-sideways")) {
         // Only as far as the step's nodes (the one at work and those its rule adds to)

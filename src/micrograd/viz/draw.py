@@ -59,6 +59,19 @@ _NOTE_FILL = "#fff4ce"
 _POSITIVE = "#1f77b4"  # blue
 _NEGATIVE = "#d62728"  # red
 _RECORD_SPECIAL = '{}|<>"\\'
+#: The drawings' text size, in points.
+_FONT_SIZE = 12
+#: Helvetica's advance widths, in thousandths of its size, of the characters of a box's
+#: grad field (``grad``, a space, and a number as format_number writes it): Graphviz
+#: sizes Helvetica's text by these (its estimate), as graphviz-pure does.
+_HELVETICA = {
+    **dict.fromkeys("0123456789adgn", 556),
+    **dict.fromkeys("-r", 333),
+    **dict.fromkeys(". f", 278),
+    "i": 222,
+}
+#: The room Graphviz leaves around a field of a record: 8 points on each side.
+_FIELD_PADDING = 16
 
 
 def _graphviz() -> Any:
@@ -100,6 +113,22 @@ def _value_tooltip(name: str, node: Value, show_grad: bool) -> str:
     return _escape(text)
 
 
+def _grad_field(grad: float) -> str:
+    """A box's grad field: ``grad -1.5000``."""
+    return f"grad {format_number(grad)}"
+
+
+def grad_field_width(grad: float) -> float:
+    """How wide Graphviz draws the grad field of a :func:`draw_dot` box, in points.
+
+    A box is as wide as its widest field, and only its grad changes as gradients
+    arrive: :mod:`micrograd.viz.stepper` gives a box, in every frame, the width of
+    its widest grad, so that the frames share one layout.
+    """
+    text = _grad_field(grad)
+    return sum(_HELVETICA[ch] for ch in text) * _FONT_SIZE / 1000 + _FIELD_PADDING
+
+
 def _new_digraph(rankdir: str) -> Any:
     graphviz = _graphviz()
     return graphviz.Digraph(
@@ -111,7 +140,7 @@ def _new_digraph(rankdir: str) -> Any:
         },
         node_attr={
             "fontname": _FONT,
-            "fontsize": "12",
+            "fontsize": str(_FONT_SIZE),
             "style": "filled",
             "fillcolor": _VALUE_FILL,
             "color": _INK,
@@ -237,12 +266,14 @@ def draw_dot(
 
     dot = _new_digraph(rankdir)
     description = _dot_description(drawn, len(order), show_grad)
-    dot.attr(ranksep="0.3", nodesep="0.2", comment=_escape(description))
+    # Neighbours a tenth of an inch apart: a wide rank (the inputs, abreast) stays
+    # narrow enough for a narrow screen to show its numbers at a size to read.
+    dot.attr(ranksep="0.3", nodesep="0.1", comment=_escape(description))
     for node in drawn:
         name = names[node]
         fields = [_escape(node.label, _RECORD_SPECIAL), f"data {format_number(node.data)}"]
         if show_grad:
-            fields.append(f"grad {format_number(node.grad)}")
+            fields.append(_grad_field(node.grad))
         dot.node(
             name,
             label="{ " + " | ".join(fields) + " }",

@@ -7,10 +7,14 @@ but stops after every rule to draw the graph with :func:`~micrograd.viz.draw.dra
 the node whose rule just ran is highlighted, the inputs it passed a gradient
 to are outlined, and every ``grad`` shows what has arrived so far.  Leaves
 have no rule, so they get no frame of their own: the step that sends a leaf
-its last share says that its grad is final.  The last frame is the plain
-drawing of the finished graph, the same DOT source as ``draw_dot(root)``
-after ``root.backward()``.  Given another ``order``, the same rules run in
-that order instead, to show what goes wrong.
+its last share says that its grad is final.  The frames share one layout:
+each box is as wide in every frame as where its grad is widest (by the
+metrics Graphviz's estimate and graphviz-pure size Helvetica by), so that no
+node moves from step to step.  The last frame is the plain drawing of the
+finished graph, the same DOT source as ``draw_dot(root)`` after
+``root.backward()``, where no grad was wider on its way than at the end (a
+gradient that only grows from 0, as in most graphs).  Given another ``order``,
+the same rules run in that order instead, to show what goes wrong.
 
 :class:`BackwardStepper` turns the frames into one piece of HTML: every frame
 as an inline SVG with a caption, and *Previous* / *Next* buttons.
@@ -56,7 +60,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from micrograd.engine import Value, topological_order
-from micrograd.viz.draw import draw_dot
+from micrograd.viz.draw import draw_dot, grad_field_width
 from micrograd.viz.labels import dot_names, format_number, formula, name_of, operand
 from micrograd.viz.svg import inline_svg, render_svg
 
@@ -233,8 +237,10 @@ def backward_frames(
     -------
     list of Frame
         3 frames more than the graph (or ``order``) has nodes with a rule.
-        With the engine's order, the last one's ``dot`` has the same source
-        as ``draw_dot(root, rankdir)`` after ``root.backward()``.
+        They share one layout: a box is given, in every frame, the width it
+        has where its grad is widest.  With the engine's order, the last
+        one's ``dot`` has the same source as ``draw_dot(root, rankdir)``
+        after ``root.backward()``, where no box showed a wider grad before.
 
     Raises
     ------
@@ -273,7 +279,14 @@ def backward_frames(
     out = name_of(root)
     called = f"({out})" if " " in out else out  # (x1*w1 + c).backward()
     before = "every grad is 0" if all(node.grad == 0 for node in graph) else "the grads it holds"
-    frames = [Frame(f"Before backward(): {before}.", draw_dot(root, rankdir=rankdir), None)]
+    frames: list[Frame] = []
+    shown: list[list[float]] = []  # each frame's grads, in graph's order
+
+    def add(frame: Frame) -> None:
+        frames.append(frame)
+        shown.append([node.grad for node in graph])
+
+    add(Frame(f"Before backward(): {before}.", draw_dot(root, rankdir=rankdir), None))
 
     root.grad = 1.0  # the seed, as in Value.backward
     seed = draw_dot(root, rankdir=rankdir)
@@ -286,7 +299,7 @@ def backward_frames(
     else:
         ran = ", ".join(name_of(node) for node in steps if _runs(node))
         seeded = f"{_grad_of(root)} is set to 1, then the rules run in another order: {ran}."
-    frames.append(Frame(seeded, seed, root, names[root]))
+    add(Frame(seeded, seed, root, names[root]))
     last_share = _last_shares(steps)
     # Each step says what its inputs end with; another order is judged against what
     # backward() leaves: each leaf it finishes, and the last frame, say which grads end wrong.
@@ -327,7 +340,7 @@ def backward_frames(
                 shares,
                 engine_order,
             )
-        frames.append(Frame(caption, dot, node, names[node], step, sums))
+        add(Frame(caption, dot, node, names[node], step, sums))
     if right is None:
         done = f"Done: every grad is filled in, as {called}.backward() leaves it."
     elif wrong := _wrong(graph, right):
@@ -340,8 +353,26 @@ def backward_frames(
             "Done: every rule has run, in the order given; "
             f"the grads are those {called}.backward() leaves."
         )
-    frames.append(Frame(done, draw_dot(root, rankdir=rankdir), None))
+    add(Frame(done, draw_dot(root, rankdir=rankdir), None))
+    _hold_widths(frames, [names[node] for node in graph], shown)
     return frames
+
+
+def _hold_widths(frames: list[Frame], names: list[str], shown: list[list[float]]) -> None:
+    """Give each box, in every frame, the width it has where its grad is widest.
+
+    A box is as wide as its widest field, and only its grad changes from frame to
+    frame: so the frames share one layout, each node in its place.  A width is
+    the least Graphviz draws a box with (a wider name or data keeps its own); the
+    frame where a box's grad is widest has none to give, and stays as
+    :func:`~micrograd.viz.draw.draw_dot` draws it.
+    """
+    for i, name in enumerate(names):
+        widths = [grad_field_width(grads[i]) for grads in shown]
+        widest = max(widths)
+        for frame, width in zip(frames, widths, strict=True):
+            if width < widest:
+                frame.dot.node(name, width=f"{widest / 72:.4f}")  # points, as inches
 
 
 def _what_backward_leaves(root: Value, graph: list[Value]) -> dict[Value, float]:

@@ -1,0 +1,263 @@
+"""The book's graphs as a phone draws them, laid out by either program that may lay them out.
+
+The build and the reader's browser lay the graphs out with Graphviz as viz.js
+(``node_modules/@viz-js/viz``, docs/_ext/layout_program.py); a user's machine
+without Graphviz, with ``graphviz-pure`` (the library's fallback).  Each test here
+lays out the pages' own graphs (run from the pages' cells, as the build runs them)
+with both, and reads the SVG's numbers the way the site draws them on a phone:
+
+* a graph in the page's column is as wide as the column, never wider than drawn
+  (micrograd-figures.css: ``max-width: 100%``);
+* a stepper's frame is drawn at the size ``frameScale`` gives it
+  (docs/_static/micrograd-figure-scale.js, run here by Node, as the page runs it).
+
+The numbers a reader must read there are drawn at 12 px or more, whichever program laid
+them out: the browser tests, which measure the built pages, hold them to 11 px.  A
+stepper's frames share one size, and each node its place, from step to step.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import xml.etree.ElementTree as ET
+from collections.abc import Callable
+from functools import cache
+from typing import Any
+
+import layout_program
+import pytest
+from _dot import graphviz_pure
+from pages import execute_page, in_page_group
+
+from micrograd.viz.stepper import Stepper, StepperPair
+
+ROOT = layout_program.ROOT
+FRAME_SCALE_JS = ROOT / "docs" / "_static" / "micrograd-figure-scale.js"
+SVG = "{http://www.w3.org/2000/svg}"
+
+#: A phone's window (CSS px), as the browser tests open the pages on one.
+PHONE_HEIGHT_PX = 844
+#: The article's column on that phone, and a stepper's view of its drawing there (the
+#: column less the stepper's border and padding, and its output's), as the theme lays
+#: them out.
+PHONE_COLUMN_PX = 358
+PHONE_STEPPER_VIEW_PX = 324
+#: The smallest a number a reader must read on a phone is drawn (CSS px).
+READABLE_PX = 12.0
+#: CSS px in a point: Graphviz writes an SVG's size in points.
+PX_PER_PT = 4 / 3
+
+#: Lays out DOT sources with viz.js (``{viz}``), in one Node process: JSON in, JSON out.
+VIZ_SCRIPT = """
+import {{ instance }} from {viz};
+const chunks = [];
+for await (const chunk of process.stdin) chunks.push(chunk);
+const viz = await instance();
+const sources = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+process.stdout.write(JSON.stringify(sources.map((dot) =>
+  viz.renderString(dot, {{ format: "svg", engine: "dot" }}))));
+"""
+
+#: Runs the page's rule of a stepper frame's size on each drawing: JSON in, JSON out.
+SCALE_SCRIPT = f"""
+import {{ frameScale }} from {json.dumps(FRAME_SCALE_JS.as_uri())};
+const chunks = [];
+for await (const chunk of process.stdin) chunks.push(chunk);
+const drawings = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+process.stdout.write(JSON.stringify(drawings.map(frameScale)));
+"""
+
+
+def node_script(script: str, data: Any) -> Any:
+    """Run ``script`` (an ES module) with Node, ``data`` as JSON on its stdin; its JSON out."""
+    done = subprocess.run(
+        [layout_program.node(), "--input-type=module", "-e", script],
+        input=json.dumps(data).encode(),
+        capture_output=True,
+        check=True,
+    )
+    return json.loads(done.stdout)
+
+
+def with_graphviz_pure(sources: list[str]) -> list[str]:
+    program = graphviz_pure()
+    assert program is not None, "graphviz-pure is not installed"
+    return [
+        subprocess.run(
+            [program, "-Tsvg"], input=dot.encode(), capture_output=True, check=True
+        ).stdout.decode()
+        for dot in sources
+    ]
+
+
+def with_viz_js(sources: list[str]) -> list[str]:
+    """The book's layout program: the viz.js that package-lock.json pins."""
+    viz = layout_program.package_folder(ROOT / "node_modules") / "dist" / "viz.js"
+    svgs: list[str] = node_script(VIZ_SCRIPT.format(viz=json.dumps(viz.as_uri())), sources)
+    return svgs
+
+
+PROGRAMS: dict[str, Callable[[list[str]], list[str]]] = {
+    "graphviz-pure": with_graphviz_pure,
+    "viz.js": with_viz_js,
+}
+
+
+@pytest.fixture(params=list(PROGRAMS))
+def lay_out(request: pytest.FixtureRequest) -> Callable[[list[str]], list[str]]:
+    """Lay DOT sources out as SVG documents, with one program and then the other."""
+    return PROGRAMS[request.param]
+
+
+@cache
+def shown(page: str, code: str) -> Any:
+    """What the cell of ``docs/<page>.md`` that holds ``code`` shows, the page run up to it."""
+    return execute_page(page, until=code).shown
+
+
+def frame_sources(stepper: Stepper) -> list[list[str]]:
+    """A stepper's drawings, frame by frame: one a frame, or a pair's two sides (one list each)."""
+    frames = stepper.to_json()["frames"]
+    if isinstance(stepper, StepperPair):
+        return [[frame["sides"][side]["dot"] for frame in frames] for side in (0, 1)]
+    return [[frame["dot"] for frame in frames]]
+
+
+# -- what an SVG says ---------------------------------------------------------------------------
+
+
+def size_pt(svg: str) -> tuple[float, float]:
+    """The drawing's natural width and height, in points."""
+    root = ET.fromstring(svg)
+    return tuple(float(root.get(side, "").removesuffix("pt")) for side in ("width", "height"))  # type: ignore[return-value]
+
+
+def smallest_text(svg: str) -> float:
+    """The smallest font size of the drawing's text, in its viewBox's units per its width."""
+    root = ET.fromstring(svg)
+    units = float(root.get("viewBox", "").split()[2])
+    width, _ = size_pt(svg)
+    sizes = [float(text.get("font-size", "nan")) for text in root.iter(SVG + "text")]
+    assert sizes, "a drawing without text"
+    return min(sizes) * width / units
+
+
+def node_boxes(svg: str) -> dict[str, tuple[float, ...]]:
+    """Each node's name -> its shape's box (left, top, right, bottom), in points."""
+    boxes = {}
+    for group in ET.fromstring(svg).iter(SVG + "g"):
+        if group.get("class", "").split()[:1] != ["node"]:
+            continue
+        xs: list[float] = []
+        ys: list[float] = []
+        for shape in group.iter():
+            if shape.tag == SVG + "polygon":
+                points = [p.split(",") for p in shape.get("points", "").split()]
+                xs += [float(x) for x, _ in points]
+                ys += [float(y) for _, y in points]
+            elif shape.tag == SVG + "ellipse":
+                cx, cy, rx, ry = (float(shape.get(k, "nan")) for k in ("cx", "cy", "rx", "ry"))
+                xs += [cx - rx, cx + rx]
+                ys += [cy - ry, cy + ry]
+        title = group.find(SVG + "title")
+        assert title is not None, "a node without a name"
+        assert xs, f"node {title.text} has no shape"
+        boxes[str(title.text)] = (min(xs), min(ys), max(xs), max(ys))
+    return boxes
+
+
+def in_column_px(svg: str, column: float) -> float:
+    """The drawing's smallest text (CSS px) as the page's column shows it: as wide as the
+    column, never wider than drawn (micrograd-figures.css)."""
+    natural = size_pt(svg)[0] * PX_PER_PT
+    return smallest_text(svg) * PX_PER_PT * min(1.0, column / natural)
+
+
+# -- the pages' graphs --------------------------------------------------------------------------
+
+NEURON = "neuron"
+BACKWARD = "backward"
+#: The code of the cells that show the neuron page's two graphs, and its stepper.
+NEURON_GRAPHS = ["draw_dot(o)", "draw_dot(o2)"]
+NEURON_STEPPER = "stepper = BackwardStepper(o)"
+#: The code of the cells that show the backward page's stepper and its pair.
+BACKWARD_STEPPERS = ["BackwardStepper(worked_example())", "pair = StepperPair("]
+
+
+@in_page_group(NEURON)
+def test_on_a_phone_the_neurons_graphs_are_drawn_at_12_px_or_more(
+    lay_out: Callable[[list[str]], list[str]],
+) -> None:
+    graphs = [shown(NEURON, code) for code in NEURON_GRAPHS]
+    svgs = lay_out([graph.source for graph in graphs])
+    drawn = [round(in_column_px(svg, PHONE_COLUMN_PX), 2) for svg in svgs]
+    assert min(drawn) >= READABLE_PX, dict(zip(NEURON_GRAPHS, drawn, strict=True))
+
+
+@in_page_group(NEURON)
+def test_on_a_phone_the_neurons_stepper_scrolls_sideways_with_its_numbers_at_12_px_or_more(
+    lay_out: Callable[[list[str]], list[str]],
+) -> None:
+    """Every frame: the view is too narrow for it at 12 px, so it keeps 12 px and scrolls."""
+    (sources,) = frame_sources(shown(NEURON, NEURON_STEPPER))
+    svgs = lay_out(sources)
+    drawings = []
+    for svg in svgs:
+        width, height = (side * PX_PER_PT for side in size_pt(svg))
+        label = smallest_text(svg) * PX_PER_PT
+        # No height left in the window (the least it may leave): 12 px must not need any.
+        room, free = PHONE_STEPPER_VIEW_PX, 0
+        drawings.append(
+            {"width": width, "height": height, "label": label, "room": room, "free": free}
+        )
+    scales = node_script(SCALE_SCRIPT, drawings)
+    drawn = [
+        (s["sideways"], round(d["label"] * s["scale"], 2))
+        for d, s in zip(drawings, scales, strict=True)
+    ]
+    assert all(sideways and px >= READABLE_PX for sideways, px in drawn), drawn
+
+
+@pytest.mark.parametrize(
+    ("page", "code"),
+    [(NEURON, NEURON_STEPPER)] + [(BACKWARD, code) for code in BACKWARD_STEPPERS],
+)
+def test_a_steppers_frames_share_one_size_and_each_node_its_place(
+    lay_out: Callable[[list[str]], list[str]], page: str, code: str
+) -> None:
+    """Laid out once for the widest numbers: no frame is wider than another, no node moves."""
+    for sources in frame_sources(shown(page, code)):
+        svgs = lay_out(sources)
+        sizes = [size_pt(svg) for svg in svgs]
+        assert len(set(sizes)) == 1, sizes
+        boxes = [node_boxes(svg) for svg in svgs]
+        for k, frame in enumerate(boxes[1:], start=1):
+            moved = {
+                name: (box, frame[name])
+                for name, box in boxes[0].items()
+                if max(abs(a - b) for a, b in zip(box, frame[name], strict=True)) > 0.05
+            }
+            assert not moved, f"frame {k + 1} of {len(boxes)}: {moved}"
+
+
+def test_the_margin_tests_read_the_numbers_they_mean() -> None:
+    """The readings above, on a drawing whose numbers are known."""
+    svg = (
+        '<svg xmlns="http://www.w3.org/2000/svg" width="600pt" height="300pt" '
+        'viewBox="0.00 0.00 600.00 300.00"><g class="node"><title>n0</title>'
+        '<polygon points="0,0 80,0 80,-60 0,-60 0,0"/>'
+        '<text font-size="12.00">a</text><text font-size="14.00">b</text></g></svg>'
+    )
+    assert size_pt(svg) == (600.0, 300.0)
+    assert smallest_text(svg) == 12.0
+    assert node_boxes(svg) == {"n0": (0.0, -60.0, 80.0, 0.0)}
+    # 800 px drawn, in a 400 px column: half size, 12 pt = 16 px drawn at 8 px.
+    assert in_column_px(svg, 400) == pytest.approx(8.0)
+    assert in_column_px(svg, 1000) == pytest.approx(16.0)
+    # The page's rule: 16 px labels in a view a quarter as wide keep 12 px, sideways.
+    (wide,) = node_script(
+        SCALE_SCRIPT, [{"width": 800, "height": 400, "label": 16, "room": 200, "free": 0}]
+    )
+    assert wide["sideways"]
+    assert 16 * wide["scale"] == pytest.approx(READABLE_PX + 0.01)
