@@ -156,14 +156,18 @@ def context(browser: Any, server: str) -> Iterator[Any]:
 def visits(browser: Any, server: str) -> Callable[..., Visit]:
     """``visits(page, theme)``: the record of loading ``page`` in ``theme`` (page_visits.py).
 
-    Made once per page and theme in a session: test_reader_experience.py and
-    test_theme.py read the same first visit of each page.
+    Made once per page and theme in a session: the tests of test_reader_experience.py
+    (one file, so one process under ``--dist loadfile``) read the same visit of each page.
     """
     cache: dict[tuple[str, str], Visit] = {}
 
     def get(page: str, theme: str = "light") -> Visit:
         if (page, theme) not in cache:
-            cache[page, theme] = record_visit(browser, server, page, theme)
+            # A page the audit covers is audited as loaded; the light visit of an
+            # authored page then presses its copy buttons.
+            audited = page in COVERING_PAGES
+            copies = theme == "light" and page in CONTENT_PAGES
+            cache[page, theme] = record_visit(browser, server, page, theme, audited, copies)
         return cache[page, theme]
 
     return get

@@ -3,9 +3,11 @@
 A visit loads the page in a fresh browser context and records what happened:
 console messages, uncaught errors, every request the page made, the theme's
 mode, the images' load state, the content images as rendered, and a full-page
-screenshot saved to ``artifacts/screenshots``.  conftest.py's ``visits``
-fixture keeps each record for the session, so that test_reader_experience.py
-and test_theme.py assert on the same load of each page.
+screenshot saved to ``artifacts/screenshots``; then, if asked, what the
+accessibility audit finds in the page as loaded, and what each code cell's Copy
+and each code block's copy button put on the clipboard.  conftest.py's ``visits``
+fixture keeps each record for the session, so that every test of
+test_reader_experience.py asserts on the same load of each page.
 
 The light visit is a reader's first: nothing in storage, the browser
 preferring light, so the theme starts in mode ``auto``.  The dark one is a
@@ -18,11 +20,14 @@ import io
 from dataclasses import dataclass, field
 from typing import Any
 
+from accessibility import Finding, audit
 from PIL import Image
+from runner_tab import clipboard_once_written
 from screenshots import full_page_screenshot
 
-#: The window of a visit: wider than the theme's widest breakpoint (1200 px), as a laptop's.
-VIEWPORT = {"width": 1280, "height": 900}
+#: The window of a visit: a laptop's, wider than the theme's widest breakpoint (1200 px),
+#: the accessibility audit's laptop (test_accessibility.py's VIEWPORTS).
+VIEWPORT = {"width": 1366, "height": 768}
 
 #: Content images: plots, graphs and figures in the article body.
 CONTENT_IMAGES = (
@@ -48,6 +53,21 @@ INLINE_SVG_STATE_JS = """
   return {id: svg.id || svg.outerHTML.slice(0, 80), width: box.width, height: box.height,
           displayed: svg.getClientRects().length > 0};
 })
+"""
+
+#: The pager's links (the theme's "previous" and "next" at the foot of the page): for each
+#: one the page has, whether a click at its middle reaches it (shown, and under nothing).
+PAGER_JS = """
+() => Object.fromEntries(['a.left-prev', 'a.right-next'].flatMap((selector) => {
+  const links = document.querySelectorAll(selector);
+  if (!links.length) return [];
+  const link = links[0];
+  link.scrollIntoView({block: 'center'});
+  const box = link.getBoundingClientRect();
+  const hit = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+  return [[selector, {count: links.length, clickable: box.width > 0 && box.height > 0
+                      && hit !== null && link.contains(hit)}]];
+}))
 """
 
 UNTYPESET_MATH_JS = """
@@ -115,6 +135,29 @@ class Visit:
     stored: str | None = None
     math: int = 0
     untypeset_math: list[str] = field(default_factory=list)
+    #: The pager's links, by selector: how many, and whether a click reaches the first.
+    pager: dict[str, dict[str, Any]] = field(default_factory=dict)
+    #: What the accessibility audit found in the page as loaded, if it was audited; or
+    #: why it could not run (a failure fails the audit's test alone).
+    findings: list[Finding] | None = None
+    audit_error: str = ""
+    #: What the copy buttons put on the clipboard (:func:`record_copies`), if recorded.
+    copies: Copies | None = None
+
+
+@dataclass
+class Copies:
+    """What a page's copy buttons copied: each code cell's, then each plain code block's."""
+
+    #: Code cells shown, and sphinx-copybutton's buttons among them (the cell's bar has Copy).
+    cells: int = 0
+    cell_copybuttons: int = 0
+    #: What "Copy cell N" put on the clipboard, for N = 1, 2, ... (one per cell shown).
+    copied_cells: list[str] = field(default_factory=list)
+    #: Each plain code block (not a cell's): (its code as shown, what its button copied).
+    copied_blocks: list[tuple[str, str]] = field(default_factory=list)
+    #: Why the buttons could not all be pressed (the copy test fails with it), or "".
+    error: str = ""
 
 
 def new_context(browser: Any, theme: str, stored: dict[str, str] | None = None) -> Any:
@@ -143,21 +186,25 @@ def listen(tab: Any, visit: Visit) -> None:
     )
 
 
-def record_visit(browser: Any, server: str, page: str, theme: str) -> Visit:
+def record_visit(
+    browser: Any, server: str, page: str, theme: str, audited: bool = False, copies: bool = False
+) -> Visit:
     """Load ``page`` in ``theme`` and record everything the tests assert on.
+
+    ``audited``: once the page is recorded as loaded, run the accessibility audit on it.
+    ``copies``: last, press every copy button of the page and record what each copied.
 
     ``"light"``: a first visit, nothing in storage (the theme's mode is then
     ``auto``, which the browser's light preference makes light).  ``"dark"``:
     the mode ``dark`` stored, as a reader who chose it has it.
     """
-    # The light visit was two: test_theme's first visit (empty storage, 1366x768) and this
-    # one with the mode stored (1280x900).  Empty storage is the stricter: the theme must
-    # then settle the mode itself (``auto``, stored), which test_theme asserts, on the path
-    # every reader's first load takes; the stored-mode path stays checked on the dark visit.
-    # Both windows are wider than the theme's widest breakpoint (1200 px), so they lay the
-    # page out by the same rules; 1280x900 keeps the screenshots' size.
+    # Empty storage is the stricter first visit: the theme must then settle the mode itself
+    # (``auto``, stored), which test_reader_experience asserts, on the path every reader's
+    # first load takes; the stored-mode path stays checked on the dark visit.
     stored = None if theme == "light" else {"mode": theme, "theme": theme}
     ctx = new_context(browser, theme, stored)
+    if copies:
+        ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=server)
     visit = Visit(url=f"{server}/{page}")
     try:
         tab = ctx.new_page()
@@ -173,10 +220,56 @@ def record_visit(browser: Any, server: str, page: str, theme: str) -> Visit:
         visit.math = tab.locator("span.math, div.math").count()
         visit.untypeset_math = tab.evaluate(UNTYPESET_MATH_JS)
         visit.content_images = content_images(tab)
+        visit.pager = tab.evaluate(PAGER_JS)
         full_page_screenshot(tab, page, theme)
+        if audited:  # before the copies, which open the collapsed cells
+            try:
+                tab.evaluate("window.scrollTo(0, 0)")  # where a reader's visit starts
+                visit.findings = audit(tab)
+            except Exception as error:  # the audit's test reports it
+                visit.audit_error = f"{type(error).__name__}: {error}"
+        if copies:  # last: it opens the collapsed cells
+            visit.copies = record_copies(tab)
     finally:
         ctx.close()
     return visit
+
+
+#: Plain code blocks, which keep sphinx-copybutton's button (conf.py's
+#: copybutton_selector): not a cell's code, nor the scratch cell's (the runner's).
+CODE_BLOCKS = (
+    "article :not(.cell_input) > div:not(.output):not(.runner-scratch-input) > div.highlight"
+)
+NOT_WRITTEN = "<clipboard not written>"
+
+
+def record_copies(tab: Any) -> Copies:
+    """Press each code cell's Copy, then each code block's copy button; what each copied.
+
+    A failure to press one is recorded, not raised: it fails the copy test alone.
+    """
+    copies = Copies()
+    try:
+        copies.cells = tab.locator("div.cell_input div.highlight").count()
+        copies.cell_copybuttons = tab.locator("div.cell_input button.copybtn").count()
+        # Open the collapsed (hide-cell) cells, as a reader would.
+        tab.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
+        for index in range(copies.cells):
+            copy = tab.get_by_role("button", name=f"Copy cell {index + 1}", exact=True)
+            tab.evaluate(f"navigator.clipboard.writeText({NOT_WRITTEN!r})")
+            copy.click()
+            copies.copied_cells.append(clipboard_once_written(tab, NOT_WRITTEN))
+        blocks = tab.locator(CODE_BLOCKS)
+        for index in range(blocks.count()):
+            block = blocks.nth(index)
+            code = block.locator("pre").inner_text()
+            tab.evaluate(f"navigator.clipboard.writeText({NOT_WRITTEN!r})")
+            block.hover()
+            block.locator("button.copybtn").click()
+            copies.copied_blocks.append((code, tab.evaluate("navigator.clipboard.readText()")))
+    except Exception as error:  # any failure is the copy test's to report
+        copies.error = f"{type(error).__name__}: {error}"
+    return copies
 
 
 def content_images(tab: Any) -> list[Image.Image]:

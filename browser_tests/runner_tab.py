@@ -188,6 +188,35 @@ class Tab:
         return [url for url in self.requests if "/_static/runner/" in url]
 
 
+class Walk:
+    """One reader's way through a page, taken once for every test that reads it.
+
+    A way through a page costs a Python's start and its runs: the tests that ask
+    about points on the same way read one walk.  Each step's result, or the
+    exception it raised, is kept under the step's name; ``walk[name]`` gives the
+    result or raises that exception, so a step that failed fails the tests that
+    read it, and those only.  ``foreign``: the requests to other origins the tab
+    made on the way (a test that reads the walk asserts there were none).
+    """
+
+    def __init__(self) -> None:
+        self.results: dict[str, Any] = {}
+        self.foreign: list[str] = []
+
+    def step(self, name: str, take: Any) -> None:
+        """Take the step ``take()`` and keep its result, or the exception it raised."""
+        try:
+            self.results[name] = take()
+        except Exception as error:  # kept for the tests that read this step
+            self.results[name] = error
+
+    def __getitem__(self, name: str) -> Any:
+        result = self.results[name]
+        if isinstance(result, Exception):
+            raise result
+        return result
+
+
 def clipboard_once_written(page: Any, before: str, timeout: float = 10) -> str:
     """What the clipboard holds once it no longer holds ``before`` (a copy may take a while:
     a script of the reader's version waits for Python)."""

@@ -4,7 +4,7 @@ A screenshot is a record for people to look at, not a check, so a slow one
 must not fail a test, and one that times out fails the visit it is part of
 (test_reader_experience.py), and with it every test of that visit.  Its time
 grows with the page's length: the API page is about 43,000 CSS pixels tall at
-1280 wide, and its screenshot takes 4.7 s on a quiet 2-core machine and more
+a laptop's width, and its screenshot takes 4.7 s on a quiet 2-core machine and more
 than Playwright's default 30 s on a busy one.  So each screenshot gets a
 timeout in proportion to the page's height, still finite, so that a browser
 that hangs fails the run instead of stalling it.  How long each one took goes

@@ -1,11 +1,13 @@
 """The accessibility audit (axe-core) on every page, as readers meet it.
 
 Every page (of the modules' source listings, those that hold every kind of
-element the others hold), in light and dark mode, on a laptop (1366x768) and a
-phone (390x844), each size a first visit with nothing in storage but the mode
-(light), dark then chosen with the page's own colour-mode control: no
-finding of impact "serious" or "critical", and no "moderate" or "minor" one
-of a rule that accessibility.ACCEPTED does not list with its reason.  The
+element the others hold), in light and dark mode: on a phone (390x844) here, a
+first visit with nothing in storage but the mode (light), dark then chosen with
+the page's own colour-mode control; on a laptop (1366x768) on the visits that
+test_reader_experience.py records (page_visits.py: light a first visit, dark
+with the mode stored).  No finding of impact "serious" or "critical", and no
+"moderate" or "minor" one of a rule that accessibility.ACCEPTED does not list
+with its reason.  The
 same audit with the in-browser runner at work (a cell run, its editor open,
 a traceback shown, a crash note with its restart button) and with each
 backward stepper on every one of its frames.  (Each page with its first cell
@@ -119,12 +121,14 @@ def page_audits(browser: Any, server: str) -> Callable[[str, str], dict[str, Aud
     return get
 
 
-@pytest.mark.parametrize("viewport", list(VIEWPORTS))
 @pytest.mark.parametrize("theme", THEMES)
-def test_the_page_passes_the_accessibility_audit(
-    page_audits: Any, covering_page: str, theme: str, viewport: str
+def test_on_a_phone_the_page_passes_the_accessibility_audit(
+    page_audits: Any, covering_page: str, theme: str
 ) -> None:
     """Of the modules' source listings, only those that hold a kind of element no other does.
+
+    On a laptop, the page is audited on test_reader_experience.py's visits of it
+    (page_visits.py, 1366x768): light a first visit, dark a reader's who chose it.
 
     The listings are one template and stylesheet around highlighted code: one
     whose every kind of element (tag and classes, in its parent's) an audited
@@ -140,9 +144,9 @@ def test_the_page_passes_the_accessibility_audit(
     Over all pages, ``sitefiles.element_kinds`` would keep 17 of 20 anyway.
     """
     page_path = covering_page
-    audited = page_audits(page_path, viewport)[theme]
+    audited = page_audits(page_path, "phone")[theme]
     assert audited.theme == theme
-    check(audited.findings, f"{page_path}, {theme}, {viewport}")
+    check(audited.findings, f"{page_path}, {theme}, phone")
 
 
 @dataclass(frozen=True)
@@ -213,9 +217,18 @@ def test_the_runner_at_work_passes_the_audit(
     assert not audited.foreign, audited.foreign
 
 
+def rewind(stepper: Any, frames: int) -> None:
+    """Step ``stepper`` back from its last frame to its first (Previous, as a reader goes back)."""
+    for frame in range(frames - 1, 0, -1):
+        current = ":scope > .mg-stepper-frame.mg-current"
+        assert stepper.locator(current).get_attribute("data-frame") == str(frame)
+        stepper.locator(".mg-stepper-prev").click()
+
+
 def stepper_audits(browser: Any, server: str, page: str) -> dict[str, list[list[Finding]]]:
     """The first backward stepper of ``page`` audited on every frame, in each theme: by theme,
-    the findings of each frame in order.  One visit: on each frame the mode is switched."""
+    the findings of each frame in order.  One visit: each theme chosen once, then every frame
+    stepped through (and back to the first for the next theme)."""
     tab = open_as_reader(browser, server, page, THEMES[0], "laptop")
     audits: dict[str, list[list[Finding]]] = {theme: [] for theme in THEMES}
     try:
@@ -223,14 +236,15 @@ def stepper_audits(browser: Any, server: str, page: str) -> dict[str, list[list[
         frames = stepper.locator(":scope > .mg-stepper-frame").count()
         assert frames > 2, "no stepper on the page"
         stepper_id = stepper.get_attribute("id")
-        for frame in range(frames):
-            shown = stepper.locator(".mg-stepper-frame.mg-current").get_attribute("data-frame")
-            assert shown == str(frame)
-            for theme in THEMES:
-                show_theme(tab, theme)
+        for theme in THEMES:
+            show_theme(tab, theme)
+            for frame in range(frames):
+                shown = stepper.locator(".mg-stepper-frame.mg-current").get_attribute("data-frame")
+                assert shown == str(frame)
                 audits[theme].append(audit(tab, f"#{stepper_id}"))
-            if frame + 1 < frames:
-                stepper.locator(".mg-stepper-next").click()
+                if frame + 1 < frames:
+                    stepper.locator(".mg-stepper-next").click()
+            rewind(stepper, frames)
     finally:
         tab.context.close()
     return audits
@@ -260,7 +274,8 @@ def test_the_stepper_passes_the_audit_on_every_frame(
 
 def pair_audits(browser: Any, server: str) -> dict[str, list[tuple[str, list[Finding]]]]:
     """On a phone, the backward page's pair audited on every frame with each side of its
-    switch, in each theme: by theme, (where, findings) in order.  One visit."""
+    switch, in each theme: by theme, (where, findings) in order.  One visit: each theme
+    chosen once, then every frame stepped through (and back to the first for the next)."""
     tab = open_as_reader(browser, server, "backward.html", THEMES[0], "phone")
     audits: dict[str, list[tuple[str, list[Finding]]]] = {theme: [] for theme in THEMES}
     try:
@@ -270,16 +285,17 @@ def pair_audits(browser: Any, server: str) -> dict[str, list[tuple[str, list[Fin
         assert switch.count() == 2
         assert switch.first.is_visible(), "no switch on a phone"
         pair_id = pair.get_attribute("id")
-        for frame in range(frames):
-            for side in (1, 0):
-                switch.nth(side).click()
-                assert switch.nth(side).get_attribute("aria-pressed") == "true"
-                for theme in THEMES:
-                    show_theme(tab, theme)
+        for theme in THEMES:
+            show_theme(tab, theme)
+            for frame in range(frames):
+                for side in (1, 0):
+                    switch.nth(side).click()
+                    assert switch.nth(side).get_attribute("aria-pressed") == "true"
                     where = f"backward.html pair, frame {frame + 1}, side {side + 1}, {theme}"
                     audits[theme].append((where, audit(tab, f"#{pair_id}")))
-            if frame + 1 < frames:
-                pair.locator(".mg-stepper-next").click()
+                if frame + 1 < frames:
+                    pair.locator(".mg-stepper-next").click()
+            rewind(pair, frames)
     finally:
         tab.context.close()
     return audits

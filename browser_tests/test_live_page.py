@@ -11,9 +11,11 @@ reach 127.0.0.1 only, these tests check that
   and ends on -33/22 (the engine's order) against -3/2 (breadth first);
 - at 1366x768 and 390x844, every frame of a stepper made in the browser shows
   its controls, its captions and the node at work together, without scrolling;
-- a drawing made in the browser fits the column on a phone, as the build's do;
+- a drawing made in the browser fits the column on a phone, as the build's do
+  (test_runner.py, on the run its phone test makes);
 - numbers in the prose follow the reader's run (docs/_features/glue: the kernel
-  formats them with its runtime.py, which formats as myst-nb does);
+  formats them with its runtime.py, which formats as myst-nb does, a rule
+  tests/features/test_glue.py checks without a browser);
 - pictures follow the run (outputs.js, live_charts.py): the moons training edited
   to 30 steps draws its loss and accuracy curve as it trains, the loss plot
   and the decision boundary are drawn from the reader's run, and Reset brings
@@ -29,16 +31,17 @@ import json
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
 import pytest
-from book_runtime.features.glue.runtime import format_glued
 from runner_tab import (
     DONE,
     PAGE_TIMEOUT_MS,
     Tab,
+    Walk,
     cell_with,
     edit,
     report,
@@ -102,21 +105,55 @@ def test_the_neuron_edited_to_x2_equal_1_steps_through_the_readers_neuron(tab: T
     assert not tab.errors, tab.errors
 
 
+def stepped_through(tab: Tab, stepper_page: str, code: str) -> Walk:
+    """``stepper_page``'s cell holding ``code`` run in ``tab`` (its viewport set), its stepper
+    stepped through from Home to the last frame, then shown on its last frame (End)."""
+    walk = Walk()
+    try:
+        tab.open(stepper_page)
+        index = cell_with(tab, code)
+        run(tab, index)
+        stepper = browser_stepper(tab, index)
+        walk.step("class", lambda: stepper.get_attribute("class") or "")
+        part = stepper.locator(".mg-stepper-frame[data-part] > figcaption")
+        walk.step("part", lambda: (part.text_content() or "") if part.count() else "")
+        walk.step("off screen", lambda: off_screen_stepping_through(stepper))
+        walk.step("last frame", lambda: last_frame_boxes(stepper))
+    finally:
+        walk.foreign = list(tab.foreign)
+        tab.close()
+    return walk
+
+
+@pytest.fixture(scope="module")
+def stepped(offline_browser: Any, server: str) -> Callable[[str, str, str], Walk]:
+    """``stepped(page, code, viewport)``: :func:`stepped_through` in a new tab of that size,
+    once for every test that reads it."""
+    cache: dict[tuple[str, str, str], Walk] = {}
+
+    def get(stepper_page: str, code: str, viewport: str) -> Walk:
+        if (stepper_page, code, viewport) not in cache:
+            tab = Tab(offline_browser, server)
+            width, height = VIEWPORTS[viewport]
+            tab.page.set_viewport_size({"width": width, "height": height})
+            cache[stepper_page, code, viewport] = stepped_through(tab, stepper_page, code)
+        return cache[stepper_page, code, viewport]
+
+    return get
+
+
 def test_the_wrong_order_stepper_in_the_browser_ends_on_minus_3_and_2_the_right_on_minus_33_and_22(
-    tab: Tab,
+    stepped: Callable[[str, str, str], Walk],
 ) -> None:
-    tab.open("backward.html")
-    pair_cell = cell_with(tab, "StepperPair(")
-    run(tab, pair_cell)
-    pair = browser_stepper(tab, pair_cell)
-    assert "mg-stepper-pair" in (pair.get_attribute("class") or "")
-    part = pair.locator(".mg-stepper-frame[data-part] > figcaption").text_content() or ""
-    assert "Here the orders part: backward() runs r's rule, breadth first runs q's." in part
-    right, wrong = (" | ".join(side) for side in last_frame_boxes(pair))
+    pair = stepped("backward.html", "StepperPair(", "laptop")
+    assert "mg-stepper-pair" in pair["class"]
+    assert "Here the orders part: backward() runs r's rule, breadth first runs q's." in pair["part"]
+    right, wrong = (" | ".join(side) for side in pair["last frame"])
     assert "a | data 2.0000 | grad -33.0000" in right
     assert "b | data -3.0000 | grad 22.0000" in right
     assert "a | data 2.0000 | grad -3.0000" in wrong
     assert "b | data -3.0000 | grad 2.0000" in wrong
+    assert not pair.foreign, pair.foreign
 
 
 @pytest.mark.parametrize("viewport", list(VIEWPORTS))
@@ -125,86 +162,15 @@ def test_the_wrong_order_stepper_in_the_browser_ends_on_minus_3_and_2_the_right_
     [("neuron.html", "BackwardStepper(o)"), ("backward.html", "StepperPair(")],
 )
 def test_every_frame_of_a_stepper_made_in_the_browser_shows_controls_captions_and_active_node(
-    tab: Tab, viewport: str, stepper_page: str, code: str
+    stepped: Callable[[str, str, str], Walk], viewport: str, stepper_page: str, code: str
 ) -> None:
-    width, height = VIEWPORTS[viewport]
-    tab.page.set_viewport_size({"width": width, "height": height})
-    tab.open(stepper_page)
-    index = cell_with(tab, code)
-    run(tab, index)
-    stepper = browser_stepper(tab, index)
-    problems = off_screen_stepping_through(stepper)
+    walk = stepped(stepper_page, code, viewport)
+    problems = walk["off screen"]
     assert not problems, "\n".join(problems)
-
-
-def test_on_a_phone_a_drawing_made_in_the_browser_fits_the_column_as_the_builds_do(
-    tab: Tab,
-) -> None:
-    width, height = VIEWPORTS["phone"]
-    tab.page.set_viewport_size({"width": width, "height": height})
-    tab.open("neuron.html")
-    run(tab, 0)
-    drawing = tab.cell(0).locator("div.runner-drawing svg")
-    assert drawing.count() == 1
-    fit = drawing.evaluate(
-        """(svg) => {
-          const column = svg.closest('article.bd-article').getBoundingClientRect();
-          const shown = svg.getBoundingClientRect();
-          return {left: shown.left, right: shown.right, column_left: column.left,
-                  column_right: column.right, natural: svg.width.baseVal.value,
-                  zoomable: svg.classList.contains('mg-zoomable'),
-                  titles: svg.querySelectorAll('g.node > title').length,
-                  page: document.documentElement.scrollWidth};
-        }"""
-    )
-    assert fit["column_left"] - 1 <= fit["left"], fit
-    assert fit["right"] <= fit["column_right"] + 1, fit
-    assert fit["page"] <= VIEWPORTS["phone"][0], fit
-    # Wider than the column: scaled down, and full size on click, as the build's.
-    assert fit["natural"] > fit["right"] - fit["left"] + 1
-    tab.page.wait_for_function(
-        "(svg) => svg.classList.contains('mg-zoomable')", arg=drawing.element_handle()
-    )
-    # Hovering a node gives its numbers, as on the build's drawing.
-    assert fit["titles"] > 0
+    assert not walk.foreign, walk.foreign
 
 
 # -- numbers in the prose ---------------------------------------------------------------------
-
-#: Every format spec the pages paste numbers with (and a few more of the same grammar).
-GLUE_SPECS = ["s", ",", "+.0f", "+.3f", ".0f", ".1f", ".2f", ".3f", ".4f", ".6f", ".1e", ".1%"]
-
-
-def glue_values() -> list[str]:
-    """Values as a cell's glue sends them (their text/plain): ties, signs, sizes, ints, text."""
-    import random
-
-    pick = random.Random(16)
-    floats = [0.0, -0.0, 0.125, -0.125, 0.375, 2.5, 9.995, 99.95, 1e-7, 5e-324, 1e300, 0.010978]
-    floats += [pick.uniform(-10, 10) for _ in range(150)]
-    floats += [pick.uniform(-1, 1) * 10 ** pick.randint(-12, 12) for _ in range(150)]
-    floats += [round(pick.uniform(0, 10), 3) for _ in range(100)]
-    ints = [0, -5, 22, 1234567, 20000, -33]
-    return [repr(x) for x in [*floats, *ints]] + ["'Intel Xeon'", "'2026-11-30'"]
-
-
-def test_the_kernel_formats_a_readers_number_exactly_as_myst_nb_formats_the_builds() -> None:
-    """The glue's format_glued (the kernel's, and the download's) against myst-nb's own function."""
-    from myst_nb.core.variables import format_plain_text
-
-    compared = 0
-    for plain in glue_values():
-        for spec in GLUE_SPECS:
-            try:
-                expected = format_plain_text(plain, spec)
-            except ValueError as error:  # a string with a number's spec: the build fails too
-                with pytest.raises(ValueError, match=str(error)):
-                    format_glued(plain, spec)
-                continue
-            assert format_glued(plain, spec) == expected, (plain, spec)
-            compared += 1
-    assert compared > 5_000
-
 
 SPANS_JS = """() => Array.from(document.querySelectorAll('span.pasted-text[data-glue-key]'),
   (s) => ({key: s.dataset.glueKey, format: s.dataset.glueFormat, html: s.outerHTML,

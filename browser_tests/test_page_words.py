@@ -6,7 +6,8 @@ the sentence.  These tests make the edits a first-time reader made, and read
 every claim of the page through its own predicate, as the page's Python
 decided it: no test names a sentence, so a new claim is covered by them as
 it is written.  Then the reader's changes survive a reload, and "Reset page"
-brings back the build's page, exactly.
+brings back the build's page, exactly.  Tests that ask about the same edit read
+one walk through the page (``runner_tab.Walk``): one Python, one run of it.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab, cell_with, edit, run, wait_saved
+import pytest
+from accessibility import audit, check, describe, unacceptable
+from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab, Walk, cell_with, edit, run, wait_saved
 
 #: What every claim span of the page shows: its key, which wording, its marks.
 CLAIMS_JS = """() => Array.from(document.querySelectorAll('span.mg-claim[data-claim-key]'), (s) => {
@@ -99,18 +102,56 @@ def run_to_the_end(tab: Tab) -> None:
 # -- the edits a first-time reader made ----------------------------------------------------
 
 
-def test_the_neuron_with_x2_equal_1_says_what_its_run_shows(tab: Tab) -> None:
-    tab.open("neuron.html")
-    first = cell_with(tab, 'x2 = Value(0.0, label="x2")')
-    edit(tab, first, ('x2 = Value(0.0, label="x2")', 'x2 = Value(1.0, label="x2")'))
-    run(tab, first)
-    assert false_and_unmarked(tab) == []
-    verdicts = decided(tab)
+NEURON_X2 = ('x2 = Value(0.0, label="x2")', 'x2 = Value(1.0, label="x2")')
+
+
+def reload_the_run(tab: Tab, cell: int) -> list[Any]:
+    """Reload the page once its run is saved; what the audit finds once ``cell`` is back."""
+    tab.page.reload(wait_until="networkidle")
+    tab.page.wait_for_function(f"microgradTest.cell({cell}).shows === 'earlier-run'")
+    return audit(tab.page)
+
+
+@pytest.fixture(scope="module")
+def neuron_x2(offline_browser: Any, server: str) -> Walk:
+    """The neuron edited to ``x2 = 1`` and run; then the page run to its end; then reloaded.
+
+    One walk for the tests of this edit: what its first run decided (and the audit of
+    the page then), what the run to the end leaves, and the audit after the reload.
+    """
+    tab, walk = Tab(offline_browser, server), Walk()
+    try:
+        tab.open("neuron.html")
+        first = cell_with(tab, NEURON_X2[0])
+        edit(tab, first, NEURON_X2)
+        run(tab, first)
+        walk.step(
+            "first run",
+            lambda: {
+                "wrong": false_and_unmarked(tab),
+                "decided": decided(tab),
+                "state": tab.wait_state(first, DONE, PAGE_TIMEOUT_MS),
+                "audit": audit(tab.page),
+            },
+        )
+        walk.step("to the end", lambda: (run_to_the_end(tab), false_and_unmarked(tab))[1])
+        walk.step("errors to the end", lambda: list(tab.errors))
+        walk.step("reloaded audit", lambda: reload_the_run(tab, first))
+    finally:
+        walk.foreign = list(tab.foreign)
+        tab.close()
+    return walk
+
+
+def test_the_neuron_with_x2_equal_1_says_what_its_run_shows(neuron_x2: Walk) -> None:
+    first = neuron_x2["first run"]
+    assert first["wrong"] == []
+    verdicts = first["decided"]
     assert verdicts["neuron_x2_is_zero"]["holds"] is False  # "w2 has no influence": not now
     assert verdicts["neuron_n_lifted_to_atanh"]["holds"] is False  # "one half": not now
-    run_to_the_end(tab)
-    assert false_and_unmarked(tab) == []
-    assert not tab.errors, tab.errors
+    assert neuron_x2["to the end"] == []
+    assert not neuron_x2["errors to the end"], neuron_x2["errors to the end"]
+    assert not neuron_x2.foreign, neuron_x2.foreign
 
 
 MOONS_EDIT = (
@@ -123,50 +164,115 @@ MOONS_EDIT = (
 LOSS_PROMPT = "div.mg-predict-choice[data-key='claim:moons_loss_rises']"
 
 
-def test_the_moons_at_30_steps_and_a_constant_rate_say_what_their_run_shows(tab: Tab) -> None:
-    tab.open("moons.html")
-    training = cell_with(tab, "learning_rate = 1.0 - 0.9 * k / steps")
-    # Its prompt first, by keyboard: "falls" chosen and kept before the run.
+def keep_falls_by_keyboard(tab: Tab) -> dict[str, Any]:
+    """The loss prompt's choices and whether its answer waits; then "falls" kept by keyboard."""
     prompt = tab.page.locator(LOSS_PROMPT)
-    assert prompt.locator("input[type=radio]").evaluate_all("(r) => r.map((x) => x.value)") == [
-        "rises",
-        "falls",
-    ]
-    assert prompt.locator(".mg-predict-run-why").is_hidden()  # the answer waits for the run
+    choices = prompt.locator("input[type=radio]").evaluate_all("(r) => r.map((x) => x.value)")
+    waits = prompt.locator(".mg-predict-run-why").is_hidden()  # the answer waits for the run
     prompt.locator("input[value=falls]").focus()
     tab.page.keyboard.press("Space")
     tab.page.keyboard.press("Tab")  # to Keep
     tab.page.keyboard.press("Enter")
-    status = prompt.locator(".mg-predict-run-status")
-    assert (status.text_content() or "").startswith("Kept: falls."), status.text_content()
-    edit(tab, training, *MOONS_EDIT)
-    run(tab, training)
-    assert false_and_unmarked(tab) == []
-    verdicts = decided(tab)  # the hidden cell after it
+    status = prompt.locator(".mg-predict-run-status").text_content() or ""
+    return {"choices": choices, "answer waits": waits, "status": status}
+
+
+def judged(tab: Tab) -> dict[str, Any]:
+    """What the loss prompt says once the run decided its claim, and what it shows."""
+    prompt = tab.page.locator(LOSS_PROMPT)
+    why = prompt.locator(".mg-predict-run-why")
+    claim = why.locator("span.mg-claim[data-claim-key=moons_loss_rises]")
+    return {
+        "status": prompt.locator(".mg-predict-run-status").text_content(),
+        "why shown": why.is_visible(),
+        "fails shown": claim.locator(":scope > .mg-claim-fails").is_visible(),  # "falls"
+        "holds hidden": claim.locator(":scope > .mg-claim-holds").is_hidden(),
+        "score": prompt.locator(".mg-predict-score").text_content(),
+    }
+
+
+def the_solution_after_the_scratch_run(tab: Tab) -> dict[str, Any]:
+    """The scratch cell run on the reader's model; then the solution's state and words."""
+    closest = "min(yi * model([Value(a), Value(b)]).data for (a, b), yi in zip(X, y))"
+    ran = run_in_scratch(tab, f"print(len(log.rows), {closest}, 'margins' in globals())")
+    solution = tab.evaluate(SOLUTION_JS)
+    return {
+        "scratch": ran,
+        "state": tab.state(solution),
+        "raised": tab.cell(solution).locator("pre.runner-error").text_content() or "",
+        "printed": "".join(o["text"] for o in tab.outputs(solution) if o["kind"] == "stream"),
+        "errors": list(tab.errors),
+    }
+
+
+def reset_the_training(tab: Tab, training: int) -> dict[str, Any]:
+    """Reset on the training cell; what the page's words then say, and the errors so far."""
+    tab.cell(training).locator("button.runner-reset").click()
+    tab.page.wait_for_function(f"microgradTest.cell({training}).shows === 'build'")
+    return {"wrong": false_and_unmarked(tab), "errors": list(tab.errors)}
+
+
+@pytest.fixture(scope="module")
+def moons_30(offline_browser: Any, server: str) -> Walk:
+    """The moons page as a reader takes it: "falls" kept in the loss prompt, the training
+    edited to 30 steps at a constant 0.1 and run, the page run to its end, the scratch cell
+    run (which runs the solution below the page), then Reset on the training cell."""
+    tab, walk = Tab(offline_browser, server), Walk()
+    try:
+        tab.open("moons.html")
+        training = cell_with(tab, "learning_rate = 1.0 - 0.9 * k / steps")
+        walk.step("kept", lambda: keep_falls_by_keyboard(tab))
+        edit(tab, training, *MOONS_EDIT)
+        run(tab, training)
+        walk.step("trained", lambda: {"wrong": false_and_unmarked(tab), "decided": decided(tab)})
+        walk.step(
+            "to the end",
+            lambda: (
+                run_to_the_end(tab),
+                {"wrong": false_and_unmarked(tab), "decided": decided(tab), **judged(tab)},
+            )[1],
+        )
+        walk.step("scratch", lambda: the_solution_after_the_scratch_run(tab))
+        walk.step("reset", lambda: reset_the_training(tab, training))
+    finally:
+        walk.foreign = list(tab.foreign)
+        tab.close()
+    return walk
+
+
+def test_the_moons_at_30_steps_and_a_constant_rate_say_what_their_run_shows(
+    moons_30: Walk,
+) -> None:
+    # Its prompt first, by keyboard: "falls" chosen and kept before the run.
+    kept = moons_30["kept"]
+    assert kept["choices"] == ["rises", "falls"]
+    assert kept["answer waits"]
+    assert kept["status"].startswith("Kept: falls."), kept["status"]
+    trained = moons_30["trained"]
+    assert trained["wrong"] == []
+    verdicts = trained["decided"]  # the hidden cell after it
     assert verdicts["moons_lr_decays_linearly"]["holds"] is False
     assert verdicts["moons_is_the_demo"]["holds"] is False  # not "reproduced exactly" now
-    run_to_the_end(tab)
-    assert false_and_unmarked(tab) == []
-    verdicts = decided(tab)
+    end = moons_30["to the end"]
+    assert end["wrong"] == []
+    verdicts = end["decided"]
     assert verdicts["moons_loss_rises"]["holds"] is False  # it falls, at 0.1
     # The prompt judged the choice by the run's claim, with the explanation's sentence in
     # the wording the run made true.
     said = "You predicted “falls”, and your run says “falls”: right."
-    assert status.text_content() == said
-    why = prompt.locator(".mg-predict-run-why")
-    assert why.is_visible()
-    claim = why.locator("span.mg-claim[data-claim-key=moons_loss_rises]")
-    assert claim.locator(":scope > .mg-claim-fails").is_visible()  # "falls"
-    assert claim.locator(":scope > .mg-claim-holds").is_hidden()
-    score = prompt.locator(".mg-predict-score").text_content()
+    assert end["status"] == said
+    assert end["why shown"]
+    assert end["fails shown"]  # "falls"
+    assert end["holds hidden"]
+    score = end["score"]
     assert score == "Your predictions on this page: 1 judged, 1 right, 0 close.", score
     assert verdicts["moons_lr_shrinks"]["holds"] is False
 
     # Reset on the training cell: what was computed from it says it is out of date.
-    tab.cell(training).locator("button.runner-reset").click()
-    tab.page.wait_for_function(f"microgradTest.cell({training}).shows === 'build'")
-    assert false_and_unmarked(tab) == []
-    assert not tab.errors, tab.errors
+    reset = moons_30["reset"]
+    assert reset["wrong"] == []
+    assert not reset["errors"], reset["errors"]
+    assert not moons_30.foreign, moons_30.foreign
 
 
 def test_a_moons_run_whose_loss_stays_says_neither_rises_nor_falls(tab: Tab) -> None:
@@ -363,20 +469,15 @@ def test_a_saved_edit_of_a_cell_the_book_has_changed_since_is_kept_beside_it(tab
     assert not tab.errors, tab.errors
 
 
-def test_a_claim_marked_on_the_page_passes_the_audit(tab: Tab) -> None:
-    from accessibility import audit, describe, unacceptable
-
-    tab.open("neuron.html")
-    first = cell_with(tab, 'x2 = Value(0.0, label="x2")')
-    edit(tab, first, ('x2 = Value(0.0, label="x2")', 'x2 = Value(1.0, label="x2")'))
-    run(tab, first)
-    assert tab.wait_state(first, DONE, PAGE_TIMEOUT_MS) == "done"
-    bad = unacceptable(audit(tab.page))
+def test_a_claim_marked_on_the_page_passes_the_audit(neuron_x2: Walk) -> None:
+    """The page after the ``x2 = 1`` run (claims marked), then reloaded with that run."""
+    first = neuron_x2["first run"]
+    assert first["state"] == "done"
+    bad = unacceptable(first["audit"])
     assert not bad, describe(bad)
-    tab.page.reload(wait_until="networkidle")
-    tab.page.wait_for_function(f"microgradTest.cell({first}).shows === 'earlier-run'")
-    bad = unacceptable(audit(tab.page))
+    bad = unacceptable(neuron_x2["reloaded audit"])
     assert not bad, describe(bad)
+    assert not neuron_x2.foreign, neuron_x2.foreign
 
 
 # -- the scratch cell: the reader's own code, after the page's --------------------------------
@@ -435,32 +536,26 @@ def test_the_scratch_cell_sees_the_neuron_the_page_shows_not_its_solutions(tab: 
     assert not tab.errors, tab.errors
 
 
-def test_the_scratch_cell_runs_after_the_moons_edit_whose_solution_then_raises(tab: Tab) -> None:
+def test_the_scratch_cell_runs_after_the_moons_edit_whose_solution_then_raises(
+    moons_30: Walk,
+) -> None:
     """At 30 steps and a constant 0.1 the solution's assert fails on the reader's model: the
     cell says so, and the scratch cell runs on, with the reader's model."""
-    tab.open("moons.html")
-    training = cell_with(tab, "learning_rate = 1.0 - 0.9 * k / steps")
-    edit(tab, training, *MOONS_EDIT)
-    run(tab, training)
-    closest = "min(yi * model([Value(a), Value(b)]).data for (a, b), yi in zip(X, y))"
-    ran = run_in_scratch(tab, f"print(len(log.rows), {closest}, 'margins' in globals())")
-    solution = tab.evaluate(SOLUTION_JS)
-    assert tab.state(solution) == "raised", "the solution's assert held on the reader's model"
-    raised = tab.cell(solution).locator("pre.runner-error").text_content() or ""
-    assert "AssertionError" in raised, raised
+    after = moons_30["scratch"]
+    ran = after["scratch"]
+    assert after["state"] == "raised", "the solution's assert held on the reader's model"
+    assert "AssertionError" in after["raised"], after["raised"]
     assert ran["state"] == "done", ran
-    printed = "".join(o["text"] for o in tab.outputs(solution) if o["kind"] == "stream")
-    margin = re.search(r"margin (-?[\d.e-]+)\n", printed)
-    assert margin is not None, printed
+    margin = re.search(r"margin (-?[\d.e-]+)\n", after["printed"])
+    assert margin is not None, after["printed"]
     assert ran["printed"] == f"30 {margin.group(1)} False\n"  # the model the solution read
-    assert not tab.errors, tab.errors
+    assert not after["errors"], after["errors"]
+    assert not moons_30.foreign, moons_30.foreign
 
 
 def test_the_scratch_cell_runs_after_the_pages_cells_is_kept_and_reset_page_empties_it(
     tab: Tab,
 ) -> None:
-    from accessibility import audit, check
-
     tab.open("neuron.html")
     region = tab.page.get_by_role("region", name="Try your own code")
     assert region.count() == 1

@@ -4,8 +4,10 @@ Each page is loaded once per theme (light, dark) and what happened is recorded
 (page_visits.py, through conftest.py's ``visits``): console messages, uncaught
 errors, every request the page made, the images' load state, and a full-page
 screenshot saved to ``artifacts/screenshots``.  The light visit is a first
-visit, nothing in storage, the one test_theme.py reads too; the dark one has
-the mode stored.  The tests then assert on those records.
+visit, nothing in storage, which starts in the theme's mode ``auto``; the dark
+one has the mode stored.  The light visit of an authored page ends by pressing
+every copy button and recording what each put on the clipboard.  The tests then
+assert on those records.
 """
 
 from __future__ import annotations
@@ -14,8 +16,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from runner_tab import clipboard_once_written
-from sitefiles import backing_and_ink, content_pages, discover_pages, notebook_code_sources
+import pytest
+from accessibility import check
+from sitefiles import backing_and_ink, notebook_code_sources
 
 #: Dark mode keeps a plot or graph readable when the image is shown on a backing
 #: whose colour has at least this WCAG contrast ratio with the darkest colour the
@@ -29,6 +32,17 @@ def test_page_loads_without_console_errors(visits: Any, page_path: str) -> None:
     visit = visits(page_path)
     problems = visit.console_errors + visit.page_errors + visit.failed
     assert not problems, f"{visit.url}:\n" + "\n".join(problems)
+
+
+def test_a_first_visit_logs_no_console_error(visits: Any, page_path: str) -> None:
+    """A first visit (nothing in storage) starts in the theme's mode ``auto``, and stores it
+    (test_theme.py checks that this check hears the theme complain)."""
+    visit = visits(page_path)
+    errors = visit.console_errors + visit.page_errors
+    assert not errors, f"{page_path}, first visit:\n" + "\n".join(errors)
+    assert visit.mode == "auto"
+    assert visit.data_theme in ("light", "dark")
+    assert visit.stored == "auto"
 
 
 def test_a_visit_with_the_mode_stored_logs_no_console_error(
@@ -108,44 +122,45 @@ def test_dark_mode_keeps_graphs_and_plots_readable(visits: Any, content_page_pat
     assert not unreadable, f"{dark.url} in dark mode:\n" + "\n".join(unreadable)
 
 
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_on_a_laptop_the_page_passes_the_accessibility_audit(
+    visits: Any, covering_page: str, theme: str
+) -> None:
+    """The audit of test_accessibility.py (which audits the phone's size), on the visits:
+    light, a first visit; dark, a reader's who chose it.  Of the modules' source listings,
+    those that hold a kind of element no other does (``sitefiles.covering_pages``)."""
+    visit = visits(covering_page, theme)
+    assert not visit.audit_error, visit.audit_error
+    assert visit.findings is not None, "the visit was not audited"
+    assert visit.data_theme == theme
+    check(visit.findings, f"{covering_page}, {theme}, laptop")
+
+
 # --- interactions -----------------------------------------------------------------------------
 
 
 def test_each_cells_copy_puts_exactly_its_code_on_the_clipboard_and_code_blocks_keep_theirs(
-    context: Any, server: str, html: Path, content_page_path: str
+    visits: Any, html: Path, content_page_path: str
 ) -> None:
     """A code cell's bar has Copy ("Copy cell 3"), in place of sphinx-copybutton's button;
-    a plain code block keeps sphinx-copybutton's, which copies its code."""
+    a plain code block keeps sphinx-copybutton's, which copies its code.
+
+    The buttons are pressed at the end of the page's light visit (page_visits.record_copies).
+    """
     expected = notebook_code_sources(html, content_page_path)
-    tab = context.new_page()
-    tab.goto(f"{server}/{content_page_path}", wait_until="networkidle")
-    cells = tab.locator("div.cell_input div.highlight")
+    copies = visits(content_page_path).copies
+    assert copies is not None, "the visit did not press the copy buttons"
+    assert not copies.error, copies.error
     if expected is None:
-        assert cells.count() == 0, "code cells on a page that has no executed notebook"
+        assert copies.cells == 0, "code cells on a page that has no executed notebook"
     else:
-        assert cells.count() == len(expected), (
-            f"page shows {cells.count()} code cells, its notebook has {len(expected)}"
+        assert copies.cells == len(expected), (
+            f"page shows {copies.cells} code cells, its notebook has {len(expected)}"
         )
-        assert tab.locator("div.cell_input button.copybtn").count() == 0
-        # Open the collapsed (hide-cell) cells, as a reader would.
-        tab.evaluate("document.querySelectorAll('details').forEach((d) => { d.open = true; })")
-        for index, source in enumerate(expected):
-            copy = tab.get_by_role("button", name=f"Copy cell {index + 1}", exact=True)
-            tab.evaluate("navigator.clipboard.writeText('<clipboard not written>')")
-            copy.click()
-            copied = clipboard_once_written(tab, "<clipboard not written>")
+        assert copies.cell_copybuttons == 0
+        for index, (copied, source) in enumerate(zip(copies.copied_cells, expected, strict=True)):
             assert copied == source, f"cell #{index}: copied {copied!r}, expected {source!r}"
-    # conf.py's copybutton_selector: not a cell's code, nor the scratch cell's (the runner's).
-    blocks = tab.locator(
-        "article :not(.cell_input) > div:not(.output):not(.runner-scratch-input) > div.highlight"
-    )
-    for index in range(blocks.count()):
-        block = blocks.nth(index)
-        code = block.locator("pre").inner_text()
-        tab.evaluate("navigator.clipboard.writeText('<clipboard not written>')")
-        block.hover()
-        block.locator("button.copybtn").click()
-        copied = tab.evaluate("navigator.clipboard.readText()")
+    for index, (code, copied) in enumerate(copies.copied_blocks):
         # The block's code, without its prompts (">>> ") and outputs (conf.py's copybutton_*).
         assert copied.strip(), f"code block #{index} copied nothing"
         assert all(line in code for line in copied.splitlines()), (
@@ -171,39 +186,11 @@ def test_search_page_finds_backward(context: Any, server: str, html: Path) -> No
         assert "backward" in target.read_text(encoding="utf-8").lower()
 
 
-def _follow(tab: Any, link: str, name: str) -> list[str]:
-    """The URLs met from here on, clicking ``link`` (``name`` in messages) while there is one."""
-    met = [tab.url]
-    while tab.locator(link).count():
-        tab.locator(link).click()
-        tab.wait_for_load_state()
-        assert tab.url not in met, f"'{name}' loops back to {tab.url}"
-        met.append(tab.url)
-    return met
-
-
-def _nav_order(tab: Any) -> list[str]:
-    """The pages of the sidebar's table of contents, in order, as absolute URLs."""
-    urls = tab.locator("nav.bd-docs-nav a.reference.internal").evaluate_all(
-        "(links) => links.map((a) => a.href.split('#')[0])"
-    )
-    return list(dict.fromkeys(urls))
-
-
-def test_next_and_previous_links_walk_every_page_in_toc_order(
-    context: Any, server: str, html: Path
-) -> None:
-    tab = context.new_page()
-    start = f"{server}/index.html"
-    tab.goto(start)
-    toc = _nav_order(tab)
-    assert toc, "the sidebar has no table of contents"
-
-    forward = _follow(tab, "a.right-next", "next")
-    assert forward == [start, *toc], "'next' order differs from the table of contents"
-    backward = _follow(tab, "a.left-prev", "previous")
-    assert backward == forward[::-1], "'previous' does not retrace 'next'"
-
-    reached = {urlsplit(url).path.lstrip("/") for url in forward}
-    unreachable = [p for p in content_pages(discover_pages(html)) if p not in reached]
-    assert not unreachable, f"pages that next/previous never reach: {unreachable}"
+def test_the_pagers_links_can_be_clicked(visits: Any, content_page_path: str) -> None:
+    """Each page's "previous" and "next" (the order they walk: test_static_site.py) is one
+    link, shown, and under nothing, so that a click at its middle reaches it."""
+    pager = visits(content_page_path).pager
+    assert pager, f"{content_page_path} has neither previous nor next"
+    for selector, link in pager.items():
+        assert link["count"] == 1, (content_page_path, selector, link)
+        assert link["clickable"], (content_page_path, selector, link)

@@ -53,6 +53,7 @@ from runner_tab import (
     STILL_GOING,
     TIMINGS,
     Tab,
+    Walk,
     report,
 )
 from sitefiles import (
@@ -459,15 +460,15 @@ def test_the_neuron_edited_to_x2_equal_1_gives_w2_the_engines_gradient(
     assert not tab.errors, tab.errors
 
 
-def test_a_raising_cell_shows_its_traceback_and_python_carries_on(tab: Tab) -> None:
-    tab.run_first_cell("index.html")
-    shown = tab.run_edited(0, "from micrograd import Value\n\nd = Value(-1.0)\nd.log()", "raised")
+def test_a_raising_cell_shows_its_traceback_and_python_carries_on(index_python: Walk) -> None:
+    shown = index_python["raised"]
     assert "Traceback (most recent call last)" in shown
     assert 'File "<cell 1>", line 4' in shown
     assert "micrograd/engine.py" in shown
     assert "ValueError" in shown
-    assert tab.run_edited(0, "print(d.data * 2)").endswith("-2.0")
-    assert not tab.errors, tab.errors
+    assert index_python["raised, then"].endswith("-2.0")
+    assert not index_python["raised, errors"], index_python["raised, errors"]
+    assert not index_python.foreign, index_python.foreign
 
 
 def test_an_endless_loop_is_stopped_and_a_fresh_python_runs_the_next_cell(
@@ -531,32 +532,76 @@ print(repr(Nested(50)).count("["))
 """
 
 
-def test_a_20000_link_chain_is_built_backpropagated_and_freed_in_the_browser(
-    tab: Tab, capsys: pytest.CaptureFixture[str]
-) -> None:
-    tab.run_first_cell("index.html")
-    tab.edit(0, DEEP_CHAIN)
+def run_timed(tab: Tab, code: str) -> tuple[str, float]:
+    """Run ``code`` in cell 0; what it shows once done, and the seconds from the click."""
+    tab.edit(0, code)
     clicked = tab.click_run(0)
     assert tab.wait_state(0, DONE, 120_000) == "done", tab.output_text(0)
-    seconds = time.perf_counter() - clicked
+    return tab.output_text(0), time.perf_counter() - clicked
+
+
+def errors_of(tab: Tab, take: Any) -> Any:
+    """``take()``'s errors: what ``tab`` logged as an error meanwhile (the step's own)."""
+    before = len(tab.errors)
+    take()
+    return tab.errors[before:]
+
+
+@pytest.fixture(scope="module")
+def index_python(offline_browser: Any, server: str) -> Walk:
+    """One Python on index.html, its first cell run, then cell 0 edited to, in turn: a
+    raising cell, then what follows it; the 20,000-link chain, then what follows it; the
+    recursion through C calls.  Each test asks about its own part of this one walk."""
+    tab, walk = Tab(offline_browser, server), Walk()
+    raising = "from micrograd import Value\n\nd = Value(-1.0)\nd.log()"
+
+    def raised() -> None:
+        walk.step("raised", lambda: tab.run_edited(0, raising, "raised"))
+        walk.step("raised, then", lambda: tab.run_edited(0, "print(d.data * 2)"))
+
+    def chained() -> None:
+        walk.step("chain", lambda: run_timed(tab, DEEP_CHAIN))
+        same = "print('same Python:', live_nodes() - before)"
+        walk.step("chain, then", lambda: tab.run_edited(0, same))
+
+    def recursed() -> None:
+        walk.step("recursion, 50", lambda: tab.run_edited(0, NESTED_REPR))
+        endless = "repr(Nested(1_000_000))"
+        walk.step("recursion, endless", lambda: tab.run_edited(0, endless, "raised", 60_000))
+        again = "print(repr(Nested(50)).count('['))"
+        walk.step("recursion, then", lambda: tab.run_edited(0, again))
+
+    try:
+        tab.run_first_cell("index.html")
+        walk.step("raised, errors", lambda: errors_of(tab, raised))
+        walk.step("chain, errors", lambda: errors_of(tab, chained))
+        walk.step("recursion, errors", lambda: errors_of(tab, recursed))
+    finally:
+        walk.foreign = list(tab.foreign)
+        tab.close()
+    return walk
+
+
+def test_a_20000_link_chain_is_built_backpropagated_and_freed_in_the_browser(
+    index_python: Walk, capsys: pytest.CaptureFixture[str]
+) -> None:
+    shown, seconds = index_python["chain"]
     TIMINGS["deep_chain_seconds"] = seconds
     report(capsys, f"20,000-link chain built, backpropagated and freed in {seconds:.2f} s")
-    assert tab.output_text(0).endswith("backward: 1.0 1.0\nnodes left: 0")
-    assert tab.run_edited(0, "print('same Python:', live_nodes() - before)").endswith(
-        "same Python: 0"
-    )
-    assert not tab.errors, tab.errors
+    assert shown.endswith("backward: 1.0 1.0\nnodes left: 0")
+    assert index_python["chain, then"].endswith("same Python: 0")
+    assert not index_python["chain, errors"], index_python["chain, errors"]
+    assert not index_python.foreign, index_python.foreign
 
 
 def test_unbounded_recursion_through_c_calls_is_a_recursion_error_and_python_carries_on(
-    tab: Tab,
+    index_python: Walk,
 ) -> None:
-    tab.run_first_cell("index.html")
-    assert tab.run_edited(0, NESTED_REPR).endswith("50")
-    shown = tab.run_edited(0, "repr(Nested(1_000_000))", "raised", 60_000)
-    assert "RecursionError: Stack overflow" in shown
-    assert tab.run_edited(0, "print(repr(Nested(50)).count('['))").endswith("50")
-    assert not tab.errors, tab.errors
+    assert index_python["recursion, 50"].endswith("50")
+    assert "RecursionError: Stack overflow" in index_python["recursion, endless"]
+    assert index_python["recursion, then"].endswith("50")
+    assert not index_python["recursion, errors"], index_python["recursion, errors"]
+    assert not index_python.foreign, index_python.foreign
 
 
 def test_a_crash_of_the_runtime_says_so_and_offers_a_restart(tab: Tab) -> None:
@@ -573,28 +618,81 @@ def test_a_crash_of_the_runtime_says_so_and_offers_a_restart(tab: Tab) -> None:
     assert tab.run_edited(0, "print('back')", timeout=60_000).endswith("back")
 
 
-def test_on_a_phone_the_run_bar_and_the_output_fit_the_screen(tab: Tab) -> None:
-    tab.page.set_viewport_size({"width": 390, "height": 844})
-    tab.run_first_cell("neuron.html")
-    cell = tab.cell(0)
-    for part in ("div.runner-bar", "div.runner-output", "div.runner-editor"):
-        box = cell.locator(part).bounding_box()
-        assert box is not None, part
+#: Where the first cell's run bar, output and editor are on the screen.
+PARTS_JS = """(cell) => Object.fromEntries(
+  ['div.runner-bar', 'div.runner-output', 'div.runner-editor'].map((part) => {
+    const el = cell.querySelector(part);
+    const b = el.getBoundingClientRect();
+    return [part, {shown: el.getClientRects().length > 0, x: b.x, width: b.width}];
+  }))"""
+#: The drawing made in the browser, against its output's box and the article's column.
+DRAWING_FIT_JS = """(svg) => {
+  const column = svg.closest('article.bd-article').getBoundingClientRect();
+  const output = svg.closest('div.runner-output').getBoundingClientRect();
+  const shown = svg.getBoundingClientRect();
+  return {left: shown.left, right: shown.right, column_left: column.left,
+          column_right: column.right, output_left: output.left, output_right: output.right,
+          natural: svg.width.baseVal.value,
+          titles: svg.querySelectorAll('g.node > title').length,
+          page: document.documentElement.scrollWidth};
+}"""
+
+
+@pytest.fixture(scope="module")
+def phone_neuron(offline_browser: Any, server: str) -> Walk:
+    """The neuron's first cell run on a phone (390x844): where its parts are, and its
+    drawing made in the browser (once it is marked zoomable), for the tests that read it."""
+    tab, walk = Tab(offline_browser, server), Walk()
+    try:
+        tab.page.set_viewport_size({"width": 390, "height": 844})
+        tab.run_first_cell("neuron.html")
+        tab.page.wait_for_function("microgradTest.idle()", timeout=PAGE_TIMEOUT_MS)
+        cell = tab.cell(0)
+        walk.step("parts", lambda: cell.evaluate(PARTS_JS))
+        drawing = cell.locator("div.runner-output svg.micrograd-graph")
+        walk.step("drawings", lambda: cell.locator("div.runner-drawing svg").count())
+        walk.step("drawn", lambda: drawing.wait_for() or True)
+        zoomable = "(svg) => svg.classList.contains('mg-zoomable')"
+        walk.step(
+            "zoomable",
+            lambda: bool(tab.page.wait_for_function(zoomable, arg=drawing.element_handle())),
+        )
+        walk.step("fit", lambda: drawing.evaluate(DRAWING_FIT_JS))
+        walk.step("errors", lambda: list(tab.errors))
+    finally:
+        walk.foreign = list(tab.foreign)
+        tab.close()
+    return walk
+
+
+def test_on_a_phone_the_run_bar_and_the_output_fit_the_screen(phone_neuron: Walk) -> None:
+    for part, box in phone_neuron["parts"].items():
+        assert box["shown"], part
         assert box["x"] >= 0, part
         assert box["x"] + box["width"] <= 390, f"{part} is wider than the phone's screen"
     # The drawing made in the browser fits the column, as the build's does, and is
     # marked to open at full size (it is shown smaller than that).
-    drawing = cell.locator("div.runner-output svg.micrograd-graph")
-    drawing.wait_for()
-    column = cell.locator("div.runner-output").bounding_box()
-    shown = drawing.bounding_box()
-    assert column is not None
-    assert shown is not None
-    assert shown["x"] >= column["x"]
-    assert shown["x"] + shown["width"] <= column["x"] + column["width"] + 0.5, (shown, column)
-    tab.page.wait_for_function(
-        "document.querySelector('div.runner-output svg.micrograd-graph')"
-        ".classList.contains('mg-zoomable')"
-    )
-    assert tab.evaluate("document.documentElement.scrollWidth") <= 390
-    assert not tab.errors, tab.errors
+    assert phone_neuron["drawn"]
+    fit = phone_neuron["fit"]
+    assert fit["left"] >= fit["output_left"], fit
+    assert fit["right"] <= fit["output_right"] + 0.5, fit
+    assert phone_neuron["zoomable"]
+    assert fit["page"] <= 390, fit
+    assert not phone_neuron["errors"], phone_neuron["errors"]
+    assert not phone_neuron.foreign, phone_neuron.foreign
+
+
+def test_on_a_phone_a_drawing_made_in_the_browser_fits_the_column_as_the_builds_do(
+    phone_neuron: Walk,
+) -> None:
+    assert phone_neuron["drawings"] == 1
+    fit = phone_neuron["fit"]
+    assert fit["column_left"] - 1 <= fit["left"], fit
+    assert fit["right"] <= fit["column_right"] + 1, fit
+    assert fit["page"] <= 390, fit
+    # Wider than the column: scaled down, and full size on click, as the build's.
+    assert fit["natural"] > fit["right"] - fit["left"] + 1
+    assert phone_neuron["zoomable"]
+    # Hovering a node gives its numbers, as on the build's drawing.
+    assert fit["titles"] > 0
+    assert not phone_neuron.foreign, phone_neuron.foreign

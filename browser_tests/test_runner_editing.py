@@ -7,7 +7,8 @@
 - With no mouse event at all: Tab to a cell's Run, run it, open its editor,
   change the code, run it again with Shift+Enter, and get the new result;
   then run the stepper cell and step the reader's stepper to its last frame.
-- Reset puts back the page's code and the build's output.
+- Reset puts back the page's code and the build's output (on the keyboard's run:
+  one Python for both, runner_tab.Walk).
 - For a reader who prefers reduced motion, nothing of the runner moves (not
   even the editor's blinking cursor).
 """
@@ -17,7 +18,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from runner_tab import DONE, Tab
+import pytest
+from runner_tab import DONE, Tab, Walk
 from steppers import STEPPER_STATE_JS
 
 NEURON = "neuron.html"
@@ -67,7 +69,9 @@ def test_edit_is_offered_before_any_run_and_loads_no_python(tab: Tab) -> None:
     assert not tab.errors, tab.errors
 
 
-def test_a_cell_runs_is_edited_and_runs_again_with_the_keyboard_alone(tab: Tab) -> None:
+def by_keyboard(tab: Tab) -> None:
+    """The neuron's first cell run, edited and run again, and the reader's stepper stepped to
+    its last frame, by keyboard alone; each step checked on the way."""
     tab.open(NEURON)
     tab.evaluate(COUNT_MOUSE)
     tab.evaluate(
@@ -136,11 +140,17 @@ def test_a_cell_runs_is_edited_and_runs_again_with_the_keyboard_alone(tab: Tab) 
     assert not tab.errors, tab.errors
 
 
-def test_reset_puts_back_the_pages_code_and_the_builds_output(tab: Tab) -> None:
+def edited_and_run(tab: Tab) -> str:
+    """The neuron's first cell run, then edited to ``x2 = 1`` and run: the page's code."""
     tab.run_first_cell(NEURON)
-    page_code = tab.evaluate("microgradTest.cell(0).source")
+    page_code = str(tab.evaluate("microgradTest.cell(0).source"))
     tab.edit(0, page_code.replace(NEURON_X2, 'x2 = Value(1.0, label="x2")'))
     tab.run_cell(0)
+    return page_code
+
+
+def reset_puts_back(tab: Tab, page_code: str) -> None:
+    """Reset on the first cell, edited and run: the page's code and the build's output."""
     reset = tab.cell(0).locator("button.runner-reset")
     assert reset.is_visible()
     reset.click()
@@ -151,6 +161,44 @@ def test_reset_puts_back_the_pages_code_and_the_builds_output(tab: Tab) -> None:
     assert not reset.is_visible()
     assert tab.cell(0).locator(".runner-edited-mark").count() == 0
     assert not tab.errors, tab.errors
+
+
+@pytest.fixture(scope="module")
+def edited_neuron(offline_browser: Any, server: str) -> Walk:
+    """The neuron's first cell edited and run by keyboard alone (:func:`by_keyboard`), then
+    Reset on it: one Python for both.  Were the keyboard's part to fail, Reset is tried on
+    a tab of its own, where the cell is edited and run as a reader with a mouse does."""
+    tabs = [Tab(offline_browser, server)]
+    walk = Walk()
+    try:
+        walk.step("by keyboard", lambda: by_keyboard(tabs[0]))
+
+        def reset() -> None:
+            if isinstance(walk.results["by keyboard"], Exception):
+                tabs.append(Tab(offline_browser, server))
+                page_code = edited_and_run(tabs[-1])
+            else:
+                page_code = str(tabs[-1].evaluate("microgradTest.cell(0).source"))
+            reset_puts_back(tabs[-1], page_code)
+
+        walk.step("reset", reset)
+    finally:
+        walk.foreign = [url for tab in tabs for url in tab.foreign]
+        for tab in tabs:
+            tab.close()
+    return walk
+
+
+def test_a_cell_runs_is_edited_and_runs_again_with_the_keyboard_alone(
+    edited_neuron: Walk,
+) -> None:
+    assert edited_neuron["by keyboard"] is None  # or raises what that part raised
+    assert not edited_neuron.foreign, edited_neuron.foreign
+
+
+def test_reset_puts_back_the_pages_code_and_the_builds_output(edited_neuron: Walk) -> None:
+    assert edited_neuron["reset"] is None  # or raises what that part raised
+    assert not edited_neuron.foreign, edited_neuron.foreign
 
 
 #: The runner's elements that move: a CSS animation or a transition.

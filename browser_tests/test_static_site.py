@@ -6,9 +6,11 @@ import re
 import zlib
 from itertools import pairwise
 from pathlib import Path
+from urllib.parse import urljoin
 
 from sitefiles import (
     article,
+    content_pages,
     discover_pages,
     is_external,
     iter_local_references,
@@ -154,3 +156,37 @@ def test_every_page_names_the_runners_files_by_the_bytes_the_site_ships(html: Pa
         if named != shipped:
             wrong.append(f"{page}: {named}")
     assert not wrong, f"the site ships {shipped}; pages name:\n" + "\n".join(wrong)
+
+
+def _follow(html: Path, start: str, link: str, name: str) -> list[str]:
+    """The pages met from ``start`` on, following ``link`` (``name`` in messages) while the
+    page has one: each page's one such link, to a page of the site, met only once."""
+    met = [start]
+    while found := parse(html, met[-1]).select(link):
+        assert len(found) == 1, f"{met[-1]} has {len(found)} '{name}' links"
+        target = urljoin(met[-1], str(found[0]["href"])).split("#")[0]
+        assert target not in met, f"'{name}' loops back to {target}"
+        assert (html / target).is_file(), f"'{name}' of {met[-1]} leads to {target}, no page"
+        met.append(target)
+    return met
+
+
+def test_next_and_previous_links_walk_every_page_in_toc_order(html: Path) -> None:
+    """From the start page, "next" walks the sidebar's table of contents in its order, and
+    "previous" walks back; every authored page is on the way (the links' hrefs, as a click
+    follows them; that a click reaches them: test_reader_experience.py)."""
+    start = "index.html"
+    toc = [
+        urljoin(start, str(a["href"])).split("#")[0]
+        for a in parse(html, start).select("nav.bd-docs-nav a.reference.internal")
+    ]
+    toc = list(dict.fromkeys(toc))
+    assert toc, "the sidebar has no table of contents"
+
+    forward = _follow(html, start, "a.right-next", "next")
+    assert forward == [start, *toc], "'next' order differs from the table of contents"
+    backward = _follow(html, forward[-1], "a.left-prev", "previous")
+    assert backward == forward[::-1], "'previous' does not retrace 'next'"
+
+    unreachable = [p for p in content_pages(discover_pages(html)) if p not in forward]
+    assert not unreachable, f"pages that next/previous never reach: {unreachable}"

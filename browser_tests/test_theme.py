@@ -1,7 +1,8 @@
 """The theme as a first-time reader meets it.
 
-* a first visit (nothing in localStorage) logs no console error and starts in
-  mode ``auto`` (the visit test_reader_experience.py reads: page_visits.py);
+* the check that a first visit (nothing in localStorage) logs no console error
+  and starts in mode ``auto`` would hear the theme complain (that check reads the
+  visit test_reader_experience.py records, so it is there: one visit per page);
 * one search box, not two (sphinx-book-theme 1.4 with pydata-sphinx-theme
   0.20 shows pydata's header bar, with a second search field, unless the
   navbar is switched off);
@@ -25,16 +26,6 @@ from repository_links import repository_url
 from sitefiles import article, is_external, parse
 
 VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
-
-
-def test_a_first_visit_logs_no_console_error(visits: Any, page_path: str) -> None:
-    """The first visit (nothing in storage) test_reader_experience.py reads too."""
-    visit = visits(page_path)
-    errors = visit.console_errors + visit.page_errors
-    assert not errors, f"{page_path}, first visit:\n" + "\n".join(errors)
-    assert visit.mode == "auto"
-    assert visit.data_theme in ("light", "dark")
-    assert visit.stored == "auto"
 
 
 def test_the_first_visit_check_hears_the_theme_complain(browser: Any, server: str) -> None:
