@@ -118,9 +118,15 @@ async () => {
 """
 
 
-def fresh_page(browser: Any, viewport: str) -> Iterator[Any]:
+def fresh_page(browser: Any, viewport: str, theme: str = "light") -> Iterator[Any]:
+    """A tab in a fresh context at ``viewport``; in dark mode, the mode a reader chose."""
     width, height = VIEWPORTS[viewport]
-    context = browser.new_context(viewport={"width": width, "height": height})
+    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=theme)
+    if theme != "light":
+        # pydata-sphinx-theme reads the reader's choice from localStorage before painting.
+        context.add_init_script(
+            f"localStorage.setItem('mode', {theme!r}); localStorage.setItem('theme', {theme!r});"
+        )
     try:
         yield context.new_page()
     finally:
@@ -209,6 +215,20 @@ def test_on_a_phone_the_neurons_graphs_are_drawn_at_11_px_or_more(layouts: Any) 
     """The neuron's graph, drawn and in the stepper, is read on a phone without a zoom."""
     graphs = [item for item in layouts("neuron.html", "phone").figures if item["kind"] == "graph"]
     assert len(graphs) >= 3, graphs  # the neuron, the stepper's frame, the neuron with exp
+    small = [(g["name"][:50], round(g["label_px"], 1)) for g in graphs if g["label_px"] < 11.0]
+    assert not small, small
+
+
+def test_in_dark_mode_a_phone_draws_the_neurons_graphs_at_11_px_or_more(
+    browser: Any, server: str
+) -> None:
+    """The light backing dark mode gives a graph takes nothing from its width: drawn, and
+    in the stepper, the neuron's graph is read on a phone in dark mode too."""
+    for tab in fresh_page(browser, "phone", "dark"):
+        open_page(tab, server, "neuron.html")
+        assert tab.evaluate("document.documentElement.dataset.theme") == "dark"
+        graphs = [item for item in tab.evaluate(FIGURES_JS) if item["kind"] == "graph"]
+    assert len(graphs) >= 3, graphs
     small = [(g["name"][:50], round(g["label_px"], 1)) for g in graphs if g["label_px"] < 11.0]
     assert not small, small
 
