@@ -41,6 +41,7 @@ FIGURES_CSS = ROOT / "docs" / "_static" / "micrograd-figures.css"
 SVG = "{http://www.w3.org/2000/svg}"
 
 #: A phone's window (CSS px), as the browser tests open the pages on one.
+PHONE_WIDTH_PX = 390
 PHONE_HEIGHT_PX = 844
 #: The article's column on that phone, and a stepper's view of its drawing there (the
 #: column less the stepper's border and padding, and its output's), as the theme lays
@@ -247,16 +248,18 @@ def test_on_a_phone_the_neurons_graphs_are_drawn_at_12_px_or_more(
 
 
 def on_a_phone(svgs: list[str], inset: float) -> list[tuple[bool, float]]:
-    """Each drawing as a phone draws it in a stepper's frame: whether it scrolls sideways,
-    and its smallest label (CSS px), its box ``inset`` px wider than the drawing in it."""
+    """Each drawing as a phone draws it in a stepper's frame (its words above it): whether
+    it scrolls sideways, and its smallest label (CSS px), its box ``inset`` px wider than
+    the drawing in it."""
     drawings = []
     for svg in svgs:
         width, height = (side * PX_PER_PT for side in size_pt(svg))
         label = smallest_text(svg) * PX_PER_PT
         # No height left in the window (the least it may leave): 12 px must not need any.
-        room, free = PHONE_STEPPER_VIEW_PX, 0
+        room, free, screen = PHONE_STEPPER_VIEW_PX, 0, PHONE_WIDTH_PX
         drawings.append(
-            {"width": width, "height": height, "label": label, "room": room, "free": free}
+            {"width": width, "height": height, "label": label}
+            | {"room": room, "free": free, "screen": screen}
         )
     scales = node_script(SCALE_SCRIPT, drawings)
     return [
@@ -273,6 +276,19 @@ def test_on_a_phone_the_neurons_stepper_scrolls_sideways_with_its_numbers_at_12_
     (sources,) = frame_sources(shown(NEURON, NEURON_STEPPER))
     drawn = on_a_phone(lay_out(sources), inset)
     assert all(sideways and px >= READABLE_PX for sideways, px in drawn), drawn
+
+
+@in_page_group(BACKWARD)
+def test_on_a_phone_the_backward_pages_stepper_fits_the_column_with_its_numbers_at_12_px(
+    lay_out: Callable[[list[str]], list[str]], inset: float
+) -> None:
+    """Every frame: narrow enough for the column at 12 px, it does not scroll sideways;
+    however little of the window's height its caption leaves, it keeps 12 px, whole, and
+    the page scrolls to the node at work."""
+    (sources,) = frame_sources(shown(BACKWARD, BACKWARD_STEPPERS[0]))
+    drawn = on_a_phone(lay_out(sources), inset)
+    assert not any(sideways for sideways, _ in drawn), drawn
+    assert min(px for _, px in drawn) >= READABLE_PX, drawn
 
 
 @pytest.mark.parametrize(
@@ -311,12 +327,25 @@ def test_the_margin_tests_read_the_numbers_they_mean() -> None:
     # 800 px drawn, in a 400 px column: half size, 12 pt = 16 px drawn at 8 px.
     assert in_column_px(svg, 400) == pytest.approx(8.0)
     assert in_column_px(svg, 1000) == pytest.approx(16.0)
-    # The page's rule: 16 px labels in a view a quarter as wide keep 12 px, sideways.
-    (wide,) = node_script(
-        SCALE_SCRIPT, [{"width": 800, "height": 400, "label": 16, "room": 200, "free": 0}]
+    # The page's rule: 16 px labels in a view a quarter as wide keep 12 px, sideways; in
+    # a view as wide, without the window's height to fit, 12 px on a phone, 9.5 on a
+    # laptop, and on a phone where the words lie under the drawing (a pair's).
+    drawing = {"width": 800, "height": 400, "label": 16, "free": 0}
+    wide, phone, laptop, words_below = node_script(
+        SCALE_SCRIPT,
+        [
+            drawing | {"room": 200, "screen": PHONE_WIDTH_PX},
+            drawing | {"room": 800, "screen": PHONE_WIDTH_PX},
+            drawing | {"room": 800, "screen": 1366},
+            drawing | {"room": 800, "screen": PHONE_WIDTH_PX, "wordsBelow": True},
+        ],
     )
     assert wide["sideways"]
     assert 16 * wide["scale"] == pytest.approx(READABLE_PX + 0.01)
+    assert not phone["sideways"]
+    assert 16 * phone["scale"] == pytest.approx(READABLE_PX + 0.01)
+    assert 16 * laptop["scale"] == pytest.approx(9.5)
+    assert 16 * words_below["scale"] == pytest.approx(9.5)
 
 
 def test_the_margin_tests_read_a_backings_padding() -> None:
