@@ -47,6 +47,10 @@ MIN_LABEL_PX = 9.0
 #: The smallest a label may be drawn in a figure that scrolls sideways (it was not
 #: shrunk to the column: it has the room to be read comfortably).
 MIN_SIDEWAYS_LABEL_PX = 11.0
+#: The smallest a graph's label may be drawn on a phone, a stepper's frame fitted to the
+#: window too: read there without a zoom (the page draws them at 12 px or more).  A
+#: pair's sides, whose words lie under the drawings, are still fitted to the window.
+MIN_PHONE_GRAPH_LABEL_PX = 11.0
 
 #: Every visible figure and table of the article, with what the tests need to know.
 FIGURES_JS = """
@@ -86,7 +90,8 @@ async () => {
         parseFloat(text.getAttribute('font-size')) * text.getScreenCTM().a);
     }
     found.push({kind: 'graph', name: svg.getAttribute('aria-label') || '', ...place(svg),
-                natural: svg.width.baseVal.value, label_px: smallest});
+                natural: svg.width.baseVal.value, label_px: smallest,
+                pair: !!svg.closest('.mg-stepper-pair')});
   }
   for (const img of article.querySelectorAll('div.cell_output img')) {
     if (!shown(img)) continue;
@@ -118,9 +123,15 @@ async () => {
 """
 
 
-def fresh_page(browser: Any, viewport: str) -> Iterator[Any]:
+def fresh_page(browser: Any, viewport: str, theme: str = "light") -> Iterator[Any]:
+    """A tab in a fresh context at ``viewport``; in dark mode, the mode a reader chose."""
     width, height = VIEWPORTS[viewport]
-    context = browser.new_context(viewport={"width": width, "height": height})
+    context = browser.new_context(viewport={"width": width, "height": height}, color_scheme=theme)
+    if theme != "light":
+        # pydata-sphinx-theme reads the reader's choice from localStorage before painting.
+        context.add_init_script(
+            f"localStorage.setItem('mode', {theme!r}); localStorage.setItem('theme', {theme!r});"
+        )
     try:
         yield context.new_page()
     finally:
@@ -200,6 +211,8 @@ def test_every_figure_and_table_fits_the_column_with_readable_labels(
         if item["scrolled"] and not regions:
             problems.append(f"{where} scrolls sideways in {item['scrolled']}, not a region")
         least = MIN_SIDEWAYS_LABEL_PX if item["scrolled"] else MIN_LABEL_PX
+        if viewport == "phone" and item["kind"] == "graph" and not item.get("pair"):
+            least = max(least, MIN_PHONE_GRAPH_LABEL_PX)
         if item["label_px"] < least:
             problems.append(f"{where}: labels drawn at {item['label_px']:.1f} px")
     assert not problems, f"{page} at {viewport}:\n" + "\n".join(problems)
@@ -209,6 +222,20 @@ def test_on_a_phone_the_neurons_graphs_are_drawn_at_11_px_or_more(layouts: Any) 
     """The neuron's graph, drawn and in the stepper, is read on a phone without a zoom."""
     graphs = [item for item in layouts("neuron.html", "phone").figures if item["kind"] == "graph"]
     assert len(graphs) >= 3, graphs  # the neuron, the stepper's frame, the neuron with exp
+    small = [(g["name"][:50], round(g["label_px"], 1)) for g in graphs if g["label_px"] < 11.0]
+    assert not small, small
+
+
+def test_in_dark_mode_a_phone_draws_the_neurons_graphs_at_11_px_or_more(
+    browser: Any, server: str
+) -> None:
+    """The light backing dark mode gives a graph takes nothing from its width: drawn, and
+    in the stepper, the neuron's graph is read on a phone in dark mode too."""
+    for tab in fresh_page(browser, "phone", "dark"):
+        open_page(tab, server, "neuron.html")
+        assert tab.evaluate("document.documentElement.dataset.theme") == "dark"
+        graphs = [item for item in tab.evaluate(FIGURES_JS) if item["kind"] == "graph"]
+    assert len(graphs) >= 3, graphs
     small = [(g["name"][:50], round(g["label_px"], 1)) for g in graphs if g["label_px"] < 11.0]
     assert not small, small
 
@@ -686,12 +713,13 @@ WORDS_IN_VIEW_JS = """
 """
 
 
+@pytest.mark.parametrize("stepper_page", STEPPER_PAGES)
 def test_a_tall_steppers_words_stay_in_view_under_its_buttons_at_every_step(
-    phone: Any, server: str
+    phone: Any, server: str, stepper_page: str
 ) -> None:
-    """On a phone the neuron's frame is taller than the window: at every step its words
-    and the node at work are both on the screen, the words under the buttons."""
-    open_page(phone, server, "neuron.html")
+    """On a phone the stepper's frame, at 12 px, is taller than the window: at every step
+    its words and the node at work are both on the screen, the words under the buttons."""
+    open_page(phone, server, stepper_page)
     stepper = phone.locator(".mg-stepper").first
     stepper.press("Home")
     total = stepper.evaluate(STEPPER_STATE_JS)["total"]

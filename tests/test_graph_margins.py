@@ -9,7 +9,9 @@ with both, and reads the SVG's numbers the way the site draws them on a phone:
 * a graph in the page's column is as wide as the column, never wider than drawn
   (micrograd-figures.css: ``max-width: 100%``);
 * a stepper's frame is drawn at the size ``frameScale`` gives it
-  (docs/_static/micrograd-figure-scale.js, run here by Node, as the page runs it).
+  (docs/_static/micrograd-figure-scale.js, run here by Node, as the page runs it);
+* in dark mode, a graph's light backing: its padding (micrograd-figures.css, read
+  here) takes its room from the drawing.
 
 The numbers a reader must read there are drawn at 12 px or more, whichever program laid
 them out: the browser tests, which measure the built pages, hold them to 11 px.  A
@@ -19,6 +21,7 @@ stepper's frames share one size, and each node its place, from step to step.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import xml.etree.ElementTree as ET
 from collections.abc import Callable
@@ -34,9 +37,11 @@ from micrograd.viz.stepper import Stepper, StepperPair
 
 ROOT = layout_program.ROOT
 FRAME_SCALE_JS = ROOT / "docs" / "_static" / "micrograd-figure-scale.js"
+FIGURES_CSS = ROOT / "docs" / "_static" / "micrograd-figures.css"
 SVG = "{http://www.w3.org/2000/svg}"
 
 #: A phone's window (CSS px), as the browser tests open the pages on one.
+PHONE_WIDTH_PX = 390
 PHONE_HEIGHT_PX = 844
 #: The article's column on that phone, and a stepper's view of its drawing there (the
 #: column less the stepper's border and padding, and its output's), as the theme lays
@@ -47,6 +52,10 @@ PHONE_STEPPER_VIEW_PX = 324
 READABLE_PX = 12.0
 #: CSS px in a point: Graphviz writes an SVG's size in points.
 PX_PER_PT = 4 / 3
+#: CSS px in a rem: the theme's root font size.
+PX_PER_REM = 16
+#: The site's colour modes.
+THEMES = ["light", "dark"]
 
 #: Lays out DOT sources with viz.js (``{viz}``), in one Node process: JSON in, JSON out.
 VIZ_SCRIPT = """
@@ -167,11 +176,48 @@ def node_boxes(svg: str) -> dict[str, tuple[float, ...]]:
     return boxes
 
 
-def in_column_px(svg: str, column: float) -> float:
-    """The drawing's smallest text (CSS px) as the page's column shows it: as wide as the
-    column, never wider than drawn (micrograd-figures.css)."""
+def in_column_px(svg: str, column: float, inset: float = 0.0) -> float:
+    """The drawing's smallest text (CSS px) as the page's column shows it: its box as wide
+    as the column, never wider than drawn (micrograd-figures.css), less ``inset`` (its
+    padding, CSS px)."""
     natural = size_pt(svg)[0] * PX_PER_PT
-    return smallest_text(svg) * PX_PER_PT * min(1.0, column / natural)
+    return smallest_text(svg) * PX_PER_PT * (min(natural, column) - inset) / natural
+
+
+def backing_inset_px(css: str, theme: str) -> float:
+    """What the rules of ``theme`` in ``css`` give a graph as padding (CSS px): the larger of
+    its two sides' across and of its two up and down.  The theme sizes boxes border-box, so
+    the page draws the graph that much narrower, or lower, than its box."""
+    if theme == "light":
+        return 0.0
+    sides = [0.0, 0.0, 0.0, 0.0]  # top, right, bottom, left
+    css = re.sub(r"/\*.*?\*/", "", css, flags=re.DOTALL)
+    for selector, body in re.findall(r"([^{}]+)\{([^{}]*)\}", css):
+        if f'data-theme="{theme}"' not in selector or "svg.micrograd-graph" not in selector:
+            continue
+        for name, value in re.findall(r"([\w-]+)\s*:\s*([^;]+)", body):
+            if name == "padding":
+                # One to four values, from the top clockwise; a side not given is the
+                # one opposite it.
+                top, *rest = [css_px(v) for v in value.split()]
+                right = rest[0] if rest else top
+                bottom = rest[1] if len(rest) > 1 else top
+                sides = [top, right, bottom, rest[2] if len(rest) > 2 else right]
+            elif name.startswith(("padding", "border")) and name != "border-radius":
+                raise ValueError(f"a rule the margin tests do not read: {name}: {value}")
+    return max(sides[1] + sides[3], sides[0] + sides[2])
+
+
+def css_px(length: str) -> float:
+    """A CSS length in px or rem (or 0), in CSS px."""
+    length = length.strip()
+    if length.endswith("rem"):
+        return float(length.removesuffix("rem")) * PX_PER_REM
+    if length.endswith("px"):
+        return float(length.removesuffix("px"))
+    if float(length) == 0:
+        return 0.0
+    raise ValueError(f"a length the margin tests do not read: {length}")
 
 
 # -- the pages' graphs --------------------------------------------------------------------------
@@ -185,38 +231,64 @@ NEURON_STEPPER = "stepper = BackwardStepper(o)"
 BACKWARD_STEPPERS = ["BackwardStepper(worked_example())", "pair = StepperPair("]
 
 
+@pytest.fixture(params=THEMES)
+def inset(request: pytest.FixtureRequest) -> float:
+    """In one theme and then the other: what its backing's padding takes from a graph (CSS px)."""
+    return backing_inset_px(FIGURES_CSS.read_text(encoding="utf-8"), request.param)
+
+
 @in_page_group(NEURON)
 def test_on_a_phone_the_neurons_graphs_are_drawn_at_12_px_or_more(
-    lay_out: Callable[[list[str]], list[str]],
+    lay_out: Callable[[list[str]], list[str]], inset: float
 ) -> None:
     graphs = [shown(NEURON, code) for code in NEURON_GRAPHS]
     svgs = lay_out([graph.source for graph in graphs])
-    drawn = [round(in_column_px(svg, PHONE_COLUMN_PX), 2) for svg in svgs]
+    drawn = [round(in_column_px(svg, PHONE_COLUMN_PX, inset), 2) for svg in svgs]
     assert min(drawn) >= READABLE_PX, dict(zip(NEURON_GRAPHS, drawn, strict=True))
 
 
-@in_page_group(NEURON)
-def test_on_a_phone_the_neurons_stepper_scrolls_sideways_with_its_numbers_at_12_px_or_more(
-    lay_out: Callable[[list[str]], list[str]],
-) -> None:
-    """Every frame: the view is too narrow for it at 12 px, so it keeps 12 px and scrolls."""
-    (sources,) = frame_sources(shown(NEURON, NEURON_STEPPER))
-    svgs = lay_out(sources)
+def on_a_phone(svgs: list[str], inset: float) -> list[tuple[bool, float]]:
+    """Each drawing as a phone draws it in a stepper's frame (its words above it): whether
+    it scrolls sideways, and its smallest label (CSS px), its box ``inset`` px wider than
+    the drawing in it."""
     drawings = []
     for svg in svgs:
         width, height = (side * PX_PER_PT for side in size_pt(svg))
         label = smallest_text(svg) * PX_PER_PT
         # No height left in the window (the least it may leave): 12 px must not need any.
-        room, free = PHONE_STEPPER_VIEW_PX, 0
+        room, free, screen = PHONE_STEPPER_VIEW_PX, 0, PHONE_WIDTH_PX
         drawings.append(
-            {"width": width, "height": height, "label": label, "room": room, "free": free}
+            {"width": width, "height": height, "label": label}
+            | {"room": room, "free": free, "screen": screen}
         )
     scales = node_script(SCALE_SCRIPT, drawings)
-    drawn = [
-        (s["sideways"], round(d["label"] * s["scale"], 2))
+    return [
+        (s["sideways"], round(d["label"] * s["scale"] * (1 - inset / (d["width"] * s["scale"])), 2))
         for d, s in zip(drawings, scales, strict=True)
     ]
+
+
+@in_page_group(NEURON)
+def test_on_a_phone_the_neurons_stepper_scrolls_sideways_with_its_numbers_at_12_px_or_more(
+    lay_out: Callable[[list[str]], list[str]], inset: float
+) -> None:
+    """Every frame: the view is too narrow for it at 12 px, so it keeps 12 px and scrolls."""
+    (sources,) = frame_sources(shown(NEURON, NEURON_STEPPER))
+    drawn = on_a_phone(lay_out(sources), inset)
     assert all(sideways and px >= READABLE_PX for sideways, px in drawn), drawn
+
+
+@in_page_group(BACKWARD)
+def test_on_a_phone_the_backward_pages_stepper_fits_the_column_with_its_numbers_at_12_px(
+    lay_out: Callable[[list[str]], list[str]], inset: float
+) -> None:
+    """Every frame: narrow enough for the column at 12 px, it does not scroll sideways;
+    however little of the window's height its caption leaves, it keeps 12 px, whole, and
+    the page scrolls to the node at work."""
+    (sources,) = frame_sources(shown(BACKWARD, BACKWARD_STEPPERS[0]))
+    drawn = on_a_phone(lay_out(sources), inset)
+    assert not any(sideways for sideways, _ in drawn), drawn
+    assert min(px for _, px in drawn) >= READABLE_PX, drawn
 
 
 @pytest.mark.parametrize(
@@ -255,9 +327,36 @@ def test_the_margin_tests_read_the_numbers_they_mean() -> None:
     # 800 px drawn, in a 400 px column: half size, 12 pt = 16 px drawn at 8 px.
     assert in_column_px(svg, 400) == pytest.approx(8.0)
     assert in_column_px(svg, 1000) == pytest.approx(16.0)
-    # The page's rule: 16 px labels in a view a quarter as wide keep 12 px, sideways.
-    (wide,) = node_script(
-        SCALE_SCRIPT, [{"width": 800, "height": 400, "label": 16, "room": 200, "free": 0}]
+    # The page's rule: 16 px labels in a view a quarter as wide keep 12 px, sideways; in
+    # a view as wide, without the window's height to fit, 12 px on a phone, 9.5 on a
+    # laptop, and on a phone where the words lie under the drawing (a pair's).
+    drawing = {"width": 800, "height": 400, "label": 16, "free": 0}
+    wide, phone, laptop, words_below = node_script(
+        SCALE_SCRIPT,
+        [
+            drawing | {"room": 200, "screen": PHONE_WIDTH_PX},
+            drawing | {"room": 800, "screen": PHONE_WIDTH_PX},
+            drawing | {"room": 800, "screen": 1366},
+            drawing | {"room": 800, "screen": PHONE_WIDTH_PX, "wordsBelow": True},
+        ],
     )
     assert wide["sideways"]
     assert 16 * wide["scale"] == pytest.approx(READABLE_PX + 0.01)
+    assert not phone["sideways"]
+    assert 16 * phone["scale"] == pytest.approx(READABLE_PX + 0.01)
+    assert 16 * laptop["scale"] == pytest.approx(9.5)
+    assert 16 * words_below["scale"] == pytest.approx(9.5)
+
+
+def test_the_margin_tests_read_a_backings_padding() -> None:
+    """The padding a theme's rule gives a graph, on rules whose answer is known."""
+    dark = 'html[data-theme="dark"] .bd-content svg.micrograd-graph'
+    assert backing_inset_px(f"{dark} {{ padding: 0.5rem; }}", "dark") == 16
+    assert backing_inset_px(f"{dark} {{ padding: 2px 3px; }}", "dark") == 6
+    assert backing_inset_px(f"{dark} {{ padding: 1px 2px 9px 4px; }}", "dark") == 10
+    commented = f"/* {dark} {{ padding: 1rem; }} */ {dark} {{ margin: 0; }}"
+    assert backing_inset_px(commented, "dark") == 0
+    assert backing_inset_px(f"{dark} {{ padding: 0.5rem; }}", "light") == 0
+    assert backing_inset_px(".other svg.micrograd-graph { padding: 1rem; }", "dark") == 0
+    with pytest.raises(ValueError, match="border"):
+        backing_inset_px(f"{dark} {{ border: 1px solid; }}", "dark")

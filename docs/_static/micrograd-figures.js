@@ -9,8 +9,9 @@
  *   too) when the stepper has the focus.  Each frame's drawings are scaled so
  *   that the buttons, the captions and the drawings fit the window together
  *   (a drawing that would get too small to read keeps a readable size, whole,
- *   and the page scrolls to the node at work; one too wide for a phone's column
- *   at a readable size scrolls sideways in a labelled region), and stepping
+ *   larger on a phone unless its words lie under it, and the page scrolls to the
+ *   node at work; one too wide for a phone's column at a readable size scrolls
+ *   sideways in a labelled region), and stepping
  *   scrolls the stepper into view, its buttons above its drawings.  No box cuts
  *   a node of a drawing.  A page's script may hold a step
  *   back (the cancelable "mg-stepper-step" event, detail {from, to}) and make it later
@@ -251,7 +252,9 @@ import { frameScale } from "./micrograd-figure-scale.js";
       const room = view.getBoundingClientRect().width;
       // The window's height left for this drawing, with the stepper's top below the header.
       const free = window.innerHeight - stuckTop() - (view.getBoundingClientRect().top - box.top) - below - 8;
-      const { scale, sideways } = frameScale({ width, height, label, room, free });
+      const screen = window.innerWidth;
+      const wordsBelow = stepper.classList.contains("mg-stepper-pair");
+      const { scale, sideways } = frameScale({ width, height, label, room, free, screen, wordsBelow });
       markSideways(view, sideways);
       scaleTo(svg, scale);
       if (view.classList.contains("mg-sideways")) {
