@@ -59,9 +59,11 @@ test("once the browser is idle after the load, every part of the page is set up"
   assert.deepEqual(barred(session), [false, false, false]);
   idleNow(window);
   assert.deepEqual(barred(session), [true, true, true]);
-  assert.notEqual(session.scratch.controls, null);
   assert.equal(window.document.querySelectorAll(".runner-build-only").length, 1);
   assert.ok(window.document.querySelector(".mg-predict-run form"));
+  // The scratch cell's bar is a page cell's, without the page cells' tools (copy).
+  assert.deepEqual(buttonsOf(session.scratch).slice(0, 2), ["Run the scratch cell", "Edit the scratch cell"]);
+  assert.equal(buttonsOf(session.scratch).filter((name) => name.startsWith("Copy")).length, 0);
 });
 
 test("the first Run sets up every cell, for its queue may run or mark any of them", async () => {

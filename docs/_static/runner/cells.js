@@ -104,7 +104,7 @@ export function iconParts(name) {
 // load (the rest of the page, a part at a time: a screen reader lists a page's
 // buttons without scrolling it), or at once when something needs the whole page:
 // the first Run (its queue may run any cell), the first Tab (the keyboard's order
-// is the page's), printing, Reset page.  A part is set up once; what it shows
+// is the page's), printing.  A part is set up once; what it shows
 // follows from the session's state, which exists before it (render draws it).
 // What waits is the session's (session.lazy: the observer, each element's set-ups
 // in page order, the idle callback asked for); the first screen's set-up counts in
@@ -331,8 +331,8 @@ export function setUpCells(session, actions) {
       codeView,
       buildOutput: el.querySelector("div.cell_output"),
     });
-    // Which cells the runner runs, before their bars are made (the style sheet and
-    // the browser tests find them by it); render() keeps it.
+    // Each runnable cell carries its state from the load, bar or not (the browser
+    // tests find the runnable cells by it); render() keeps it.
     el.dataset.runnerState = cell.state;
     cells.push(cell);
     whenNear(session, el, () => makeCellBar(session, cell, actions));
@@ -341,11 +341,14 @@ export function setUpCells(session, actions) {
   return cells;
 }
 
-/** Give a runnable cell its bar (Run, Edit, ..., the add-ons' tools), and draw its state. */
+/**
+ * Give a runnable cell its bar (Run, Edit, ..., and a page cell's add-ons' tools), and
+ * draw its state.
+ */
 function makeCellBar(session, cell, actions) {
   cell.controls = makeBar(cell, actions);
   cell.input.after(cell.controls.bar);
-  addTools(session, cell);
+  if (!cell.scratch) addTools(session, cell);
   render(cell);
 }
 
