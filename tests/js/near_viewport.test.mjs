@@ -31,6 +31,9 @@ const buttonsOf = (cell) => Array.from(cell.controls.bar.querySelectorAll("butto
 test("a page loads with the bars of the cells near the viewport only, and each cell gets its bar as it nears", async () => {
   const { window, session } = await openPage(HTML, { near: firstCellOnly });
   assert.deepEqual(barred(session), [true, false, false]);
+  // The first screen set up one part of six: the cells, the build-only cell, the
+  // scratch cell and the prompt wait.
+  assert.deepEqual(session.records.timings.firstScreen, { parts: 1, waiting: 5 });
   assert.equal(session.scratch.controls, null);
   assert.equal(session.buildOnlyCells[0].controls, null);
   assert.equal(window.document.querySelectorAll(".runner-build-only").length, 0);

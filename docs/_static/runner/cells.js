@@ -156,11 +156,14 @@ export function setUpAll(session) {
 
 function near(session, entries) {
   const started = performance.now();
-  for (const entry of entries) if (entry.isIntersecting) setUpNow(session, entry.target);
+  const shown = entries.filter((entry) => entry.isIntersecting);
+  for (const entry of shown) setUpNow(session, entry.target);
   const { lazy } = session;
   if (lazy.firstScreen) {
     lazy.firstScreen = false;
-    session.records.timings.setUpMilliseconds += performance.now() - started;
+    const { timings } = session.records;
+    timings.setUpMilliseconds += performance.now() - started;
+    timings.firstScreen = { parts: shown.length, waiting: lazy.waiting.size };
   }
 }
 

@@ -42,7 +42,8 @@ export function readSettings(script, base) {
  * since the first Run (Python ready, the first output, the first cell done), each
  * run ({cell, code, seconds, ok}), and the phases of the first start (mark below);
  * setUpMilliseconds: what the runner spent setting the page up at load (its start,
- * then its first screen: cells.js whenNear), in milliseconds; log: what the runtime wrote to its console ({level, text}); liveCharts: each
+ * then its first screen: cells.js whenNear), in milliseconds, and firstScreen: how
+ * many parts (elements) the first screen set up, and how many waited then; log: what the runtime wrote to its console ({level, text}); liveCharts: each
  * drawing of a live chart (outputs.js); checks: each exercise's Check (track.js).
  */
 export const newRecords = () => ({
@@ -52,6 +53,7 @@ export const newRecords = () => ({
     firstOutput: null,
     firstDone: null,
     setUpMilliseconds: null,
+    firstScreen: null,
     runs: [],
     phases: {},
   },
