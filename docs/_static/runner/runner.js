@@ -41,7 +41,8 @@
 //                draws it; the scratch cell; the page's live region; the elements
 //                the runner makes and its buttons' signs (drawings); every cell's
 //                Copy and Copy as a script (the build's script, or the reader's
-//                version's, which queue.js has the worker assemble)
+//                version's, which queue.js has the worker assemble); the set-up of
+//                each part of the page as it nears the viewport (whenNear)
 //   pagestate.js the page's state as one thing: what is saved of each cell, as
 //                data, saved as it changes, brought back on reload, and Reset
 //                page; the page bar and the skip link
