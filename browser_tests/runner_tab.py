@@ -109,8 +109,8 @@ class Tab:
         return int(self.evaluate("microgradTest.cellCount()"))
 
     def cell(self, index: int) -> Any:
-        """The page's ``index``-th runnable cell (the ones with a Run button)."""
-        return self.page.locator("div.cell:has(button.runner-run)").nth(index)
+        """The page's ``index``-th runnable cell (those the runner marks with their state)."""
+        return self.page.locator("div.cell[data-runner-state]").nth(index)
 
     def run_first_cell(self, page: str) -> Tab:
         """Open ``page``, run its first cell as it is, and check that it ran."""

@@ -21,6 +21,8 @@ and check:
 - a raising cell shows its traceback; an endless loop can be stopped; a
   crash of the runtime (lists nested 100,000 deep, freed) says so and offers
   a restart;
+- the load sets up the runner's parts of the first screen (the neuron's first
+  cell), and the rest once the page is idle;
 - the budgets on this machine: first output within 8 s of the first Run, a
   small cell within 1 s after that, the page's load time unchanged while
   nothing is run (nothing of the runtime is fetched: only the runner's
@@ -319,6 +321,27 @@ def test_before_the_first_run_the_page_fetches_only_the_runners_small_page_side(
     assert page_bytes <= PAGE_SIDE_BYTES_BUDGET, page_bytes
     assert nudge_bytes <= ADD_ON_BYTES_BUDGET, nudge_bytes
     assert statistics.median(set_ups) <= SET_UP_BUDGET_MILLISECONDS, set_ups
+
+
+def test_the_load_sets_up_the_first_screens_cells_and_the_rest_comes_after(tab: Tab) -> None:
+    # On a laptop, the neuron page's first screen (and the screen below it) holds its
+    # first cell; its other cells, prompt, nudgeable graph and stepper are further down.
+    tab.open("neuron.html")
+    first_screen = tab.evaluate("microgradTest.timings().firstScreen")
+    assert first_screen["parts"] >= 1, first_screen
+    assert first_screen["waiting"] >= 4, first_screen
+    assert tab.cell(0).locator("button.runner-run").count() == 1
+    # The rest is set up once the page is idle: every cell's bar, the scratch cell's, the
+    # prompt's form; a reader's scrolling finds them made.
+    tab.page.wait_for_function(
+        "document.querySelectorAll('div.cell[data-runner-state] .runner-bar').length"
+        " === microgradTest.cellCount()"
+    )
+    tab.page.locator("div.mg-predict-run form").first.wait_for()
+    scratch_run = tab.page.locator(".runner-scratch .runner-bar button.runner-run")
+    scratch_run.scroll_into_view_if_needed()
+    assert scratch_run.is_visible()
+    assert not tab.errors, tab.errors
 
 
 # -- every page, every runnable cell -----------------------------------------------------------

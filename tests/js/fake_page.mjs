@@ -16,8 +16,80 @@ export async function runner(name) {
   return import(new URL(name, RUNNER).href);
 }
 
+/**
+ * What the test says of the page's viewport, since happy-dom lays nothing out (and its
+ * IntersectionObserver never calls back): near(el), whether `el` is near the viewport
+ * (at first every element: a page that fits on one screen); the IntersectionObservers
+ * made; and the idle callbacks asked for, which run when the test says (idleNow).
+ */
+class Viewport {
+  constructor(near) {
+    this.near = near;
+    this.observers = new Set();
+    this.idle = [];
+  }
+}
+
+/**
+ * An IntersectionObserver in `viewport`: it reports the elements it starts observing
+ * together, a turn of the event loop later, as a browser reports them after its next
+ * layout, and an element brought near (scrollNear).
+ */
+function observerIn(viewport) {
+  return class {
+    constructor(callback, options) {
+      this.callback = callback;
+      this.options = options;
+      this.targets = new Set();
+      this.fresh = [];
+      viewport.observers.add(this);
+    }
+
+    observe(el) {
+      this.targets.add(el);
+      this.fresh.push(el);
+      if (this.fresh.length === 1) setTimeout(() => this.report(this.fresh.splice(0)), 0);
+    }
+
+    unobserve(el) {
+      this.targets.delete(el);
+    }
+
+    disconnect() {
+      this.targets.clear();
+    }
+
+    report(elements) {
+      const entries = elements.filter((el) => this.targets.has(el))
+        .map((el) => ({ target: el, isIntersecting: viewport.near(el) }));
+      if (entries.length) this.callback(entries, this);
+    }
+  };
+}
+
+/** Bring `el` near the viewport, as the reader's scrolling does; resolves once it is reported. */
+export async function scrollNear(window, el) {
+  const { viewport } = window;
+  const before = viewport.near;
+  viewport.near = (other) => other === el || before(other);
+  for (const observer of viewport.observers) observer.report([el]);
+  await new Promise((resolve) => {
+    setTimeout(resolve, 0);
+  });
+}
+
+/** The browser is idle: run the idle callbacks asked for so far (and those they ask for). */
+export function idleNow(window) {
+  const { viewport } = window;
+  while (viewport.idle.length) viewport.idle.shift()({ timeRemaining: () => 50, didTimeout: false });
+}
+
 /** The globals the runner's modules use at call time, from a window. */
-function useWindow(window) {
+function useWindow(window, near = () => true) {
+  const viewport = new Viewport(near);
+  window.viewport = viewport;
+  window.requestIdleCallback = (callback) => viewport.idle.push(callback);
+  globalThis.IntersectionObserver = observerIn(viewport);
   globalThis.window = window;
   globalThis.document = window.document;
   globalThis.CustomEvent = window.CustomEvent;
@@ -230,17 +302,20 @@ export class FakeWorker extends EventTarget {
 }
 
 /**
- * A page in a fresh window, and the runner started on it (runner.js startRunner):
- * {window, session, workers, storage}.  storage: a localStorage to share with a
- * later page (a reload), else the window's own.
+ * A page in a fresh window, and the runner started on it (runner.js startRunner),
+ * once its first screen is set up: {window, session, workers, storage}.  storage: a
+ * localStorage to share with a later page (a reload), else the window's own.
+ * near(el): whether `el` is near the viewport at first (Viewport; every element).
  */
-export async function openPage(html, { storage = null, answers = {}, path = "/page.html" } = {}) {
+export async function openPage(html, {
+  storage = null, answers = {}, path = "/page.html", near = () => true,
+} = {}) {
   // runner.js starts the runner on import where a page has its settings: a blank one has none.
   useWindow(new Window());
   await runner("runner.js");
   const window = new Window({ url: `http://localhost${path}` });
   window.document.write(html);
-  useWindow(window);
+  useWindow(window, near);
   const { startRunner } = await runner("runner.js");
   const workers = [];
   const session = startRunner({
@@ -253,6 +328,9 @@ export async function openPage(html, { storage = null, answers = {}, path = "/pa
     },
     storage: storage || window.localStorage,
     path,
+  });
+  await new Promise((resolve) => {
+    setTimeout(resolve, 0); // the first screen's report (Viewport)
   });
   return { window, session, workers, storage: storage || window.localStorage };
 }

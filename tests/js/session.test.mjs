@@ -335,6 +335,8 @@ test("predict mode in a stepper asks before a rule's step, judges, then shows th
   element.goTo = (frame) => shown.push(frame);
   element.classList.add("mg-ready");
   element.dispatchEvent(new window.Event("mg-stepper-ready", { bubbles: true }));
+  // Its Predict switch comes once the viewport reports it near (it is: the page is one screen).
+  await until(() => element.querySelector(".mg-predict-switch"));
   const toggle = element.querySelector(".mg-predict-switch");
   assert.equal(toggle.getAttribute("aria-pressed"), "false");
   toggle.click();

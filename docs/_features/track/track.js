@@ -207,19 +207,24 @@ export function setUpExercises(session, data, actions) {
   session.track = t;
   const { cellSteps } = t;
   const above = []; // the exercise cells above
-  addToolToEveryCell(session, (cell) => {
+  for (const cell of session.cells) {
     const exercise = exerciseOf(t, cell);
-    if (exercise === null) return null;
+    if (exercise === null) continue;
     // The check reads the reader's classes of the steps above this one: a Check makes
     // them what the reader's cells define now, never a leftover of an earlier version
     // of a cell (the flow runs those cells again, and says so).
     session.alsoRead.set(cell, [...above]);
     above.push(cell);
     cellSteps[cell.filename] = exercise.id;
+    makePanel(t, cell, exercise);
+  }
+  // Each exercise cell's bar (made when the cell nears the viewport) gets its Check.
+  addToolToEveryCell(session, (cell) => {
+    const exercise = exerciseOf(t, cell);
+    if (exercise === null) return null;
     const check = button("runner-check", "Check", () => checkCell(t, cell, exercise), "check");
     check.setAttribute("aria-label", `Check step ${exercise.number}: ${exercise.title}`);
     check.title = "Run this cell, then check your code against the book's tests";
-    makePanel(t, cell, exercise);
     return check;
   });
   keepState(session, "exercises", {

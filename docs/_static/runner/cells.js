@@ -97,6 +97,104 @@ export function iconParts(name) {
   };
 }
 
+// -- setting up what nears the viewport ----------------------------------------------------------
+// A page loads with only what its first screen needs: a cell's bar, a prompt's form
+// or a stepper's Predict switch is made when its element nears the viewport
+// (IntersectionObserver, a screen ahead), or when the browser is idle after the
+// load (the rest of the page, a part at a time: a screen reader lists a page's
+// buttons without scrolling it), or at once when something needs the whole page:
+// the first Run (its queue may run any cell), the first Tab (the keyboard's order
+// is the page's), printing.  A part is set up once; what it shows
+// follows from the session's state, which exists before it (render draws it).
+// What waits is the session's (session.lazy: the observer, each element's set-ups
+// in page order, the idle callback asked for); the first screen's set-up counts in
+// records.timings.setUpMilliseconds with the runner's start.
+
+/** How near the viewport a part is set up: a screen above or below it. */
+const NEAR = "100% 0px";
+/** What the browser is asked to spend on the rest at most, in one idle period (ms). */
+const IDLE_SLICE_MS = 8;
+/** How long the rest may wait for the browser to be idle (ms). */
+const IDLE_WAIT_MS = 2000;
+
+/**
+ * Run setUp() once `el` nears the viewport (or the page is idle, or needs every part).
+ * Where the browser has no IntersectionObserver, now.
+ */
+export function whenNear(session, el, setUp) {
+  const { lazy } = session;
+  if (typeof IntersectionObserver !== "function") {
+    setUp();
+    return;
+  }
+  if (lazy.observer === null) {
+    lazy.observer = new IntersectionObserver((entries) => near(session, entries), { rootMargin: NEAR });
+    listenForTheWholePage(session);
+  }
+  const waiting = lazy.waiting.get(el);
+  if (waiting) waiting.push(setUp);
+  else {
+    lazy.waiting.set(el, [setUp]);
+    lazy.observer.observe(el);
+  }
+  whenIdle(session);
+}
+
+/** Set up what waits for `el` now (a reader's action needs it). */
+export function setUpNow(session, el) {
+  const setUps = session.lazy.waiting.get(el);
+  if (!setUps) return;
+  session.lazy.waiting.delete(el);
+  session.lazy.observer.unobserve(el);
+  for (const setUp of setUps) setUp();
+}
+
+/** Set up every part of the page that waits, now. */
+export function setUpAll(session) {
+  for (const el of [...session.lazy.waiting.keys()]) setUpNow(session, el);
+}
+
+function near(session, entries) {
+  const started = performance.now();
+  const shown = entries.filter((entry) => entry.isIntersecting);
+  for (const entry of shown) setUpNow(session, entry.target);
+  const { lazy } = session;
+  if (lazy.firstScreen) {
+    lazy.firstScreen = false;
+    const { timings } = session.records;
+    timings.setUpMilliseconds += performance.now() - started;
+    timings.firstScreen = { parts: shown.length, waiting: lazy.waiting.size };
+  }
+}
+
+function whenIdle(session) {
+  const { lazy } = session;
+  if (lazy.idle !== null) return;
+  const setUpSome = (deadline) => {
+    lazy.idle = null;
+    const until = performance.now() + Math.min(IDLE_SLICE_MS, deadline ? deadline.timeRemaining() : 0);
+    for (const el of lazy.waiting.keys()) {
+      setUpNow(session, el);
+      if (performance.now() >= until) break;
+    }
+    if (lazy.waiting.size > 0) whenIdle(session);
+  };
+  lazy.idle = typeof window.requestIdleCallback === "function"
+    ? window.requestIdleCallback(setUpSome, { timeout: IDLE_WAIT_MS })
+    : setTimeout(setUpSome, 0);
+}
+
+/** The first Tab and printing need every part of the page. */
+function listenForTheWholePage(session) {
+  const tab = (event) => {
+    if (event.key !== "Tab") return;
+    document.removeEventListener("keydown", tab, true);
+    setUpAll(session);
+  };
+  document.addEventListener("keydown", tab, true);
+  window.addEventListener("beforeprint", () => setUpAll(session));
+}
+
 // -- the cells ------------------------------------------------------------------------------------
 // The cells: one Cell object per runnable code cell, the one module that
 // changes a cell's fields, and render(cell), the one function that draws a
@@ -149,8 +247,11 @@ const STALE_BUILD = "From the build: run this cell to update it";
 
 /** A runnable code cell: its page elements, its code and its state. */
 export class Cell {
-  constructor({ el, index, number, source, codeView, buildOutput, scratch = false }) {
+  constructor({
+    el, input, index, number, source, codeView, buildOutput, scratch = false,
+  }) {
     this.el = el; // the page's div.cell
+    this.input = input; // its code's element: the bar goes after it
     this.index = index; // among the runnable cells, in page order (null: the scratch cell)
     this.number = number; // among the page's shown code cells: "cell 3"
     this.scratch = scratch; // the reader's own cell after the page's ("Try your own code")
@@ -170,7 +271,7 @@ export class Cell {
     // What its output box shows, item by item, as data (pagestate.js's SHOWN_KINDS):
     // what a reload shows again, through the same renderers; null while it has none.
     this.shown = null;
-    this.controls = null; // {bar, run, edit, stop, reset, status}
+    this.controls = null; // {bar, run, edit, stop, reset, status}, once its bar is made
     this.box = null; // {element, label, body, toggle} while it shows a run
     this.staleNote = null; // the note above a stale build output
     this.editedMark = null; // the mark above its code while the code is the reader's
@@ -202,9 +303,10 @@ export class Cell {
 export const sessionCells = (session) => (session.scratch ? [...session.cells, session.scratch] : session.cells);
 
 /**
- * Find the page's code cells (under session.root) and give each runnable one its
- * bar; build-only cells get a note.  actions: {run, edit, stop, reset, restart},
- * each taking the cell (restart: none).
+ * Find the page's code cells (under session.root), as data, and give each runnable
+ * one its bar once it nears the viewport (whenNear, below); build-only cells get a
+ * note and a bar of their own the same way.  actions: {run, edit, stop, reset,
+ * restart}, each taking the cell (restart: none).
  */
 export function setUpCells(session, actions) {
   const { cells, buildOnlyCells } = session;
@@ -217,26 +319,53 @@ export function setUpCells(session, actions) {
     const codeView = input.querySelector("div.highlight") || input.querySelector("pre");
     const pre = input.querySelector("pre");
     if (el.classList.contains(session.settings.buildOnlyClass)) {
-      input.after(element("p", "runner-note runner-build-only", BUILD_ONLY_NOTE));
-      if (pre) buildOnlyCells.push(buildOnlyCell(el, number, pre, input));
+      const cell = buildOnlyCell(el, number, pre, input);
+      if (pre) buildOnlyCells.push(cell);
+      whenNear(session, el, () => makeBuildOnlyBar(session, cell));
       continue;
     }
     if (!codeView || !pre) continue;
     const cell = new Cell({
       el,
+      input,
       index: cells.length,
       number,
       source: pre.textContent.replace(/\n$/, ""),
       codeView,
       buildOutput: el.querySelector("div.cell_output"),
     });
-    cell.controls = makeBar(cell, actions);
-    input.after(cell.controls.bar);
+    // Each runnable cell carries its state from the load, bar or not (the browser
+    // tests find the runnable cells by it); render() keeps it.
+    el.dataset.runnerState = cell.state;
     cells.push(cell);
-    render(cell);
+    whenNear(session, el, () => makeCellBar(session, cell, actions));
   }
   if (cells.length > 0) setUpScratch(session, article, actions);
   return cells;
+}
+
+/**
+ * Give a runnable cell its bar (Run, Edit, ..., and a page cell's add-ons' tools), and
+ * draw its state.
+ */
+function makeCellBar(session, cell, actions) {
+  cell.controls = makeBar(cell, actions);
+  cell.input.after(cell.controls.bar);
+  if (!cell.scratch) addTools(session, cell);
+  render(cell);
+}
+
+/** Give a build-only cell its note, and a bar that holds only the add-ons' tools. */
+function makeBuildOnlyBar(session, cell) {
+  cell.input.after(element("p", "runner-note runner-build-only", BUILD_ONLY_NOTE));
+  if (cell.source === null) return;
+  const controls = { bar: element("div", "runner-bar"), status: element("span", "runner-status") };
+  controls.bar.append(controls.status);
+  makeToolbar(controls.bar, `Cell ${cell.number}`, null);
+  cell.input.after(controls.bar);
+  cell.controls = controls;
+  addTools(session, cell, { buildOnly: true });
+  if (cell.noteWords !== null) setBuildOnlyNote(cell, cell.noteWords);
 }
 
 const SCRATCH_TITLE = "Try your own code";
@@ -274,24 +403,31 @@ function setUpScratch(session, article, actions) {
   );
   article.append(region);
   const scratch = new Cell({
-    el, index: null, number: null, source: "", codeView, buildOutput: null, scratch: true,
+    el, input, index: null, number: null, source: "", codeView, buildOutput: null, scratch: true,
   });
   session.scratch = scratch;
-  scratch.controls = makeBar(scratch, actions);
-  input.after(scratch.controls.bar);
-  render(scratch);
+  whenNear(session, el, () => makeCellBar(session, scratch, actions));
 }
 
-/** A build-only cell: its code, and a bar that holds only the add-ons' tools. */
+/**
+ * A build-only cell, as data: its code (source null: it shows none), and, once made,
+ * its bar (controls) and its out-of-date note (noteWords: what the note says, or null).
+ */
 function buildOnlyCell(el, number, pre, input) {
-  const source = pre.textContent.replace(/\n$/, "");
-  const controls = { bar: element("div", "runner-bar"), status: element("span", "runner-status") };
-  controls.bar.append(controls.status);
-  makeToolbar(controls.bar, `Cell ${number}`, null);
-  input.after(controls.bar);
+  const source = pre ? pre.textContent.replace(/\n$/, "") : null;
   const position = Number.parseInt(el.getAttribute("data-micrograd-cell"), 10);
   return {
-    el, number, name: `cell ${number}`, source, code: source, edited: false, controls, position, note: null,
+    el,
+    input,
+    number,
+    name: `cell ${number}`,
+    source,
+    code: source,
+    edited: false,
+    controls: null,
+    position,
+    note: null,
+    noteWords: null,
   };
 }
 
@@ -300,6 +436,8 @@ function buildOnlyCell(el, number, pre, input) {
  * the build's, from cells the reader has changed since.
  */
 export function setBuildOnlyNote(cell, words) {
+  cell.noteWords = words;
+  if (cell.controls === null) return; // drawn when its bar is made
   if (cell.note && cell.note.textContent === words) return;
   cell.note?.remove();
   cell.note = null;
@@ -383,25 +521,38 @@ function makeToolbar(bar, label, first) {
 /**
  * Give every cell's bar a button of an add-on's (copy, check...), after its own
  * buttons and before its status: make(cell) returns the button, or null for none.
- * With buildOnly, the build-only cells' bars get one too (make gets {el, number,
- * name, source, code, edited, controls}).  The bar stays one Tab stop: the arrow
- * keys reach the new button too (on a build-only cell's bar, the first tool is it).
+ * It is called when a cell's bar is made (now, for the bars made already), each
+ * tool in the order they were added.  With buildOnly, the build-only cells' bars
+ * get one too (make gets {el, number, name, source, code, edited, controls}).  The
+ * bar stays one Tab stop: the arrow keys reach the new button too (on a build-only
+ * cell's bar, the first tool is it).
  */
 export function addToolToEveryCell(session, make, { buildOnly = false } = {}) {
+  const tool = { make, buildOnly };
+  session.tools.push(tool);
   const { cells, buildOnlyCells } = session;
   for (const cell of buildOnly ? [...cells, ...buildOnlyCells] : cells) {
-    const made = make(cell);
-    if (made === null) continue;
-    made.tabIndex = cell.controls.bar.querySelector("button[tabindex='0']") ? -1 : 0;
-    cell.controls.status.before(made);
+    if (cell.controls !== null) addTool(cell, tool);
   }
+}
+
+function addTool(cell, { make }) {
+  const made = make(cell);
+  if (made === null) return;
+  made.tabIndex = cell.controls.bar.querySelector("button[tabindex='0']") ? -1 : 0;
+  cell.controls.status.before(made);
+}
+
+/** The add-ons' tools on a bar just made (buildOnly: a build-only cell's). */
+function addTools(session, cell, { buildOnly = false } = {}) {
+  for (const tool of session.tools) if (tool.buildOnly || !buildOnly) addTool(cell, tool);
 }
 
 /** Say what an add-on's tool did in the cell's status line, after its state ("" to stop). */
 export function setToolStatus(cell, text) {
   cell.toolStatus = text;
   if (cell instanceof Cell) render(cell);
-  else cell.controls.status.textContent = text;
+  else if (cell.controls !== null) cell.controls.status.textContent = text;
 }
 
 /**
@@ -418,10 +569,15 @@ function keepTabStop(controls) {
 
 // -- drawing a cell's state ---------------------------------------------------------------------
 
-/** Draw the cell's state: its status line, its buttons, its output's label and marks. */
+/**
+ * Draw the cell's state: its status line, its buttons, its output's label and marks.
+ * A cell whose bar is not made yet shows only its state's name (the rest is drawn
+ * when its bar is made).
+ */
 export function render(cell) {
   const { controls } = cell;
   cell.el.dataset.runnerState = cell.state;
+  if (controls === null) return;
   controls.status.textContent = [cell.detail, cell.toolStatus].filter(Boolean).join(" · ");
   // Not `disabled`: a disabled button loses the focus, and the reader who pressed
   // Run would be thrown back to the top of the page.  Run does nothing while busy.

@@ -7,7 +7,9 @@
 //
 // A cell's editor is {element, view, value (get, set), focus()} (cells.js attaches it).
 
-import { attachEditor, codeChanged, element } from "./cells.js";
+import {
+  attachEditor, codeChanged, element, setUpNow,
+} from "./cells.js";
 import { mark } from "./session.js";
 
 /** CodeMirror's modules (each import() loads a module once, the first time). */
@@ -29,6 +31,7 @@ const loadCodeMirror = () => Promise.all([
  * attachEditor).  Resolves when the editor is there.
  */
 export function openEditor(session, cell, run, { focus = false, keepBar = false } = {}) {
+  setUpNow(session, cell.el); // the editor opens above the cell's bar
   const opening = session.editors;
   if (!opening.has(cell)) opening.set(cell, makeEditor(session, cell, run, keepBar));
   return opening.get(cell).then(() => {

@@ -5,7 +5,7 @@
 
 import {
   announce, attachSavedCode, button, editedText, element, resetCell, restoredRun, sessionCells,
-  setBuildOnlyNote, startOutput,
+  setBuildOnlyNote, setUpNow, startOutput,
 } from "./cells.js";
 
 // -- a page's saved state, as data ----------------------------------------------------------------
@@ -309,6 +309,7 @@ async function showRun(session, cell, run) {
 
 /** Bring one saved cell back (its plan: pagestate.js, restorePlan). */
 async function bringBackCell(session, cell, { code, codeGoes, run }, openEditor) {
+  if (codeGoes !== null || run !== null) setUpNow(session, cell.el);
   if (codeGoes === "editor") {
     await openEditor(cell);
     cell.editor.value = code;
@@ -360,7 +361,10 @@ async function resetPage(session) {
   showBar(page, false);
   say(page, "The page is the build's again: its code, outputs, numbers and sentences.");
   const first = session.cells[0];
-  if (first) first.controls.run.focus();
+  if (first) {
+    setUpNow(session, first.el);
+    first.controls.run.focus();
+  }
 }
 
 // -- the page bar and the skip link ---------------------------------------------------------------
@@ -394,6 +398,7 @@ function makeBar(session) {
   skip.href = `#${first.el.id || (first.el.id = "runner-first-cell")}`;
   skip.addEventListener("click", (event) => {
     event.preventDefault();
+    setUpNow(session, first.el);
     first.controls.run.focus();
     first.controls.run.scrollIntoView({ block: "center" });
   });

@@ -41,7 +41,8 @@
 //                draws it; the scratch cell; the page's live region; the elements
 //                the runner makes and its buttons' signs (drawings); every cell's
 //                Copy and Copy as a script (the build's script, or the reader's
-//                version's, which queue.js has the worker assemble)
+//                version's, which queue.js has the worker assemble); the set-up of
+//                each part of the page as it nears the viewport (whenNear)
 //   pagestate.js the page's state as one thing: what is saved of each cell, as
 //                data, saved as it changes, brought back on reload, and Reset
 //                page; the page bar and the skip link
@@ -115,7 +116,9 @@
 //                        code), once a Run has loaded the flow; null before, and while
 //                        the reader's code is not analysed
 
-import { setUpCells, setUpCopy } from "./cells.js";
+import {
+  setUpAll, setUpCells, setUpCopy, whenNear,
+} from "./cells.js";
 import { allSaved, setUpPageState } from "./pagestate.js";
 import {
   Session, mark, now, readSettings,
@@ -143,6 +146,8 @@ function makeActions(session) {
   let loading = null;
   const machinery = () => {
     if (loading === null) {
+      // A run may run any cell of the page, and mark any stale: every cell has its bar.
+      setUpAll(session);
       loading = Promise.all(RUN_MODULES.map((load) => load())).then((modules) => {
         for (const module of modules) module.install(session);
         const [queue] = modules;
@@ -174,7 +179,7 @@ function makeActions(session) {
 /**
  * Set the runner up on a page: its one session, made from what the page gives
  * (the manifest, the root element, a worker factory, storage), and each cell's
- * bar.  Returns the session.
+ * bar, each as it nears the viewport (cells.js whenNear).  Returns the session.
  */
 export function startRunner({
   document: page, base, makeWorker, storage, path,
@@ -202,10 +207,12 @@ export function startRunner({
     openEditor: (cell) => import("./editor.js").then((editor) => editor.openEditor(session, cell, actions.run)),
     restart: actions.restart,
   });
-  // A page with a nudgeable graph shows its control before any Run.
-  if (page.querySelector("div.mg-nudge")) {
-    import("../../_features/nudge/nudge.js").then((nudge) => nudge.setUpNudges(session, actions));
-  }
+  // A page with a nudgeable graph shows its control before any Run, once a graph nears.
+  let nudges = null;
+  const setUpNudges = () => {
+    nudges ||= import("../../_features/nudge/nudge.js").then((nudge) => nudge.setUpNudges(session, actions));
+  };
+  for (const box of page.querySelectorAll("div.mg-nudge")) whenNear(session, box, setUpNudges);
   // A page with exercises shows their Check, hints and progress before any Run.
   const track = page.getElementById("micrograd-track");
   if (track) {

@@ -41,7 +41,9 @@ export function readSettings(script, base) {
  * What the runner did, for the browser tests and the curious.  timings: seconds
  * since the first Run (Python ready, the first output, the first cell done), each
  * run ({cell, code, seconds, ok}), and the phases of the first start (mark below);
- * log: what the runtime wrote to its console ({level, text}); liveCharts: each
+ * setUpMilliseconds: what the runner spent setting the page up at load (its start,
+ * then its first screen: cells.js whenNear), in milliseconds, and firstScreen: how
+ * many parts (elements) the first screen set up, and how many waited then; log: what the runtime wrote to its console ({level, text}); liveCharts: each
  * drawing of a live chart (outputs.js); checks: each exercise's Check (track.js).
  */
 export const newRecords = () => ({
@@ -51,6 +53,7 @@ export const newRecords = () => ({
     firstOutput: null,
     firstDone: null,
     setUpMilliseconds: null,
+    firstScreen: null,
     runs: [],
     phases: {},
   },
@@ -162,6 +165,11 @@ export class Session {
     this.cells = []; // the runnable cells, in page order
     this.scratch = null; // the scratch cell, once the page has one
     this.buildOnlyCells = []; // the build-only cells that show their code
+    this.tools = []; // the add-ons' tools on every cell's bar: {make, buildOnly} (cells.js)
+    // What is set up when it nears the viewport (cells.js whenNear): the observer,
+    // each element's set-ups still waiting, the idle callback asked for, and whether
+    // the first screen's set-up is still to come.
+    this.lazy = { observer: null, waiting: new Map(), idle: null, firstScreen: true };
     this.flow = null; // the page's flow and run history (queue.js Flow)
     this.queue = null; // the run queue (queue.js Queue), once a Run loads it
     this.alsoRead = new Map(); // Cell -> Cells whose page code what follows its run reads

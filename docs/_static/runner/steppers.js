@@ -5,7 +5,7 @@
 // questions' data; the page's score, and the start page's scores.  Loaded with
 // the page.
 
-import { announce, element } from "./cells.js";
+import { announce, element, whenNear } from "./cells.js";
 import { changedState, keepState, savedStates } from "./pagestate.js";
 
 // -- a stepper pair's layout, as data -------------------------------------------------------------
@@ -656,9 +656,13 @@ export function setUpPredictions(session) {
   session.predictions = p;
   const scores = root.querySelector("#mg-prediction-scores");
   if (scores) showScores(session, scores);
-  root.querySelectorAll(".mg-stepper.mg-ready").forEach((stepper) => setUpStepper(p, stepper));
-  document.addEventListener("mg-stepper-ready", (event) => setUpStepper(p, event.target));
-  root.querySelectorAll("div.mg-predict-run[data-key]").forEach((box) => setUpPrompt(p, box));
+  // Each stepper's Predict switch and each prompt's form, once it nears the viewport.
+  const stepperNear = (stepper) => whenNear(session, stepper, () => setUpStepper(p, stepper));
+  root.querySelectorAll(".mg-stepper.mg-ready").forEach(stepperNear);
+  document.addEventListener("mg-stepper-ready", (event) => stepperNear(event.target));
+  root.querySelectorAll("div.mg-predict-run[data-key]").forEach((box) => {
+    whenNear(session, box, () => setUpPrompt(p, box));
+  });
   document.addEventListener("micrograd:prose", ({ detail }) => {
     const view = p.prompts.get(detail.key);
     if (view) onValue(p, view, detail.state);
