@@ -303,6 +303,12 @@ test("what gives a prompt's answer away waits, behind a stand-in, until a predic
   assert.deepEqual(waiting(window), HELD);
 });
 
+test("what gives a prompt's answer away is held back at load, before the prompt nears the viewport", async () => {
+  // A link into the section lands below the prompt: what it holds back is in view first.
+  const { window } = await openPage(WITHHELD, { near: () => false });
+  assert.deepEqual(waiting(window), HELD);
+});
+
 test("a run that gives the prompt's answer, without a prediction, shows what waited for it", async () => {
   const { window, session, storage } = await openPage(WITHHELD);
   const given = next("prose", (detail) => detail.key === "total");

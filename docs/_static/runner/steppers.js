@@ -660,8 +660,11 @@ export function setUpPredictions(session) {
   const stepperNear = (stepper) => whenNear(session, stepper, () => setUpStepper(p, stepper));
   root.querySelectorAll(".mg-stepper.mg-ready").forEach(stepperNear);
   document.addEventListener("mg-stepper-ready", (event) => stepperNear(event.target));
+  // A prompt that holds back what gives its answer away is set up at once: what it holds
+  // back may be in view (a link into the section) before the prompt nears the viewport.
   root.querySelectorAll("div.mg-predict-run[data-key]").forEach((box) => {
-    whenNear(session, box, () => setUpPrompt(p, box));
+    if (box.dataset.withholds) setUpPrompt(p, box);
+    else whenNear(session, box, () => setUpPrompt(p, box));
   });
   document.addEventListener("micrograd:prose", ({ detail }) => {
     const view = p.prompts.get(detail.key);
