@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import shutil
 import zlib
 from pathlib import Path
@@ -54,6 +55,8 @@ ROOT = HERE.parent.parent
 RUNNER_DIR = Path("_static") / "runner"
 #: The runner's stylesheet, in its sources and in the site.
 STYLESHEET = "runner.css"
+#: A comment of a stylesheet, with the blanks before it and the line's end after it.
+CSS_COMMENT = re.compile(rb"[ \t]*/\*.*?\*/[ \t]*\n?", re.DOTALL)
 #: The reader-facing features' folders: each one's ``<name>.css`` ships inside
 #: :data:`STYLESHEET`, so that a page loads the same one file of style.
 FEATURES = ROOT / "docs" / "_features"
@@ -373,14 +376,21 @@ def _on_builder_inited(app: Sphinx) -> None:
     app.add_css_file(f"runner/{STYLESHEET}")
 
 
+def css_rules(css: bytes) -> bytes:
+    """A stylesheet without its comments: they are for whoever edits it, and what a page
+    fetches of the runner before a Run is held to a budget of bytes."""
+    return CSS_COMMENT.sub(b"", css)
+
+
 def runner_stylesheet(sources: Path = ROOT / SOURCES, features: Path = FEATURES) -> bytes:
     """:data:`STYLESHEET` as the site ships it: the runner's own rules, then each feature's.
 
     The features' stylesheets (``docs/_features/<name>/<name>.css``) follow in their
-    folders' name order, each after a blank line.
+    folders' name order, each after a blank line, all without their comments
+    (:func:`css_rules`).
     """
     parts = [sources / STYLESHEET, *sorted(features.glob("*/*.css"))]
-    return b"\n".join(path.read_bytes() for path in parts)
+    return b"\n".join(css_rules(path.read_bytes()) for path in parts)
 
 
 def shipped_files(app: Sphinx) -> dict[str, bytes]:
