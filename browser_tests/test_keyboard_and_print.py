@@ -74,6 +74,9 @@ def test_after_enter_on_run_the_focus_and_the_run_button_stay_where_they_were(ta
     """On a phone, with Run at the bottom of the screen: the editor opens, Run stays put."""
     tab.page.set_viewport_size({"width": 390, "height": 844})
     tab.open("neuron.html")
+    # The parts of the page above the cell are made by now (once the page is idle), as a
+    # reader who scrolled there finds them: their making is no move of Run's.
+    tab.page.wait_for_function("microgradTest.setUp()")
     run = tab.cell(1).locator("button.runner-run")
     run.evaluate("(b) => window.scrollBy(0, b.getBoundingClientRect().bottom - innerHeight + 8)")
     run.focus()

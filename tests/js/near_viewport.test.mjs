@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 
 import {
-  idle, idleNow, openPage, pageHTML, saved, scrollNear, settled,
+  idle, idleNow, openPage, pageHTML, runner, saved, scrollNear, settled,
 } from "./fake_page.mjs";
 
 const CELLS = [
@@ -59,9 +59,12 @@ test("a page loads with the bars of the cells near the viewport only, and each c
 
 test("once the browser is idle after the load, every part of the page is set up", async () => {
   const { window, session } = await openPage(HTML, { near: () => false });
+  const { testApi } = await runner("runner.js");
   assert.deepEqual(barred(session), [false, false, false]);
+  assert.equal(testApi(session).setUp(), false); // what the browser tests wait on
   idleNow(window);
   assert.deepEqual(barred(session), [true, true, true]);
+  assert.equal(testApi(session).setUp(), true);
   assert.equal(window.document.querySelectorAll(".runner-build-only").length, 1);
   assert.ok(window.document.querySelector(".mg-predict-run form"));
   // The scratch cell's bar is a page cell's, without the page cells' tools (copy).

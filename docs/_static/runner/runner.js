@@ -288,6 +288,8 @@ export function testApi(session) {
     // Nothing runs or waits: the hidden cells after a run (their glued numbers and
     // claims) are done too.
     idle: () => session.current === null && session.waiting.length === 0,
+    // Every part of the page is set up: none waits to near the viewport (cells.js whenNear).
+    setUp: () => session.lazy.waiting.size === 0,
     timings: () => records.timings,
     log: () => records.log,
     liveCharts: () => records.liveCharts,
