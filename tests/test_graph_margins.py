@@ -8,7 +8,7 @@ with both, and reads the SVG's numbers the way the site draws them on a phone:
 
 * a graph in the page's column is as wide as the column, never wider than drawn
   (micrograd-figures.css: ``max-width: 100%``);
-* a stepper's frame, or a pair's side, is drawn at the size ``frameScale`` gives it
+* a stepper's frame is drawn at the size ``frameScale`` gives it
   (docs/_static/micrograd-figure-scale.js, run here by Node, as the page runs it);
 * in dark mode, a graph's light backing: its padding (micrograd-figures.css, read
   here) takes its room from the drawing.
@@ -68,15 +68,13 @@ process.stdout.write(JSON.stringify(sources.map((dot) =>
   viz.renderString(dot, {{ format: "svg", engine: "dot" }}))));
 """
 
-#: Runs the page's rule of a stepper frame's size on each drawing, and says where its
-#: words lie: JSON in, JSON out.
+#: Runs the page's rule of a stepper frame's size on each drawing: JSON in, JSON out.
 SCALE_SCRIPT = f"""
-import {{ frameScale, wordsBelow }} from {json.dumps(FRAME_SCALE_JS.as_uri())};
+import {{ frameScale }} from {json.dumps(FRAME_SCALE_JS.as_uri())};
 const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
 const drawings = JSON.parse(Buffer.concat(chunks).toString("utf8"));
-const drawn = drawings.map((d) => ({{ ...frameScale(d), wordsBelow: wordsBelow(d) }}));
-process.stdout.write(JSON.stringify(drawn));
+process.stdout.write(JSON.stringify(drawings.map(frameScale)));
 """
 
 
@@ -249,11 +247,10 @@ def test_on_a_phone_the_neurons_graphs_are_drawn_at_12_px_or_more(
     assert min(drawn) >= READABLE_PX, dict(zip(NEURON_GRAPHS, drawn, strict=True))
 
 
-def on_a_phone(svgs: list[str], inset: float, pair: bool = False) -> list[tuple[bool, float]]:
-    """Each drawing as a phone draws it in a stepper's frame, or a pair's (``pair``):
-    whether it scrolls sideways, and its smallest label (CSS px), its box ``inset`` px
-    wider than the drawing in it.  Its words lie above it, there to read while the page
-    scrolls to the node at work."""
+def on_a_phone(svgs: list[str], inset: float) -> list[tuple[bool, float]]:
+    """Each drawing as a phone draws it in a stepper's frame (its words above it): whether
+    it scrolls sideways, and its smallest label (CSS px), its box ``inset`` px wider than
+    the drawing in it."""
     drawings = []
     for svg in svgs:
         width, height = (side * PX_PER_PT for side in size_pt(svg))
@@ -262,10 +259,9 @@ def on_a_phone(svgs: list[str], inset: float, pair: bool = False) -> list[tuple[
         room, free, screen = PHONE_STEPPER_VIEW_PX, 0, PHONE_WIDTH_PX
         drawings.append(
             {"width": width, "height": height, "label": label}
-            | {"room": room, "free": free, "screen": screen, "pair": pair}
+            | {"room": room, "free": free, "screen": screen}
         )
     scales = node_script(SCALE_SCRIPT, drawings)
-    assert not any(s["wordsBelow"] for s in scales), scales
     return [
         (s["sideways"], round(d["label"] * s["scale"] * (1 - inset / (d["width"] * s["scale"])), 2))
         for d, s in zip(drawings, scales, strict=True)
@@ -293,19 +289,6 @@ def test_on_a_phone_the_backward_pages_stepper_fits_the_column_with_its_numbers_
     drawn = on_a_phone(lay_out(sources), inset)
     assert not any(sideways for sideways, _ in drawn), drawn
     assert min(px for _, px in drawn) >= READABLE_PX, drawn
-
-
-@in_page_group(BACKWARD)
-def test_on_a_phone_the_backward_pages_pair_shows_each_side_at_12_px_its_words_above_it(
-    lay_out: Callable[[list[str]], list[str]], inset: float
-) -> None:
-    """Both sides, every frame (a phone shows one side at a time, as the reader switches):
-    narrow enough for the column at 12 px, no side scrolls sideways; however little of
-    the window's height is left, it keeps 12 px, whole, its words above it."""
-    for sources in frame_sources(shown(BACKWARD, BACKWARD_STEPPERS[1])):
-        drawn = on_a_phone(lay_out(sources), inset, pair=True)
-        assert not any(sideways for sideways, _ in drawn), drawn
-        assert min(px for _, px in drawn) >= READABLE_PX, drawn
 
 
 @pytest.mark.parametrize(
@@ -345,30 +328,24 @@ def test_the_margin_tests_read_the_numbers_they_mean() -> None:
     assert in_column_px(svg, 400) == pytest.approx(8.0)
     assert in_column_px(svg, 1000) == pytest.approx(16.0)
     # The page's rule: 16 px labels in a view a quarter as wide keep 12 px, sideways; in
-    # a view as wide, without the window's height to fit, 12 px on a phone, a pair's
-    # too (one side at a time, its words above it), and 9.5 on a laptop, a pair's too
-    # (side by side, its words under its drawings).
+    # a view as wide, without the window's height to fit, 12 px on a phone, 9.5 on a
+    # laptop, and on a phone where the words lie under the drawing (a pair's).
     drawing = {"width": 800, "height": 400, "label": 16, "free": 0}
-    wide, phone, pair_phone, laptop, pair_laptop = node_script(
+    wide, phone, laptop, words_below = node_script(
         SCALE_SCRIPT,
         [
             drawing | {"room": 200, "screen": PHONE_WIDTH_PX},
             drawing | {"room": 800, "screen": PHONE_WIDTH_PX},
-            drawing | {"room": 800, "screen": PHONE_WIDTH_PX, "pair": True},
             drawing | {"room": 800, "screen": 1366},
-            drawing | {"room": 800, "screen": 1366, "pair": True},
+            drawing | {"room": 800, "screen": PHONE_WIDTH_PX, "wordsBelow": True},
         ],
     )
     assert wide["sideways"]
     assert 16 * wide["scale"] == pytest.approx(READABLE_PX + 0.01)
-    for case in (phone, pair_phone):
-        assert not case["sideways"]
-        assert not case["wordsBelow"]
-        assert 16 * case["scale"] == pytest.approx(READABLE_PX + 0.01)
+    assert not phone["sideways"]
+    assert 16 * phone["scale"] == pytest.approx(READABLE_PX + 0.01)
     assert 16 * laptop["scale"] == pytest.approx(9.5)
-    assert not laptop["wordsBelow"]
-    assert 16 * pair_laptop["scale"] == pytest.approx(9.5)
-    assert pair_laptop["wordsBelow"]
+    assert 16 * words_below["scale"] == pytest.approx(9.5)
 
 
 def test_the_margin_tests_read_a_backings_padding() -> None:

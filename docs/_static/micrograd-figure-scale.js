@@ -17,37 +17,26 @@ export const MIN_NARROW_LABEL_PX = 12;
 export const PHONE_WIDTH_PX = 576;
 
 /**
- * Whether a frame's words lie under its drawings: a pair's (`pair`), on a screen
- * `screen` CSS px wide.  Side by side, wider than a phone, a pair's two drawings start
- * level, each side's words under it; on a phone, which shows one side at a time, the
- * side's words lie above its drawing (micrograd-figures.css), as a single stepper's
- * do, and stick under the buttons while the page scrolls to the node at work.
- */
-export function wordsBelow({ pair = false, screen }) {
-  return pair && !(screen < PHONE_WIDTH_PX);
-}
-
-/**
  * The scale of a frame's drawing (1: its natural size), and whether it scrolls sideways.
  *
  * `width` and `height` are the drawing's natural size and `label` its smallest label
  * at that size (CSS px); `room` is the view's width, `free` the window's height left
- * for the drawing, `screen` the window's width, and `pair` whether the frame is a
- * pair's.  The drawing fits the window's height and the view's width, unless its
- * labels would get smaller than MIN_LABEL_PX, or on a phone MIN_NARROW_LABEL_PX: then
- * it keeps that size, whole, and the page scrolls to the node at work, which its
- * words, above it, allow (wordsBelow).  Where the view is too narrow for the labels at
- * MIN_NARROW_LABEL_PX, the drawing keeps that size and scrolls sideways.
- * MIN_NARROW_LABEL_PX is kept with a hundredth more: not below it once rounded.
+ * for the drawing, `screen` the window's width, and `wordsBelow` whether the frame's
+ * words lie under its drawing (a pair's sides): the page scrolling to the node at work
+ * would leave them below the window.  The drawing fits the window's height and the
+ * view's width, unless its labels would get smaller than MIN_LABEL_PX, or on a phone
+ * (its words not below it) MIN_NARROW_LABEL_PX: then it keeps that size, whole.  Where
+ * the view is too narrow for the labels at MIN_NARROW_LABEL_PX, the drawing keeps that
+ * size and scrolls sideways.  MIN_NARROW_LABEL_PX is kept with a hundredth more: not
+ * below it once rounded.
  */
-export function frameScale({ width, height, label, room, free, screen, pair = false }) {
+export function frameScale({ width, height, label, room, free, screen, wordsBelow = false }) {
   const across = Math.min(1, room / width);
   const readable = (MIN_NARROW_LABEL_PX + 0.01) / label;
   if (across * label < MIN_NARROW_LABEL_PX && across < 1 && label > MIN_NARROW_LABEL_PX) {
     return { scale: readable, sideways: true };
   }
-  const phone = screen < PHONE_WIDTH_PX && !wordsBelow({ pair, screen });
-  const least = phone ? readable : MIN_LABEL_PX / label;
+  const least = screen < PHONE_WIDTH_PX && !wordsBelow ? readable : MIN_LABEL_PX / label;
   const fits = Math.min(across, Math.max(free, 0) / height);
   return { scale: Math.max(fits, Math.min(across, least)), sideways: false };
 }

@@ -9,7 +9,7 @@
  *   too) when the stepper has the focus.  Each frame's drawings are scaled so
  *   that the buttons, the captions and the drawings fit the window together
  *   (a drawing that would get too small to read keeps a readable size, whole,
- *   larger on a phone, where a pair's side shows its words above it, and the page scrolls to the
+ *   larger on a phone unless its words lie under it, and the page scrolls to the
  *   node at work; one too wide for a phone's column at a readable size scrolls
  *   sideways in a labelled region), and stepping
  *   scrolls the stepper into view, its buttons above its drawings.  No box cuts
@@ -25,7 +25,7 @@
  * Plain JavaScript, no dependencies, nothing fetched but its one module: the size at
  * which a stepper's frame is drawn (micrograd-figure-scale.js).
  */
-import { frameScale, wordsBelow } from "./micrograd-figure-scale.js";
+import { frameScale } from "./micrograd-figure-scale.js";
 
 (() => {
   "use strict";
@@ -253,8 +253,8 @@ import { frameScale, wordsBelow } from "./micrograd-figure-scale.js";
       // The window's height left for this drawing, with the stepper's top below the header.
       const free = window.innerHeight - stuckTop() - (view.getBoundingClientRect().top - box.top) - below - 8;
       const screen = window.innerWidth;
-      const pair = stepper.classList.contains("mg-stepper-pair");
-      const { scale, sideways } = frameScale({ width, height, label, room, free, screen, pair });
+      const wordsBelow = stepper.classList.contains("mg-stepper-pair");
+      const { scale, sideways } = frameScale({ width, height, label, room, free, screen, wordsBelow });
       markSideways(view, sideways);
       scaleTo(svg, scale);
       if (view.classList.contains("mg-sideways")) {
@@ -280,22 +280,17 @@ import { frameScale, wordsBelow } from "./micrograd-figure-scale.js";
 
   /**
    * A stepper taller than the window (a phone): its step's words stick under its buttons,
-   * so that they stay in view while the page scrolls on to the node at work; a pair's
-   * side's words, above its drawing there, under the pair's own words (where the orders
-   * part).  A pair's words under its drawings (side by side) are not stuck.
+   * so that they stay in view while the page scrolls on to the node at work.  A pair's
+   * words sit under its drawings, and are not stuck.
    */
-  function stickCaption(stepper, frame) {
+  function stickCaption(stepper) {
     const controls = stepper.querySelector(":scope > .mg-stepper-controls");
-    const pair = stepper.classList.contains("mg-stepper-pair");
-    const tall = !wordsBelow({ pair, screen: window.innerWidth })
+    const tall = !stepper.classList.contains("mg-stepper-pair")
       && stepper.getBoundingClientRect().height > window.innerHeight - stuckTop();
     stepper.classList.toggle("mg-tall", tall);
     if (tall) {
       const below = parseFloat(getComputedStyle(controls).top) + controls.getBoundingClientRect().height;
       stepper.style.setProperty("--mg-caption-top", `${below}px`);
-      const own = frame.querySelector(":scope > figcaption");
-      const ownHeight = own ? own.getBoundingClientRect().height + parseFloat(getComputedStyle(own).marginBottom) : 0;
-      stepper.style.setProperty("--mg-side-caption-top", `${below + ownHeight}px`);
     }
   }
 
@@ -351,7 +346,7 @@ import { frameScale, wordsBelow } from "./micrograd-figure-scale.js";
       status.textContent = `Step ${current + 1} of ${frames.length}`;
       stepper.dataset.current = String(current);
       fitFrame(stepper, frames[current]);
-      stickCaption(stepper, frames[current]);
+      stickCaption(stepper);
       if (announce) {
         if (live) live.textContent = caption(frames[current]);
         keepInView(stepper, frames[current]);
@@ -387,7 +382,7 @@ import { frameScale, wordsBelow } from "./micrograd-figure-scale.js";
     stepper.refit = () => {
       holdCaptions(frames, frames[current]);
       fitFrame(stepper, frames[current]);
-      stickCaption(stepper, frames[current]);
+      stickCaption(stepper);
     };
     stepper.goTo = (index) => show(index, true);
     holdCaptions(frames, frames[0]);
