@@ -263,6 +263,8 @@ export class Cell {
     this.buildOutput = buildOutput; // the build's output element, or null
     this.entry = null; // its entry in the page's flow (queue.js)
     this.editor = null; // {element, view, value, focus()} once opened (editor.js)
+    // Where a Run held its bar (the window's y) while that run lasts (attachEditor, releaseBar).
+    this.heldAt = null;
     this.state = "idle";
     this.detail = ""; // the status line's words for the state
     this.shows = "build";
@@ -660,6 +662,22 @@ export function attachEditor(cell, editor, help, { keepBar = false } = {}) {
   if (before === null) return;
   const moved = bar.getBoundingClientRect().top - before;
   if (Math.abs(moved) >= 1) window.scrollBy({ top: moved, behavior: "instant" });
+  cell.heldAt = before;
+}
+
+/**
+ * The run that a Run held the bar for has ended.  Whole pixels of scrolling leave a
+ * fraction of the editor's height, and the browser's own holding of the view, as what
+ * the run redraws above (a cell it needed) grows, leaves more: where the reader is still
+ * at the cell (the focus in it) and the bar has crept by a pixel or a few, it goes back.
+ * A larger move is the reader's own scrolling, which stays.
+ */
+export function releaseBar(cell) {
+  const held = cell.heldAt;
+  cell.heldAt = null;
+  if (held === null || cell.controls === null || !cell.el.contains(document.activeElement)) return;
+  const crept = cell.controls.bar.getBoundingClientRect().top - held;
+  if (Math.abs(crept) >= 1 && Math.abs(crept) <= 4) window.scrollBy({ top: crept, behavior: "instant" });
 }
 
 /** Put the page's code back into the cell's editor, if it has one. */

@@ -7,8 +7,8 @@
 // cells, the stale marks, and the script of the reader's version of a cell.
 
 import {
-  announce, bringIntoView, button, element, endOfSession, removeOutput, restoreCode, sessionCells,
-  setBuildOnlyNote, setStale, setState, startOutput,
+  announce, bringIntoView, button, element, endOfSession, releaseBar, removeOutput, restoreCode,
+  sessionCells, setBuildOnlyNote, setStale, setState, startOutput,
 } from "./cells.js";
 import { openEditor } from "./editor.js";
 import {
@@ -931,6 +931,7 @@ function finished(session, entry, result, seconds) {
       setState(cell, "raised", "raised an exception");
       announce(`${cell.name} raised an exception`);
     }
+    releaseBar(cell);
   }
   emit("run-done", {
     cell: cell ? cell.index : null, code: entry.code, ok: result.ok, edited: isEdited(entry),
