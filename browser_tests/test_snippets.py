@@ -245,9 +245,12 @@ def run_script(shown: Shown) -> Ran:
 def said(picture: str) -> list[str]:
     """What a drawing says, whichever program laid it out: its words in order (its labels,
     tooltips, captions).  The script draws with the reader's program (Graphviz's dot, else
-    graphviz-pure), the build with its own: the same words, in other places."""
-    words = re.sub(r"<[^>]*>", " ", re.sub(r"<!--.*?-->", "", picture, flags=re.DOTALL))
-    return words.split()
+    graphviz-pure), the build with its own: the same words, in other places.  The graph's
+    own title is the program's, not the drawing's: older Graphviz names an unnamed graph
+    ``%3``, newer ones and graphviz-pure leave it out."""
+    picture = re.sub(r"<!--.*?-->", "", picture, flags=re.DOTALL)
+    picture = re.sub(r'(<g [^>]*class="graph"[^>]*>\s*)<title>[^<]*</title>', r"\1", picture)
+    return re.sub(r"<[^>]*>", " ", picture).split()
 
 
 def problems_of(ran: Ran) -> list[str]:
