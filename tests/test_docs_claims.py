@@ -146,12 +146,6 @@ READ_LEAD_INS = {
     ("mlp", "The trained network, drawn again:"),
     # What the training cell does, which the claim after it gives the rate of.
     ("moons", "Full-batch gradient descent:"),
-    # Glued numbers, each marked as the reader's, or out of date, on its own.
-    (
-        "moons",
-        "Untrained, the network scores every point between {glue:text}`spike_before_min:.3f` "
-        "and {glue:text}`spike_before_max:.3f`:",
-    ),
     # CPython's collector, not the page's run.
     ("why-its-fast", "The collector decides *when* to run by counting allocations:"),
 }
