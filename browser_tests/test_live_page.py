@@ -13,6 +13,8 @@ reach 127.0.0.1 only, these tests check that
   its controls, its captions and the node at work together, without scrolling;
 - a drawing made in the browser fits the column on a phone, as the build's do
   (test_runner.py, on the run its phone test makes);
+- the local-rules page's picture of the chain rule, edited, draws the reader's paths,
+  and the number and the sentence about it follow them;
 - numbers in the prose follow the reader's run (docs/_features/glue: the kernel
   formats them with its runtime.py, which formats as myst-nb does, a rule
   tests/features/test_glue.py checks without a browser);
@@ -250,6 +252,46 @@ def test_numbers_and_pictures_that_read_a_name_the_readers_edit_took_away_say_fr
 
 
 # -- pictures that follow the run --------------------------------------------------------------
+
+
+def claim_shown(tab: Tab, key: str) -> str:
+    """Which wording of the claim ``key`` the page shows: "holds" or "fails"."""
+    claim = tab.page.locator(f"span.mg-claim[data-claim-key={key}]")
+    holds = claim.locator(":scope > .mg-claim-holds").is_visible()
+    fails = claim.locator(":scope > .mg-claim-fails").is_visible()
+    assert holds != fails, (key, holds, fails)
+    return "holds" if holds else "fails"
+
+
+def test_the_chain_rule_picture_follows_the_readers_graph_and_its_words_follow_it(
+    tab: Tab,
+) -> None:
+    """The local-rules page's picture of the chain rule, its cell edited so that ``a`` is
+    used a third time: drawn in the browser with three paths, their sum the engine's
+    -96, and the words under it saying so; without ``L.backward()``, the sum is still -96
+    but ``a.grad`` 0, and the words say it is not their sum."""
+    tab.open("local-rules.html")
+    picture = cell_with(tab, "draw_paths(L, a)")
+    edit(tab, picture, ("L = b * c\n", "L = b * c * a\n"))
+    run(tab, picture)
+    drawing = tab.cell(picture).locator("div.runner-drawing svg")
+    words = drawing.text_content() or ""
+    assert "sum of the 3 paths: -96.0000" in words, words
+    assert "a.grad: -96.0000" in words, words
+    paths = tab.page.locator("span.pasted-text[data-glue-key=cr_paths]")
+    assert paths.get_attribute("data-shown") == "yours"
+    assert paths.inner_text().splitlines() == ["3", "Your run's value; the build's value: 2."]
+    assert claim_shown(tab, "cr_sum_is_grad") == "holds"
+
+    edit(tab, picture, ("L = b * c\n", "L = b * c * a\n"), ("L.backward()\n", ""))
+    run(tab, picture)
+    words = tab.cell(picture).locator("div.runner-drawing svg").text_content() or ""
+    assert "sum of the 3 paths: -96.0000" in words, words
+    assert "a.grad: 0.0000" in words, words
+    assert claim_shown(tab, "cr_sum_is_grad") == "fails"
+    assert tab.page.locator(".runner-hidden-error").count() == 0
+    assert not tab.errors, tab.errors
+
 
 CHART_MIME = MIME_TYPES["chart"]
 #: What the live-chart test measured, for benchmarks/RESULTS.md (benchmarks/report.py --browser).

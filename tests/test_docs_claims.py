@@ -615,6 +615,27 @@ def test_local_rules_says_y_is_sin_x2_x_only_of_a_y_that_is() -> None:
     )
 
 
+@in_page_group("local-rules")
+@TORCH
+def test_local_rules_chain_rule_picture_adds_its_paths_up_to_the_engines_grad() -> None:
+    run = run_page("local-rules")
+    assert run.glued["cr_paths"] == 2
+    assert run.glued["cr_sum"] == run.glued["cr_grad"] == -27.0
+    assert claimed("local-rules")["cr_sum_is_grad"]["holds"]
+    # A reader who draws the paths before backward(): a.grad is still 0, the sum is not.
+    edited = execute_page(
+        "local-rules", [("L.backward()\ndraw_paths", "draw_paths")], until='"cr_sum_is_grad"'
+    )
+    assert edited.claims["cr_sum_is_grad"]["holds"] is False
+    assert edited.claims["cr_sum_is_grad"]["about"] == "the paths add up to -27.0, a.grad is 0.0"
+    # A reader who uses a a third time, in L: three paths, still the engine's grad.
+    edited = execute_page(
+        "local-rules", [("L = b * c\n", "L = b * c * a\n")], until='"cr_sum_is_grad"'
+    )
+    assert edited.glued["cr_paths"] == 3
+    assert edited.claims["cr_sum_is_grad"]["holds"] is True
+
+
 @in_page_group("pytorch")
 @TORCH
 def test_pytorch_page_agrees_with_torch() -> None:

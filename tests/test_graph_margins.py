@@ -229,6 +229,9 @@ NEURON_GRAPHS = ["draw_dot(o)", "draw_dot(o2)"]
 NEURON_STEPPER = "stepper = BackwardStepper(o)"
 #: The code of the cells that show the backward page's stepper and its pair.
 BACKWARD_STEPPERS = ["BackwardStepper(worked_example())", "pair = StepperPair("]
+LOCAL_RULES = "local-rules"
+#: The code of the cell that shows the local-rules page's picture of the chain rule.
+CHAIN_RULE_PICTURE = "draw_paths(L, a)"
 
 
 @pytest.fixture(params=THEMES)
@@ -245,6 +248,17 @@ def test_on_a_phone_the_neurons_graphs_are_drawn_at_12_px_or_more(
     svgs = lay_out([graph.source for graph in graphs])
     drawn = [round(in_column_px(svg, PHONE_COLUMN_PX, inset), 2) for svg in svgs]
     assert min(drawn) >= READABLE_PX, dict(zip(NEURON_GRAPHS, drawn, strict=True))
+
+
+# The cells before the picture include the sin section's checks, which import torch.
+@pytest.mark.torch
+@in_page_group(LOCAL_RULES)
+def test_on_a_phone_the_chain_rule_picture_is_drawn_at_12_px_or_more(
+    lay_out: Callable[[list[str]], list[str]], inset: float
+) -> None:
+    """Its local derivatives on the arrows and its sums under it, as well as its boxes."""
+    (svg,) = lay_out([shown(LOCAL_RULES, CHAIN_RULE_PICTURE).source])
+    assert round(in_column_px(svg, PHONE_COLUMN_PX, inset), 2) >= READABLE_PX
 
 
 def on_a_phone(svgs: list[str], inset: float) -> list[tuple[bool, float]]:

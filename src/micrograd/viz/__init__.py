@@ -9,6 +9,10 @@ graphviz nor matplotlib.  Each module is one kind of view:
 * :mod:`micrograd.viz.draw`: :func:`~micrograd.viz.draw.draw_dot` and
   :func:`~micrograd.viz.draw.draw_mlp`, a graph and a network as Graphviz
   graphs (needs the ``graphviz`` package: ``pip install "micrograd-book[draw]"``);
+* :mod:`micrograd.viz.paths`: the chain rule as paths, from a node up to the output,
+  each path a product of local derivatives and the gradient their sum
+  (:func:`~micrograd.viz.paths.chain_paths`), and drawn
+  (:func:`~micrograd.viz.paths.draw_paths`);
 * :mod:`micrograd.viz.svg`: such a graph laid out by Graphviz's ``dot`` as SVG
   (:func:`~micrograd.viz.svg.render_svg`), and made ready to sit inside an HTML
   page (:func:`~micrograd.viz.svg.inline_svg`);

@@ -62,6 +62,7 @@ from typing import TYPE_CHECKING, Any
 from micrograd.engine import Value, topological_order
 from micrograd.viz.draw import draw_dot, grad_field_width
 from micrograd.viz.labels import dot_names, format_number, formula, name_of, operand
+from micrograd.viz.paths import local_derivatives
 from micrograd.viz.svg import inline_svg, render_svg
 
 if TYPE_CHECKING:  # pragma: no cover - only for the type checker
@@ -312,7 +313,8 @@ def backward_frames(
         rule = node._rule
         inputs = list(dict.fromkeys(node._prev)) if rule is not None else []
         was = [child.grad for child in inputs]
-        local = _local_derivatives(node, inputs)
+        derivatives = local_derivatives(node) if inputs else {}
+        local = [derivatives[child] for child in inputs]
         if rule is not None:
             node._backward()  # the node's own rule, with its inputs, as backward() runs it
         dot = draw_dot(root, rankdir=rankdir)
@@ -385,25 +387,6 @@ def _what_backward_leaves(root: Value, graph: list[Value]) -> dict[Value, float]
     for node, grad in zip(graph, held, strict=True):
         node.grad = grad
     return right
-
-
-def _local_derivatives(node: Value, inputs: list[Value]) -> list[float]:
-    """d(node)/d(input) for each input: the node's own rule, run once with a grad of 1.
-
-    Every grad it touches is put back, so the pass goes on as if it had not run.
-    """
-    if not inputs:
-        return []
-    held = node.grad, [child.grad for child in inputs]
-    node.grad = 1.0
-    for child in inputs:
-        child.grad = 0.0
-    node._backward()
-    local = [child.grad for child in inputs]
-    node.grad = held[0]
-    for child, grad in zip(inputs, held[1], strict=True):
-        child.grad = grad
-    return local
 
 
 def _wrong(nodes: list[Value], right: dict[Value, float]) -> list[Value]:
