@@ -332,3 +332,13 @@ def test_many_input_operations_reject_bad_input(
 ) -> None:
     with pytest.raises(error, match=message):
         build()
+
+
+def test_many_input_operations_take_values_of_a_subclass() -> None:
+    class Labelled(Value):
+        __slots__ = ()
+
+    a, b = Labelled(2.0), Value(3.0)
+    out = Value.dot([a, b], [b, a])
+    out.backward()
+    assert (out.data, a.grad, b.grad) == (12.0, 6.0, 4.0)

@@ -534,6 +534,7 @@ def topological_order(root: Value) -> list[Value]:
 # -- making nodes quickly, and checking what comes in -----------------------------
 
 _new = object.__new__
+_VALUE_TYPE = frozenset({Value})
 
 
 def _node(data: float, op: str, rule: BackwardRule | None, a: Value, b: Value = _NO_INPUT) -> Value:
@@ -572,7 +573,10 @@ def _inputs(name: str, values: Iterable[Any]) -> Any:
     inputs = tuple(values)
     if not inputs:
         raise ValueError(f"{name} needs at least one Value")
-    if not all(map(isinstance, inputs, repeat(Value))):
+    # all of type Value (the quick check), or else of a subclass of it
+    if not _VALUE_TYPE.issuperset(map(type, inputs)) and not all(
+        map(isinstance, inputs, repeat(Value))
+    ):
         wrong = next(x for x in inputs if not isinstance(x, Value))
         raise TypeError(f"{name} takes Values only, got {type(wrong).__name__} {wrong!r}")
     return inputs
