@@ -11,6 +11,10 @@ A network reads one token at a time: :meth:`GPT.forward` takes a token and
 its position, and a :class:`Cache` of the keys and values of the positions
 before it, which causal attention reads.
 
+Every sum of many terms (a dot product, a softmax's denominator, the mean
+over positions) is one node of the graph (:meth:`Value.sum`,
+:meth:`Value.dot`), added left to right as Python's ``sum`` would.
+
 Like the engine, this module imports nothing outside the standard library,
 and it draws random numbers from its own generators (``random.Random(seed)``),
 never from :mod:`random`'s global one.
@@ -29,7 +33,6 @@ __all__ = [
     "Linear",
     "Tokenizer",
     "cross_entropy",
-    "dot",
     "rmsnorm",
     "sample",
     "softmax",
@@ -130,22 +133,6 @@ class Tokenizer:
         return "".join(chars)
 
 
-def dot(a: Sequence[Value], b: Sequence[Value]) -> Value:
-    """``a[0] * b[0] + a[1] * b[1] + ...``, added left to right, as Python's ``sum`` does."""
-    total: Value | float = 0.0
-    for x, y in zip(a, b, strict=True):
-        total = total + x * y
-    return Value(total) if isinstance(total, float) else total
-
-
-def _total(terms: Sequence[Value]) -> Value:
-    """``terms[0] + terms[1] + ...``, added left to right, as Python's ``sum`` does."""
-    total: Value | float = 0.0
-    for term in terms:
-        total = total + term
-    return Value(total) if isinstance(total, float) else total
-
-
 def _matrix(rows: int, cols: int, rng: random.Random) -> list[Vector]:
     """A ``rows`` x ``cols`` matrix of weights drawn from ``gauss(0, INIT_STD)``, row by row."""
     return [[Value(rng.gauss(0.0, INIT_STD)) for _ in range(cols)] for _ in range(rows)]
@@ -166,7 +153,7 @@ class Linear(Module):
         self.weight = _matrix(nout, nin, rng)
 
     def __call__(self, x: Sequence[Value]) -> Vector:
-        return [dot(row, x) for row in self.weight]
+        return [Value.dot(row, x) for row in self.weight]
 
     def parameters(self) -> list[Value]:
         return [w for row in self.weight for w in row]
@@ -195,7 +182,7 @@ class Embedding(Module):
 
 def rmsnorm(x: Sequence[Value], eps: float = 1e-5) -> Vector:
     """``x`` divided by its root mean square: ``x / sqrt(mean(x**2) + eps)``, with no weights."""
-    mean_square = dot(x, x) / len(x)
+    mean_square = Value.dot(x, x) / len(x)
     scale = (mean_square + eps) ** -0.5
     return [xi * scale for xi in x]
 
@@ -204,7 +191,7 @@ def softmax(logits: Sequence[Value]) -> Vector:
     """``exp(logits)`` normalised to sum to 1 (the largest logit is subtracted first)."""
     largest = max(logit.data for logit in logits)
     exps = [(logit - largest).exp() for logit in logits]
-    total = _total(exps)
+    total = Value.sum(exps)
     return [e / total for e in exps]
 
 
@@ -220,7 +207,7 @@ def cross_entropy(logits: Sequence[Value], target: int) -> Value:
         raise ValueError(f"target {target} is outside 0 .. {len(logits) - 1}")
     largest = max(logit.data for logit in logits)
     exps = [(logit - largest).exp() for logit in logits]
-    return -(exps[target] / _total(exps)).log()
+    return -(exps[target] / Value.sum(exps)).log()
 
 
 class Cache:
@@ -276,8 +263,8 @@ class Attention(Module):
     def head(self, q: Vector, keys: list[Vector], values: list[Vector]) -> Vector:
         """One head: a softmax of scaled dot products weighs the values."""
         scale = self.head_dim**0.5
-        weights = softmax([dot(q, k) / scale for k in keys])
-        return [dot(weights, [v[j] for v in values]) for j in range(self.head_dim)]
+        weights = softmax([Value.dot(q, k) / scale for k in keys])
+        return [Value.dot(weights, [v[j] for v in values]) for j in range(self.head_dim)]
 
     def parameters(self) -> list[Value]:
         return [
@@ -448,7 +435,7 @@ class GPT(Module):
             cross_entropy(self.forward(tokens[i], i, cache), tokens[i + 1])
             for i in range(positions)
         ]
-        return _total(losses) * (1.0 / positions)
+        return Value.sum(losses) * (1.0 / positions)
 
     def parameters(self) -> list[Value]:
         """Every weight, in microgpt's order (the order they are drawn in)."""
