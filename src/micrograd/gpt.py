@@ -12,8 +12,8 @@ its position, and a :class:`Cache` of the keys and values of the positions
 before it, which causal attention reads.
 
 Every sum of many terms (a dot product, a softmax's denominator, the mean
-over positions) is one node of the graph (:meth:`Value.sum`,
-:meth:`Value.dot`), added left to right as Python's ``sum`` would.
+over positions) is one node of the graph (:meth:`~micrograd.engine.Value.sum`,
+:meth:`~micrograd.engine.Value.dot`), added left to right as Python's ``sum`` would.
 
 Like the engine, this module imports nothing outside the standard library,
 and it draws random numbers from its own generators (``random.Random(seed)``),
