@@ -51,3 +51,26 @@ def package_at(revision: str, folder: Path) -> str:
     ).stdout
     subprocess.run(["tar", "-x", "-C", str(source)], input=archive, check=True)
     return environment(folder, *DEPENDENCIES, force=(str(source),))
+
+
+#: microgpt's model as published on PyPI (MIT); only its engine.py is used.
+MICROGPT = "strands-microgpt==0.1.0"
+
+
+def microgpt(folder: Path) -> Path:
+    """microgpt's ``engine.py``, from :data:`MICROGPT` installed alone in ``folder``.
+
+    ``--no-deps``: the package's ``__init__`` imports an agents framework, which
+    ``engine.py`` (standard library only) does not need; nothing imports the package.
+    """
+    python = folder / "bin" / "python"
+    if not python.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True)
+    pip = [str(python), "-m", "pip", "install", "--quiet", "--no-deps", MICROGPT]
+    subprocess.run(pip, check=True)
+    # find_spec locates the package without running its __init__
+    where = "import importlib.util as u; print(u.find_spec('strands_microgpt').origin)"
+    origin = subprocess.run(
+        [str(python), "-c", where], capture_output=True, text=True, check=True
+    ).stdout.strip()
+    return Path(origin).with_name("engine.py")

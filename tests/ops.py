@@ -22,6 +22,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
+from micrograd.engine import Value
+
 #: Where an input may lie: anywhere, anywhere but 0, or above 0.
 REAL, NONZERO, POSITIVE = "real", "nonzero", "positive"
 
@@ -200,6 +202,39 @@ OPS: list[Op] = [
     method("exp", math.exp, math.exp),
     method("log", lambda a: 1 / a, math.log, ABOVE_ZERO, domains=(POSITIVE,)),
     method("sigmoid", lambda a: _sigmoid(a) * (1 - _sigmoid(a)), _sigmoid),
+    # The operations of many inputs, on one or two (test_engine_ops.py checks longer ones).
+    Op(
+        "Value.sum([a])",
+        lambda a: Value.sum([a]),
+        lambda a: (1.0,),
+        "sum",
+        ANYWHERE,
+        value=lambda a: a,
+        torch=lambda a: a.reshape(1).sum(),
+        in_original=False,
+    ),
+    Op(
+        "Value.sum([a, b])",
+        lambda a, b: Value.sum([a, b]),
+        lambda a, b: (1.0, 1.0),
+        "sum",
+        PAIRS,
+        (REAL, REAL),
+        value=lambda a, b: a + b,
+        torch=lambda a, b: a + b,
+        in_original=False,
+    ),
+    Op(
+        "Value.dot([a], [b])",
+        lambda a, b: Value.dot([a], [b]),
+        lambda a, b: (b, a),
+        "dot",
+        PAIRS,
+        (REAL, REAL),
+        value=lambda a, b: a * b,
+        torch=lambda a, b: a.reshape(1).dot(b.reshape(1)),
+        in_original=False,
+    ),
 ]
 
 #: The operations by name.

@@ -1,15 +1,20 @@
-"""Tests for micrograd.datasets: the pure-Python make_moons is scikit-learn's, bit for bit."""
+"""Tests for micrograd.datasets: the pure-Python make_moons is scikit-learn's, bit for bit;
+names() is makemore's names.txt, read from the package."""
 
 from __future__ import annotations
 
+import hashlib
 import math
 import random
+import re
+import socket
+from importlib import resources
 
 import numpy as np
 import pytest
 import sklearn.datasets
 
-from micrograd.datasets import make_moons
+from micrograd.datasets import make_moons, names
 
 
 def scikit_learn_moons(n_samples: int, noise: float, seed: int) -> tuple[np.ndarray, np.ndarray]:
@@ -109,3 +114,46 @@ def test_make_moons_rejects_bad_arguments(
 ) -> None:
     with pytest.raises(error, match=message):
         make_moons(**kwargs)  # type: ignore[arg-type]
+
+
+# -- names ------------------------------------------------------------------------------
+
+
+def test_names_are_makemores_32033_names_in_the_files_order() -> None:
+    words = names()
+    assert len(words) == 32_033
+    assert words[:3] == ["emma", "olivia", "ava"]
+    assert words[-3:] == ["zyrie", "zyron", "zzyzx"]
+    assert len(set(words)) == 29_494
+
+
+def test_names_are_lower_case_letters_only() -> None:
+    words = names()
+    assert all(re.fullmatch("[a-z]{2,15}", word) for word in words)
+    assert set("".join(words)) == set("abcdefghijklmnopqrstuvwxyz")
+
+
+def test_names_are_read_without_the_network(monkeypatch: pytest.MonkeyPatch) -> None:
+    def no_network(*args: object, **kwargs: object) -> None:
+        raise AssertionError("names() tried to open a network connection")
+
+    monkeypatch.setattr(socket, "socket", no_network)
+    monkeypatch.setattr(socket, "create_connection", no_network)
+    monkeypatch.setattr(socket, "getaddrinfo", no_network)
+    assert len(names()) == 32_033
+
+
+def test_names_gives_a_new_list_every_call() -> None:
+    first = names()
+    first.clear()
+    assert len(names()) == 32_033
+
+
+def test_the_notice_names_the_shipped_files_checksum_and_licence() -> None:
+    data = resources.files("micrograd") / "data"
+    notice = (data / "NOTICE").read_text(encoding="utf-8")
+    digest = hashlib.sha256((data / "names.txt").read_bytes()).hexdigest()
+    assert digest in notice
+    assert "https://github.com/karpathy/makemore" in notice
+    assert "MIT License" in notice
+    assert "Copyright (c) 2022 Andrej Karpathy" in notice

@@ -8,12 +8,13 @@ never read back from the engine.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 from ops import OPS, Op, inside
 
-from micrograd.engine import Value, new_node
+from micrograd.engine import Value, new_node, topological_order
 
 A = 3.0
 
@@ -234,3 +235,110 @@ def test_new_node_stores_an_int_result_as_a_float() -> None:
     out = new_node(2, "two", _sin_backward, Value(1.0))
     assert type(out.data) is float
     assert out.grad == 0.0
+
+
+# -- operations of many inputs: Value.sum and Value.dot ------------------------------------------
+
+XS = [0.5, -1.25, 2.0, 3.5, -0.75]
+YS = [1.5, 0.25, -2.0, 0.125, 4.0]
+
+
+def chain_sum(terms: list[Value]) -> Value:
+    """The same sum as a chain of ``+``, as Python's ``sum`` builds it."""
+    total = terms[0]
+    for t in terms[1:]:
+        total = total + t
+    return total
+
+
+def test_sum_is_one_node_with_the_chains_value_and_gradients() -> None:
+    terms = [Value(x) for x in XS]
+    chained = [Value(x) for x in XS]
+    out = Value.sum(terms) * 3.0
+    reference = chain_sum(chained) * 3.0
+    out.backward()
+    reference.backward()
+    assert out._a._op == "sum"
+    assert out._a._prev == tuple(terms)
+    assert out.data == reference.data == 3.0 * math.fsum(XS)
+    assert [t.grad for t in terms] == [3.0] * len(XS)
+
+
+def test_dot_is_one_node_with_the_chains_value_and_gradients() -> None:
+    a, b = [Value(x) for x in XS], [Value(y) for y in YS]
+    out = Value.dot(a, b) * 2.0
+    out.backward()
+    node = out._a
+    assert (node._op, node._prev) == ("dot", (*a, *b))
+    assert node.data == sum(x * y for x, y in zip(XS, YS, strict=True))
+    assert [v.grad for v in a] == [2.0 * y for y in YS]
+    assert [v.grad for v in b] == [2.0 * x for x in XS]
+
+
+def test_dot_of_a_vector_with_itself_is_its_sum_of_squares_with_gradient_two_x() -> None:
+    x = [Value(v) for v in XS]
+    out = Value.dot(x, x)
+    out.backward()
+    assert out.data == sum(v * v for v in XS)
+    assert [v.grad for v in x] == [2.0 * v for v in XS]
+    assert out._prev == (*x, *x)
+
+
+def test_a_term_used_twice_in_a_sum_gets_both_gradients() -> None:
+    a, b = Value(1.0), Value(2.0)
+    out = Value.sum([a, b, a, a])
+    out.backward()
+    assert (out.data, a.grad, b.grad) == (5.0, 3.0, 1.0)
+
+
+def test_many_input_nodes_come_after_all_their_inputs_in_topological_order() -> None:
+    a = [Value(x) for x in XS]
+    s = Value.sum(a)
+    d = Value.dot([s, *a[:2]], a[2:])
+    order = topological_order(d)
+    assert order[-1] is d
+    assert order.index(s) > max(order.index(v) for v in a)
+    assert len(order) == len(set(order)) == len(a) + 2
+
+
+def test_backward_property_runs_a_many_input_rule_as_backward_does() -> None:
+    a, b = [Value(x) for x in XS], [Value(y) for y in YS]
+    out = Value.dot(a, b)
+    out.grad = 1.0
+    out._backward()
+    assert [v.grad for v in a] == YS
+    s = Value.sum(b)
+    s.grad = 2.0
+    s._backward()
+    assert [v.grad for v in b] == [x + 2.0 for x in XS]
+
+
+@pytest.mark.parametrize(
+    ("build", "error", "message"),
+    [
+        (lambda: Value.sum([]), ValueError, "Value.sum needs at least one Value"),
+        (lambda: Value.dot([], []), ValueError, "Value.dot needs at least one Value"),
+        (lambda: Value.sum([Value(1.0), 2.0]), TypeError, "Value.sum takes Values only, got float"),
+        (lambda: Value.dot([Value(1.0)], [3]), TypeError, "Value.dot takes Values only, got int"),
+        (
+            lambda: Value.dot([Value(1.0)], [Value(1.0), Value(2.0)]),
+            ValueError,
+            "Value.dot needs two sequences of one length, got 1 and 2",
+        ),
+    ],
+)
+def test_many_input_operations_reject_bad_input(
+    build: Callable[[], Value], error: type[Exception], message: str
+) -> None:
+    with pytest.raises(error, match=message):
+        build()
+
+
+def test_many_input_operations_take_values_of_a_subclass() -> None:
+    class Labelled(Value):
+        __slots__ = ()
+
+    a, b = Labelled(2.0), Value(3.0)
+    out = Value.dot([a, b], [b, a])
+    out.backward()
+    assert (out.data, a.grad, b.grad) == (12.0, 6.0, 4.0)

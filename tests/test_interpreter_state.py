@@ -31,8 +31,9 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 
 from micrograd import paused_gc
-from micrograd.datasets import make_moons
+from micrograd.datasets import make_moons, names
 from micrograd.engine import Value, new_node, topological_order
+from micrograd.gpt import GPT, Tokenizer, sample, train
 from micrograd.nn import MLP, Layer, Neuron
 from micrograd.training_log import TrainingLog
 from micrograd.viz import plot
@@ -95,6 +96,14 @@ def training_step(model: MLP, points: int = 8) -> Value:
     return total
 
 
+def _gpt() -> str:
+    """Two training steps of a small GPT, then a sample from it."""
+    tokenizer = Tokenizer(["emma", "ava"])
+    model = GPT(tokenizer.vocab_size, n_embd=4, block_size=6, n_head=2)
+    train(model, tokenizer, ["emma", "ava"], steps=2)
+    return sample(model, tokenizer, random.Random(0))
+
+
 def sin_backward(out: Value, a: Value) -> None:
     a.grad += 0.5 * out.grad
 
@@ -108,6 +117,11 @@ ENTRY_POINTS: dict[str, Callable[[], object]] = {
     "backward": lambda: (Value(2.0) * Value(3.0) + 1).backward(),
     "topological_order": lambda: topological_order(Value(2.0) * Value(3.0)),
     "new_node": lambda: new_node(0.5, "half", sin_backward, Value(1.0)),
+    "Value.sum and Value.dot": lambda: Value.sum(
+        [Value(1.0), Value.dot([Value(2.0)], [Value(3.0)])]
+    ),
+    "names": lambda: names(),
+    "GPT train and sample": lambda: _gpt(),
     "Neuron call": lambda: Neuron(3)([1.0, 2.0, 3.0]),
     "Layer call": lambda: Layer(3, 4)([1.0, 2.0, 3.0]),
     "MLP call": lambda: small_model()([1.0, -1.0]),

@@ -11,7 +11,9 @@ import pytest
 from _dot import dot_on_path
 
 import micrograd.collector
+import micrograd.datasets
 import micrograd.engine
+import micrograd.gpt
 import micrograd.nn
 import micrograd.training_log
 import micrograd.viz.chart
@@ -26,6 +28,8 @@ import micrograd.viz.svg
     [
         micrograd.engine,
         micrograd.nn,
+        micrograd.gpt,
+        micrograd.datasets,
         micrograd.collector,
         micrograd.training_log,
         micrograd.viz.labels,

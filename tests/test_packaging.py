@@ -139,14 +139,17 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> dict[str, bytes]:
     return wheel_files(tmp_path_factory.mktemp("wheel"))
 
 
-def test_the_wheel_holds_the_package_modules_and_nothing_else(wheel: dict[str, bytes]) -> None:
+def test_the_wheel_holds_the_package_modules_and_data_and_nothing_else(
+    wheel: dict[str, bytes],
+) -> None:
     package = {name for name in wheel if not name.startswith("micrograd_book-")}
     expected = {
         f"micrograd/{path.relative_to(PACKAGE).as_posix()}"
         for path in PACKAGE.rglob("*")
         if path.suffix == ".py" or path.name == "py.typed"
-    }
+    } | {"micrograd/data/names.txt", "micrograd/data/NOTICE"}
     assert package == expected
+    assert wheel["micrograd/data/names.txt"] == (PACKAGE / "data" / "names.txt").read_bytes()
     assert {"micrograd/viz/__init__.py", "micrograd/viz/chart.py", "micrograd/py.typed"} <= package
     assert not [name for name in wheel if "dot_shim" in name or "dot_program" in name]
     assert not [name for name in wheel if name.startswith(("tools/", "tests/", "docs/"))]

@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 from graphs import Program, programs, run
 from hypothesis import given
+from hypothesis import strategies as st
 from ops import OPS, Op
 
 from micrograd.engine import Value
@@ -164,3 +165,30 @@ def test_random_graph_values_and_leaf_gradients_match_torch(program: Program) ->
 @given(programs(max_leaves=2, max_steps=30))
 def test_deeper_random_graphs_over_two_leaves_match_torch(program: Program) -> None:
     assert_matches_torch(program)
+
+
+# -- operations of many inputs, on vectors --------------------------------------------------------
+
+
+@given(
+    st.lists(
+        st.tuples(st.floats(-10, 10, allow_nan=False), st.floats(-10, 10, allow_nan=False)),
+        min_size=1,
+        max_size=20,
+    )
+)
+def test_sum_and_dot_of_vectors_match_torch(pairs: list[tuple[float, float]]) -> None:
+    xs, ys = [x for x, _ in pairs], [y for _, y in pairs]
+    a, b = [Value(x) for x in xs], [Value(y) for y in ys]
+    out = (Value.dot(a, b) * Value.sum(a)).tanh() + Value.dot(b, b)
+    out.backward()
+    ta = torch.tensor(xs, dtype=torch.float64, requires_grad=True)
+    tb = torch.tensor(ys, dtype=torch.float64, requires_grad=True)
+    tout = (ta.dot(tb) * ta.sum()).tanh() + tb.dot(tb)
+    tout.backward()
+    assert ta.grad is not None
+    assert tb.grad is not None
+    # PyTorch adds in its own order: sums that cancel agree to a rounding of their terms' size
+    assert math.isclose(out.data, tout.item(), rel_tol=1e-12, abs_tol=1e-9)
+    for v, g in [*zip(a, ta.grad.tolist(), strict=True), *zip(b, tb.grad.tolist(), strict=True)]:
+        assert math.isclose(v.grad, g, rel_tol=1e-12, abs_tol=1e-9)

@@ -7,15 +7,21 @@ NumPy's legacy Mersenne Twister (``RandomState``) in a private generator.  It
 needs the standard library only, so it runs wherever the engine runs (the
 docs run it in the reader's browser), and it leaves every global generator,
 NumPy's and the :mod:`random` module's, as it found them.
+
+:func:`names` gives the 32,033 names of Andrej Karpathy's makemore, which the
+package ships (``micrograd/data/names.txt``, with its licence in
+``micrograd/data/NOTICE``): it reads them from the installed package, never
+from the network.
 """
 
 from __future__ import annotations
 
-__all__ = ["make_moons"]
+__all__ = ["make_moons", "names"]
 
 import math
 import numbers
 import random
+from importlib import resources
 
 # Mersenne Twister MT19937, as NumPy's legacy RandomState seeds it.
 _MT_WORDS = 624
@@ -164,3 +170,27 @@ def make_moons(
     scale = float(noise)
     X = [[x1 + (0.0 + scale * next(draws)), x2 + (0.0 + scale * next(draws))] for x1, x2 in points]
     return X, labels
+
+
+def names() -> list[str]:
+    """The 32,033 names of makemore's ``names.txt``, in the file's order.
+
+    Given names, lower case ``a`` to ``z``, 2 to 15 letters each, some of
+    them more than once (29,494 different ones).  The file ships with the
+    package and is read from it with :mod:`importlib.resources`: no network
+    access, the same list on every call.  Its source and licence (MIT,
+    Andrej Karpathy's makemore) are in ``micrograd/data/NOTICE``.
+
+    Returns
+    -------
+    list of str
+        The names, a new list on every call.
+
+    Examples
+    --------
+    >>> words = names()
+    >>> len(words), words[:3]
+    (32033, ['emma', 'olivia', 'ava'])
+    """
+    text = (resources.files("micrograd") / "data" / "names.txt").read_text(encoding="utf-8")
+    return text.splitlines()

@@ -12,8 +12,10 @@ passes it on.
 The design follows the original micrograd closely, with two differences that
 make it fast and frugal (the docs page "Why it's fast" measures them):
 
-* a node keeps its (at most two) inputs in two slots, ``_a`` and ``_b``, and
-  ``__slots__`` removes the per-object ``__dict__``;
+* a node keeps its inputs in two slots, ``_a`` and ``_b``, and
+  ``__slots__`` removes the per-object ``__dict__``; an operation of many
+  inputs (:meth:`Value.sum`, :meth:`Value.dot`) keeps a tuple of them in a
+  slot, so that a sum of n terms is one node, not n;
 * each operation has **one** backward rule shared by all its nodes (a static
   method below), instead of a new closure per node.  A closure that refers to
   its own output makes a reference cycle, which only CPython's cyclic garbage
@@ -33,6 +35,7 @@ import math
 import numbers
 from collections.abc import Callable, Iterable
 from functools import partial
+from itertools import repeat
 from typing import Any
 
 #: A backward rule, ``rule(out, a)`` or ``rule(out, a, b)``: given an
@@ -128,10 +131,15 @@ class Value:
     @property
     def _prev(self) -> tuple[Value, ...]:
         """The nodes this one was computed from, in operand order: ``_a``, then ``_b``."""
-        if self._a is None:
+        # an input in each slot, or after an operation of many inputs a tuple of them
+        a: Any = self._a
+        b: Any = self._b
+        if a is None:
             return ()
-        if self._b is None:
-            return (self._a,)
+        if type(a) is tuple:  # a's inputs, then b's
+            return tuple(a) if b is None else (*a, *b)
+        if b is None:
+            return (a,)
         return (self._a, self._b)
 
     @property
@@ -142,7 +150,11 @@ class Value:
         do (a closure over the node and its inputs), makes it the node's rule.
         """
         rule = self._rule
-        return _nothing if rule is None else partial(rule, self, *self._prev)
+        if rule is None:
+            return _nothing
+        # the slots, as backward() passes them: in each, an input or a tuple of inputs
+        slots = (self._a,) if self._b is None else (self._a, self._b)
+        return partial(rule, self, *slots)
 
     @_backward.setter
     def _backward(self, function: Callable[[], None]) -> None:
@@ -299,6 +311,66 @@ class Value:
         # d sigmoid(a)/da = sigmoid(a) * (1 - sigmoid(a)), and sigmoid(a) is out.data.
         a.grad += out.data * (1.0 - out.data) * out.grad
 
+    # -- operations of many inputs: one node, however many terms -----------------
+
+    @staticmethod
+    def sum(terms: Iterable[Value]) -> Value:
+        """``terms[0] + terms[1] + ...`` as one node, added left to right as Python's ``sum``.
+
+        The same number as a chain of ``+``, in a graph of one node instead of
+        one per term.
+
+        Raises
+        ------
+        TypeError
+            If a term is not a ``Value``.
+        ValueError
+            If there are no terms.
+        """
+        inputs = _inputs("Value.sum", terms)
+        total = 0.0
+        for t in inputs:
+            total += t.data
+        return _node(total, "sum", Value._sum_backward, inputs)
+
+    @staticmethod
+    def _sum_backward(out: Value, terms: tuple[Value, ...]) -> None:
+        # d(t0 + t1 + ...)/dti = 1: every term gets the output's gradient.
+        for t in terms:
+            t.grad += out.grad
+
+    @staticmethod
+    def dot(a: Iterable[Value], b: Iterable[Value]) -> Value:
+        """``a[0] * b[0] + a[1] * b[1] + ...`` as one node, added left to right.
+
+        The same number as a chain of ``*`` and ``+``, in a graph of one node
+        instead of two per pair.  ``Value.dot(x, x)`` is the sum of squares.
+
+        Raises
+        ------
+        TypeError
+            If an element is not a ``Value``.
+        ValueError
+            If ``a`` and ``b`` differ in length, or are empty.
+        """
+        xs, ys = _inputs("Value.dot", a), _inputs("Value.dot", b)
+        if len(xs) != len(ys):
+            raise ValueError(
+                f"Value.dot needs two sequences of one length, got {len(xs)} and {len(ys)}"
+            )
+        total = 0.0
+        for x, y in zip(xs, ys, strict=True):
+            total += x.data * y.data
+        return _node(total, "dot", Value._dot_backward, xs, ys)
+
+    @staticmethod
+    def _dot_backward(out: Value, a: tuple[Value, ...], b: tuple[Value, ...]) -> None:
+        # d(a . b)/dai = bi and d(a . b)/dbi = ai: each pair crosses over, as in mul.
+        g = out.grad
+        for x, y in zip(a, b, strict=True):
+            x.grad += y.data * g
+            y.grad += x.data * g
+
     # -- the reflected forms: `2 * v`, `1 - v`, `1 / v` ... ----------------------
 
     # Tell NumPy to leave `numpy_scalar * value` to Value.__rmul__ instead of
@@ -449,6 +521,9 @@ def topological_order(root: Value) -> list[Value]:
         push(node)
         push(None)
         a, b = node._a, node._b
+        if type(a) is tuple:  # an operation of many inputs: a's, then b's, come out in order
+            stack.extend([c for c in reversed(a if b is None else a + b) if c not in seen])
+            continue
         if b is not None and b not in seen:
             push(b)
         if a is not None and a not in seen:
@@ -459,6 +534,7 @@ def topological_order(root: Value) -> list[Value]:
 # -- making nodes quickly, and checking what comes in -----------------------------
 
 _new = object.__new__
+_VALUE_TYPE = frozenset({Value})
 
 
 def _node(data: float, op: str, rule: BackwardRule | None, a: Value, b: Value = _NO_INPUT) -> Value:
@@ -490,6 +566,20 @@ def _value(x: Any) -> Any:
     if type(x) is float or isinstance(x, numbers.Real):
         return _node(float(x), "", None, _NO_INPUT)
     return NotImplemented
+
+
+def _inputs(name: str, values: Iterable[Any]) -> Any:
+    """The inputs of an operation of many inputs, as a tuple of at least one Value."""
+    inputs = tuple(values)
+    if not inputs:
+        raise ValueError(f"{name} needs at least one Value")
+    # all of type Value (the quick check), or else of a subclass of it
+    if not _VALUE_TYPE.issuperset(map(type, inputs)) and not all(
+        map(isinstance, inputs, repeat(Value))
+    ):
+        wrong = next(x for x in inputs if not isinstance(x, Value))
+        raise TypeError(f"{name} takes Values only, got {type(wrong).__name__} {wrong!r}")
+    return inputs
 
 
 def _exponent(exponent: Any) -> float:
