@@ -48,9 +48,12 @@ MIN_LABEL_PX = 9.0
 #: shrunk to the column: it has the room to be read comfortably).
 MIN_SIDEWAYS_LABEL_PX = 11.0
 #: The smallest a graph's label may be drawn on a phone, a stepper's frame fitted to the
-#: window too: read there without a zoom (the page draws them at 12 px or more).  A
-#: pair's sides, whose words lie under the drawings, are still fitted to the window.
+#: window too, a pair's side too: read there without a zoom (the page draws them at 12 px
+#: or more).
 MIN_PHONE_GRAPH_LABEL_PX = 11.0
+#: The smallest a stepper's label may be drawn on a laptop, its words beside its drawings
+#: (the page draws them at 11 px or more), the whole stepper in the window.
+MIN_LAPTOP_STEPPER_LABEL_PX = 11.0
 
 #: Every visible figure and table of the article, with what the tests need to know.
 FIGURES_JS = """
@@ -211,7 +214,7 @@ def test_every_figure_and_table_fits_the_column_with_readable_labels(
         if item["scrolled"] and not regions:
             problems.append(f"{where} scrolls sideways in {item['scrolled']}, not a region")
         least = MIN_SIDEWAYS_LABEL_PX if item["scrolled"] else MIN_LABEL_PX
-        if viewport == "phone" and item["kind"] == "graph" and not item.get("pair"):
+        if viewport == "phone" and item["kind"] == "graph":
             least = max(least, MIN_PHONE_GRAPH_LABEL_PX)
         if item["label_px"] < least:
             problems.append(f"{where}: labels drawn at {item['label_px']:.1f} px")
@@ -735,6 +738,97 @@ def test_a_tall_steppers_words_stay_in_view_under_its_buttons_at_every_step(
             stepper.locator(".mg-stepper-next").click()
     assert "mg-tall" in (stepper.get_attribute("class") or "")
     assert not problems, "\n".join(problems)
+
+
+#: A stepper's current step on the screen: whether the stepper (its buttons, its words,
+#: its drawings) is whole in the window below the theme's header, and its shown drawings'
+#: smallest label (CSS px).
+STEPPER_IN_WINDOW_JS = """
+(stepper) => {
+  let stuck = 0;
+  for (const bar of document.querySelectorAll('.bd-header, .bd-header-article')) {
+    const style = getComputedStyle(bar);
+    if ((style.position === 'sticky' || style.position === 'fixed')
+        && bar.getBoundingClientRect().top <= 0) {
+      stuck = Math.max(stuck, bar.getBoundingClientRect().bottom);
+    }
+  }
+  const frame = stepper.querySelector(':scope > .mg-stepper-frame.mg-current');
+  const shown = (el) => el.getClientRects().length > 0;
+  const parts = [stepper, ...frame.querySelectorAll('figcaption, svg.micrograd-graph')]
+    .filter(shown).map((el) => el.getBoundingClientRect());
+  const sizes = Array.from(frame.querySelectorAll('svg.micrograd-graph')).filter(shown)
+    .flatMap((svg) => Array.from(svg.querySelectorAll('text'),
+      (t) => parseFloat(t.getAttribute('font-size')) * t.getScreenCTM().a));
+  const box = stepper.getBoundingClientRect();
+  return {
+    step: Number(frame.dataset.frame),
+    whole: parts.every((b) => b.top >= stuck - 1 && b.bottom <= innerHeight + 1),
+    top: box.top, height: box.height, room: innerHeight - stuck,
+    label: Math.min(...sizes),
+  };
+}
+"""
+
+
+def stepping_through(tab: Any, stepper: Any) -> list[dict[str, Any]]:
+    """Step through ``stepper`` with the keyboard, Home then the right arrow, as a reader
+    does: where each step is on the screen (:data:`STEPPER_IN_WINDOW_JS`)."""
+    stepper.focus()
+    tab.keyboard.press("Home")  # a step, to the first frame: it brings the stepper into view
+    total = stepper.evaluate(STEPPER_STATE_JS)["total"]
+    seen = []
+    for step in range(total):
+        seen.append(stepper.evaluate(STEPPER_IN_WINDOW_JS))
+        assert seen[-1]["step"] == step, seen[-1]
+        if step < total - 1:
+            tab.keyboard.press("ArrowRight")
+    return seen
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_on_a_laptop_the_backward_pair_fits_the_screen_while_stepping_with_text_at_11_px(
+    browser: Any, server: str, theme: str
+) -> None:
+    """Side by side, its words beside its drawings: at every step the pair's buttons, its
+    two drawings and all its words are in the window at once, its labels at 11 px or
+    more, so that nothing scrolls under the buttons."""
+    for laptop in fresh_page(browser, "laptop", theme):
+        open_page(laptop, server, "backward.html")
+        laptop.wait_for_selector(".bd-article[data-mg-pairs='beside'] .mg-stepper-pair.mg-ready")
+        seen = stepping_through(laptop, laptop.locator(".mg-stepper-pair"))
+    assert all(step["whole"] for step in seen), seen
+    assert min(step["label"] for step in seen) >= MIN_LAPTOP_STEPPER_LABEL_PX, seen
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_on_a_laptop_the_neuron_stepper_fits_the_screen_while_stepping(
+    browser: Any, server: str, theme: str
+) -> None:
+    """Its words beside its drawing: at every step the buttons, the drawing and the words
+    are in the window at once, its labels at 11 px or more."""
+    for laptop in fresh_page(browser, "laptop", theme):
+        open_page(laptop, server, "neuron.html")
+        seen = stepping_through(laptop, laptop.locator(".mg-stepper.mg-ready").first)
+    assert all(step["whole"] for step in seen), seen
+    assert min(step["label"] for step in seen) >= MIN_LAPTOP_STEPPER_LABEL_PX, seen
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_on_a_phone_the_backward_pair_draws_its_text_at_12_px(
+    browser: Any, server: str, theme: str
+) -> None:
+    """One side at a time, each side at every step: its labels at 11 px or more (the page
+    draws them at 12 px; test_keyboard_and_print holds the side to its height)."""
+    for phone in fresh_page(browser, "phone", theme):
+        open_page(phone, server, "backward.html")
+        phone.wait_for_selector(".bd-article[data-mg-pairs='switch'] .mg-stepper-pair.mg-ready")
+        pair = phone.locator(".mg-stepper-pair")
+        seen = []
+        for side in (0, 1):
+            pair.locator(f".mg-stepper-switch button[data-side='{side}']").click()
+            seen += stepping_through(phone, pair)
+    assert min(step["label"] for step in seen) >= MIN_PHONE_GRAPH_LABEL_PX, seen
 
 
 def test_on_a_phone_no_page_scrolls_sideways(phone: Any, server: str) -> None:

@@ -8,13 +8,16 @@ with both, and reads the SVG's numbers the way the site draws them on a phone:
 
 * a graph in the page's column is as wide as the column, never wider than drawn
   (micrograd-figures.css: ``max-width: 100%``);
-* a stepper's frame is drawn at the size ``frameScale`` gives it
-  (docs/_static/micrograd-figure-scale.js, run here by Node, as the page runs it);
+* a stepper's frame is drawn at the size ``frameScale`` gives it, its words beside its
+  drawings where ``wordsBeside`` says so (docs/_static/micrograd-figure-scale.js, run
+  here by Node, as the page runs it);
 * in dark mode, a graph's light backing: its padding (micrograd-figures.css, read
   here) takes its room from the drawing.
 
 The numbers a reader must read there are drawn at 12 px or more, whichever program laid
-them out: the browser tests, which measure the built pages, hold them to 11 px.  A
+them out, and on a laptop at 11 px or more, the steppers' words beside their drawings
+and the drawings within the window's height: the browser tests, which measure the built
+pages, hold them to 11 px and the steppers to the window.  A
 stepper's frames share one size, and each node its place, from step to step.
 """
 
@@ -50,6 +53,18 @@ PHONE_COLUMN_PX = 358
 PHONE_STEPPER_VIEW_PX = 324
 #: The smallest a number a reader must read on a phone is drawn (CSS px).
 READABLE_PX = 12.0
+#: A laptop's window (CSS px), and the row a stepper's drawings and words share there:
+#: the article's column (1366 px wide) less the stepper's border and padding.
+LAPTOP_WIDTH_PX = 1366
+LAPTOP_ROW_PX = 723
+#: The window's height a laptop leaves a stepper's drawings (CSS px), the words beside
+#: them: 768 less the theme's header (48), the stepper's border, padding, buttons and a
+#: frame's margin above the drawings (62) and below them (17), and 8 to spare; a pair's
+#: drawings, under the line where its orders part (44), have that much less.
+LAPTOP_FREE_PX = 768 - 48 - 62 - 17 - 8
+PAIR_NOTE_PX = 44
+#: The smallest a number a reader must read on a laptop is drawn (CSS px).
+LAPTOP_READABLE_PX = 11.0
 #: CSS px in a point: Graphviz writes an SVG's size in points.
 PX_PER_PT = 4 / 3
 #: CSS px in a rem: the theme's root font size.
@@ -75,6 +90,15 @@ const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
 const drawings = JSON.parse(Buffer.concat(chunks).toString("utf8"));
 process.stdout.write(JSON.stringify(drawings.map(frameScale)));
+"""
+
+#: Runs the page's rule of where a stepper's words lie on each row: JSON in, JSON out.
+BESIDE_SCRIPT = f"""
+import {{ wordsBeside }} from {json.dumps(FRAME_SCALE_JS.as_uri())};
+const chunks = [];
+for await (const chunk of process.stdin) chunks.push(chunk);
+const rows = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+process.stdout.write(JSON.stringify(rows.map(wordsBeside)));
 """
 
 
@@ -305,6 +329,68 @@ def test_on_a_phone_the_backward_pages_stepper_fits_the_column_with_its_numbers_
     assert min(px for _, px in drawn) >= READABLE_PX, drawn
 
 
+def on_a_laptop(svgs: list[str], drawings: int, free: float) -> list[tuple[bool, float, float]]:
+    """Each drawing as a laptop draws it in a stepper's frame, one of ``drawings`` in its
+    row, ``free`` px of the window's height left for it: whether its words lie beside the
+    drawings, its smallest label (CSS px) and its height (CSS px)."""
+    rows, shapes = [], []
+    for svg in svgs:
+        width, height = (side * PX_PER_PT for side in size_pt(svg))
+        label = smallest_text(svg) * PX_PER_PT
+        row = {"width": width, "label": label, "room": LAPTOP_ROW_PX, "screen": LAPTOP_WIDTH_PX}
+        rows.append(row | {"drawings": drawings})
+        shapes.append(row | {"height": height, "free": free, "beside": drawings})
+    beside = node_script(BESIDE_SCRIPT, rows)
+    scales = node_script(SCALE_SCRIPT, shapes)
+    return [
+        (b, round(d["label"] * s["scale"], 2), round(d["height"] * s["scale"], 1))
+        for b, d, s in zip(beside, shapes, scales, strict=True)
+    ]
+
+
+@in_page_group(NEURON)
+def test_on_a_laptop_the_neurons_stepper_lies_beside_its_words_within_the_window_at_11_px(
+    lay_out: Callable[[list[str]], list[str]],
+) -> None:
+    """Every frame: its words beside it, the drawing fits the window's height with its
+    numbers at 11 px or more."""
+    (sources,) = frame_sources(shown(NEURON, NEURON_STEPPER))
+    drawn = on_a_laptop(lay_out(sources), 1, LAPTOP_FREE_PX)
+    assert all(beside for beside, _, _ in drawn), drawn
+    assert min(px for _, px, _ in drawn) >= LAPTOP_READABLE_PX, drawn
+    assert max(height for _, _, height in drawn) <= LAPTOP_FREE_PX, drawn
+
+
+# The cells before the pair include the "In PyTorch" box's, which import torch.
+@pytest.mark.torch
+@in_page_group(BACKWARD)
+def test_on_a_laptop_the_backward_pair_lies_beside_its_words_within_the_window_at_11_px(
+    lay_out: Callable[[list[str]], list[str]],
+) -> None:
+    """Every frame of both sides: the two drawings side by side, their words beside them,
+    each drawing within the window's height under the line where the orders part, its
+    numbers at 11 px or more."""
+    free = LAPTOP_FREE_PX - PAIR_NOTE_PX
+    for sources in frame_sources(shown(BACKWARD, BACKWARD_STEPPERS[1])):
+        drawn = on_a_laptop(lay_out(sources), 2, free)
+        assert all(beside for beside, _, _ in drawn), drawn
+        assert min(px for _, px, _ in drawn) >= LAPTOP_READABLE_PX, drawn
+        assert max(height for _, _, height in drawn) <= free, drawn
+
+
+@pytest.mark.torch
+@in_page_group(BACKWARD)
+def test_on_a_phone_the_backward_pair_fits_the_column_with_its_numbers_at_12_px(
+    lay_out: Callable[[list[str]], list[str]], inset: float
+) -> None:
+    """Every frame of both sides, one side at a time: it does not scroll sideways, and
+    keeps 12 px, whole, its words under it."""
+    for sources in frame_sources(shown(BACKWARD, BACKWARD_STEPPERS[1])):
+        drawn = on_a_phone(lay_out(sources), inset)
+        assert not any(sideways for sideways, _ in drawn), drawn
+        assert min(px for _, px in drawn) >= READABLE_PX, drawn
+
+
 @pytest.mark.parametrize(
     ("page", "code"),
     [
@@ -348,15 +434,18 @@ def test_the_margin_tests_read_the_numbers_they_mean() -> None:
     assert in_column_px(svg, 1000) == pytest.approx(16.0)
     # The page's rule: 16 px labels in a view a quarter as wide keep 12 px, sideways; in
     # a view as wide, without the window's height to fit, 12 px on a phone, 9.5 on a
-    # laptop, and on a phone where the words lie under the drawing (a pair's).
+    # laptop.  Beside its words, 11 px without the height, and within the height and the
+    # row's share (the words keep 40 % of it) where it has them.
     drawing = {"width": 800, "height": 400, "label": 16, "free": 0}
-    wide, phone, laptop, words_below = node_script(
+    wide, phone, laptop, beside, tall, short = node_script(
         SCALE_SCRIPT,
         [
             drawing | {"room": 200, "screen": PHONE_WIDTH_PX},
             drawing | {"room": 800, "screen": PHONE_WIDTH_PX},
             drawing | {"room": 800, "screen": 1366},
-            drawing | {"room": 800, "screen": PHONE_WIDTH_PX, "wordsBelow": True},
+            drawing | {"room": 1200, "screen": 1366, "beside": 1},
+            drawing | {"room": 1200, "screen": 1366, "beside": 1, "free": 300},
+            drawing | {"room": 1220, "screen": 1366, "beside": 1, "free": 1000},
         ],
     )
     assert wide["sideways"]
@@ -364,7 +453,21 @@ def test_the_margin_tests_read_the_numbers_they_mean() -> None:
     assert not phone["sideways"]
     assert 16 * phone["scale"] == pytest.approx(READABLE_PX + 0.01)
     assert 16 * laptop["scale"] == pytest.approx(9.5)
-    assert 16 * words_below["scale"] == pytest.approx(9.5)
+    assert 16 * beside["scale"] == pytest.approx(LAPTOP_READABLE_PX + 0.01)
+    assert 400 * tall["scale"] == pytest.approx(300)
+    assert 800 * short["scale"] == pytest.approx(1220 * 0.6 - 12)
+    # The words lie beside the drawings off a phone, where the row holds the drawings
+    # at 11 px (550 px each, and 12 after each) and the words at 240 px.
+    row = {"width": 800, "label": 16, "screen": 1366, "drawings": 2}
+    assert node_script(
+        BESIDE_SCRIPT,
+        [
+            row | {"room": 2 * (550.5 + 12) + 240},
+            row | {"room": 2 * (550.5 + 12) + 239},
+            row | {"room": 3000, "screen": PHONE_WIDTH_PX - 1},
+            row | {"room": 3000, "drawings": 0},
+        ],
+    ) == [True, False, False, False]
 
 
 def test_the_margin_tests_read_a_backings_padding() -> None:

@@ -7,13 +7,13 @@
  * - The backward stepper (micrograd.viz.stepper.BackwardStepper, StepperPair): one
  *   frame at a time, with Previous/Next buttons, and the arrow keys (Home/End
  *   too) when the stepper has the focus.  Each frame's drawings are scaled so
- *   that the buttons, the captions and the drawings fit the window together
+ *   that the buttons, the captions and the drawings fit the window together, the
+ *   captions beside the drawings where the row has room for both, as on a laptop
  *   (a drawing that would get too small to read keeps a readable size, whole,
- *   larger on a phone unless its words lie under it, and the page scrolls to the
- *   node at work; one too wide for a phone's column at a readable size scrolls
- *   sideways in a labelled region), and stepping
- *   scrolls the stepper into view, its buttons above its drawings.  No box cuts
- *   a node of a drawing.  A page's script may hold a step
+ *   larger on a phone, and the page scrolls to the node at work; one too wide for
+ *   a phone's column at a readable size scrolls sideways in a labelled region), and
+ *   stepping scrolls the stepper into view, its buttons above its drawings.  No box
+ *   cuts a node of a drawing.  A page's script may hold a step
  *   back (the cancelable "mg-stepper-step" event, detail {from, to}) and make it later
  *   (stepper.goTo(k)); a stepper set up says so ("mg-stepper-ready", bubbling).
  *   Its frames were drawn when the page was
@@ -23,9 +23,9 @@
  * in the browser) are set up as they arrive.
  *
  * Plain JavaScript, no dependencies, nothing fetched but its one module: the size at
- * which a stepper's frame is drawn (micrograd-figure-scale.js).
+ * which a stepper's frame is drawn, and where its words lie (micrograd-figure-scale.js).
  */
-import { frameScale } from "./micrograd-figure-scale.js";
+import { BESIDE_GAP_PX, frameScale, wordsBeside } from "./micrograd-figure-scale.js";
 
 (() => {
   "use strict";
@@ -189,10 +189,14 @@ import { frameScale } from "./micrograd-figure-scale.js";
     };
   }
 
-  /** A frame's captions, each with its place: the frame's own, or a side's (a pair). */
-  function captionPlaces(frame) {
+  /**
+   * A frame's captions, each with its place: the frame's own, or a side's (a pair); the
+   * words beside the drawings (`beside`), each side's its own, one under the other.
+   */
+  function captionPlaces(frame, beside) {
     const own = frame.querySelector(":scope > figcaption");
-    const sides = Array.from(frame.querySelectorAll(":scope .mg-stepper-side > figcaption"), (c) => ["side", c]);
+    const sides = Array.from(frame.querySelectorAll(":scope .mg-stepper-side > figcaption"),
+      (c, k) => [beside ? `side ${k}` : "side", c]);
     return own ? [["frame", own], ...sides] : sides;
   }
 
@@ -201,15 +205,15 @@ import { frameScale } from "./micrograd-figure-scale.js";
    * that a drawing keeps its place and its size from step to step (a longer caption
    * would push it down and shrink it), and the two sides of a pair start level.
    */
-  function holdCaptions(frames, current) {
-    const all = frames.flatMap(captionPlaces);
+  function holdCaptions(frames, current, beside) {
+    const all = frames.flatMap((frame) => captionPlaces(frame, beside));
     all.forEach(([, caption]) => {
       caption.style.minHeight = "";
     });
     const tallest = new Map();
     for (const frame of frames) {
       frame.classList.add("mg-current");
-      for (const [place, caption] of captionPlaces(frame)) {
+      for (const [place, caption] of captionPlaces(frame, beside)) {
         tallest.set(place, Math.max(tallest.get(place) || 0, caption.getBoundingClientRect().height));
       }
       frame.classList.toggle("mg-current", frame === current);
@@ -220,13 +224,27 @@ import { frameScale } from "./micrograd-figure-scale.js";
   }
 
   /**
+   * Give every frame's drawings the size of the current frame's (they share one natural
+   * size): the words beside them are as wide in every frame, and holdCaptions measures
+   * them so.
+   */
+  function shareSize(frames, current) {
+    const sizes = Array.from(current.querySelectorAll("svg.micrograd-graph"), (svg) => [svg.style.width, svg.style.height]);
+    for (const frame of frames) {
+      frame.querySelectorAll("svg.micrograd-graph").forEach((svg, k) => {
+        if (frame !== current && sizes[k]) [svg.style.width, svg.style.height] = sizes[k];
+      });
+    }
+  }
+
+  /**
    * Scale the current frame's drawings so that the controls, the captions and the
    * drawings fit the window together; where that would make the labels too small, the
    * drawing keeps a readable size, whole, and the page scrolls (keepInView).  Where the
    * column is too narrow for a drawing at a readable size, it scrolls sideways in its
    * view, the node at work in the middle.
    */
-  function fitFrame(stepper, frame) {
+  function fitFrame(stepper, frame, beside) {
     const views = Array.from(frame.querySelectorAll(".mg-stepper-view")).filter((v) => v.getClientRects().length);
     if (!views.length) return;
     views.forEach((view) => {
@@ -238,23 +256,29 @@ import { frameScale } from "./micrograd-figure-scale.js";
     // on a page without the runner, which would show one side at a time).
     const columns = new Set(views.map((view) => Math.round(view.getBoundingClientRect().left))).size;
     const rows = Math.ceil(views.length / columns);
-    if (rows > 1) {
+    if (rows > 1 && !beside) {
       fitToColumn(views);
       return;
     }
+    // Words beside the drawings: the drawings share the frame's row with them.
+    const row = rowWidth(frame);
     const box = stepper.getBoundingClientRect();
     // Below the drawings: the stepper's own padding and border.
-    const below = box.bottom - Math.max(...views.map((view) => view.getBoundingClientRect().bottom));
+    // Words beside the drawings are no part of it (below the frame, only the stepper's):
+    // the drawings keep their size from step to step, whatever each step's words.
+    const drawn = Math.max(...views.map((view) => view.getBoundingClientRect().bottom));
+    const content = frame.getBoundingClientRect().bottom - parseFloat(getComputedStyle(frame).paddingBottom);
+    const below = box.bottom - (beside ? content : drawn);
     for (const view of views) {
       const svg = view.firstElementChild;
       const { width, height } = naturalSize(svg);
       const label = labelPx(svg);
-      const room = view.getBoundingClientRect().width;
+      const room = beside ? row : view.getBoundingClientRect().width;
       // The window's height left for this drawing, with the stepper's top below the header.
       const free = window.innerHeight - stuckTop() - (view.getBoundingClientRect().top - box.top) - below - 8;
       const screen = window.innerWidth;
-      const wordsBelow = stepper.classList.contains("mg-stepper-pair");
-      const { scale, sideways } = frameScale({ width, height, label, room, free, screen, wordsBelow });
+      const shape = { width, height, label, room, free, screen, beside: beside ? views.length : 0 };
+      const { scale, sideways } = frameScale(shape);
       markSideways(view, sideways);
       scaleTo(svg, scale);
       if (view.classList.contains("mg-sideways")) {
@@ -276,6 +300,33 @@ import { frameScale } from "./micrograd-figure-scale.js";
         caption.style.minHeight = "";
       });
     }
+  }
+
+  /** The width of a frame's content (CSS px): the row its drawings and words share. */
+  function rowWidth(frame) {
+    const style = getComputedStyle(frame);
+    return frame.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+  }
+
+  /**
+   * Whether the stepper's words lie beside its drawings (wordsBeside says, from the row's
+   * room and the drawings it shows: a pair's shown sides), and the class that lays them
+   * out so.  Its drawings share one natural size (the frames share one layout).
+   */
+  function layOutWords(stepper, frame) {
+    stepper.classList.remove("mg-words-beside");
+    const shown = (el) => el.getClientRects().length > 0;
+    const sides = Array.from(frame.querySelectorAll(".mg-stepper-side"));
+    const drawings = sides.length ? sides.filter(shown).length : 1;
+    const svgs = Array.from(stepper.querySelectorAll("svg.micrograd-graph"));
+    if (!svgs.length) return false;
+    const width = Math.max(...svgs.map(naturalWidth));
+    const label = Math.min(...svgs.map(labelPx));
+    const room = rowWidth(frame);
+    const beside = wordsBeside({ width, label, drawings, room, screen: window.innerWidth });
+    stepper.classList.toggle("mg-words-beside", beside);
+    stepper.style.setProperty("--mg-beside-gap", `${BESIDE_GAP_PX}px`);
+    return beside;
   }
 
   /**
@@ -336,6 +387,8 @@ import { frameScale } from "./micrograd-figure-scale.js";
     const caption = (frame) =>
       Array.from(frame.querySelectorAll("figcaption"), (c) => c.textContent.trim()).join(" ");
     let current = 0;
+    // Whether its words lie beside its drawings (layOutWords), for the window it is in.
+    let beside = false;
     frames.forEach(wrapDrawings);
 
     function show(index, announce) {
@@ -345,7 +398,7 @@ import { frameScale } from "./micrograd-figure-scale.js";
       next.disabled = current === frames.length - 1;
       status.textContent = `Step ${current + 1} of ${frames.length}`;
       stepper.dataset.current = String(current);
-      fitFrame(stepper, frames[current]);
+      fitFrame(stepper, frames[current], beside);
       stickCaption(stepper);
       if (announce) {
         if (live) live.textContent = caption(frames[current]);
@@ -379,13 +432,24 @@ import { frameScale } from "./micrograd-figure-scale.js";
     stepper.tabIndex = 0;
     controls.hidden = false;
     stepper.classList.add("mg-ready");
+    // The words beside the drawings are as tall as the drawings' size leaves them: held
+    // once the drawings have it.
+    const fit = () => {
+      beside = layOutWords(stepper, frames[current]);
+      holdCaptions(frames, frames[current], beside);
+      fitFrame(stepper, frames[current], beside);
+      if (beside) {
+        shareSize(frames, frames[current]);
+        holdCaptions(frames, frames[current], beside);
+      }
+    };
     stepper.refit = () => {
-      holdCaptions(frames, frames[current]);
-      fitFrame(stepper, frames[current]);
+      fit();
       stickCaption(stepper);
     };
     stepper.goTo = (index) => show(index, true);
-    holdCaptions(frames, frames[0]);
+    frames[0].classList.add("mg-current");
+    fit();
     show(0, false);
     stepper.dispatchEvent(new CustomEvent("mg-stepper-ready", { bubbles: true }));
   }
