@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -191,7 +192,14 @@ def test_a_shown_value_is_printed_with_repr_and_a_trailing_semicolon_shows_nothi
 @pytest.mark.parametrize(
     ("kind", "expected"),
     [
-        ("drawing", ['render_svg(draw_dot(o), "page-cell-1.svg")', "drawing written to"]),
+        (
+            "drawing",
+            [
+                'print(graph_description(render_svg(draw_dot(o), "page-cell-1.svg")))',
+                "from micrograd.viz.svg import graph_description, render_svg\n",
+                "drawing written to",
+            ],
+        ),
         ("figure", ['plot(o).save("page-cell-1.svg")', "figure written to"]),
         ("stepper", ['Path("page-cell-1.html").write_text(', "stepper written to"]),
     ],
@@ -316,7 +324,9 @@ def test_a_script_runs_in_a_fresh_python_and_prints_what_its_cell_printed(
     assert printed == "3.0 -3.0 -4.0\n"  # c = -6 + 9; dc/da = b; dc/db = a + 2b
 
 
-def test_a_drawing_is_written_where_the_script_says(tmp_path: Path, dot_program: Any) -> None:
+def test_a_drawing_is_written_where_the_script_says_after_its_numbers(
+    tmp_path: Path, dot_program: Any
+) -> None:
     cells = [
         cell("from micrograd import Value\nfrom micrograd.viz.draw import draw_dot"),
         cell("o = Value(2.0, label='o')\ndraw_dot(o)", kind="drawing"),
@@ -324,8 +334,48 @@ def test_a_drawing_is_written_where_the_script_says(tmp_path: Path, dot_program:
     script = tmp_path / "cell.py"
     script.write_text(snippets.script(cells, 1, PAGE), encoding="utf-8")
     printed = run_python(str(script), cwd=tmp_path).stdout
-    assert printed == "drawing written to page-cell-2.svg\n"
+    assert printed == (
+        "A graph of 1 value: o (data 2.0000, grad 0.0000).\ndrawing written to page-cell-2.svg\n"
+    )
     assert "<svg" in (tmp_path / "page-cell-2.svg").read_text(encoding="utf-8")
+
+
+def test_a_drawing_cell_that_needs_the_names_the_script_imports_binds_them_once() -> None:
+    source = (
+        "from micrograd.viz.svg import render_svg\n"
+        "from micrograd.viz.draw import draw_dot\no = 1\ndraw_dot(o)"
+    )
+    code = body(snippets.script([cell(source, kind="drawing")], 0, PAGE))
+    assert "from micrograd.viz.svg import graph_description\n" in code
+    assert code.count("import render_svg") == 1
+
+
+@in_page_group("neuron")
+def test_the_neuron_drawing_cells_script_prints_the_numbers_the_page_shows(
+    tmp_path: Path, dot_program: Any
+) -> None:
+    """The page's first cell ends with the neuron's drawing after ``o.backward()``: its
+    numbers are in the drawing's boxes, and the script prints every one, then its file."""
+    cells = page_cells_as_built("neuron")
+    k = next(k for k, c in enumerate(cells) if "o.backward()\ndraw_dot(o)" in c["source"])
+    page = {**PAGE, "title": "The neuron", "name": "neuron", "file": "neuron.md"}
+    (tmp_path / "cell.py").write_text(snippets.script(cells, k, page), encoding="utf-8")
+    printed = run_python("cell.py", cwd=tmp_path).stdout.splitlines()
+    number = snippets.cell_number(cells, k)
+    assert printed[-1] == f"drawing written to neuron-cell-{number}.svg"
+    values = glued("neuron")
+    said = printed[0].split(": ", 1)[1].removesuffix(".").split("; ")
+    boxes = {}
+    for item in said:
+        found = re.fullmatch(r"(.+?)(?: = .+)? \(data (\S+), grad (\S+)\)", item)
+        assert found is not None, item
+        boxes[found[1]] = (found[2], found[3])
+    assert len(boxes) == values["neuron_nodes"]
+    for name in ("n", "x1", "w1", "x2", "w2", "b"):
+        assert boxes[name][1] == f"{values[f'neuron_d{name}']:.4f}", name
+    for name in ("n", "o", "b"):
+        assert boxes[name][0] == f"{values[f'neuron_{name}']:.4f}", name
+    assert (tmp_path / f"neuron-cell-{number}.svg").is_file()
 
 
 # -- a page's script, installed as its header says -------------------------------------------

@@ -43,9 +43,12 @@ the build showed for it (:func:`shown_kind`): a plain value is printed with
 else uses it); a picture is written to a file named after the page and the
 cell (``neuron-cell-1.svg``: a drawing laid out by ``render_svg``, a figure
 by its ``save``, a stepper as its HTML) and a printed line says where it went
-(``drawing written to neuron-cell-1.svg``).  An edited last expression keeps
-the build's form when it calls what the page's did; otherwise a value that
-is not ``None`` is printed with ``repr``.
+(``drawing written to neuron-cell-1.svg``); before that line, a drawing's
+numbers are printed, as the page gives them in words: its text alternative
+(``graph_description``: every box, with its data and grad), so that a
+script of a cell whose numbers the page shows in a drawing prints them.  An
+edited last expression keeps the build's form when it calls what the page's
+did; otherwise a value that is not ``None`` is printed with ``repr``.
 
 Standard library only (it runs in the reader's browser too).
 """
@@ -512,20 +515,24 @@ def _shown(expression: ast.expr, code: str, kind: str, file: str, bound: set[str
         text = _written(argument, code) if argument else f"{_callable(expression, source)}.data"
         return [f"print({text})"]
     if kind == "drawing":
-        note = "# The page shows this drawing; here it goes to a file (laid out by Graphviz's dot)."
-        name, module = "render_svg", "micrograd.viz.svg"
-        write = f'render_svg({source}, "{file}")'
+        note = [
+            "# The page shows this drawing; here it goes to a file (laid out by Graphviz's dot),",
+            "# and its numbers are printed: the drawing's text alternative, every box in it.",
+        ]
+        names, module = ["graph_description", "render_svg"], "micrograd.viz.svg"
+        write = f'print(graph_description(render_svg({source}, "{file}")))'
     elif kind == "figure":
-        note = "# The page shows this figure; here it goes to a file (drawn by matplotlib)."
-        name, module = "", ""
+        note = ["# The page shows this figure; here it goes to a file (drawn by matplotlib)."]
+        names, module = [], ""
         write = f'{_callable(expression, source)}.save("{file}")'
     else:
-        note = "# The page shows this stepper; here its frames go to an HTML file."
-        name, module = "Path", "pathlib"
+        note = ["# The page shows this stepper; here its frames go to an HTML file."]
+        names, module = ["Path"], "pathlib"
         html = f"{_callable(expression, source)}.to_html()"
         write = f'Path("{file}").write_text({html}, encoding="utf-8")'
-    imports = [f"from {module} import {name}", ""] if name and name not in bound else []
-    return [note, *imports, write, f'print("{SHOWN_AS[kind][1]} written to {file}")']
+    missing = [name for name in names if name not in bound]
+    imports = [f"from {module} import {', '.join(missing)}", ""] if missing else []
+    return [*note, *imports, write, f'print("{SHOWN_AS[kind][1]} written to {file}")']
 
 
 def _callable(expression: ast.expr, source: str) -> str:
