@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 from book_runtime import snippets
-from executed_notebooks.scripts import BUILD_ONLY_TAG, HIDDEN_TAGS
+from executed_notebooks.scripts import BUILD_ONLY_TAG, HIDDEN_TAGS, offered_wheel
 from pages import code_cells, glued, in_page_group
 from scripts import ROOT, run_python
 
@@ -282,6 +282,50 @@ def test_a_build_that_knows_no_repository_installs_from_the_folder_of_pyproject_
         assert "clone" not in header
 
 
+WHEEL = "_static/runner/micrograd_book-0.3.0+abc-py3-none-any.whl"
+
+
+def test_a_build_that_knows_no_repository_installs_the_wheel_its_site_offers() -> None:
+    """With the extras the script needs, at the wheel's address, or at its path from the
+    page's where the build knows no address."""
+    drawing = cell("from micrograd.viz.draw import draw_dot\ndraw_dot(1)", kind="drawing")
+    address = f"https://x.org/{WHEEL}"
+    for wheel, source in [
+        (address, f"the wheel this site offers, {address}"),
+        (WHEEL, f"the wheel this site offers, {WHEEL} from this page's address"),
+    ]:
+        header = snippets.script([drawing], 0, {**PAGE, "wheel": wheel}).split("\n\n")[0]
+        assert header.splitlines()[-2:] == [
+            f"# micrograd-book is installed from {source}:",
+            f'# Needs: pip install "{wheel}[examples]"',
+        ]
+    # A build that knows the repository installs from it.
+    page = {**PAGE, "wheel": WHEEL, "repository": REPOSITORY}
+    header = snippets.script([drawing], 0, page).split("\n\n")[0]
+    assert f"git+{REPOSITORY}" in header
+    assert "whl" not in header
+
+
+@pytest.mark.parametrize(
+    ("pagename", "url", "wheel"),
+    [
+        ("neuron", None, WHEEL),
+        ("guide/page", None, f"../{WHEEL}"),
+        (
+            "guide/page",
+            "https://x.org/en/latest/guide/page.html",
+            f"https://x.org/en/latest/{WHEEL}",
+        ),
+    ],
+)
+def test_the_wheel_a_page_offers_is_the_sites_from_the_pages_place(
+    pagename: str, url: str | None, wheel: str
+) -> None:
+    shipped = ["micrograd_book_runtime-1.0+d-py3-none-any.whl", WHEEL.rsplit("/", 1)[1]]
+    assert offered_wheel(pagename, url, shipped) == wheel
+    assert offered_wheel(pagename, url, shipped[:1]) is None
+
+
 @pytest.mark.parametrize(
     ("needed", "repository", "command"),
     [
@@ -447,3 +491,58 @@ def test_a_pages_script_runs_after_its_own_install_command_in_a_fresh_environmen
         for name in ("n", "x1", "w1", "x2", "w2")
     ]
     assert ran.stdout.splitlines() == expected
+
+
+@pytest.mark.one_python  # what an installer installs does not differ by Python
+@pytest.mark.slow  # a virtual environment and an install from PyPI: about 20 s
+@in_page_group("neuron")
+def test_the_wheel_the_site_offers_installs_with_its_examples_extra_from_the_site_alone(
+    tmp_path: Path,
+) -> None:
+    """A build that knows no repository: the header's command, run where the page is (a copy
+    of the site's folders holding the wheel the build ships), installs the wheel with
+    ``[examples]`` into a fresh environment, and the page's drawing cell then runs there."""
+    from runtime_wheels import SITE_FOLDER, micrograd_wheel
+
+    import micrograd
+
+    name, data = micrograd_wheel(Path(micrograd.__file__).parent, micrograd.__version__, "abc")
+    site = tmp_path / "site"
+    (site / SITE_FOLDER).mkdir(parents=True)
+    (site / SITE_FOLDER / name).write_bytes(data)
+    cells = page_cells_as_built("neuron")
+    k = next(k for k, c in enumerate(cells) if "o.backward()\ndraw_dot(o)" in c["source"])
+    page = {**PAGE, "title": "The neuron", "name": "neuron", "file": "neuron.md"}
+    page["wheel"] = offered_wheel("neuron", None, [name])
+    script = snippets.script(cells, k, page)
+    command = shlex.split(script.split("\n\n")[0].splitlines()[-1].removeprefix("# Needs: "))
+    assert command == ["pip", "install", f"{SITE_FOLDER}/{name}[examples]"]
+    uv = shutil.which("uv")
+    assert uv is not None, "uv makes the fresh environment"
+    venv = tmp_path / "venv"
+    subprocess.run([uv, "venv", "-q", "--python", sys.executable, str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    installed = subprocess.run(
+        [uv, *command, "--python", python],
+        cwd=site,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    listed = subprocess.run(
+        [uv, "pip", "list", "--python", python], capture_output=True, text=True, check=True
+    ).stdout
+    for extra in ("graphviz ", "graphviz-pure", "matplotlib", "numpy", "micrograd-book"):
+        assert extra in listed, listed
+    (tmp_path / "cell.py").write_text(script, encoding="utf-8")
+    # Its own dot: graphviz-pure, beside the environment's Python (no Graphviz on PATH).
+    env = {**os.environ, "PATH": "/nonexistent"}
+    ran = subprocess.run(
+        [python, "cell.py"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert ran.returncode == 0, ran.stderr
+    number = snippets.cell_number(cells, k)
+    assert ran.stdout.splitlines()[-1] == f"drawing written to neuron-cell-{number}.svg"
+    assert ran.stdout.startswith("A graph of ")

@@ -21,7 +21,8 @@ cannot disagree:
 * :func:`script` assembles the script: a short header (where the cell comes
   from, what it needs beyond the standard library, and the pip command that
   installs it: :func:`install_command`, micrograd-book from the repository
-  the build names, or from the folder that holds its ``pyproject.toml``), the
+  the build names, else from the wheel its site offers, else from the folder
+  that holds its ``pyproject.toml``), the
   code of the cells it needs, then the cell.  The build writes one per shown cell
   (``_sources/<page>/cell-<n>.py``) and puts its text in the page's manifest,
   which "Copy as a script" copies; for a page the reader has edited, the
@@ -574,9 +575,12 @@ def script(cells: Sequence[Cell], k: int, page: Mapping[str, Any]) -> str:
     they come from: ``title``, ``name`` (the page's name: ``neuron``), ``file``
     (its source file), ``book`` (the book's title), ``url`` (the page's address,
     or None), ``requirements`` (a pinned requirement by the module a script
-    may import: ``{"torch": "torch==2.13.0"}``) and ``repository`` (where
-    micrograd-book is installed from, a URL git can clone, or None: from the
-    folder that holds its ``pyproject.toml``; :func:`install_command`).
+    may import: ``{"torch": "torch==2.13.0"}``), ``repository`` (where
+    micrograd-book is installed from, a URL git can clone, or None) and
+    ``wheel`` (where a build that knows no repository has it installed from:
+    the wheel the site offers, its address or its path from the page's; None
+    or missing: from the folder that holds its ``pyproject.toml``;
+    :func:`install_command`).
 
     Raises
     ------
@@ -638,37 +642,53 @@ def _header(
         lines.append(f"# {', '.join(taken)}.")
     else:
         lines.append(f"# {version} script that runs by itself.")
-    repository = page.get("repository")
-    lines.append(f"# micrograd-book is installed from {install_source(repository)}:")
-    command = install_command(requirements(body, page["requirements"]), repository)
+    repository, wheel = page.get("repository"), page.get("wheel")
+    lines.append(f"# micrograd-book is installed from {install_source(repository, wheel)}:")
+    command = install_command(requirements(body, page["requirements"]), repository, wheel)
     lines.append(f"# Needs: {command}")
     return lines
 
 
-def install_source(repository: str | None) -> str:
+def _is_address(wheel: str) -> bool:
+    """Whether ``wheel`` is a whole address (``https://...``), not a path on the site."""
+    return "://" in wheel
+
+
+def install_source(repository: str | None, wheel: str | None = None) -> str:
     """Where :func:`install_command` installs micrograd-book from, in words that name it.
 
-    A build that knows no repository gives no address: the script is installed
-    from the source the site was built from, named by its ``pyproject.toml``.
+    A build that knows no repository installs the wheel its site offers: at its
+    address, or, where the build knows no address of its pages, at its path
+    from the page's.  Without either, the script is installed from the source
+    the site was built from, named by its ``pyproject.toml``.
     """
     if repository:
         return f"its repository, {repository}"
+    if wheel and _is_address(wheel):
+        return f"the wheel this site offers, {wheel}"
+    if wheel:
+        return f"the wheel this site offers, {wheel} from this page's address"
     return "the book's source, in the folder that holds its pyproject.toml"
 
 
-def install_command(needed: Sequence[str], repository: str | None) -> str:
+def install_command(needed: Sequence[str], repository: str | None, wheel: str | None = None) -> str:
     """The pip command that installs ``needed`` (:func:`requirements`) as written.
 
     micrograd-book is not on PyPI: it comes from ``repository`` (a URL git can
     clone) with the extras it needs, ``pip install "micrograd-book[examples] @
-    git+https://..."``, or, where the build knows no repository, from the
-    folder that holds the book's ``pyproject.toml``, ``pip install -e ".[examples]"``.  The other
+    git+https://..."``; or, where the build knows no repository, from the
+    wheel the site offers (``wheel``: its address, or its path from the
+    page's), ``pip install "https://.../micrograd_book-...whl[examples]"``; or,
+    without that either, from the folder that holds the book's
+    ``pyproject.toml``, ``pip install -e ".[examples]"``.  The other
     requirements follow as they are.
     """
     package, *others = needed
     extras = package.removeprefix(DISTRIBUTION)
     if repository:
         source = [f'"{package} @ git+{repository}"']
+    elif wheel:
+        source = [f'"{wheel}{extras}"']
     else:
         source = ["-e", f'".{extras}"' if extras else "."]
     return " ".join(["pip install", *source, *others])
