@@ -539,6 +539,7 @@ def test_mlp_page_says_no_peak_or_fit_of_a_run_that_has_neither() -> None:
         "holds": False,
         "otherwise": True,
         "about": "0 of steps 20 to 19 fit all four points, its lowest loss there 8.0000",
+        "anyInput": False,
     }
 
 
@@ -567,6 +568,7 @@ def test_moons_page_is_the_demo_only_while_the_run_is() -> None:
         "holds": True,
         "otherwise": True,
         "about": "",
+        "anyInput": False,
     }
     constant = execute_page(
         "moons",
@@ -579,6 +581,7 @@ def test_moons_page_is_the_demo_only_while_the_run_is() -> None:
         "holds": False,
         "otherwise": True,
         "about": "its learning-rate schedule is not the demo's",
+        "anyInput": False,
     }
 
 
