@@ -292,7 +292,7 @@ def test_a_build_that_knows_no_repository_installs_the_wheel_its_site_offers() -
     address = f"https://x.org/{WHEEL}"
     for wheel, source in [
         (address, f"the wheel this site offers, {address}"),
-        (WHEEL, f"the wheel this site offers, {WHEEL} from this page's address"),
+        (WHEEL, f"the wheel this site offers, {WHEEL} (relative to this page's address)"),
     ]:
         header = snippets.script([drawing], 0, {**PAGE, "wheel": wheel}).split("\n\n")[0]
         assert header.splitlines()[-2:] == [

@@ -667,7 +667,7 @@ def install_source(repository: str | None, wheel: str | None = None) -> str:
     if wheel and _is_address(wheel):
         return f"the wheel this site offers, {wheel}"
     if wheel:
-        return f"the wheel this site offers, {wheel} from this page's address"
+        return f"the wheel this site offers, {wheel} (relative to this page's address)"
     return "the book's source, in the folder that holds its pyproject.toml"
 
 
