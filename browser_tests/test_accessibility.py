@@ -286,8 +286,9 @@ CAPTION_INK_JS = """() => Array.from(
     return {
       ink: style.color,
       weight: style.fontWeight,
-      part: caption.closest("[data-part]") !== null,
+      part: caption.parentElement.matches(".mg-stepper-frame[data-part]"),
       backing: behind ? getComputedStyle(behind).backgroundColor : null,
+      behind: behind ? `${behind.tagName.toLowerCase()}.${behind.className}` : null,
     };
   })"""
 
