@@ -27,6 +27,7 @@ from typing import Any
 import pytest
 from accessibility import Finding, audit, check
 from runner_tab import NESTED_LISTS_FREED, Tab
+from sitefiles import contrast_ratio
 from steppers import STEPPER_PAGES
 
 VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
@@ -270,6 +271,58 @@ def test_the_stepper_passes_the_audit_on_every_frame(
 ) -> None:
     for frame, findings in enumerate(stepper_frames(stepper_page)[theme]):
         check(findings, f"{stepper_page}, frame {frame + 1}, {theme}")
+
+
+#: Each stepper caption's ink and weight, whether it is a pair's note of where its orders
+#: part, and the colour behind it: that of the nearest element (itself or above) with a
+#: background of its own.
+CAPTION_INK_JS = """() => Array.from(
+  document.querySelectorAll(".mg-stepper-frame figcaption"), (caption) => {
+    let behind = caption;
+    while (behind && getComputedStyle(behind).backgroundColor === "rgba(0, 0, 0, 0)") {
+      behind = behind.parentElement;
+    }
+    const style = getComputedStyle(caption);
+    return {
+      ink: style.color,
+      weight: style.fontWeight,
+      part: caption.parentElement.matches(".mg-stepper-frame[data-part]"),
+      backing: behind ? getComputedStyle(behind).backgroundColor : null,
+      behind: behind ? `${behind.tagName.toLowerCase()}.${behind.className}` : null,
+    };
+  })"""
+
+
+def _rgb(css: str) -> tuple[int, int, int]:
+    """``rgb(34, 40, 50)`` as numbers (an opaque colour: a translucent one is not text's)."""
+    numbers = css[css.index("(") + 1 : css.index(")")].replace(",", " ").split()
+    assert css.startswith("rgb("), f"not an opaque colour: {css}"
+    assert len(numbers) == 3, f"not an opaque colour: {css}"
+    r, g, b = (int(float(n)) for n in numbers)
+    return r, g, b
+
+
+@pytest.mark.parametrize("stepper_page", STEPPER_PAGES)
+def test_stepper_captions_are_body_text_in_contrast_and_weight_in_both_modes(
+    browser: Any, server: str, stepper_page: str
+) -> None:
+    """A step's words meet WCAG AA (4.5:1) against what is behind them, at normal weight
+    (the theme's captions are muted and light, weight 300), in light and dark mode."""
+    tab = open_as_reader(browser, server, stepper_page, THEMES[0], "laptop")
+    try:
+        for theme in THEMES:
+            show_theme(tab, theme)
+            captions = tab.evaluate(CAPTION_INK_JS)
+            assert captions, f"{stepper_page} has no stepper caption"
+            for caption in captions:
+                assert caption["backing"] is not None, "nothing behind the caption has a colour"
+                ratio = contrast_ratio(_rgb(caption["ink"]), _rgb(caption["backing"]))
+                assert ratio >= 4.5, f"{stepper_page}, {theme}: {caption}, {ratio:.2f}:1"
+                # Where a pair's two orders part, the note is bold on purpose.
+                weight = "600" if caption["part"] else "400"
+                assert caption["weight"] == weight, f"{stepper_page}, {theme}: {caption}"
+    finally:
+        tab.context.close()
 
 
 def pair_audits(browser: Any, server: str) -> dict[str, list[tuple[str, list[Finding]]]]:

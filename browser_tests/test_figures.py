@@ -615,8 +615,8 @@ def test_the_stepper_follows_the_engines_order(html: Path) -> None:
     assert captions[4].endswith("a and b are leaves: their grads are final.")
     # Each rule's arithmetic, with the step's numbers, under its caption.
     assert sums[4] == [
-        "a.grad += b \u00d7 e.grad = -3.0000 \u00d7 -2.0000 = 6.0000",
-        "b.grad += a \u00d7 e.grad = 2.0000 \u00d7 -2.0000 = -4.0000",
+        "a.grad += b.data \u00d7 e.grad = -3.0000 \u00d7 -2.0000 = 6.0000",
+        "b.grad += a.data \u00d7 e.grad = 2.0000 \u00d7 -2.0000 = -4.0000",
     ]
     assert sums[0] == sums[1] == sums[-1] == []
 

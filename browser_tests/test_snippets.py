@@ -11,7 +11,8 @@ page's cell manifest for "Copy as a script".  These tests check that
   folder, it exits without error and prints what the cell printed at build
   time (exactly, but for the numbers of declared measurements:
   test_runner.PRINTED_MEASUREMENTS), then what the cell's last value showed
-  (its repr, Markdown's text) or the line that says where its picture went;
+  (its repr, Markdown's text; a drawing's numbers, the text alternative the
+  build's drawing carries) or the line that says where its picture went;
   the picture says what the build's says (its words, in order, whichever
   layout program placed them); and its CPU time is no more than the build took
   for the cell and the cells it repeats (their ``execution`` times, which the
@@ -55,6 +56,8 @@ from conftest import CONTENT_PAGES
 from runner_tab import Tab, cell_with, clipboard_once_written, report, run
 from sitefiles import MIME_TYPES, executed_notebooks_dir, page_side_files
 from test_runner import without_measurements
+
+from micrograd.viz.svg import graph_description
 
 #: How much slower than the build a script may run its cells (another moment, another
 #: load on a shared machine, two scripts at a time), and what it may add to that.
@@ -170,8 +173,11 @@ def expected_output(shown: Shown) -> tuple[str, tuple[str, str, str] | None]:
         for mime, (word, suffix, data) in PICTURES.items():
             if mime in recorded:
                 file = f"{Path(shown.page).stem}-cell-{shown.number}.{suffix}"
+                picture = _library_html(_text(output["data"][data]))
                 said = f"{word} written to {file}\n"
-                return printed + said, (file, _library_html(_text(output["data"][data])), word)
+                if word == "drawing":  # its numbers first, as the page says them in words
+                    said = f"{graph_description(picture)}\n{said}"
+                return printed + said, (file, picture, word)
         data = output["data"]
         value = data.get("text/markdown", data.get("text/plain"))
         return printed + _text(value) + "\n", None

@@ -425,6 +425,18 @@ def test_neuron_with_tanh_from_exp_has_the_same_gradients() -> None:
 
 
 @in_page_group("neuron")
+def test_every_box_of_the_neuron_built_from_exp_has_a_label() -> None:
+    """The drawing of tanh from exp names every value it draws, the constants too."""
+    from micrograd.viz.draw import draw_dot
+
+    drawing = draw_dot(run_page("neuron").namespace["o2"])
+    boxes = [line for line in drawing.body if "shape=record" in line]
+    labels = [re.search(r'label="\{ (.*?) \| data', box) for box in boxes]
+    assert len(boxes) == glued("neuron")["neuron_exp_nodes"]
+    assert all(found is not None and found[1].strip() for found in labels), boxes
+
+
+@in_page_group("neuron")
 def test_neuron_from_exp_says_which_of_its_numbers_an_edit_changed() -> None:
     # backward() twice: the output is the first neuron's, the gradients doubled.
     twice = execute_page(
@@ -435,7 +447,9 @@ def test_neuron_from_exp_says_which_of_its_numbers_an_edit_changed() -> None:
         "its output is the first neuron's, 0.7071, but its gradients are not"
     )
     steeper = execute_page(
-        "neuron", [("e = (2 * n).exp()", "e = (3 * n).exp()")], until='"neuron_exp_agrees"'
+        "neuron",
+        [('two_n = Value(2.0, label="2") * n', 'two_n = Value(3.0, label="3") * n')],
+        until='"neuron_exp_agrees"',
     )
     o = steeper.namespace["o2"].data
     assert steeper.glued["neuron_exp_differs"] == (
@@ -519,6 +533,7 @@ def test_mlp_page_says_no_peak_or_fit_of_a_run_that_has_neither() -> None:
         "holds": False,
         "otherwise": True,
         "about": "0 of steps 20 to 19 fit all four points, its lowest loss there 8.0000",
+        "anyInput": False,
     }
 
 
@@ -547,6 +562,7 @@ def test_moons_page_is_the_demo_only_while_the_run_is() -> None:
         "holds": True,
         "otherwise": True,
         "about": "",
+        "anyInput": False,
     }
     constant = execute_page(
         "moons",
@@ -559,6 +575,7 @@ def test_moons_page_is_the_demo_only_while_the_run_is() -> None:
         "holds": False,
         "otherwise": True,
         "about": "its learning-rate schedule is not the demo's",
+        "anyInput": False,
     }
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -20,7 +21,7 @@ from typing import Any
 
 import pytest
 from book_runtime import snippets
-from executed_notebooks.scripts import BUILD_ONLY_TAG, HIDDEN_TAGS
+from executed_notebooks.scripts import BUILD_ONLY_TAG, HIDDEN_TAGS, offered_wheel
 from pages import code_cells, glued, in_page_group
 from scripts import ROOT, run_python
 
@@ -191,7 +192,14 @@ def test_a_shown_value_is_printed_with_repr_and_a_trailing_semicolon_shows_nothi
 @pytest.mark.parametrize(
     ("kind", "expected"),
     [
-        ("drawing", ['render_svg(draw_dot(o), "page-cell-1.svg")', "drawing written to"]),
+        (
+            "drawing",
+            [
+                'print(graph_description(render_svg(draw_dot(o), "page-cell-1.svg")))',
+                "from micrograd.viz.svg import graph_description, render_svg\n",
+                "drawing written to",
+            ],
+        ),
         ("figure", ['plot(o).save("page-cell-1.svg")', "figure written to"]),
         ("stepper", ['Path("page-cell-1.html").write_text(', "stepper written to"]),
     ],
@@ -274,6 +282,50 @@ def test_a_build_that_knows_no_repository_installs_from_the_folder_of_pyproject_
         assert "clone" not in header
 
 
+WHEEL = "_static/runner/micrograd_book-0.3.0+abc-py3-none-any.whl"
+
+
+def test_a_build_that_knows_no_repository_installs_the_wheel_its_site_offers() -> None:
+    """With the extras the script needs, at the wheel's address, or at its path from the
+    page's where the build knows no address."""
+    drawing = cell("from micrograd.viz.draw import draw_dot\ndraw_dot(1)", kind="drawing")
+    address = f"https://x.org/{WHEEL}"
+    for wheel, source in [
+        (address, f"the wheel this site offers, {address}"),
+        (WHEEL, f"the wheel this site offers, {WHEEL} (relative to this page's address)"),
+    ]:
+        header = snippets.script([drawing], 0, {**PAGE, "wheel": wheel}).split("\n\n")[0]
+        assert header.splitlines()[-2:] == [
+            f"# micrograd-book is installed from {source}:",
+            f'# Needs: pip install "{wheel}[examples]"',
+        ]
+    # A build that knows the repository installs from it.
+    page = {**PAGE, "wheel": WHEEL, "repository": REPOSITORY}
+    header = snippets.script([drawing], 0, page).split("\n\n")[0]
+    assert f"git+{REPOSITORY}" in header
+    assert "whl" not in header
+
+
+@pytest.mark.parametrize(
+    ("pagename", "url", "wheel"),
+    [
+        ("neuron", None, WHEEL),
+        ("guide/page", None, f"../{WHEEL}"),
+        (
+            "guide/page",
+            "https://x.org/en/latest/guide/page.html",
+            f"https://x.org/en/latest/{WHEEL}",
+        ),
+    ],
+)
+def test_the_wheel_a_page_offers_is_the_sites_from_the_pages_place(
+    pagename: str, url: str | None, wheel: str
+) -> None:
+    shipped = ["micrograd_book_runtime-1.0+d-py3-none-any.whl", WHEEL.rsplit("/", 1)[1]]
+    assert offered_wheel(pagename, url, shipped) == wheel
+    assert offered_wheel(pagename, url, shipped[:1]) is None
+
+
 @pytest.mark.parametrize(
     ("needed", "repository", "command"),
     [
@@ -316,7 +368,9 @@ def test_a_script_runs_in_a_fresh_python_and_prints_what_its_cell_printed(
     assert printed == "3.0 -3.0 -4.0\n"  # c = -6 + 9; dc/da = b; dc/db = a + 2b
 
 
-def test_a_drawing_is_written_where_the_script_says(tmp_path: Path, dot_program: Any) -> None:
+def test_a_drawing_is_written_where_the_script_says_after_its_numbers(
+    tmp_path: Path, dot_program: Any
+) -> None:
     cells = [
         cell("from micrograd import Value\nfrom micrograd.viz.draw import draw_dot"),
         cell("o = Value(2.0, label='o')\ndraw_dot(o)", kind="drawing"),
@@ -324,8 +378,48 @@ def test_a_drawing_is_written_where_the_script_says(tmp_path: Path, dot_program:
     script = tmp_path / "cell.py"
     script.write_text(snippets.script(cells, 1, PAGE), encoding="utf-8")
     printed = run_python(str(script), cwd=tmp_path).stdout
-    assert printed == "drawing written to page-cell-2.svg\n"
+    assert printed == (
+        "A graph of 1 value: o (data 2.0000, grad 0.0000).\ndrawing written to page-cell-2.svg\n"
+    )
     assert "<svg" in (tmp_path / "page-cell-2.svg").read_text(encoding="utf-8")
+
+
+def test_a_drawing_cell_that_needs_the_names_the_script_imports_binds_them_once() -> None:
+    source = (
+        "from micrograd.viz.svg import render_svg\n"
+        "from micrograd.viz.draw import draw_dot\no = 1\ndraw_dot(o)"
+    )
+    code = body(snippets.script([cell(source, kind="drawing")], 0, PAGE))
+    assert "from micrograd.viz.svg import graph_description\n" in code
+    assert code.count("import render_svg") == 1
+
+
+@in_page_group("neuron")
+def test_the_neuron_drawing_cells_script_prints_the_numbers_the_page_shows(
+    tmp_path: Path, dot_program: Any
+) -> None:
+    """The page's first cell ends with the neuron's drawing after ``o.backward()``: its
+    numbers are in the drawing's boxes, and the script prints every one, then its file."""
+    cells = page_cells_as_built("neuron")
+    k = next(k for k, c in enumerate(cells) if "o.backward()\ndraw_dot(o)" in c["source"])
+    page = {**PAGE, "title": "The neuron", "name": "neuron", "file": "neuron.md"}
+    (tmp_path / "cell.py").write_text(snippets.script(cells, k, page), encoding="utf-8")
+    printed = run_python("cell.py", cwd=tmp_path).stdout.splitlines()
+    number = snippets.cell_number(cells, k)
+    assert printed[-1] == f"drawing written to neuron-cell-{number}.svg"
+    values = glued("neuron")
+    said = printed[0].split(": ", 1)[1].removesuffix(".").split("; ")
+    boxes = {}
+    for item in said:
+        found = re.fullmatch(r"(.+?)(?: = .+)? \(data (\S+), grad (\S+)\)", item)
+        assert found is not None, item
+        boxes[found[1]] = (found[2], found[3])
+    assert len(boxes) == values["neuron_nodes"]
+    for name in ("n", "x1", "w1", "x2", "w2", "b"):
+        assert boxes[name][1] == f"{values[f'neuron_d{name}']:.4f}", name
+    for name in ("n", "o", "b"):
+        assert boxes[name][0] == f"{values[f'neuron_{name}']:.4f}", name
+    assert (tmp_path / f"neuron-cell-{number}.svg").is_file()
 
 
 # -- a page's script, installed as its header says -------------------------------------------
@@ -397,3 +491,58 @@ def test_a_pages_script_runs_after_its_own_install_command_in_a_fresh_environmen
         for name in ("n", "x1", "w1", "x2", "w2")
     ]
     assert ran.stdout.splitlines() == expected
+
+
+@pytest.mark.one_python  # what an installer installs does not differ by Python
+@pytest.mark.slow  # a virtual environment and an install from PyPI: about 20 s
+@in_page_group("neuron")
+def test_the_wheel_the_site_offers_installs_with_its_examples_extra_from_the_site_alone(
+    tmp_path: Path,
+) -> None:
+    """A build that knows no repository: the header's command, run where the page is (a copy
+    of the site's folders holding the wheel the build ships), installs the wheel with
+    ``[examples]`` into a fresh environment, and the page's drawing cell then runs there."""
+    from runtime_wheels import SITE_FOLDER, micrograd_wheel
+
+    import micrograd
+
+    name, data = micrograd_wheel(Path(micrograd.__file__).parent, micrograd.__version__, "abc")
+    site = tmp_path / "site"
+    (site / SITE_FOLDER).mkdir(parents=True)
+    (site / SITE_FOLDER / name).write_bytes(data)
+    cells = page_cells_as_built("neuron")
+    k = next(k for k, c in enumerate(cells) if "o.backward()\ndraw_dot(o)" in c["source"])
+    page = {**PAGE, "title": "The neuron", "name": "neuron", "file": "neuron.md"}
+    page["wheel"] = offered_wheel("neuron", None, [name])
+    script = snippets.script(cells, k, page)
+    command = shlex.split(script.split("\n\n")[0].splitlines()[-1].removeprefix("# Needs: "))
+    assert command == ["pip", "install", f"{SITE_FOLDER}/{name}[examples]"]
+    uv = shutil.which("uv")
+    assert uv is not None, "uv makes the fresh environment"
+    venv = tmp_path / "venv"
+    subprocess.run([uv, "venv", "-q", "--python", sys.executable, str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    installed = subprocess.run(
+        [uv, *command, "--python", python],
+        cwd=site,
+        capture_output=True,
+        text=True,
+        timeout=600,
+        check=False,
+    )
+    assert installed.returncode == 0, installed.stdout + installed.stderr
+    listed = subprocess.run(
+        [uv, "pip", "list", "--python", python], capture_output=True, text=True, check=True
+    ).stdout
+    for extra in ("graphviz ", "graphviz-pure", "matplotlib", "numpy", "micrograd-book"):
+        assert extra in listed, listed
+    (tmp_path / "cell.py").write_text(script, encoding="utf-8")
+    # Its own dot: graphviz-pure, beside the environment's Python (no Graphviz on PATH).
+    env = {**os.environ, "PATH": "/nonexistent"}
+    ran = subprocess.run(
+        [python, "cell.py"], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120
+    )
+    assert ran.returncode == 0, ran.stderr
+    number = snippets.cell_number(cells, k)
+    assert ran.stdout.splitlines()[-1] == f"drawing written to neuron-cell-{number}.svg"
+    assert ran.stdout.startswith("A graph of ")

@@ -201,11 +201,11 @@ def test_each_rule_shows_its_arithmetic_for_each_input_with_the_steps_numbers() 
     frames = backward_frames(neuron())
     by_node = {f.node.label: f for f in frames[2:-1] if f.node is not None}
     assert by_node["x2*w2"].sums == (
-        "x2.grad += w2 \u00d7 (x2*w2).grad = 1.0000 \u00d7 0.5000 = 0.5000",
-        "w2.grad += x2 \u00d7 (x2*w2).grad = 0.0000 \u00d7 0.5000 = 0.0000",
+        "x2.grad += w2.data \u00d7 (x2*w2).grad = 1.0000 \u00d7 0.5000 = 0.5000",
+        "w2.grad += x2.data \u00d7 (x2*w2).grad = 0.0000 \u00d7 0.5000 = 0.0000",
     )
     assert by_node["o"].sums == (
-        "n.grad += (1 - o\u00b2) \u00d7 o.grad = 0.5000 \u00d7 1.0000 = 0.5000",
+        "n.grad += (1 - o.data\u00b2) \u00d7 o.grad = 0.5000 \u00d7 1.0000 = 0.5000",
     )
     assert by_node["n"].sums == (
         "(x1*w1 + x2*w2).grad += 1 \u00d7 n.grad = 1.0000 \u00d7 0.5000 = 0.5000",
@@ -245,7 +245,7 @@ def test_the_arithmetic_adds_what_the_rule_added(build: Callable[[], Value]) -> 
 
 
 def test_a_rule_adding_to_a_grad_that_held_something_says_its_new_total() -> None:
-    """q.grad += c × r.grad = 10 × 1 = 10 beside q.grad 1 -> 11 read as q.grad = 10."""
+    """q.grad += c.data × r.grad = 10 × 1 = 10 beside q.grad 1 -> 11 read as q.grad = 10."""
     a, b, c = Value(2.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c")
     q = a * b
     q.label = "q"
@@ -255,17 +255,17 @@ def test_a_rule_adding_to_a_grad_that_held_something_says_its_new_total() -> Non
     out.label = "L"
     by_node = {f.node.label: f for f in backward_frames(out) if f.step is not None}
     assert by_node["r"].sums[0] == (
-        "q.grad += c \u00d7 r.grad = 10.0000 \u00d7 1.0000 = 10.0000, added to 1.0000: 11.0000"
+        "q.grad += c.data \u00d7 r.grad = 10.0000 \u00d7 1.0000 = 10.0000, added to 1.0000: 11.0000"
     )
 
 
 def test_the_arithmetic_names_each_operations_local_derivative() -> None:
     a, b = Value(3.0, label="a"), Value(2.0, label="b")
     cases = {
-        a * a: ["a.grad += 2\u00b7a \u00d7 "],
+        a * a: ["a.grad += 2\u00b7a.data \u00d7 "],
         a - b: ["a.grad += 1 \u00d7 ", "b.grad += -1 \u00d7 "],
         -a: ["a.grad += -1 \u00d7 "],
-        a.exp(): ["a.grad += out \u00d7 "],
+        a.exp(): ["a.grad += out.data \u00d7 "],
         a / b: ["a.grad += dout/da \u00d7 ", "b.grad += dout/db \u00d7 "],
         a.relu(): ["a.grad += dout/da \u00d7 "],
     }

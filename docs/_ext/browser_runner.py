@@ -42,7 +42,7 @@ from book_runtime.output_kinds import output_kind
 from bundle import SOURCES, Bundle, BundleError, bundle, loaded_files
 from bundle import bundled_packages as bundled_package_names
 from executed_notebooks.scripts import BUILD_ONLY_TAG
-from runtime_wheels import graphviz_wheel, runtime_wheels
+from runtime_wheels import SITE_FOLDER, graphviz_wheel, runtime_wheels
 from site_licences import LicenceError, as_shipped_licences, bundled_licences, notice
 from sphinx.application import Sphinx
 from sphinx.config import Config
@@ -52,7 +52,7 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent.parent
 
 #: Where in the built site the runtime goes (under _static, next to runner.js).
-RUNNER_DIR = Path("_static") / "runner"
+RUNNER_DIR = Path(SITE_FOLDER)
 #: The runner's stylesheet, in its sources and in the site.
 STYLESHEET = "runner.css"
 #: A comment of a stylesheet, with the blanks before it and the line's end after it.

@@ -14,7 +14,9 @@ one entry per code cell, in page order (an entry's position is its index):
 cells' namespace, so the scratch cell never sees what it binds), ``buildOnly``
 (tagged ``build-only``: it never runs in the browser), ``glue`` (the keys of
 the values it glues, from the ``scrapbook`` metadata myst-nb gives each glued
-output), and ``firstRunBytes``: what a first Run on the cell fetches
+output), ``anyInput`` (the keys of those that are claims of a sentence that holds
+whatever values the page's inputs take: ``claim(..., any_input=True)``, which the
+runner never marks out of date), and ``firstRunBytes``: what a first Run on the cell fetches
 (browser_runner.first_run_files, which the build also records for the browser
 tests; its status names it).  And,
 from :mod:`book_runtime.snippets`, the one analysis of which cells a
@@ -43,6 +45,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from book_runtime.features.claims.directive import GLUE_PREFIX as CLAIM_PREFIX
+from book_runtime.features.claims.directive import verdict
 from book_runtime.features.glue.directive import glued_number
 from book_runtime.snippets import runner_analysis
 from browser_runner import first_run_files, output_kinds, record_first_run
@@ -64,15 +68,32 @@ def manifest(
     scripts = cell_scripts(cells, page)
     code = [cell for cell in notebook.get("cells", []) if cell.get("cell_type") == "code"]
     for index, (entry, cell) in enumerate(zip(cells, code, strict=True)):
-        entry["glue"] = [
-            output["metadata"]["scrapbook"]["name"]
-            for output in cell.get("outputs", [])
-            if "scrapbook" in output.get("metadata", {})
+        glued = glued_outputs(cell)
+        entry["glue"] = list(glued)
+        entry["anyInput"] = [
+            key
+            for key, output in glued.items()
+            if key.startswith(CLAIM_PREFIX) and _claim_of(output).get("anyInput", False)
         ]
         entry.update(analysis[index])
         if index in scripts:
             entry["script"] = scripts[index]
     return {"cells": cells, "glueFormats": glue_formats, "page": page}
+
+
+def glued_outputs(cell: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The outputs a code cell glued (myst-nb's ``scrapbook`` metadata), by key, in order."""
+    return {
+        output["metadata"]["scrapbook"]["name"]: output
+        for output in cell.get("outputs", [])
+        if "scrapbook" in output.get("metadata", {})
+    }
+
+
+def _claim_of(output: dict[str, Any]) -> dict[str, Any]:
+    """A glued claim's record (claims/runtime.py), from its text."""
+    prefix = output["metadata"]["scrapbook"].get("mime_prefix", "")
+    return verdict("".join(output["data"][f"{prefix}text/plain"]))
 
 
 def glue_formats(doctree: nodes.document) -> dict[str, list[str]]:

@@ -21,6 +21,7 @@ import functools
 import hashlib
 import importlib.metadata
 import io
+import re
 import zipfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -68,14 +69,63 @@ def wheel(
 
 
 def book_wheel(
-    distribution: str, version: str, files: dict[str, bytes], summary: str
+    distribution: str, version: str, files: dict[str, bytes], summary: str, requires: str = ""
 ) -> tuple[str, bytes]:
-    """A wheel of the book's own (MIT, as the repository), its METADATA written from ``summary``."""
+    """A wheel of the book's own (MIT, as the repository), its METADATA written from ``summary``
+    and ``requires`` (the lines of :func:`requirements_metadata`, or none)."""
     metadata = (
         f"Metadata-Version: 2.1\nName: {distribution}\nVersion: {version}\n"
-        f"Summary: {summary}\nLicense: MIT\n"
+        f"Summary: {summary}\nLicense: MIT\n{requires}"
     )
     return wheel(distribution, version, files, metadata)
+
+
+#: A requirement of a project on itself with extras: ``micrograd-book[draw,plot]``.
+_SELF = re.compile(r"(?P<name>[A-Za-z0-9._-]+)\[(?P<extras>[^\]]*)\]")
+
+
+def _normal(name: str) -> str:
+    """A distribution's name as PEP 503 compares names."""
+    return re.sub(r"[-_.]+", "-", name).lower()
+
+
+def requirements_metadata(pyproject: Path) -> str:
+    """The METADATA lines that say what the project of ``pyproject`` needs, and its extras.
+
+    ``Requires-Python``, its ``dependencies``, and each extra of
+    ``[project.optional-dependencies]`` with what it needs; an extra that names
+    the project's own extras (``examples = ["micrograd-book[all]", ...]``) gets
+    what those need, spelled out, so that any installer reads it alike.
+    """
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10, where the tests of the helpers run too
+        import tomli as tomllib
+
+    project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+    extras: dict[str, list[str]] = project.get("optional-dependencies", {})
+
+    def needs(extra: str, seen: tuple[str, ...] = ()) -> list[str]:
+        found: list[str] = []
+        for requirement in extras[extra]:
+            own = _SELF.fullmatch(requirement.strip())
+            if own and _normal(own["name"]) == _normal(project["name"]):
+                for other in own["extras"].split(","):
+                    if other.strip() not in seen:
+                        found += needs(other.strip(), (*seen, extra))
+            else:
+                found.append(requirement)
+        return list(dict.fromkeys(found))
+
+    lines = [f"Requires-Python: {project['requires-python']}"]
+    lines += [f"Requires-Dist: {requirement}" for requirement in project.get("dependencies", [])]
+    for extra in extras:
+        lines.append(f"Provides-Extra: {extra}")
+        for requirement in needs(extra):
+            name, semicolon, marker = requirement.partition(";")
+            when = f"({marker.strip()}) and " if semicolon else ""
+            lines.append(f'Requires-Dist: {name.strip()}; {when}extra == "{extra}"')
+    return "".join(f"{line}\n" for line in lines)
 
 
 def package_files(folder: Path, prefix: str) -> dict[str, bytes]:
@@ -89,13 +139,25 @@ def package_files(folder: Path, prefix: str) -> dict[str, bytes]:
     }
 
 
-def micrograd_wheel(source: Path, version: str, source_hash: str) -> tuple[str, bytes]:
-    """The wheel of ``src/micrograd`` (file name, bytes); its version carries the source hash."""
+def micrograd_wheel(
+    source: Path, version: str, source_hash: str, pyproject: Path | None = None
+) -> tuple[str, bytes]:
+    """The wheel of ``src/micrograd`` (file name, bytes); its version carries the source hash.
+
+    Its METADATA says what ``pyproject`` (by default the one beside ``src/``)
+    says the package needs, with its extras, so that the wheel the site offers
+    installs with them from the site alone: ``pip install
+    "<site>/_static/runner/micrograd_book-...whl[examples]"`` (a page's
+    scripts name it).  The in-browser runner unpacks it and reads none of that.
+    """
     files = package_files(source, "micrograd")
     summary = "micrograd, as the docs site was built from it"
-    return book_wheel("micrograd-book", f"{version}+{source_hash}", files, summary)
+    requires = requirements_metadata(pyproject or source.parent.parent / "pyproject.toml")
+    return book_wheel("micrograd-book", f"{version}+{source_hash}", files, summary, requires)
 
 
+#: Where in the built site the wheels go, beside the runner (browser_runner.RUNNER_DIR).
+SITE_FOLDER = "_static/runner"
 DOCS = Path(__file__).resolve().parent.parent
 #: The book's runtime, the worker's Python and the exercises' checks: a package of the
 #: book (docs/_runtime), not of micrograd.

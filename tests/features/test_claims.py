@@ -34,11 +34,54 @@ def test_a_claim_is_sent_with_whether_it_holds_and_what_it_is_about(kernel: Kern
     kernel.claim("loss_falls", 0.4 < 0.9, about="from 0.9 to 0.4")
     kernel.claim("x2_is_zero", False)
     kernel.claim("loss_rises", 0.5 > 0.5, about="from 0.5 to 0.5", otherwise=0.5 < 0.5)
+    kernel.claim("by_hand", 3.0 == 3.0, any_input=True)
     assert kernel.sent == [
-        ("loss_falls", {"holds": True, "otherwise": True, "about": "from 0.9 to 0.4"}),
-        ("x2_is_zero", {"holds": False, "otherwise": True, "about": ""}),
-        ("loss_rises", {"holds": False, "otherwise": False, "about": "from 0.5 to 0.5"}),
+        ("loss_falls", {"holds": True, "otherwise": True, "about": "from 0.9 to 0.4", **VALUES}),
+        ("x2_is_zero", {"holds": False, "otherwise": True, "about": "", **VALUES}),
+        ("loss_rises", {"holds": False, "otherwise": False, "about": "from 0.5 to 0.5", **VALUES}),
+        ("by_hand", {"holds": True, "otherwise": True, "about": "", "anyInput": True}),
     ]
+
+
+#: What a claim says by default: its truth depends on the values of the page's inputs.
+VALUES = {"anyInput": False}
+
+
+def test_a_claim_that_holds_for_any_input_says_so_with_a_bool(kernel: Kernel) -> None:
+    with pytest.raises(TypeError, match=r"any_input must be a bool \(True for an identity\), got"):
+        kernel.claim("by_hand", True, any_input=1)  # type: ignore[arg-type]
+    assert kernel.sent == []
+
+
+def test_the_cell_manifest_lists_the_claims_that_hold_for_any_input() -> None:
+    """The runner never marks these out of date when values change (queue.js's staleKeys)."""
+    from cell_manifest import manifest
+
+    def glued(key: str, record: object) -> dict[str, Any]:
+        prefix = "application/papermill.record/"
+        return {
+            "output_type": "display_data",
+            "metadata": {"scrapbook": {"mime_prefix": prefix, "name": key}},
+            "data": {f"{prefix}text/plain": repr(record)},
+        }
+
+    record = {"holds": True, "otherwise": True, "about": ""}
+    hidden = {
+        "cell_type": "code",
+        "source": "glue('c', 3.0)\nclaim('lowers', True)\nclaim('by_hand', True, any_input=True)",
+        "metadata": {"tags": ["remove-cell"]},
+        "outputs": [
+            glued("c", 3.0),
+            glued("claim:lowers", {**record, "anyInput": False}),
+            glued("claim:by_hand", {**record, "anyInput": True}),
+            glued("claim:older", record),  # glued before claims said it
+        ],
+    }
+    page = {"title": "A page", "name": "page", "file": "page.md", "book": "the book"}
+    page |= {"url": None, "requirements": {}, "repository": None}
+    found = manifest({"cells": [hidden]}, {}, page)["cells"][0]
+    assert found["glue"] == ["c", "claim:lowers", "claim:by_hand", "claim:older"]
+    assert found["anyInput"] == ["claim:by_hand"]
 
 
 def test_a_claims_otherwise_must_be_a_comparison(kernel: Kernel) -> None:

@@ -20,6 +20,7 @@ def test_a_claim_goes_to_the_page_with_whether_it_holds_for_the_readers_run(
     page, result = run(kernel, "claim('x2_is_zero', x2 == 0, about=f'x2 = {x2}')", apart=True)
     assert result["ok"], result["error"]
     sent = {"key": "x2_is_zero", "holds": False, "otherwise": True, "about": "x2 = 1.0"}
+    sent["anyInput"] = False
     assert page.addons == [("claim", sent)]
 
 

@@ -122,7 +122,7 @@ const KEYWORDS = Object.freeze([
 ]);
 
 /**
- * A manifest's cells from short descriptions: {source, hidden, buildOnly, glue}.
+ * A manifest's cells from short descriptions: {source, hidden, buildOnly, glue, anyInput}.
  * Each cell's facts and needs are the fake Python's (as snippets.py gives them).
  */
 export function manifestOf(specs) {
@@ -133,7 +133,7 @@ export function manifestOf(specs) {
     for (const name of defines) defined.set(name, code);
     return manifestCell(spec.source, {
       defines, uses, needs, hidden: spec.hidden || false, buildOnly: spec.buildOnly || false,
-      glue: spec.glue || [],
+      glue: spec.glue || [], anyInput: spec.anyInput || [],
     });
   });
 }

@@ -18,7 +18,7 @@ export function names({ defines = [], uses = [], changes = [] } = {}) {
  */
 export function cell(source, {
   defines = [], uses = [], changes = [], watches = null, needs = [], hidden = false,
-  apart = hidden, buildOnly = false, glue = [],
+  apart = hidden, buildOnly = false, glue = [], anyInput = [],
 } = {}) {
   return {
     source,
@@ -26,6 +26,7 @@ export function cell(source, {
     apart,
     buildOnly,
     glue,
+    anyInput,
     names: names({ defines, uses, changes }),
     watches: watches || [...defines, ...changes],
     needs,

@@ -15,16 +15,22 @@ from (:func:`page_of`), and:
   the runner's "Copy as a script" copies: the same bytes as the file.
 
 Build-only cells (PyTorch, measured timings) get scripts too: their header,
-and their menu entry, say what they need beyond micrograd-book.
+and their menu entry, say what they need beyond micrograd-book.  Where the
+build knows no repository, a script's header installs micrograd-book from the
+wheel the site offers (:func:`offered_wheel`: the one the in-browser runner
+runs, with its extras: runtime_wheels.py).
 """
 
 from __future__ import annotations
 
 import json
+import posixpath
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 from book_runtime import snippets
+from runtime_wheels import SITE_FOLDER
 
 from .text import joined
 
@@ -97,7 +103,21 @@ def page_of(app: Any, pagename: str) -> dict[str, Any]:
         "url": url,
         "requirements": pinned_requirements(),
         "repository": app.config.executed_notebooks_repository_url or None,
+        "wheel": offered_wheel(pagename, url, getattr(app.config, "browser_runner_wheels", [])),
     }
+
+
+def offered_wheel(pagename: str, url: str | None, wheels: list[str]) -> str | None:
+    """The wheel of micrograd-book the site offers (runtime_wheels.py), for page ``pagename``:
+    its address where the page's (``url``) is known, else its path from the page's.
+    ``wheels``: the names of the wheels the site ships; None where none is micrograd-book's."""
+    prefix = snippets.DISTRIBUTION.replace("-", "_") + "-"
+    found = [name for name in wheels if name.startswith(prefix)]
+    if not found:
+        return None
+    where = posixpath.dirname(pagename) or "."
+    path = posixpath.relpath(f"{SITE_FOLDER}/{found[0]}", where)
+    return urljoin(url, path) if url else path
 
 
 def cell_scripts(cells: list[dict[str, Any]], page: dict[str, Any]) -> dict[int, str]:

@@ -38,11 +38,13 @@ def glue_claim(key: str, record: dict[str, Any]) -> None:
 
 
 #: Where a claim goes once stated: ``send(key, {"holds": bool, "otherwise": bool,
-#: "about": str})``.
+#: "about": str, "anyInput": bool})``.
 send: Callable[[str, dict[str, Any]], None] = glue_claim
 
 
-def claim(key: str, holds: bool, about: str = "", otherwise: bool = True) -> None:
+def claim(
+    key: str, holds: bool, about: str = "", otherwise: bool = True, any_input: bool = False
+) -> None:
     """State that the sentence of ``key`` is true of this run when ``holds`` is.
 
     Parameters
@@ -61,6 +63,12 @@ def claim(key: str, holds: bool, about: str = "", otherwise: bool = True) -> Non
         loss that stays where it was).  Where neither is, the page keeps the
         first wording, marked with ``about``, and a prediction of either is
         wrong.
+    any_input : bool, optional
+        Whether the sentence holds whatever values the page's inputs take (an
+        identity of the page's formula, ``∂c/∂a = b``): a change of those values
+        alone, such as a nudge, cannot make it out of date, so the page never
+        marks it so (the cell manifest lists such claims:
+        docs/_ext/cell_manifest.py).  A run of changed code still checks it.
 
     Raises
     ------
@@ -83,7 +91,12 @@ def claim(key: str, holds: bool, about: str = "", otherwise: bool = True) -> Non
             f"claim {key!r}: otherwise must be a bool (a comparison), "
             f"got {type(otherwise).__name__}"
         )
-    send(key, {"holds": holds, "otherwise": otherwise, "about": about})
+    if not isinstance(any_input, bool):
+        raise TypeError(
+            f"claim {key!r}: any_input must be a bool (True for an identity), "
+            f"got {type(any_input).__name__}"
+        )
+    send(key, {"holds": holds, "otherwise": otherwise, "about": about, "anyInput": any_input})
 
 
 def _to_page(key: str, record: dict[str, Any]) -> None:

@@ -21,7 +21,8 @@ cannot disagree:
 * :func:`script` assembles the script: a short header (where the cell comes
   from, what it needs beyond the standard library, and the pip command that
   installs it: :func:`install_command`, micrograd-book from the repository
-  the build names, or from the folder that holds its ``pyproject.toml``), the
+  the build names, else from the wheel its site offers, else from the folder
+  that holds its ``pyproject.toml``), the
   code of the cells it needs, then the cell.  The build writes one per shown cell
   (``_sources/<page>/cell-<n>.py``) and puts its text in the page's manifest,
   which "Copy as a script" copies; for a page the reader has edited, the
@@ -43,9 +44,12 @@ the build showed for it (:func:`shown_kind`): a plain value is printed with
 else uses it); a picture is written to a file named after the page and the
 cell (``neuron-cell-1.svg``: a drawing laid out by ``render_svg``, a figure
 by its ``save``, a stepper as its HTML) and a printed line says where it went
-(``drawing written to neuron-cell-1.svg``).  An edited last expression keeps
-the build's form when it calls what the page's did; otherwise a value that
-is not ``None`` is printed with ``repr``.
+(``drawing written to neuron-cell-1.svg``); before that line, a drawing's
+numbers are printed, as the page gives them in words: its text alternative
+(``graph_description``: every box, with its data and grad), so that a
+script of a cell whose numbers the page shows in a drawing prints them.  An
+edited last expression keeps the build's form when it calls what the page's
+did; otherwise a value that is not ``None`` is printed with ``repr``.
 
 Standard library only (it runs in the reader's browser too).
 """
@@ -512,20 +516,24 @@ def _shown(expression: ast.expr, code: str, kind: str, file: str, bound: set[str
         text = _written(argument, code) if argument else f"{_callable(expression, source)}.data"
         return [f"print({text})"]
     if kind == "drawing":
-        note = "# The page shows this drawing; here it goes to a file (laid out by Graphviz's dot)."
-        name, module = "render_svg", "micrograd.viz.svg"
-        write = f'render_svg({source}, "{file}")'
+        note = [
+            "# The page shows this drawing; here it goes to a file (laid out by Graphviz's dot),",
+            "# and its numbers are printed: the drawing's text alternative, every box in it.",
+        ]
+        names, module = ["graph_description", "render_svg"], "micrograd.viz.svg"
+        write = f'print(graph_description(render_svg({source}, "{file}")))'
     elif kind == "figure":
-        note = "# The page shows this figure; here it goes to a file (drawn by matplotlib)."
-        name, module = "", ""
+        note = ["# The page shows this figure; here it goes to a file (drawn by matplotlib)."]
+        names, module = [], ""
         write = f'{_callable(expression, source)}.save("{file}")'
     else:
-        note = "# The page shows this stepper; here its frames go to an HTML file."
-        name, module = "Path", "pathlib"
+        note = ["# The page shows this stepper; here its frames go to an HTML file."]
+        names, module = ["Path"], "pathlib"
         html = f"{_callable(expression, source)}.to_html()"
         write = f'Path("{file}").write_text({html}, encoding="utf-8")'
-    imports = [f"from {module} import {name}", ""] if name and name not in bound else []
-    return [note, *imports, write, f'print("{SHOWN_AS[kind][1]} written to {file}")']
+    missing = [name for name in names if name not in bound]
+    imports = [f"from {module} import {', '.join(missing)}", ""] if missing else []
+    return [*note, *imports, write, f'print("{SHOWN_AS[kind][1]} written to {file}")']
 
 
 def _callable(expression: ast.expr, source: str) -> str:
@@ -567,9 +575,12 @@ def script(cells: Sequence[Cell], k: int, page: Mapping[str, Any]) -> str:
     they come from: ``title``, ``name`` (the page's name: ``neuron``), ``file``
     (its source file), ``book`` (the book's title), ``url`` (the page's address,
     or None), ``requirements`` (a pinned requirement by the module a script
-    may import: ``{"torch": "torch==2.13.0"}``) and ``repository`` (where
-    micrograd-book is installed from, a URL git can clone, or None: from the
-    folder that holds its ``pyproject.toml``; :func:`install_command`).
+    may import: ``{"torch": "torch==2.13.0"}``), ``repository`` (where
+    micrograd-book is installed from, a URL git can clone, or None) and
+    ``wheel`` (where a build that knows no repository has it installed from:
+    the wheel the site offers, its address or its path from the page's; None
+    or missing: from the folder that holds its ``pyproject.toml``;
+    :func:`install_command`).
 
     Raises
     ------
@@ -631,37 +642,53 @@ def _header(
         lines.append(f"# {', '.join(taken)}.")
     else:
         lines.append(f"# {version} script that runs by itself.")
-    repository = page.get("repository")
-    lines.append(f"# micrograd-book is installed from {install_source(repository)}:")
-    command = install_command(requirements(body, page["requirements"]), repository)
+    repository, wheel = page.get("repository"), page.get("wheel")
+    lines.append(f"# micrograd-book is installed from {install_source(repository, wheel)}:")
+    command = install_command(requirements(body, page["requirements"]), repository, wheel)
     lines.append(f"# Needs: {command}")
     return lines
 
 
-def install_source(repository: str | None) -> str:
+def _is_address(wheel: str) -> bool:
+    """Whether ``wheel`` is a whole address (``https://...``), not a path on the site."""
+    return "://" in wheel
+
+
+def install_source(repository: str | None, wheel: str | None = None) -> str:
     """Where :func:`install_command` installs micrograd-book from, in words that name it.
 
-    A build that knows no repository gives no address: the script is installed
-    from the source the site was built from, named by its ``pyproject.toml``.
+    A build that knows no repository installs the wheel its site offers: at its
+    address, or, where the build knows no address of its pages, at its path
+    from the page's.  Without either, the script is installed from the source
+    the site was built from, named by its ``pyproject.toml``.
     """
     if repository:
         return f"its repository, {repository}"
+    if wheel and _is_address(wheel):
+        return f"the wheel this site offers, {wheel}"
+    if wheel:
+        return f"the wheel this site offers, {wheel} (relative to this page's address)"
     return "the book's source, in the folder that holds its pyproject.toml"
 
 
-def install_command(needed: Sequence[str], repository: str | None) -> str:
+def install_command(needed: Sequence[str], repository: str | None, wheel: str | None = None) -> str:
     """The pip command that installs ``needed`` (:func:`requirements`) as written.
 
     micrograd-book is not on PyPI: it comes from ``repository`` (a URL git can
     clone) with the extras it needs, ``pip install "micrograd-book[examples] @
-    git+https://..."``, or, where the build knows no repository, from the
-    folder that holds the book's ``pyproject.toml``, ``pip install -e ".[examples]"``.  The other
+    git+https://..."``; or, where the build knows no repository, from the
+    wheel the site offers (``wheel``: its address, or its path from the
+    page's), ``pip install "https://.../micrograd_book-...whl[examples]"``; or,
+    without that either, from the folder that holds the book's
+    ``pyproject.toml``, ``pip install -e ".[examples]"``.  The other
     requirements follow as they are.
     """
     package, *others = needed
     extras = package.removeprefix(DISTRIBUTION)
     if repository:
         source = [f'"{package} @ git+{repository}"']
+    elif wheel:
+        source = [f'"{wheel}{extras}"']
     else:
         source = ["-e", f'".{extras}"' if extras else "."]
     return " ".join(["pip install", *source, *others])

@@ -1087,6 +1087,17 @@ export function refreshStale(session) {
   }
 }
 
+/**
+ * The keys a stale cell glued that are out of date: all of them, but for the claims
+ * that hold whatever values the page's inputs take (the manifest's anyInput:
+ * claim(..., any_input=True)), which no change of values makes out of date.  What
+ * stays the build's (notRerun) after the reader changed code it depends on: all.
+ */
+export function staleKeys(entry, notRerun = false) {
+  const steady = new Set(notRerun ? [] : entry.anyInput || []);
+  return entry.glue.filter((key) => !steady.has(key));
+}
+
 /** Draw the marks of what is stale now (and tell the add-ons, when that changed). */
 export function drawStale(session) {
   const { flow } = session;
@@ -1110,7 +1121,7 @@ export function drawStale(session) {
   const detail = {
     cells: [...stale].map((code) => flow.codeCells[code].cell).filter(Boolean).map((c) => c.index),
     code: [...stale].sort((a, b) => a - b),
-    glue: [...stale].sort((a, b) => a - b).flatMap((code) => flow.codeCells[code].glue),
+    glue: [...stale].sort((a, b) => a - b).flatMap((code) => staleKeys(flow.codeCells[code], notRerun.has(code))),
     notRerun: glueNotRerun,
   };
   const key = JSON.stringify(detail);

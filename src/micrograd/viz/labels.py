@@ -50,7 +50,7 @@ def operand(name: str) -> str:
     """``name`` as one operand of a written product: ``x2``, ``(x2*w2)``, ``(x1*w1 + b)``.
 
     Anything but a plain name is bracketed, so that ``(x2*w2).grad`` and
-    ``w2 × (x2*w2).grad`` cannot be read as ``x2 * w2.grad``.
+    ``w2.data × (x2*w2).grad`` cannot be read as ``x2 * w2.grad``.
 
     Examples
     --------

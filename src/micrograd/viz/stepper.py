@@ -170,7 +170,7 @@ class Frame:
         first and last frames, the seed, a node without a rule).
     sums : tuple of str
         The rule's arithmetic, one line per input, in operand order, with this
-        step's numbers: ``w2.grad += x2 × n.grad = 0.0000 × 0.5000 = 0.0000``
+        step's numbers: ``w2.grad += x2.data × n.grad = 0.0000 × 0.5000 = 0.0000``
         (the local derivative in the rule's own terms, times the node's grad);
         empty where no rule ran.
     """
@@ -460,11 +460,18 @@ def _d(node: Value) -> str:
     return "d" + _term(node)
 
 
+def _data_of(node: Value) -> str:
+    """``a.data``, or ``(x2*w2).data``: a node's value, never its name alone."""
+    return f"{_term(node)}.data"
+
+
 def _local_term(node: Value, inputs: list[Value], k: int) -> str:
     """The local derivative d(node)/d(input ``k``), written as the rule makes it.
 
-    The engine's own operations say it in their terms (``x2`` for ``x2 * w2``'s
-    ``w2``, ``(1 - o²)`` for ``tanh``); any other rule as ``do/dx``.
+    The engine's own operations say it in their terms, with the values they
+    read written as values (``x2.data`` for ``x2 * w2``'s ``w2``,
+    ``(1 - o.data²)`` for ``tanh``), so that a name is never taken for its
+    value; any other rule as ``do/dx``.
     """
     op, x = node._op, inputs[k]
     if op == "+" or (op == "-" and k == 0):
@@ -472,16 +479,16 @@ def _local_term(node: Value, inputs: list[Value], k: int) -> str:
     if op in ("neg", "-"):
         return "-1"
     if op == "*":
-        return f"2·{_term(x)}" if len(inputs) == 1 else _term(inputs[1 - k])
+        return f"2·{_data_of(x)}" if len(inputs) == 1 else _data_of(inputs[1 - k])
     if op == "tanh":
-        return f"(1 - {_term(node)}²)"
+        return f"(1 - {_data_of(node)}²)"
     if op == "exp":
-        return _term(node)
+        return _data_of(node)
     return f"{_d(node)}/{_d(x)}"
 
 
 def _sum(node: Value, inputs: list[Value], k: int, local: float, before: float) -> str:
-    """One line of a rule's arithmetic: ``w2.grad += x2 × n.grad = 0.0000 × 0.5000 = 0.0000``.
+    """One line of a rule's arithmetic: ``w2.grad += x2.data × n.grad = 0.0000 × 0.5000 = 0.0000``.
 
     Where the grad already held something, the line ends with the sum it now holds
     (``..., added to 1.0000: 11.0000``): the amount added is not the grad.

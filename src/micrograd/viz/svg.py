@@ -7,15 +7,25 @@ dot-compatible layout program, into one ``<svg>`` element for a page: the
 tooltips of :mod:`micrograd.viz.draw` as ``<title>`` elements (where a browser
 shows them), ids prefixed so that several drawings can share a page, and the
 graph's text alternative (see :func:`micrograd.viz.draw.draw_dot`) as its
-``<desc>``.  Its three steps are public, for other SVG from Graphviz:
-:func:`prefix_ids`, :func:`lift_tooltips` and :func:`unwrap_links`.
+``<desc>``; :func:`graph_description` reads that text alternative out of an SVG
+document, for a program that shows a drawing's numbers as text.  Its three
+steps are public, for other SVG from Graphviz: :func:`prefix_ids`,
+:func:`lift_tooltips` and :func:`unwrap_links`.
 
 This module uses the standard library only.
 """
 
 from __future__ import annotations
 
-__all__ = ["find_dot", "inline_svg", "lift_tooltips", "prefix_ids", "render_svg", "unwrap_links"]
+__all__ = [
+    "find_dot",
+    "graph_description",
+    "inline_svg",
+    "lift_tooltips",
+    "prefix_ids",
+    "render_svg",
+    "unwrap_links",
+]
 
 import html
 import re
@@ -166,7 +176,7 @@ def inline_svg(svg: str, id_prefix: str = "", label: str | None = None) -> str:
     for element in root.iter():
         prefix_ids(element, id_prefix)
     lift_tooltips(root)
-    description = _graph_comment(svg)
+    description = graph_description(svg)
     if description:
         desc = ET.Element(_SVG + "desc")
         desc.text = description
@@ -182,8 +192,21 @@ def inline_svg(svg: str, id_prefix: str = "", label: str | None = None) -> str:
     return ET.tostring(root, encoding="unicode")
 
 
-def _graph_comment(svg: str) -> str | None:
-    """The graph's ``comment`` attribute, which Graphviz writes as a comment before ``<svg``."""
+def graph_description(svg: str) -> str | None:
+    """The text alternative of a drawing laid out as SVG: its graph's ``comment``.
+
+    Graphviz writes the graph's ``comment`` attribute as an XML comment before
+    ``<svg``; :func:`~micrograd.viz.draw.draw_dot` and
+    :func:`~micrograd.viz.draw.draw_mlp` put there every node they draw, with
+    its numbers.  None: the graph has no comment.
+
+    Examples
+    --------
+    >>> from micrograd import Value
+    >>> from micrograd.viz.draw import draw_dot
+    >>> graph_description(render_svg(draw_dot(Value(2.0, label="x"))))
+    'A graph of 1 value: x (data 2.0000, grad 0.0000).'
+    """
     prolog = svg[: svg.find("<svg")]
     for comment in re.findall(r"<!--(.*?)-->", prolog, flags=re.S):
         if not _GRAPHVIZ_COMMENT.match(comment):

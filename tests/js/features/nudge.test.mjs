@@ -289,6 +289,39 @@ test("the first nudge runs the graph's cell, then the keys nudge an input and Py
   assert.ok(!session.cells[0].el.querySelector(".mg-nudge-mark").classList.contains("mg-nudge-mark-on"));
 });
 
+const IDENTITY_HTML = pageHTML([
+  { source: "o = 2 * -3" },
+  {
+    source: "glue(\"total\", o * 1000)\nclaim(\"by_hand\", o === o)",
+    hidden: true,
+    glue: ["total", "claim:by_hand"],
+    anyInput: ["claim:by_hand"],
+  },
+], {
+  prose: `<p>o is <span class="pasted-text" data-glue-key="total" data-glue-format=".1f">-6000.0</span>.
+<span class="mg-claim" data-claim-key="by_hand"><span class="mg-claim-holds">By hand: do/dw = x</span></span>.</p>
+<div class="mg-nudge" data-nudge='${JSON.stringify({
+    root: "o", leaves: ["x", "w"], step: 0.001, rate: 0.1,
+  })}'><p>On the book's site, this graph can be nudged.</p></div>`,
+});
+
+test("a nudge makes the prose's numbers out of date, but not a claim that holds for any input", { timeout: 20_000 }, async () => {
+  const { answers } = fakeNudges();
+  const { window, session } = await openPage(IDENTITY_HTML, { answers });
+  await until(() => session.nudges.length === 1);
+  const box = window.document.querySelector("div.mg-nudge");
+  box.querySelector(".mg-nudge-start").click();
+  await until(() => session.nudges[0].answer !== null);
+  const identity = window.document.querySelector("span.mg-claim");
+  await until(() => identity.dataset.shown === "yours");
+  press(window, box.querySelector('[role="slider"][aria-label="w"]'), "ArrowUp");
+  const total = window.document.querySelector("span.pasted-text");
+  await until(() => total.dataset.shown === "stale");
+  assert.equal(identity.dataset.shown, "yours");
+  assert.equal(identity.querySelector(".mg-claim-mark"), null);
+  assert.ok(!identity.classList.contains("mg-claim-stale"));
+});
+
 test("a typed value is nudged to, and a typed word is named as no number", async () => {
   const { answers, asked } = fakeNudges();
   const { window, session } = await openPage(NUDGE_HTML, { answers });
