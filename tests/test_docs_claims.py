@@ -195,6 +195,27 @@ def test_exercises_have_a_hidden_solution_that_checks_itself(page: str) -> None:
         assert cell.options.get("code_prompt_hide") == '"Hide solution"', cell.line
 
 
+def _headings(page: str) -> list[str]:
+    return re.findall(r"^## (.+)$", prose(page), re.MULTILINE)
+
+
+def _section(page: str, heading: str) -> str:
+    """The text of the page's ``## heading`` section (to the next ``## ``)."""
+    text = prose(page)
+    start = text.index(f"\n## {heading}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end != -1 else len(text)]
+
+
+def test_the_start_page_shows_its_map_right_after_its_idea() -> None:
+    """The map comes before the taste; how the browser's Python differs waits at the end."""
+    headings = _headings("index")
+    assert headings[0] == "The map of the book", headings
+    assert headings[-1] == "Under the hood: Python in your browser", headings
+    assert "RecursionError" not in prose("index").split("\n## Under the hood")[0]
+    assert "private window" in _section("index", "Under the hood: Python in your browser")
+
+
 def _check_checked_exercises(page: str) -> None:
     """A page of checked exercises: cells tagged ``exercise`` and ``exercise-<id>``, no solution.
 
