@@ -199,7 +199,7 @@ def test_nothing_below_a_prompt_gives_its_answer_before_the_reader_answers(tab: 
     answer = re.compile(r"(?<![\d.])1\.0(?![\d])")  # what = gives here, as the page shows it
     before = box.evaluate(BELOW_PROMPT_JS)
     assert not answer.search(before["text"]), before["text"]
-    assert before["standIns"] == 2, before  # the run's output, and the sentence on it
+    assert before["standIns"] == 1, before  # the run's output
     # On paper there is no reader to answer: everything shows, and no stand-in.
     page.emulate_media(media="print")
     printed = box.evaluate(BELOW_PROMPT_JS)

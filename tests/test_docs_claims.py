@@ -207,6 +207,37 @@ def _section(page: str, heading: str) -> str:
     return text[start : end if end != -1 else len(text)]
 
 
+def _what_shows(page: str) -> list[str]:
+    """Each top-level block of the page, in order, as "held" (waits for a predict prompt's
+    answer: a cell tagged after-predict, an ``{after-predict}`` block) or "shown"; cells
+    the page removes are left out."""
+    from markdown_it import MarkdownIt
+
+    blocks = []
+    text = (DOCS / f"{page}.md").read_text(encoding="utf-8")
+    for token in MarkdownIt("commonmark").parse(text):
+        if token.level != 0 or token.type.endswith("_close") or token.type == "inline":
+            continue
+        if token.type == "fence" and token.info.startswith("{code-cell}"):
+            options = token.content.split("\n\n")[0]
+            if "remove-cell" in options:
+                continue
+            blocks.append("held" if "after-predict" in options else "shown")
+        elif token.type == "fence" and token.info.strip() == "{after-predict}":
+            blocks.append("held")
+        else:
+            blocks.append("shown")
+    return blocks
+
+
+@pytest.mark.parametrize("page", NOTEBOOK_PAGES)
+def test_what_waits_for_a_prompt_is_never_held_twice_back_to_back(page: str) -> None:
+    """Two held blocks in a row would show two "gives the answer away" notices one under the
+    other: the page says it once."""
+    blocks = _what_shows(page)
+    assert ["held", "held"] not in [blocks[i : i + 2] for i in range(len(blocks) - 1)]
+
+
 def test_the_start_page_shows_its_map_right_after_its_idea() -> None:
     """The map comes before the taste; how the browser's Python differs waits at the end."""
     headings = _headings("index")
