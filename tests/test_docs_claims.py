@@ -551,13 +551,21 @@ def test_mlp_page_matches_a_direct_run_of_the_same_recipe() -> None:
 
 @in_page_group("mlp")
 @TORCH
+def test_mlp_pytorch_box_says_an_update_through_data_is_untracked_there_too() -> None:
+    assert claimed("mlp")["pt_update_through_data"]["holds"]
+    assert claimed("mlp")["pt_update_needs_no_grad"]["holds"]
+
+
+@in_page_group("mlp")
+@TORCH
 def test_mlp_page_says_the_numbers_of_a_step_its_table_does_not_print() -> None:
     """The table prints every 4th step: a step the prose names off those rows comes with its
     losses, so that the reader need not find them in the plot."""
     g = run_page("mlp").glued
     sentence = next(p for p in prose("mlp").split("\n\n") if "`zg_ahead`" in p)
     if g["zg_ahead"] % 4:
-        assert "`zg_ahead_without:.4f`" in sentence and "`zg_ahead_with:.4f`" in sentence
+        assert "`zg_ahead_without:.4f`" in sentence
+        assert "`zg_ahead_with:.4f`" in sentence
 
 
 @in_page_group("mlp")
