@@ -350,6 +350,36 @@ def test_local_rules_table_agrees_with_finite_differences() -> None:
 
 @in_page_group("local-rules")
 @TORCH
+def test_local_rules_shows_sin_as_a_torch_function_and_checks_it() -> None:
+    """The "In PyTorch" box's TorchSin is code the reader sees, run against torch."""
+    shown = [c for c in code_cells("local-rules") if "remove-cell" not in c.tags]
+    [cell] = [c for c in shown if "class TorchSin(torch.autograd.Function):" in c.source]
+    assert "build-only" in cell.tags, "the browser has no torch: the build's output stays"
+    assert "ctx.save_for_backward(a)" in cell.source
+    assert "def backward(ctx, out_grad):" in cell.source
+    assert claimed("local-rules")["pt_sin_function"]["holds"]
+
+
+@in_page_group("local-rules")
+@TORCH
+def test_local_rules_shows_the_rules_and_keeps_how_a_node_is_built_under_the_hood() -> None:
+    """The story shows the backward rules; ``__add__`` in full, and why a rule is no closure
+    (reference cycles), wait in an "Under the hood" section after the exercises."""
+    headings = _headings("local-rules")
+    assert headings[-2:] == ["Exercises", "Under the hood: how `a + b` builds its node"]
+    text = (DOCS / "local-rules.md").read_text(encoding="utf-8")
+    story, hood = text.split("\n## Under the hood")
+    assert ":pyobject: Value._add_backward" in story
+    assert ":pyobject: Value.__add__" not in story
+    assert ":pyobject: Value.__add__" in hood
+    assert "reference cycle" not in story
+    assert "reference cycle" in hood
+    assert claimed("local-rules")["hood_add_number_or_not"]["holds"]
+    assert claimed("local-rules")["hood_rule_is_static"]["holds"]
+
+
+@in_page_group("local-rules")
+@TORCH
 def test_local_rules_adds_sin_through_the_public_extension_point() -> None:
     import torch
 
