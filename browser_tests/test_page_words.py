@@ -36,9 +36,9 @@ CLAIMS_JS = """() => Array.from(document.querySelectorAll('span.mg-claim[data-cl
 
 #: Every glued number of the page: its key, what it shows, and how it is marked.
 NUMBERS_JS = """() => Array.from(document.querySelectorAll('span.pasted-text[data-glue-key]'),
-  (s) => ({key: s.dataset.glueKey, shown: s.dataset.shown || 'build',
+  (s) => ({key: s.dataset.glueKey, format: s.dataset.glueFormat, shown: s.dataset.shown || 'build',
            note: (s.querySelector('.mg-glue-note') || {}).textContent || null,
-           html: s.innerHTML}))"""
+           text: s.textContent, html: s.innerHTML}))"""
 
 
 def false_and_unmarked(tab: Tab) -> list[str]:
@@ -70,7 +70,10 @@ def false_and_unmarked(tab: Tab) -> list[str]:
             wrong.append(f"{span['key']}: broken ({verdict['about']}), unmarked")
     for number in tab.evaluate(NUMBERS_JS):
         state = prose.get(number["key"], {"value": None, "from": "build", "stale": False})
-        if (state["stale"] or state["value"] is not None) and number["note"] is None:
+        if number["note"] is not None or not (state["stale"] or state["value"] is not None):
+            continue
+        # The reader's current number that reads as the build's shows plain (glue.js).
+        if state["stale"] or state["value"].get(number["format"]) != number["text"]:
             wrong.append(f"number {number['key']}: the reader's or out of date, unmarked")
     return wrong
 

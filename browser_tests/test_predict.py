@@ -109,7 +109,9 @@ def test_predicting_through_the_neurons_stepper_by_keyboard_keeps_the_score(tab:
         if "mg-stepper-next" not in after["focused"]:
             break
     assert set(verdicts) >= set(ANSWERS), verdicts
-    assert feedback["n"].startswith("n.grad: right. d(tanh(n))/dn is 1 - o² = 0.5"), feedback["n"]
+    assert feedback["n"].startswith(
+        "n.grad: right. The local derivative of tanh(n) with respect to n is 1 - o² = 0.5"
+    ), feedback["n"]
     assert "the local derivative alone" in feedback["b"], feedback["b"]
     assert "x1's own value, 2.0" in feedback["x1"], feedback["x1"]
     assert "w1 = -3.0" in feedback["x1"], feedback["x1"]
@@ -197,7 +199,7 @@ def test_nothing_below_a_prompt_gives_its_answer_before_the_reader_answers(tab: 
     answer = re.compile(r"(?<![\d.])1\.0(?![\d])")  # what = gives here, as the page shows it
     before = box.evaluate(BELOW_PROMPT_JS)
     assert not answer.search(before["text"]), before["text"]
-    assert before["standIns"] == 2, before  # the run's output, and the sentence on it
+    assert before["standIns"] == 1, before  # the run's output
     # On paper there is no reader to answer: everything shows, and no stand-in.
     page.emulate_media(media="print")
     printed = box.evaluate(BELOW_PROMPT_JS)

@@ -83,9 +83,10 @@ def code_cells(page: str) -> list[Cell]:
     return cells
 
 
-#: Fenced blocks that hold prose: only their fences are left out (the prose waits for a
-#: prompt's answer, docs/_features/predict/spoilers.py).
-PROSE_BLOCKS = frozenset({"{after-predict}"})
+#: Fenced blocks that hold prose: only their fences and option lines are left out (the
+#: prose that waits for a prompt's answer, docs/_features/predict/spoilers.py; a predict
+#: prompt's question and explanation, docs/_features/predict/directive.py).
+PROSE_BLOCKS = frozenset({"{after-predict}", "{predict-run}", "{predict-claim}"})
 
 
 def prose(page: str) -> str:
@@ -94,8 +95,14 @@ def prose(page: str) -> str:
     lines = (DOCS / f"{page}.md").read_text(encoding="utf-8").splitlines()
     for token in _fences("\n".join(lines)):
         start, end = token.map
-        held = token.info.strip() in PROSE_BLOCKS
-        for i in (start, end - 1) if held else range(start, end):
+        if token.info.split()[:1] in [[kind] for kind in PROSE_BLOCKS]:
+            options = start + 1
+            while options < end - 1 and lines[options].startswith(":"):
+                options += 1
+            blank = [*range(start, options), end - 1]
+        else:
+            blank = list(range(start, end))
+        for i in blank:
             lines[i] = ""
     return "\n".join(lines)
 

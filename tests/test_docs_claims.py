@@ -195,6 +195,58 @@ def test_exercises_have_a_hidden_solution_that_checks_itself(page: str) -> None:
         assert cell.options.get("code_prompt_hide") == '"Hide solution"', cell.line
 
 
+def _headings(page: str) -> list[str]:
+    return re.findall(r"^## (.+)$", prose(page), re.MULTILINE)
+
+
+def _section(page: str, heading: str) -> str:
+    """The text of the page's ``## heading`` section (to the next ``## ``)."""
+    text = prose(page)
+    start = text.index(f"\n## {heading}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end != -1 else len(text)]
+
+
+def _what_shows(page: str) -> list[str]:
+    """Each top-level block of the page, in order, as "held" (waits for a predict prompt's
+    answer: a cell tagged after-predict, an ``{after-predict}`` block) or "shown"; cells
+    the page removes are left out."""
+    from markdown_it import MarkdownIt
+
+    blocks = []
+    text = (DOCS / f"{page}.md").read_text(encoding="utf-8")
+    for token in MarkdownIt("commonmark").parse(text):
+        if token.level != 0 or token.type.endswith("_close") or token.type == "inline":
+            continue
+        if token.type == "fence" and token.info.startswith("{code-cell}"):
+            options = token.content.split("\n\n")[0]
+            if "remove-cell" in options:
+                continue
+            blocks.append("held" if "after-predict" in options else "shown")
+        elif token.type == "fence" and token.info.strip() == "{after-predict}":
+            blocks.append("held")
+        else:
+            blocks.append("shown")
+    return blocks
+
+
+@pytest.mark.parametrize("page", NOTEBOOK_PAGES)
+def test_what_waits_for_a_prompt_is_never_held_twice_back_to_back(page: str) -> None:
+    """Two held blocks in a row would show two "gives the answer away" notices one under the
+    other: the page says it once."""
+    blocks = _what_shows(page)
+    assert ["held", "held"] not in [blocks[i : i + 2] for i in range(len(blocks) - 1)]
+
+
+def test_the_start_page_shows_its_map_right_after_its_idea() -> None:
+    """The map comes before the taste; how the browser's Python differs waits at the end."""
+    headings = _headings("index")
+    assert headings[0] == "The map of the book", headings
+    assert headings[-1] == "Under the hood: Python in your browser", headings
+    assert "RecursionError" not in prose("index").split("\n## Under the hood")[0]
+    assert "private window" in _section("index", "Under the hood: Python in your browser")
+
+
 def _check_checked_exercises(page: str) -> None:
     """A page of checked exercises: cells tagged ``exercise`` and ``exercise-<id>``, no solution.
 
@@ -294,6 +346,36 @@ def test_local_rules_table_agrees_with_finite_differences() -> None:
     table = run.markdown[0]
     assert table.startswith("| expression |")
     assert table.splitlines()[0].count("|") == 6
+
+
+@in_page_group("local-rules")
+@TORCH
+def test_local_rules_shows_sin_as_a_torch_function_and_checks_it() -> None:
+    """The "In PyTorch" box's TorchSin is code the reader sees, run against torch."""
+    shown = [c for c in code_cells("local-rules") if "remove-cell" not in c.tags]
+    [cell] = [c for c in shown if "class TorchSin(torch.autograd.Function):" in c.source]
+    assert "build-only" in cell.tags, "the browser has no torch: the build's output stays"
+    assert "ctx.save_for_backward(a)" in cell.source
+    assert "def backward(ctx, out_grad):" in cell.source
+    assert claimed("local-rules")["pt_sin_function"]["holds"]
+
+
+@in_page_group("local-rules")
+@TORCH
+def test_local_rules_shows_the_rules_and_keeps_how_a_node_is_built_under_the_hood() -> None:
+    """The story shows the backward rules; ``__add__`` in full, and why a rule is no closure
+    (reference cycles), wait in an "Under the hood" section after the exercises."""
+    headings = _headings("local-rules")
+    assert headings[-2:] == ["Exercises", "Under the hood: how `a + b` builds its node"]
+    text = (DOCS / "local-rules.md").read_text(encoding="utf-8")
+    story, hood = text.split("\n## Under the hood")
+    assert ":pyobject: Value._add_backward" in story
+    assert ":pyobject: Value.__add__" not in story
+    assert ":pyobject: Value.__add__" in hood
+    assert "reference cycle" not in story
+    assert "reference cycle" in hood
+    assert claimed("local-rules")["hood_add_number_or_not"]["holds"]
+    assert claimed("local-rules")["hood_rule_is_static"]["holds"]
 
 
 @in_page_group("local-rules")
@@ -495,6 +577,25 @@ def test_mlp_page_matches_a_direct_run_of_the_same_recipe() -> None:
             p.data -= 0.1 * p.grad
     assert loss.data == g["mlp_last_loss"]
     assert [y.data for y in ypred] == [g[f"mlp_pred{i}"] for i in range(4)]
+
+
+@in_page_group("mlp")
+@TORCH
+def test_mlp_pytorch_box_says_an_update_through_data_is_untracked_there_too() -> None:
+    assert claimed("mlp")["pt_update_through_data"]["holds"]
+    assert claimed("mlp")["pt_update_needs_no_grad"]["holds"]
+
+
+@in_page_group("mlp")
+@TORCH
+def test_mlp_page_says_the_numbers_of_a_step_its_table_does_not_print() -> None:
+    """The table prints every 4th step: a step the prose names off those rows comes with its
+    losses, so that the reader need not find them in the plot."""
+    g = run_page("mlp").glued
+    sentence = next(p for p in prose("mlp").split("\n\n") if "`zg_ahead`" in p)
+    if g["zg_ahead"] % 4:
+        assert "`zg_ahead_without:.4f`" in sentence
+        assert "`zg_ahead_with:.4f`" in sentence
 
 
 @in_page_group("mlp")

@@ -82,17 +82,33 @@ def test_the_neurons_answers_are_its_gradients(neuron) -> None:
 def test_a_wrong_answer_is_explained_by_the_rule_and_the_numbers(neuron) -> None:
     asks = asks_by_input(questions(BackwardStepper(neuron().o).to_json()))
     x1 = next(ask for (_, name), ask in asks.items() if name == "x1")
-    assert x1["explain"]["text"] == "d(x1 * w1)/dx1 is w1 = -3.0, times (x1*w1).grad 0.5: -1.5."
-    assert "<code>d(x1 * w1)/dx1</code>" in x1["explain"]["html"]
+    assert x1["explain"]["text"] == (
+        "The local derivative of x1 * w1 with respect to x1 is w1 = -3.0, "
+        "times (x1*w1).grad 0.5: -1.5."
+    )
+    assert "of <code>x1 * w1</code> with respect to <code>x1</code>" in x1["explain"]["html"]
     assert x1["answer"] == "-1.5"
+
+
+def test_the_explanation_reads_clearly_for_a_node_named_d() -> None:
+    """In notation, ``d``'s derivative would stutter (``d(d * e)/dd``): it is said in words."""
+    ask = asks_by_input(fixture_data())[("L", "d")]
+    assert ask["explain"]["text"] == (
+        "The local derivative of d * e with respect to d is e = 0.25, times L.grad 1.0: 0.25."
+    )
+    assert "/dd" not in ask["explain"]["html"]
 
 
 def test_a_constant_local_derivative_is_said_once_not_as_itself_again(neuron) -> None:
     asks = asks_by_input(questions(BackwardStepper(neuron().o).to_json()))
     b = next(ask for (_, name), ask in asks.items() if name == "b")
-    assert b["explain"]["text"] == "d(x1*w1 + x2*w2 + b)/db is 1, times n.grad 0.5: 0.5."
+    assert b["explain"]["text"] == (
+        "The local derivative of x1*w1 + x2*w2 + b with respect to b is 1, times n.grad 0.5: 0.5."
+    )
     n = next(ask for (_, name), ask in asks.items() if name == "n")
-    assert n["explain"]["text"] == "d(tanh(n))/dn is 1 - o² = 0.5, times o.grad 1.0: 0.5."
+    assert n["explain"]["text"] == (
+        "The local derivative of tanh(n) with respect to n is 1 - o² = 0.5, times o.grad 1.0: 0.5."
+    )
 
 
 def test_every_misconception_gets_its_own_number_and_words() -> None:

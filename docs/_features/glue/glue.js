@@ -18,7 +18,9 @@ import {
  * for a screen reader and on hover; null: nothing, the build's, current), text
  * (the number shown), as ("yours", "earlier" or "stale"; null: the build's)}.
  * buildText: the build's number, as the page shows it; theirs: the reader's
- * number in this span's format (undefined: the run has none in it).
+ * number in this span's format (undefined: the run has none in it).  A current
+ * number of the reader's that reads as the build's shows plain: a mark on every
+ * number a run left as it was would hide the few it changed.
  */
 export function glueView(state, buildText, theirs) {
   const build = `the build's value: ${buildText}`;
@@ -28,7 +30,7 @@ export function glueView(state, buildText, theirs) {
   } else if (state.stale) {
     const whose = state.value === null ? "From the build" : "From an earlier run of yours";
     words = `${whose}; your changes above make it out of date (${build}).`;
-  } else if (state.value !== null) {
+  } else if (state.value !== null && theirs !== buildText) {
     if (theirs === undefined) words = "From the build: your run's value cannot be shown here.";
     else words = state.from === "run" ? `Your run's value; ${build}.`
       : `From an earlier Python session of yours; ${build}.`;

@@ -164,8 +164,16 @@ export function captionText(answer) {
       + "code calls backward().";
 }
 
-/** What the panel says first: how to nudge, and what to watch. */
-export function leadText({ root, step }) {
+/**
+ * What the panel says first: how to nudge, and what to watch.  The page's first
+ * panel says it in full; a later one (first false) only names its output and its
+ * step, and points back: the same instructions above every panel would bury them.
+ */
+export function leadText({ root, step }, first = true) {
+  if (!first) {
+    return `Nudge an input and watch ${root}, as with the first nudge panel on this page `
+      + `(an arrow key moves an input by ${step}).`;
+  }
   return `Nudge an input and watch ${root}: drag its number sideways, or focus it and press `
     + `the arrow keys (each press moves it by ${step}; with Shift, ${roundTo(step * SHIFT, step)}), `
     + `or type a value and press Enter. The gradient predicts how far ${root} moves; the panel `
@@ -198,7 +206,7 @@ function cellAbove(session, el) {
  * keeps its controls (session.nudges).
  */
 class NudgeControl {
-  constructor(session, actions, box, settings) {
+  constructor(session, actions, box, settings, first) {
     this.session = session;
     this.actions = actions;
     this.settings = settings;
@@ -209,7 +217,7 @@ class NudgeControl {
     this.starting = null; // a promise while Python starts and the graph's cell runs
     this.asked = new Map(); // leaf -> the value last asked for, until Python has answered it
     this.requests = new Requests((request) => this.send(request));
-    this.view = makeView(this, box);
+    this.view = makeView(this, box, first);
   }
 
   /** The graph, as Python's answers take it: its output, and its inputs' names if not labels. */
@@ -341,7 +349,7 @@ function say(view, text) {
   view.status.hidden = text === "";
 }
 
-function makeView(control, box) {
+function makeView(control, box, first) {
   const { settings } = control;
   const view = {
     box,
@@ -360,7 +368,7 @@ function makeView(control, box) {
     figure: element("figure", "mg-nudge-figure"),
     drawing: element("div", "mg-nudge-drawing"),
     caption: element("figcaption", "mg-nudge-caption"),
-    lead: element("p", "mg-nudge-lead", leadText(settings)),
+    lead: element("p", "mg-nudge-lead", leadText(settings, first)),
     mark: element("p", "mg-nudge-mark", "This output is from before your nudges: the graph now is in "
       + "the nudge panel below."),
   };
@@ -484,7 +492,8 @@ function draw(control, answer) {
  */
 export function setUpNudges(session, actions) {
   for (const box of session.root.querySelectorAll("div.mg-nudge")) {
-    const control = new NudgeControl(session, actions, box, JSON.parse(box.dataset.nudge));
+    const first = session.nudges.length === 0;
+    const control = new NudgeControl(session, actions, box, JSON.parse(box.dataset.nudge), first);
     if (control.cell !== null) session.nudges.push(control);
   }
   const byRoot = () => new Map(session.nudges.map((control) => [control.settings.root, control]));

@@ -10,8 +10,10 @@ after, and final grad).  Every number comes from that data, which the
 engine's own rules made; this module only says them in words.
 
 For each question it gives the answer, the tolerance within which an answer
-is *close*, the explanation by the rule and the numbers ("``d(a * b)/da`` is
-``b`` = -3.0, times ``c.grad`` 1.0: -3.0"), and the known misconceptions
+is *close*, the explanation by the rule and the numbers ("The local derivative
+of ``a * b`` with respect to ``a`` is ``b`` = -3.0, times ``c.grad`` 1.0:
+-3.0": in words, not ``d(a * b)/da``, which stutters for a node named ``d``),
+and the known misconceptions
 that would give another number, each with its own words:
 
 - ``swapped``: for a product, the input's own value used where the other
@@ -64,11 +66,6 @@ def _same(a: float, b: float) -> bool:
 def _grad(name: str) -> str:
     """```x2.grad```, or ```(x2*w2).grad``` (the stepper's captions write it so too)."""
     return f"`{operand(name)}.grad`"
-
-
-def _d(name: str) -> str:
-    """``dx``, or ``d(x1*w1 + b)`` for a name that is not a plain one."""
-    return f"d{operand(name)}"
 
 
 def _local_words(step: dict[str, Any], k: int) -> str:
@@ -124,7 +121,8 @@ def _ask(step: dict[str, Any], k: int) -> dict[str, Any]:
     x, before, after, local = share["name"], share["before"], share["after"], share["local"]
     added = after - before
     explain = (
-        f"`d({step['formula']})/{_d(x)}` is {_local_value(step, k, local)}, "
+        f"The local derivative of `{step['formula']}` with respect to `{x}` is "
+        f"{_local_value(step, k, local)}, "
         f"times {_grad(node)} {number(grad)}: {number(local * grad)}."
     )
     if not _same(before, 0.0):

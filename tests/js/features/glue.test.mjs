@@ -40,3 +40,17 @@ test("a stale glued number says whose it is and that it is out of date", () => {
   assert.equal(theirs.as, "stale");
   assert.equal(theirs.text, "0.2000");
 });
+
+test("a current glued number of the reader's that reads as the build's shows plain", () => {
+  const run = { value: { ".4f": "6.8814" }, from: "run", stale: false };
+  assert.deepEqual(glueView(run, "6.8814", "6.8814"), { words: null, text: "6.8814", as: null });
+  assert.deepEqual(glueView({ ...run, from: "earlier-run" }, "6.8814", "6.8814"),
+    { words: null, text: "6.8814", as: null });
+  assert.deepEqual(glueView({ value: { "": "3" }, from: "run", stale: false }, "3", "3"),
+    { words: null, text: "3", as: null });
+});
+
+test("a stale glued number is marked out of date even where it reads as the build's", () => {
+  const theirs = glueView({ value: { ".4f": "0.0110" }, from: "run", stale: true }, "0.0110", "0.0110");
+  assert.equal(theirs.as, "stale");
+});

@@ -127,7 +127,13 @@ describe("the readout", () => {
     assert.match(lead, /press "backward\(\) again" between steps to follow the slope, as training does\.$/);
   });
 
-  test("the drawing's caption says whose gradients it shows, and where they belong", () => {
+  test("a later panel's lead names its output and step, and points to the first for the rest", () => {
+  assert.equal(leadText({ root: "L", step: 0.01 }, false),
+    "Nudge an input and watch L, as with the first nudge panel on this page "
+    + "(an arrow key moves an input by 0.01).");
+});
+
+test("the drawing's caption says whose gradients it shows, and where they belong", () => {
     assert.equal(captionText(answer({ page_grads: true })), "The graph now: its data after your nudges, "
       + "its gradients still those of the point you left (w1 = −3.0000) until you press \"backward() again\".");
     const still = answer({ page_grads: false, moved: false, leaves: [{ name: "a", value: 1, base: 1, grad: 2 }] });
@@ -287,6 +293,24 @@ test("the first nudge runs the graph's cell, then the keys nudge an input and Py
   box.querySelector(".mg-nudge-reset").click();
   await until(() => control.answer.moved === false);
   assert.ok(!session.cells[0].el.querySelector(".mg-nudge-mark").classList.contains("mg-nudge-mark-on"));
+});
+
+const TWO_NUDGES_HTML = pageHTML([
+  { source: "o = 2 * -3" },
+  { source: "L = o * 2" },
+], {
+  prose: ["o", "L"].map((root) => `<div class="mg-nudge" data-nudge='${JSON.stringify({
+    root, leaves: ["x", "w"], step: 0.001, rate: 0.1,
+  })}'><p>On the book's site, this graph can be nudged.</p></div>`).join("\n"),
+});
+
+test("a page says how to nudge once, above its first panel", async () => {
+  const { answers } = fakeNudges();
+  const { window, session } = await openPage(TWO_NUDGES_HTML, { answers });
+  await until(() => session.nudges.length === 2);
+  const leads = [...window.document.querySelectorAll(".mg-nudge-lead")].map((p) => p.textContent);
+  assert.equal(leads[0], leadText({ root: "o", step: 0.001 }));
+  assert.match(leads[1], /^Nudge an input and watch L, as with the first nudge panel on this page/);
 });
 
 const IDENTITY_HTML = pageHTML([
