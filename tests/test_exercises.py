@@ -678,7 +678,6 @@ def test_a_steps_folder_holds_its_code_and_one_wrong_solution_per_mistake(step: 
     exercise = EXERCISES[step]
     folder = CHECKS / "steps" / step
     files = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.py"))
-    files = [f for f in files if not f.startswith("near/")]  # near misses: test_checker_blame
     wrong = sorted(m.wrong_file for m in exercise.mistakes)
     assert files == sorted(["example.py", "solution.py", "starter.py", *wrong])
     assert all(m.step == step for m in exercise.mistakes)
