@@ -23,6 +23,7 @@ import re
 import sys
 import traceback
 from collections.abc import Callable
+from collections.abc import Hashable
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
@@ -35,6 +36,7 @@ from types import CodeType
 from typing import Any
 from typing import Protocol
 from typing import TypeVar
+from typing import cast
 
 from book_runtime.inline_markup import inline_html
 from book_runtime.inline_markup import inline_text
@@ -127,6 +129,28 @@ class Finding:
     part: str | None = None  # the method it is about, where the mistake's are several
     fields: Mapping[str, Any] = field(default_factory=dict)
     says: str = ""
+
+
+class MicrogradAnswers:
+    """micrograd's answer to each case the checks put to it: the checker's one cache of them.
+
+    micrograd's numbers for a case never change, so each is computed once, the first
+    time a check asks for it; its key is the case (an engine case, a rule, a graph, a
+    network's draw).
+    """
+
+    def __init__(self) -> None:
+        self._by_case: dict[Hashable, Any] = {}
+
+    def answer(self, case: Hashable, compute: Callable[[], T]) -> T:
+        """micrograd's answer to ``case``: ``compute()``, run the first time it is asked for."""
+        if case not in self._by_case:
+            self._by_case[case] = compute()
+        return cast(T, self._by_case[case])
+
+
+#: micrograd's answers to the track's cases.
+MICROGRAD = MicrogradAnswers()
 
 
 @functools.cache  # the files do not change while the checks run
@@ -369,7 +393,7 @@ def locate(namespace: Namespace, part: str, cells: Cells) -> Location | None:
     """Where ``part`` is defined (see :class:`Location`); None if it is no function of code."""
     function = defined(namespace, part)
     code = getattr(function, "__code__", None)
-    micrograd = _micrograds(function)
+    micrograd = is_micrograds_code(function)
     if not isinstance(code, CodeType):
         return Location(part, None, None, None, micrograd) if micrograd else None
     filename = code.co_filename
@@ -381,7 +405,7 @@ def micrograds_own(namespace: Namespace, name: str) -> type | None:
     found = namespace.get(name)
     if not isinstance(found, type):
         return None
-    return next((klass for klass in found.__mro__ if _micrograds(klass)), None)
+    return next((klass for klass in found.__mro__ if is_micrograds_code(klass)), None)
 
 
 @dataclass(frozen=True)
@@ -884,7 +908,7 @@ class _Check:
         for owner in dict.fromkeys(part.rpartition(".")[0] or part for part in parts):
             klass = micrograds_own(self.namespace, owner)
             found = self.namespace.get(owner)
-            if klass is None and not (callable(found) and _micrograds(found)):
+            if klass is None and not (callable(found) and is_micrograds_code(found)):
                 continue
             if klass is None or found is klass:
                 how = f"`{owner}` is micrograd's own ({_origin(found)}), imported"
@@ -1058,7 +1082,7 @@ class _Check:
         return None
 
 
-def _micrograds(thing: Any) -> bool:
+def is_micrograds_code(thing: Any) -> bool:
     """Whether ``thing`` (a class or a function) is micrograd's own code, by its module.
 
     A reader's class or function may have any ``__module__``, None or no string at all:

@@ -8,7 +8,6 @@ what order.
 
 from __future__ import annotations
 
-import functools
 import random
 import sys
 from collections import Counter
@@ -16,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from book_runtime.checks.core import MICROGRAD
 from book_runtime.checks.core import READER_ERRORS
 from book_runtime.checks.core import RECURSION_LIMIT
 from book_runtime.checks.core import Exercise
@@ -232,12 +232,16 @@ def _watcher(node: Any, rule: Any, runs: list[Any]) -> Any:
     return watched
 
 
-@functools.cache  # micrograd's gradients of a probe's graph do not change
 def _micrograd_grad(graph: Graph, leaf: str) -> float:
     """``leaf.grad`` after ``root.backward()`` on ``graph``, with micrograd."""
-    made = graph.make(micrograd_scope())
+    return MICROGRAD.answer(graph, lambda: _grads(graph, micrograd_scope()))[leaf]
+
+
+def _grads(graph: Graph, scope: Namespace) -> dict[str, float]:
+    """Each node's gradient after ``root.backward()`` on ``graph``, built with ``scope``'s Value."""
+    made = graph.make(scope)
     made[graph.root].backward()
-    return float(made[leaf].grad)
+    return {name: float(node.grad) for name, node in made.items()}
 
 
 def _limit_asked_since(asked: int) -> int | None:

@@ -27,6 +27,7 @@ from book_runtime.checks.engine_cases import as_float
 from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import short
 from book_runtime.checks.reference import Net
+from book_runtime.checks.reference import micrograds_draw
 from micrograd import Value
 
 #: The step's folder of code (steps/nn/) and its id in the track.
@@ -78,13 +79,6 @@ NETS = {
 }
 
 
-def _micrograds(net: Net) -> tuple[list[float], Any]:
-    """micrograd's draw of ``net`` after ``random.seed(SEED)``: its numbers, and the state after."""
-    random.seed(SEED)
-    model = net._make("tanh", "tanh")
-    return [p.data for p in model.parameters()], random.getstate()
-
-
 def _draws(state: Any, limit: int = 64) -> int | None:
     """How many ``random.uniform`` draws after ``random.seed(SEED)`` lead to ``state``; or None."""
     random.seed(SEED)
@@ -103,7 +97,7 @@ def init_problem(net: Net, names: Namespace) -> str | None:
     """``__init__``: the draws, then (through parameters()) the numbers drawn."""
     net.seeded(names, SEED)
     state = random.getstate()  # what the reader's network drew
-    _, after = _micrograds(net)
+    _, after = micrograds_draw(net, SEED)
     if state != after:
         count = _draws(state)
         drew = "drew other random numbers" if count is None else f"drew {count} random numbers"
@@ -157,7 +151,7 @@ def _held(net: Net, names: Namespace) -> tuple[list[Any], list[float]] | str:
     params = _listed(net, names)[1]
     if isinstance(params, str):
         return params
-    return [as_float(p.data) for p in params], _micrograds(net)[0]
+    return [as_float(p.data) for p in params], list(micrograds_draw(net, SEED)[0])
 
 
 def parameters_problem(net: Net, names: Namespace) -> str | None:
