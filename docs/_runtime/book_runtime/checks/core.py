@@ -33,6 +33,7 @@ from dataclasses import field
 from dataclasses import replace
 from importlib import resources
 from types import CodeType
+from types import FrameType
 from typing import Any
 from typing import Protocol
 from typing import TypeVar
@@ -55,7 +56,7 @@ PASSED, FAILED, NOT_DONE, RAISED = "passed", "failed", "not-done", "raised"
 #: The status of a check whose step's code is micrograd's own, imported or inherited.
 NOT_YOURS = "not-yours"
 
-#: The recursion limit a check runs under, CPython's usual one: a page may raise its own,
+#: The deepest the reader's sort may recurse, CPython's usual limit: a page may raise its own,
 #: but the browser's stack is far smaller than CPython's, so a sort that needs more fails here.
 RECURSION_LIMIT = 1000
 
@@ -625,45 +626,28 @@ def starter_part(error: BaseException) -> str | None:
 class Guard:
     """Keeps what a check may disturb as the caller had it.
 
-    The random generator's state (the cases seed it), the recursion limit,
-    the garbage collector's switch and thresholds, and the standard streams:
-    what the reader's code prints while it is checked is not part of the result.
-    The collector is off during the check: the reader's closures make every
-    node a reference cycle, and rescanning a growing graph of them would take
-    longer than the check itself (what the book's ``paused_gc()`` is for).
-
-    The check runs under :data:`RECURSION_LIMIT` at most, whatever the page
-    set (:func:`callers_recursion_limit` tells what the page had), and the
-    reader's code cannot raise it meanwhile: ``sys.setrecursionlimit`` only
-    notes what it was asked (:func:`recursion_limits_asked`).  In the browser,
-    a sort that a raised limit let recurse 5,000 deep would crash Python.
+    The random generator's state (the cases seed it), the recursion limit (the
+    reader's code may raise it: see :func:`limit_put_back`), the garbage
+    collector's switch and thresholds, and the standard streams: what the
+    reader's code prints while it is checked is not part of the result.  The
+    collector is off during the check: the reader's closures make every node a
+    reference cycle, and rescanning a growing graph of them would take longer
+    than the check itself (what the book's ``paused_gc()`` is for).
     """
-
-    #: The recursion limit of the caller of the check running now (None: none is running).
-    callers_limit: int | None = None
-    #: The limits the reader's code asked for during the check running now.
-    asked: list[int] = []  # noqa: RUF012 - one check at a time, and its Guard resets it
 
     def __enter__(self) -> Guard:
         self._random = random.getstate()
         self._limit = sys.getrecursionlimit()
-        self._outer = Guard.callers_limit, Guard.asked, sys.setrecursionlimit
         self._collector = gc.isenabled(), gc.get_threshold()
         self._streams = sys.stdout, sys.stderr
         sys.stdout = sys.stderr = io.StringIO()
         gc.disable()
-        if Guard.callers_limit is None:
-            Guard.callers_limit = self._limit
-            Guard.asked = []
-            sys.setrecursionlimit(min(self._limit, RECURSION_LIMIT))
-            sys.setrecursionlimit = _noted
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         sys.stdout, sys.stderr = self._streams
         random.setstate(self._random)
-        Guard.callers_limit, Guard.asked, sys.setrecursionlimit = self._outer
-        sys.setrecursionlimit(self._limit)
+        _put_back(self._limit)
         enabled, thresholds = self._collector
         gc.set_threshold(*thresholds)
         if enabled:
@@ -672,16 +656,36 @@ class Guard:
             gc.disable()
 
 
-_set_recursion_limit = sys.setrecursionlimit
+def _put_back(limit: int) -> None:
+    """The recursion limit as it was before the reader's code changed it (if it did)."""
+    if sys.getrecursionlimit() != limit:
+        sys.setrecursionlimit(limit)
 
 
-def _noted(limit: int) -> None:
-    """``sys.setrecursionlimit`` while a check runs: what is asked is noted, not done."""
-    if not isinstance(limit, int):
-        raise TypeError(f"'{type(limit).__name__}' object cannot be interpreted as an integer")
-    if limit < 1:
-        raise ValueError("recursion limit must be greater or equal than 1")
-    Guard.asked.append(limit)
+@contextlib.contextmanager
+def limit_put_back() -> Iterator[list[int]]:
+    """Run the reader's code, then put back the recursion limit it set: the list it gives
+    then holds the limit the code set (empty when it left the limit alone).
+
+    The check never sets the limit itself: it runs under the page's, and a sort
+    deeper than :data:`RECURSION_LIMIT` fails whatever the limit (see step_backward).
+    """
+    before = sys.getrecursionlimit()
+    asked: list[int] = []
+    try:
+        yield asked
+    finally:
+        if sys.getrecursionlimit() != before:
+            asked.append(sys.getrecursionlimit())
+            _put_back(before)
+
+
+def stack_depth() -> int:
+    """How many frames the stack holds, this one's caller's included (no recursion)."""
+    depth, frame = 0, cast("FrameType | None", sys._getframe(1))
+    while frame is not None:
+        depth, frame = depth + 1, frame.f_back
+    return depth
 
 
 @contextlib.contextmanager
@@ -691,23 +695,12 @@ def shallow(depth: int = 50) -> Iterator[None]:
     A reflected method that calls itself recurses until the limit: under the usual
     1,000 that takes seconds in the browser, where 50 frames say the same in no time.
     """
-    frames = sum(1 for _ in traceback.walk_stack(sys._getframe()))  # this one and its callers'
     limit = sys.getrecursionlimit()
-    _set_recursion_limit(min(limit, frames + depth))
+    sys.setrecursionlimit(min(limit, stack_depth() + depth))
     try:
         yield
     finally:
-        _set_recursion_limit(limit)
-
-
-def callers_recursion_limit() -> int:
-    """The recursion limit the page had when the check began (a check lowers it)."""
-    return sys.getrecursionlimit() if Guard.callers_limit is None else Guard.callers_limit
-
-
-def recursion_limits_asked() -> list[int]:
-    """The recursion limits the reader's code asked for so far in the check running now."""
-    return list(Guard.asked)
+        sys.setrecursionlimit(limit)
 
 
 # -- fingerprints ----------------------------------------------------------------------------------
@@ -724,7 +717,8 @@ def first_failure(
         try:
             if isinstance(item, Probe) and not item.applies(namespace):
                 continue
-            failure = item.run(namespace)
+            with limit_put_back():
+                failure = item.run(namespace)
         except READER_ERRORS as error:
             return number, item, error
         if failure is not None:
@@ -1031,7 +1025,8 @@ class _Check:
                     if mistake.detector is None:
                         finding = mistake.matches(outcome)
                     else:
-                        finding = mistake.detector(self.namespace)
+                        with limit_put_back():
+                            finding = mistake.detector(self.namespace)
                 except READER_ERRORS:  # a probe that trips on other code recognises nothing
                     finding = None
                 if finding is not None:

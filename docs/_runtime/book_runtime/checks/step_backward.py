@@ -23,12 +23,12 @@ from book_runtime.checks.core import Finding
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
 from book_runtime.checks.core import Probe
-from book_runtime.checks.core import callers_recursion_limit
+from book_runtime.checks.core import limit_put_back
 from book_runtime.checks.core import probe
 from book_runtime.checks.core import probe_error
 from book_runtime.checks.core import readers
-from book_runtime.checks.core import recursion_limits_asked
 from book_runtime.checks.core import show
+from book_runtime.checks.core import stack_depth
 from book_runtime.checks.engine_cases import EngineCase
 from book_runtime.checks.engine_cases import Look
 from book_runtime.checks.engine_cases import micrograd_scope
@@ -105,11 +105,32 @@ def _twins(names: Namespace) -> dict[str, Any]:
 
 
 def _chain_links(names: Namespace) -> dict[str, Any]:
-    """The chain of 5,000 links, not yet run backward: x and y."""
+    """The chain of 5,000 links, not yet run backward: x and y, every 50th link sounded."""
     x = y = names["Value"](0.5)
-    for _ in range(5000):
+    for link in range(5000):
         y = y * 1.0001
+        if link % 50 == 0:
+            _sound(y)
+    _sound(x)
     return {"x": x, "y": y}
+
+
+def _sound(node: Any) -> None:
+    """Make ``node._prev`` a copy that, when a sort goes through it, fails as Python would past
+    :data:`RECURSION_LIMIT` frames: the check never lowers the page's recursion limit, and the
+    browser's stack takes no sort as deep as the chain, whatever the limit says."""
+    prev = node._prev
+    try:
+        sounded = type(type(prev).__name__, (type(prev),), {"__iter__": _sounding_iter})
+        node._prev = sounded(prev)
+    except READER_ERRORS:  # a _prev of the reader's that takes no copy goes unsounded
+        return
+
+
+def _sounding_iter(inputs: Any) -> Any:
+    if stack_depth() > min(sys.getrecursionlimit(), RECURSION_LIMIT):
+        raise RecursionError("maximum recursion depth exceeded")
+    return super(type(inputs), inputs).__iter__()
 
 
 WORKED = Graph(
@@ -215,7 +236,8 @@ def _watching(
             if node._prev:
                 node._backward = _watcher(node, node._backward, runs)
         try:
-            made[graph.root].backward()
+            with limit_put_back():
+                made[graph.root].backward()
         except READER_ERRORS:
             return None
         by_id = {id(v): k for k, v in made.items() if not k.startswith("_")}
@@ -244,10 +266,9 @@ def _grads(graph: Graph, scope: Namespace) -> dict[str, float]:
     return {name: float(node.grad) for name, node in made.items()}
 
 
-def _limit_asked_since(asked: int) -> int | None:
-    """The highest recursion limit above the check's that the reader's code asked for since
-    the ``asked``-th request of the check; None if it asked for none."""
-    raised = [n for n in recursion_limits_asked()[asked:] if n > RECURSION_LIMIT]
+def _raised(asked: list[int]) -> int | None:
+    """The recursion limit above the usual that the reader's code set (see limit_put_back)."""
+    raised = [n for n in asked if n > RECURSION_LIMIT]
     return max(raised) if raised else None
 
 
@@ -302,23 +323,23 @@ def _chain(names: Namespace) -> dict[str, Any]:
 
 
 def _recursive_sort(namespace: Namespace) -> Finding | None:
-    asked = len(recursion_limits_asked())
-    error = probe_error(_chain, namespace)
+    with limit_put_back() as asked:
+        error = probe_error(_chain, namespace)
     if not isinstance(error, RecursionError) or not _right_on_the_worked_example(namespace):
         return None  # a sort that recurses is right on a small graph: else it is another mistake
-    if _limit_asked_since(asked) is not None:
+    if _raised(asked) is not None:
         return None  # it asked for a higher limit: that is the mistake to name
-    page = callers_recursion_limit()  # a limit the page raised before the check does not count
-    fields = {"name": _deepest_function(error), "limit": f"{sys.getrecursionlimit():,}"}
+    page = sys.getrecursionlimit()  # a limit the page raised before the check does not count
+    fields = {"name": _deepest_function(error), "limit": f"{min(page, RECURSION_LIMIT):,}"}
     fields |= {"page": f"{page:,}", "usual": f"{RECURSION_LIMIT:,}"}
     return Finding(CHAIN.shown, fields=fields, says="page" if page > RECURSION_LIMIT else "")
 
 
 def _raises_limit(namespace: Namespace) -> Finding | None:
     """The recursion limit the reader's backward() asked for on the chain, if higher."""
-    asked = len(recursion_limits_asked())
-    probe(_chain, namespace)
-    limit = _limit_asked_since(asked)
+    with limit_put_back() as asked:
+        probe(_chain, namespace)
+    limit = _raised(asked)
     if limit is None:
         return None
     return Finding(CHAIN.shown, fields={"limit": f"{limit:,}"})
@@ -361,9 +382,9 @@ def _backward_probe(graph: Graph, text: str, calls: int = 1, later: bool = True)
     )
 
     def run(names: Namespace) -> str | None:
-        asked = len(recursion_limits_asked())
-        failure = case.run(names)
-        raised = _limit_asked_since(asked)
+        with limit_put_back() as asked:
+            failure = case.run(names)
+        raised = _raised(asked)
         if raised is not None:
             return f"`{root}.backward()` on {text} raised the recursion limit to {raised:,}"
         return failure
