@@ -17,7 +17,6 @@ the expression) for a known mistake's message template.
 from __future__ import annotations
 
 import builtins
-import contextlib
 import random
 import re
 from collections.abc import Callable
@@ -37,7 +36,6 @@ from book_runtime.checks.core import probe_error
 from book_runtime.checks.core import reader_scope
 from book_runtime.checks.core import run_code
 from book_runtime.checks.core import same
-from book_runtime.checks.core import shallow
 from book_runtime.checks.core import show
 
 #: The step of a central difference.
@@ -69,7 +67,6 @@ class EngineCase:
     root: str | None = None
     needs: str | None = None
     fields: tuple[tuple[str, Any], ...] = ()  # more numbers a failure names, for a template
-    depth: int | None = None  # run the reader's code under shallow(depth): it needs no more
     #: The case as a function of a scope's Value (its Values by name), where it is a probe: a
     #: probe runs as functions alone, never compiling source; ``code`` is what it shows.
     make: Callable[[Namespace], dict[str, Any]] | None = None
@@ -101,8 +98,7 @@ class EngineCase:
         return {**scope, **self.make(scope)}
 
     def run(self, namespace: Namespace) -> str | None:
-        with shallow(self.depth) if self.depth is not None else contextlib.nullcontext():
-            mine = self._made(namespace)
+        mine = self._made(namespace)
         theirs = MICROGRAD.answer(self, lambda: self._made(None))
         for look in self.looks:
             node = look.expression.split(".")[0]
@@ -210,7 +206,6 @@ def node_probe(
         "",
         tuple(looks),
         fields=fields,
-        depth=50,  # a reflected method that calls itself: see shallow()
         make=make,
     )
     return case.probe(part, **options)

@@ -11,9 +11,9 @@ from book_runtime.checks.core import Finding
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
 from book_runtime.checks.core import Probe
+from book_runtime.checks.core import left_number
 from book_runtime.checks.core import probe
 from book_runtime.checks.core import probe_error
-from book_runtime.checks.core import shallow
 from book_runtime.checks.engine_cases import EngineCase
 from book_runtime.checks.engine_cases import Look
 from book_runtime.checks.engine_cases import node_probe
@@ -117,16 +117,16 @@ PROBES = (
     _probe("Value.__add__", "a + 1.5", lambda a, b: a + 1.5, op="+"),
     _probe("Value.__mul__", "a * b", lambda a, b: a * b, op="*"),
     _probe("Value.__mul__", "a * 1.5", lambda a, b: a * 1.5, op="*"),
-    _probe("Value.__radd__", "1.5 + a", lambda a, b: 1.5 + a, op="+"),
-    _probe("Value.__rmul__", "1.5 * a", lambda a, b: 1.5 * a, op="*"),
+    _probe("Value.__radd__", "1.5 + a", lambda a, b: left_number(1.5) + a, op="+"),
+    _probe("Value.__rmul__", "1.5 * a", lambda a, b: left_number(1.5) * a, op="*"),
     # Not asked for, but tested in both orders where the reader wrote them.
     _probe("Value.__neg__", "-a", lambda a, b: -a, node=False),
     _probe("Value.__sub__", "a - b", lambda a, b: a - b, node=False),
     _probe("Value.__sub__", "a - 1.5", lambda a, b: a - 1.5, node=False),
-    _probe("Value.__rsub__", "1.5 - a", lambda a, b: 1.5 - a, node=False),
+    _probe("Value.__rsub__", "1.5 - a", lambda a, b: left_number(1.5) - a, node=False),
     _probe("Value.__truediv__", "a / b", lambda a, b: a / b, node=False),
     _probe("Value.__truediv__", "a / 1.5", lambda a, b: a / 1.5, node=False),
-    _probe("Value.__rtruediv__", "1.5 / a", lambda a, b: 1.5 / a, node=False),
+    _probe("Value.__rtruediv__", "1.5 / a", lambda a, b: left_number(1.5) / a, node=False),
 )
 
 #: The methods the reader writes in this step.
@@ -239,8 +239,8 @@ def _number_first(op: str, x: float) -> Callable[[Namespace], Any]:
     """A probe: ``x <op> Value(2.0)``, the number on the left."""
 
     def look(names: Namespace) -> Any:
-        with shallow():  # a reflected method that calls itself: see shallow()
-            return x + names["Value"](2.0) if op == "+" else x * names["Value"](2.0)
+        number = left_number(x)  # a reflected method that calls itself: see left_number()
+        return number + names["Value"](2.0) if op == "+" else number * names["Value"](2.0)
 
     return look
 
