@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from book_runtime.checks import EXERCISES
-from book_runtime.checks.core import Finding, Guard, Hidden, Mistake, fingerprint, run_check
+from book_runtime.checks.core import Case, Finding, Guard, Mistake, fingerprint, run_check
 from track_namespace import FIXTURES, IDS, check, page_namespace, run_cell
 
 pytestmark = pytest.mark.usefixtures("recursion_limit_kept")
@@ -225,8 +225,8 @@ def test_when_two_mistakes_fit_the_more_specific_is_named() -> None:
 def test_a_case_no_mistake_explains_is_put_down_to_an_earlier_step_whose_check_fails() -> None:
     # Every probe passes and no mistake claims the failing case: the earliest step this one
     # builds on that fails its own check is named, with its message, in this step's result.
-    def failing(said: str) -> tuple[Hidden, ...]:
-        return (Hidden(f"print({said!r})", lambda namespace: said),)
+    def failing(said: str) -> tuple[Case, ...]:
+        return (Case(f"print({said!r})", lambda namespace: said),)
 
     value = replace(EXERCISES["value"], hidden_cases=failing("The value case failed."))
     rules = replace(EXERCISES["rules"], hidden_cases=failing("The rules case failed."))

@@ -110,7 +110,7 @@ def test_the_visible_example_prints_what_it_says(step: str) -> None:
     printed = io.StringIO()
     with redirect_stdout(printed):
         run_cell(namespace, exercise.example.code, 99)
-    assert printed.getvalue() == exercise.example.prints
+    assert printed.getvalue() == exercise.prints
 
 
 @in_page_group("neuron")
@@ -121,7 +121,7 @@ def test_the_finale_example_prints_the_neuron_of_the_neuron_page() -> None:
         f"do/dx1 = {glued['neuron_dx1']:.4f}, do/dw1 = {glued['neuron_dw1']:.4f}\n"
         f"do/dx2 = {glued['neuron_dx2']:.4f}, do/dw2 = {glued['neuron_dw2']:.4f}\n"
     )
-    assert EXERCISES["finale"].example.prints == expected
+    assert EXERCISES["finale"].prints == expected
 
 
 # -- right, wrong, unfinished, raising ----------------------------------------------------------

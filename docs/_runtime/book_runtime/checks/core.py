@@ -35,7 +35,6 @@ from importlib import resources
 from types import CodeType
 from types import FrameType
 from typing import Any
-from typing import Protocol
 from typing import TypeVar
 from typing import cast
 
@@ -68,51 +67,47 @@ Cells = Mapping[str, str]
 READER_ERRORS = (Exception, SystemExit)
 
 
-class Case(Protocol):
-    """One check: code the reader can paste into a cell, and how the checker judges it."""
-
-    @property
-    def code(self) -> str:
-        """The case as code that runs in the reader's page (the reader's own class names)."""
-        ...
-
-    @property
-    def needs(self) -> str | None:
-        """The optional part of the step the case needs (``"exp"``), or None."""
-        ...
-
-    def run(self, namespace: Namespace) -> str | None:
-        """Run the case on the reader's code: a failure message, or None when it passes."""
-        ...
-
-
 @dataclass(frozen=True)
-class Example:
-    """The step's visible example: code, and exactly what it prints."""
+class Case:
+    """One check of the reader's code: code they can paste into a cell, and its run.
 
-    code: str
-    prints: str
-    needs: str | None = None  # the example needs nothing optional
-
-    def run(self, namespace: Namespace) -> str | None:
-        printed = io.StringIO()
-        with contextlib.redirect_stdout(printed):
-            run_code(self.code, reader_scope(namespace))
-        if printed.getvalue() == self.prints:
-            return None
-        return (
-            f"The example printed\n{_indent(printed.getvalue())}\n"
-            f"where it should print\n{_indent(self.prints)}"
-        )
-
-
-@dataclass(frozen=True)
-class Hidden:
-    """A hidden case made of a step's probe on other inputs: its code, and its run."""
+    ``run(namespace)`` runs the case on the reader's code and returns what
+    differs from micrograd as a sentence (the input, the value received and the
+    value expected), or None; what the reader's code raises goes up to the
+    check.  A case with a ``part`` is a probe: it checks that one method
+    (``"Value.__add__"``, or a function's name, ``"train"``) alone, on a few
+    Values of its own, before the step's example and hidden cases.  A case
+    whose ``needs`` (an optional part: ``"exp"``) the reader did not write, or
+    whose ``applies(namespace)`` is false (the reader wrote no ``__sub__``), is
+    skipped.  A probe that takes long (``later=False``: the chain of 5,000
+    links) runs only in its own step's check, not again in the checks of the
+    steps after it.  ``name`` is how a message names the case.
+    """
 
     code: str
     run: Callable[[Namespace], str | None]
+    part: str | None = None
     needs: str | None = None
+    applies: Callable[[Namespace], bool] = field(default=lambda namespace: True)
+    later: bool = True
+    name: str = "A hidden case"
+
+
+def example_case(code: str, prints: str) -> Case:
+    """The step's visible example: ``code``, which must print exactly ``prints``."""
+
+    def run(namespace: Namespace) -> str | None:
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            run_code(code, reader_scope(namespace))
+        if printed.getvalue() == prints:
+            return None
+        return (
+            f"The example printed\n{_indent(printed.getvalue())}\n"
+            f"where it should print\n{_indent(prints)}"
+        )
+
+    return Case(code, run, name="The example")
 
 
 @dataclass(frozen=True)
@@ -187,7 +182,7 @@ class Outcome:
     the same input: the outcome of a known mistake's wrong solution is its fingerprint.
     """
 
-    probe: Probe
+    probe: Case
     text: str
     raised: bool = False
     fields: Mapping[str, Any] = field(default_factory=dict)
@@ -321,30 +316,6 @@ def _marked(key: str, text: str) -> dict[str, str]:
 
 
 @dataclass(frozen=True)
-class Probe:
-    """One method of the reader's, checked alone: a small use of it, against micrograd's answer.
-
-    ``run(namespace)`` uses the method ``part`` (``"Value.__add__"``, or a
-    function's name, ``"train"``) on a few Values of its own and returns what
-    differs from micrograd as a sentence (the input, the value received and
-    the value expected), or None; what the reader's code raises goes up to
-    the check.  ``code`` is the probe as code the reader can paste.  A probe
-    whose ``needs`` (an optional part: ``"exp"``) the reader did not write,
-    or whose ``applies(namespace)`` is false (the reader wrote no
-    ``__sub__``), is skipped.  A probe that takes long (``later=False``: the
-    chain of 5,000 links) runs only in its own step's check, not again in the
-    checks of the steps after it.
-    """
-
-    part: str
-    code: str
-    run: Callable[[Namespace], str | None]
-    needs: str | None = None
-    applies: Callable[[Namespace], bool] = field(default=lambda namespace: True)
-    later: bool = True
-
-
-@dataclass(frozen=True)
 class Location:
     """Where a method of the reader's is defined: its cell's file name and line, and its step.
 
@@ -434,13 +405,13 @@ class Exercise:
     written: Callable[[Namespace], frozenset[str]] = field(default=lambda namespace: frozenset())
     unfinished: Callable[[frozenset[str]], str | None] = field(default=lambda written: None)
     builds_on: tuple[str, ...] = ()
-    probes: tuple[Probe, ...] = ()
+    probes: tuple[Case, ...] = ()
     parts: tuple[str, ...] = ()
 
     @property
-    def example(self) -> Example:
+    def example(self) -> Case:
         """The step's visible example: ``example.py``, and what it prints."""
-        return Example(step_file(self.id, "example.py"), self.prints)
+        return example_case(step_file(self.id, "example.py"), self.prints)
 
     @property
     def starter(self) -> str:
@@ -721,15 +692,15 @@ def left_number(x: float, uses: int = 50) -> float:
 
 
 def first_failure(
-    items: Iterable[Probe | Case], namespace: Namespace
-) -> tuple[int, Probe | Case | None, str | BaseException | None]:
+    items: Iterable[Case], namespace: Namespace
+) -> tuple[int, Case | None, str | BaseException | None]:
     """``items`` run in order on ``namespace``, to the first that fails: how many ran, that
     item, and what it said or what the reader's code raised (None, None: all passed).  A probe
     that does not apply to the reader's code is skipped (and counted)."""
     number = 0  # no items: none ran
     for number, item in enumerate(items, start=1):
         try:
-            if isinstance(item, Probe) and not item.applies(namespace):
+            if not item.applies(namespace):
                 continue
             with limit_put_back():
                 failure = item.run(namespace)
@@ -742,7 +713,7 @@ def first_failure(
 
 def steps_probes(
     steps: Sequence[Exercise], written: Mapping[str, frozenset[str]]
-) -> Iterator[Probe]:
+) -> Iterator[Case]:
     """The probes of ``steps`` in order, those whose optional part the reader did not write
     left out.  The last of ``steps`` is the one checked: a probe of an earlier step that takes
     long (``later=False``) is left out too."""
@@ -754,10 +725,10 @@ def steps_probes(
                 yield method
 
 
-def outcome_of(method: Probe | Case | None, failure: str | BaseException | None) -> Outcome | None:
+def outcome_of(method: Case | None, failure: str | BaseException | None) -> Outcome | None:
     """A probe's failure as an :class:`Outcome` (an exception: its type and its words); None
     for a case's, which is no probe's."""
-    if not isinstance(method, Probe) or failure is None:
+    if method is None or method.part is None or failure is None:
         return None
     if isinstance(failure, BaseException):
         return Outcome(method, f"{type(failure).__name__}: {failure}", raised=True)
@@ -797,7 +768,7 @@ def _wrong_page(mistake: Mistake) -> dict[str, Any]:
 
 
 @functools.cache  # a wrong file's numbers do not change: each fingerprint is made once
-def fingerprint(mistake: Mistake, method: Probe | None = None) -> Outcome | None:
+def fingerprint(mistake: Mistake, method: Case | None = None) -> Outcome | None:
     """How the mistake's wrong solution fails the probe ``method`` (None: it passes it, or it
     fails an earlier probe of the same method), or, without one, how it first fails the
     probes of its step (None: it passes them all).
@@ -937,9 +908,7 @@ class _Check:
 
     # -- a failure, diagnosed ----------------------------------------------------------------
 
-    def diagnose(
-        self, item: Probe | Case | None, failure: str | BaseException, number: int
-    ) -> Result:
+    def diagnose(self, item: Case | None, failure: str | BaseException, number: int) -> Result:
         """The result of the first failure: what ``item`` (a probe, a case, or None: the code
         run before any case) said, or what the reader's code raised running it.
 
@@ -952,7 +921,7 @@ class _Check:
         if error is not None and part is not None:
             return self.unwritten(part, error, number)
         tb = None if error is None else reader_traceback(error)
-        probed = item.part if isinstance(item, Probe) else None
+        probed = None if item is None else item.part
         outcome = outcome_of(item, failure)
         named = self.recognised(number, tb, probed, outcome)
         if named is None and probed is None and self.blame_earlier:
@@ -976,11 +945,11 @@ class _Check:
         return self.result(NOT_DONE, message, checked=number, part=part)
 
     def unexplained(
-        self, item: Probe | Case | None, failure: str | BaseException, error: BaseException | None
+        self, item: Case | None, failure: str | BaseException, error: BaseException | None
     ) -> tuple[str, str | None, str]:
         """A failure no known mistake explains: its status, the method it is put down to
         (a probe's, or the one the traceback or the step names) and its message."""
-        probed = item.part if isinstance(item, Probe) else None
+        probed = None if item is None else item.part
         if error is None:  # a Failure keeps its fields: it is a str
             part, message = probed or self._only_part(), str(failure)
             if part is None:
@@ -996,8 +965,7 @@ class _Check:
             return RAISED, f"{owner}.__init__", message
         if probed is not None:
             return RAISED, probed, f"{self.lead(probed)[0]} raised {raised}"
-        where = "The example" if isinstance(item, Example) else "A hidden case"
-        where = "Your code, before any case," if item is None else where
+        where = "Your code, before any case," if item is None else item.name
         part = _raising_part(error, self.exercise.parts) or self._only_part()
         return RAISED, part, f"{where} raised {raised}"
 

@@ -26,9 +26,9 @@ from typing import Any
 import micrograd
 from book_runtime.checks.core import MICROGRAD
 from book_runtime.checks.core import READER_ERRORS
+from book_runtime.checks.core import Case
 from book_runtime.checks.core import Failure
 from book_runtime.checks.core import Namespace
-from book_runtime.checks.core import Probe
 from book_runtime.checks.core import defined
 from book_runtime.checks.core import locate
 from book_runtime.checks.core import probe
@@ -77,15 +77,19 @@ class EngineCase:
 
     def probe(
         self, part: str, run: Callable[[Namespace], str | None] | None = None, **options: Any
-    ) -> Probe:
-        """This case as the probe of the reader's method ``part`` (see core.Probe); ``run``,
+    ) -> Case:
+        """This case as the probe of the reader's method ``part`` (see core.Case); ``run``,
         where given, runs it (``self.run`` with more around it), ``options`` are the probe's.
 
         Its code, as the reader can paste it, prints what the case compares.
         """
         shown = ", ".join(dict.fromkeys(_shown(look) for look in self.looks))
         code = f"{self.code}\nprint({shown})"
-        return Probe(part, code, run or self.run, **{"needs": self.needs, **options})
+        return Case(code, run or self.run, part, **{"needs": self.needs, **options})
+
+    def hidden(self) -> Case:
+        """This case as a hidden case of its step."""
+        return Case(self.code, self.run, needs=self.needs)
 
     def _leaf_lines(self, leaves: dict[str, float]) -> list[str]:
         return [f"{name} = Value({value!r})" for name, value in leaves.items()]
@@ -188,7 +192,7 @@ def node_probe(
     reads: tuple[str, ...] = ("data", "_op", "inputs"),
     fields: tuple[tuple[str, Any], ...] = (),
     **options: Any,
-) -> Probe:
+) -> Case:
     """The probe of ``c = <expression>`` (``compute(a, b)``), on the leaves of ``numbers`` it
     names: what it ``reads`` of c (its number, operation and inputs), against micrograd's."""
     leaves = tuple(leaf for leaf in numbers if re.search(rf"\b{leaf[0]}\b", expression))

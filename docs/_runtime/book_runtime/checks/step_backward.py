@@ -18,11 +18,11 @@ from typing import Any
 from book_runtime.checks.core import MICROGRAD
 from book_runtime.checks.core import READER_ERRORS
 from book_runtime.checks.core import RECURSION_LIMIT
+from book_runtime.checks.core import Case
 from book_runtime.checks.core import Exercise
 from book_runtime.checks.core import Finding
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
-from book_runtime.checks.core import Probe
 from book_runtime.checks.core import limit_put_back
 from book_runtime.checks.core import probe
 from book_runtime.checks.core import probe_error
@@ -361,7 +361,7 @@ def _deepest_function(error: BaseException) -> str:
 # -- backward() alone ---------------------------------------------------------------------------
 
 
-def _backward_probe(graph: Graph, text: str, calls: int = 1, later: bool = True) -> Probe:
+def _backward_probe(graph: Graph, text: str, calls: int = 1, later: bool = True) -> Case:
     """The probe: ``root.backward()``, ``calls`` times, on ``graph`` gives every Value
     micrograd's gradient, and asks for no higher recursion limit."""
     root = graph.root
@@ -446,7 +446,7 @@ def exercise() -> Exercise:
         "backward()",
         HINTS,
         "-8.0 6.0 -4.0 -2.0 4.0\n",  # what example.py prints
-        _cases(random.Random(1003)),
+        tuple(case.hidden() for case in _cases(random.Random(1003))),
         MISTAKES,
         _ready,
         builds_on=("value", "rules"),

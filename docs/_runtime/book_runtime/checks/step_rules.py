@@ -15,13 +15,12 @@ from dataclasses import replace
 from typing import Any
 
 from book_runtime.checks.core import MICROGRAD
+from book_runtime.checks.core import Case
 from book_runtime.checks.core import Exercise
 from book_runtime.checks.core import Failure
 from book_runtime.checks.core import Finding
-from book_runtime.checks.core import Hidden
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
-from book_runtime.checks.core import Probe
 from book_runtime.checks.core import probe
 from book_runtime.checks.core import probe_error
 from book_runtime.checks.core import same
@@ -263,17 +262,17 @@ PROBES = (
         for rule in RULES
         if rule.forward
     ),
-    *(Probe(r.part, r.code, functools.partial(problem, r), needs=r.needs) for r in RULES),
+    *(Case(r.code, functools.partial(problem, r), r.part, r.needs) for r in RULES),
 )
 
 #: Step 3's probes of the operations the track does not ask for, where the reader wrote them.
 OPTIONAL_PROBES = tuple(
-    Probe(r.part, r.code, functools.partial(problem, r), applies=readers_own(r.part))
+    Case(r.code, functools.partial(problem, r), r.part, applies=readers_own(r.part))
     for r in OPTIONAL_RULES
 )
 
 
-def _cases(rng: random.Random) -> list[Hidden]:
+def _cases(rng: random.Random) -> list[Case]:
     """The hidden cases: each rule's probe, twice, on other numbers (held gradients too)."""
 
     x = functools.partial(number, rng, -2, 2)
@@ -282,7 +281,7 @@ def _cases(rng: random.Random) -> list[Hidden]:
         for _ in range(2)
         for rule in RULES
     ]
-    return [Hidden(rule.code, functools.partial(problem, rule), rule.needs) for rule in others]
+    return [Case(rule.code, functools.partial(problem, rule), needs=rule.needs) for rule in others]
 
 
 # -- the known mistakes ------------------------------------------------------------------------

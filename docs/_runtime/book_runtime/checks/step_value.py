@@ -6,11 +6,11 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from book_runtime.checks.core import Case
 from book_runtime.checks.core import Exercise
 from book_runtime.checks.core import Finding
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
-from book_runtime.checks.core import Probe
 from book_runtime.checks.core import left_number
 from book_runtime.checks.core import probe
 from book_runtime.checks.core import probe_error
@@ -84,7 +84,7 @@ def _probe(
     compute: Callable[[Any, Any], Any],
     node: bool = True,
     op: str | None = None,
-) -> Probe:
+) -> Case:
     """The probe of ``c = <expression>``: c's number and, for a ``node`` of the step, its
     operation and inputs.  A method the step does not ask for is probed where the reader
     wrote it, on its number alone (micrograd makes it of other operations)."""
@@ -306,7 +306,7 @@ def exercise() -> Exercise:
         "The Value",
         HINTS,
         "4.0 + 2\n4.0 3.0\n",  # what example.py prints
-        _cases(rng),
+        tuple(case.hidden() for case in _cases(rng)),
         MISTAKES,
         _ready,
         probes=PROBES,
