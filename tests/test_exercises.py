@@ -271,8 +271,8 @@ def test_the_code_a_message_shows_computes_what_its_probe_computes(
 @pytest.mark.parametrize(
     ("shown", "graph"),
     [
-        (step_backward.WORKED.shown, step_backward._worked),
-        (step_backward.SHARED.shown, step_backward._shared),
+        (step_backward.WORKED.code, step_backward._worked),
+        (step_backward.SHARED.code, step_backward._shared),
     ],
     ids=["worked", "shared"],
 )

@@ -12,7 +12,7 @@ import random
 import sys
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
 from book_runtime.checks.core import MICROGRAD
@@ -57,27 +57,6 @@ HINTS = (
 
 #: The method the reader writes in this step.
 PARTS = ("Value.backward",)
-
-
-@dataclass(frozen=True)
-class Graph:
-    """A graph a probe runs ``root.backward()`` on: its leaves and body as the code a message
-    shows, and ``make``, the same graph built from a scope's Value (its nodes by name)."""
-
-    leaves: tuple[tuple[str, float], ...]
-    body: str
-    root: str
-    make: Callable[[Namespace], dict[str, Any]]
-
-    @property
-    def code(self) -> str:
-        """The graph as code the reader can paste."""
-        return "\n".join([*(f"{name} = Value({x!r})" for name, x in self.leaves), self.body])
-
-    @property
-    def shown(self) -> str:
-        """The graph as code the reader can paste, then its ``root.backward()``."""
-        return f"{self.code}\n{self.root}.backward()"
 
 
 def _worked(names: Namespace) -> dict[str, Any]:
@@ -133,17 +112,40 @@ def _sounding_iter(inputs: Any) -> Any:
     return super(type(inputs), inputs).__iter__()
 
 
-WORKED = Graph(
+def _graph(leaves: tuple[tuple[str, float], ...], body: str, root: str, make: Any) -> EngineCase:
+    """A graph that probes and detectors run ``root.backward()`` on: its code, then that call;
+    ``make`` builds the same graph from a scope's Value (its nodes by name, not yet run
+    backward), so it is no case to run as it is: :func:`_backward_probe` makes one of it."""
+    return EngineCase(
+        f"`{root}.backward()`", leaves, body, f"{root}.backward()", (), root, make=make
+    )
+
+
+def _built(graph: EngineCase, scope: Namespace) -> dict[str, Any]:
+    """The nodes of ``graph`` (see _graph), built with ``scope``'s Value, not yet run backward."""
+    if graph.make is None:
+        raise ValueError(f"{graph.title} is no graph of _graph's: it builds no nodes")
+    return graph.make(scope)
+
+
+def _root(graph: EngineCase) -> str:
+    """The name of the node ``graph`` runs ``backward()`` on."""
+    if graph.root is None:
+        raise ValueError(f"{graph.title} is no graph of _graph's: it has no root")
+    return graph.root
+
+
+WORKED = _graph(
     (("a", 2.0), ("b", -3.0), ("c", 10.0), ("f", -2.0)),
     "e = a * b\nd = e + c\nL = d * f",
     "L",
     _worked,
 )
-SHARED = Graph(
+SHARED = _graph(
     (("x", 2.0), ("y", -1.5)), "s = x * y\nt = s + 1.0\nu = s * 3.0\nout = t + u", "out", _shared
 )
-TWINS = Graph((("x", 1.5), ("y", 1.5)), "p = x * 2.0\nq = y * 2.0\nout = p * q", "out", _twins)
-CHAIN = Graph((("x", 0.5),), "y = x\nfor _ in range(5000):\n    y = y * 1.0001", "y", _chain_links)
+TWINS = _graph((("x", 1.5), ("y", 1.5)), "p = x * 2.0\nq = y * 2.0\nout = p * q", "out", _twins)
+CHAIN = _graph((("x", 0.5),), "y = x\nfor _ in range(5000):\n    y = y * 1.0001", "y", _chain_links)
 
 
 def _graph_case(
@@ -221,23 +223,23 @@ def _nodes(root: Any) -> list[Any]:
 
 
 def _watching(
-    graph: Graph, judge: Callable[[dict[str, Any], list[str]], Finding | None]
+    graph: EngineCase, judge: Callable[[dict[str, Any], list[str]], Finding | None]
 ) -> Callable[[Namespace], Finding | None]:
     """A detector: build ``graph`` and run its ``root.backward()``, every rule watched, then
     ``judge(nodes, ran)``: its nodes, and the names of the nodes whose rules ran, in order
     ("?": a node the graph does not name).  None when the reader's code raises first."""
 
     def detect(namespace: Namespace) -> Finding | None:
-        made = probe(graph.make, namespace)
+        made = probe(lambda names: _built(graph, names), namespace)
         if made is None:
             return None
         runs: list[Any] = []
-        for node in _nodes(made[graph.root]):
+        for node in _nodes(made[_root(graph)]):
             if node._prev:
                 node._backward = _watcher(node, node._backward, runs)
         try:
             with limit_put_back():
-                made[graph.root].backward()
+                made[_root(graph)].backward()
         except READER_ERRORS:
             return None
         by_id = {id(v): k for k, v in made.items() if not k.startswith("_")}
@@ -254,15 +256,15 @@ def _watcher(node: Any, rule: Any, runs: list[Any]) -> Any:
     return watched
 
 
-def _micrograd_grad(graph: Graph, leaf: str) -> float:
+def _micrograd_grad(graph: EngineCase, leaf: str) -> float:
     """``leaf.grad`` after ``root.backward()`` on ``graph``, with micrograd."""
     return MICROGRAD.answer(graph, lambda: _grads(graph, micrograd_scope()))[leaf]
 
 
-def _grads(graph: Graph, scope: Namespace) -> dict[str, float]:
+def _grads(graph: EngineCase, scope: Namespace) -> dict[str, float]:
     """Each node's gradient after ``root.backward()`` on ``graph``, built with ``scope``'s Value."""
-    made = graph.make(scope)
-    made[graph.root].backward()
+    made = _built(graph, scope)
+    made[_root(graph)].backward()
     return {name: float(node.grad) for name, node in made.items()}
 
 
@@ -280,7 +282,7 @@ def _all_ones(made: dict[str, Any], root: str) -> bool:
 def _no_seed(made: dict[str, Any], ran: list[str]) -> Finding | None:
     if any(made[name].grad != 0 for name in "abcdef"):
         return None
-    return Finding(WORKED.shown, says="late" if made["L"].grad == 1 else "")
+    return Finding(WORKED.code, says="late" if made["L"].grad == 1 else "")
 
 
 def _not_reversed(made: dict[str, Any], order: list[str]) -> Finding | None:
@@ -292,7 +294,7 @@ def _not_reversed(made: dict[str, Any], order: list[str]) -> Finding | None:
     want = _micrograd_grad(WORKED, "a")
     fields = {"order": ", ".join(order), "first": order[0], "want": show(want)}
     fields["got"] = show(made["a"].grad, want)
-    return Finding(WORKED.shown, fields=fields)
+    return Finding(WORKED.code, fields=fields)
 
 
 def _no_visited(made: dict[str, Any], ran: list[str]) -> Finding | None:
@@ -301,7 +303,7 @@ def _no_visited(made: dict[str, Any], ran: list[str]) -> Finding | None:
         return None
     want = _micrograd_grad(SHARED, "x")
     fields = {"count": count, "got": show(made["x"].grad, want), "want": show(want)}
-    return Finding(SHARED.shown, fields=fields)
+    return Finding(SHARED.code, fields=fields)
 
 
 def _visited_by_number(made: dict[str, Any], ran: list[str]) -> Finding | None:
@@ -310,9 +312,9 @@ def _visited_by_number(made: dict[str, Any], ran: list[str]) -> Finding | None:
         return None
     leaf = "x" if missing == ["p"] else "y"
     fields = {"missing": missing[0], "other": "q" if missing == ["p"] else "p", "leaf": leaf}
-    fields["graph"] = "; ".join(TWINS.code.splitlines())
+    fields["graph"] = "; ".join(TWINS.code.splitlines()[:-1])
     fields |= {"got": show(made[leaf].grad), "want": show(_micrograd_grad(TWINS, leaf))}
-    return Finding(TWINS.shown + "\nprint(x.grad, y.grad)", fields=fields)
+    return Finding(TWINS.code + "\nprint(x.grad, y.grad)", fields=fields)
 
 
 def _chain(names: Namespace) -> dict[str, Any]:
@@ -332,7 +334,7 @@ def _recursive_sort(namespace: Namespace) -> Finding | None:
     page = sys.getrecursionlimit()  # a limit the page raised before the check does not count
     fields = {"name": _deepest_function(error), "limit": f"{min(page, RECURSION_LIMIT):,}"}
     fields |= {"page": f"{page:,}", "usual": f"{RECURSION_LIMIT:,}"}
-    return Finding(CHAIN.shown, fields=fields, says="page" if page > RECURSION_LIMIT else "")
+    return Finding(CHAIN.code, fields=fields, says="page" if page > RECURSION_LIMIT else "")
 
 
 def _raises_limit(namespace: Namespace) -> Finding | None:
@@ -342,7 +344,7 @@ def _raises_limit(namespace: Namespace) -> Finding | None:
     limit = _raised(asked)
     if limit is None:
         return None
-    return Finding(CHAIN.shown, fields={"limit": f"{limit:,}"})
+    return Finding(CHAIN.code, fields={"limit": f"{limit:,}"})
 
 
 def _right_on_the_worked_example(namespace: Namespace) -> bool:
@@ -361,23 +363,23 @@ def _deepest_function(error: BaseException) -> str:
 # -- backward() alone ---------------------------------------------------------------------------
 
 
-def _backward_probe(graph: Graph, text: str, calls: int = 1, later: bool = True) -> Case:
+def _backward_probe(graph: EngineCase, text: str, calls: int = 1, later: bool = True) -> Case:
     """The probe: ``root.backward()``, ``calls`` times, on ``graph`` gives every Value
     micrograd's gradient, and asks for no higher recursion limit."""
-    root = graph.root
+    root = _root(graph)
 
     def make(scope: Namespace) -> dict[str, Any]:
-        made = graph.make(scope)
+        made = _built(graph, scope)
         for _ in range(calls):
             made[root].backward()
         return made
 
-    case = EngineCase(
-        f"`{root}.backward()` on {text}",
-        graph.leaves,
-        graph.body,
-        "\n".join([f"{root}.backward()"] * calls),
-        tuple(Look(f"{name}.grad") for name in graph.make(micrograd_scope())),
+    case = replace(
+        graph,
+        title=f"`{root}.backward()` on {text}",
+        action="\n".join([f"{root}.backward()"] * calls),
+        looks=tuple(Look(f"{name}.grad") for name in _built(graph, micrograd_scope())),
+        root=None,  # no central difference: the probe's message says the gradients alone
         make=make,
     )
 
