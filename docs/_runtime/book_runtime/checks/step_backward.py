@@ -258,7 +258,9 @@ def _watcher(node: Any, rule: Any, runs: list[Any]) -> Any:
 
 def _micrograd_grad(graph: EngineCase, leaf: str) -> float:
     """``leaf.grad`` after ``root.backward()`` on ``graph``, with micrograd."""
-    return MICROGRAD.answer(graph, lambda: _grads(graph, micrograd_scope()))[leaf]
+    # Keyed apart from the graph's own answer as a case: this one is its nodes' gradients.
+    gradients = MICROGRAD.answer(("gradients", graph), lambda: _grads(graph, micrograd_scope()))
+    return gradients[leaf]
 
 
 def _grads(graph: EngineCase, scope: Namespace) -> dict[str, float]:
