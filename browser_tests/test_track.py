@@ -296,7 +296,7 @@ def test_the_whole_track_by_keyboard_alone(tab: Tab, html: Path) -> None:
     tab.page.keyboard.press("Enter")
     assert tab.wait_state(last, DONE, PAGE_TIMEOUT_MS) == "done", tab.output_text(last)
     printed = "".join(o["text"] for o in tab.outputs(last) if o["kind"] == "stream")
-    assert printed == EXERCISES["finale"].example.prints + mlp_page_table(html)
+    assert printed == EXERCISES["finale"].prints + mlp_page_table(html)
     assert progress(tab).startswith(f"{len(STEPS)} of {len(STEPS)} steps done.")
     assert not tab.errors, tab.errors
 
