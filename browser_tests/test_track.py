@@ -27,7 +27,6 @@ import builtins
 import json
 import sys
 from collections.abc import Callable
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
@@ -297,7 +296,7 @@ def test_the_whole_track_by_keyboard_alone(tab: Tab, html: Path) -> None:
     tab.page.keyboard.press("Enter")
     assert tab.wait_state(last, DONE, PAGE_TIMEOUT_MS) == "done", tab.output_text(last)
     printed = "".join(o["text"] for o in tab.outputs(last) if o["kind"] == "stream")
-    assert printed == EXERCISES["finale"].example.prints + mlp_page_table(html)
+    assert printed == EXERCISES["finale"].prints + mlp_page_table(html)
     assert progress(tab).startswith(f"{len(STEPS)} of {len(STEPS)} steps done.")
     assert not tab.errors, tab.errors
 
@@ -359,8 +358,9 @@ def test_check_answers_within_a_second_once_python_is_loaded(
 
 
 def _near_misses(step: str) -> dict[str, str]:
-    """The step's near misses (steps/<step>/near/), each as its cell's code: on the solution."""
-    folder = resources.files("book_runtime.checks") / "steps" / step / "near"
+    """The step's near misses (tests/checks/fixtures/<step>/near/), each as its cell's code:
+    on the solution."""
+    folder = ROOT / "tests" / "checks" / "fixtures" / step / "near"
     if not folder.is_dir():
         return {}
     solution = EXERCISES[step].solution

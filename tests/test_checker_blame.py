@@ -1,8 +1,8 @@
 """The checks blame the right method in the right step, and each detector claims only its own.
 
-A step's folder of code holds, besides its known-wrong solutions
-(``wrong/``), near misses (``near/``): realistic bugs that no known mistake
-describes, or that look like one but are not, each headed by the result it
+Besides each step's known-wrong solutions (the package's ``steps/<step>/wrong/``),
+the tests hold near misses (``checks/fixtures/<step>/near/``): realistic bugs
+that no known mistake describes, or that look like one but are not, each headed by the result it
 must get (``# Check: <status> <method> [<mistake>]``).  Each is code run on
 top of the step's solution, in the step's cell.
 """
@@ -12,13 +12,12 @@ from __future__ import annotations
 import re
 import sys
 from dataclasses import replace
-from importlib import resources
 from typing import Any
 
 import pytest
 from book_runtime.checks import EXERCISES
-from book_runtime.checks.core import Finding, Guard, Hidden, Mistake, fingerprint, run_check
-from track_namespace import IDS, check, page_namespace, run_cell
+from book_runtime.checks.core import Case, Finding, Guard, Mistake, fingerprint, run_check
+from track_namespace import FIXTURES, IDS, check, page_namespace, run_cell
 
 pytestmark = pytest.mark.usefixtures("recursion_limit_kept")
 
@@ -27,18 +26,16 @@ HEADER = re.compile(r"\A# Check: (?P<status>[\w-]+) (?P<part>[\w.]+)(?: (?P<mist
 
 def near_misses() -> list[tuple[str, str]]:
     """(step, file name) of every near miss of the track."""
-    steps = resources.files("book_runtime.checks") / "steps"
     found = []
     for step in IDS:
-        folder = steps / step / "near"
+        folder = FIXTURES / step / "near"
         if folder.is_dir():
             found += [(step, f.name) for f in sorted(folder.iterdir(), key=lambda f: f.name)]
     return found
 
 
 def near_code(step: str, name: str) -> str:
-    steps = resources.files("book_runtime.checks") / "steps"
-    return (steps / step / "near" / name).read_text(encoding="utf-8")
+    return (FIXTURES / step / "near" / name).read_text(encoding="utf-8")
 
 
 NEAR = near_misses()
@@ -228,8 +225,8 @@ def test_when_two_mistakes_fit_the_more_specific_is_named() -> None:
 def test_a_case_no_mistake_explains_is_put_down_to_an_earlier_step_whose_check_fails() -> None:
     # Every probe passes and no mistake claims the failing case: the earliest step this one
     # builds on that fails its own check is named, with its message, in this step's result.
-    def failing(said: str) -> tuple[Hidden, ...]:
-        return (Hidden(f"print({said!r})", lambda namespace: said),)
+    def failing(said: str) -> tuple[Case, ...]:
+        return (Case(f"print({said!r})", lambda namespace: said),)
 
     value = replace(EXERCISES["value"], hidden_cases=failing("The value case failed."))
     rules = replace(EXERCISES["rules"], hidden_cases=failing("The rules case failed."))

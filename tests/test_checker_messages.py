@@ -1,8 +1,9 @@
 """Every known mistake's and near miss's check result is kept, word for word.
 
-``checker_messages.json`` holds, for each ``wrong/`` and ``near/`` file of
-the track, the result of its step's check (status, method, step, mistake, its
-title, the message): what the reader reads.  A change to how the checker finds
+``checker_messages.json`` holds, for each ``wrong/`` file of the track and
+each near miss (``checks/fixtures/<step>/near/``), the result of its step's
+check (status, method, step, mistake, its title, the message): what the
+reader reads.  A change to how the checker finds
 a mistake must leave what it says the same; a change meant to alter a message
 rewrites the file, and its diff is the review:
 ``python tests/test_checker_messages.py`` (in the tests' environment).
@@ -12,13 +13,12 @@ from __future__ import annotations
 
 import json
 import sys
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
 from book_runtime.checks import EXERCISES
-from track_namespace import IDS, check, page_namespace
+from track_namespace import FIXTURES, IDS, check, page_namespace
 
 # Recorded on the tests' full Python (noxfile.TORCH_PYTHON): a message names the reader's
 # function by its qualified name, which Python 3.10 does not have (`build`, not
@@ -34,9 +34,8 @@ def programs() -> dict[str, tuple[str, str]]:
     for exercise in EXERCISES.values():
         for mistake, code in exercise.known_wrong.items():
             found[f"{exercise.id}/wrong/{mistake.replace('-', '_')}"] = (exercise.id, code)
-    steps = resources.files("book_runtime.checks") / "steps"
     for step in IDS:
-        folder = steps / step / "near"
+        folder = FIXTURES / step / "near"
         if not folder.is_dir():
             continue
         for file in sorted(folder.iterdir(), key=lambda f: f.name):

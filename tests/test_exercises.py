@@ -110,7 +110,7 @@ def test_the_visible_example_prints_what_it_says(step: str) -> None:
     printed = io.StringIO()
     with redirect_stdout(printed):
         run_cell(namespace, exercise.example.code, 99)
-    assert printed.getvalue() == exercise.example.prints
+    assert printed.getvalue() == exercise.prints
 
 
 @in_page_group("neuron")
@@ -121,7 +121,7 @@ def test_the_finale_example_prints_the_neuron_of_the_neuron_page() -> None:
         f"do/dx1 = {glued['neuron_dx1']:.4f}, do/dw1 = {glued['neuron_dw1']:.4f}\n"
         f"do/dx2 = {glued['neuron_dx2']:.4f}, do/dw2 = {glued['neuron_dw2']:.4f}\n"
     )
-    assert EXERCISES["finale"].example.prints == expected
+    assert EXERCISES["finale"].prints == expected
 
 
 # -- right, wrong, unfinished, raising ----------------------------------------------------------
@@ -271,8 +271,8 @@ def test_the_code_a_message_shows_computes_what_its_probe_computes(
 @pytest.mark.parametrize(
     ("shown", "graph"),
     [
-        (step_backward.WORKED.shown, step_backward._worked),
-        (step_backward.SHARED.shown, step_backward._shared),
+        (step_backward.WORKED.code, step_backward._worked),
+        (step_backward.SHARED.code, step_backward._shared),
     ],
     ids=["worked", "shared"],
 )
@@ -678,7 +678,6 @@ def test_a_steps_folder_holds_its_code_and_one_wrong_solution_per_mistake(step: 
     exercise = EXERCISES[step]
     folder = CHECKS / "steps" / step
     files = sorted(p.relative_to(folder).as_posix() for p in folder.rglob("*.py"))
-    files = [f for f in files if not f.startswith("near/")]  # near misses: test_checker_blame
     wrong = sorted(m.wrong_file for m in exercise.mistakes)
     assert files == sorted(["example.py", "solution.py", "starter.py", *wrong])
     assert all(m.step == step for m in exercise.mistakes)

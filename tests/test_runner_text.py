@@ -12,7 +12,6 @@ from __future__ import annotations
 import json
 import re
 import sys
-from importlib import resources
 from typing import Any
 
 import pytest
@@ -20,7 +19,7 @@ from book_runtime.checks import EXERCISES, Result
 from book_runtime.features.track import directive as track
 from book_runtime.inline_markup import inline_html, inline_text
 from pages import DOCS
-from track_namespace import IDS, check, page_namespace
+from track_namespace import FIXTURES, IDS, check, page_namespace
 
 pytestmark = pytest.mark.usefixtures("recursion_limit_kept")
 
@@ -103,13 +102,12 @@ def test_the_builds_hints_are_rendered_html_and_plain_words() -> None:
 def _results() -> list[tuple[str, Result]]:
     """(what, result) of the checks on every program the track knows of: each step's
     starter and solution, each known-wrong solution and near miss, and micrograd's own."""
-    steps = resources.files("book_runtime.checks") / "steps"
     found = []
     for step in IDS:
         exercise = EXERCISES[step]
         programs = {"starter": exercise.starter, "solution": exercise.solution}
         programs |= {f"wrong {m}": code for m, code in exercise.known_wrong.items()}
-        near = steps / step / "near"
+        near = FIXTURES / step / "near"
         if near.is_dir():
             for file in near.iterdir():
                 code = file.read_text(encoding="utf-8")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import linecache
+from pathlib import Path
 from typing import Any
 
 from book_runtime.checks import EXERCISES, Result
@@ -18,6 +19,8 @@ from book_runtime.checks import check as check_cells
 IDS = list(EXERCISES)
 #: Which step each cell of page_namespace is.
 CELLS = {f"<cell {number}>": step for number, step in enumerate(IDS, start=1)}
+#: The track's test inputs, a folder a step: ``<step>/near/`` holds its near misses.
+FIXTURES = Path(__file__).parent / "checks" / "fixtures"
 
 
 def run_cell(namespace: dict[str, Any], code: str, number: int) -> None:

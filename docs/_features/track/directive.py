@@ -133,15 +133,15 @@ class ExerciseExample(SphinxDirective):
         known = _exercises()
         if exercise_id not in known:
             raise self.error(f"no exercise {exercise_id!r} in book_runtime.checks")
-        example = known[exercise_id].example
+        exercise = known[exercise_id]
         # The page shows this step's files (its cell loads the starter): a change to one
         # of them rebuilds the page.
         steps = Path(self.env.srcdir) / CHECKS / "steps" / exercise_id
         for name in ("example.py", "starter.py", "solution.py"):
             self.env.note_dependency(str(steps / name))
-        code = _block(example.code, "python")
+        code = _block(exercise.example.code, "python")
         self.set_source_info(code)
-        return [code, nodes.paragraph("", "prints"), _block(example.prints, "text")]
+        return [code, nodes.paragraph("", "prints"), _block(exercise.prints, "text")]
 
 
 def load_starters(source: str, docs: Path, note_dependency: Any) -> str:

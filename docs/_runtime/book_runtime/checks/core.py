@@ -23,6 +23,7 @@ import re
 import sys
 import traceback
 from collections.abc import Callable
+from collections.abc import Hashable
 from collections.abc import Iterable
 from collections.abc import Iterator
 from collections.abc import Mapping
@@ -32,9 +33,10 @@ from dataclasses import field
 from dataclasses import replace
 from importlib import resources
 from types import CodeType
+from types import FrameType
 from typing import Any
-from typing import Protocol
 from typing import TypeVar
+from typing import cast
 
 from book_runtime.inline_markup import inline_html
 from book_runtime.inline_markup import inline_text
@@ -53,7 +55,7 @@ PASSED, FAILED, NOT_DONE, RAISED = "passed", "failed", "not-done", "raised"
 #: The status of a check whose step's code is micrograd's own, imported or inherited.
 NOT_YOURS = "not-yours"
 
-#: The recursion limit a check runs under, CPython's usual one: a page may raise its own,
+#: The deepest the reader's sort may recurse, CPython's usual limit: a page may raise its own,
 #: but the browser's stack is far smaller than CPython's, so a sort that needs more fails here.
 RECURSION_LIMIT = 1000
 
@@ -65,51 +67,47 @@ Cells = Mapping[str, str]
 READER_ERRORS = (Exception, SystemExit)
 
 
-class Case(Protocol):
-    """One check: code the reader can paste into a cell, and how the checker judges it."""
-
-    @property
-    def code(self) -> str:
-        """The case as code that runs in the reader's page (the reader's own class names)."""
-        ...
-
-    @property
-    def needs(self) -> str | None:
-        """The optional part of the step the case needs (``"exp"``), or None."""
-        ...
-
-    def run(self, namespace: Namespace) -> str | None:
-        """Run the case on the reader's code: a failure message, or None when it passes."""
-        ...
-
-
 @dataclass(frozen=True)
-class Example:
-    """The step's visible example: code, and exactly what it prints."""
+class Case:
+    """One check of the reader's code: code they can paste into a cell, and its run.
 
-    code: str
-    prints: str
-    needs: str | None = None  # the example needs nothing optional
-
-    def run(self, namespace: Namespace) -> str | None:
-        printed = io.StringIO()
-        with contextlib.redirect_stdout(printed):
-            run_code(self.code, reader_scope(namespace))
-        if printed.getvalue() == self.prints:
-            return None
-        return (
-            f"The example printed\n{_indent(printed.getvalue())}\n"
-            f"where it should print\n{_indent(self.prints)}"
-        )
-
-
-@dataclass(frozen=True)
-class Hidden:
-    """A hidden case made of a step's probe on other inputs: its code, and its run."""
+    ``run(namespace)`` runs the case on the reader's code and returns what
+    differs from micrograd as a sentence (the input, the value received and the
+    value expected), or None; what the reader's code raises goes up to the
+    check.  A case with a ``part`` is a probe: it checks that one method
+    (``"Value.__add__"``, or a function's name, ``"train"``) alone, on a few
+    Values of its own, before the step's example and hidden cases.  A case
+    whose ``needs`` (an optional part: ``"exp"``) the reader did not write, or
+    whose ``applies(namespace)`` is false (the reader wrote no ``__sub__``), is
+    skipped.  A probe that takes long (``later=False``: the chain of 5,000
+    links) runs only in its own step's check, not again in the checks of the
+    steps after it.  ``name`` is how a message names the case.
+    """
 
     code: str
     run: Callable[[Namespace], str | None]
+    part: str | None = None
     needs: str | None = None
+    applies: Callable[[Namespace], bool] = field(default=lambda namespace: True)
+    later: bool = True
+    name: str = "A hidden case"
+
+
+def example_case(code: str, prints: str) -> Case:
+    """The step's visible example: ``code``, which must print exactly ``prints``."""
+
+    def run(namespace: Namespace) -> str | None:
+        printed = io.StringIO()
+        with contextlib.redirect_stdout(printed):
+            run_code(code, reader_scope(namespace))
+        if printed.getvalue() == prints:
+            return None
+        return (
+            f"The example printed\n{_indent(printed.getvalue())}\n"
+            f"where it should print\n{_indent(prints)}"
+        )
+
+    return Case(code, run, name="The example")
 
 
 @dataclass(frozen=True)
@@ -127,6 +125,28 @@ class Finding:
     part: str | None = None  # the method it is about, where the mistake's are several
     fields: Mapping[str, Any] = field(default_factory=dict)
     says: str = ""
+
+
+class MicrogradAnswers:
+    """micrograd's answer to each case the checks put to it: the checker's one cache of them.
+
+    micrograd's numbers for a case never change, so each is computed once, the first
+    time a check asks for it; its key is the case (an engine case, a rule, a graph, a
+    network's draw).
+    """
+
+    def __init__(self) -> None:
+        self._by_case: dict[Hashable, Any] = {}
+
+    def answer(self, case: Hashable, compute: Callable[[], T]) -> T:
+        """micrograd's answer to ``case``: ``compute()``, run the first time it is asked for."""
+        if case not in self._by_case:
+            self._by_case[case] = compute()
+        return cast(T, self._by_case[case])
+
+
+#: micrograd's answers to the track's cases.
+MICROGRAD = MicrogradAnswers()
 
 
 @functools.cache  # the files do not change while the checks run
@@ -162,7 +182,7 @@ class Outcome:
     the same input: the outcome of a known mistake's wrong solution is its fingerprint.
     """
 
-    probe: Probe
+    probe: Case
     text: str
     raised: bool = False
     fields: Mapping[str, Any] = field(default_factory=dict)
@@ -296,30 +316,6 @@ def _marked(key: str, text: str) -> dict[str, str]:
 
 
 @dataclass(frozen=True)
-class Probe:
-    """One method of the reader's, checked alone: a small use of it, against micrograd's answer.
-
-    ``run(namespace)`` uses the method ``part`` (``"Value.__add__"``, or a
-    function's name, ``"train"``) on a few Values of its own and returns what
-    differs from micrograd as a sentence (the input, the value received and
-    the value expected), or None; what the reader's code raises goes up to
-    the check.  ``code`` is the probe as code the reader can paste.  A probe
-    whose ``needs`` (an optional part: ``"exp"``) the reader did not write,
-    or whose ``applies(namespace)`` is false (the reader wrote no
-    ``__sub__``), is skipped.  A probe that takes long (``later=False``: the
-    chain of 5,000 links) runs only in its own step's check, not again in the
-    checks of the steps after it.
-    """
-
-    part: str
-    code: str
-    run: Callable[[Namespace], str | None]
-    needs: str | None = None
-    applies: Callable[[Namespace], bool] = field(default=lambda namespace: True)
-    later: bool = True
-
-
-@dataclass(frozen=True)
 class Location:
     """Where a method of the reader's is defined: its cell's file name and line, and its step.
 
@@ -369,7 +365,7 @@ def locate(namespace: Namespace, part: str, cells: Cells) -> Location | None:
     """Where ``part`` is defined (see :class:`Location`); None if it is no function of code."""
     function = defined(namespace, part)
     code = getattr(function, "__code__", None)
-    micrograd = _micrograds(function)
+    micrograd = is_micrograds_code(function)
     if not isinstance(code, CodeType):
         return Location(part, None, None, None, micrograd) if micrograd else None
     filename = code.co_filename
@@ -381,7 +377,7 @@ def micrograds_own(namespace: Namespace, name: str) -> type | None:
     found = namespace.get(name)
     if not isinstance(found, type):
         return None
-    return next((klass for klass in found.__mro__ if _micrograds(klass)), None)
+    return next((klass for klass in found.__mro__ if is_micrograds_code(klass)), None)
 
 
 @dataclass(frozen=True)
@@ -409,13 +405,13 @@ class Exercise:
     written: Callable[[Namespace], frozenset[str]] = field(default=lambda namespace: frozenset())
     unfinished: Callable[[frozenset[str]], str | None] = field(default=lambda written: None)
     builds_on: tuple[str, ...] = ()
-    probes: tuple[Probe, ...] = ()
+    probes: tuple[Case, ...] = ()
     parts: tuple[str, ...] = ()
 
     @property
-    def example(self) -> Example:
+    def example(self) -> Case:
         """The step's visible example: ``example.py``, and what it prints."""
-        return Example(step_file(self.id, "example.py"), self.prints)
+        return example_case(step_file(self.id, "example.py"), self.prints)
 
     @property
     def starter(self) -> str:
@@ -601,45 +597,28 @@ def starter_part(error: BaseException) -> str | None:
 class Guard:
     """Keeps what a check may disturb as the caller had it.
 
-    The random generator's state (the cases seed it), the recursion limit,
-    the garbage collector's switch and thresholds, and the standard streams:
-    what the reader's code prints while it is checked is not part of the result.
-    The collector is off during the check: the reader's closures make every
-    node a reference cycle, and rescanning a growing graph of them would take
-    longer than the check itself (what the book's ``paused_gc()`` is for).
-
-    The check runs under :data:`RECURSION_LIMIT` at most, whatever the page
-    set (:func:`callers_recursion_limit` tells what the page had), and the
-    reader's code cannot raise it meanwhile: ``sys.setrecursionlimit`` only
-    notes what it was asked (:func:`recursion_limits_asked`).  In the browser,
-    a sort that a raised limit let recurse 5,000 deep would crash Python.
+    The random generator's state (the cases seed it), the recursion limit (the
+    reader's code may raise it: see :func:`limit_put_back`), the garbage
+    collector's switch and thresholds, and the standard streams: what the
+    reader's code prints while it is checked is not part of the result.  The
+    collector is off during the check: the reader's closures make every node a
+    reference cycle, and rescanning a growing graph of them would take longer
+    than the check itself (what the book's ``paused_gc()`` is for).
     """
-
-    #: The recursion limit of the caller of the check running now (None: none is running).
-    callers_limit: int | None = None
-    #: The limits the reader's code asked for during the check running now.
-    asked: list[int] = []  # noqa: RUF012 - one check at a time, and its Guard resets it
 
     def __enter__(self) -> Guard:
         self._random = random.getstate()
         self._limit = sys.getrecursionlimit()
-        self._outer = Guard.callers_limit, Guard.asked, sys.setrecursionlimit
         self._collector = gc.isenabled(), gc.get_threshold()
         self._streams = sys.stdout, sys.stderr
         sys.stdout = sys.stderr = io.StringIO()
         gc.disable()
-        if Guard.callers_limit is None:
-            Guard.callers_limit = self._limit
-            Guard.asked = []
-            sys.setrecursionlimit(min(self._limit, RECURSION_LIMIT))
-            sys.setrecursionlimit = _noted
         return self
 
     def __exit__(self, *exc_info: object) -> None:
         sys.stdout, sys.stderr = self._streams
         random.setstate(self._random)
-        Guard.callers_limit, Guard.asked, sys.setrecursionlimit = self._outer
-        sys.setrecursionlimit(self._limit)
+        _put_back(self._limit)
         enabled, thresholds = self._collector
         gc.set_threshold(*thresholds)
         if enabled:
@@ -648,59 +627,83 @@ class Guard:
             gc.disable()
 
 
-_set_recursion_limit = sys.setrecursionlimit
-
-
-def _noted(limit: int) -> None:
-    """``sys.setrecursionlimit`` while a check runs: what is asked is noted, not done."""
-    if not isinstance(limit, int):
-        raise TypeError(f"'{type(limit).__name__}' object cannot be interpreted as an integer")
-    if limit < 1:
-        raise ValueError("recursion limit must be greater or equal than 1")
-    Guard.asked.append(limit)
+def _put_back(limit: int) -> None:
+    """The recursion limit as it was before the reader's code changed it (if it did)."""
+    if sys.getrecursionlimit() != limit:
+        sys.setrecursionlimit(limit)
 
 
 @contextlib.contextmanager
-def shallow(depth: int = 50) -> Iterator[None]:
-    """Run a probe of code that needs no depth under a low recursion limit: ``depth`` more frames.
+def limit_put_back() -> Iterator[list[int]]:
+    """Run the reader's code, then put back the recursion limit it set: the list it gives
+    then holds the limit the code set (empty when it left the limit alone).
 
-    A reflected method that calls itself recurses until the limit: under the usual
-    1,000 that takes seconds in the browser, where 50 frames say the same in no time.
+    The check never sets the limit itself: it runs under the page's, and a sort
+    deeper than :data:`RECURSION_LIMIT` fails whatever the limit (see step_backward).
     """
-    frames = sum(1 for _ in traceback.walk_stack(sys._getframe()))  # this one and its callers'
-    limit = sys.getrecursionlimit()
-    _set_recursion_limit(min(limit, frames + depth))
+    before = sys.getrecursionlimit()
+    asked: list[int] = []
     try:
-        yield
+        yield asked
     finally:
-        _set_recursion_limit(limit)
+        if sys.getrecursionlimit() != before:
+            asked.append(sys.getrecursionlimit())
+            _put_back(before)
 
 
-def callers_recursion_limit() -> int:
-    """The recursion limit the page had when the check began (a check lowers it)."""
-    return sys.getrecursionlimit() if Guard.callers_limit is None else Guard.callers_limit
+def stack_depth() -> int:
+    """How many frames the stack holds, this one's caller's included (no recursion)."""
+    depth, frame = 0, cast("FrameType | None", sys._getframe(1))
+    while frame is not None:
+        depth, frame = depth + 1, frame.f_back
+    return depth
 
 
-def recursion_limits_asked() -> list[int]:
-    """The recursion limits the reader's code asked for so far in the check running now."""
-    return list(Guard.asked)
+def left_number(x: float, uses: int = 50) -> float:
+    """``x``, to put on the left of an operation on the reader's Value: a float that fails as
+    Python would at its recursion limit once handed back more than ``uses`` times.
+
+    A reflected method that writes the number on the left again (``other + self``)
+    hands the operation back to itself: it recurses through C until Python's limit,
+    which takes seconds in the browser, where 50 hand-backs say the same in no time.
+    Its class is named ``float``, so that what the reader's code says of it is what
+    it says of a float.
+    """
+    handed_back = 0
+
+    def counted(operation: Callable[[float, Any], Any]) -> Callable[[float, Any], Any]:
+        def method(number: float, other: Any) -> Any:
+            nonlocal handed_back
+            result = operation(number, other)
+            if result is NotImplemented:  # the Value's reflected method is asked next
+                handed_back += 1
+                if handed_back > uses:
+                    raise RecursionError("maximum recursion depth exceeded")
+            return result
+
+        return method
+
+    methods = ("__add__", "__sub__", "__mul__", "__truediv__")
+    number = type("float", (float,), {m: counted(getattr(float, m)) for m in methods})
+    return cast(float, number(x))
 
 
 # -- fingerprints ----------------------------------------------------------------------------------
 
 
 def first_failure(
-    items: Iterable[Probe | Case], namespace: Namespace
-) -> tuple[int, Probe | Case | None, str | BaseException | None]:
+    items: Iterable[Case], namespace: Namespace
+) -> tuple[int, Case | None, str | BaseException | None]:
     """``items`` run in order on ``namespace``, to the first that fails: how many ran, that
     item, and what it said or what the reader's code raised (None, None: all passed).  A probe
     that does not apply to the reader's code is skipped (and counted)."""
     number = 0  # no items: none ran
     for number, item in enumerate(items, start=1):
         try:
-            if isinstance(item, Probe) and not item.applies(namespace):
+            if not item.applies(namespace):
                 continue
-            failure = item.run(namespace)
+            with limit_put_back():
+                failure = item.run(namespace)
         except READER_ERRORS as error:
             return number, item, error
         if failure is not None:
@@ -710,7 +713,7 @@ def first_failure(
 
 def steps_probes(
     steps: Sequence[Exercise], written: Mapping[str, frozenset[str]]
-) -> Iterator[Probe]:
+) -> Iterator[Case]:
     """The probes of ``steps`` in order, those whose optional part the reader did not write
     left out.  The last of ``steps`` is the one checked: a probe of an earlier step that takes
     long (``later=False``) is left out too."""
@@ -722,10 +725,10 @@ def steps_probes(
                 yield method
 
 
-def outcome_of(method: Probe | Case | None, failure: str | BaseException | None) -> Outcome | None:
+def outcome_of(method: Case | None, failure: str | BaseException | None) -> Outcome | None:
     """A probe's failure as an :class:`Outcome` (an exception: its type and its words); None
     for a case's, which is no probe's."""
-    if not isinstance(method, Probe) or failure is None:
+    if method is None or method.part is None or failure is None:
         return None
     if isinstance(failure, BaseException):
         return Outcome(method, f"{type(failure).__name__}: {failure}", raised=True)
@@ -765,7 +768,7 @@ def _wrong_page(mistake: Mistake) -> dict[str, Any]:
 
 
 @functools.cache  # a wrong file's numbers do not change: each fingerprint is made once
-def fingerprint(mistake: Mistake, method: Probe | None = None) -> Outcome | None:
+def fingerprint(mistake: Mistake, method: Case | None = None) -> Outcome | None:
     """How the mistake's wrong solution fails the probe ``method`` (None: it passes it, or it
     fails an earlier probe of the same method), or, without one, how it first fails the
     probes of its step (None: it passes them all).
@@ -884,7 +887,7 @@ class _Check:
         for owner in dict.fromkeys(part.rpartition(".")[0] or part for part in parts):
             klass = micrograds_own(self.namespace, owner)
             found = self.namespace.get(owner)
-            if klass is None and not (callable(found) and _micrograds(found)):
+            if klass is None and not (callable(found) and is_micrograds_code(found)):
                 continue
             if klass is None or found is klass:
                 how = f"`{owner}` is micrograd's own ({_origin(found)}), imported"
@@ -905,9 +908,7 @@ class _Check:
 
     # -- a failure, diagnosed ----------------------------------------------------------------
 
-    def diagnose(
-        self, item: Probe | Case | None, failure: str | BaseException, number: int
-    ) -> Result:
+    def diagnose(self, item: Case | None, failure: str | BaseException, number: int) -> Result:
         """The result of the first failure: what ``item`` (a probe, a case, or None: the code
         run before any case) said, or what the reader's code raised running it.
 
@@ -920,7 +921,7 @@ class _Check:
         if error is not None and part is not None:
             return self.unwritten(part, error, number)
         tb = None if error is None else reader_traceback(error)
-        probed = item.part if isinstance(item, Probe) else None
+        probed = None if item is None else item.part
         outcome = outcome_of(item, failure)
         named = self.recognised(number, tb, probed, outcome)
         if named is None and probed is None and self.blame_earlier:
@@ -944,11 +945,11 @@ class _Check:
         return self.result(NOT_DONE, message, checked=number, part=part)
 
     def unexplained(
-        self, item: Probe | Case | None, failure: str | BaseException, error: BaseException | None
+        self, item: Case | None, failure: str | BaseException, error: BaseException | None
     ) -> tuple[str, str | None, str]:
         """A failure no known mistake explains: its status, the method it is put down to
         (a probe's, or the one the traceback or the step names) and its message."""
-        probed = item.part if isinstance(item, Probe) else None
+        probed = None if item is None else item.part
         if error is None:  # a Failure keeps its fields: it is a str
             part, message = probed or self._only_part(), str(failure)
             if part is None:
@@ -964,8 +965,7 @@ class _Check:
             return RAISED, f"{owner}.__init__", message
         if probed is not None:
             return RAISED, probed, f"{self.lead(probed)[0]} raised {raised}"
-        where = "The example" if isinstance(item, Example) else "A hidden case"
-        where = "Your code, before any case," if item is None else where
+        where = "Your code, before any case," if item is None else item.name
         part = _raising_part(error, self.exercise.parts) or self._only_part()
         return RAISED, part, f"{where} raised {raised}"
 
@@ -1007,7 +1007,8 @@ class _Check:
                     if mistake.detector is None:
                         finding = mistake.matches(outcome)
                     else:
-                        finding = mistake.detector(self.namespace)
+                        with limit_put_back():
+                            finding = mistake.detector(self.namespace)
                 except READER_ERRORS:  # a probe that trips on other code recognises nothing
                     finding = None
                 if finding is not None:
@@ -1058,7 +1059,7 @@ class _Check:
         return None
 
 
-def _micrograds(thing: Any) -> bool:
+def is_micrograds_code(thing: Any) -> bool:
     """Whether ``thing`` (a class or a function) is micrograd's own code, by its module.
 
     A reader's class or function may have any ``__module__``, None or no string at all:

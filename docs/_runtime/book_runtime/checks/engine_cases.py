@@ -17,8 +17,6 @@ the expression) for a known mistake's message template.
 from __future__ import annotations
 
 import builtins
-import contextlib
-import functools
 import random
 import re
 from collections.abc import Callable
@@ -26,10 +24,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import micrograd
+from book_runtime.checks.core import MICROGRAD
 from book_runtime.checks.core import READER_ERRORS
+from book_runtime.checks.core import Case
 from book_runtime.checks.core import Failure
 from book_runtime.checks.core import Namespace
-from book_runtime.checks.core import Probe
 from book_runtime.checks.core import defined
 from book_runtime.checks.core import locate
 from book_runtime.checks.core import probe
@@ -37,7 +36,6 @@ from book_runtime.checks.core import probe_error
 from book_runtime.checks.core import reader_scope
 from book_runtime.checks.core import run_code
 from book_runtime.checks.core import same
-from book_runtime.checks.core import shallow
 from book_runtime.checks.core import show
 
 #: The step of a central difference.
@@ -69,7 +67,6 @@ class EngineCase:
     root: str | None = None
     needs: str | None = None
     fields: tuple[tuple[str, Any], ...] = ()  # more numbers a failure names, for a template
-    depth: int | None = None  # run the reader's code under shallow(depth): it needs no more
     #: The case as a function of a scope's Value (its Values by name), where it is a probe: a
     #: probe runs as functions alone, never compiling source; ``code`` is what it shows.
     make: Callable[[Namespace], dict[str, Any]] | None = None
@@ -80,15 +77,19 @@ class EngineCase:
 
     def probe(
         self, part: str, run: Callable[[Namespace], str | None] | None = None, **options: Any
-    ) -> Probe:
-        """This case as the probe of the reader's method ``part`` (see core.Probe); ``run``,
+    ) -> Case:
+        """This case as the probe of the reader's method ``part`` (see core.Case); ``run``,
         where given, runs it (``self.run`` with more around it), ``options`` are the probe's.
 
         Its code, as the reader can paste it, prints what the case compares.
         """
         shown = ", ".join(dict.fromkeys(_shown(look) for look in self.looks))
         code = f"{self.code}\nprint({shown})"
-        return Probe(part, code, run or self.run, **{"needs": self.needs, **options})
+        return Case(code, run or self.run, part, **{"needs": self.needs, **options})
+
+    def hidden(self) -> Case:
+        """This case as a hidden case of its step."""
+        return Case(self.code, self.run, needs=self.needs)
 
     def _leaf_lines(self, leaves: dict[str, float]) -> list[str]:
         return [f"{name} = Value({value!r})" for name, value in leaves.items()]
@@ -101,9 +102,8 @@ class EngineCase:
         return {**scope, **self.make(scope)}
 
     def run(self, namespace: Namespace) -> str | None:
-        with shallow(self.depth) if self.depth is not None else contextlib.nullcontext():
-            mine = self._made(namespace)
-        theirs = _micrograds(self)
+        mine = self._made(namespace)
+        theirs = MICROGRAD.answer(self, lambda: self._made(None))
         for look in self.looks:
             node = look.expression.split(".")[0]
             made, value = mine.get(node), mine["Value"]
@@ -167,12 +167,6 @@ class EngineCase:
         return (root_at(x + STEP) - root_at(x - STEP)) / (2 * STEP)
 
 
-@functools.cache  # micrograd's numbers for a case do not change
-def _micrograds(case: EngineCase) -> dict[str, Any]:
-    """The case's names, run with micrograd's Value."""
-    return case._made(None)
-
-
 def _seen(look: Look, scope: dict[str, Any]) -> str:
     """What ``look`` sees in the reader's ``scope``, as a message shows it ("?": it raised)."""
     try:
@@ -198,7 +192,7 @@ def node_probe(
     reads: tuple[str, ...] = ("data", "_op", "inputs"),
     fields: tuple[tuple[str, Any], ...] = (),
     **options: Any,
-) -> Probe:
+) -> Case:
     """The probe of ``c = <expression>`` (``compute(a, b)``), on the leaves of ``numbers`` it
     names: what it ``reads`` of c (its number, operation and inputs), against micrograd's."""
     leaves = tuple(leaf for leaf in numbers if re.search(rf"\b{leaf[0]}\b", expression))
@@ -216,7 +210,6 @@ def node_probe(
         "",
         tuple(looks),
         fields=fields,
-        depth=50,  # a reflected method that calls itself: see shallow()
         make=make,
     )
     return case.probe(part, **options)

@@ -10,13 +10,13 @@ does not depend on how the reader drew them.
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from book_runtime.checks.core import MICROGRAD
 from micrograd import MLP
 from micrograd import Layer
 from micrograd import Neuron
@@ -176,22 +176,32 @@ def _one_output(out: Value | list[Value]) -> Value:
     raise ValueError(f"a network that trains on these points has one output, not {len(out)}")
 
 
-@functools.cache
 def page_run() -> Run:
     """The run of the page "Training an MLP on four points", with micrograd itself."""
-    return train(PAGE_NET, page_weights(), XS, YS, PAGE_STEPS, PAGE_RATE)
+    return MICROGRAD.answer(
+        PAGE_RUN, lambda: train(PAGE_NET, page_weights(), XS, YS, PAGE_STEPS, PAGE_RATE)
+    )
 
 
-@functools.cache
 def page_weights() -> tuple[float, ...]:
     """The starting weights of the page's network: micrograd's draw after random.seed(1337)."""
-    state = random.getstate()
-    try:
-        random.seed(PAGE_SEED)
-        model = PAGE_NET._make("tanh", "tanh")
-    finally:
-        random.setstate(state)
-    return tuple(p.data for p in model.parameters())
+    return micrograds_draw(PAGE_NET, PAGE_SEED)[0]
+
+
+def micrograds_draw(net: Net, seed: int) -> tuple[tuple[float, ...], Any]:
+    """micrograd's draw of ``net`` after ``random.seed(seed)``: its numbers, and the random
+    generator's state after it (the caller's state is put back)."""
+
+    def draw() -> tuple[tuple[float, ...], Any]:
+        state = random.getstate()
+        try:
+            random.seed(seed)
+            model = net._make("tanh", "tanh")
+            return tuple(p.data for p in model.parameters()), random.getstate()
+        finally:
+            random.setstate(state)
+
+    return MICROGRAD.answer((net, seed), draw)
 
 
 def readers_page_weights(names: Mapping[str, Any]) -> list[Any]:

@@ -8,27 +8,27 @@ what order.
 
 from __future__ import annotations
 
-import functools
 import random
 import sys
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import replace
 from typing import Any
 
+from book_runtime.checks.core import MICROGRAD
 from book_runtime.checks.core import READER_ERRORS
 from book_runtime.checks.core import RECURSION_LIMIT
+from book_runtime.checks.core import Case
 from book_runtime.checks.core import Exercise
 from book_runtime.checks.core import Finding
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
-from book_runtime.checks.core import Probe
-from book_runtime.checks.core import callers_recursion_limit
+from book_runtime.checks.core import limit_put_back
 from book_runtime.checks.core import probe
 from book_runtime.checks.core import probe_error
 from book_runtime.checks.core import readers
-from book_runtime.checks.core import recursion_limits_asked
 from book_runtime.checks.core import show
+from book_runtime.checks.core import stack_depth
 from book_runtime.checks.engine_cases import EngineCase
 from book_runtime.checks.engine_cases import Look
 from book_runtime.checks.engine_cases import micrograd_scope
@@ -59,27 +59,6 @@ HINTS = (
 PARTS = ("Value.backward",)
 
 
-@dataclass(frozen=True)
-class Graph:
-    """A graph a probe runs ``root.backward()`` on: its leaves and body as the code a message
-    shows, and ``make``, the same graph built from a scope's Value (its nodes by name)."""
-
-    leaves: tuple[tuple[str, float], ...]
-    body: str
-    root: str
-    make: Callable[[Namespace], dict[str, Any]]
-
-    @property
-    def code(self) -> str:
-        """The graph as code the reader can paste."""
-        return "\n".join([*(f"{name} = Value({x!r})" for name, x in self.leaves), self.body])
-
-    @property
-    def shown(self) -> str:
-        """The graph as code the reader can paste, then its ``root.backward()``."""
-        return f"{self.code}\n{self.root}.backward()"
-
-
 def _worked(names: Namespace) -> dict[str, Any]:
     """The worked example, on the given Value: its nodes by name."""
     made = {name: names["Value"](x) for name, x in WORKED.leaves}
@@ -105,24 +84,68 @@ def _twins(names: Namespace) -> dict[str, Any]:
 
 
 def _chain_links(names: Namespace) -> dict[str, Any]:
-    """The chain of 5,000 links, not yet run backward: x and y."""
+    """The chain of 5,000 links, not yet run backward: x and y, every 50th link sounded."""
     x = y = names["Value"](0.5)
-    for _ in range(5000):
+    for link in range(5000):
         y = y * 1.0001
+        if link % 50 == 0:
+            _sound(y)
+    _sound(x)
     return {"x": x, "y": y}
 
 
-WORKED = Graph(
+def _sound(node: Any) -> None:
+    """Make ``node._prev`` a copy that, when a sort goes through it, fails as Python would past
+    :data:`RECURSION_LIMIT` frames: the check never lowers the page's recursion limit, and the
+    browser's stack takes no sort as deep as the chain, whatever the limit says."""
+    prev = node._prev
+    try:
+        sounded = type(type(prev).__name__, (type(prev),), {"__iter__": _sounding_iter})
+        node._prev = sounded(prev)
+    except READER_ERRORS:  # a _prev of the reader's that takes no copy goes unsounded
+        return
+
+
+def _sounding_iter(inputs: Any) -> Any:
+    if stack_depth() > min(sys.getrecursionlimit(), RECURSION_LIMIT):
+        raise RecursionError("maximum recursion depth exceeded")
+    return super(type(inputs), inputs).__iter__()
+
+
+def _graph(leaves: tuple[tuple[str, float], ...], body: str, root: str, make: Any) -> EngineCase:
+    """A graph that probes and detectors run ``root.backward()`` on: its code, then that call;
+    ``make`` builds the same graph from a scope's Value (its nodes by name, not yet run
+    backward), so it is no case to run as it is: :func:`_backward_probe` makes one of it."""
+    return EngineCase(
+        f"`{root}.backward()`", leaves, body, f"{root}.backward()", (), root, make=make
+    )
+
+
+def _built(graph: EngineCase, scope: Namespace) -> dict[str, Any]:
+    """The nodes of ``graph`` (see _graph), built with ``scope``'s Value, not yet run backward."""
+    if graph.make is None:
+        raise ValueError(f"{graph.title} is no graph of _graph's: it builds no nodes")
+    return graph.make(scope)
+
+
+def _root(graph: EngineCase) -> str:
+    """The name of the node ``graph`` runs ``backward()`` on."""
+    if graph.root is None:
+        raise ValueError(f"{graph.title} is no graph of _graph's: it has no root")
+    return graph.root
+
+
+WORKED = _graph(
     (("a", 2.0), ("b", -3.0), ("c", 10.0), ("f", -2.0)),
     "e = a * b\nd = e + c\nL = d * f",
     "L",
     _worked,
 )
-SHARED = Graph(
+SHARED = _graph(
     (("x", 2.0), ("y", -1.5)), "s = x * y\nt = s + 1.0\nu = s * 3.0\nout = t + u", "out", _shared
 )
-TWINS = Graph((("x", 1.5), ("y", 1.5)), "p = x * 2.0\nq = y * 2.0\nout = p * q", "out", _twins)
-CHAIN = Graph((("x", 0.5),), "y = x\nfor _ in range(5000):\n    y = y * 1.0001", "y", _chain_links)
+TWINS = _graph((("x", 1.5), ("y", 1.5)), "p = x * 2.0\nq = y * 2.0\nout = p * q", "out", _twins)
+CHAIN = _graph((("x", 0.5),), "y = x\nfor _ in range(5000):\n    y = y * 1.0001", "y", _chain_links)
 
 
 def _graph_case(
@@ -200,22 +223,23 @@ def _nodes(root: Any) -> list[Any]:
 
 
 def _watching(
-    graph: Graph, judge: Callable[[dict[str, Any], list[str]], Finding | None]
+    graph: EngineCase, judge: Callable[[dict[str, Any], list[str]], Finding | None]
 ) -> Callable[[Namespace], Finding | None]:
     """A detector: build ``graph`` and run its ``root.backward()``, every rule watched, then
     ``judge(nodes, ran)``: its nodes, and the names of the nodes whose rules ran, in order
     ("?": a node the graph does not name).  None when the reader's code raises first."""
 
     def detect(namespace: Namespace) -> Finding | None:
-        made = probe(graph.make, namespace)
+        made = probe(lambda names: _built(graph, names), namespace)
         if made is None:
             return None
         runs: list[Any] = []
-        for node in _nodes(made[graph.root]):
+        for node in _nodes(made[_root(graph)]):
             if node._prev:
                 node._backward = _watcher(node, node._backward, runs)
         try:
-            made[graph.root].backward()
+            with limit_put_back():
+                made[_root(graph)].backward()
         except READER_ERRORS:
             return None
         by_id = {id(v): k for k, v in made.items() if not k.startswith("_")}
@@ -232,18 +256,23 @@ def _watcher(node: Any, rule: Any, runs: list[Any]) -> Any:
     return watched
 
 
-@functools.cache  # micrograd's gradients of a probe's graph do not change
-def _micrograd_grad(graph: Graph, leaf: str) -> float:
+def _micrograd_grad(graph: EngineCase, leaf: str) -> float:
     """``leaf.grad`` after ``root.backward()`` on ``graph``, with micrograd."""
-    made = graph.make(micrograd_scope())
-    made[graph.root].backward()
-    return float(made[leaf].grad)
+    # Keyed apart from the graph's own answer as a case: this one is its nodes' gradients.
+    gradients = MICROGRAD.answer(("gradients", graph), lambda: _grads(graph, micrograd_scope()))
+    return gradients[leaf]
 
 
-def _limit_asked_since(asked: int) -> int | None:
-    """The highest recursion limit above the check's that the reader's code asked for since
-    the ``asked``-th request of the check; None if it asked for none."""
-    raised = [n for n in recursion_limits_asked()[asked:] if n > RECURSION_LIMIT]
+def _grads(graph: EngineCase, scope: Namespace) -> dict[str, float]:
+    """Each node's gradient after ``root.backward()`` on ``graph``, built with ``scope``'s Value."""
+    made = _built(graph, scope)
+    made[_root(graph)].backward()
+    return {name: float(node.grad) for name, node in made.items()}
+
+
+def _raised(asked: list[int]) -> int | None:
+    """The recursion limit above the usual that the reader's code set (see limit_put_back)."""
+    raised = [n for n in asked if n > RECURSION_LIMIT]
     return max(raised) if raised else None
 
 
@@ -255,7 +284,7 @@ def _all_ones(made: dict[str, Any], root: str) -> bool:
 def _no_seed(made: dict[str, Any], ran: list[str]) -> Finding | None:
     if any(made[name].grad != 0 for name in "abcdef"):
         return None
-    return Finding(WORKED.shown, says="late" if made["L"].grad == 1 else "")
+    return Finding(WORKED.code, says="late" if made["L"].grad == 1 else "")
 
 
 def _not_reversed(made: dict[str, Any], order: list[str]) -> Finding | None:
@@ -267,7 +296,7 @@ def _not_reversed(made: dict[str, Any], order: list[str]) -> Finding | None:
     want = _micrograd_grad(WORKED, "a")
     fields = {"order": ", ".join(order), "first": order[0], "want": show(want)}
     fields["got"] = show(made["a"].grad, want)
-    return Finding(WORKED.shown, fields=fields)
+    return Finding(WORKED.code, fields=fields)
 
 
 def _no_visited(made: dict[str, Any], ran: list[str]) -> Finding | None:
@@ -276,7 +305,7 @@ def _no_visited(made: dict[str, Any], ran: list[str]) -> Finding | None:
         return None
     want = _micrograd_grad(SHARED, "x")
     fields = {"count": count, "got": show(made["x"].grad, want), "want": show(want)}
-    return Finding(SHARED.shown, fields=fields)
+    return Finding(SHARED.code, fields=fields)
 
 
 def _visited_by_number(made: dict[str, Any], ran: list[str]) -> Finding | None:
@@ -285,9 +314,9 @@ def _visited_by_number(made: dict[str, Any], ran: list[str]) -> Finding | None:
         return None
     leaf = "x" if missing == ["p"] else "y"
     fields = {"missing": missing[0], "other": "q" if missing == ["p"] else "p", "leaf": leaf}
-    fields["graph"] = "; ".join(TWINS.code.splitlines())
+    fields["graph"] = "; ".join(TWINS.code.splitlines()[:-1])
     fields |= {"got": show(made[leaf].grad), "want": show(_micrograd_grad(TWINS, leaf))}
-    return Finding(TWINS.shown + "\nprint(x.grad, y.grad)", fields=fields)
+    return Finding(TWINS.code + "\nprint(x.grad, y.grad)", fields=fields)
 
 
 def _chain(names: Namespace) -> dict[str, Any]:
@@ -298,26 +327,26 @@ def _chain(names: Namespace) -> dict[str, Any]:
 
 
 def _recursive_sort(namespace: Namespace) -> Finding | None:
-    asked = len(recursion_limits_asked())
-    error = probe_error(_chain, namespace)
+    with limit_put_back() as asked:
+        error = probe_error(_chain, namespace)
     if not isinstance(error, RecursionError) or not _right_on_the_worked_example(namespace):
         return None  # a sort that recurses is right on a small graph: else it is another mistake
-    if _limit_asked_since(asked) is not None:
+    if _raised(asked) is not None:
         return None  # it asked for a higher limit: that is the mistake to name
-    page = callers_recursion_limit()  # a limit the page raised before the check does not count
-    fields = {"name": _deepest_function(error), "limit": f"{sys.getrecursionlimit():,}"}
+    page = sys.getrecursionlimit()  # a limit the page raised before the check does not count
+    fields = {"name": _deepest_function(error), "limit": f"{min(page, RECURSION_LIMIT):,}"}
     fields |= {"page": f"{page:,}", "usual": f"{RECURSION_LIMIT:,}"}
-    return Finding(CHAIN.shown, fields=fields, says="page" if page > RECURSION_LIMIT else "")
+    return Finding(CHAIN.code, fields=fields, says="page" if page > RECURSION_LIMIT else "")
 
 
 def _raises_limit(namespace: Namespace) -> Finding | None:
     """The recursion limit the reader's backward() asked for on the chain, if higher."""
-    asked = len(recursion_limits_asked())
-    probe(_chain, namespace)
-    limit = _limit_asked_since(asked)
+    with limit_put_back() as asked:
+        probe(_chain, namespace)
+    limit = _raised(asked)
     if limit is None:
         return None
-    return Finding(CHAIN.shown, fields={"limit": f"{limit:,}"})
+    return Finding(CHAIN.code, fields={"limit": f"{limit:,}"})
 
 
 def _right_on_the_worked_example(namespace: Namespace) -> bool:
@@ -336,30 +365,30 @@ def _deepest_function(error: BaseException) -> str:
 # -- backward() alone ---------------------------------------------------------------------------
 
 
-def _backward_probe(graph: Graph, text: str, calls: int = 1, later: bool = True) -> Probe:
+def _backward_probe(graph: EngineCase, text: str, calls: int = 1, later: bool = True) -> Case:
     """The probe: ``root.backward()``, ``calls`` times, on ``graph`` gives every Value
     micrograd's gradient, and asks for no higher recursion limit."""
-    root = graph.root
+    root = _root(graph)
 
     def make(scope: Namespace) -> dict[str, Any]:
-        made = graph.make(scope)
+        made = _built(graph, scope)
         for _ in range(calls):
             made[root].backward()
         return made
 
-    case = EngineCase(
-        f"`{root}.backward()` on {text}",
-        graph.leaves,
-        graph.body,
-        "\n".join([f"{root}.backward()"] * calls),
-        tuple(Look(f"{name}.grad") for name in graph.make(micrograd_scope())),
+    case = replace(
+        graph,
+        title=f"`{root}.backward()` on {text}",
+        action="\n".join([f"{root}.backward()"] * calls),
+        looks=tuple(Look(f"{name}.grad") for name in _built(graph, micrograd_scope())),
+        root=None,  # no central difference: the probe's message says the gradients alone
         make=make,
     )
 
     def run(names: Namespace) -> str | None:
-        asked = len(recursion_limits_asked())
-        failure = case.run(names)
-        raised = _limit_asked_since(asked)
+        with limit_put_back() as asked:
+            failure = case.run(names)
+        raised = _raised(asked)
         if raised is not None:
             return f"`{root}.backward()` on {text} raised the recursion limit to {raised:,}"
         return failure
@@ -421,7 +450,7 @@ def exercise() -> Exercise:
         "backward()",
         HINTS,
         "-8.0 6.0 -4.0 -2.0 4.0\n",  # what example.py prints
-        _cases(random.Random(1003)),
+        tuple(case.hidden() for case in _cases(random.Random(1003))),
         MISTAKES,
         _ready,
         builds_on=("value", "rules"),

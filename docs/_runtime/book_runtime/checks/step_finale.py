@@ -11,13 +11,12 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from book_runtime.checks.core import Case
 from book_runtime.checks.core import Exercise
 from book_runtime.checks.core import Failure
 from book_runtime.checks.core import Finding
-from book_runtime.checks.core import Hidden
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
-from book_runtime.checks.core import Probe
 from book_runtime.checks.core import first_difference
 from book_runtime.checks.core import probe
 from book_runtime.checks.core import reader_scope
@@ -98,18 +97,18 @@ def _table(losses: list[float]) -> str:
     return log.table(every=4)
 
 
-def _case(numbers: tuple[float, ...], title: str | None = None) -> Hidden:
+def _case(numbers: tuple[float, ...], title: str | None = None) -> Case:
     """A hidden case: the probe of ``neuron`` on other numbers."""
     code = f"o, x1, w1, x2, w2 = neuron({', '.join(short(v) for v in numbers)})"
-    return Hidden(code, lambda names: _returns_values(names, numbers, title or f"`{code}`"))
+    return Case(code, lambda names: _returns_values(names, numbers, title or f"`{code}`"))
 
 
-def _cases(rng: random.Random) -> tuple[Hidden, ...]:
+def _cases(rng: random.Random) -> tuple[Case, ...]:
     others = [tuple(number(rng, -3, 3) for _ in range(5)) for _ in range(9)]
     return (
         _case(_NUMBERS, "The worked neuron"),
         *(_case(numbers) for numbers in others),
-        Hidden(PAGE_RUN, page_table),
+        Case(PAGE_RUN, page_table),
     )
 
 
@@ -152,7 +151,7 @@ def _returns_values(
     return _neuron_problem(call, made, numbers)
 
 
-PROBES = (Probe("neuron", _WORKED + "\nprint(o, x1, w1, x2, w2)", _returns_values),)
+PROBES = (Case(_WORKED + "\nprint(o, x1, w1, x2, w2)", _returns_values, part="neuron"),)
 
 
 #: Last, the mistake whose wrong file rebinds step 4's Neuron: in the page, that name stays

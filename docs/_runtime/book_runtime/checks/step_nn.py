@@ -11,13 +11,12 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from book_runtime.checks.core import Case
 from book_runtime.checks.core import Exercise
 from book_runtime.checks.core import Failure
 from book_runtime.checks.core import Finding
-from book_runtime.checks.core import Hidden
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
-from book_runtime.checks.core import Probe
 from book_runtime.checks.core import first_difference
 from book_runtime.checks.core import probe
 from book_runtime.checks.core import probe_error
@@ -27,6 +26,7 @@ from book_runtime.checks.engine_cases import as_float
 from book_runtime.checks.engine_cases import number
 from book_runtime.checks.engine_cases import short
 from book_runtime.checks.reference import Net
+from book_runtime.checks.reference import micrograds_draw
 from micrograd import Value
 
 #: The step's folder of code (steps/nn/) and its id in the track.
@@ -78,13 +78,6 @@ NETS = {
 }
 
 
-def _micrograds(net: Net) -> tuple[list[float], Any]:
-    """micrograd's draw of ``net`` after ``random.seed(SEED)``: its numbers, and the state after."""
-    random.seed(SEED)
-    model = net._make("tanh", "tanh")
-    return [p.data for p in model.parameters()], random.getstate()
-
-
 def _draws(state: Any, limit: int = 64) -> int | None:
     """How many ``random.uniform`` draws after ``random.seed(SEED)`` lead to ``state``; or None."""
     random.seed(SEED)
@@ -103,7 +96,7 @@ def init_problem(net: Net, names: Namespace) -> str | None:
     """``__init__``: the draws, then (through parameters()) the numbers drawn."""
     net.seeded(names, SEED)
     state = random.getstate()  # what the reader's network drew
-    _, after = _micrograds(net)
+    _, after = micrograds_draw(net, SEED)
     if state != after:
         count = _draws(state)
         drew = "drew other random numbers" if count is None else f"drew {count} random numbers"
@@ -157,7 +150,7 @@ def _held(net: Net, names: Namespace) -> tuple[list[Any], list[float]] | str:
     params = _listed(net, names)[1]
     if isinstance(params, str):
         return params
-    return [as_float(p.data) for p in params], _micrograds(net)[0]
+    return [as_float(p.data) for p in params], list(micrograds_draw(net, SEED)[0])
 
 
 def parameters_problem(net: Net, names: Namespace) -> str | None:
@@ -273,11 +266,11 @@ def _describe(x: Any, value: type) -> str:
     return repr(x)
 
 
-def _probe(part: str, net: Net, then: str, run: Callable[[Net, Namespace], str | None]) -> Probe:
-    return Probe(part, net.code(SEED, then), lambda names: run(net, names))
+def _probe(part: str, net: Net, then: str, run: Callable[[Net, Namespace], str | None]) -> Case:
+    return Case(net.code(SEED, then), lambda names: run(net, names), part=part)
 
 
-def _probes(kind: str) -> list[Probe]:
+def _probes(kind: str) -> list[Case]:
     nets = NETS[kind]
     drew = "print(random.random())"
     found = [_probe(f"{kind}.__init__", net, drew, init_problem) for net in nets]
@@ -292,10 +285,10 @@ def _probes(kind: str) -> list[Probe]:
         net = nets[0]
         values = _inputs(x, True)
         found.append(
-            Probe(
-                "Neuron.__call__",
+            Case(
                 net.code(SEED, f"x = {values}\nout = model(x)\nout.backward()\nprint(x[0].grad)"),
                 lambda names: call_problem(net, names, value_inputs=True),
+                part="Neuron.__call__",
             )
         )
     return found
@@ -346,13 +339,13 @@ def _zero_grad_written(names: Namespace) -> bool:
 
 
 #: ``Module.zero_grad``, alone: what every class of step 4 inherits.
-ZERO_GRAD_PROBE = Probe(
-    "Module.zero_grad",
+ZERO_GRAD_PROBE = Case(
     ZERO_GRAD_NET.code(
         SEED,
         f"{_GRADS}\nmodel.zero_grad()\nprint([(p.data, p.grad) for p in model.parameters()])",
     ),
     lambda names: zero_grad_problem(ZERO_GRAD_NET, names),
+    part="Module.zero_grad",
     applies=_zero_grad_written,
 )
 
@@ -374,16 +367,14 @@ PARTS = (
 )
 
 
-def _case(net: Net, seed: int, x: tuple[float, ...], value_inputs: bool = False) -> Hidden:
+def _case(net: Net, seed: int, x: tuple[float, ...], value_inputs: bool = False) -> Case:
     """A hidden case: the probe of ``__call__`` on another network, seed and input."""
     out = "out" if net.layers[-1][1] == 1 else "sum(out)"
     then = f"out = model({_inputs(x, value_inputs)})\n{out}.backward()"
-    return Hidden(
-        net.code(seed, then), lambda names: call_problem(net, names, value_inputs, seed, x)
-    )
+    return Case(net.code(seed, then), lambda names: call_problem(net, names, value_inputs, seed, x))
 
 
-def _cases(rng: random.Random) -> tuple[Hidden, ...]:
+def _cases(rng: random.Random) -> tuple[Case, ...]:
     shapes = [
         ("Neuron", (3,), False),
         ("Neuron", (1,), False),

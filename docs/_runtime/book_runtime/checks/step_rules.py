@@ -14,13 +14,13 @@ from dataclasses import dataclass
 from dataclasses import replace
 from typing import Any
 
+from book_runtime.checks.core import MICROGRAD
+from book_runtime.checks.core import Case
 from book_runtime.checks.core import Exercise
 from book_runtime.checks.core import Failure
 from book_runtime.checks.core import Finding
-from book_runtime.checks.core import Hidden
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
-from book_runtime.checks.core import Probe
 from book_runtime.checks.core import probe
 from book_runtime.checks.core import probe_error
 from book_runtime.checks.core import same
@@ -68,7 +68,7 @@ A, B, HELD_A, HELD_B, OUT_GRAD = 1.5, -2.0, 0.25, -0.75, 1.3
 
 
 @dataclass(frozen=True)
-class Rule:
+class RuleCase:
     """One rule probe: the operation as code, how to make it, and the inputs it reads.
 
     ``make(a, b)`` builds the node from the leaves a and b (b unused by a
@@ -116,7 +116,7 @@ class Seen:
     grads: dict[str, Any]
 
 
-def run_rule(rule: Rule, value: type) -> Seen:
+def run_rule(rule: RuleCase, value: type) -> Seen:
     """The probe ``rule`` with the Value class ``value`` (the reader's, or micrograd's)."""
     a, b = value(rule.a), value(rule.b)
     a.grad, b.grad = rule.held_a, rule.held_b
@@ -131,13 +131,12 @@ def run_rule(rule: Rule, value: type) -> Seen:
     return Seen(data, {n: leaves[n].grad for n in rule.inputs})
 
 
-@functools.cache  # micrograd's numbers for a probe do not change
-def expected(rule: Rule) -> Seen:
+def expected(rule: RuleCase) -> Seen:
     """What micrograd's Value gives for ``rule``."""
-    return run_rule(rule, micrograd_scope()["Value"])
+    return MICROGRAD.answer(rule, lambda: run_rule(rule, micrograd_scope()["Value"]))
 
 
-def share(rule: Rule, name: str) -> float:
+def share(rule: RuleCase, name: str) -> float:
     """The share the rule adds to input ``name``: micrograd's gradient less what it held."""
     return float(expected(rule).grads[name]) - rule.held(name)
 
@@ -148,7 +147,7 @@ def _number(x: Any) -> float | None:
     return number if isinstance(number, float) else None
 
 
-def what_went_wrong(rule: Rule, name: str, got: float) -> str:
+def what_went_wrong(rule: RuleCase, name: str, got: float) -> str:
     """The rule's output for input ``name`` set against what the known ways of erring give."""
     before, part = rule.held(name), share(rule, name)
     if same(got, before):
@@ -160,7 +159,7 @@ def what_went_wrong(rule: Rule, name: str, got: float) -> str:
     return f"your rule added {show(got - before)} to {name}.grad, not its share {show(part)}"
 
 
-def problem(rule: Rule, names: Namespace) -> str | None:
+def problem(rule: RuleCase, names: Namespace) -> str | None:
     """What differs between the reader's rule and micrograd's, as a sentence; or None."""
     value = names["Value"]
     mine, theirs = run_rule(rule, value), expected(rule)
@@ -197,7 +196,7 @@ def problem(rule: Rule, names: Namespace) -> str | None:
     return None
 
 
-def rule_fields(rule: Rule, grads: dict[str, Any]) -> dict[str, Any]:
+def rule_fields(rule: RuleCase, grads: dict[str, Any]) -> dict[str, Any]:
     """What a message about ``rule``'s probe may say: the node and its numbers, what each input
     held, the gradients ``grads`` it gave, and micrograd's."""
     want = expected(rule).grads
@@ -214,28 +213,30 @@ def rule_fields(rule: Rule, grads: dict[str, Any]) -> dict[str, Any]:
 
 
 RULES = (
-    Rule("Value.__add__", "a + b", lambda a, b: a + b, ("a", "b"), ("1", "1")),
-    Rule("Value.__add__", "a + a", lambda a, b: a + a, ("a",), ("2 (a is both inputs)",)),
-    Rule("Value.__add__", "a + 2.0", lambda a, b: a + 2.0, ("a",), ("1",)),
-    Rule("Value.__mul__", "a * b", lambda a, b: a * b, ("a", "b"), ("b.data", "a.data")),
-    Rule("Value.__mul__", "a * a", lambda a, b: a * a, ("a",), ("2 * a.data",)),
-    Rule("Value.__mul__", "a * 3.0", lambda a, b: a * 3.0, ("a",), ("3.0",)),
-    Rule(
+    RuleCase("Value.__add__", "a + b", lambda a, b: a + b, ("a", "b"), ("1", "1")),
+    RuleCase("Value.__add__", "a + a", lambda a, b: a + a, ("a",), ("2 (a is both inputs)",)),
+    RuleCase("Value.__add__", "a + 2.0", lambda a, b: a + 2.0, ("a",), ("1",)),
+    RuleCase("Value.__mul__", "a * b", lambda a, b: a * b, ("a", "b"), ("b.data", "a.data")),
+    RuleCase("Value.__mul__", "a * a", lambda a, b: a * a, ("a",), ("2 * a.data",)),
+    RuleCase("Value.__mul__", "a * 3.0", lambda a, b: a * 3.0, ("a",), ("3.0",)),
+    RuleCase(
         "Value.tanh", "a.tanh()", lambda a, b: a.tanh(), ("a",), ("(1 - c.data**2)",), forward=True
     ),
-    Rule("Value.exp", "a.exp()", lambda a, b: a.exp(), ("a",), ("c.data",), "exp", forward=True),
-    Rule(
+    RuleCase(
+        "Value.exp", "a.exp()", lambda a, b: a.exp(), ("a",), ("c.data",), "exp", forward=True
+    ),
+    RuleCase(
         "Value.__pow__", "a**3", lambda a, b: a**3, ("a",), ("3 * a.data**2",), "pow", forward=True
     ),
-    Rule("Value.__pow__", "a**-1", lambda a, b: a**-1, ("a",), ("-1 * a.data**-2",), "pow"),
+    RuleCase("Value.__pow__", "a**-1", lambda a, b: a**-1, ("a",), ("-1 * a.data**-2",), "pow"),
 )
 
 #: Rules of methods the step does not ask for, checked where the reader wrote them: both orders.
 OPTIONAL_RULES = (
-    Rule("Value.__neg__", "-a", lambda a, b: -a, ("a",), ("-1",), composite=True),
-    Rule("Value.__sub__", "a - b", lambda a, b: a - b, ("a", "b"), ("1", "-1"), composite=True),
-    Rule("Value.__rsub__", "2.0 - a", lambda a, b: 2.0 - a, ("a",), ("-1",), composite=True),
-    Rule(
+    RuleCase("Value.__neg__", "-a", lambda a, b: -a, ("a",), ("-1",), composite=True),
+    RuleCase("Value.__sub__", "a - b", lambda a, b: a - b, ("a", "b"), ("1", "-1"), composite=True),
+    RuleCase("Value.__rsub__", "2.0 - a", lambda a, b: 2.0 - a, ("a",), ("-1",), composite=True),
+    RuleCase(
         "Value.__truediv__",
         "a / b",
         lambda a, b: a / b,
@@ -243,7 +244,7 @@ OPTIONAL_RULES = (
         ("1 / b.data", "-a.data / b.data**2"),
         composite=True,
     ),
-    Rule(
+    RuleCase(
         "Value.__rtruediv__",
         "2.0 / a",
         lambda a, b: 2.0 / a,
@@ -263,17 +264,17 @@ PROBES = (
         for rule in RULES
         if rule.forward
     ),
-    *(Probe(r.part, r.code, functools.partial(problem, r), needs=r.needs) for r in RULES),
+    *(Case(r.code, functools.partial(problem, r), r.part, r.needs) for r in RULES),
 )
 
 #: Step 3's probes of the operations the track does not ask for, where the reader wrote them.
 OPTIONAL_PROBES = tuple(
-    Probe(r.part, r.code, functools.partial(problem, r), applies=readers_own(r.part))
+    Case(r.code, functools.partial(problem, r), r.part, applies=readers_own(r.part))
     for r in OPTIONAL_RULES
 )
 
 
-def _cases(rng: random.Random) -> list[Hidden]:
+def _cases(rng: random.Random) -> list[Case]:
     """The hidden cases: each rule's probe, twice, on other numbers (held gradients too)."""
 
     x = functools.partial(number, rng, -2, 2)
@@ -282,7 +283,7 @@ def _cases(rng: random.Random) -> list[Hidden]:
         for _ in range(2)
         for rule in RULES
     ]
-    return [Hidden(rule.code, functools.partial(problem, rule), rule.needs) for rule in others]
+    return [Case(rule.code, functools.partial(problem, rule), needs=rule.needs) for rule in others]
 
 
 # -- the known mistakes ------------------------------------------------------------------------
@@ -292,7 +293,7 @@ def _cases(rng: random.Random) -> list[Hidden]:
 # every other's, and from the right ones.
 
 
-def _seen(rule: Rule, namespace: Namespace) -> dict[str, float] | None:
+def _seen(rule: RuleCase, namespace: Namespace) -> dict[str, float] | None:
     """Each input's gradient after the reader's rule (None if the reader's code raised)."""
     seen = probe(lambda names: run_rule(rule, names["Value"]), namespace)
     if seen is None:
@@ -306,8 +307,8 @@ def _seen(rule: Rule, namespace: Namespace) -> dict[str, float] | None:
 
 
 def _signature(
-    namespace: Namespace, rules: tuple[Rule, ...], wrong: Callable[[Rule, str], float]
-) -> tuple[Rule, dict[str, float]] | None:
+    namespace: Namespace, rules: tuple[RuleCase, ...], wrong: Callable[[RuleCase, str], float]
+) -> tuple[RuleCase, dict[str, float]] | None:
     """The first rule whose every input got either the right gradient or ``wrong``'s, not all right.
 
     ``wrong(rule, input)`` is the gradient the mistake leaves in that input.
@@ -326,12 +327,12 @@ def _signature(
     return None
 
 
-def _edges(rule: Rule) -> int:
+def _edges(rule: RuleCase) -> int:
     """How many edges lead from the node to its input a: 2 in ``a + a`` and ``a * a``."""
     return 2 if rule.text in ("a + a", "a * a") else 1
 
 
-def _found(rule: Rule, got: dict[str, float], says: str = "") -> Finding:
+def _found(rule: RuleCase, got: dict[str, float], says: str = "") -> Finding:
     """A finding of ``rule``'s probe: what each input held, got and should have got."""
     return Finding(rule.code, rule.part, rule_fields(rule, got), says)
 

@@ -15,12 +15,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from book_runtime.checks.core import READER_ERRORS
+from book_runtime.checks.core import Case
 from book_runtime.checks.core import Exercise
 from book_runtime.checks.core import Finding
-from book_runtime.checks.core import Hidden
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
-from book_runtime.checks.core import Probe
 from book_runtime.checks.core import probe
 from book_runtime.checks.core import reader_scope
 from book_runtime.checks.core import run_code
@@ -98,16 +97,16 @@ def _start_differs(namespace: Namespace) -> str:
     )
 
 
-def _cases(rng: random.Random) -> tuple[Hidden, ...]:
+def _cases(rng: random.Random) -> tuple[Case, ...]:
     cases = []
     for sizes in ((2, 3, 1), (3, 4, 4, 1), (2, 2, 1), (3, 3, 1), (1, 4, 1)) * 2:
         points = rng.randint(2, 4)
         xs = tuple(tuple(number(rng, -2, 2) for _ in range(sizes[0])) for _ in range(points))
         ys = tuple(rng.choice((-1.0, 1.0)) for _ in range(points))
         rate = rng.choice((0.05, 0.1, 0.2))
-        run = _Train(Net("MLP", sizes), rng.randrange(1000), xs, ys, rng.randint(2, 4), rate)
-        cases.append(Hidden(run.code, run.problem))
-    cases.append(Hidden(PAGE_RUN, page_target))
+        run = TrainingCase(Net("MLP", sizes), rng.randrange(1000), xs, ys, rng.randint(2, 4), rate)
+        cases.append(Case(run.code, run.problem))
+    cases.append(Case(PAGE_RUN, page_target))
     return tuple(cases)
 
 
@@ -243,7 +242,7 @@ def _biases_uphill(namespace: Namespace) -> Finding | None:
 
 
 @dataclass(frozen=True)
-class _Train:
+class TrainingCase:
     """The reader's ``train`` on a small problem, against micrograd's loop from the same weights:
     the step's probe, and (on other problems) its hidden cases."""
 
@@ -290,7 +289,7 @@ class _Train:
 
 #: The step's probe: ``train`` returns one loss (a number) per step, each the loss before its
 #: update, and moves the weights as micrograd's loop does.
-_PROBE_RUN = _Train(Net("MLP", (2, 2, 1)), 3, ((1.0, -1.0), (0.5, 2.0)), (1.0, -1.0), 2, 0.1)
+_PROBE_RUN = TrainingCase(Net("MLP", (2, 2, 1)), 3, ((1.0, -1.0), (0.5, 2.0)), (1.0, -1.0), 2, 0.1)
 
 
 def _losses_problem(call: str, losses: list[float], want: list[float]) -> str | None:
@@ -305,7 +304,7 @@ def _losses_problem(call: str, losses: list[float], want: list[float]) -> str | 
     return None
 
 
-PROBES = (Probe("train", _PROBE_RUN.code, _PROBE_RUN.problem),)
+PROBES = (Case(_PROBE_RUN.code, _PROBE_RUN.problem, part="train"),)
 
 
 MISTAKES = (

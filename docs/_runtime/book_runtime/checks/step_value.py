@@ -6,14 +6,14 @@ import random
 from collections.abc import Callable
 from typing import Any
 
+from book_runtime.checks.core import Case
 from book_runtime.checks.core import Exercise
 from book_runtime.checks.core import Finding
 from book_runtime.checks.core import Mistake
 from book_runtime.checks.core import Namespace
-from book_runtime.checks.core import Probe
+from book_runtime.checks.core import left_number
 from book_runtime.checks.core import probe
 from book_runtime.checks.core import probe_error
-from book_runtime.checks.core import shallow
 from book_runtime.checks.engine_cases import EngineCase
 from book_runtime.checks.engine_cases import Look
 from book_runtime.checks.engine_cases import node_probe
@@ -84,7 +84,7 @@ def _probe(
     compute: Callable[[Any, Any], Any],
     node: bool = True,
     op: str | None = None,
-) -> Probe:
+) -> Case:
     """The probe of ``c = <expression>``: c's number and, for a ``node`` of the step, its
     operation and inputs.  A method the step does not ask for is probed where the reader
     wrote it, on its number alone (micrograd makes it of other operations)."""
@@ -117,16 +117,16 @@ PROBES = (
     _probe("Value.__add__", "a + 1.5", lambda a, b: a + 1.5, op="+"),
     _probe("Value.__mul__", "a * b", lambda a, b: a * b, op="*"),
     _probe("Value.__mul__", "a * 1.5", lambda a, b: a * 1.5, op="*"),
-    _probe("Value.__radd__", "1.5 + a", lambda a, b: 1.5 + a, op="+"),
-    _probe("Value.__rmul__", "1.5 * a", lambda a, b: 1.5 * a, op="*"),
+    _probe("Value.__radd__", "1.5 + a", lambda a, b: left_number(1.5) + a, op="+"),
+    _probe("Value.__rmul__", "1.5 * a", lambda a, b: left_number(1.5) * a, op="*"),
     # Not asked for, but tested in both orders where the reader wrote them.
     _probe("Value.__neg__", "-a", lambda a, b: -a, node=False),
     _probe("Value.__sub__", "a - b", lambda a, b: a - b, node=False),
     _probe("Value.__sub__", "a - 1.5", lambda a, b: a - 1.5, node=False),
-    _probe("Value.__rsub__", "1.5 - a", lambda a, b: 1.5 - a, node=False),
+    _probe("Value.__rsub__", "1.5 - a", lambda a, b: left_number(1.5) - a, node=False),
     _probe("Value.__truediv__", "a / b", lambda a, b: a / b, node=False),
     _probe("Value.__truediv__", "a / 1.5", lambda a, b: a / 1.5, node=False),
-    _probe("Value.__rtruediv__", "1.5 / a", lambda a, b: 1.5 / a, node=False),
+    _probe("Value.__rtruediv__", "1.5 / a", lambda a, b: left_number(1.5) / a, node=False),
 )
 
 #: The methods the reader writes in this step.
@@ -239,8 +239,8 @@ def _number_first(op: str, x: float) -> Callable[[Namespace], Any]:
     """A probe: ``x <op> Value(2.0)``, the number on the left."""
 
     def look(names: Namespace) -> Any:
-        with shallow():  # a reflected method that calls itself: see shallow()
-            return x + names["Value"](2.0) if op == "+" else x * names["Value"](2.0)
+        number = left_number(x)  # a reflected method that calls itself: see left_number()
+        return number + names["Value"](2.0) if op == "+" else number * names["Value"](2.0)
 
     return look
 
@@ -306,7 +306,7 @@ def exercise() -> Exercise:
         "The Value",
         HINTS,
         "4.0 + 2\n4.0 3.0\n",  # what example.py prints
-        _cases(rng),
+        tuple(case.hidden() for case in _cases(rng)),
         MISTAKES,
         _ready,
         probes=PROBES,
