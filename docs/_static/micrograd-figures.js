@@ -17,7 +17,8 @@
  *   drawing keeps one place at every step and nothing covers it.  No box cuts a node
  *   of a drawing.  A page's script may hold a step
  *   back (the cancelable "mg-stepper-step" event, detail {from, to}) and make it later
- *   (stepper.goTo(k)); a stepper set up says so ("mg-stepper-ready", bubbling).
+ *   (stepper.goTo(k)), and have it laid out again once it has added to it what takes
+ *   room (stepper.refit()); a stepper set up says so ("mg-stepper-ready", bubbling).
  *   Its frames were drawn when the page was
  *   built, or by the reader's browser (docs/_static/runner/outputs.js).
  *
