@@ -509,3 +509,25 @@ def test_the_margin_tests_read_a_backings_padding() -> None:
     assert backing_inset_px(".other svg.micrograd-graph { padding: 1rem; }", "dark") == 0
     with pytest.raises(ValueError, match="border"):
         backing_inset_px(f"{dark} {{ border: 1px solid; }}", "dark")
+
+
+# The cells before the pair include the "In PyTorch" box's, which import torch.
+@pytest.mark.torch
+@in_page_group(BACKWARD)
+def test_a_pairs_two_sides_place_each_node_alike_at_every_step(
+    lay_out: Callable[[list[str]], list[str]],
+) -> None:
+    """The backward page's pair draws one graph in two orders: at every step, in either
+    layout program, each node is in the same place on both sides, the drawings the same
+    size, so that the reader compares the sides without hunting for a node."""
+    left, right = frame_sources(shown(BACKWARD, BACKWARD_STEPPERS[1]))
+    for k, (one, other) in enumerate(zip(lay_out(left), lay_out(right), strict=True)):
+        assert size_pt(one) == size_pt(other), k
+        boxes, theirs = node_boxes(one), node_boxes(other)
+        assert boxes.keys() == theirs.keys(), k
+        moved = {
+            name: (box, theirs[name])
+            for name, box in boxes.items()
+            if max(abs(a - b) for a, b in zip(box, theirs[name], strict=True)) > 0.05
+        }
+        assert not moved, f"step {k + 1}: {moved}"
