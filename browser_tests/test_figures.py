@@ -29,6 +29,7 @@ from conftest import CONTENT_PAGES as PAGES
 from PIL import Image, ImageChops
 from sitefiles import article, parse
 from steppers import (
+    FIRST_LINE_PX,
     SIDEWAYS_JS,
     STEPPER_PAGES,
     STEPPER_STATE_JS,
@@ -39,6 +40,9 @@ from steppers import (
 
 #: The reader's screens: a laptop and a phone (CSS pixels).
 VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
+#: A small phone's screen (CSS pixels): its column is too narrow for the neuron's
+#: stepper at 12 px, which scrolls sideways there.
+SMALL_PHONE = {"width": 320, "height": 568}
 
 #: The smallest a label may be drawn, in CSS pixels: the graphs' 12 pt text at
 #: their natural size is 16 px, a plot's 10 pt tick labels 13.3 px.  (A graph
@@ -243,11 +247,58 @@ def test_in_dark_mode_a_phone_draws_the_neurons_graphs_at_11_px_or_more(
     assert not small, small
 
 
-def test_on_a_phone_the_neurons_stepper_scrolls_sideways_in_a_region_at_11_px(
+#: A stepper's shown drawing against its view: their widths, its edges' place in the view,
+#: how far the view scrolls sideways, and the drawing's smallest label (CSS px).
+FITS_ITS_BOX_JS = """
+(stepper) => {
+  const frame = stepper.querySelector(':scope > .mg-stepper-frame.mg-current');
+  const view = frame.querySelector('.mg-stepper-view');
+  const svg = view.querySelector('svg.micrograd-graph');
+  const v = view.getBoundingClientRect();
+  const b = svg.getBoundingClientRect();
+  const sizes = Array.from(svg.querySelectorAll('text'),
+    (t) => parseFloat(t.getAttribute('font-size')) * t.getScreenCTM().a);
+  return {drawing: b.width, view: v.width, left: b.left - v.left, right: v.right - b.right,
+          scrolls: view.scrollWidth - view.clientWidth, label: Math.min(...sizes),
+          sideways: view.classList.contains('mg-sideways')};
+}
+"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_on_a_phone_the_neuron_stepper_fits_its_box_without_scrolling_sideways(
+    browser: Any, server: str, theme: str
+) -> None:
+    """On a 390 px phone every frame of the neuron's stepper is whole in its box, its
+    labels at 11 px or more (the page draws them at 12 px): no node is cut at either
+    edge, and the view neither scrolls sideways nor says it does."""
+    for phone in fresh_page(browser, "phone", theme):
+        open_page(phone, server, "neuron.html")
+        stepper = phone.locator(".mg-stepper.mg-ready").first
+        stepper.press("Home")
+        total = stepper.evaluate(STEPPER_STATE_JS)["total"]
+        seen = []
+        for step in range(total):
+            seen.append(stepper.evaluate(FITS_ITS_BOX_JS))
+            if step < total - 1:
+                stepper.locator(".mg-stepper-next").click()
+        note = stepper.locator(".mg-stepper-frame.mg-current .mg-stepper-scroll-note")
+        assert note.is_hidden()
+    for step, fit in enumerate(seen, start=1):
+        assert not fit["sideways"], (step, fit)
+        assert fit["scrolls"] <= 0, (step, fit)
+        assert fit["left"] >= -0.5, (step, fit)
+        assert fit["right"] >= -0.5, (step, fit)
+        assert fit["label"] >= MIN_PHONE_GRAPH_LABEL_PX, (step, fit)
+
+
+def test_on_a_small_phone_the_neurons_stepper_scrolls_sideways_in_a_region_at_11_px(
     phone: Any, server: str
 ) -> None:
-    """Too wide for a phone's column at 11 px, every frame of the neuron's stepper scrolls
-    sideways in a region the keyboard can scroll, named, its labels at 11 px or more."""
+    """Too wide for a small phone's column at 11 px, every frame of the neuron's stepper
+    scrolls sideways in a region the keyboard can scroll, named, its labels at 11 px or
+    more."""
+    phone.set_viewport_size(SMALL_PHONE)
     open_page(phone, server, "neuron.html")
     stepper = phone.locator(".mg-stepper").first
     total = stepper.evaluate(STEPPER_STATE_JS)["total"]
@@ -668,10 +719,12 @@ def test_a_steppers_drawings_keep_their_size_and_place_from_step_to_step(
             seen.append(stepper.evaluate(DRAWINGS_JS))
         where = f"{stepper_page} stepper {k} at {viewport}"
         # The height and the place; a frame's layout may be a few px wider than another's
-        # (a longer number in a box), at the same scale.  A stepper taller than the window
-        # keeps the size only: the page scrolls to each step's node at work, under the
-        # step's words stuck below the buttons.
-        tall = "mg-tall" in (stepper.get_attribute("class") or "")
+        # (a longer number in a box), at the same scale.  A stepper taller than the window,
+        # its words above its drawings, keeps the size only: the page scrolls to each
+        # step's node at work, under the step's words stuck below the buttons.  Its words
+        # below its drawing (a phone), it keeps the place too.
+        classes = (stepper.get_attribute("class") or "").split()
+        tall = "mg-tall" in classes and "mg-words-below" not in classes
         kept = {tuple((h, 0 if tall else y) for _, h, y, _, _ in step) for step in seen}
         assert len(kept) == 1, f"{where}: {seen}"
         widths = [w for step in seen for w, *_ in step]
@@ -683,6 +736,7 @@ def test_a_steppers_drawings_keep_their_size_and_place_from_step_to_step(
 
 
 def test_a_drawing_that_scrolls_sideways_says_so_in_words_above_it(phone: Any, server: str) -> None:
+    phone.set_viewport_size(SMALL_PHONE)
     open_page(phone, server, "neuron.html")
     stepper = phone.locator(".mg-stepper").first
     view = stepper.locator(".mg-stepper-frame.mg-current .mg-stepper-view")
@@ -716,14 +770,20 @@ WORDS_IN_VIEW_JS = """
 """
 
 
-@pytest.mark.parametrize("stepper_page", STEPPER_PAGES)
-def test_a_tall_steppers_words_stay_in_view_under_its_buttons_at_every_step(
-    phone: Any, server: str, stepper_page: str
+#: A window in which the neuron's stepper is taller than the window, its words above its
+#: drawing: not a phone's (their words lie below the drawing), too narrow for them beside.
+SMALL_WINDOW = {"width": 600, "height": 600}
+
+
+def test_in_a_small_window_a_tall_steppers_words_stay_in_view_under_its_buttons_at_every_step(
+    laptop: Any, server: str
 ) -> None:
-    """On a phone the stepper's frame, at 12 px, is taller than the window: at every step
-    its words and the node at work are both on the screen, the words under the buttons."""
-    open_page(phone, server, stepper_page)
-    stepper = phone.locator(".mg-stepper").first
+    """In a small window the neuron's stepper, its words above its drawing, is taller than
+    the window: at every step its words and the node at work are both on the screen, the
+    words under the buttons."""
+    laptop.set_viewport_size(SMALL_WINDOW)
+    open_page(laptop, server, "neuron.html")
+    stepper = laptop.locator(".mg-stepper").first
     stepper.press("Home")
     total = stepper.evaluate(STEPPER_STATE_JS)["total"]
     problems = []
@@ -736,8 +796,73 @@ def test_a_tall_steppers_words_stay_in_view_under_its_buttons_at_every_step(
             problems.append(f"step {step + 1}: node at work hidden, {seen}")
         if step < total - 1:
             stepper.locator(".mg-stepper-next").click()
-    assert "mg-tall" in (stepper.get_attribute("class") or "")
+    classes = (stepper.get_attribute("class") or "").split()
+    assert "mg-tall" in classes
+    assert not {"mg-words-below", "mg-words-beside"} & set(classes)
     assert not problems, "\n".join(problems)
+
+
+#: Where a stepper's current drawing is on the screen against what could cover it: the
+#: buttons (stuck to the top of the window), the step's words, the theme's header and the
+#: window's bottom; and the nodes at work.
+DRAWING_PLACE_JS = """
+(stepper) => {
+  let stuck = 0;
+  for (const bar of document.querySelectorAll('.bd-header, .bd-header-article')) {
+    const style = getComputedStyle(bar);
+    if ((style.position === 'sticky' || style.position === 'fixed')
+        && bar.getBoundingClientRect().top <= 0) {
+      stuck = Math.max(stuck, bar.getBoundingClientRect().bottom);
+    }
+  }
+  const frame = stepper.querySelector(':scope > .mg-stepper-frame.mg-current');
+  const svg = frame.querySelector('svg.micrograd-graph');
+  const box = (el) => { const b = el.getBoundingClientRect(); return [b.top, b.bottom]; };
+  return {
+    drawing: box(svg),
+    controls: box(stepper.querySelector(':scope > .mg-stepper-controls')),
+    caption: box(frame.querySelector(':scope > figcaption')),
+    active: Array.from(frame.querySelectorAll('g.node.mg-active'), box),
+    stuck,
+    height: innerHeight,
+  };
+}
+"""
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("stepper_page", STEPPER_PAGES)
+def test_on_a_phone_a_steppers_drawing_keeps_its_place_and_is_never_covered_at_any_step(
+    browser: Any, server: str, stepper_page: str, theme: str
+) -> None:
+    """On a phone the stepper's drawing lies right under its buttons, its words under it:
+    at every step, by Next or the arrow keys, the drawing's top is at one place on the
+    screen, the whole drawing (and so the node at work) is in the window, nothing lies
+    over it (the buttons, the words, the theme's header), and the words start in the
+    window under it, their first line there to read."""
+    for phone in fresh_page(browser, "phone", theme):
+        open_page(phone, server, stepper_page)
+        stepper = phone.locator(".mg-stepper.mg-ready").first
+        stepper.press("Home")
+        total = stepper.evaluate(STEPPER_STATE_JS)["total"]
+        seen = []
+        for step in range(total):
+            seen.append(stepper.evaluate(DRAWING_PLACE_JS))
+            if step < total - 1:
+                # Next, and on the way back the arrow key: each keeps the place.
+                stepper.locator(".mg-stepper-next").click()
+        stepper.press("ArrowLeft")
+        seen.append(stepper.evaluate(DRAWING_PLACE_JS))
+    where = f"{stepper_page} in {theme} mode"
+    tops = {round(step["drawing"][0]) for step in seen}
+    assert len(tops) == 1, f"{where}: the drawing moves, {seen}"
+    for step, place in enumerate(seen, start=1):
+        top, bottom = place["drawing"]
+        assert top >= max(place["controls"][1], place["stuck"]) - 0.5, (where, step, place)
+        assert bottom <= place["height"] + 0.5, (where, step, place)
+        assert place["caption"][0] >= bottom - 0.5, (where, step, place)
+        assert place["caption"][0] <= place["height"] - FIRST_LINE_PX, (where, step, place)
+        assert all(a >= top - 0.5 and b <= bottom + 0.5 for a, b in place["active"]), place
 
 
 #: A stepper's current step on the screen: whether the stepper (its buttons, its words,

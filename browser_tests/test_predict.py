@@ -25,6 +25,7 @@ import json
 import re
 from pathlib import Path
 
+import pytest
 from accessibility import audit, check
 from conftest import CONTENT_PAGES
 from runner_tab import Tab, cell_with, run, wait_saved
@@ -122,6 +123,10 @@ def test_predicting_through_the_neurons_stepper_by_keyboard_keeps_the_score(tab:
     assert state(tab)["score"] == score
 
     page.set_viewport_size({"width": 390, "height": 844})
+    # The stepper laid out for a phone: its words no longer beside its drawing.
+    page.wait_for_function(
+        "() => !document.querySelector('.mg-stepper').classList.contains('mg-words-beside')"
+    )
     assert not state(tab)["wide"], "the predict box is wider than a phone's column"
 
     wait_saved(page)
@@ -288,3 +293,77 @@ def test_every_prompt_shows_its_whole_question_before_any_run(tab: Tab, html: Pa
         assert download_questions(html, page) == [plain(p["seen"]) for p in seen], page
     assert kinds == {True, False}
     assert not tab.errors, tab.errors
+
+
+#: Where the backward page's stepper's drawing is, with the question's place, against the
+#: window: the drawing's top and bottom, its smallest label (CSS px), the question's form
+#: (while it is asked) and the window's height.
+DRAWING_JS = """
+(stepper) => {
+  const frame = stepper.querySelector(':scope > .mg-stepper-frame.mg-current');
+  const svg = frame.querySelector('svg.micrograd-graph');
+  const box = svg.getBoundingClientRect();
+  const form = stepper.querySelector('.mg-predict-ask');
+  const asked = form.getClientRects().length > 0 ? form.getBoundingClientRect() : null;
+  const covers = asked !== null && asked.bottom > box.top && asked.top < box.bottom
+    && asked.right > box.left && asked.left < box.right;
+  const sizes = Array.from(svg.querySelectorAll('text'),
+    (t) => parseFloat(t.getAttribute('font-size')) * t.getScreenCTM().a);
+  return {top: box.top, bottom: box.bottom, label: Math.min(...sizes),
+          question: asked && [asked.top, asked.bottom], covers, height: innerHeight};
+}
+"""
+
+
+@pytest.mark.parametrize(
+    "window",
+    [{"width": 1366, "height": 768}, {"width": 390, "height": 844}],
+    ids=["laptop", "phone"],
+)
+def test_predict_mode_keeps_the_drawing_in_place_while_the_reader_answers_and_steps(
+    tab: Tab, window: dict[str, int]
+) -> None:
+    """Predict on, the backward page's stepper asks before each rule, the reader answers
+    (a number, or Show me) and steps on: the question and its verdict share one place,
+    held at the taller's height, so that the drawing's top stays where it was at every
+    question, verdict and step, its labels at 11 px or more.  While a question is asked,
+    the question and the drawing's top are in the window (on a laptop, the whole
+    drawing, the question beside it), the question over no part of the drawing."""
+    tab.page.set_viewport_size(window)
+    tab.open("backward.html")
+    page = tab.page
+    stepper = page.locator(".mg-stepper.mg-ready:not(.mg-stepper-pair)").first
+    stepper.locator(".mg-predict-switch").click()
+    stepper.focus()
+    page.keyboard.press("Home")
+    seen = [("predict on", stepper.evaluate(DRAWING_JS))]
+    asked = 0
+    for step in range(12):
+        stepper.locator(".mg-stepper-next").click()
+        if stepper.locator(".mg-predict-ask").is_visible():
+            asked += 1
+            seen.append((f"question {step}", stepper.evaluate(DRAWING_JS)))
+            if asked % 2:
+                stepper.locator(".mg-predict-show").click()
+            else:
+                stepper.locator(".mg-predict-input").first.fill("7")
+                stepper.locator(".mg-predict-input").last.fill("7")
+                stepper.locator(".mg-predict-check").click()
+            page.wait_for_function(
+                "(f) => f.hidden", arg=stepper.locator(".mg-predict-ask").element_handle()
+            )
+        seen.append((f"step {step}", stepper.evaluate(DRAWING_JS)))
+        if stepper.locator(".mg-stepper-next").is_disabled():
+            break
+    assert asked >= 3, seen
+    tops = {round(place["top"]) for _, place in seen}
+    assert len(tops) == 1, f"the drawing moves: {seen}"
+    for when, place in seen:
+        assert place["label"] >= 11.0, (when, place)
+        assert place["top"] < place["height"] - 100, (when, place)
+        if place["question"]:
+            assert not place["covers"], (when, place)
+            assert place["question"][0] >= 0, (when, place)
+            assert place["question"][1] <= place["height"], (when, place)
+        if window["width"] > 576:
+            assert place["bottom"] <= place["height"] + 0.5, (when, place)

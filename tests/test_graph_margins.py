@@ -46,11 +46,13 @@ SVG = "{http://www.w3.org/2000/svg}"
 #: A phone's window (CSS px), as the browser tests open the pages on one.
 PHONE_WIDTH_PX = 390
 PHONE_HEIGHT_PX = 844
-#: The article's column on that phone, and a stepper's view of its drawing there (the
-#: column less the stepper's border and padding, and its output's), as the theme lays
-#: them out.
+#: The article's column on that phone, and a stepper's view of its drawing there: the
+#: whole column, a phone's stepper having no border or padding at its sides
+#: (micrograd-figures.css, .mg-words-below); a pair's, the column less the pair's border
+#: and padding (8 px and 1 px a side), as the theme lays them out.
 PHONE_COLUMN_PX = 358
-PHONE_STEPPER_VIEW_PX = 324
+PHONE_STEPPER_VIEW_PX = PHONE_COLUMN_PX
+PHONE_PAIR_VIEW_PX = PHONE_COLUMN_PX - 18
 #: The smallest a number a reader must read on a phone is drawn (CSS px).
 READABLE_PX = 12.0
 #: A laptop's window (CSS px), and the row a stepper's drawings and words share there:
@@ -90,6 +92,15 @@ const chunks = [];
 for await (const chunk of process.stdin) chunks.push(chunk);
 const drawings = JSON.parse(Buffer.concat(chunks).toString("utf8"));
 process.stdout.write(JSON.stringify(drawings.map(frameScale)));
+"""
+
+#: Runs the page's rule of whether a stepper's words lie below its drawing: JSON in, JSON out.
+BELOW_SCRIPT = f"""
+import {{ wordsBelow }} from {json.dumps(FRAME_SCALE_JS.as_uri())};
+const chunks = [];
+for await (const chunk of process.stdin) chunks.push(chunk);
+const steppers = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+process.stdout.write(JSON.stringify(steppers.map(wordsBelow)));
 """
 
 #: Runs the page's rule of where a stepper's words lie on each row: JSON in, JSON out.
@@ -285,16 +296,18 @@ def test_on_a_phone_the_chain_rule_picture_is_drawn_at_12_px_or_more(
     assert round(in_column_px(svg, PHONE_COLUMN_PX, inset), 2) >= READABLE_PX
 
 
-def on_a_phone(svgs: list[str], inset: float) -> list[tuple[bool, float]]:
-    """Each drawing as a phone draws it in a stepper's frame (its words above it): whether
+def on_a_phone(
+    svgs: list[str], inset: float, room: float = PHONE_STEPPER_VIEW_PX
+) -> list[tuple[bool, float]]:
+    """Each drawing as a phone draws it in a stepper's frame (its words under it): whether
     it scrolls sideways, and its smallest label (CSS px), its box ``inset`` px wider than
-    the drawing in it."""
+    the drawing in it, in a view ``room`` px wide."""
     drawings = []
     for svg in svgs:
         width, height = (side * PX_PER_PT for side in size_pt(svg))
         label = smallest_text(svg) * PX_PER_PT
         # No height left in the window (the least it may leave): 12 px must not need any.
-        room, free, screen = PHONE_STEPPER_VIEW_PX, 0, PHONE_WIDTH_PX
+        free, screen = 0, PHONE_WIDTH_PX
         drawings.append(
             {"width": width, "height": height, "label": label}
             | {"room": room, "free": free, "screen": screen}
@@ -306,14 +319,28 @@ def on_a_phone(svgs: list[str], inset: float) -> list[tuple[bool, float]]:
     ]
 
 
+def test_on_a_phone_a_steppers_words_lie_below_its_drawing() -> None:
+    """A stepper's, so that its drawing keeps one place under the buttons; a pair's sides
+    have theirs below already, and a laptop's lie beside or above."""
+    steppers = [
+        {"screen": PHONE_WIDTH_PX, "pair": False},
+        {"screen": PHONE_WIDTH_PX, "pair": True},
+        {"screen": LAPTOP_WIDTH_PX, "pair": False},
+        {"screen": LAPTOP_WIDTH_PX, "pair": True},
+    ]
+    assert node_script(BELOW_SCRIPT, steppers) == [True, False, False, False]
+
+
 @in_page_group(NEURON)
-def test_on_a_phone_the_neurons_stepper_scrolls_sideways_with_its_numbers_at_12_px_or_more(
+def test_on_a_phone_the_neurons_stepper_fits_its_box_with_its_numbers_at_12_px_or_more(
     lay_out: Callable[[list[str]], list[str]], inset: float
 ) -> None:
-    """Every frame: the view is too narrow for it at 12 px, so it keeps 12 px and scrolls."""
+    """Every frame, in either layout program: the view, the whole column, holds it at
+    12 px, so that it does not scroll sideways and no node is cut at its edges."""
     (sources,) = frame_sources(shown(NEURON, NEURON_STEPPER))
     drawn = on_a_phone(lay_out(sources), inset)
-    assert all(sideways and px >= READABLE_PX for sideways, px in drawn), drawn
+    assert not any(sideways for sideways, _ in drawn), drawn
+    assert min(px for _, px in drawn) >= READABLE_PX, drawn
 
 
 @in_page_group(BACKWARD)
@@ -386,7 +413,7 @@ def test_on_a_phone_the_backward_pair_fits_the_column_with_its_numbers_at_12_px(
     """Every frame of both sides, one side at a time: it does not scroll sideways, and
     keeps 12 px, whole, its words under it."""
     for sources in frame_sources(shown(BACKWARD, BACKWARD_STEPPERS[1])):
-        drawn = on_a_phone(lay_out(sources), inset)
+        drawn = on_a_phone(lay_out(sources), inset, PHONE_PAIR_VIEW_PX)
         assert not any(sideways for sideways, _ in drawn), drawn
         assert min(px for _, px in drawn) >= READABLE_PX, drawn
 
@@ -482,3 +509,25 @@ def test_the_margin_tests_read_a_backings_padding() -> None:
     assert backing_inset_px(".other svg.micrograd-graph { padding: 1rem; }", "dark") == 0
     with pytest.raises(ValueError, match="border"):
         backing_inset_px(f"{dark} {{ border: 1px solid; }}", "dark")
+
+
+# The cells before the pair include the "In PyTorch" box's, which import torch.
+@pytest.mark.torch
+@in_page_group(BACKWARD)
+def test_a_pairs_two_sides_place_each_node_alike_at_every_step(
+    lay_out: Callable[[list[str]], list[str]],
+) -> None:
+    """The backward page's pair draws one graph in two orders: at every step, in either
+    layout program, each node is in the same place on both sides, the drawings the same
+    size, so that the reader compares the sides without hunting for a node."""
+    left, right = frame_sources(shown(BACKWARD, BACKWARD_STEPPERS[1]))
+    for k, (one, other) in enumerate(zip(lay_out(left), lay_out(right), strict=True)):
+        assert size_pt(one) == size_pt(other), k
+        boxes, theirs = node_boxes(one), node_boxes(other)
+        assert boxes.keys() == theirs.keys(), k
+        moved = {
+            name: (box, theirs[name])
+            for name, box in boxes.items()
+            if max(abs(a - b) for a, b in zip(box, theirs[name], strict=True)) > 0.05
+        }
+        assert not moved, f"step {k + 1}: {moved}"

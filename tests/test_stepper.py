@@ -573,6 +573,31 @@ def test_a_pair_has_a_hidden_switch_with_a_button_per_side_the_first_pressed(
     assert "mg-stepper-switch" not in BackwardStepper(worked_example()).to_html()
 
 
+#: A box's least width in a DOT source: ``name [width=1.2345]``.
+BOX_WIDTH = re.compile(r"^\s*(\w+) \[width=([\d.]+)\]$", re.MULTILINE)
+
+
+def test_a_pairs_two_sides_of_one_graph_give_each_box_one_width_in_every_frame() -> None:
+    """The same graph in two orders: each box as wide in every frame of both sides (the
+    widest its grad gets on either), so that both sides share one layout; the steppers'
+    own frames are left as they were."""
+    pair = wrong_order_pair()
+    own = [frame.dot.source for frame in pair.left.frames + pair.right.frames]
+    sides = [side["dot"] for frame in pair.to_json()["frames"] for side in frame["sides"]]
+    widths = [dict(BOX_WIDTH.findall(dot)) for dot in sides]
+    assert widths[0], "no box is given a width"
+    assert all(found == widths[0] for found in widths), widths
+    # a's grad is -33.0000 on the left, -3.0000 on the right: the wider one's width
+    assert [frame.dot.source for frame in pair.left.frames + pair.right.frames] == own
+
+
+def test_a_pair_of_two_graphs_keeps_each_sides_own_layout() -> None:
+    short = BackwardStepper(Value(1.0, label="x") * 2)
+    long = BackwardStepper(worked_example())
+    data = StepperPair(short, long).to_json()
+    assert data["frames"][0]["sides"][1]["dot"] == long.frames[0].dot.source
+
+
 def test_a_pair_of_unequal_length_keeps_the_shorter_ones_last_frame() -> None:
     short = BackwardStepper(Value(1.0, label="x") * 2)
     long = BackwardStepper(worked_example())

@@ -10,10 +10,9 @@
 export const MIN_LABEL_PX = 9.5;
 // The smallest a drawing's labels may be on a phone, and wherever the column is too
 // narrow for it: 12 px, a margin over the 11 px below which a phone's reader no longer
-// reads them.  Fitting a phone's window, a frame keeps this size, whole, and the page
-// scrolls to the node at work, a stepper's words stuck under its buttons (a pair's
-// side's words, under its drawing, start in the window); too wide for the column at
-// it, the drawing keeps it and scrolls sideways in a labelled region.
+// reads them.  On a phone a frame keeps this size, whole, right under the buttons, its
+// words under it (wordsBelow); too wide for the column at it, the drawing keeps it and
+// scrolls sideways in a labelled region.
 export const MIN_NARROW_LABEL_PX = 12;
 // A window narrower than this (CSS px) is a phone's: the theme's smallest breakpoint.
 export const PHONE_WIDTH_PX = 576;
@@ -46,6 +45,19 @@ const besideWidth = (width, label) => width * Math.min(1, (MIN_BESIDE_LABEL_PX +
 export function wordsBeside({ width, label, drawings, room, screen }) {
   if (screen < PHONE_WIDTH_PX || drawings < 1) return false;
   return drawings * (besideWidth(width, label) + BESIDE_GAP_PX) + WORDS_MIN_PX <= room;
+}
+
+/**
+ * Whether a stepper's words lie below its drawing, not above it: on a phone (`screen`
+ * px wide), where its buttons, the drawing at MIN_NARROW_LABEL_PX and the words above it
+ * are taller than the window.  Words above a drawing push it down by their height, which
+ * changes from step to step, and stuck under the buttons they cover it as the page
+ * scrolls to the node at work; below it, they cover nothing, and the drawing keeps one
+ * place, right under the buttons, at every step.  A pair's sides have their words below
+ * their drawings already.
+ */
+export function wordsBelow({ screen, pair }) {
+  return !pair && screen < PHONE_WIDTH_PX;
 }
 
 /**

@@ -9,13 +9,16 @@
  *   too) when the stepper has the focus.  Each frame's drawings are scaled so
  *   that the buttons, the captions and the drawings fit the window together, the
  *   captions beside the drawings where the row has room for both, as on a laptop
- *   (a drawing that would get too small to read keeps a readable size, whole,
- *   larger on a phone, and the page scrolls to the node at work; one too wide for
- *   a phone's column at a readable size scrolls sideways in a labelled region), and
- *   stepping scrolls the stepper into view, its buttons above its drawings.  No box
- *   cuts a node of a drawing.  A page's script may hold a step
+ *   (a drawing that would get too small to read keeps a readable size, whole, and
+ *   the page scrolls to the node at work; one too wide for a phone's column at a
+ *   readable size scrolls sideways in a labelled region), and stepping scrolls the
+ *   stepper into view, its buttons above its drawings.  On a phone a stepper's
+ *   drawing lies right under its buttons and its captions under it, so that the
+ *   drawing keeps one place at every step and nothing covers it.  No box cuts a node
+ *   of a drawing.  A page's script may hold a step
  *   back (the cancelable "mg-stepper-step" event, detail {from, to}) and make it later
- *   (stepper.goTo(k)); a stepper set up says so ("mg-stepper-ready", bubbling).
+ *   (stepper.goTo(k)), and have it laid out again once it has added to it what takes
+ *   room (stepper.refit()); a stepper set up says so ("mg-stepper-ready", bubbling).
  *   Its frames were drawn when the page was
  *   built, or by the reader's browser (docs/_static/runner/outputs.js).
  *
@@ -25,7 +28,7 @@
  * Plain JavaScript, no dependencies, nothing fetched but its one module: the size at
  * which a stepper's frame is drawn, and where its words lie (micrograd-figure-scale.js).
  */
-import { BESIDE_GAP_PX, frameScale, wordsBeside } from "./micrograd-figure-scale.js";
+import { BESIDE_GAP_PX, frameScale, wordsBelow, wordsBeside } from "./micrograd-figure-scale.js";
 
 (() => {
   "use strict";
@@ -242,9 +245,10 @@ import { BESIDE_GAP_PX, frameScale, wordsBeside } from "./micrograd-figure-scale
    * drawings fit the window together; where that would make the labels too small, the
    * drawing keeps a readable size, whole, and the page scrolls (keepInView).  Where the
    * column is too narrow for a drawing at a readable size, it scrolls sideways in its
-   * view, the node at work in the middle.
+   * view, the node at work in the middle.  `layout` says where the words lie
+   * (layOutWords).
    */
-  function fitFrame(stepper, frame, beside) {
+  function fitFrame(stepper, frame, { beside, below }) {
     const views = Array.from(frame.querySelectorAll(".mg-stepper-view")).filter((v) => v.getClientRects().length);
     if (!views.length) return;
     views.forEach((view) => {
@@ -268,14 +272,14 @@ import { BESIDE_GAP_PX, frameScale, wordsBeside } from "./micrograd-figure-scale
     // the drawings keep their size from step to step, whatever each step's words.
     const drawn = Math.max(...views.map((view) => view.getBoundingClientRect().bottom));
     const content = frame.getBoundingClientRect().bottom - parseFloat(getComputedStyle(frame).paddingBottom);
-    const below = box.bottom - (beside ? content : drawn);
+    const under = box.bottom - (beside ? content : drawn);
     for (const view of views) {
       const svg = view.firstElementChild;
       const { width, height } = naturalSize(svg);
       const label = labelPx(svg);
       const room = beside ? row : view.getBoundingClientRect().width;
       // The window's height left for this drawing, with the stepper's top below the header.
-      const free = window.innerHeight - stuckTop() - (view.getBoundingClientRect().top - box.top) - below - 8;
+      const free = window.innerHeight - stuckTop() - (view.getBoundingClientRect().top - box.top) - under - 8;
       const screen = window.innerWidth;
       const shape = { width, height, label, room, free, screen, beside: beside ? views.length : 0 };
       const { scale, sideways } = frameScale(shape);
@@ -294,8 +298,9 @@ import { BESIDE_GAP_PX, frameScale, wordsBeside } from "./micrograd-figure-scale
       }
     }
     // A drawing scrolling sideways keeps one size whatever the captions: holding their
-    // height there would only push it down, below the window on a phone.
-    if (views.some((view) => view.classList.contains("mg-sideways"))) {
+    // height above it would only push it down, below the window.  Under it, they push
+    // nothing, and hold the page below the stepper in its place.
+    if (!below && views.some((view) => view.classList.contains("mg-sideways"))) {
       frame.querySelectorAll("figcaption").forEach((caption) => {
         caption.style.minHeight = "";
       });
@@ -309,30 +314,34 @@ import { BESIDE_GAP_PX, frameScale, wordsBeside } from "./micrograd-figure-scale
   }
 
   /**
-   * Whether the stepper's words lie beside its drawings (wordsBeside says, from the row's
-   * room and the drawings it shows: a pair's shown sides), and the class that lays them
-   * out so.  Its drawings share one natural size (the frames share one layout).
+   * Where the stepper's words lie: beside its drawings (wordsBeside says, from the row's
+   * room and the drawings it shows: a pair's shown sides), below them (wordsBelow: a
+   * phone), or above them; and the class that lays them out so.  Its drawings share one
+   * natural size (the frames share one layout).
    */
   function layOutWords(stepper, frame) {
     stepper.classList.remove("mg-words-beside");
+    const pair = stepper.classList.contains("mg-stepper-pair");
+    const below = wordsBelow({ screen: window.innerWidth, pair });
+    stepper.classList.toggle("mg-words-below", below);
     const shown = (el) => el.getClientRects().length > 0;
     const sides = Array.from(frame.querySelectorAll(".mg-stepper-side"));
     const drawings = sides.length ? sides.filter(shown).length : 1;
     const svgs = Array.from(stepper.querySelectorAll("svg.micrograd-graph"));
-    if (!svgs.length) return false;
+    if (!svgs.length) return { beside: false, below };
     const width = Math.max(...svgs.map(naturalWidth));
     const label = Math.min(...svgs.map(labelPx));
     const room = rowWidth(frame);
     const beside = wordsBeside({ width, label, drawings, room, screen: window.innerWidth });
     stepper.classList.toggle("mg-words-beside", beside);
     stepper.style.setProperty("--mg-beside-gap", `${BESIDE_GAP_PX}px`);
-    return beside;
+    return { beside, below: below && !beside };
   }
 
   /**
-   * A stepper taller than the window (a phone): its step's words stick under its buttons,
-   * so that they stay in view while the page scrolls on to the node at work.  A pair's
-   * words sit under its drawings, and are not stuck.
+   * A stepper taller than the window: its step's words, above its drawings, stick under
+   * its buttons, so that they stay in view while the page scrolls on to the node at work
+   * (micrograd-figures.css).  Words under the drawings (a pair's, a phone's) are not stuck.
    */
   function stickCaption(stepper) {
     const controls = stepper.querySelector(":scope > .mg-stepper-controls");
@@ -360,14 +369,17 @@ import { BESIDE_GAP_PX, frameScale, wordsBeside } from "./micrograd-figure-scale
   /**
    * Scroll the window (not smoothly) so that the whole stepper is in view, if it is not;
    * a stepper taller than the window, its top below the header, then as far on as the
-   * node at work needs to be in view below the buttons.
+   * node at work needs to be in view below the buttons, unless its words lie below its
+   * drawing (`below`): the drawing, right under the buttons, then keeps that place at
+   * every step, whole where the window holds it, and the reader scrolls on to the words.
    */
-  function keepInView(stepper, frame) {
+  function keepInView(stepper, frame, below) {
     const box = stepper.getBoundingClientRect();
     const top = stuckTop();
     if (box.top < top || box.bottom > window.innerHeight) {
       window.scrollBy({ top: box.top - top - 4, behavior: "instant" });
     }
+    if (below) return;
     const active = activeBox(frame);
     if (active && active.bottom > window.innerHeight - 4) {
       window.scrollBy({ top: active.bottom - window.innerHeight + 8, behavior: "instant" });
@@ -387,8 +399,8 @@ import { BESIDE_GAP_PX, frameScale, wordsBeside } from "./micrograd-figure-scale
     const caption = (frame) =>
       Array.from(frame.querySelectorAll("figcaption"), (c) => c.textContent.trim()).join(" ");
     let current = 0;
-    // Whether its words lie beside its drawings (layOutWords), for the window it is in.
-    let beside = false;
+    // Where its words lie (layOutWords), for the window it is in.
+    let layout = { beside: false, below: false };
     frames.forEach(wrapDrawings);
 
     function show(index, announce) {
@@ -398,11 +410,11 @@ import { BESIDE_GAP_PX, frameScale, wordsBeside } from "./micrograd-figure-scale
       next.disabled = current === frames.length - 1;
       status.textContent = `Step ${current + 1} of ${frames.length}`;
       stepper.dataset.current = String(current);
-      fitFrame(stepper, frames[current], beside);
+      fitFrame(stepper, frames[current], layout);
       stickCaption(stepper);
       if (announce) {
         if (live) live.textContent = caption(frames[current]);
-        keepInView(stepper, frames[current]);
+        keepInView(stepper, frames[current], layout.below);
       }
     }
 
@@ -435,12 +447,12 @@ import { BESIDE_GAP_PX, frameScale, wordsBeside } from "./micrograd-figure-scale
     // The words beside the drawings are as tall as the drawings' size leaves them: held
     // once the drawings have it.
     const fit = () => {
-      beside = layOutWords(stepper, frames[current]);
-      holdCaptions(frames, frames[current], beside);
-      fitFrame(stepper, frames[current], beside);
-      if (beside) {
+      layout = layOutWords(stepper, frames[current]);
+      holdCaptions(frames, frames[current], layout.beside);
+      fitFrame(stepper, frames[current], layout);
+      if (layout.beside) {
         shareSize(frames, frames[current]);
-        holdCaptions(frames, frames[current], beside);
+        holdCaptions(frames, frames[current], layout.beside);
       }
     };
     stepper.refit = () => {

@@ -337,18 +337,25 @@ test("predict mode in a stepper asks before a rule's step, judges, then shows th
   const stepper = `<div class="mg-stepper" id="st"><div class="mg-stepper-controls"></div></div>
 <script type="application/json" class="mg-predict-data">${data}</script>`;
   const { window, session } = await openPage(pageHTML(CELLS, { prose: stepper }));
-  // The figures' script sets a stepper up (its goTo), then says so.
+  // The figures' script sets a stepper up (its goTo and refit), then says so.
   const element = window.document.getElementById("st");
   const shown = [];
+  let refits = 0;
   element.goTo = (frame) => shown.push(frame);
+  element.refit = () => {
+    refits += 1;
+  };
   element.classList.add("mg-ready");
   element.dispatchEvent(new window.Event("mg-stepper-ready", { bubbles: true }));
   // Its Predict switch comes once the viewport reports it near (it is: the page is one screen).
   await until(() => element.querySelector(".mg-predict-switch"));
   const toggle = element.querySelector(".mg-predict-switch");
   assert.equal(toggle.getAttribute("aria-pressed"), "false");
+  const before = refits;
   toggle.click();
   assert.equal(session.predictions.state.on, true);
+  // The question's place opened: the stepper lays its drawings out again, once.
+  assert.equal(refits, before + 1);
   const step = new window.CustomEvent("mg-stepper-step", { cancelable: true, detail: { from: 1, to: 2 } });
   element.dispatchEvent(step);
   assert.equal(step.defaultPrevented, true);

@@ -174,6 +174,19 @@ export function shown(ask) {
 }
 
 /**
+ * The longest verdict each of a frame's questions (`asks`) can get: "Show me"'s, a right
+ * answer's, or a misconception's, by its words' length.  The page holds the place of a
+ * stepper's question and its verdict at the tallest of them, so that the drawing under
+ * it keeps its place whatever the reader answers.
+ */
+export function longestVerdicts(asks, exact) {
+  return asks.map((item) => {
+    const said = [item.want, ...item.mistakes.map((m) => m.value)].map((value) => judge(item, String(value), exact));
+    return [shown(item), ...said].reduce((long, next) => (next.text.length > long.text.length ? next : long));
+  });
+}
+
+/**
  * Judge a prediction made before a run against the number the run gave (the
  * text the page shows it as).  `close` is the prompt's own tolerance.
  * Returns {verdict: "right" | "close" | "wrong", text}.
@@ -309,12 +322,47 @@ function scoreLine(p) {
 function render(p, view) {
   const { state } = p;
   view.toggle.setAttribute("aria-pressed", String(state.on));
+  const changed = view.box.hidden === state.on;
   view.box.hidden = !state.on;
   if (!state.on) {
     view.pending = null;
     view.form.hidden = true;
   }
   view.score.textContent = scoreLine(p);
+  if (state.on) holdSlot(view);
+  // The drawings sized once for the window the question's place leaves them.
+  if (changed) view.stepper.refit();
+}
+
+/**
+ * Hold the slot of a stepper's question and its verdict (one or the other, in one place)
+ * at the height of the tallest of either over the stepper's frames (their longest
+ * verdicts: longestVerdicts), at the slot's width: the drawing under it keeps its place
+ * while the reader answers and steps on.  Measured while no question is asked.
+ */
+function holdSlot(view) {
+  const { slot, data } = view;
+  const width = slot.clientWidth;
+  if (view.pending !== null || !width || view.heldAt === width) return;
+  const kept = Array.from(view.feedback.childNodes);
+  slot.style.minHeight = "";
+  let tallest = 0;
+  data.frames.forEach((question, frame) => {
+    if (!question) return;
+    fillQuestion(view, frame);
+    view.form.hidden = false;
+    view.feedback.replaceChildren();
+    tallest = Math.max(tallest, slot.getBoundingClientRect().height);
+    view.form.hidden = true;
+    showFeedback(view, longestVerdicts(question.asks, data.exact));
+    tallest = Math.max(tallest, slot.getBoundingClientRect().height);
+  });
+  view.lead.replaceChildren();
+  view.fields.replaceChildren();
+  view.inputs = [];
+  view.feedback.replaceChildren(...kept);
+  slot.style.minHeight = `${Math.ceil(tallest)}px`;
+  view.heldAt = width;
 }
 
 function renderPrompt(p, view) {
@@ -345,9 +393,9 @@ const renderAll = (p) => {
   p.prompts.forEach((view) => renderPrompt(p, view));
 };
 
-function ask(view, frame) {
+/** The form's question about `frame`: its lead and a field for each input's grad. */
+function fillQuestion(view, frame) {
   const question = view.data.frames[frame];
-  view.pending = frame;
   view.lead.innerHTML = question.lead.html;
   view.fields.replaceChildren();
   view.inputs = question.asks.map((item, k) => {
@@ -364,6 +412,12 @@ function ask(view, frame) {
     view.fields.append(row);
     return input;
   });
+}
+
+function ask(view, frame) {
+  const question = view.data.frames[frame];
+  view.pending = frame;
+  fillQuestion(view, frame);
   view.feedback.replaceChildren();
   view.form.hidden = false;
   view.inputs[0].focus();
@@ -435,6 +489,8 @@ function makeView(p, stepper, data) {
     stepper, data, id: stepper.id, pending: null, inputs: [],
     toggle: element("button", "mg-predict-switch", "Predict"),
     box: element("div", "mg-predict"),
+    slot: element("div", "mg-predict-slot"),
+    heldAt: null, // the slot's width its height was held at (holdSlot)
     form: element("form", "mg-predict-ask"),
     lead: element("p", "mg-predict-lead"),
     fields: element("div", "mg-predict-fields"),
@@ -459,7 +515,8 @@ function makeView(p, stepper, data) {
   });
   view.box.setAttribute("role", "group");
   view.box.setAttribute("aria-label", "Predict, then see");
-  view.box.append(view.form, view.feedback, view.score);
+  view.slot.append(view.form, view.feedback);
+  view.box.append(view.slot, view.score);
   controls.append(view.toggle);
   controls.after(view.box);
   stepper.addEventListener("mg-stepper-step", (event) => {
@@ -660,6 +717,15 @@ export function setUpPredictions(session) {
   const stepperNear = (stepper) => whenNear(session, stepper, () => setUpStepper(p, stepper));
   root.querySelectorAll(".mg-stepper.mg-ready").forEach(stepperNear);
   document.addEventListener("mg-stepper-ready", (event) => stepperNear(event.target));
+  // A new width: each open question's place held again, once the steppers are laid out
+  // for it (micrograd-figures.js, on the same event, a moment before).
+  let resized = null;
+  window.addEventListener("resize", () => {
+    clearTimeout(resized);
+    resized = setTimeout(() => steppers.forEach((view) => {
+      if (state.on) holdSlot(view);
+    }), 200);
+  });
   // A prompt that holds back what gives its answer away is set up at once: what it holds
   // back may be in view (a link into the section) before the prompt nears the viewport.
   root.querySelectorAll("div.mg-predict-run[data-key]").forEach((box) => {

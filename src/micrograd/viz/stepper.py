@@ -266,6 +266,22 @@ def backward_frames(
     >>> a.grad, b.grad
     (-3.0, 2.0)
     """
+    return _frames(root, rankdir, max_nodes, order).frames
+
+
+@dataclass(frozen=True)
+class _Frames:
+    """What :func:`backward_frames` draws, and how: the frames; the DOT source of the graph
+    before backward() (``plain``, before any box was widened); and each box's width where
+    its grad is widest (``widths``, points, by its name in the DOT source)."""
+
+    frames: list[Frame]
+    plain: str
+    widths: dict[str, float]
+
+
+def _frames(root: Value, rankdir: str, max_nodes: int, order: Sequence[Value] | None) -> _Frames:
+    """:func:`backward_frames`, with how the frames share one layout."""
     if not isinstance(root, Value):
         raise TypeError(f"backward_frames needs a Value, got {type(root).__name__} {root!r}")
     graph = topological_order(root)
@@ -356,25 +372,36 @@ def backward_frames(
             f"the grads are those {called}.backward() leaves."
         )
     add(Frame(done, draw_dot(root, rankdir=rankdir), None))
-    _hold_widths(frames, [names[node] for node in graph], shown)
-    return frames
+    plain = frames[0].dot.source
+    widths = _hold_widths(frames, [names[node] for node in graph], shown)
+    return _Frames(frames, plain, widths)
 
 
-def _hold_widths(frames: list[Frame], names: list[str], shown: list[list[float]]) -> None:
+def _hold_widths(
+    frames: list[Frame], names: list[str], shown: list[list[float]]
+) -> dict[str, float]:
     """Give each box, in every frame, the width it has where its grad is widest.
 
     A box is as wide as its widest field, and only its grad changes from frame to
     frame: so the frames share one layout, each node in its place.  A width is
     the least Graphviz draws a box with (a wider name or data keeps its own); the
     frame where a box's grad is widest has none to give, and stays as
-    :func:`~micrograd.viz.draw.draw_dot` draws it.
+    :func:`~micrograd.viz.draw.draw_dot` draws it.  Returns each box's widest width
+    (points), by its name.
     """
+    held = {}
     for i, name in enumerate(names):
         widths = [grad_field_width(grads[i]) for grads in shown]
-        widest = max(widths)
+        widest = held[name] = max(widths)
         for frame, width in zip(frames, widths, strict=True):
             if width < widest:
-                frame.dot.node(name, width=f"{widest / 72:.4f}")  # points, as inches
+                frame.dot.node(name, width=_inches(widest))
+    return held
+
+
+def _inches(width: float) -> str:
+    """A width in points as Graphviz's attribute, in inches."""
+    return f"{width / 72:.4f}"
 
 
 def _what_backward_leaves(root: Value, graph: list[Value]) -> dict[Value, float]:
@@ -611,7 +638,9 @@ class BackwardStepper(Stepper):
         max_nodes: int = MAX_STEPPER_NODES,
         order: Sequence[Value] | None = None,
     ) -> None:
-        self.frames = backward_frames(root, rankdir=rankdir, max_nodes=max_nodes, order=order)
+        drawn = _frames(root, rankdir, max_nodes, order)
+        self.frames = drawn.frames
+        self._drawn = drawn
         self.label = label if label is not None else f"backward() on {name_of(root)}, step by step"
 
     def __repr__(self) -> str:
@@ -629,6 +658,11 @@ class StepperPair(Stepper):
     another).  Each step shows frame ``k`` of both, each under its title; the
     first step at which the two run different nodes' rules says so ("Here
     the orders part").  If one has fewer frames, its last one stays shown.
+    Where both draw the same graph (the same drawing before backward()), the
+    two share one layout, as a stepper's frames do: each box, in every frame
+    of both, is as wide as where its grad is widest on either side, so that
+    each node has one place on both sides and the reader compares them at a
+    glance.
 
     Parameters
     ----------
@@ -672,6 +706,13 @@ class StepperPair(Stepper):
             ),
             None,
         )
+        # One layout for both sides where they draw the same graph.
+        mine, theirs = left._drawn, right._drawn
+        self._widths = (
+            {name: max(width, theirs.widths[name]) for name, width in mine.widths.items()}
+            if mine.plain == theirs.plain
+            else None
+        )
 
     def __repr__(self) -> str:
         return f"<StepperPair: {max(len(self.left.frames), len(self.right.frames))} frames>"
@@ -694,7 +735,7 @@ class StepperPair(Stepper):
             {
                 "note": self._note(k),
                 "sides": [
-                    _frame_json(s.frames[min(k, len(s.frames) - 1)])
+                    _frame_json(s.frames[min(k, len(s.frames) - 1)], self._widths)
                     for s in (self.left, self.right)
                 ],
             }
@@ -703,13 +744,22 @@ class StepperPair(Stepper):
         return {"label": self.label, "titles": list(self.titles), "frames": frames}
 
 
-def _frame_json(frame: Frame) -> dict[str, Any]:
-    """A frame as data: its caption, its DOT source, and what its rule did (None if none ran)."""
+def _frame_json(frame: Frame, widths: dict[str, float] | None = None) -> dict[str, Any]:
+    """A frame as data: its caption, its DOT source, and what its rule did (None if none ran).
+
+    ``widths`` (points, by a box's name): each box drawn at least that wide (a pair's
+    shared layout); the frame itself is left as it is.
+    """
     step = frame.step.to_json() if frame.step is not None else None
+    dot = frame.dot
+    if widths is not None:
+        dot = dot.copy()
+        for name, width in widths.items():
+            dot.node(name, width=_inches(width))
     return {
         "caption": frame.caption,
         "sums": list(frame.sums),
-        "dot": frame.dot.source,
+        "dot": dot.source,
         "step": step,
     }
 

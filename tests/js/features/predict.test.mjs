@@ -8,7 +8,8 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import {
-  answerKey, frameToAsk, judge, judgeChoice, judgeRun, readNumber, score, scoreText, shown,
+  answerKey, frameToAsk, judge, judgeChoice, judgeRun, longestVerdicts, readNumber, score, scoreText,
+  shown,
 } from "../../../docs/_static/runner/steppers.js";
 
 const DATA = JSON.parse(readFileSync(new URL("../predictions.fixture.json", import.meta.url), "utf8"));
@@ -129,6 +130,20 @@ test("a choice is wrong either way when the run makes neither wording true", () 
     assert.deepEqual(judgeChoice(predicted, still, choices), {
       verdict: "wrong",
       text: `You predicted “${predicted}”; in your run it neither rises nor falls (from 0.5000 to 0.5000).`,
+    });
+  }
+});
+
+test("a question's place is held for its longest verdict: every answer's fits in it", () => {
+  for (const frame of DATA.frames.filter(Boolean)) {
+    const longest = longestVerdicts(frame.asks, DATA.exact);
+    assert.equal(longest.length, frame.asks.length);
+    frame.asks.forEach((ask, k) => {
+      const answers = [ask.answer, ...ask.mistakes.map((m) => String(m.value)), "12345"];
+      const verdicts = [shown(ask), ...answers.map((typed) => judge(ask, typed, DATA.exact))];
+      const most = Math.max(...verdicts.map((v) => v.text.length));
+      assert.equal(longest[k].text.length, most, `${ask.grad}: ${longest[k].text}`);
+      assert.ok(verdicts.some((v) => v.text === longest[k].text), ask.grad);
     });
   }
 });
