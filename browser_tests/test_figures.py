@@ -289,7 +289,7 @@ def test_on_a_phone_the_neuron_stepper_fits_its_box_without_scrolling_sideways(
         assert fit["scrolls"] <= 0, (step, fit)
         assert fit["left"] >= -0.5, (step, fit)
         assert fit["right"] >= -0.5, (step, fit)
-        assert fit["label"] >= MIN_PHONE_GRAPH_LABEL_PX, (step, fit)
+        assert fit["label"] >= MIN_GRAPH_LABEL_PX, (step, fit)
 
 
 def test_on_a_small_phone_the_neurons_stepper_scrolls_sideways_in_a_region_at_11_px(
