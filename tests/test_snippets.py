@@ -493,6 +493,26 @@ def test_a_pages_script_runs_after_its_own_install_command_in_a_fresh_environmen
     assert ran.stdout.splitlines() == expected
 
 
+def test_the_sites_wheel_names_the_projects_extras_wherever_micrograd_is_installed(
+    tmp_path: Path,
+) -> None:
+    """The host installs micrograd into its environment, not beside ``pyproject.toml``: the
+    wheel's METADATA still says what the project's ``pyproject.toml`` says it needs."""
+    import zipfile
+
+    from runtime_wheels import micrograd_wheel
+
+    import micrograd
+
+    installed = tmp_path / "env" / "lib" / "python3.11" / "site-packages" / "micrograd"
+    shutil.copytree(Path(micrograd.__file__).parent, installed)
+    name, data = micrograd_wheel(installed, micrograd.__version__, "abc")
+    (tmp_path / name).write_bytes(data)
+    with zipfile.ZipFile(tmp_path / name) as wheel:
+        metadata = next(wheel.read(n).decode() for n in wheel.namelist() if n.endswith("/METADATA"))
+    assert "Provides-Extra: examples" in metadata, metadata
+
+
 @pytest.mark.one_python  # what an installer installs does not differ by Python
 @pytest.mark.slow  # a virtual environment and an install from PyPI: about 20 s
 @in_page_group("neuron")

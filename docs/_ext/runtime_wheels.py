@@ -144,15 +144,16 @@ def micrograd_wheel(
 ) -> tuple[str, bytes]:
     """The wheel of ``src/micrograd`` (file name, bytes); its version carries the source hash.
 
-    Its METADATA says what ``pyproject`` (by default the one beside ``src/``)
-    says the package needs, with its extras, so that the wheel the site offers
+    Its METADATA says what ``pyproject`` (by default the project's, the folder
+    above ``docs/``: the package may be installed elsewhere, as on the host) says
+    the package needs, with its extras, so that the wheel the site offers
     installs with them from the site alone: ``pip install
     "<site>/_static/runner/micrograd_book-...whl[examples]"`` (a page's
     scripts name it).  The in-browser runner unpacks it and reads none of that.
     """
     files = package_files(source, "micrograd")
     summary = "micrograd, as the docs site was built from it"
-    requires = requirements_metadata(pyproject or source.parent.parent / "pyproject.toml")
+    requires = requirements_metadata(pyproject or DOCS.parent / "pyproject.toml")
     return book_wheel("micrograd-book", f"{version}+{source_hash}", files, summary, requires)
 
 
