@@ -410,8 +410,8 @@ def test_the_cells_scripts_follow_the_notebook_in_the_download_menu() -> None:
     ]
 
 
+@pytest.mark.one_python  # the build's helper reads TOML with tomllib: 3.11 and newer
 def test_a_script_names_the_pins_of_the_torch_group(tmp_path: Path) -> None:
-    pytest.importorskip("tomllib")  # the build's Pythons, 3.11 and newer
     from executed_notebooks.scripts import pinned_requirements
 
     pyproject = tmp_path / "pyproject.toml"
