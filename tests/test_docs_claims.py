@@ -765,3 +765,22 @@ def test_pytorch_page_agrees_with_torch() -> None:
     assert g["pt_expr_diff"] < 1e-9
     assert g["pt_net_diff"] < 1e-12
     assert g["pt_net_count"] == 41
+
+
+# -- the words read well once code formatting is gone ---------------------------------
+
+
+def _as_read(text: str) -> str:
+    """The prose as a reader's screen reader or copy-paste has it: code marks dropped."""
+    return re.sub(r"`+([^`]*)`+", r"\1", text)
+
+
+@pytest.mark.parametrize("page", PAGE_PARAMS)
+def test_no_variable_runs_into_a_word_spelled_like_it(page: str) -> None:
+    # "raising `a` a little" reads "raising a a little" once the code marks are gone.
+    doubled = [
+        m.group(0)
+        for m in re.finditer(r"(?<![\w.])(\w+)\s+\1(?![\w(])", _as_read(prose(page)), re.I)
+    ]
+    assert not doubled, f"{page}.md repeats a word: {doubled}"
+
