@@ -784,3 +784,27 @@ def test_no_variable_runs_into_a_word_spelled_like_it(page: str) -> None:
     ]
     assert not doubled, f"{page}.md repeats a word: {doubled}"
 
+
+# -- the story needs only what the story taught ----------------------------------------
+
+#: The engine's slots, which only the Value page's skippable "Under the hood" names.
+HOOD_SLOTS = re.compile(r"`(_rule|_a|_b)`")
+#: The pages before "Why it's fast", which names the slots in its own story.
+STORY_PAGES = NOTEBOOK_PAGES[: NOTEBOOK_PAGES.index("moons") + 1]
+
+
+def _outside_under_the_hood(text: str) -> str:
+    sections = re.split(r"^(#+ .*)$", text, flags=re.M)
+    kept, skipping = [], False
+    for part in sections:
+        if re.match(r"#+ ", part):
+            skipping = part.lstrip("# ").startswith("Under the hood")
+        elif not skipping:
+            kept.append(part)
+    return "".join(kept)
+
+
+@pytest.mark.parametrize("page", STORY_PAGES)
+def test_the_story_names_no_slot_only_under_the_hood_introduces(page: str) -> None:
+    named = HOOD_SLOTS.findall(_outside_under_the_hood(prose(page)))
+    assert not named, f"{page}.md's story uses {named}, which only 'Under the hood' teaches"
