@@ -426,6 +426,32 @@ def test_backward_worked_example(original: Any) -> None:
     assert (a.grad, b.grad, c.grad, f.grad) == (g["bw_da"], g["bw_db"], g["bw_dc"], g["bw_df"])
 
 
+
+@in_page_group("backward")
+@TORCH
+def test_backward_page_shows_backward_by_hand_beside_the_engine() -> None:
+    # "the two give the same gradients" is shown, not only checked by the build.
+    shown = [c for c in code_cells("backward") if not {"remove-cell", "hide-cell"} & set(c.tags)]
+    calls = [c for c in shown if "backward_by_hand(" in c.source and "def " not in c.source]
+    assert calls and "print(" in calls[0].source and "node.grad" in calls[0].source
+    assert claimed("backward")["bw_by_hand_is_backward"]["holds"]
+
+
+@in_page_group("backward")
+@TORCH
+def test_backward_page_states_the_sum_of_squares_the_rise_is_about() -> None:
+    g = glued("backward")
+    # dL/da, dL/db, dL/dc, dL/df = 6, -4, -2, 4
+    assert g["bw_squares"] == 72.0
+    assert math.isclose(g["bw_promised"], g["bw_step"] * 72.0)
+    assert math.isclose(g["bw_rise"], g["bw_L_after"] - g["bw_L"])
+    assert claimed("backward")["bw_rise_as_promised"]["holds"]
+    # A step ten thousand times larger overshoots what the first-order promise says.
+    edited = execute_page(
+        "backward", [("step = 0.001\n", "step = 10.0\n")], until='"bw_rise_as_promised"'
+    )
+    assert edited.claims["bw_rise_as_promised"]["holds"] is False
+
 @in_page_group("backward")
 @TORCH
 def test_backward_page_prints_the_topological_order() -> None:
