@@ -61,6 +61,7 @@ PAGE_MARKS = {
     "moons": [NO_COVER, ONE_PYTHON],
     "local-rules": [TORCH],
     "backward": [TORCH],
+    "accumulate": [TORCH],
     "mlp": [TORCH],
     "pytorch": [TORCH],
 }
@@ -485,6 +486,7 @@ def test_backward_page_says_when_the_recursion_is_right() -> None:
 
 
 @in_page_group("accumulate")
+@TORCH
 def test_accumulate_page_shows_the_overwriting_bug() -> None:
     g = glued("accumulate")
     assert g["acc_twice"] == 2.0
@@ -494,6 +496,30 @@ def test_accumulate_page_shows_the_overwriting_bug() -> None:
     assert math.isclose(g["acc_numeric"], 3.0, rel_tol=1e-8)
     assert g["acc_first"] == 3.0
     assert g["acc_second"] == 8.0  # not 6: the inner node kept its gradient too
+
+
+@in_page_group("accumulate")
+@TORCH
+def test_accumulate_pytorch_box_checks_each_claim_against_torch() -> None:
+    """The box a PyTorch reader expects: leaf .grad accumulates there too, and why the
+    second pass there is a clean doubling."""
+    boxes = [c for c in prose("accumulate").split(":::{admonition}") if ":class: in-pytorch" in c]
+    assert len(boxes) == 1
+    keys = {parse(m["content"]).key for m in ROLE.finditer(boxes[0])}
+    assert keys == {
+        "acc_pt_accumulates",
+        "acc_pt_zero_grad",
+        "acc_pt_micro_batches",
+        "acc_pt_second_needs_retain",
+        "acc_pt_doubles",
+    }
+    claims = claimed("accumulate")
+    assert all(claims[key]["holds"] for key in keys)
+    [cell] = [c for c in code_cells("accumulate") if "import torch" in c.source]
+    assert {"remove-cell", "build-only"} <= set(cell.tags), "the browser has no torch"
+    g = glued("accumulate")
+    assert (g["acc_pt_first"], g["acc_pt_second"]) == (3.0, 6.0)
+    assert g["acc_pt_second"] != g["acc_second"], "here the inner node passes its grad on again"
 
 
 NEURON_GRADS = {"dn": 0.5, "dx1": -1.5, "dw1": 1.0, "dx2": 0.5, "dw2": 0.0}
