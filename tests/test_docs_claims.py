@@ -673,6 +673,21 @@ def test_mlp_page_explains_the_run_without_zero_grad() -> None:
     assert g["zg_stuck_loss"] == without[-1]
 
 
+def _sentences(paragraph: str) -> list[str]:
+    """The sentences of a paragraph as read: roles' keys, wordings' alternatives and marks gone."""
+    text = re.sub(r"\{glue(?::\w+)?\}`([\w-]+)(?::[^`]*)?`", r"\1", paragraph)
+    text = re.sub(r"\{claim\}``[\w-]+::? ?((?:(?!``).)*?)(?: \|\|(?:(?!``).)*)?``", r"\1", text, flags=re.S)
+    return [s for s in re.split(r"(?<=[.!?])\s+", _as_read(text).replace("\n", " ")) if s.strip()]
+
+
+def test_mlp_explains_forgetting_zero_grad_in_short_sentences() -> None:
+    # A beginner reads why the run drifts in plain sentences, none longer than 25 words.
+    section = prose("mlp").split("## Forgetting `zero_grad()`")[1].split("\n## ")[0]
+    start = section.index("Without a reset")
+    long = [s for s in _sentences(section[start:]) if len(s.split()) > 25]
+    assert not long, f"sentences too long for a beginner: {long}"
+
+
 @in_page_group("mlp")
 @TORCH
 def test_mlp_page_says_no_peak_or_fit_of_a_run_that_has_neither() -> None:
