@@ -427,14 +427,15 @@ def test_backward_worked_example(original: Any) -> None:
     assert (a.grad, b.grad, c.grad, f.grad) == (g["bw_da"], g["bw_db"], g["bw_dc"], g["bw_df"])
 
 
-
 @in_page_group("backward")
 @TORCH
 def test_backward_page_shows_backward_by_hand_beside_the_engine() -> None:
     # "the two give the same gradients" is shown, not only checked by the build.
     shown = [c for c in code_cells("backward") if not {"remove-cell", "hide-cell"} & set(c.tags)]
     calls = [c for c in shown if "backward_by_hand(" in c.source and "def " not in c.source]
-    assert calls and "print(" in calls[0].source and "node.grad" in calls[0].source
+    assert calls, "no shown cell runs backward_by_hand"
+    assert "print(" in calls[0].source
+    assert "node.grad" in calls[0].source
     assert claimed("backward")["bw_by_hand_is_backward"]["holds"]
 
 
@@ -452,6 +453,7 @@ def test_backward_page_states_the_sum_of_squares_the_rise_is_about() -> None:
         "backward", [("step = 0.001\n", "step = 10.0\n")], until='"bw_rise_as_promised"'
     )
     assert edited.claims["bw_rise_as_promised"]["holds"] is False
+
 
 @in_page_group("backward")
 @TORCH
@@ -676,7 +678,8 @@ def test_mlp_page_explains_the_run_without_zero_grad() -> None:
 def _sentences(paragraph: str) -> list[str]:
     """The sentences of a paragraph as read: roles' keys, wordings' alternatives and marks gone."""
     text = re.sub(r"\{glue(?::\w+)?\}`([\w-]+)(?::[^`]*)?`", r"\1", paragraph)
-    text = re.sub(r"\{claim\}``[\w-]+::? ?((?:(?!``).)*?)(?: \|\|(?:(?!``).)*)?``", r"\1", text, flags=re.S)
+    wording = r"\{claim\}``[\w-]+::? ?((?:(?!``).)*?)(?: \|\|(?:(?!``).)*)?``"
+    text = re.sub(wording, r"\1", text, flags=re.S)
     return [s for s in re.split(r"(?<=[.!?])\s+", _as_read(text).replace("\n", " ")) if s.strip()]
 
 
