@@ -61,6 +61,7 @@ PAGE_MARKS = {
     "moons": [NO_COVER, ONE_PYTHON],
     "local-rules": [TORCH],
     "backward": [TORCH],
+    "accumulate": [TORCH],
     "mlp": [TORCH],
     "pytorch": [TORCH],
 }
@@ -428,6 +429,34 @@ def test_backward_worked_example(original: Any) -> None:
 
 @in_page_group("backward")
 @TORCH
+def test_backward_page_shows_backward_by_hand_beside_the_engine() -> None:
+    # "the two give the same gradients" is shown, not only checked by the build.
+    shown = [c for c in code_cells("backward") if not {"remove-cell", "hide-cell"} & set(c.tags)]
+    calls = [c for c in shown if "backward_by_hand(" in c.source and "def " not in c.source]
+    assert calls, "no shown cell runs backward_by_hand"
+    assert "print(" in calls[0].source
+    assert "node.grad" in calls[0].source
+    assert claimed("backward")["bw_by_hand_is_backward"]["holds"]
+
+
+@in_page_group("backward")
+@TORCH
+def test_backward_page_states_the_sum_of_squares_the_rise_is_about() -> None:
+    g = glued("backward")
+    # dL/da, dL/db, dL/dc, dL/df = 6, -4, -2, 4
+    assert g["bw_squares"] == 72.0
+    assert math.isclose(g["bw_promised"], g["bw_step"] * 72.0)
+    assert math.isclose(g["bw_rise"], g["bw_L_after"] - g["bw_L"])
+    assert claimed("backward")["bw_rise_as_promised"]["holds"]
+    # A step ten thousand times larger overshoots what the first-order promise says.
+    edited = execute_page(
+        "backward", [("step = 0.001\n", "step = 10.0\n")], until='"bw_rise_as_promised"'
+    )
+    assert edited.claims["bw_rise_as_promised"]["holds"] is False
+
+
+@in_page_group("backward")
+@TORCH
 def test_backward_page_prints_the_topological_order() -> None:
     run = run_page("backward")
     assert [n.label for n in run.namespace["order"]][-1] == "L"
@@ -459,6 +488,7 @@ def test_backward_page_says_when_the_recursion_is_right() -> None:
 
 
 @in_page_group("accumulate")
+@TORCH
 def test_accumulate_page_shows_the_overwriting_bug() -> None:
     g = glued("accumulate")
     assert g["acc_twice"] == 2.0
@@ -468,6 +498,30 @@ def test_accumulate_page_shows_the_overwriting_bug() -> None:
     assert math.isclose(g["acc_numeric"], 3.0, rel_tol=1e-8)
     assert g["acc_first"] == 3.0
     assert g["acc_second"] == 8.0  # not 6: the inner node kept its gradient too
+
+
+@in_page_group("accumulate")
+@TORCH
+def test_accumulate_pytorch_box_checks_each_claim_against_torch() -> None:
+    """The box a PyTorch reader expects: leaf .grad accumulates there too, and why the
+    second pass there is a clean doubling."""
+    boxes = [c for c in prose("accumulate").split(":::{admonition}") if ":class: in-pytorch" in c]
+    assert len(boxes) == 1
+    keys = {parse(m["content"]).key for m in ROLE.finditer(boxes[0])}
+    assert keys == {
+        "acc_pt_accumulates",
+        "acc_pt_zero_grad",
+        "acc_pt_micro_batches",
+        "acc_pt_second_needs_retain",
+        "acc_pt_doubles",
+    }
+    claims = claimed("accumulate")
+    assert all(claims[key]["holds"] for key in keys)
+    [cell] = [c for c in code_cells("accumulate") if "import torch" in c.source]
+    assert {"remove-cell", "build-only"} <= set(cell.tags), "the browser has no torch"
+    g = glued("accumulate")
+    assert (g["acc_pt_first"], g["acc_pt_second"]) == (3.0, 6.0)
+    assert g["acc_pt_second"] != g["acc_second"], "here the inner node passes its grad on again"
 
 
 NEURON_GRADS = {"dn": 0.5, "dx1": -1.5, "dw1": 1.0, "dx2": 0.5, "dw2": 0.0}
@@ -621,6 +675,22 @@ def test_mlp_page_explains_the_run_without_zero_grad() -> None:
     assert g["zg_stuck_loss"] == without[-1]
 
 
+def _sentences(paragraph: str) -> list[str]:
+    """The sentences of a paragraph as read: roles' keys, wordings' alternatives and marks gone."""
+    text = re.sub(r"\{glue(?::\w+)?\}`([\w-]+)(?::[^`]*)?`", r"\1", paragraph)
+    wording = r"\{claim\}``[\w-]+::? ?((?:(?!``).)*?)(?: \|\|(?:(?!``).)*)?``"
+    text = re.sub(wording, r"\1", text, flags=re.S)
+    return [s for s in re.split(r"(?<=[.!?])\s+", _as_read(text).replace("\n", " ")) if s.strip()]
+
+
+def test_mlp_explains_forgetting_zero_grad_in_short_sentences() -> None:
+    # A beginner reads why the run drifts in plain sentences, none longer than 25 words.
+    section = prose("mlp").split("## Forgetting `zero_grad()`")[1].split("\n## ")[0]
+    start = section.index("Without a reset")
+    long = [s for s in _sentences(section[start:]) if len(s.split()) > 25]
+    assert not long, f"sentences too long for a beginner: {long}"
+
+
 @in_page_group("mlp")
 @TORCH
 def test_mlp_page_says_no_peak_or_fit_of_a_run_that_has_neither() -> None:
@@ -765,3 +835,46 @@ def test_pytorch_page_agrees_with_torch() -> None:
     assert g["pt_expr_diff"] < 1e-9
     assert g["pt_net_diff"] < 1e-12
     assert g["pt_net_count"] == 41
+
+
+# -- the words read well once code formatting is gone ---------------------------------
+
+
+def _as_read(text: str) -> str:
+    """The prose as a reader's screen reader or copy-paste has it: code marks dropped."""
+    return re.sub(r"`+([^`]*)`+", r"\1", text)
+
+
+@pytest.mark.parametrize("page", PAGE_PARAMS)
+def test_no_variable_runs_into_a_word_spelled_like_it(page: str) -> None:
+    # "raising `a` a little" reads "raising a a little" once the code marks are gone.
+    doubled = [
+        m.group(0)
+        for m in re.finditer(r"(?<![\w.])(\w+)\s+\1(?![\w(])", _as_read(prose(page)), re.I)
+    ]
+    assert not doubled, f"{page}.md repeats a word: {doubled}"
+
+
+# -- the story needs only what the story taught ----------------------------------------
+
+#: The engine's slots, which only the Value page's skippable "Under the hood" names.
+HOOD_SLOTS = re.compile(r"`(_rule|_a|_b)`")
+#: The pages before "Why it's fast", which names the slots in its own story.
+STORY_PAGES = NOTEBOOK_PAGES[: NOTEBOOK_PAGES.index("moons") + 1]
+
+
+def _outside_under_the_hood(text: str) -> str:
+    sections = re.split(r"^(#+ .*)$", text, flags=re.M)
+    kept, skipping = [], False
+    for part in sections:
+        if re.match(r"#+ ", part):
+            skipping = part.lstrip("# ").startswith("Under the hood")
+        elif not skipping:
+            kept.append(part)
+    return "".join(kept)
+
+
+@pytest.mark.parametrize("page", STORY_PAGES)
+def test_the_story_names_no_slot_only_under_the_hood_introduces(page: str) -> None:
+    named = HOOD_SLOTS.findall(_outside_under_the_hood(prose(page)))
+    assert not named, f"{page}.md's story uses {named}, which only 'Under the hood' teaches"

@@ -20,10 +20,14 @@ import {
  * buildText: the build's number, as the page shows it; theirs: the reader's
  * number in this span's format (undefined: the run has none in it).  A current
  * number of the reader's that reads as the build's shows plain: a mark on every
- * number a run left as it was would hide the few it changed.
+ * number a run left as it was would hide the few it changed.  shownWording: where
+ * the number sits in a claim's other wording, which the build hid, the wording the
+ * build showed in its place (its own value there, a fragment of a sentence the
+ * build never showed, would tell the reader nothing); undefined elsewhere.
  */
-export function glueView(state, buildText, theirs) {
-  const build = `the build's value: ${buildText}`;
+export function glueView(state, buildText, theirs, shownWording = undefined) {
+  const build = shownWording === undefined ? `the build's value: ${buildText}`
+    : `the build's words here: "${shownWording}"`;
   let words = null;
   if (state.stale && state.notRerun) {
     words = notRerunNote(state.notRerun);
@@ -59,11 +63,19 @@ const buildText = (built, span) => {
   return holder.textContent;
 };
 
-function renderGlue(spans, built, key, state) {
+// The wording the build showed where a span sits in a claim's other wording (the
+// claims add-on's markup, claims.js), as the build wrote it; undefined elsewhere.
+export function shownWordingOf(span) {
+  const other = span.closest(".mg-claim-fails");
+  const shown = other?.parentElement.querySelector(":scope > .mg-claim-holds");
+  return shown ? shown.textContent.replace(/\s+/g, " ").trim() : undefined;
+}
+
+function renderGlue(spans, built, wordings, key, state) {
   for (const span of spans) {
     if (span.dataset.glueKey !== key) continue;
     const theirs = state.value === null ? undefined : state.value[span.dataset.glueFormat];
-    const view = glueView(state, buildText(built, span), theirs);
+    const view = glueView(state, buildText(built, span), theirs, wordings.get(span));
     span.classList.remove("mg-glue-yours", "mg-glue-stale");
     delete span.dataset.shown;
     if (view.words === null) {
@@ -80,8 +92,9 @@ function renderGlue(spans, built, key, state) {
 export const install = (session) => installOnce(session, "glue", () => {
   const spans = Array.from(session.root.querySelectorAll("span.pasted-text[data-glue-key]"));
   const built = new Map(spans.map((span) => [span, span.innerHTML])); // as the build wrote them
+  const wordings = new Map(spans.map((span) => [span, shownWordingOf(span)]));
   const keys = new Set(spans.map((span) => span.dataset.glueKey));
-  const glued = proseOf(session).followKeys((key) => keys.has(key), (key, state) => renderGlue(spans, built, key, state));
+  const glued = proseOf(session).followKeys((key) => keys.has(key), (key, state) => renderGlue(spans, built, wordings, key, state));
   registerAddon(session, "glue", ({ key, texts }) => {
     if (keys.has(key)) glued.set(key, texts);
   });
