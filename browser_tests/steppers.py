@@ -25,7 +25,9 @@ def pages_with_steppers(html: Path, pages: list[str]) -> list[str]:
 STEPPER_STATE_JS = """
 (stepper) => {
   const frames = Array.from(stepper.querySelectorAll(':scope > .mg-stepper-frame'));
-  const shown = frames.filter((f) => f.getClientRects().length > 0);
+  // Shown: laid out, if with no box of its own (a phone's current frame in predict.css
+  // gives its box away, its drawing and words laid out in the stepper's).
+  const shown = frames.filter((f) => getComputedStyle(f).display !== 'none');
   return {
     total: frames.length,
     shown: shown.map((f) => Number(f.dataset.frame)),

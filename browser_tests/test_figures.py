@@ -735,6 +735,45 @@ def test_a_steppers_drawings_keep_their_size_and_place_from_step_to_step(
             assert not cut, f"{where}: a drawing's bottom below the window {cut}"
 
 
+#: Each caption box of a stepper's current frame (its own, a pair's sides'): its place
+#: across the page and its width, and its top in the stepper.
+WORDS_JS = """
+(stepper) => {
+  const top = stepper.getBoundingClientRect().top;
+  const frame = stepper.querySelector(':scope > .mg-stepper-frame.mg-current');
+  return Array.from(frame.querySelectorAll('figcaption'))
+    .filter((caption) => caption.getClientRects().length > 0)
+    .map((caption) => caption.getBoundingClientRect())
+    .map((b) => [Math.round(b.left), Math.round(b.width), Math.round(b.top - top)]);
+}
+"""
+
+
+@pytest.mark.parametrize("stepper_page", STEPPER_PAGES)
+def test_a_steppers_words_keep_their_place_from_step_to_step(
+    tab: Any, server: str, stepper_page: str, viewport: str
+) -> None:
+    """A short step's words lie where a long one's do, as wide: the reader's eye finds
+    them in one place at every step (the theme centres a figure's caption)."""
+    open_page(tab, server, stepper_page)
+    steppers = tab.locator(".mg-stepper")
+    for k in range(steppers.count()):
+        stepper = steppers.nth(k)
+        stepper.press("Home")  # a step, to the first frame: it brings the stepper into view
+        total = stepper.evaluate(STEPPER_STATE_JS)["total"]
+        seen = []
+        for step in range(total):
+            if step:
+                stepper.locator(".mg-stepper-next").click()
+            seen.append(stepper.evaluate(WORDS_JS))
+        # Words stuck under the buttons of a stepper taller than the window keep their
+        # place across the page and their width; their top follows the page's scroll.
+        classes = (stepper.get_attribute("class") or "").split()
+        stuck = "mg-tall" in classes and "mg-words-below" not in classes
+        kept = {tuple((x, w, 0 if stuck else y) for x, w, y in step) for step in seen}
+        assert len(kept) == 1, f"{stepper_page} stepper {k} at {viewport}: {seen}"
+
+
 def test_a_drawing_that_scrolls_sideways_says_so_in_words_above_it(phone: Any, server: str) -> None:
     phone.set_viewport_size(SMALL_PHONE)
     open_page(phone, server, "neuron.html")
