@@ -49,6 +49,7 @@ NOTEBOOK_PAGES = [
     "pytorch",
     "build-your-own",
     "gpt-rmsnorm",
+    "gpt-adam",
 ]
 
 # Coverage tracing makes the moons page's 100 training steps several times
@@ -56,10 +57,12 @@ NOTEBOOK_PAGES = [
 NO_COVER = pytest.mark.no_cover
 # Pages whose cells import torch (marker "torch": see pyproject.toml).
 TORCH = pytest.mark.torch
-# The moons page trains for 100 steps (marker "one_python": see pyproject.toml).
+# The moons page trains for 100 steps, the GPT pages for hundreds (marker "one_python":
+# see pyproject.toml).
 ONE_PYTHON = pytest.mark.one_python
 PAGE_MARKS = {
     "moons": [NO_COVER, ONE_PYTHON],
+    "gpt-adam": [NO_COVER, ONE_PYTHON],
     "local-rules": [TORCH],
     "backward": [TORCH],
     "accumulate": [TORCH],
