@@ -50,6 +50,7 @@ NOTEBOOK_PAGES = [
     "build-your-own",
     "gpt-rmsnorm",
     "gpt-adam",
+    "gpt-training",
 ]
 
 # Coverage tracing makes the moons page's 100 training steps several times
@@ -63,6 +64,7 @@ ONE_PYTHON = pytest.mark.one_python
 PAGE_MARKS = {
     "moons": [NO_COVER, ONE_PYTHON],
     "gpt-adam": [NO_COVER, ONE_PYTHON],
+    "gpt-training": [NO_COVER, ONE_PYTHON],
     "local-rules": [TORCH],
     "backward": [TORCH],
     "accumulate": [TORCH],
