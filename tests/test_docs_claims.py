@@ -51,6 +51,7 @@ NOTEBOOK_PAGES = [
     "gpt-rmsnorm",
     "gpt-adam",
     "gpt-training",
+    "gpt-sampling",
 ]
 
 # Coverage tracing makes the moons page's 100 training steps several times
@@ -65,6 +66,7 @@ PAGE_MARKS = {
     "moons": [NO_COVER, ONE_PYTHON],
     "gpt-adam": [NO_COVER, ONE_PYTHON],
     "gpt-training": [NO_COVER, ONE_PYTHON],
+    "gpt-sampling": [NO_COVER, ONE_PYTHON],
     "local-rules": [TORCH],
     "backward": [TORCH],
     "accumulate": [TORCH],
