@@ -24,6 +24,7 @@ import io
 import re
 import zipfile
 from collections.abc import Iterable
+from typing import Any
 from pathlib import Path
 
 from sphinx.errors import ExtensionError
@@ -89,6 +90,22 @@ def _normal(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+def _pyproject(pyproject: Path) -> dict[str, Any]:
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10, where the tests of the helpers run too
+        import tomli as tomllib
+
+    return tomllib.loads(pyproject.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def package_data(pyproject: Path, package: str) -> list[str]:
+    """The data files of ``package`` that the project of ``pyproject`` ships, as patterns
+    (``[tool.setuptools.package-data]``: ``data/names.txt``)."""
+    config = _pyproject(pyproject).get("tool", {}).get("setuptools", {})
+    return list(config.get("package-data", {}).get(package, []))
+
+
 def requirements_metadata(pyproject: Path) -> str:
     """The METADATA lines that say what the project of ``pyproject`` needs, and its extras.
 
@@ -97,12 +114,7 @@ def requirements_metadata(pyproject: Path) -> str:
     the project's own extras (``examples = ["micrograd-book[all]", ...]``) gets
     what those need, spelled out, so that any installer reads it alike.
     """
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10, where the tests of the helpers run too
-        import tomli as tomllib
-
-    project = tomllib.loads(pyproject.read_text(encoding="utf-8"))["project"]
+    project = _pyproject(pyproject)["project"]
     extras: dict[str, list[str]] = project.get("optional-dependencies", {})
 
     def needs(extra: str, seen: tuple[str, ...] = ()) -> list[str]:
@@ -128,15 +140,28 @@ def requirements_metadata(pyproject: Path) -> str:
     return "".join(f"{line}\n" for line in lines)
 
 
-def package_files(folder: Path, prefix: str) -> dict[str, bytes]:
-    """The ``.py`` files and ``py.typed`` of a package folder, keyed by their path in a wheel."""
-    return {
-        f"{prefix}/{path.relative_to(folder).as_posix()}": path.read_bytes()
+def package_files(folder: Path, prefix: str, data: Iterable[str] = ()) -> dict[str, bytes]:
+    """The ``.py`` files and ``py.typed`` of a package folder, and the files that match the
+    patterns of ``data``, keyed by their path in a wheel.
+
+    Raises
+    ------
+    ExtensionError
+        If a pattern of ``data`` matches no file: the wheel would lack it.
+    """
+    paths = [
+        path
         for path in sorted(folder.rglob("*"))
         if path.is_file()
         and "__pycache__" not in path.parts
         and (path.suffix == ".py" or path.name == "py.typed")
-    }
+    ]
+    for pattern in data:
+        matched = sorted(path for path in folder.glob(pattern) if path.is_file())
+        if not matched:
+            raise ExtensionError(f"no file in {folder} matches the package data {pattern!r}")
+        paths += matched
+    return {f"{prefix}/{path.relative_to(folder).as_posix()}": path.read_bytes() for path in paths}
 
 
 def micrograd_wheel(
@@ -144,16 +169,18 @@ def micrograd_wheel(
 ) -> tuple[str, bytes]:
     """The wheel of ``src/micrograd`` (file name, bytes); its version carries the source hash.
 
-    Its METADATA says what ``pyproject`` (by default the project's, the folder
+    It holds the package's data files (``datasets.names()`` reads one), as
+    ``pyproject``'s package data names them.  Its METADATA says what ``pyproject`` (by default the project's, the folder
     above ``docs/``: the package may be installed elsewhere, as on the host) says
     the package needs, with its extras, so that the wheel the site offers
     installs with them from the site alone: ``pip install
     "<site>/_static/runner/micrograd_book-...whl[examples]"`` (a page's
     scripts name it).  The in-browser runner unpacks it and reads none of that.
     """
-    files = package_files(source, "micrograd")
+    pyproject = pyproject or DOCS.parent / "pyproject.toml"
+    files = package_files(source, "micrograd", package_data(pyproject, "micrograd"))
     summary = "micrograd, as the docs site was built from it"
-    requires = requirements_metadata(pyproject or DOCS.parent / "pyproject.toml")
+    requires = requirements_metadata(pyproject)
     return book_wheel("micrograd-book", f"{version}+{source_hash}", files, summary, requires)
 
 
