@@ -31,7 +31,8 @@ NATIVE = """
 import contextlib, io, json, platform, sys, time
 cells = json.load(sys.stdin)
 namespace = {"__name__": "__main__"}
-exec(cells["before"], namespace)
+with contextlib.redirect_stdout(io.StringIO()):
+    exec(cells["before"], namespace)
 printed = io.StringIO()
 start = time.perf_counter()
 with contextlib.redirect_stdout(printed):
@@ -74,8 +75,10 @@ def test_microgpts_whole_run_trains_in_the_browser_drawing_its_loss_and_printing
     runs = tab.evaluate("microgradTest.timings().runs")
     browser_seconds = [r["seconds"] for r in runs if r["cell"] == training][-1]
     printed = "".join(o["text"] for o in tab.outputs(training) if o["kind"] == "stream")
-    sources = tab.evaluate("microgradTest.cells().map(c => c.source)")
-    native = native_training(sources[names], sources[training])
+    native = native_training(  # the cells as the browser ran them: the reader's edit too
+        tab.evaluate(f"microgradTest.cell({names}).code"),
+        tab.evaluate(f"microgradTest.cell({training}).code"),
+    )
     assert printed == native["printed"]  # the same losses, the same made-up names
     assert f"held-out loss after {STEPS} steps" in printed
 
