@@ -536,7 +536,7 @@ def test_a_package_data_pattern_that_matches_no_file_fails_the_wheel(tmp_path: P
     from sphinx.errors import ExtensionError
 
     (tmp_path / "__init__.py").write_text("")
-    with pytest.raises(ExtensionError, match="package data 'data/names.txt'"):
+    with pytest.raises(ExtensionError, match=r"package data 'data/names\.txt'"):
         package_files(tmp_path, "micrograd", ["data/names.txt"])
 
 

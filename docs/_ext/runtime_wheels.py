@@ -24,8 +24,8 @@ import io
 import re
 import zipfile
 from collections.abc import Iterable
-from typing import Any
 from pathlib import Path
+from typing import Any
 
 from sphinx.errors import ExtensionError
 
@@ -170,8 +170,9 @@ def micrograd_wheel(
     """The wheel of ``src/micrograd`` (file name, bytes); its version carries the source hash.
 
     It holds the package's data files (``datasets.names()`` reads one), as
-    ``pyproject``'s package data names them.  Its METADATA says what ``pyproject`` (by default the project's, the folder
-    above ``docs/``: the package may be installed elsewhere, as on the host) says
+    ``pyproject``'s package data names them.  Its METADATA says what ``pyproject``
+    (by default the project's, the folder above ``docs/``: the package may be
+    installed elsewhere, as on the host) says
     the package needs, with its extras, so that the wheel the site offers
     installs with them from the site alone: ``pip install
     "<site>/_static/runner/micrograd_book-...whl[examples]"`` (a page's
