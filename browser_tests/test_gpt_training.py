@@ -2,6 +2,8 @@
 
 On "Training on names" (docs/gpt-training.md), the training cell edited to
 microgpt's 1,000 steps runs in Pyodide, once Python and the names are loaded.
+Stop ends a training run part way: the chart keeps the steps it drew, and the
+page's Python starts again for the next run.
 Its live chart grows while it runs and ends on every step; it prints the same
 losses and made-up names as this test's CPython prints for the same cells; and
 its time, with this CPython's for the same cells, goes to
@@ -97,3 +99,21 @@ def test_microgpts_whole_run_trains_in_the_browser_drawing_its_loss_and_printing
         f"GPT, {STEPS} steps: {browser_seconds:.1f} s in the browser, "
         f"{native['seconds']:.1f} s in CPython {native['python']}, {len(updates)} drawings",
     )
+
+
+def test_stop_ends_the_training_part_way_and_the_chart_keeps_what_it_drew(tab: Tab) -> None:
+    tab.open(PAGE)
+    names = cell_with(tab, "docs = names()")
+    run(tab, names)
+    training = cell_with(tab, BUILT_STEPS)
+    tab.click_run(training)
+    tab.page.wait_for_function(  # some steps drawn, and the run going on
+        f"microgradTest.liveCharts().some(u => u.cell === {training} && u.points >= 20)",
+        timeout=PAGE_TIMEOUT_MS,
+    )
+    tab.cell(training).locator("button.runner-stop").click()
+    assert tab.wait_state(training, ("stopped",)) == "stopped"
+    live = tab.cell(training).locator("figure.runner-live-chart")
+    drawn = int(live.get_attribute("data-points") or 0)
+    assert 20 <= drawn < 300, drawn  # what it drew before the Stop, not the whole run
+    run(tab, names)  # a fresh Python runs the page again
