@@ -48,6 +48,7 @@ NOTEBOOK_PAGES = [
     "moons",
     "pytorch",
     "build-your-own",
+    "gpt-tokens",
 ]
 
 # Coverage tracing makes the moons page's 100 training steps several times
