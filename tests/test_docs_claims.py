@@ -49,6 +49,7 @@ NOTEBOOK_PAGES = [
     "pytorch",
     "build-your-own",
     "gpt-tokens",
+    "gpt-embeddings",
 ]
 
 # Coverage tracing makes the moons page's 100 training steps several times
