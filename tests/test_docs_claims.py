@@ -50,6 +50,7 @@ NOTEBOOK_PAGES = [
     "build-your-own",
     "gpt-tokens",
     "gpt-embeddings",
+    "gpt-softmax",
 ]
 
 # Coverage tracing makes the moons page's 100 training steps several times
