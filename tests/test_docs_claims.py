@@ -51,6 +51,7 @@ NOTEBOOK_PAGES = [
     "gpt-tokens",
     "gpt-embeddings",
     "gpt-softmax",
+    "gpt-attention",
 ]
 
 # Coverage tracing makes the moons page's 100 training steps several times
