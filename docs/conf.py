@@ -27,9 +27,10 @@ from repository_links import theme_options as _repository_options
 
 
 def _source_hash() -> str:
-    """A digest of every ``.py`` file under ``src/micrograd`` (names and contents)."""
+    """A digest of every file under ``src/micrograd``, its data among them (names and contents)."""
     digest = hashlib.sha256()
-    for path in sorted(SOURCE.rglob("*.py")):
+    files = (p for p in SOURCE.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
+    for path in sorted(files):
         digest.update(path.relative_to(SOURCE).as_posix().encode())
         digest.update(b"\0")
         digest.update(path.read_bytes())
