@@ -93,3 +93,20 @@ export function frameScale({ width, height, label, room, free, screen, beside = 
   const fits = Math.min(across, Math.max(free, 0) / height);
   return { scale: Math.max(fits, Math.min(across, least)), sideways: false };
 }
+
+// The least a cropped drawing's view shows (CSS px): a node at work with the nodes its
+// rule adds to, at MIN_NARROW_LABEL_PX.
+export const MIN_CROP_PX = 240;
+
+/**
+ * The height of the view of a drawing whose words lie under it on a phone (`screen` px
+ * wide), or null where it shows the whole drawing: a stepper `over` px taller than the
+ * window below the theme's header, its drawing `drawn` px tall, shows only so much of
+ * it, and the view scrolls up and down (the node at work in it), so that the step's
+ * words are in the window with the drawing.  Never less than MIN_CROP_PX; never on a
+ * wider screen, whose window holds the whole drawing.
+ */
+export function croppedHeight({ drawn, over, screen }) {
+  if (screen >= PHONE_WIDTH_PX || over <= 0.5) return null;
+  return Math.max(MIN_CROP_PX, Math.floor(drawn - over));
+}
