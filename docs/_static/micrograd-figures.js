@@ -170,7 +170,7 @@ import { BESIDE_GAP_PX, croppedHeight, frameScale, wordsBelow, wordsBeside } fro
     },
     cropped: {
       name: "The drawing, taller than the window: scroll it up and down",
-      note: "\u2191 Scroll the drawing up and down to see all of it \u2193",
+      note: "\u2191 Scroll the drawing to see all of it \u2193",
     },
   };
 
@@ -187,10 +187,19 @@ import { BESIDE_GAP_PX, croppedHeight, frameScale, wordsBelow, wordsBeside } fro
     if (how) {
       view.setAttribute("role", "region");
       view.setAttribute("tabindex", "0");
-      view.setAttribute("aria-label", SCROLLS[how].name);
+      view.setAttribute("aria-label", how === "cropped" ? `${whose(view)}: ${SCROLLS[how].name}` : SCROLLS[how].name);
     } else if (view.hasAttribute("role")) {
       ["role", "tabindex", "aria-label"].forEach((name) => view.removeAttribute(name));
     }
+  }
+
+  /** Whose drawing a view shows, in the build's words: its stepper's name, and its
+   * side's title in a pair; a page's regions are told apart by their names. */
+  function whose(view) {
+    const stepper = view.closest(".mg-stepper");
+    const title = view.closest(".mg-stepper-side")?.querySelector(".mg-stepper-title");
+    const name = stepper?.getAttribute("aria-label") || "A stepper";
+    return title ? `${name}, ${title.textContent.replace(/:\s*$/, "")}` : name;
   }
 
   const markSideways = (view, sideways) => markScrolling(view, sideways ? "sideways" : null);
