@@ -128,7 +128,10 @@ def off_screen(parts: dict[str, Any]) -> list[str]:
     problems += [
         f"drawing {box} under the controls"
         for box in parts["drawings"]
-        if box["top"] < bar["bottom"] - 1 and box["bottom"] > bar["top"]
+        if box["top"] < bar["bottom"] - 1
+        and box["bottom"] > bar["top"]
+        and box["left"] < bar["right"] - 1
+        and box["right"] > bar["left"] + 1
     ]
     return problems
 

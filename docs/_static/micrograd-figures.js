@@ -160,9 +160,10 @@ import { BESIDE_GAP_PX, croppedHeight, frameScale, wordsBelow, wordsBeside } fro
     return (smallest * naturalWidth(svg)) / units;
   }
 
-  // How a view that scrolls its drawing says so: its class, the region's name, and the
-  // note above it, in words the eye sees (the box it cuts at the edge is not the end of
-  // the drawing).
+  // How a view that scrolls its drawing says so: its class, the region's name, and a
+  // note in words the eye sees (the box it cuts at the edge is not the end of the
+  // drawing): above a drawing that scrolls sideways, under a cropped one, so that the
+  // drawing keeps its place when it comes to be cropped (Predict's question takes room).
   const SCROLLS = {
     sideways: {
       name: "The drawing, wider than the page: scroll it sideways",
@@ -170,17 +171,19 @@ import { BESIDE_GAP_PX, croppedHeight, frameScale, wordsBelow, wordsBeside } fro
     },
     cropped: {
       name: "The drawing, taller than the window: scroll it up and down",
-      note: "\u2191 Scroll the drawing to see all of it \u2193",
+      note: "\u2195 Scroll the drawing above to see all of it",
     },
   };
 
   /** A view that scrolls its drawing (`how`: sideways, cropped, or null) is a region the
    * keyboard can scroll, named by its drawing. */
   function markScrolling(view, how) {
-    const note = view.previousElementSibling;
-    if (note && note.classList.contains("mg-stepper-scroll-note")) {
+    const note = view.parentElement.querySelector(":scope > .mg-stepper-scroll-note");
+    if (note) {
       note.hidden = !how;
       if (how) note.textContent = SCROLLS[how].note;
+      if (how === "cropped" && note.nextElementSibling === view) view.after(note);
+      if (how === "sideways" && note.previousElementSibling === view) view.before(note);
     }
     view.classList.toggle("mg-sideways", how === "sideways");
     view.classList.toggle("mg-cropped", how === "cropped");
