@@ -27,8 +27,7 @@ from repository_links import theme_options as _repository_options
 
 
 def _source_hash() -> str:
-    """A digest of every file under ``src/micrograd`` (names and contents): its code and the
-    data it ships (makemore's names), which the site's wheel carries."""
+    """A digest of every file under ``src/micrograd``, its data among them (names and contents)."""
     digest = hashlib.sha256()
     files = (p for p in SOURCE.rglob("*") if p.is_file() and "__pycache__" not in p.parts)
     for path in sorted(files):

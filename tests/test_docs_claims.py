@@ -48,6 +48,10 @@ NOTEBOOK_PAGES = [
     "moons",
     "pytorch",
     "build-your-own",
+    "gpt-tokens",
+    "gpt-embeddings",
+    "gpt-softmax",
+    "gpt-attention",
     "gpt-rmsnorm",
     "gpt-adam",
     "gpt-training",
@@ -886,3 +890,85 @@ def _outside_under_the_hood(text: str) -> str:
 def test_the_story_names_no_slot_only_under_the_hood_introduces(page: str) -> None:
     named = HOOD_SLOTS.findall(_outside_under_the_hood(prose(page)))
     assert not named, f"{page}.md's story uses {named}, which only 'Under the hood' teaches"
+
+
+# -- Part II: the GPT's pages ------------------------------------------------------------------
+
+
+@in_page_group("gpt-tokens")
+def test_tokens_page_counts_the_names_and_their_lessons() -> None:
+    from micrograd.datasets import names
+
+    g = glued("gpt-tokens")
+    docs = names()
+    assert g["tokens_count"] == len(docs)
+    assert g["tokens_distinct"] == len(set(docs))
+    assert (g["tokens_vocab"], g["tokens_bos"]) == (27, 26)  # a..z and the start/end token
+    assert g["tokens_emma_length"] == 6  # bos, e, m, m, a, bos
+    assert g["tokens_all_lessons"] == sum(len(doc) + 1 for doc in docs)
+    assert g["tokens_positions"] == 16  # the longest name, 15 letters, and its end
+
+
+@in_page_group("gpt-embeddings")
+def test_embeddings_page_moves_only_the_rows_the_name_used() -> None:
+    run = run_page("gpt-embeddings")
+    g = run.glued
+    assert g["emb_rows_moved"] == 4  # bos, e, m, a: the final bos is only guessed
+    assert (g["emb_positions_moved"], g["emb_positions_still"]) == (5, 11)
+    assert g["emb_table_params"] == (27 + 16) * 16
+    assert g["emb_loss_after"] < g["emb_loss_before"]
+
+
+@in_page_group("gpt-softmax")
+def test_softmax_page_checks_the_pairs_rule_against_the_engine() -> None:
+    run = run_page("gpt-softmax")
+    g = run.glued
+    e = [math.exp(z) for z in (2.0, 1.0, 0.1)]
+    p = [x / sum(e) for x in e]
+    assert [g["sm_pa"], g["sm_pb"], g["sm_pc"]] == pytest.approx(p, abs=1e-15)
+    assert [g["sm_da"], g["sm_db"], g["sm_dc"]] == pytest.approx([p[0] - 1, p[1], p[2]])
+    assert g["sm_loss"] == pytest.approx(-math.log(p[0]))
+    assert g["sm_rule_error_three"] < 1e-12
+    assert g["sm_model_gap"] < 1e-12
+    assert g["sm_uniform"] == pytest.approx(math.log(27))
+    # The page's nudge reads `loss` after the whole page has run: the three logits' loss,
+    # a graph of the engine's own operations, which a nudge computes again.
+    from book_runtime.features.nudge.runtime import Nudge
+
+    ns = run.namespace
+    assert ns["loss"].data == pytest.approx(-math.log(p[0]))
+    nudge = Nudge(ns["loss"], {name: ns[name] for name in "abc"})
+    reply = nudge.set("b", 1.0 + 1e-4)
+    assert reply.delta_out == pytest.approx(p[1] * 1e-4, rel=1e-3)  # b's gradient is p_b
+
+
+@in_page_group("gpt-attention")
+def test_attention_page_watches_the_models_own_weights_and_leaves_it_as_it_was(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from micrograd.gpt import Attention
+
+    run = run_page("gpt-attention")
+    attention = run.namespace["attention"]
+    assert "head" not in vars(attention)  # the watcher is gone: the model's own head again
+    per_head = run.namespace["per_head"]
+    assert [len(rows) for rows in per_head] == [len("isabella") + 1] * attention.n_head
+    assert run.glued["att_bos_weight"] == per_head[0][3][0]
+    # The weights the watcher notes are those the model's head weighs its values with.
+    calls = []
+    model_head = Attention.head
+
+    def spy(self: Attention, q: list[Value], keys: list[Any], values: list[Any]) -> list[Value]:
+        out = model_head(self, q, keys, values)
+        calls.append((values, [o.data for o in out]))
+        return out
+
+    monkeypatch.setattr(Attention, "head", spy)
+    noted, _ = run.namespace["watched"]("bob")
+    assert len(calls) == 4 * attention.n_head  # bos, b, o, b: each head at each position
+    for k, (values, out) in enumerate(calls):
+        weights = noted[k % attention.n_head][k // attention.n_head]
+        for j, o in enumerate(out):
+            assert o == pytest.approx(
+                sum(w * v[j].data for w, v in zip(weights, values, strict=True))
+            )

@@ -60,6 +60,17 @@ def test_the_api_is_the_engines_and_its_companions_not_the_drawing_helpers() -> 
     assert not {"ACTIVATIONS", "COLUMNS", "__version__"} & API  # constants aside
 
 
+def test_part_two_teaches_the_gpts_names_in_its_order() -> None:
+    """A Part II page that uses ``GPT`` or ``softmax`` before the page that imports it fails."""
+    assert {"GPT", "Tokenizer", "softmax", "cross_entropy", "Attention"} <= API
+    pages = {
+        "gpt-tokens": Page(uses={"GPT": 9}),
+        "gpt-embeddings": Page(teaches={"GPT": 4}, uses={"GPT": 4}),
+    }
+    found = problems(pages, ["gpt-tokens", "gpt-embeddings"])
+    assert [(page, line) for page, line, _ in found] == [("gpt-tokens", 9)]
+
+
 @pytest.mark.parametrize(
     ("code", "names"),
     [

@@ -815,6 +815,39 @@ class _Registry:
         self.handlers.setdefault(event, []).append(handler)
 
 
+def test_the_micrograd_wheel_holds_the_names_the_datasets_read_in_the_browser() -> None:
+    """Pyodide installs what the wheel holds: ``micrograd.datasets.names()`` reads its file
+    from the package, so the wheel carries the data and the licence that pyproject ships."""
+    import io
+    import zipfile
+
+    from runtime_wheels import micrograd_wheel
+
+    import micrograd
+
+    source = Path(micrograd.__file__).parent
+    _, data = micrograd_wheel(source, micrograd.__version__, "abc")
+    wheel = zipfile.ZipFile(io.BytesIO(data))
+    names = wheel.read("micrograd/data/names.txt").decode().splitlines()
+    from micrograd.datasets import names as read_names
+
+    assert names == read_names()
+    assert "makemore" in wheel.read("micrograd/data/NOTICE").decode()
+
+
+def test_package_data_that_matches_no_file_stops_the_build(tmp_path: Path) -> None:
+    from runtime_wheels import package_data
+    from sphinx.errors import ExtensionError
+
+    pyproject = tmp_path / "pyproject.toml"
+    pyproject.write_text('[tool.setuptools.package-data]\npkg = ["data/*.txt"]\n')
+    (tmp_path / "pkg" / "data").mkdir(parents=True)
+    with pytest.raises(ExtensionError, match=r"'data/\*\.txt' matches no file"):
+        package_data(tmp_path / "pkg", "pkg", pyproject)
+    (tmp_path / "pkg" / "data" / "a.txt").write_text("ab\n")
+    assert package_data(tmp_path / "pkg", "pkg", pyproject) == {"pkg/data/a.txt": b"ab\n"}
+
+
 def test_every_page_is_written_again_when_a_wheels_name_changes() -> None:
     # Sphinx writes again the pages it read again, and every page when an "html" config
     # value changed: the wheels' names are one, so that no page keeps a wheel's old name

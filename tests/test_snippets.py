@@ -513,33 +513,6 @@ def test_the_sites_wheel_names_the_projects_extras_wherever_micrograd_is_install
     assert "Provides-Extra: examples" in metadata, metadata
 
 
-def test_the_sites_wheel_carries_the_packages_data_so_names_load_in_the_browser() -> None:
-    """``datasets.names()`` reads makemore's names from the package: the wheel the browser
-    unpacks holds them, and the licence beside them, as pyproject's package data says."""
-    import io
-    import zipfile
-
-    from runtime_wheels import micrograd_wheel
-
-    import micrograd
-    from micrograd.datasets import names
-
-    _, data = micrograd_wheel(Path(micrograd.__file__).parent, micrograd.__version__, "abc")
-    with zipfile.ZipFile(io.BytesIO(data)) as wheel:
-        assert "micrograd/data/NOTICE" in wheel.namelist()
-        shipped = wheel.read("micrograd/data/names.txt").decode("utf-8").split()
-    assert shipped == names()
-
-
-def test_a_package_data_pattern_that_matches_no_file_fails_the_wheel(tmp_path: Path) -> None:
-    from runtime_wheels import package_files
-    from sphinx.errors import ExtensionError
-
-    (tmp_path / "__init__.py").write_text("")
-    with pytest.raises(ExtensionError, match=r"package data 'data/names\.txt'"):
-        package_files(tmp_path, "micrograd", ["data/names.txt"])
-
-
 @pytest.mark.one_python  # what an installer installs does not differ by Python
 @pytest.mark.slow  # a virtual environment and an install from PyPI: about 20 s
 @in_page_group("neuron")

@@ -46,6 +46,7 @@ TAUGHT_MODULES = (
     "micrograd.collector",
     "micrograd.datasets",
     "micrograd.training_log",
+    "micrograd.gpt",
 )
 #: The class of the ``later`` role's words, and the attribute naming the page it points to.
 LATER = "mg-later"

@@ -1,17 +1,17 @@
 """The wheels the in-browser runner installs: micrograd, the book's runtime, graphviz.
 
-Pyodide installs pure-Python wheels by unpacking them.  The site ships three,
-made here rather than by a build backend so that two builds give the same
-bytes (fixed timestamps, modes and order): ``micrograd`` as the site was
-built from it (``src/micrograd``; its version carries the source hash, so a
-reader's browser never mixes an old wheel with a new page); the book's
-runtime (``docs/_runtime/book_runtime``: the kernel the worker imports, what
-it imports, and the checks of the "Build your own micrograd" exercises,
-``book_runtime.checks``, with each step's code files, and the runtime of each
-reader-facing feature, ``docs/_features/<name>``, as ``book_runtime.features``,
-without its Sphinx directives; its version carries the hash of its files); and
-the installed pure-Python ``graphviz`` package, which builds ``draw_dot`` and
-``draw_mlp`` drawings (viz.js lays them out).
+Pyodide installs pure-Python wheels by unpacking them. The site ships three,
+made here rather than by a build backend so that two builds give the same bytes
+(fixed timestamps, modes and order): ``micrograd`` as the site was built from
+it (``src/micrograd``, with the data files it ships; its version carries the
+source hash, so a reader's browser never mixes an old wheel with a new page);
+the book's runtime (``docs/_runtime/book_runtime``: the kernel the worker
+imports, what it imports, and the checks of the "Build your own micrograd"
+exercises, ``book_runtime.checks``, with each step's code files, and the
+runtime of each reader-facing feature, ``docs/_features/<name>``, as
+``book_runtime.features``, without its Sphinx directives; its version carries
+the hash of its files); and the installed pure-Python ``graphviz`` package,
+which builds ``draw_dot`` and ``draw_mlp`` drawings (viz.js lays them out).
 """
 
 from __future__ import annotations
@@ -90,22 +90,6 @@ def _normal(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
-def _pyproject(pyproject: Path) -> dict[str, Any]:
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10, where the tests of the helpers run too
-        import tomli as tomllib
-
-    return tomllib.loads(pyproject.read_text(encoding="utf-8"))  # type: ignore[no-any-return]
-
-
-def package_data(pyproject: Path, package: str) -> list[str]:
-    """The data files of ``package`` that the project of ``pyproject`` ships, as patterns
-    (``[tool.setuptools.package-data]``: ``data/names.txt``)."""
-    config = _pyproject(pyproject).get("tool", {}).get("setuptools", {})
-    return list(config.get("package-data", {}).get(package, []))
-
-
 def requirements_metadata(pyproject: Path) -> str:
     """The METADATA lines that say what the project of ``pyproject`` needs, and its extras.
 
@@ -114,7 +98,7 @@ def requirements_metadata(pyproject: Path) -> str:
     the project's own extras (``examples = ["micrograd-book[all]", ...]``) gets
     what those need, spelled out, so that any installer reads it alike.
     """
-    project = _pyproject(pyproject)["project"]
+    project = _toml(pyproject)["project"]
     extras: dict[str, list[str]] = project.get("optional-dependencies", {})
 
     def needs(extra: str, seen: tuple[str, ...] = ()) -> list[str]:
@@ -140,28 +124,45 @@ def requirements_metadata(pyproject: Path) -> str:
     return "".join(f"{line}\n" for line in lines)
 
 
-def package_files(folder: Path, prefix: str, data: Iterable[str] = ()) -> dict[str, bytes]:
-    """The ``.py`` files and ``py.typed`` of a package folder, and the files that match the
-    patterns of ``data``, keyed by their path in a wheel.
-
-    Raises
-    ------
-    ExtensionError
-        If a pattern of ``data`` matches no file: the wheel would lack it.
-    """
-    paths = [
-        path
+def package_files(folder: Path, prefix: str) -> dict[str, bytes]:
+    """The ``.py`` files and ``py.typed`` of a package folder, keyed by their path in a wheel."""
+    return {
+        f"{prefix}/{path.relative_to(folder).as_posix()}": path.read_bytes()
         for path in sorted(folder.rglob("*"))
         if path.is_file()
         and "__pycache__" not in path.parts
         and (path.suffix == ".py" or path.name == "py.typed")
-    ]
-    for pattern in data:
-        matched = sorted(path for path in folder.glob(pattern) if path.is_file())
-        if not matched:
-            raise ExtensionError(f"no file in {folder} matches the package data {pattern!r}")
-        paths += matched
-    return {f"{prefix}/{path.relative_to(folder).as_posix()}": path.read_bytes() for path in paths}
+    }
+
+
+def _toml(path: Path) -> dict[str, Any]:
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10, where the tests of the helpers run too
+        import tomli as tomllib
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+def package_data(folder: Path, package: str, pyproject: Path) -> dict[str, bytes]:
+    """The data files ``pyproject`` ships in ``package`` (``[tool.setuptools.package-data]``,
+    its patterns read in ``folder``), keyed by their path in a wheel.
+
+    Raises
+    ------
+    ExtensionError
+        If a pattern matches no file: the wheel would lack what the package reads.
+    """
+    setuptools = _toml(pyproject).get("tool", {}).get("setuptools", {})
+    files = {}
+    for pattern in setuptools.get("package-data", {}).get(package, []):
+        found = sorted(path for path in folder.glob(pattern) if path.is_file())
+        if not found:
+            raise ExtensionError(
+                f"{pyproject}: package data {pattern!r} matches no file in {folder}"
+            )
+        for path in found:
+            files[f"{package}/{path.relative_to(folder).as_posix()}"] = path.read_bytes()
+    return files
 
 
 def micrograd_wheel(
@@ -169,17 +170,16 @@ def micrograd_wheel(
 ) -> tuple[str, bytes]:
     """The wheel of ``src/micrograd`` (file name, bytes); its version carries the source hash.
 
-    It holds the package's data files (``datasets.names()`` reads one), as
-    ``pyproject``'s package data names them.  Its METADATA says what ``pyproject``
-    (by default the project's, the folder above ``docs/``: the package may be
-    installed elsewhere, as on the host) says
+    Its METADATA says what ``pyproject`` (by default the project's, the folder
+    above ``docs/``: the package may be installed elsewhere, as on the host) says
     the package needs, with its extras, so that the wheel the site offers
     installs with them from the site alone: ``pip install
     "<site>/_static/runner/micrograd_book-...whl[examples]"`` (a page's
     scripts name it).  The in-browser runner unpacks it and reads none of that.
     """
     pyproject = pyproject or DOCS.parent / "pyproject.toml"
-    files = package_files(source, "micrograd", package_data(pyproject, "micrograd"))
+    # The code, and the data it reads (makemore's names): Pyodide installs what the wheel holds.
+    files = {**package_files(source, "micrograd"), **package_data(source, "micrograd", pyproject)}
     summary = "micrograd, as the docs site was built from it"
     requires = requirements_metadata(pyproject)
     return book_wheel("micrograd-book", f"{version}+{source_hash}", files, summary, requires)
