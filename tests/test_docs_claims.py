@@ -161,6 +161,12 @@ READ_LEAD_INS = {
     ("moons", "Full-batch gradient descent:"),
     # CPython's collector, not the page's run.
     ("why-its-fast", "The collector decides *when* to run by counting allocations:"),
+    # The glued losses the claim compares, which follow the reader's run themselves.
+    (
+        "gpt-adam",
+        "After {glue:text}`adam_steps` steps, Adam's is {glue:text}`adam_after:.4f`, and the "
+        "better SGD run, {glue:text}`adam_best_sgd`, reached {glue:text}`adam_best_sgd_after:.4f`:",
+    ),
 }
 
 

@@ -1,9 +1,9 @@
 """A predict-then-run prompt's question is whole before the run (predict's directive.py).
 
 The directives run here under plain docutils with MyST's parser, as the build
-parses a page (the book's roles aside, which these prompts do without); an
-error of the directive is a system message of level 3, which the build, run
-with ``-W``, fails on.  The book's own prompts are read the same way, and as
+parses a page (the book's roles aside, but for a glued number, which a question
+may paste: its name stands for it); an error of the directive is a system
+message of level 3, which the build, run with ``-W``, fails on.  The book's own prompts are read the same way, and as
 the download reads them (``fill_prompts``).
 """
 
@@ -24,17 +24,25 @@ from book_runtime.features.predict.directive import (
 )
 from docutils import nodes
 from docutils.core import publish_doctree
-from docutils.parsers.rst import directives
+from docutils.parsers.rst import directives, roles
 from executed_notebooks.download import PROMPT, fill_prompts
 from myst_parser.parsers.docutils_ import Parser
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 
+def glued_name(
+    name: str, rawtext: str, text: str, lineno: int, inliner: object, options=None, content=None
+) -> tuple[list[nodes.Node], list[nodes.system_message]]:
+    """A glued number as its name: a question may paste one (its input, not its answer)."""
+    return [nodes.inline(rawtext, text.split(":", 1)[0])], []
+
+
 @pytest.fixture(autouse=True)
 def prompt_directives() -> None:
     directives.register_directive("predict-run", PredictRun)
     directives.register_directive("predict-claim", PredictClaim)
+    roles.register_local_role("glue:text", glued_name)
 
 
 def parsed(markdown: str) -> tuple[nodes.document, list[str]]:
@@ -170,4 +178,5 @@ def test_every_prompt_of_the_book_asks_its_whole_question_before_the_run(
     # The download asks the same question above its folded answer.
     question, folded = fill_prompts(prompt).split("\n\n", 1)
     assert folded.startswith("<details><summary>The answer</summary>")
+    question = re.sub(r"\{glue:text\}`([^`:]*)[^`]*`", r"\1", question)
     assert re.sub(r"`([^`]*)`", r"\1", question) == asked
