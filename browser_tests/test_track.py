@@ -12,7 +12,7 @@
   marked ``timed``: a time is measured on a machine doing nothing else); the
   times go to artifacts/runner/checks.json (benchmarks/report.py --checks
   keeps them for benchmarks/RESULTS.md).
-- In Pyodide as in CPython (tests/test_exercises.py, tests/test_checker_blame.py),
+- In Pyodide as in CPython (tests/checks/test_exercises.py, tests/checks/test_checker_blame.py),
   every known-wrong solution and near miss of book_runtime.checks gets the same
   result: its mistake, its method and its step, the recursion probes included.
 - The audit (axe-core) in every state of a step (failed, a hint shown, the

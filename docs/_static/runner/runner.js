@@ -20,7 +20,7 @@
 // predictions, pending requests); teardown is one method of it.  The modules
 // export functions and classes, each given the session, and read and link
 // nothing when imported: only constants live at module level
-// (tests/js/module_state.test.mjs fails otherwise; tests/js/session.test.mjs
+// (tests/js/site/module_state.test.mjs fails otherwise; tests/js/site/session.test.mjs
 // drives a real Session in Node, with a fake worker).
 //
 // The modules, one responsibility each (ES modules; a feature's add-on lives in
