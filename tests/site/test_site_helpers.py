@@ -706,7 +706,7 @@ def test_the_runner_is_a_few_modules_each_named_with_its_job_in_the_entry_point(
     # The page's modules; the worker and the runtime cache's service worker are entry
     # points of their own.
     page_modules = set(modules) - {"worker.js", "runtime-cache.js"}
-    assert len(page_modules) <= 14, sorted(page_modules)
+    assert len(page_modules) <= 15, sorted(page_modules)
     opening = []
     for line in (RUNNER / "runner.js").read_text(encoding="utf-8").splitlines():
         if not line.startswith("//"):

@@ -75,6 +75,13 @@ test("the reader finds import edges of every kind", () => {
   assert.ok(graph.get(nudge).includes("cells.js") && graph.get(nudge).includes("python.js"));
 });
 
+test("the planner imports no module, and the run queue is what plans with it", () => {
+  const graph = importGraph();
+  assert.deepEqual(graph.get("planner.js"), []);
+  const users = [...graph].filter(([, imports]) => imports.includes("planner.js")).map(([name]) => name);
+  assert.deepEqual(users, ["queue.js"]);
+});
+
 test("findCycle finds a lazy cycle and none in a tree", () => {
   assert.deepEqual(findCycle(new Map([["a.js", ["b.js"]], ["b.js", ["a.js"]]])), ["a.js", "b.js", "a.js"]);
   assert.equal(findCycle(new Map([["a.js", ["b.js", "c.js"]], ["b.js", ["c.js"]], ["c.js", []]])), null);

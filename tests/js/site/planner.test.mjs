@@ -1,11 +1,11 @@
-// The planner (docs/_static/runner/queue.js) on small literal pages: what Run
+// The planner (docs/_static/runner/planner.js) on small literal pages: what Run
 // on a cell runs first, what a run makes stale, and what a Reset forgets.
 
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { describe, test } from "node:test";
 
-import * as planner from "../../../docs/_static/runner/queue.js";
+import * as planner from "../../../docs/_static/runner/planner.js";
 import { asBuilt, cell, entries, names, ran, runPlan } from "../page.mjs";
 
 // x = 1 | y = x + 1 | (hidden) glue("y", y) | x = 10 | print(y)
