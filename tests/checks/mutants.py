@@ -46,7 +46,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from book_runtime.checks import EXERCISES
+from book_runtime.features.track.checks import EXERCISES
 
 #: The track's steps, in order.
 STEPS = list(EXERCISES)

@@ -15,8 +15,15 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from book_runtime.checks import EXERCISES
-from book_runtime.checks.core import Case, Finding, Guard, Mistake, fingerprint, run_check
+from book_runtime.features.track.checks import EXERCISES
+from book_runtime.features.track.checks.core import (
+    Case,
+    Finding,
+    Guard,
+    Mistake,
+    fingerprint,
+    run_check,
+)
 from track_namespace import FIXTURES, IDS, check, page_namespace, run_cell
 
 pytestmark = pytest.mark.usefixtures("recursion_limit_kept")

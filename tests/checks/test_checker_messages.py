@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from book_runtime.checks import EXERCISES
+from book_runtime.features.track.checks import EXERCISES
 from track_namespace import FIXTURES, IDS, check, page_namespace
 
 # Recorded on the tests' full Python (noxfile.TORCH_PYTHON): a message names the reader's

@@ -26,7 +26,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from book_runtime.checks import EXERCISES, check
+from book_runtime.features.track.checks import EXERCISES, check
 from mutant_battery import first_difference, trace
 from mutant_report import Outcome, record
 from mutants import EQUIVALENTS, Mutant, all_mutants, by_id, cells

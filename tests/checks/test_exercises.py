@@ -1,4 +1,4 @@
-"""The hidden checks of "Build your own micrograd" (book_runtime.checks) judge rightly.
+"""The hidden checks of "Build your own micrograd" (the track's checks) judge rightly.
 
 The reader's code reaches a check as the page's namespace after the reader's
 cells ran.  These tests make that namespace the way the in-browser runner
@@ -27,27 +27,33 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from book_runtime.checks import EXERCISES, core, step_backward, step_rules, step_value
-from book_runtime.checks.core import (
+from book_runtime.features.track.checks import (
+    EXERCISES,
+    core,
+    step_backward,
+    step_rules,
+    step_value,
+)
+from book_runtime.features.track.checks.core import (
     CASE_FILE,
     Guard,
     probe,
     probe_error,
     run_code,
 )
-from book_runtime.checks.engine_cases import micrograd_scope
-from book_runtime.checks.reference import XS, YS, page_run
-from book_runtime.checks.step_backward import _cases as backward_cases
-from book_runtime.checks.step_finale import _table
+from book_runtime.features.track.checks.engine_cases import micrograd_scope
+from book_runtime.features.track.checks.reference import XS, YS, page_run
+from book_runtime.features.track.checks.step_backward import _cases as backward_cases
+from book_runtime.features.track.checks.step_finale import _table
 from pages import DOCS, code_cells, in_page_group, run_page
 from track_namespace import IDS, check, page_namespace, run_cell
 
 pytestmark = pytest.mark.usefixtures("recursion_limit_kept")
 
 PAGE = "build-your-own"
-#: The checks, a part of the book's runtime, and their steps' code, as the page names it.
-CHECKS = DOCS / "_runtime" / "book_runtime" / "checks"
-STEPS = "_runtime/book_runtime/checks/steps"
+#: The checks, a part of the track feature's runtime, and their steps' code, as the page names it.
+CHECKS = DOCS / "_features" / "track" / "checks"
+STEPS = "_features/track/checks/steps"
 
 
 def interpreter_state() -> dict[str, Any]:
@@ -392,9 +398,9 @@ def test_a_class_of_no_module_is_checked_as_the_readers_own(module: object) -> N
 
 
 def test_the_packages_docstring_example_holds() -> None:
-    import book_runtime.checks
+    import book_runtime.features.track.checks
 
-    failures, tries = doctest.testmod(book_runtime.checks)
+    failures, tries = doctest.testmod(book_runtime.features.track.checks)
     assert (failures, tries > 0) == (0, True)
 
 
@@ -646,10 +652,10 @@ def test_the_checks_four_points_and_target_are_the_mlp_pages() -> None:
 
 def test_the_exercises_are_plain_python_for_the_browser() -> None:
     # Pyodide runs the package from a wheel of its .py files: nothing else may be needed.
-    import book_runtime.checks
+    import book_runtime.features.track.checks
 
-    assert book_runtime.checks.__file__ is not None
-    assert CHECKS.samefile(Path(book_runtime.checks.__file__).parent)
+    assert book_runtime.features.track.checks.__file__ is not None
+    assert CHECKS.samefile(Path(book_runtime.features.track.checks.__file__).parent)
     files = [p for p in CHECKS.rglob("*") if p.is_file() and "__pycache__" not in p.parts]
     assert CHECKS / "__init__.py" in files
     # Besides the code, only its lint settings (ruff.toml), which the browser never reads.
@@ -664,12 +670,12 @@ def test_the_browsers_wheel_holds_every_steps_code_and_no_lint_settings() -> Non
     with zipfile.ZipFile(io.BytesIO(data)) as wheel:
         names = set(wheel.namelist())
     steps = {
-        f"book_runtime/checks/{p.relative_to(CHECKS).as_posix()}"
+        f"book_runtime/features/track/checks/{p.relative_to(CHECKS).as_posix()}"
         for p in CHECKS.rglob("steps/*/**/*.py")
     }
     assert steps, "the steps' code files"
     assert steps <= names, steps - names
-    assert "book_runtime/checks/__init__.py" in names
+    assert "book_runtime/features/track/checks/__init__.py" in names
     assert not [name for name in names if name.endswith(".toml")]
 
 

@@ -12,7 +12,7 @@ import ast
 import re
 
 import pytest
-from book_runtime.checks import EXERCISES
+from book_runtime.features.track.checks import EXERCISES
 from mutants import OPERATORS, all_mutants, functions, mutants_of, readers_functions
 
 STARTER = """\

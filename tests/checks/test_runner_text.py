@@ -15,8 +15,8 @@ import sys
 from typing import Any
 
 import pytest
-from book_runtime.checks import EXERCISES, Result
 from book_runtime.features.track import directive as track
+from book_runtime.features.track.checks import EXERCISES, Result
 from book_runtime.inline_markup import inline_html, inline_text
 from pages import DOCS
 from track_namespace import FIXTURES, IDS, check, page_namespace

@@ -13,8 +13,8 @@ import linecache
 from pathlib import Path
 from typing import Any
 
-from book_runtime.checks import EXERCISES, Result
-from book_runtime.checks import check as check_cells
+from book_runtime.features.track.checks import EXERCISES, Result
+from book_runtime.features.track.checks import check as check_cells
 
 IDS = list(EXERCISES)
 #: Which step each cell of page_namespace is.

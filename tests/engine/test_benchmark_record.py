@@ -47,7 +47,7 @@ def test_results_md_is_written_from_the_record() -> None:
 
 
 def test_the_check_times_cover_every_step_in_the_tracks_order_against_the_target() -> None:
-    from book_runtime.checks import EXERCISES
+    from book_runtime.features.track.checks import EXERCISES
 
     checks = report.load_checks()
     assert checks is not None, "run `python benchmarks/report.py --checks ...`"

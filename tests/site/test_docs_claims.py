@@ -179,7 +179,7 @@ def test_no_claim_leaves_words_of_its_sentence_stating_something_of_their_own() 
 
 
 #: Pages whose exercises are the reader's to write, checked by the runner's Check button
-#: (book_runtime.checks): no solution on the page, a starter in each exercise cell.
+#: (book_runtime.features.track.checks): no solution on the page, a starter in each exercise cell.
 CHECKED_EXERCISE_PAGES = {"build-your-own"}
 
 
@@ -259,7 +259,7 @@ def _check_checked_exercises(page: str) -> None:
     the page shows no solution cell: hints and solutions come from the package
     (tests/checks/test_exercises.py checks that the cells hold its starters).
     """
-    from book_runtime.checks import EXERCISES
+    from book_runtime.features.track.checks import EXERCISES
 
     cells = code_cells(page)
     exercises = [c for c in cells if "exercise" in c.tags]

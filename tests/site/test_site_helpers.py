@@ -90,6 +90,7 @@ def test_only_mime_types_json_spells_the_books_mime_types() -> None:
         *(ROOT / "docs" / "_ext").rglob("*.py"),
         *(ROOT / "docs" / "_kernel").rglob("*.py"),
         *(ROOT / "docs" / "_runtime").rglob("*.py"),
+        *(ROOT / "docs" / "_features" / "track" / "checks").rglob("*.py"),
         *runner.glob("*.js"),
         *(ROOT / "docs" / "_static").glob("*.js"),
         *(ROOT / "tools").glob("*.py"),
@@ -530,7 +531,9 @@ def test_the_worker_imports_modules_of_the_runtime_wheel_by_their_names(
     shipped = set(zipfile.ZipFile(io.BytesIO(data)).namelist())
     runtime = ROOT / "docs" / "_runtime" / "book_runtime"
     assert {f"book_runtime/{path.name}" for path in runtime.glob("*.py")} <= shipped
-    assert "book_runtime/checks/__init__.py" in shipped, "the checks, in the same wheel"
+    assert "book_runtime/features/track/checks/__init__.py" in shipped, (
+        "the checks, in the same wheel"
+    )
     features = ROOT / "docs" / "_features"
     assert {
         f"book_runtime/features/{path.relative_to(features).as_posix()}"
@@ -720,25 +723,26 @@ def test_the_runner_is_a_few_modules_each_named_with_its_job_in_the_entry_point(
 
 
 def _stand_in_runtime(folder: Path) -> Path:
-    """A small book_runtime in ``folder``: a module, the checks, a step's code, lint settings."""
+    """A small book_runtime in ``folder``: a module, and one compiled that is not shipped."""
     package = folder / "book_runtime"
-    step = package / "checks" / "steps" / "value"
     (package / "__pycache__").mkdir(parents=True)
-    (step / "wrong").mkdir(parents=True)
     (package / "__init__.py").write_text('"""The runtime."""\n')
     (package / "kernel.py").write_text("NAMESPACE = {}\n")
     (package / "__pycache__" / "kernel.cpython-311.pyc").write_bytes(b"not shipped")
-    (package / "checks" / "__init__.py").write_text("EXERCISES = {}\n")
-    (package / "checks" / "ruff.toml").write_text("[lint.isort]\nforce-single-line = true\n")
-    (step / "starter.py").write_text("class Value:\n    pass\n")
-    (step / "wrong" / "no_reflected.py").write_text("del Value.__radd__\n")
     return package
 
 
 def _stand_in_features(folder: Path) -> Path:
-    """A small docs/_features in ``folder``: one feature's runtime, directive and script."""
+    """A small docs/_features in ``folder``: one feature's runtime, directive and script, and
+    its checks (a package in its folder): a step's code, lint settings."""
     features = folder / "_features"
-    (features / "knob").mkdir(parents=True)
+    checks = features / "knob" / "checks"
+    step = checks / "steps" / "value"
+    (step / "wrong").mkdir(parents=True)
+    (checks / "__init__.py").write_text("EXERCISES = {}\n")
+    (checks / "ruff.toml").write_text("[lint.isort]\nforce-single-line = true\n")
+    (step / "starter.py").write_text("class Value:\n    pass\n")
+    (step / "wrong" / "no_reflected.py").write_text("del Value.__radd__\n")
     (features / "__init__.py").write_text('"""The features."""\n')
     (features / "knob" / "__init__.py").write_text('"""A knob."""\n')
     (features / "knob" / "runtime.py").write_text("TURNS = 1\n")
@@ -766,13 +770,14 @@ def test_the_runtime_wheel_holds_the_checks_with_fixed_bytes_and_a_version_of_th
     assert {
         "book_runtime/__init__.py",
         "book_runtime/kernel.py",
-        "book_runtime/checks/__init__.py",
-        "book_runtime/checks/steps/value/starter.py",
-        "book_runtime/checks/steps/value/wrong/no_reflected.py",
+        "book_runtime/features/knob/checks/__init__.py",
+        "book_runtime/features/knob/checks/steps/value/starter.py",
+        "book_runtime/features/knob/checks/steps/value/wrong/no_reflected.py",
     } <= set(names)
     assert not any("__pycache__" in entry or entry.endswith(".toml") for entry in names)
     # A change to the checks alone, even to a step's code file, is a wheel of another name.
-    (package / "checks" / "steps" / "value" / "starter.py").write_text("class Value: ...\n")
+    starter = features / "knob" / "checks" / "steps" / "value" / "starter.py"
+    starter.write_text("class Value: ...\n")
     assert runtime_package_wheel(package, features)[0] != name, "a changed step is a new version"
 
 

@@ -1,8 +1,8 @@
 """What a page with exercises tells its runner (docs/_features/track/directive.py).
 
 The exercises themselves, their checks, hints and solutions, are a part of the
-book's runtime, ``book_runtime.checks`` (tests/checks/test_exercises.py); here, a small
-stand-in of it shows what the build takes from it and when it refuses a page.
+track's runtime, ``book_runtime.features.track.checks`` (tests/checks/test_exercises.py); here,
+a small stand-in of it shows what the build takes from it and when it refuses a page.
 """
 
 from __future__ import annotations
@@ -98,7 +98,7 @@ def test_an_exercise_cell_holds_its_starter_file_without_the_files_last_newline(
     docs = Path(__file__).resolve().parents[3] / "docs"
     file = docs / track.CHECKS / "steps" / "value" / "starter.py"
     cell = "```{code-cell} ipython3\n:tags: [exercise-value]\n:load: %s\n```\n"
-    path = "_runtime/book_runtime/checks/steps/value/starter.py"
+    path = "_features/track/checks/steps/value/starter.py"
     loaded = track.load_starters(cell % path, docs, heard.append)
     starter = file.read_text(encoding="utf-8")
     assert starter.endswith("\n")

@@ -7,7 +7,7 @@ and shows the one :class:`Result`.  A part of the book's runtime, it uses the
 standard library and ``micrograd`` only, so that it runs in the reader's
 browser (Pyodide) as well as in CPython.
 
->>> from book_runtime.checks import EXERCISES, check
+>>> from book_runtime.features.track.checks import EXERCISES, check
 >>> list(EXERCISES)
 ['value', 'rules', 'backward', 'nn', 'training', 'finale']
 >>> check("value", {}).to_json()["status"]
@@ -19,15 +19,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from book_runtime.checks import step_backward
-from book_runtime.checks import step_finale
-from book_runtime.checks import step_nn
-from book_runtime.checks import step_rules
-from book_runtime.checks import step_training
-from book_runtime.checks import step_value
-from book_runtime.checks.core import Exercise
-from book_runtime.checks.core import Result
-from book_runtime.checks.core import run_check
+from . import step_backward
+from . import step_finale
+from . import step_nn
+from . import step_rules
+from . import step_training
+from . import step_value
+from .core import Exercise
+from .core import Result
+from .core import run_check
 
 __all__ = [
     "EXERCISES",

@@ -49,7 +49,10 @@ T = TypeVar("T")
 
 #: The file name the checker's cases run under: their frames are not the reader's.
 CASE_FILE = "<book check>"
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+#: The checker's package: its folder holds the steps' code files, and its frames are not
+#: the reader's either.
+PACKAGE = "book_runtime.features.track.checks"
+_PACKAGE_DIR = os.path.join(os.path.abspath(str(resources.files(PACKAGE))), "")
 
 PASSED, FAILED, NOT_DONE, RAISED = "passed", "failed", "not-done", "raised"
 #: The status of a check whose step's code is micrograd's own, imported or inherited.
@@ -156,7 +159,7 @@ def step_file(step: str, name: str) -> str:
     The starter, the solution and the known-wrong solutions are ``.py`` files
     that ruff reads; the page, the runner and the checks read their text here.
     """
-    steps = resources.files("book_runtime.checks") / "steps"
+    steps = resources.files(PACKAGE) / "steps"
     return (steps / step / name).read_text(encoding="utf-8")
 
 
@@ -736,7 +739,7 @@ def outcome_of(method: Case | None, failure: str | BaseException | None) -> Outc
 
 
 def _track() -> Mapping[str, Exercise]:
-    from book_runtime.checks import EXERCISES  # the track is made of this module's classes
+    from . import EXERCISES  # the track is made of this module's classes
 
     return EXERCISES
 

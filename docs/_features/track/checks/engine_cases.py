@@ -24,19 +24,20 @@ from dataclasses import dataclass
 from typing import Any
 
 import micrograd
-from book_runtime.checks.core import MICROGRAD
-from book_runtime.checks.core import READER_ERRORS
-from book_runtime.checks.core import Case
-from book_runtime.checks.core import Failure
-from book_runtime.checks.core import Namespace
-from book_runtime.checks.core import defined
-from book_runtime.checks.core import locate
-from book_runtime.checks.core import probe
-from book_runtime.checks.core import probe_error
-from book_runtime.checks.core import reader_scope
-from book_runtime.checks.core import run_code
-from book_runtime.checks.core import same
-from book_runtime.checks.core import show
+
+from .core import MICROGRAD
+from .core import READER_ERRORS
+from .core import Case
+from .core import Failure
+from .core import Namespace
+from .core import defined
+from .core import locate
+from .core import probe
+from .core import probe_error
+from .core import reader_scope
+from .core import run_code
+from .core import same
+from .core import show
 
 #: The step of a central difference.
 STEP = 1e-6

@@ -16,11 +16,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from book_runtime.checks.core import MICROGRAD
 from micrograd import MLP
 from micrograd import Layer
 from micrograd import Neuron
 from micrograd import Value
+
+from .core import MICROGRAD
 
 #: A network of micrograd's, of any of the three kinds.
 Network = Neuron | Layer | MLP

@@ -15,27 +15,27 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 
-from book_runtime.checks.core import MICROGRAD
-from book_runtime.checks.core import READER_ERRORS
-from book_runtime.checks.core import RECURSION_LIMIT
-from book_runtime.checks.core import Case
-from book_runtime.checks.core import Exercise
-from book_runtime.checks.core import Finding
-from book_runtime.checks.core import Mistake
-from book_runtime.checks.core import Namespace
-from book_runtime.checks.core import limit_put_back
-from book_runtime.checks.core import probe
-from book_runtime.checks.core import probe_error
-from book_runtime.checks.core import readers
-from book_runtime.checks.core import show
-from book_runtime.checks.core import stack_depth
-from book_runtime.checks.engine_cases import EngineCase
-from book_runtime.checks.engine_cases import Look
-from book_runtime.checks.engine_cases import micrograd_scope
-from book_runtime.checks.engine_cases import number
-from book_runtime.checks.engine_cases import short
-from book_runtime.checks.engine_cases import value_with_grad
-from book_runtime.checks.step_rules import OPTIONAL_PROBES
+from .core import MICROGRAD
+from .core import READER_ERRORS
+from .core import RECURSION_LIMIT
+from .core import Case
+from .core import Exercise
+from .core import Finding
+from .core import Mistake
+from .core import Namespace
+from .core import limit_put_back
+from .core import probe
+from .core import probe_error
+from .core import readers
+from .core import show
+from .core import stack_depth
+from .engine_cases import EngineCase
+from .engine_cases import Look
+from .engine_cases import micrograd_scope
+from .engine_cases import number
+from .engine_cases import short
+from .engine_cases import value_with_grad
+from .step_rules import OPTIONAL_PROBES
 
 #: The step's folder of code (steps/backward/) and its id in the track.
 STEP = "backward"

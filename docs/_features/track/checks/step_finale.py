@@ -11,29 +11,30 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from book_runtime.checks.core import Case
-from book_runtime.checks.core import Exercise
-from book_runtime.checks.core import Failure
-from book_runtime.checks.core import Finding
-from book_runtime.checks.core import Mistake
-from book_runtime.checks.core import Namespace
-from book_runtime.checks.core import first_difference
-from book_runtime.checks.core import probe
-from book_runtime.checks.core import reader_scope
-from book_runtime.checks.core import run_code
-from book_runtime.checks.core import same
-from book_runtime.checks.core import show
-from book_runtime.checks.engine_cases import number
-from book_runtime.checks.engine_cases import short
-from book_runtime.checks.reference import PAGE_NET
-from book_runtime.checks.reference import PAGE_RATE
-from book_runtime.checks.reference import PAGE_RUN
-from book_runtime.checks.reference import PAGE_SEED
-from book_runtime.checks.reference import page_run
-from book_runtime.checks.reference import page_weights
-from book_runtime.checks.reference import readers_page_weights
 from micrograd import Value
 from micrograd.training_log import TrainingLog
+
+from .core import Case
+from .core import Exercise
+from .core import Failure
+from .core import Finding
+from .core import Mistake
+from .core import Namespace
+from .core import first_difference
+from .core import probe
+from .core import reader_scope
+from .core import run_code
+from .core import same
+from .core import show
+from .engine_cases import number
+from .engine_cases import short
+from .reference import PAGE_NET
+from .reference import PAGE_RATE
+from .reference import PAGE_RUN
+from .reference import PAGE_SEED
+from .reference import page_run
+from .reference import page_weights
+from .reference import readers_page_weights
 
 #: The step's folder of code (steps/finale/) and its id in the track.
 STEP = "finale"

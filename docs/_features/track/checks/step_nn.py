@@ -11,23 +11,24 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from book_runtime.checks.core import Case
-from book_runtime.checks.core import Exercise
-from book_runtime.checks.core import Failure
-from book_runtime.checks.core import Finding
-from book_runtime.checks.core import Mistake
-from book_runtime.checks.core import Namespace
-from book_runtime.checks.core import first_difference
-from book_runtime.checks.core import probe
-from book_runtime.checks.core import probe_error
-from book_runtime.checks.core import same
-from book_runtime.checks.core import show
-from book_runtime.checks.engine_cases import as_float
-from book_runtime.checks.engine_cases import number
-from book_runtime.checks.engine_cases import short
-from book_runtime.checks.reference import Net
-from book_runtime.checks.reference import micrograds_draw
 from micrograd import Value
+
+from .core import Case
+from .core import Exercise
+from .core import Failure
+from .core import Finding
+from .core import Mistake
+from .core import Namespace
+from .core import first_difference
+from .core import probe
+from .core import probe_error
+from .core import same
+from .core import show
+from .engine_cases import as_float
+from .engine_cases import number
+from .engine_cases import short
+from .reference import Net
+from .reference import micrograds_draw
 
 #: The step's folder of code (steps/nn/) and its id in the track.
 STEP = "nn"

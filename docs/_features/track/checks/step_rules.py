@@ -14,24 +14,24 @@ from dataclasses import dataclass
 from dataclasses import replace
 from typing import Any
 
-from book_runtime.checks.core import MICROGRAD
-from book_runtime.checks.core import Case
-from book_runtime.checks.core import Exercise
-from book_runtime.checks.core import Failure
-from book_runtime.checks.core import Finding
-from book_runtime.checks.core import Mistake
-from book_runtime.checks.core import Namespace
-from book_runtime.checks.core import probe
-from book_runtime.checks.core import probe_error
-from book_runtime.checks.core import same
-from book_runtime.checks.core import show
-from book_runtime.checks.core import starter_part
-from book_runtime.checks.engine_cases import as_float
-from book_runtime.checks.engine_cases import micrograd_scope
-from book_runtime.checks.engine_cases import node_probe
-from book_runtime.checks.engine_cases import number
-from book_runtime.checks.engine_cases import readers_own
-from book_runtime.checks.engine_cases import value_with_grad
+from .core import MICROGRAD
+from .core import Case
+from .core import Exercise
+from .core import Failure
+from .core import Finding
+from .core import Mistake
+from .core import Namespace
+from .core import probe
+from .core import probe_error
+from .core import same
+from .core import show
+from .core import starter_part
+from .engine_cases import as_float
+from .engine_cases import micrograd_scope
+from .engine_cases import node_probe
+from .engine_cases import number
+from .engine_cases import readers_own
+from .engine_cases import value_with_grad
 
 #: The step's folder of code (steps/rules/) and its id in the track.
 STEP = "rules"

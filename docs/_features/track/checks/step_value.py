@@ -6,20 +6,20 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from book_runtime.checks.core import Case
-from book_runtime.checks.core import Exercise
-from book_runtime.checks.core import Finding
-from book_runtime.checks.core import Mistake
-from book_runtime.checks.core import Namespace
-from book_runtime.checks.core import left_number
-from book_runtime.checks.core import probe
-from book_runtime.checks.core import probe_error
-from book_runtime.checks.engine_cases import EngineCase
-from book_runtime.checks.engine_cases import Look
-from book_runtime.checks.engine_cases import node_probe
-from book_runtime.checks.engine_cases import number
-from book_runtime.checks.engine_cases import readers_own
-from book_runtime.checks.engine_cases import short
+from .core import Case
+from .core import Exercise
+from .core import Finding
+from .core import Mistake
+from .core import Namespace
+from .core import left_number
+from .core import probe
+from .core import probe_error
+from .engine_cases import EngineCase
+from .engine_cases import Look
+from .engine_cases import node_probe
+from .engine_cases import number
+from .engine_cases import readers_own
+from .engine_cases import short
 
 #: The step's folder of code (steps/value/) and its id in the track.
 STEP = "value"

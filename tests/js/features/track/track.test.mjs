@@ -179,7 +179,7 @@ async function checked(session) {
   return result;
 }
 
-/** A failure the checks name as a known mistake, as book_runtime.checks's Result.to_json gives it. */
+/** A failure the checks name as a known mistake, as book_runtime.features.track.checks's Result.to_json gives it. */
 const RECURSIVE_SORT = {
   exercise: "add",
   status: "failed",
