@@ -9,3 +9,8 @@ progress, and its Check asks :mod:`.runtime`, a kernel add-on in the reader's
 browser, to run the book's hidden checks (:mod:`book_runtime.features.track.checks`) on the
 reader's code.
 """
+
+from .. import Feature
+
+#: What the core needs from this feature (the registry, book_runtime.features).
+FEATURE = Feature("track", kernel_addon=True, with_its_page=True)
