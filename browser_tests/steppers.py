@@ -128,7 +128,10 @@ def off_screen(parts: dict[str, Any]) -> list[str]:
     problems += [
         f"drawing {box} under the controls"
         for box in parts["drawings"]
-        if box["top"] < bar["bottom"] - 1 and box["bottom"] > bar["top"]
+        if box["top"] < bar["bottom"] - 1
+        and box["bottom"] > bar["top"]
+        and box["left"] < bar["right"] - 1
+        and box["right"] > bar["left"] + 1
     ]
     return problems
 
@@ -155,7 +158,8 @@ def off_screen_stepping_through(stepper: Any) -> list[str]:
 #: Every node box of the current frame of a stepper that a box around it cuts: the
 #: drawing's own viewport, and each element between it and the article that clips what
 #: overflows it.  A labelled region the keyboard can scroll (role=region, a name,
-#: tabindex=0) may cut a node sideways, so long as scrolling it shows the whole node.
+#: tabindex=0) may cut a node, sideways or (a drawing cropped to a phone's window) up and
+#: down, so long as scrolling it shows the whole node.
 CLIPPED_NODES_JS = """
 (stepper) => {
   const frame = stepper.querySelector(':scope > .mg-stepper-frame.mg-current');
@@ -176,7 +180,11 @@ CLIPPED_NODES_JS = """
         const c = box.getBoundingClientRect();
         const scrolls = box !== svg && box.getAttribute('role') === 'region'
           && box.getAttribute('tabindex') === '0' && !!box.getAttribute('aria-label');
-        const up = b.top < c.top - 1 || b.bottom > c.bottom + 1;
+        let up = b.top < c.top - 1 || b.bottom > c.bottom + 1;
+        if (up && scrolls) {
+          const top = b.top - c.top + box.scrollTop;
+          up = top < -1 || top + b.height > box.scrollHeight + 1;
+        }
         let sideways = b.left < c.left - 1 || b.right > c.right + 1;
         if (sideways && scrolls) {
           const left = b.left - c.left + box.scrollLeft;

@@ -303,7 +303,11 @@ DRAWING_JS = """
 (stepper) => {
   const frame = stepper.querySelector(':scope > .mg-stepper-frame.mg-current');
   const svg = frame.querySelector('svg.micrograd-graph');
-  const box = svg.getBoundingClientRect();
+  // The part of the drawing its view shows (a phone's may be cropped to the window).
+  const drawn = svg.getBoundingClientRect();
+  const view = (svg.closest('.mg-stepper-view') || svg).getBoundingClientRect();
+  const box = {top: Math.max(drawn.top, view.top), bottom: Math.min(drawn.bottom, view.bottom),
+               left: drawn.left, right: drawn.right};
   const form = stepper.querySelector('.mg-predict-ask');
   const asked = form.getClientRects().length > 0 ? form.getBoundingClientRect() : null;
   const covers = asked !== null && asked.bottom > box.top && asked.top < box.bottom

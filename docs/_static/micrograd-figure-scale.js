@@ -25,8 +25,9 @@ export const MIN_BESIDE_LABEL_PX = 11;
 export const WORDS_MIN_PX = 240;
 // The share of the row the words beside the drawings keep, where the drawings would
 // take more at a larger size: a pair's two sides' words, one under the other, are then
-// no taller than a laptop's window leaves them.
-export const WORDS_SHARE = 0.4;
+// no taller than a laptop's window leaves them (at 0.3 they were, at 1366x768), and
+// its drawings' text 11.8 px there (at 0.4, 11.0).
+export const WORDS_SHARE = 0.34;
 // The room between a drawing and the next, or the words, in that row (CSS px).
 export const BESIDE_GAP_PX = 12;
 
@@ -92,4 +93,21 @@ export function frameScale({ width, height, label, room, free, screen, beside = 
   const least = screen < PHONE_WIDTH_PX ? readable : MIN_LABEL_PX / label;
   const fits = Math.min(across, Math.max(free, 0) / height);
   return { scale: Math.max(fits, Math.min(across, least)), sideways: false };
+}
+
+// The least a cropped drawing's view shows (CSS px): a node at work with the nodes its
+// rule adds to, at MIN_NARROW_LABEL_PX.
+export const MIN_CROP_PX = 240;
+
+/**
+ * The height of the view of a drawing whose words lie under it on a phone (`screen` px
+ * wide), or null where it shows the whole drawing: a stepper `over` px taller than the
+ * window below the theme's header, its drawing `drawn` px tall, shows only so much of
+ * it, and the view scrolls up and down (the node at work in it), so that the step's
+ * words are in the window with the drawing.  Never less than MIN_CROP_PX; never on a
+ * wider screen, whose window holds the whole drawing.
+ */
+export function croppedHeight({ drawn, over, screen }) {
+  if (screen >= PHONE_WIDTH_PX || over <= 0.5) return null;
+  return Math.max(MIN_CROP_PX, Math.floor(drawn - over));
 }

@@ -28,7 +28,7 @@
  * Plain JavaScript, no dependencies, nothing fetched but its one module: the size at
  * which a stepper's frame is drawn, and where its words lie (micrograd-figure-scale.js).
  */
-import { BESIDE_GAP_PX, frameScale, wordsBelow, wordsBeside } from "./micrograd-figure-scale.js";
+import { BESIDE_GAP_PX, croppedHeight, frameScale, wordsBelow, wordsBeside } from "./micrograd-figure-scale.js";
 
 (() => {
   "use strict";
@@ -146,7 +146,6 @@ import { BESIDE_GAP_PX, frameScale, wordsBelow, wordsBeside } from "./micrograd-
         note.className = "mg-stepper-scroll-note";
         note.setAttribute("aria-hidden", "true");
         note.hidden = true;
-        note.textContent = "\u2190 Scroll the drawing sideways to see all of it \u2192";
         view.before(note);
       }
     }
@@ -161,20 +160,52 @@ import { BESIDE_GAP_PX, frameScale, wordsBelow, wordsBeside } from "./micrograd-
     return (smallest * naturalWidth(svg)) / units;
   }
 
-  /** A view that scrolls sideways is a region the keyboard can scroll, named by its drawing. */
-  function markSideways(view, sideways) {
-    const note = view.previousElementSibling;
-    if (note && note.classList.contains("mg-stepper-scroll-note")) note.hidden = !sideways;
-    if (sideways) {
-      view.classList.add("mg-sideways");
+  // How a view that scrolls its drawing says so: its class, the region's name, and a
+  // note in words the eye sees (the box it cuts at the edge is not the end of the
+  // drawing): above a drawing that scrolls sideways, under a cropped one, so that the
+  // drawing keeps its place when it comes to be cropped (Predict's question takes room).
+  const SCROLLS = {
+    sideways: {
+      name: "The drawing, wider than the page: scroll it sideways",
+      note: "\u2190 Scroll the drawing sideways to see all of it \u2192",
+    },
+    cropped: {
+      name: "The drawing, taller than the window: scroll it up and down",
+      note: "\u2195 Scroll the drawing above to see all of it",
+    },
+  };
+
+  /** A view that scrolls its drawing (`how`: sideways, cropped, or null) is a region the
+   * keyboard can scroll, named by its drawing. */
+  function markScrolling(view, how) {
+    const note = view.parentElement.querySelector(":scope > .mg-stepper-scroll-note");
+    if (note) {
+      note.hidden = !how;
+      if (how) note.textContent = SCROLLS[how].note;
+      if (how === "cropped" && note.nextElementSibling === view) view.after(note);
+      if (how === "sideways" && note.previousElementSibling === view) view.before(note);
+    }
+    view.classList.toggle("mg-sideways", how === "sideways");
+    view.classList.toggle("mg-cropped", how === "cropped");
+    if (how) {
       view.setAttribute("role", "region");
       view.setAttribute("tabindex", "0");
-      view.setAttribute("aria-label", "The drawing, wider than the page: scroll it sideways");
-    } else if (view.classList.contains("mg-sideways")) {
-      view.classList.remove("mg-sideways");
+      view.setAttribute("aria-label", how === "cropped" ? `${whose(view)}: ${SCROLLS[how].name}` : SCROLLS[how].name);
+    } else if (view.hasAttribute("role")) {
       ["role", "tabindex", "aria-label"].forEach((name) => view.removeAttribute(name));
     }
   }
+
+  /** Whose drawing a view shows, in the build's words: its stepper's name, and its
+   * side's title in a pair; a page's regions are told apart by their names. */
+  function whose(view) {
+    const stepper = view.closest(".mg-stepper");
+    const title = view.closest(".mg-stepper-side")?.querySelector(".mg-stepper-title");
+    const name = stepper?.getAttribute("aria-label") || "A stepper";
+    return title ? `${name}, ${title.textContent.replace(/:\s*$/, "")}` : name;
+  }
+
+  const markSideways = (view, sideways) => markScrolling(view, sideways ? "sideways" : null);
 
   /**
    * The nodes at work of a frame (``selector``: those, and maybe the nodes their rule
@@ -248,12 +279,13 @@ import { BESIDE_GAP_PX, frameScale, wordsBelow, wordsBeside } from "./micrograd-
    * view, the node at work in the middle.  `layout` says where the words lie
    * (layOutWords).
    */
-  function fitFrame(stepper, frame, { beside, below }) {
+  function fitFrame(stepper, frame, { beside, below }, scrolledTo = null) {
     const views = Array.from(frame.querySelectorAll(".mg-stepper-view")).filter((v) => v.getClientRects().length);
     if (!views.length) return;
     views.forEach((view) => {
       view.firstElementChild.style.width = "";
       view.firstElementChild.style.height = "";
+      view.style.maxHeight = "";
       markSideways(view, false);
     });
     // Side by side (a pair on a wide screen), or wrapped one above the other (a pair
@@ -305,6 +337,38 @@ import { BESIDE_GAP_PX, frameScale, wordsBelow, wordsBeside } from "./micrograd-
         caption.style.minHeight = "";
       });
     }
+    if (views.length === 1 && !views[0].classList.contains("mg-sideways")) {
+      cropToWindow(stepper, views[0], scrolledTo);
+    }
+  }
+
+  /**
+   * On a phone, a drawing whose words lie under it (a stepper's, a pair's side's) at a
+   * readable size and the words may be taller than the window together: the view then
+   * shows only as much of the drawing as the window leaves it (croppedHeight), and
+   * scrolls up and down, so that the step's words are read with the drawing and the
+   * stepper fits the window.  The view keeps where the previous step had scrolled it
+   * (`scrolledTo`), and scrolls only as far as the step's nodes (the one at work and
+   * those its rule adds to) need to be in it.
+   */
+  function cropToWindow(stepper, view, scrolledTo) {
+    const room = window.innerHeight - stuckTop() - 8;
+    const drawn = view.getBoundingClientRect().height;
+    const over = stepper.getBoundingClientRect().height - room;
+    if (croppedHeight({ drawn, over, screen: window.innerWidth }) === null) return;
+    markScrolling(view, "cropped"); // its note takes room too: measured again
+    const height = croppedHeight({
+      drawn, over: stepper.getBoundingClientRect().height - room, screen: window.innerWidth,
+    });
+    view.style.maxHeight = `${height}px`;
+    if (scrolledTo !== null) view.scrollTop = scrolledTo;
+    const shown = view.getBoundingClientRect();
+    const step = activeBox(view, "g.node.mg-active, g.node.mg-receiving");
+    const work = step && step.bottom - step.top <= shown.height - 8 ? step : activeBox(view);
+    if (work) {
+      if (work.top < shown.top) view.scrollTop -= shown.top - work.top + 4;
+      else if (work.bottom > shown.bottom) view.scrollTop += work.bottom - shown.bottom + 4;
+    }
   }
 
   /** The width of a frame's content (CSS px): the row its drawings and words share. */
@@ -339,14 +403,15 @@ import { BESIDE_GAP_PX, frameScale, wordsBelow, wordsBeside } from "./micrograd-
   }
 
   /**
-   * A stepper taller than the window: its step's words, above its drawings, stick under
-   * its buttons, so that they stay in view while the page scrolls on to the node at work
-   * (micrograd-figures.css).  Words under the drawings (a pair's, a phone's) are not stuck.
+   * A stepper taller than the window: its buttons stick to the top of the window, and its
+   * step's words, above its drawings, under them, so that they stay in view while the
+   * page scrolls on to the node at work (micrograd-figures.css).  Words under the
+   * drawings (a pair's, a phone's) are not stuck.  A stepper the window holds sticks
+   * nothing: its buttons would lie over its drawing once the page is scrolled past its top.
    */
   function stickCaption(stepper) {
     const controls = stepper.querySelector(":scope > .mg-stepper-controls");
-    const tall = !stepper.classList.contains("mg-stepper-pair")
-      && stepper.getBoundingClientRect().height > window.innerHeight - stuckTop();
+    const tall = stepper.getBoundingClientRect().height > window.innerHeight - stuckTop();
     stepper.classList.toggle("mg-tall", tall);
     if (tall) {
       const below = parseFloat(getComputedStyle(controls).top) + controls.getBoundingClientRect().height;
@@ -404,13 +469,16 @@ import { BESIDE_GAP_PX, frameScale, wordsBelow, wordsBeside } from "./micrograd-
     frames.forEach(wrapDrawings);
 
     function show(index, announce) {
+      // Where the reader, or the last step, scrolled a cropped drawing: the next keeps it.
+      const cropped = frames[current].querySelector(".mg-stepper-view.mg-cropped");
+      const scrolledTo = cropped ? cropped.scrollTop : null;
       current = Math.max(0, Math.min(frames.length - 1, index));
       frames.forEach((frame, k) => frame.classList.toggle("mg-current", k === current));
       previous.disabled = current === 0;
       next.disabled = current === frames.length - 1;
       status.textContent = `Step ${current + 1} of ${frames.length}`;
       stepper.dataset.current = String(current);
-      fitFrame(stepper, frames[current], layout);
+      fitFrame(stepper, frames[current], layout, scrolledTo);
       stickCaption(stepper);
       if (announce) {
         if (live) live.textContent = caption(frames[current]);

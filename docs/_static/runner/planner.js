@@ -18,6 +18,7 @@
 //   - notRerun(page, history): the outputs that stay the build's (build-only
 //     cells, and the hidden cells computed from them) while a shown cell they
 //     depend on is one the reader changed.
+//   - staleKeys(entry, notRerun): which of a stale cell's glued keys are out of date.
 //   - afterThePage(page): the page with the scratch cell after its last, for
 //     planFor: what its Run runs first is what the page's last cell's does.
 //
@@ -252,17 +253,35 @@ export function afterThePage(page) {
 
 /** The version of `name` that cell k sees: that of the nearest run above k that changed it. */
 function versionAt(history, name, k) {
+  return changedAt(history, name, k).version;
+}
+
+/** The last run of a cell above k that changed `name`: {code (-1: none), version (0: none)}. */
+function changedAt(history, name, k) {
   const byCell = history.versions.get(name);
-  if (!byCell) return 0;
   let best = -1;
   let version = 0;
-  for (const [code, v] of byCell) {
+  for (const [code, v] of byCell || []) {
     if (code < k && code > best) {
       best = code;
       version = v;
     }
   }
-  return version;
+  return { code: best, version };
+}
+
+/**
+ * Whether `name`, which the run of a cell above k changed, reaches k from another
+ * cell: one between that cell and k binds it anew (it defines it, from names other
+ * than itself) and is not stale (`stale`: the codes found stale above k), so that
+ * what k was computed from is that cell's value, which the change did not touch.
+ * (The neuron's tanh-from-exp cell binds its own x1, w1, n, ...: a change to the first
+ * neuron's does not reach the numbers computed from them.)
+ */
+function rebound(page, history, name, k, stale) {
+  const { code } = changedAt(history, name, k);
+  return page.cells.some((p) => p.code > code && p.code < k && runnable(p) && !stale.has(p.code)
+    && p.facts.defines.includes(name) && !p.facts.uses.includes(name));
 }
 
 /** Before cell k runs: note the versions of what it depends on (its output's inputs). */
@@ -311,22 +330,28 @@ export function changedOutside(history, k, changed) {
  * edits took away.
  */
 export function staleCells(page, history) {
-  return page.cells
-    .filter((c) => runnable(c))
-    .filter((c) => {
-      // A cell that reads a name the reader's edits took away: a hidden one cannot run,
-      // and what it showed (the build's numbers, or an earlier run's) no longer follows
-      // from the page; nor does a visible one's build output, until it runs.
-      if (lostInput(page, c) && (c.hidden || !history.lastRun.has(c.code))) return true;
-      // A hidden cell that raised sent none of its numbers: the text keeps the build's.
-      if (c.hidden && history.raised.has(c.code)) return true;
-      const inputs = history.inputs.get(c.code) || new Map();
-      for (const name of dependencies(page, c.code)) {
-        if (versionAt(history, name, c.code) !== (inputs.get(name) ?? 0)) return true;
-      }
-      return false;
-    })
-    .map((c) => c.code);
+  const stale = new Set(); // found so far, in page order: a cell may rebind what it reads
+  const isStale = (c) => {
+    // A cell that reads a name the reader's edits took away: a hidden one cannot run,
+    // and what it showed (the build's numbers, or an earlier run's) no longer follows
+    // from the page; nor does a visible one's build output, until it runs.
+    if (lostInput(page, c) && (c.hidden || !history.lastRun.has(c.code))) return true;
+    // A hidden cell that raised sent none of its numbers: the text keeps the build's.
+    if (c.hidden && history.raised.has(c.code)) return true;
+    const inputs = history.inputs.get(c.code) || new Map();
+    // Where each name is read: by c, or by a cell c needs (its value reached c through it).
+    const readers = [c, ...c.needs.map((d) => page.cells[d])];
+    for (const name of dependencies(page, c.code)) {
+      if (versionAt(history, name, c.code) === (inputs.get(name) ?? 0)) continue;
+      const reached = readers.filter((r) => r.facts.uses.includes(name));
+      if (!reached.every((r) => rebound(page, history, name, r.code, stale))) return true;
+    }
+    return false;
+  };
+  for (const c of page.cells) {
+    if (runnable(c) && isStale(c)) stale.add(c.code);
+  }
+  return [...stale];
 }
 
 /**
@@ -356,6 +381,17 @@ export function notRerun(page, history) {
     code,
     because: [...because].sort((a, b) => a - b).map((d) => ({ code: d, edited: page.cells[d].edited })),
   }));
+}
+
+/**
+ * The keys a stale cell glued that are out of date: all of them, but for the claims
+ * that hold whatever values the page's inputs take (the manifest's anyInput:
+ * claim(..., any_input=True)), which no change of values makes out of date.  What
+ * stays the build's (notRerun) after the reader changed code it depends on: all.
+ */
+export function staleKeys(entry, notRerun = false) {
+  const steady = new Set(notRerun ? [] : entry.anyInput || []);
+  return entry.glue.filter((key) => !steady.has(key));
 }
 
 /**

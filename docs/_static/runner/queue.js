@@ -21,7 +21,7 @@ import {
 } from "./python.js";
 import {
   afterRun, afterThePage, analysisRequest, beforeRun, changedOutside, forget, isAnalysed, needs,
-  newHistory, notRerun, pageOf, planFor, staleCells,
+  newHistory, notRerun, pageOf, planFor, staleCells, staleKeys,
 } from "./planner.js";
 import {
   Status, first, mark, now,
@@ -709,17 +709,6 @@ export function refreshStale(session) {
       drawStale(session);
     });
   }
-}
-
-/**
- * The keys a stale cell glued that are out of date: all of them, but for the claims
- * that hold whatever values the page's inputs take (the manifest's anyInput:
- * claim(..., any_input=True)), which no change of values makes out of date.  What
- * stays the build's (notRerun) after the reader changed code it depends on: all.
- */
-export function staleKeys(entry, notRerun = false) {
-  const steady = new Set(notRerun ? [] : entry.anyInput || []);
-  return entry.glue.filter((key) => !steady.has(key));
 }
 
 /** Draw the marks of what is stale now (and tell the add-ons, when that changed). */

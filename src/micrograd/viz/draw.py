@@ -55,6 +55,9 @@ _INK = "#1f2328"  # text and outlines inside filled nodes
 _EDGE = "#8c959f"  # mid grey: visible on white and on near-black pages
 _VALUE_FILL = "#ffffff"
 _OP_FILL = "#dbe9f6"
+#: An operation's ellipse is this tall (inches; Graphviz's default is 0.5): its one symbol
+#: needs no more, and a deep graph's height is mostly its ellipses and its ranks' gaps.
+_OP_HEIGHT = "0.3"
 _NOTE_FILL = "#fff4ce"
 _POSITIVE = "#1f77b4"  # blue
 _NEGATIVE = "#d62728"  # red
@@ -241,7 +244,7 @@ def draw_dot(
     n0 [label="{ a | data 2.0000 | grad -3.0000 }" shape=record
     n1 [label="{ b | data -3.0000 | grad 2.0000 }" shape=record
     n2 [label="{ c | data -6.0000 | grad 1.0000 }" shape=record
-    n2_op [label="*" fillcolor="#dbe9f6" shape=ellipse
+    n2_op [label="*" fillcolor="#dbe9f6" height=0.3 shape=ellipse
     >>> print(dot.body[1].split(" tooltip=")[1])
     "a: data = 2.0, grad = -3.0"]
     <BLANKLINE>
@@ -267,8 +270,11 @@ def draw_dot(
     dot = _new_digraph(rankdir)
     description = _dot_description(drawn, len(order), show_grad)
     # Neighbours a tenth of an inch apart: a wide rank (the inputs, abreast) stays
-    # narrow enough for a narrow screen to show its numbers at a size to read.
-    dot.attr(ranksep="0.3", nodesep="0.1", comment=_escape(description))
+    # narrow enough for a narrow screen to show its numbers at a size to read.  Ranks
+    # 0.15 in apart, and operations' ellipses 0.3 in tall: a deep graph (the neuron's
+    # nine ranks) stays short enough for a laptop's window to hold it whole with its
+    # text at 14 px, where the height of its empty space took it down to 11 px.
+    dot.attr(ranksep="0.15", nodesep="0.1", comment=_escape(description))
     for node in drawn:
         name = names[node]
         fields = [_escape(node.label, _RECORD_SPECIAL), f"data {format_number(node.data)}"]
@@ -285,6 +291,7 @@ def draw_dot(
                 name + "_op",
                 label=_escape(node._op),
                 shape="ellipse",
+                height=_OP_HEIGHT,
                 fillcolor=_OP_FILL,
                 tooltip=_escape(f"{node._op} makes {name_of(node)}"),
             )

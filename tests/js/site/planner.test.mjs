@@ -378,8 +378,9 @@ describe("a real page: the neuron's manifest, as the build wrote it", () => {
       const plan = planner.planFor(page, planner.newHistory(), c.code, { kernelNames });
       const above = list.filter((e) => e.code < c.code && !e.buildOnly).map((e) => e.code);
       assert.deepEqual(plan.steps, above, `cell ${c.code}`);
-      const next = list[c.code + 1];
-      assert.deepEqual(plan.followers, next && next.hidden ? [next.code] : [], `cell ${c.code}`);
+      const after = list.slice(c.code + 1);
+      const hidden = after.slice(0, after.findIndex((e) => !e.hidden) >>> 0).map((e) => e.code);
+      assert.deepEqual(plan.followers, hidden, `cell ${c.code}`);
     }
   });
 
@@ -392,9 +393,32 @@ describe("a real page: the neuron's manifest, as the build wrote it", () => {
     const analysis = { sources, cells: list.map((c) => ({ names: c.names, watches: c.watches, needs: c.needs })) };
     const edited = planner.pageOf(list, sources, analysis);
     ran(edited, history, 1, ["x2", "n", "o"]);
-    // Cell 8 needs cell 1 too (for Value), but reads none of what the edited run changed.
-    assert.deepEqual(list[8].needs, [1]);
-    assert.deepEqual(planner.staleCells(edited, history), [2, 3, 4, 6, 7]);
+    const stale = planner.staleCells(edited, history);
+    // The tanh-from-exp cell needs cell 1 too (for Value), but reads none of what the
+    // edited run changed; the cells that compare its neuron with the first one do.
+    const exp = list.findIndex((c) => c.source.includes("o2 = e_minus_1 / e_plus_1"));
+    assert.deepEqual(list[exp].needs, [1]);
+    assert.ok(!stale.includes(exp));
+    const glues = (key) => list.findIndex((c) => c.glue.includes(key));
+    assert.ok(stale.includes(glues("neuron_dw2")) && stale.includes(glues("claim:neuron_exp_agrees")));
+  });
+
+  test("an edit of the first neuron leaves the tanh-from-exp graph's own numbers plain", () => {
+    // "17 nodes" (neuron_exp_nodes) counts that graph alone: the first neuron's x2 does
+    // not change it, and the prose does not mark it out of date before its cell re-runs.
+    const page = asBuilt(list);
+    const history = planner.newHistory();
+    runPlan(page, history, 1, {}, { kernelNames });
+    const sources = list.map((c) => c.source);
+    sources[1] = sources[1].replace("x2 = Value(0.0", "x2 = Value(1.0");
+    const analysis = { sources, cells: list.map((c) => ({ names: c.names, watches: c.watches, needs: c.needs })) };
+    const edited = planner.pageOf(list, sources, analysis);
+    ran(edited, history, 1, ["x2", "n", "o"]);
+    const keys = planner.staleCells(edited, history).flatMap((code) => planner.staleKeys(list[code]));
+    assert.ok(keys.includes("neuron_dw2"), "the first neuron's own numbers are out of date");
+    for (const key of ["neuron_exp_nodes", "neuron_exp_o", "neuron_exp_dw2"]) {
+      assert.ok(!keys.includes(key), `${key} is stale: ${keys}`);
+    }
   });
 });
 
