@@ -261,3 +261,16 @@ def bench(session: nox.Session) -> None:
     session.install("--force-reinstall", "--no-deps", ".")
     ours = str(Path(session.bin, "python"))
     session.run("python", "benchmarks/run.py", "--ours", ours, *session.posargs)
+
+
+@nox.session(name="bench-gpt")
+def bench_gpt(session: nox.Session) -> None:
+    """The GPT benchmark: microgpt as published, with our Value, and this package's GPT.
+
+    Options go to benchmarks/gpt_run.py (``-- --steps 1000 --runs 1``: microgpt's whole
+    run); its report goes to benchmarks/results/gpt_latest.json, and ``python
+    benchmarks/report.py --gpt benchmarks/results/gpt_latest.json`` keeps it as the record.
+    """
+    session.install("--force-reinstall", "--no-deps", ".")
+    ours = str(Path(session.bin, "python"))
+    session.run("python", "benchmarks/gpt_run.py", "--ours", ours, *session.posargs)

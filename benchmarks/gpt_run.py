@@ -87,6 +87,7 @@ def summary(results: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
             "loss_difference_book": at_most(difference["book"], TARGET_LOSS_DIFFERENCE),
         },
         "first_and_last_loss": [reference[0], reference[-1]],
+        "losses": reference,
     }
 
 

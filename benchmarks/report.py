@@ -17,12 +17,21 @@ writes ``artifacts/runner/checks.json``); ``--checks`` keeps that file as
 (``browser_tests/test_nudge.py``, ``nox -s browser -- -k nudging``, which writes
 ``artifacts/runner/nudges.json``) is kept by ``--nudges`` as ``RESULTS_NUDGE.json``.
 
+The GPT benchmark (``gpt_run.py``, ``nox -s bench-gpt``, which writes
+``results/gpt_latest.json``) is kept by ``--gpt`` as ``RESULTS_GPT.json``; the
+training page's full run in the reader's browser (``browser_tests/test_gpt_training.py``,
+``nox -s browser -- browser_tests/test_gpt_training.py``, which writes
+``artifacts/runner/gpt_training.json``) by ``--gpt-browser`` as ``RESULTS_GPT_BROWSER.json``.
+The page "Training on names" quotes the first.
+
 Usage::
 
     python benchmarks/report.py    # write RESULTS.md again from RESULTS.json
     python benchmarks/report.py --browser artifacts/runner/live_charts.json
     python benchmarks/report.py --checks artifacts/runner/checks.json
     python benchmarks/report.py --nudges artifacts/runner/nudges.json
+    python benchmarks/report.py --gpt benchmarks/results/gpt_latest.json
+    python benchmarks/report.py --gpt-browser artifacts/runner/gpt_training.json
 """
 
 from __future__ import annotations
@@ -47,6 +56,12 @@ BROWSER_RECORD = HERE / "RESULTS_BROWSER.json"
 CHECKS_RECORD = HERE / "RESULTS_CHECKS.json"
 #: A nudge on the neuron page in the reader's browser, as the browser test timed it.
 NUDGE_RECORD = HERE / "RESULTS_NUDGE.json"
+#: The GPT benchmark: microgpt's code against this package's Value and GPT (gpt_run.py).
+GPT_RECORD = HERE / "RESULTS_GPT.json"
+#: The GPT page's full training run in the reader's browser, as the browser test timed it.
+GPT_BROWSER_RECORD = HERE / "RESULTS_GPT_BROWSER.json"
+#: The GPT page's full run in the browser is held to this (seconds, once Python is loaded).
+GPT_BROWSER_TARGET_SECONDS = 60.0
 #: A nudge answers within this, once Python is loaded: the reader sees the output move
 #: as they press or drag.
 NUDGE_TARGET_MS = 100.0
@@ -73,6 +88,16 @@ def load_checks(path: Path = CHECKS_RECORD) -> dict[str, Any] | None:
 
 def load_nudges(path: Path = NUDGE_RECORD) -> dict[str, Any] | None:
     """The nudge times, as the browser test wrote them (None if none were kept)."""
+    return load(path) if path.is_file() else None
+
+
+def load_gpt(path: Path = GPT_RECORD) -> dict[str, Any] | None:
+    """The GPT benchmark's report, as gpt_run.py wrote it (None if none was kept)."""
+    return load(path) if path.is_file() else None
+
+
+def load_gpt_browser(path: Path = GPT_BROWSER_RECORD) -> dict[str, Any] | None:
+    """The GPT page's run in the browser, as its browser test wrote it (None if none was kept)."""
     return load(path) if path.is_file() else None
 
 
@@ -374,11 +399,80 @@ def nudges_markdown(nudges: dict[str, Any]) -> str:
     )
 
 
+def gpt_lines(gpt: dict[str, Any]) -> list[str]:
+    """Each side's time a step and for the whole run, and the verdicts, one line each."""
+    steps = gpt["settings"]["steps"]
+    names = {
+        "microgpt": "microgpt as published, its own Value",
+        "microgpt_our_value": "microgpt as published, our Value",
+        "book": "this book's GPT (micrograd.gpt)",
+    }
+    lines = [
+        f"{names[side]:<38} {seconds * 1e3:7.1f} ms a step, {seconds * steps:6.1f} s"
+        f" for {steps} steps"
+        for side, seconds in gpt["seconds_per_step"].items()
+    ]
+    lines.append("")
+    for name, verdict in gpt["verdicts"].items():
+        comparison = "target" if name.endswith("speedup") else "at most"
+        lines.append(
+            f"{name}: {verdict['value']:.4g} ({comparison} {verdict['target']:g})"
+            f" -> {_met(verdict['met'])}"
+        )
+    first, last = gpt["first_and_last_loss"]
+    lines.append(f"microgpt's loss: {first:.4f} at the first step, {last:.4f} at step {steps}")
+    return lines
+
+
+def gpt_markdown(gpt: dict[str, Any]) -> str:
+    """RESULTS.md's section on the GPT benchmark."""
+    m = gpt["machine"]
+    settings = gpt["settings"]
+    return (
+        "\n## The GPT\n\n"
+        "Measured by `benchmarks/gpt_run.py` (`python -m nox -s bench-gpt -- --steps"
+        f" {settings['steps']} --runs {settings['runs']}`) and kept by `python"
+        " benchmarks/report.py --gpt benchmarks/results/gpt_latest.json`, on"
+        f" {gpt['date']} with Python {m['python']}, {m['cpus']} CPUs, {m['platform']} (load"
+        f" average {m['load_average'][0]:.1f}): microgpt's model (strands-microgpt 0.1.0,"
+        " its `engine.py`) as published, the same code with this package's `Value` put in"
+        " the place of its own, and this package's GPT, each training the same model on the"
+        " same names, one process per run, alternating; medians of each run's median"
+        " step. The speed-ups are microgpt's own time a step over each side's.\n\n"
+        "```text\n" + "\n".join(gpt_lines(gpt)) + "\n```\n"
+    )
+
+
+def gpt_browser_markdown(run: dict[str, Any]) -> str:
+    """RESULTS.md's section on the GPT page's full training run in the reader's browser."""
+    seconds = run["browser_seconds"]
+    met = seconds <= GPT_BROWSER_TARGET_SECONDS
+    return (
+        "\n## The GPT, in the reader's browser\n\n"
+        "Measured by `browser_tests/test_gpt_training.py` (`python -m nox -s browser --"
+        " browser_tests/test_gpt_training.py`) and kept by `python benchmarks/report.py"
+        f" --gpt-browser artifacts/runner/gpt_training.json`, {_browser_machine(run)}: the"
+        f' training cell of "Training on names" edited to {run["steps"]} steps (microgpt\'s'
+        " run), from Run to its end, once Python was loaded; the same cell then run in the"
+        " test's CPython.\n\n"
+        "```text\n"
+        f"GPT training, {run['steps']} steps: {seconds:.1f} s in the browser"
+        f" (target {GPT_BROWSER_TARGET_SECONDS:g} s) -> {_met(met)}\n"
+        f"{run['browser_seconds'] / run['steps'] * 1e3:.1f} ms a step in the browser,"
+        f" {run['native_seconds'] / run['steps'] * 1e3:.1f} ms in CPython"
+        f" {run['native_python']}: {run['browser_seconds'] / run['native_seconds']:.2f}x\n"
+        f"live chart: {run['live_updates']} drawings\n"
+        "```\n"
+    )
+
+
 def markdown(
     report: dict[str, Any],
     browser: dict[str, Any] | None = None,
     checks: dict[str, Any] | None = None,
     nudges: dict[str, Any] | None = None,
+    gpt: dict[str, Any] | None = None,
+    gpt_browser: dict[str, Any] | None = None,
 ) -> str:
     """``RESULTS.md``: the run's command, date and machine, its table, and the browser's."""
     when = f" on {report['date']}" if "date" in report else ""
@@ -395,6 +489,8 @@ def markdown(
         + (browser_markdown(browser) if browser is not None else "")
         + (checks_markdown(checks) if checks is not None else "")
         + (nudges_markdown(nudges) if nudges is not None else "")
+        + (gpt_markdown(gpt) if gpt is not None else "")
+        + (gpt_browser_markdown(gpt_browser) if gpt_browser is not None else "")
     )
 
 
@@ -415,18 +511,37 @@ def main(argv: list[str] | None = None) -> int:
         type=Path,
         help="keep this file (the nudge's browser test's nudges.json) as RESULTS_NUDGE.json",
     )
+    parser.add_argument(
+        "--gpt", type=Path, help="keep this file (gpt_run.py's report) as RESULTS_GPT.json"
+    )
+    parser.add_argument(
+        "--gpt-browser",
+        type=Path,
+        help="keep this file (the GPT page's browser test's gpt_training.json) as"
+        " RESULTS_GPT_BROWSER.json",
+    )
     args = parser.parse_args(argv)
     kept = (
         (args.browser, BROWSER_RECORD),
         (args.checks, CHECKS_RECORD),
         (args.nudges, NUDGE_RECORD),
+        (args.gpt, GPT_RECORD),
+        (args.gpt_browser, GPT_BROWSER_RECORD),
     )
     for given, record in kept:
         if given is not None:
             shutil.copyfile(given, record)
             print(f"kept {given} as {record}")
     RECORD_MARKDOWN.write_text(
-        markdown(load(), load_browser(), load_checks(), load_nudges()), encoding="utf-8"
+        markdown(
+            load(),
+            load_browser(),
+            load_checks(),
+            load_nudges(),
+            load_gpt(),
+            load_gpt_browser(),
+        ),
+        encoding="utf-8",
     )
     print(f"wrote {RECORD_MARKDOWN} from {RECORD}")
     return 0

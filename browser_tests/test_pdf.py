@@ -28,7 +28,7 @@ from typing import Any
 import pytest
 from pypdf import PdfReader
 from pypdf.generic import ArrayObject, ContentStream, DictionaryObject, IndirectObject, StreamObject
-from sitefiles import article, parse, resolve_local
+from sitefiles import ROOT, article, parse, resolve_local
 
 BOOK_PDF = "micrograd-book.pdf"
 #: A4 pages: the book prints to about a hundred; far fewer means missing chapters,
@@ -349,7 +349,13 @@ def test_a_nudgeable_graph_prints_as_built_with_its_line_about_the_site(
             said = " ".join(box.get_text(" ", strip=True).split())
             assert _find(pdf_text, said[:60]) >= 0, f"{page}: not in the PDF: {said}"
             found.append(said)
-    assert len(found) == 4, found
+    # One box for each nudge directive in the pages' sources: none lost on the way.
+    directives = sum(
+        len(re.findall(r"^```\{nudge\}", path.read_text(encoding="utf-8"), re.MULTILINE))
+        for path in (ROOT / "docs").glob("*.md")
+    )
+    assert directives >= 4, f"only {directives} nudge directives in the pages"
+    assert len(found) == directives, found
     assert sentence("o", ["x1", "w1", "x2", "w2", "b"]).replace("'", "’") in found
 
 

@@ -52,7 +52,12 @@ TAUGHT_MODULES = (
 LATER = "mg-later"
 #: Tags with which a code cell's code is folded away: an exercise's solution.
 FOLDED = frozenset({"tag_hide-cell", "tag_hide-input"})
-_IMPORT = re.compile(r"^\s*from\s+(micrograd(?:\.\w+)*)\s+import\s+\(?([\w\s,]+)\)?", re.M)
+#: ``from micrograd... import a, b``: the names on its line, or in its parentheses (which
+#: may span lines); never the lines after it, another import among them.
+_IMPORT = re.compile(
+    r"^[ \t]*from[ \t]+(micrograd(?:\.\w+)*)[ \t]+import[ \t]+(?:\(([\w\s,]+)\)|([\w \t,]+))",
+    re.M,
+)
 _DOTTED = re.compile(r"\bmicrograd(?:\.\w+)+")
 _WORD = re.compile(r"[A-Za-z_]\w*")
 #: The role as it stands in a page's Markdown (for the download): its link, and the page.
@@ -82,7 +87,7 @@ def names_in_code(code: str, api: frozenset[str]) -> set[str]:
     ``micrograd.module.name``."""
     found = set()
     for match in _IMPORT.finditer(code):
-        found.update(_WORD.findall(match.group(2)))
+        found.update(_WORD.findall(match.group(2) or match.group(3)))
     for dotted in _DOTTED.findall(code):
         found.add(dotted.rsplit(".", 1)[-1])
     return found & api

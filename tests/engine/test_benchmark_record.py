@@ -41,9 +41,27 @@ RECORD: dict[str, Any] = report.load()
 def test_results_md_is_written_from_the_record() -> None:
     written = (BENCHMARKS / "RESULTS.md").read_text(encoding="utf-8")
     expected = report.markdown(
-        RECORD, report.load_browser(), report.load_checks(), report.load_nudges()
+        RECORD,
+        report.load_browser(),
+        report.load_checks(),
+        report.load_nudges(),
+        report.load_gpt(),
+        report.load_gpt_browser(),
     )
     assert written == expected, "run `python benchmarks/report.py`"
+
+
+def test_the_gpt_record_trains_microgpts_run_with_every_side_giving_microgpts_losses() -> None:
+    gpt = report.load_gpt()
+    assert gpt is not None, "run `python benchmarks/report.py --gpt ...`"
+    datetime.date.fromisoformat(gpt["date"])
+    assert gpt["settings"]["steps"] == len(gpt["losses"]) == 1000  # microgpt's whole run
+    assert gpt["verdicts"]["loss_difference_book"]["met"]
+    assert gpt["verdicts"]["loss_difference_our_value"]["met"]
+    assert gpt["first_and_last_loss"] == [gpt["losses"][0], gpt["losses"][-1]]
+    step = gpt["seconds_per_step"]
+    lines = report.gpt_lines(gpt)
+    assert f"book_speedup: {step['microgpt'] / step['book']:.4g}" in "\n".join(lines)
 
 
 def test_the_check_times_cover_every_step_in_the_tracks_order_against_the_target() -> None:

@@ -52,6 +52,10 @@ NOTEBOOK_PAGES = [
     "gpt-embeddings",
     "gpt-softmax",
     "gpt-attention",
+    "gpt-rmsnorm",
+    "gpt-adam",
+    "gpt-training",
+    "gpt-sampling",
 ]
 
 # Coverage tracing makes the moons page's 100 training steps several times
@@ -59,10 +63,14 @@ NOTEBOOK_PAGES = [
 NO_COVER = pytest.mark.no_cover
 # Pages whose cells import torch (marker "torch": see pyproject.toml).
 TORCH = pytest.mark.torch
-# The moons page trains for 100 steps (marker "one_python": see pyproject.toml).
+# The moons page trains for 100 steps, the GPT pages for hundreds (marker "one_python":
+# see pyproject.toml).
 ONE_PYTHON = pytest.mark.one_python
 PAGE_MARKS = {
     "moons": [NO_COVER, ONE_PYTHON],
+    "gpt-adam": [NO_COVER, ONE_PYTHON],
+    "gpt-training": [NO_COVER, ONE_PYTHON],
+    "gpt-sampling": [NO_COVER, ONE_PYTHON],
     "local-rules": [TORCH],
     "backward": [TORCH],
     "accumulate": [TORCH],

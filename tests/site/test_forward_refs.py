@@ -78,6 +78,10 @@ def test_part_two_teaches_the_gpts_names_in_its_order() -> None:
         ("from micrograd import (\n    MLP,\n    Value,\n)", {"MLP", "Value"}),
         ("micrograd.engine.new_node(x, 1.0)", {"new_node"}),
         ("import micrograd\nfrom mine import Value", set()),
+        (  # each import on its own line: the second is not read as the first's names
+            "from micrograd.datasets import names\nfrom micrograd.gpt import GPT, Tokenizer",
+            {"names", "GPT", "Tokenizer"},
+        ),
     ],
 )
 def test_a_cell_names_the_api_it_imports_or_reaches_by_its_dotted_name(
