@@ -68,6 +68,8 @@ def tests(session: nox.Session) -> None:
     tests-3.11 runs them all, and reports coverage; the others leave out the PyTorch parity
     tests (``torch``) and the pure Python that is the same everywhere (``one_python``), with
     fewer Hypothesis examples (``ci-other-python``), untraced: coverage costs 40 % more CPU.
+    One room alone: ``nox -s tests-3.11 -- tests/engine`` (or tests/checks, tests/site,
+    tests/features/NAME; tests/README.md says what each guards).
     """
     with_torch = session.python == TORCH_PYTHON
     _install(session, "test", *(["torch"] if with_torch else []))
@@ -95,7 +97,10 @@ def lint(session: nox.Session) -> None:
 
 @nox.session(reuse_venv=True)
 def js(session: nox.Session) -> None:
-    """The runner's JavaScript unit tests (tests/js/) under Node's own test runner: seconds."""
+    """The runner's JavaScript unit tests (tests/js/) under Node's own test runner: seconds.
+
+    One room alone: ``nox -s js -- tests/js/site`` (or tests/js/features/NAME).
+    """
     tests = session.posargs or ["tests/js/"]
     session.run(_node(session, "node"), "--test", *tests, external=True)
 

@@ -17,7 +17,7 @@ reach 127.0.0.1 only, these tests check that
   and the number and the sentence about it follow them;
 - numbers in the prose follow the reader's run (docs/_features/glue: the kernel
   formats them with its runtime.py, which formats as myst-nb does, a rule
-  tests/features/test_glue.py checks without a browser);
+  tests/features/glue/test_glue.py checks without a browser);
 - pictures follow the run (outputs.js, live_charts.py): the moons training edited
   to 30 steps draws its loss and accuracy curve as it trains, the loss plot
   and the decision boundary are drawn from the reader's run, and Reset brings

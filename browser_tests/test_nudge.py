@@ -9,8 +9,8 @@ value, and Resume nudges the graph back there.  The control passes the
 accessibility audit in each of those states, and fits a phone's column.
 
 Every number the control shows is Python's (book_runtime.features.nudge.runtime,
-tested in tests/features/test_nudge.py); the control's keys, coalescing and words
-are tested in Node (tests/js/features/nudge.test.mjs).  The time from a key press
+tested in tests/features/nudge/test_nudge.py); the control's keys, coalescing and words
+are tested in Node (tests/js/features/nudge/nudge.test.mjs).  The time from a key press
 to the answer drawn is measured here and kept for benchmarks/RESULTS.md (``python
 benchmarks/report.py --nudges artifacts/runner/nudges.json``), never asserted.
 """

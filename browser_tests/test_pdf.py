@@ -142,7 +142,7 @@ def test_the_track_prints_each_exercise_with_its_starter_and_the_solutions_after
     html: Path, pdf: Any
 ) -> None:
     """ "Build your own micrograd" on paper: each step's starter, then an appendix of solutions."""
-    from book_runtime.checks import EXERCISES
+    from book_runtime.features.track.checks import EXERCISES
 
     starts = chapter_starts(html, pdf)
     order = list(starts)
@@ -151,7 +151,8 @@ def test_the_track_prints_each_exercise_with_its_starter_and_the_solutions_after
     end = starts[following] + 1 if following else len(pdf.pages)
     # In reading order: Chromium draws a code block's text after the prose around it,
     # so the plain extraction puts a step's heading after its starter.
-    # Typographic apostrophes as typed ones, as the titles are in book_runtime.checks.
+    # Typographic apostrophes as typed ones, as the titles are in
+    # book_runtime.features.track.checks.
     chapter = _normal(
         " ".join(
             pdf.pages[n].extract_text(extraction_mode="layout") for n in range(starts[page], end)

@@ -16,7 +16,8 @@ number the run glues, shows the explanation with the run's numbers, and counts
 it in the page's score, over a reload too.
 
 What the answers are checked against, and every misconception's words, are
-tested without a browser (tests/js/features/predict.test.mjs, tests/features/test_predictions.py).
+tested without a browser (tests/js/features/predict/predict.test.mjs,
+tests/features/predict/test_predictions.py).
 """
 
 from __future__ import annotations

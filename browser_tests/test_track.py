@@ -12,8 +12,8 @@
   marked ``timed``: a time is measured on a machine doing nothing else); the
   times go to artifacts/runner/checks.json (benchmarks/report.py --checks
   keeps them for benchmarks/RESULTS.md).
-- In Pyodide as in CPython (tests/test_exercises.py, tests/test_checker_blame.py),
-  every known-wrong solution and near miss of book_runtime.checks gets the same
+- In Pyodide as in CPython (tests/checks/test_exercises.py, tests/checks/test_checker_blame.py),
+  every known-wrong solution and near miss of book_runtime.features.track.checks gets the same
   result: its mistake, its method and its step, the recursion probes included.
 - The audit (axe-core) in every state of a step (failed, a hint shown, the
   solution offered and shown, passed), on a laptop and on a phone, with
@@ -32,8 +32,8 @@ from typing import Any
 
 import pytest
 from accessibility import audit, describe, unacceptable
-from book_runtime.checks import EXERCISES, Result
-from book_runtime.checks import check as check_in_cpython
+from book_runtime.features.track.checks import EXERCISES, Result
+from book_runtime.features.track.checks import check as check_in_cpython
 from book_runtime.inline_markup import inline_text
 from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab, report, wait_saved, where_measured
 from sitefiles import ROOT, executed_notebooks_dir

@@ -104,7 +104,7 @@ extensions = [
     # folder: docs/_features/claims).
     "book_runtime.features.claims.directive",
     # "Build your own micrograd": each exercise cell's title, hints and solution
-    # (book_runtime.checks) for the page's Check button, with no Python needed
+    # (book_runtime.features.track.checks) for the page's Check button, with no Python needed
     # (its folder: docs/_features/track).
     "book_runtime.features.track.directive",
     # The printed book ends with the steppers' predict questions and their answers.

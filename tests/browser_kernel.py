@@ -2,7 +2,7 @@
 
 The ``kernel`` fixture (conftest.py) is :func:`started_kernel`; :func:`run` runs a
 cell as the worker does and gives what the page would receive (:class:`Page`).
-The kernel's own tests (test_browser_kernel.py) and its add-ons' (the features'
+The kernel's own tests (site/test_browser_kernel.py) and its add-ons' (the features'
 tests, tests/features/) share them.
 """
 

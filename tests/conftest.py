@@ -38,7 +38,7 @@ starts it (``browser_kernel.py``).
 The mutation test's table
 -------------------------
 :func:`pytest_terminal_summary` prints, at the end of a run that judged the
-checker's mutants (``test_checker_mutants.py``), their table per step, and
+checker's mutants (``checks/test_checker_mutants.py``), their table per step, and
 writes it to ``artifacts/mutants/`` (``mutant_report.py``).
 """
 
@@ -176,7 +176,7 @@ def example_run(tmp_path_factory: pytest.TempPathFactory) -> ExampleRun:
 
 
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
-    """The mutation test's table (test_checker_mutants.py), when the run judged mutants."""
+    """The mutation test's table (checks/test_checker_mutants.py), when the run judged mutants."""
     from mutant_report import summary
 
     summary(terminalreporter)

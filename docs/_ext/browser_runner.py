@@ -2,8 +2,9 @@
 
 The site ships its own Python: Pyodide (CPython compiled to WebAssembly), the
 ``micrograd`` package the site was built from, the book's runtime
-(``book_runtime``, docs/_runtime: the kernel the worker imports and the
-exercises' checks) and the pure-Python ``graphviz`` package (wheels: runtime_wheels.py),
+(``book_runtime``, docs/_runtime: the kernel the worker imports, and the features'
+runtime, docs/_features, the track's checks among it) and the pure-Python
+``graphviz`` package (wheels: runtime_wheels.py),
 viz.js (Graphviz compiled to WebAssembly) to lay drawings out, marked to show
 Markdown outputs, Observable Plot (with d3, which it needs) to draw the charts a
 cell shows in place of matplotlib's figures, and CodeMirror 6 for the cell
@@ -86,10 +87,16 @@ SCRIPTS = {
 #: registers it).
 PAGE_ENTRY = "runner.js"
 WORKER_ENTRIES = ("worker.js", "runtime-cache.js")
-#: Page modules a page loads with itself when it has what they serve (runner.js imports
-#: track.js when the page has a ``#micrograd-track``, nudge.js when it has a
-#: nudgeable graph): never part of what a first Run fetches.
-WITH_THEIR_PAGE = frozenset({"track.js", "nudge.js"})
+
+
+def with_their_page() -> frozenset[str]:
+    """Page modules a page loads with itself when it has what they serve, never part of what
+    a first Run fetches: each feature's the registry (``book_runtime.features``) says so of."""
+    from book_runtime import features
+
+    return frozenset(f.page_module for f in features.registry() if f.with_its_page)
+
+
 #: The page module the Edit button loads (runner.js's ``import("./editor.js")``): a Run
 #: opens the editor through the run queue's own import of it, and fetches no file of its.
 EDIT_ONLY = frozenset({"editor.js"})
@@ -267,9 +274,9 @@ def page_side(runner: Bundle) -> set[str]:
 
 
 def with_its_page(runner: Bundle, module: str) -> set[str]:
-    """The files an add-on of :data:`WITH_THEIR_PAGE` adds to the load of a page that has it."""
-    if module not in WITH_THEIR_PAGE:
-        raise ValueError(f"{module} is not loaded with a page: {sorted(WITH_THEIR_PAGE)}")
+    """The files an add-on of :func:`with_their_page` adds to the load of a page that has it."""
+    if module not in with_their_page():
+        raise ValueError(f"{module} is not loaded with a page: {sorted(with_their_page())}")
     page = runner.metafiles["page"]
     return loaded_files(page, module, static_only=True) - page_side(runner)
 
@@ -295,7 +302,7 @@ def _sizes(app: Sphinx, packages: dict[str, tuple[str, Path]]) -> dict[str, dict
     python[lock] = len(data)
     python.update((name, len(data)) for name, data in _runtime_wheels(app).items())
     page = runner.metafiles["page"]
-    skip = WITH_THEIR_PAGE | EDIT_ONLY
+    skip = with_their_page() | EDIT_ONLY
     at_first_run = loaded_files(page, PAGE_ENTRY, static_only=False, skip=skip)
     run = {name: (runner.files / name).stat().st_size for name in at_first_run - page_side(runner)}
     parts = {"python": python, "run": run}

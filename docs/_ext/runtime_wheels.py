@@ -6,12 +6,13 @@ made here rather than by a build backend so that two builds give the same bytes
 it (``src/micrograd``, with the data files it ships; its version carries the
 source hash, so a reader's browser never mixes an old wheel with a new page);
 the book's runtime (``docs/_runtime/book_runtime``: the kernel the worker
-imports, what it imports, and the checks of the "Build your own micrograd"
-exercises, ``book_runtime.checks``, with each step's code files, and the
-runtime of each reader-facing feature, ``docs/_features/<name>``, as
-``book_runtime.features``, without its Sphinx directives; its version carries
-the hash of its files); and the installed pure-Python ``graphviz`` package,
-which builds ``draw_dot`` and ``draw_mlp`` drawings (viz.js lays them out).
+imports and what it imports, and the runtime of each reader-facing feature,
+``docs/_features/<name>``, as ``book_runtime.features``, without its Sphinx
+directives: the track's with the checks of the "Build your own micrograd"
+exercises, ``book_runtime.features.track.checks``, and each step's code files;
+its version carries the hash of its files); and the installed pure-Python
+``graphviz`` package, which builds ``draw_dot`` and ``draw_mlp`` drawings
+(viz.js lays them out).
 """
 
 from __future__ import annotations
@@ -188,13 +189,14 @@ def micrograd_wheel(
 #: Where in the built site the wheels go, beside the runner (browser_runner.RUNNER_DIR).
 SITE_FOLDER = "_static/runner"
 DOCS = Path(__file__).resolve().parent.parent
-#: The book's runtime, the worker's Python and the exercises' checks: a package of the
-#: book (docs/_runtime), not of micrograd.
+#: The book's runtime, the worker's Python: a package of the book (docs/_runtime), not of
+#: micrograd.
 RUNTIME = DOCS / "_runtime" / "book_runtime"
 #: The reader-facing features' folders: the package ``book_runtime.features``.
 FEATURES = DOCS / "_features"
-#: What of a feature's folder runs in the browser: the rest (its Sphinx directives,
-#: its build kernel's start-up file) is for the build only, and Sphinx is not there.
+#: What of a feature's folder runs in the browser: these files, and the packages below
+#: them (the track's checks); the rest (its Sphinx directives, its build kernel's
+#: start-up file) is for the build only, and Sphinx is not there.
 IN_THE_BROWSER = frozenset({"__init__.py", "runtime.py"})
 
 
@@ -202,10 +204,15 @@ def feature_files(folder: Path = FEATURES) -> dict[str, bytes]:
     """The features' Python the browser runs, keyed by their path in the runtime's wheel.
 
     The files of ``folder`` (``docs/_features``) named in :data:`IN_THE_BROWSER`,
-    under ``book_runtime/features``.
+    and every file of a package in a feature's folder (its step files too), under
+    ``book_runtime/features``.
     """
     files = package_files(folder, "book_runtime/features")
-    return {name: data for name, data in files.items() if name.split("/")[-1] in IN_THE_BROWSER}
+    return {
+        name: data
+        for name, data in files.items()
+        if name.split("/")[-1] in IN_THE_BROWSER or name.count("/") > 3
+    }
 
 
 def runtime_package_wheel(folder: Path = RUNTIME, features: Path = FEATURES) -> tuple[str, bytes]:

@@ -2,7 +2,7 @@
 // writes them (docs/_ext/cell_manifest.py), with the facts, watches and needs
 // that Python (snippets.py's runner_analysis) gives such code.
 
-import * as planner from "../../docs/_static/runner/queue.js";
+import * as planner from "../../docs/_static/runner/planner.js";
 
 /** A cell's dependency facts (cell_names.py's shape). */
 export function names({ defines = [], uses = [], changes = [] } = {}) {
@@ -33,7 +33,7 @@ export function cell(source, {
   };
 }
 
-/** The manifest's cells, numbered as queue.js numbers them. */
+/** The manifest's cells, numbered as the planner numbers them. */
 export const entries = (...cells) => cells.map((c, code) => ({ ...c, code }));
 
 /** The page as built (nobody edited it). */

@@ -23,7 +23,7 @@ to it (:data:`RELIED_ON`).
 Each wrapper is written against the upstream function as :data:`PATCHES`
 records it, by its source's hash, and so is the stand-in against
 :data:`RELIED_ON`: :func:`upstream_changes` names every one that is gone or
-whose source differs (tests/test_upstream_patches.py fails then, before any
+whose source differs (tests/site/test_upstream_patches.py fails then, before any
 build), and pyproject.toml bounds the three packages' versions.
 """
 

@@ -10,3 +10,8 @@ page's add-on (``claims.js``, styled by ``claims.css``) shows the wording that
 is true of the reader's run, or marks the sentence, in words, with what the
 claim is about.
 """
+
+from .. import Feature
+
+#: What the core needs from this feature (the registry, book_runtime.features).
+FEATURE = Feature("claims", kernel_addon=True)

@@ -9,3 +9,8 @@ the page shows it in.  The page's add-on (``glue.js``, styled by
 ``glue.css``) shows the reader's number, marked, with the build's in words
 for a screen reader and on hover.
 """
+
+from .. import Feature
+
+#: What the core needs from this feature (the registry, book_runtime.features).
+FEATURE = Feature("glue", kernel_addon=True)

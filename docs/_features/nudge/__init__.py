@@ -7,3 +7,8 @@ or a typed value into a request, and :mod:`.runtime` computes every number it
 shows: the forward pass again with micrograd's operations, the measured change
 beside ``grad × Δx``, and the gradient step.
 """
+
+from .. import Feature
+
+#: What the core needs from this feature (the registry, book_runtime.features).
+FEATURE = Feature("nudge", with_its_page=True)

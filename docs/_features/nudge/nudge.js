@@ -9,7 +9,7 @@
 // the worker's "nudge" add-on): this side turns the reader's gesture into the
 // value to send, coalesces the requests, and draws the answer.  The pure part
 // (keys, drags, the requests, the readout's words, what is saved) touches no DOM:
-// tests/js/features/nudge.test.mjs runs it in Node, and drives a control on a page.
+// tests/js/features/nudge/nudge.test.mjs runs it in Node, and drives a control on a page.
 
 import {
   announce, button, element, runToTheEnd,

@@ -13,3 +13,8 @@ back), and :mod:`.answers` the printed book's appendix of the questions and
 their answers.  The page's side (the switch, judging and the score) is in the
 runner's ``steppers.js``; ``predict.css`` styles it.
 """
+
+from .. import Feature
+
+#: What the core needs from this feature (the registry, book_runtime.features).
+FEATURE = Feature("predict")

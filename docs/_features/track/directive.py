@@ -2,10 +2,10 @@
 
 "Build your own micrograd" asks the reader to write their own micrograd in the
 page's exercise cells (code cells tagged ``exercise-<id>``).  The checks, the
-hints, the examples and the solutions are the book's own, ``book_runtime.checks``
-(docs/_runtime/book_runtime/checks; the reader's browser gets it in the runtime's
+hints, the examples and the solutions are the book's own, ``book_runtime.features.track.checks``
+(docs/_features/track/checks; the reader's browser gets it in the runtime's
 wheel, runtime_wheels.py), and each step's code is a file of it: an exercise cell
-loads its starter (``:load: _runtime/book_runtime/checks/steps/<id>/starter.py``,
+loads its starter (``:load: _features/track/checks/steps/<id>/starter.py``,
 which the build replaces by the file's code: :func:`load_starters`), and
 the directive ``{exercise-example} <id>`` writes the step's example and what
 it prints.  So that a hint or a solution needs no Python in the browser, every
@@ -38,17 +38,17 @@ from sphinx.errors import ExtensionError
 from sphinx.util.docutils import SphinxDirective
 
 #: Where the book's checks live in the pages' folder (Sphinx's source folder, which a
-#: ``:load:`` path starts from): a part of the book's runtime, not of micrograd.  Found
+#: ``:load:`` path starts from): the track's own, beside this file.  Found
 #: from the pages, never from this file, which Read the Docs installs elsewhere.
-CHECKS = Path("_runtime") / "book_runtime" / "checks"
+CHECKS = Path("_features") / "track" / "checks"
 #: The tag of an exercise cell, before the exercise's id.
 TAG = "exercise-"
 #: A code cell's ``:load:`` option naming a file of the checks (the page's folder is docs/).
-LOAD = re.compile(r"^:load: (?P<path>_runtime/book_runtime/checks/\S+\.py)\n", flags=re.MULTILINE)
+LOAD = re.compile(r"^:load: (?P<path>_features/track/checks/\S+\.py)\n", flags=re.MULTILINE)
 
 
 def _exercises() -> dict[str, Any]:
-    from book_runtime.checks import EXERCISES
+    from book_runtime.features.track.checks import EXERCISES
 
     return dict(EXERCISES)
 
@@ -80,13 +80,15 @@ def track_data(notebook: dict[str, Any], pagename: str) -> dict[str, Any] | None
     entries = []
     for exercise_id, code in cells:
         if exercise_id not in known:
-            raise ExtensionError(f"{pagename}: no exercise {exercise_id!r} in book_runtime.checks")
+            raise ExtensionError(
+                f"{pagename}: no exercise {exercise_id!r} in book_runtime.features.track.checks"
+            )
         exercise = known[exercise_id]
         if code.rstrip("\n") != exercise.starter.rstrip("\n"):
             raise ExtensionError(
                 f"{pagename}: the exercise cell of {exercise_id!r} is not the starter of "
-                "book_runtime.checks: the page and the checks must start the reader in the "
-                "same place"
+                "book_runtime.features.track.checks: the page and the checks must start the "
+                "reader in the same place"
             )
         entries.append(
             {
@@ -132,7 +134,7 @@ class ExerciseExample(SphinxDirective):
         exercise_id = self.arguments[0]
         known = _exercises()
         if exercise_id not in known:
-            raise self.error(f"no exercise {exercise_id!r} in book_runtime.checks")
+            raise self.error(f"no exercise {exercise_id!r} in book_runtime.features.track.checks")
         exercise = known[exercise_id]
         # The page shows this step's files (its cell loads the starter): a change to one
         # of them rebuilds the page.

@@ -2,7 +2,7 @@
 
 "Build your own micrograd" asks the reader to write their own ``Value`` (and
 later ``Neuron``, ``Layer``, ``MLP``, a training loop) in the page's cells.
-:func:`check` runs the book's checks of one exercise (:mod:`book_runtime.checks`,
+:func:`check` runs the book's checks of one exercise (:mod:`book_runtime.features.track.checks`,
 in the same wheel as this module) against the page's
 namespace, as the reader's cells left it, and gives the result as JSON for
 the page (track.js).  The checks never raise for what the reader wrote:
@@ -24,7 +24,7 @@ def check(exercise_id: str, cells: str = "{}") -> str:
     id, as JSON: a failure then says which step's code it comes from.
     """
     # At the first Check: the kernel of a page without exercises never imports the checks.
-    from book_runtime.checks import check as check_exercise
+    from .checks import check as check_exercise
 
     steps = json.loads(cells)
     return json.dumps(check_exercise(exercise_id, kernel.NAMESPACE, steps).to_json())

@@ -164,7 +164,7 @@ export function progressView(progress, order) {
 //
 // Each exercise cell gets a Check in its toolbar: Check runs the cell (and what
 // it needs), then asks the worker's Python to check the reader's code against
-// the book's hidden tests (book_runtime.checks, in the runtime's wheel; the
+// the book's hidden tests (book_runtime.features.track.checks, in the runtime's wheel; the
 // worker side is worker.js and exercises.py), and shows one result
 // under the cell: passed, not done yet, the reader's own exception, or the
 // first failure, with the mistake it recognises, why it gives that number, and

@@ -1,11 +1,11 @@
 """The inline Markdown of the runner's texts, as HTML for the page and as plain words to say.
 
 The checks' messages, the mistakes' titles and whys and the steps' hints of
-"Build your own micrograd" (:mod:`book_runtime.checks`) are written with the
+"Build your own micrograd" (:mod:`book_runtime.features.track.checks`) are written with the
 two bits of Markdown the book's prose uses inline: code spans (```Value```)
 and emphasis (``*other*``).  The reader sees them rendered: the worker's
 check results carry :func:`inline_html` beside the text
-(:meth:`book_runtime.checks.Result.to_json`), and the build writes the hints
+(:meth:`book_runtime.features.track.checks.Result.to_json`), and the build writes the hints
 so (docs/_features/track/directive.py).  The page inserts that HTML as it is and never
 parses Markdown itself; its live region says :func:`inline_text`, the same
 words without their marks.

@@ -67,7 +67,7 @@ NAMESPACE: dict[str, Any] = {"__name__": "__main__", "__builtins__": __builtins_
 #: The namespace the hidden cells run in (:func:`behind`).  It starts with ``glue``:
 #: every page's setup cell imports it (``from myst_nb import glue``) and is build-only
 #: (it also sets up matplotlib, which the browser does not have); and ``claim``: the
-#: glue's and the claims' add-ons give them (:data:`ADDONS`).
+#: glue's and the claims' add-ons give them (:func:`addons`).
 BEHIND: dict[str, Any] = {"__name__": "__main__", "__builtins__": __builtins__}
 _lent: set[str] = set()  # the names BEHIND holds from NAMESPACE
 
@@ -82,20 +82,9 @@ REPR_METHODS = (
 #: What every cell runs inside: each add-on's factory of a context manager, entered
 #: in order after the cell's outputs go to it and before its code runs.
 CELL_CONTEXTS: list[Callable[[], AbstractContextManager[object]]] = []
-#: The kernel's add-ons, imported once it has started (:func:`start`): each adds to the
-#: kernel (a :data:`CELL_CONTEXTS` factory, a function the page's add-on asks for, a
-#: name the hidden cells start with).  One that changes what the cells start with does
-#: it in a ``start()`` of its own, which :func:`start` calls: the build imports such a
-#: module too (the claims' and the glue's runtime), where importing it must change
-#: nothing.  Named as strings: a feature's runtime is ``book_runtime.features`` only
-#: once installed (docs/_runtime/pyproject.toml maps its folder), which a type checker
-#: cannot follow.
-ADDONS = (
-    "book_runtime.features.claims.runtime",
-    "book_runtime.features.glue.runtime",
-    "book_runtime.features.track.runtime",
-    "book_runtime.live_charts",
-)
+#: The kernel's own add-ons, imported once it has started (:func:`start`), after the
+#: features' (:func:`addons`).
+OWN_ADDONS = ("book_runtime.live_charts",)
 
 #: The book's MIME types, by what they are (mime_types.json; :func:`start` sets them).
 MIME_TYPES: dict[str, str] = {}
@@ -388,10 +377,27 @@ def start(mime_types: str, glue_formats: str) -> None:
     for_type_by_name("graphviz.jupyter_integration", "JupyterIntegration", _graphviz_bundle)
     for_type_by_name("micrograd.viz.chart", "Figure", _figure_bundle)
     for_type_by_name("micrograd.viz.stepper", "Stepper", _stepper_bundle)
-    for name in ADDONS:
+    for name in addons():
         addon = importlib.import_module(name)
         if hasattr(addon, "start"):
             addon.start()
+
+
+def addons() -> tuple[str, ...]:
+    """The kernel's add-ons, imported once it has started (:func:`start`), by module name.
+
+    Each adds to the kernel (a :data:`CELL_CONTEXTS` factory, a function the page's
+    add-on asks for, a name the hidden cells start with): the runtime of each feature
+    the registry (``book_runtime.features``) says is one, then the kernel's own.  One
+    that changes what the cells start with does it in a ``start()`` of its own, which
+    :func:`start` calls: the build imports such a module too, where importing it must
+    change nothing.  Named as strings: a feature's runtime is ``book_runtime.features``
+    only once installed (docs/_runtime/pyproject.toml maps its folder), which a type
+    checker cannot follow.
+    """
+    features = importlib.import_module("book_runtime.features")
+    found = [feature.runtime for feature in features.registry() if feature.kernel_addon]
+    return (*found, *OWN_ADDONS)
 
 
 def starting_names() -> str:

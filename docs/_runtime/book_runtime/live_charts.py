@@ -13,7 +13,7 @@ The library records rows and knows nothing of a page: this add-on sees each
 row by wrapping ``TrainingLog.record`` for as long as the cell runs, and puts
 the method back when the cell ends, however it ends.
 
-The kernel imports this module when it starts (:data:`book_runtime.kernel.ADDONS`);
+The kernel imports this module when it starts (:func:`book_runtime.kernel.addons`);
 importing it adds :func:`live_charts` to the kernel's ``CELL_CONTEXTS``.
 """
 

@@ -16,7 +16,7 @@ cannot disagree:
   of the hidden ones
   (:func:`script_needs`): the hidden setup cell is the book's machinery, and
   the hidden glue cells only read the page's values
-  (tests/test_docs_claims.py checks that no cell a reader sees needs a name
+  (tests/site/test_docs_claims.py checks that no cell a reader sees needs a name
   only a hidden cell binds).
 * :func:`script` assembles the script: a short header (where the cell comes
   from, what it needs beyond the standard library, and the pip command that

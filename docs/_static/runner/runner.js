@@ -20,7 +20,7 @@
 // predictions, pending requests); teardown is one method of it.  The modules
 // export functions and classes, each given the session, and read and link
 // nothing when imported: only constants live at module level
-// (tests/js/module_state.test.mjs fails otherwise; tests/js/session.test.mjs
+// (tests/js/site/module_state.test.mjs fails otherwise; tests/js/site/session.test.mjs
 // drives a real Session in Node, with a fake worker).
 //
 // The modules, one responsibility each (ES modules; a feature's add-on lives in
@@ -53,10 +53,11 @@
 //   queue.js     the run machinery: the run queue (what runs, in which order;
 //                Stop, Restart, Reset), the page's flow (the build's manifest bound
 //                to the page's cells by data-micrograd-cell, Python's analysis of
-//                the reader's code, the run history) and its planner (pure: what
-//                must run before a cell, stale outputs), one run and what it
+//                the reader's code, the run history), one run and what it
 //                leaves, the prompt about a cell above that crashed or was
 //                stopped, what a crash does, the stale marks, the reader's script
+//   planner.js   the flow's planner (pure: data in, data out): what must run
+//                before a cell, which outputs are stale, what stays the build's
 //   python.js    the page's Python: the worker's lifecycle, the runtime's cache,
 //                requests to the worker, the routing of its messages about runs
 //   protocol.js  the worker protocol: every message type, with its shape (the

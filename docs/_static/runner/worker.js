@@ -138,7 +138,7 @@ function registerSteppers(w) {
 // (registerAnswer).  The page's track.js asks "exercises:check"
 // {exercise, cells} once the reader's cell has run (cells: each exercise cell's file name
 // and its step); the kernel's add-on exercises.py
-// checks the page's namespace with the book's checks (book_runtime.checks, in the
+// checks the page's namespace with the book's checks (book_runtime.features.track.checks, in the
 // same wheel) and gives the result as JSON.
 
 function registerChecks(w) {

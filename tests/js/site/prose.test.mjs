@@ -1,0 +1,81 @@
+// What the prose says of the reader's run: each key's state (outputs.js's Prose,
+// which follows the runner's events on document: here an EventTarget), and the
+// words of what stays the build's, which glued numbers and claims both carry
+// (each feature's own words: tests/js/features/glue/glue.test.mjs, claims.test.mjs).
+import assert from "node:assert/strict";
+import { test } from "node:test";
+
+import { claimView } from "../../../docs/_features/claims/claims.js";
+import { glueView } from "../../../docs/_features/glue/glue.js";
+import { Prose, notRerunNote, notRerunWords } from "../../../docs/_static/runner/outputs.js";
+
+// A Prose follows the runner's events on document (read when a Prose is made).
+globalThis.document = new EventTarget();
+
+const BUILD = { value: null, from: "build", stale: false };
+const emit = (name, detail = {}) => globalThis.document.dispatchEvent(new CustomEvent(`micrograd:${name}`, { detail }));
+
+// -- what stays the build's, out of date ------------------------------------------------------
+
+test("an output that stays the build's names the cells the reader changed", () => {
+  assert.equal(notRerunWords([{ number: 5, edited: true }]),
+    "from the build, not re-run: depends on cell 5, which you changed");
+  assert.equal(notRerunWords([{ number: 2, edited: true }, { number: 3, edited: false },
+    { number: 5, edited: true }]),
+  "from the build, not re-run: depends on cells 2 and 5, which you changed");
+  assert.equal(notRerunNote([{ number: 3, edited: false }]),
+    "From the build, not re-run: depends on cell 3, which was run from your changes.");
+});
+
+test("a claim and a number computed from such an output say so, not that a run updates them", () => {
+  const state = { ...BUILD, stale: true, notRerun: [{ number: 5, edited: true }] };
+  assert.equal(claimView(state, true).words,
+    "from the build, not re-run: depends on cell 5, which you changed");
+  assert.equal(claimView(state, true).shown, "stale");
+  assert.deepEqual(glueView(state, "1.623878", undefined), {
+    words: "From the build, not re-run: depends on cell 5, which you changed.",
+    text: "1.623878",
+    as: "stale",
+  });
+});
+
+test("the stale event says which keys stay the build's; the mark goes when they are current", () => {
+  const keys = new Prose().followKeys((key) => key.startsWith("b:"), () => {});
+  const cells = [{ number: 5, edited: true }];
+  emit("stale", { glue: ["b:grad", "b:other"], notRerun: { "b:grad": cells } });
+  assert.deepEqual(keys.state("b:grad"), { ...BUILD, stale: true, notRerun: cells });
+  assert.deepEqual(keys.state("b:other"), { ...BUILD, stale: true });
+  emit("stale", { glue: [] });
+  assert.deepEqual(keys.state("b:grad"), BUILD);
+});
+
+// -- each key's state, following the runner's events ------------------------------------------
+
+test("a key follows a run, a restart, staleness, a reset, a reload and Reset page", () => {
+  const drawn = [];
+  const prose = new Prose();
+  const keys = prose.followKeys((key) => key.startsWith("n:"), (key, state) => drawn.push([key, state]));
+  keys.set("n:loss", { ".4f": "0.2000" });
+  assert.deepEqual(keys.state("n:loss"), { value: { ".4f": "0.2000" }, from: "run", stale: false });
+  assert.deepEqual(drawn.at(-1), ["n:loss", keys.state("n:loss")]);
+
+  emit("stale", { glue: ["n:loss"] });
+  assert.equal(keys.state("n:loss").stale, true);
+  emit("stale", { glue: [] });
+  assert.equal(keys.state("n:loss").stale, false);
+
+  emit("restart");
+  assert.equal(keys.state("n:loss").from, "earlier-run");
+  const saved = prose.snapshot();
+  assert.deepEqual(Object.keys(saved), ["n:loss"]);
+
+  emit("reset", { glue: ["n:loss"] });
+  assert.deepEqual(keys.state("n:loss"), BUILD);
+  assert.deepEqual(prose.snapshot(), {});
+
+  prose.restore({ "n:loss": { value: { ".4f": "0.2000" }, from: "run", stale: false } });
+  assert.equal(keys.state("n:loss").from, "earlier-run"); // a reload's value is of an earlier session
+  prose.resetAll();
+  assert.deepEqual(keys.state("n:loss"), BUILD);
+  assert.deepEqual(drawn.at(-1), ["n:loss", BUILD]);
+});
