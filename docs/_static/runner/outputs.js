@@ -117,7 +117,7 @@ export function emit(name, detail = {}) {
 // saves and restores it, queue.js says the words of what stays the build's,
 // runner.js hands it to the browser tests), and a module of its own, shared by
 // the two, would be a page module more than the runner keeps to
-// (tests/test_site_helpers.py).  A key's state is
+// (tests/site/test_site_helpers.py).  A key's state is
 //   {value, from, stale, notRerun}
 // value: the reader's value (null: the build's); from: "run" (this Python
 // session) or "earlier-run" (a session that has ended, or a saved run brought
@@ -369,7 +369,7 @@ export const install = (session) => installOnce(session, "outputs", () => {
 // -- charts drawn in the reader's browser ---------------------------------------------------------
 // A built-in renderer rather than an add-on module of its own: every first Run
 // loads it with this module anyway, and the runner keeps to a few page modules
-// (tests/test_site_helpers.py), whose room goes to the features' add-ons.
+// (tests/site/test_site_helpers.py), whose room goes to the features' add-ons.
 //
 // There is no matplotlib in the browser.  The book's kernel (kernel.py) shows
 // a micrograd.viz.chart.Figure by its description instead, under the chart
