@@ -30,7 +30,7 @@ import re
 from typing import Any, ClassVar
 
 from docutils import nodes
-from forward_refs import reading_order
+from forward_refs import first_in_order, reading_order
 from sphinx.util.docutils import SphinxDirective
 
 #: A name the page's code binds, or a leaf's label.
@@ -105,12 +105,6 @@ class NudgeGraph(SphinxDirective):
         return [node]
 
 
-def teaching_page(pages: set[str], order: list[str]) -> str | None:
-    """The page whose first nudgeable graph teaches how to nudge: the first of ``pages``
-    (those with a nudgeable graph) in reading order ``order``, or None if it has none."""
-    return next((doc for doc in order if doc in pages), None)
-
-
 def _read(app: Any, doctree: nodes.document) -> None:
     pages = app.env.__dict__.setdefault("nudge_pages", set())
     if any(True for _ in doctree.findall(nudge_graph)):
@@ -133,7 +127,7 @@ def _teaches(translator: Any, node: nudge_graph) -> bool:
     builder = translator.builder
     env = builder.env
     order = reading_order(env.toctree_includes, builder.config.root_doc)
-    teacher = teaching_page(env.__dict__.get("nudge_pages", set()), order)
+    teacher = first_in_order(env.__dict__.get("nudge_pages", set()), order)
     first_here = next(translator.document.findall(nudge_graph), None)
     return teacher == builder.current_docname and first_here is node
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from book_runtime.features.nudge.directive import sentence, teaching_page
+from book_runtime.features.nudge.directive import sentence
+from forward_refs import first_in_order
 
 DOCS = Path(__file__).resolve().parents[3] / "docs"
 
@@ -37,10 +38,10 @@ def test_the_nudge_instructions_are_taught_once_on_the_first_nudgeable_page() ->
     order = _reading_order()
     pages = _nudge_pages()
     assert len(pages) >= 4, pages
-    teacher = teaching_page(pages, order)
+    teacher = first_in_order(pages, order)
     assert teacher == "index", teacher
-    assert teaching_page(pages - {"index"}, order) == "value"
-    assert teaching_page(set(), order) is None
+    assert first_in_order(pages - {"index"}, order) == "value"
+    assert first_in_order(set(), order) is None
 
 
 def test_the_paper_sentence_is_true_on_paper_and_on_the_site_without_scripts() -> None:
