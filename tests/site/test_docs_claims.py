@@ -542,6 +542,17 @@ def test_accumulate_pytorch_box_checks_each_claim_against_torch() -> None:
     assert g["acc_pt_second"] != g["acc_second"], "here the inner node passes its grad on again"
 
 
+def test_accumulate_pytorch_box_names_retain_graph_in_its_first_sentence() -> None:
+    """"More after a second pass" must not read as contradicting the RuntimeError of a second
+    pass: the first sentence says the first pass keeps the graph, as the build's code does."""
+    [box] = [c for c in prose("accumulate").split(":::{admonition}") if ":class: in-pytorch" in c]
+    text = box.split(":class: in-pytorch", 1)[1].strip()
+    first = text[: text.index("``.") + 3]
+    assert first.index("retain_graph=True") < first.index("after the second")
+    [cell] = [c for c in code_cells("accumulate") if "import torch" in c.source]
+    assert "pt_L.backward(retain_graph=True)\npt_first = pt_a.grad.item()" in cell.source
+
+
 NEURON_GRADS = {"dn": 0.5, "dx1": -1.5, "dw1": 1.0, "dx2": 0.5, "dw2": 0.0}
 
 
