@@ -543,7 +543,7 @@ def test_accumulate_pytorch_box_checks_each_claim_against_torch() -> None:
 
 
 def test_accumulate_pytorch_box_names_retain_graph_in_its_first_sentence() -> None:
-    """"More after a second pass" must not read as contradicting the RuntimeError of a second
+    """ "More after a second pass" must not read as contradicting the RuntimeError of a second
     pass: the first sentence says the first pass keeps the graph, as the build's code does."""
     [box] = [c for c in prose("accumulate").split(":::{admonition}") if ":class: in-pytorch" in c]
     text = box.split(":class: in-pytorch", 1)[1].strip()
@@ -719,7 +719,10 @@ def test_mlp_leads_forgetting_zero_grad_with_the_symptom_to_check() -> None:
     # the run, not a walk through it step by step.
     section = prose("mlp").split("## Forgetting `zero_grad()`")[1].split("\n## ")[0]
     lead, *after_the_run = [p for p in section.replace("**", "").split("\n\n") if p.strip()]
-    assert _sentences(lead)[0] == "A loss that improves, spikes, then sticks at a constant: check zero_grad()."
+    assert (
+        _sentences(lead)[0]
+        == "A loss that improves, spikes, then sticks at a constant: check zero_grad()."
+    )
     told = _sentences("\n\n".join(after_the_run))
     assert len(told) <= 5, told
 

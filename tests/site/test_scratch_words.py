@@ -18,7 +18,9 @@ def page(*cells: tuple[list[str], bool]) -> nodes.document:
     """A page of code cells as myst-nb parses them: (tags, whether it shows its code)."""
     document = new_document("<page>", get_default_settings())
     for tags, shows_code in cells:
-        cell = nodes.container(nb_element="cell_code", classes=["cell", *(f"tag_{t}" for t in tags)])
+        cell = nodes.container(
+            nb_element="cell_code", classes=["cell", *(f"tag_{t}" for t in tags)]
+        )
         if shows_code:
             cell += nodes.container(nb_element="cell_code_source", classes=["cell_input"])
         cell += nodes.container(nb_element="cell_code_output", classes=["cell_output"])
