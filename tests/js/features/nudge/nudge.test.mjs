@@ -227,7 +227,7 @@ const NUDGE_HTML = pageHTML([
   prose: `<p>o is <span class="pasted-text" data-glue-key="total" data-glue-format=".1f">-6000.0</span>.</p>
 <div class="mg-nudge" data-nudge='${JSON.stringify({
     root: "o", leaves: ["x", "w"], step: 0.001, rate: 0.1,
-  })}'><p>On the book's site, this graph can be nudged.</p></div>`,
+  })}'><p>On the book's web pages, with JavaScript on, this graph can be nudged.</p></div>`,
 });
 
 /** Resolves once `holds()` is true (checked after each turn of the event loop). */
@@ -334,7 +334,7 @@ const IDENTITY_HTML = pageHTML([
 <span class="mg-claim" data-claim-key="by_hand"><span class="mg-claim-holds">By hand: do/dw = x</span></span>.</p>
 <div class="mg-nudge" data-nudge='${JSON.stringify({
     root: "o", leaves: ["x", "w"], step: 0.001, rate: 0.1,
-  })}'><p>On the book's site, this graph can be nudged.</p></div>`,
+  })}'><p>On the book's web pages, with JavaScript on, this graph can be nudged.</p></div>`,
 });
 
 test("a nudge makes the prose's numbers out of date, but not a claim that holds for any input", { timeout: 20_000 }, async () => {
