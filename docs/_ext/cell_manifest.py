@@ -33,7 +33,10 @@ page, so that copying needs neither Python nor a connection).  Beside the
 cells, ``glueFormats``: each key the prose pastes, with the format specs it
 pastes it with (the in-browser kernel formats the reader's values so), and
 ``page``: where the page's scripts come from, with which the worker assembles
-the script of a page the reader edited.
+the script of a page the reader edited, and ``teachScratch``: whether this is
+the first page in reading order with a cell the reader can run (so a scratch
+cell, "Try your own code"), whose scratch cell says in full what it runs after
+and which names it sees; the others say it in one line.
 
 Each code cell the page shows carries its position in the manifest as
 ``data-micrograd-cell`` on its ``div.cell``: the runner binds a cell on the
@@ -52,7 +55,14 @@ from book_runtime.snippets import runner_analysis
 from browser_runner import first_run_files, output_kinds, record_first_run
 from docutils import nodes
 from executed_notebooks import executed_notebook, on_notebook_pages
-from executed_notebooks.scripts import MIME_TYPES, cell_scripts, code_cells, page_of
+from executed_notebooks.scripts import (
+    BUILD_ONLY_TAG,
+    MIME_TYPES,
+    cell_scripts,
+    code_cells,
+    page_of,
+)
+from forward_refs import first_in_order, reading_order
 from myst_parser.parsers.docutils_ import depart_container_html, visit_container_html
 
 
@@ -117,10 +127,42 @@ def _add_manifest(
     for entry, fetched in zip(found["cells"], files, strict=True):
         entry["firstRunBytes"] = sum(fetched.values())
     record_first_run(app, pagename, files)
+    found["teachScratch"] = pagename == first_in_order(
+        app.env.__dict__.get("scratch_pages", set()),
+        reading_order(app.env.toctree_includes, app.config.root_doc),
+    )
     body = json.dumps(found, ensure_ascii=False, sort_keys=True)
     # "</" cannot end the script early once escaped; JSON reads "<\/" as "</".
     body = body.replace("</", "<\\/")
     app.add_js_file(None, type="application/json", id="micrograd-cells", body=body)
+
+
+def runs_in_the_browser(doctree: nodes.document) -> bool:
+    """Whether the page shows a code cell the reader can run: one that shows its code and
+    is not build-only (the runner gives such a page a scratch cell)."""
+    for cell in doctree.findall(nodes.container):
+        if cell.get("nb_element") != "cell_code" or f"tag_{BUILD_ONLY_TAG}" in cell["classes"]:
+            continue
+        if any(part.get("nb_element") == "cell_code_source" for part in cell.children):
+            return True
+    return False
+
+
+def _read(app: Any, doctree: nodes.document) -> None:
+    pages = app.env.__dict__.setdefault("scratch_pages", set())
+    if runs_in_the_browser(doctree):
+        pages.add(app.env.docname)
+    else:
+        pages.discard(app.env.docname)
+
+
+def _purge(app: Any, env: Any, docname: str) -> None:
+    env.__dict__.setdefault("scratch_pages", set()).discard(docname)
+
+
+def _merge(app: Any, env: Any, docnames: Any, other: Any) -> None:
+    mine = env.__dict__.setdefault("scratch_pages", set())
+    mine.update(doc for doc in other.__dict__.get("scratch_pages", set()) if doc in docnames)
 
 
 #: The attribute of a shown cell's ``div.cell`` that holds its position in the manifest.
@@ -150,6 +192,9 @@ def _visit_container(translator: Any, node: nodes.container) -> None:
 
 def setup(app: Any) -> dict[str, Any]:
     on_notebook_pages(app, _add_manifest)
+    app.connect("doctree-read", _read)
+    app.connect("env-purge-doc", _purge)
+    app.connect("env-merge-info", _merge)
     app.connect("doctree-resolved", _number_cells)
     app.add_node(nodes.container, override=True, html=(_visit_container, depart_container_html))
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import importlib
 import re
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -174,6 +175,15 @@ def reading_order(toctree_includes: dict[str, list[str]], root: str) -> list[str
 
     walk(root)
     return order
+
+
+def first_in_order(pages: Collection[str], order: list[str]) -> str | None:
+    """The first of ``pages`` in reading order ``order`` (:func:`reading_order`), or None.
+
+    The page where the book first shows something is where it explains it in full
+    (how to nudge a graph, what the scratch cell sees); later pages say it briefly.
+    """
+    return next((doc for doc in order if doc in pages), None)
 
 
 def problems(

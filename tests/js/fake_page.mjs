@@ -142,7 +142,9 @@ export function manifestOf(specs) {
  * The page's HTML as the build writes it: each shown code cell (data-micrograd-cell:
  * its position in the manifest) with its build output, then `prose` (HTML).
  */
-export function pageHTML(cells, { prose = "", track = null, title = "A page" } = {}) {
+export function pageHTML(cells, {
+  prose = "", track = null, title = "A page", teachScratch = false,
+} = {}) {
   const shown = cells.map((c, code) => {
     if (c.hidden) return "";
     const tag = c.buildOnly ? " tag_build-only" : "";
@@ -151,7 +153,7 @@ export function pageHTML(cells, { prose = "", track = null, title = "A page" } =
       `<div class="cell_input"><div class="highlight"><pre>${escapeHTML(c.source)}\n</pre></div></div>` +
       `<div class="cell_output"><pre>built ${code}</pre></div></div></section>`;
   }).join("\n");
-  const manifest = { cells: manifestOf(cells), glueFormats: { total: [".1f"] } };
+  const manifest = { cells: manifestOf(cells), glueFormats: { total: [".1f"] }, teachScratch };
   return `<!DOCTYPE html><html><head><title>${title}</title></head><body>
 <article class="bd-article"><h1>${title}</h1>
 ${shown}

@@ -542,6 +542,17 @@ def test_accumulate_pytorch_box_checks_each_claim_against_torch() -> None:
     assert g["acc_pt_second"] != g["acc_second"], "here the inner node passes its grad on again"
 
 
+def test_accumulate_pytorch_box_names_retain_graph_in_its_first_sentence() -> None:
+    """ "More after a second pass" must not read as contradicting the RuntimeError of a second
+    pass: the first sentence says the first pass keeps the graph, as the build's code does."""
+    [box] = [c for c in prose("accumulate").split(":::{admonition}") if ":class: in-pytorch" in c]
+    text = box.split(":class: in-pytorch", 1)[1].strip()
+    first = text[: text.index("``.") + 3]
+    assert first.index("retain_graph=True") < first.index("after the second")
+    [cell] = [c for c in code_cells("accumulate") if "import torch" in c.source]
+    assert "pt_L.backward(retain_graph=True)\npt_first = pt_a.grad.item()" in cell.source
+
+
 NEURON_GRADS = {"dn": 0.5, "dx1": -1.5, "dw1": 1.0, "dx2": 0.5, "dw2": 0.0}
 
 
@@ -662,12 +673,12 @@ def test_mlp_pytorch_box_says_an_update_through_data_is_untracked_there_too() ->
 @TORCH
 def test_mlp_page_says_the_numbers_of_a_step_its_table_does_not_print() -> None:
     """The table prints every 4th step: a step the prose names off those rows comes with its
-    losses, so that the reader need not find them in the plot."""
+    loss, so that the reader need not find it in the plot."""
     g = run_page("mlp").glued
-    sentence = next(p for p in prose("mlp").split("\n\n") if "`zg_ahead`" in p)
-    if g["zg_ahead"] % 4:
-        assert "`zg_ahead_without:.4f`" in sentence
-        assert "`zg_ahead_with:.4f`" in sentence
+    for step, loss in [("zg_spike", "zg_spike_loss"), ("zg_stuck", "zg_stuck_loss")]:
+        paragraph = next(p for p in prose("mlp").split("\n\n") if f"`{step}`" in p)
+        if g[step] % 4:
+            assert f"`{loss}:" in paragraph, f"step {g[step]} is named without its loss"
 
 
 @in_page_group("mlp")
@@ -676,20 +687,14 @@ def test_mlp_page_explains_the_run_without_zero_grad() -> None:
     run = run_page("mlp")
     g = run.glued
     with_, without = run.namespace["losses_with"], run.namespace["losses_without"]
-    # ahead at first, then the peak before the run settles, the step the prose names
-    assert g["zg_ahead_without"] < g["zg_ahead_with"]
+    # the peak before the run settles, the step the prose names; it improved before it
     assert g["zg_spike_loss"] == max(without[1 : g["zg_stuck"]])
-    assert g["zg_spike_loss"] > without[0]
-    # the spike's gradient joins the pile, which then hardly changes
-    assert g["zg_pile_after"] > 5 * g["zg_pile_before"]
-    assert g["zg_added_after"] < 1e-3 * g["zg_pile_after"]
-    assert math.isclose(g["zg_pile_after"], g["zg_grad_without"], rel_tol=1e-6)
-    # the table's row where the drifting run is better than the right one, then worse
+    assert g["zg_spike_loss"] > without[0] > min(without[: g["zg_spike"]])
+    # the table's row where the drifting run is better than the right one, before it sticks
     assert g["zg_fit"] % 4 == 0, "a row of the table, which prints every 4th step"
-    assert g["zg_spike"] < g["zg_fit"] < g["zg_flip"] < g["zg_stuck"]
+    assert g["zg_spike"] < g["zg_fit"] < g["zg_stuck"]
     assert g["zg_fit_loss"] < g["zg_fit_with"] == with_[g["zg_fit"]]
     assert f"{g['zg_fit_loss']:.4f}" == "0.0000"
-    assert g["zg_flip_loss"] > 1
     assert g["zg_stuck_loss"] == without[-1]
 
 
@@ -702,11 +707,24 @@ def _sentences(paragraph: str) -> list[str]:
 
 
 def test_mlp_explains_forgetting_zero_grad_in_short_sentences() -> None:
-    # A beginner reads why the run drifts in plain sentences, none longer than 25 words.
+    # A beginner reads what went wrong and why in plain sentences, none longer than 25 words.
     section = prose("mlp").split("## Forgetting `zero_grad()`")[1].split("\n## ")[0]
-    start = section.index("Without a reset")
-    long = [s for s in _sentences(section[start:]) if len(s.split()) > 25]
+    paragraphs = section.replace("**", "").split("\n\n")
+    long = [s for p in paragraphs for s in _sentences(p) if len(s.split()) > 25]
     assert not long, f"sentences too long for a beginner: {long}"
+
+
+def test_mlp_leads_forgetting_zero_grad_with_the_symptom_to_check() -> None:
+    # A reader debugging a loss finds the one line they need first, and a few numbers after
+    # the run, not a walk through it step by step.
+    section = prose("mlp").split("## Forgetting `zero_grad()`")[1].split("\n## ")[0]
+    lead, *after_the_run = [p for p in section.replace("**", "").split("\n\n") if p.strip()]
+    assert (
+        _sentences(lead)[0]
+        == "A loss that improves, spikes, then sticks at a constant: check zero_grad()."
+    )
+    told = _sentences("\n\n".join(after_the_run))
+    assert len(told) <= 5, told
 
 
 @in_page_group("mlp")

@@ -17,7 +17,9 @@ the names the page's code binds them to, ``a`` for ``a = Value(2.0)``);
 is the learning rate of "Take a gradient step".
 The build writes one sentence, which paper and a page without scripts show as
 it is (the graph above stays as the build drew it), and the settings the
-page's control reads, as data.
+page's control reads, as data: with them, ``teach``, true for the book's first
+nudgeable graph in reading order only, whose control says in full how to nudge
+(the others say it in one line, the rest folded away).
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ import re
 from typing import Any, ClassVar
 
 from docutils import nodes
+from forward_refs import first_in_order, reading_order
 from sphinx.util.docutils import SphinxDirective
 
 #: A name the page's code binds, or a leaf's label.
@@ -59,11 +62,12 @@ def _names(text: str | None) -> list[str]:
 
 
 def sentence(root: str, leaves: list[str]) -> str:
-    """What paper says of the graph: it can be nudged on the site, and what that shows."""
+    """What paper and a page without scripts say of the graph: where it can be nudged, and
+    what that shows.  True wherever it is read: on paper, and on the site with scripts off."""
     named = ", ".join(leaves[:-1]) + f" or {leaves[-1]}" if len(leaves) > 1 else leaves[0]
     return (
-        f"On the book's site, this graph can be nudged: move {named} a little and watch "
-        f"{root} change by about its gradient times the nudge."
+        f"On the book's web pages, with JavaScript on, this graph can be nudged: move {named} "
+        f"a little and watch {root} change by about its gradient times the nudge."
     )
 
 
@@ -101,8 +105,36 @@ class NudgeGraph(SphinxDirective):
         return [node]
 
 
+def _read(app: Any, doctree: nodes.document) -> None:
+    pages = app.env.__dict__.setdefault("nudge_pages", set())
+    if any(True for _ in doctree.findall(nudge_graph)):
+        pages.add(app.env.docname)
+    else:
+        pages.discard(app.env.docname)
+
+
+def _purge(app: Any, env: Any, docname: str) -> None:
+    env.__dict__.setdefault("nudge_pages", set()).discard(docname)
+
+
+def _merge(app: Any, env: Any, docnames: Any, other: Any) -> None:
+    mine = env.__dict__.setdefault("nudge_pages", set())
+    mine.update(doc for doc in other.__dict__.get("nudge_pages", set()) if doc in docnames)
+
+
+def _teaches(translator: Any, node: nudge_graph) -> bool:
+    """Whether ``node`` is the book's first nudgeable graph in reading order."""
+    builder = translator.builder
+    env = builder.env
+    order = reading_order(env.toctree_includes, builder.config.root_doc)
+    teacher = first_in_order(env.__dict__.get("nudge_pages", set()), order)
+    first_here = next(translator.document.findall(nudge_graph), None)
+    return teacher == builder.current_docname and first_here is node
+
+
 def _visit_html(translator: Any, node: nudge_graph) -> None:
-    settings = html.escape(json.dumps(node["settings"], sort_keys=True))
+    found = {**node["settings"], "teach": _teaches(translator, node)}
+    settings = html.escape(json.dumps(found, sort_keys=True))
     translator.body.append(f'<div class="mg-nudge" data-nudge="{settings}">\n')
 
 
@@ -118,4 +150,7 @@ def setup(app: Any) -> dict[str, Any]:
         text=(lambda t, n: None, lambda t, n: None),
     )
     app.add_directive("nudge", NudgeGraph)
+    app.connect("doctree-read", _read)
+    app.connect("env-purge-doc", _purge)
+    app.connect("env-merge-info", _merge)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

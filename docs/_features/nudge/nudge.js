@@ -165,21 +165,26 @@ export function captionText(answer) {
 }
 
 /**
- * What the panel says first: how to nudge, and what to watch.  The page's first
- * panel says it in full; a later one (first false) only names its output and its
- * step, and points back: the same instructions above every panel would bury them.
+ * How to nudge, in full: the gestures, the keys and their step, and the two buttons.
  */
-export function leadText({ root, step }, first = true) {
-  if (!first) {
-    return `Nudge an input and watch ${root}, as with the first nudge panel on this page `
-      + `(an arrow key moves an input by ${step}).`;
-  }
+export function howText({ root, step }) {
   return `Nudge an input and watch ${root}: drag its number sideways, or focus it and press `
     + `the arrow keys (each press moves it by ${step}; with Shift, ${roundTo(step * SHIFT, step)}), `
     + `or type a value and press Enter. The gradient predicts how far ${root} moves; the panel `
     + `measures it. "Take a gradient step" moves the input against its gradient, so that `
     + `${root} goes down; press "backward() again" between steps to follow the slope, as `
     + "training does.";
+}
+
+/**
+ * What the panel says first.  The book's first nudgeable graph (teach: the build
+ * decides, directive.py) says how to nudge in full; every other panel says it in
+ * one line and folds the rest away (howText, under "How to nudge"): the same
+ * instructions above every panel would bury the graphs they sit under.
+ */
+export function leadText(settings) {
+  if (settings.teach) return howText(settings);
+  return `Nudge an input and watch ${settings.root} follow its gradient.`;
 }
 
 /** The sentence that says what a reload brought back. */
@@ -206,7 +211,7 @@ function cellAbove(session, el) {
  * keeps its controls (session.nudges).
  */
 class NudgeControl {
-  constructor(session, actions, box, settings, first) {
+  constructor(session, actions, box, settings) {
     this.session = session;
     this.actions = actions;
     this.settings = settings;
@@ -217,7 +222,7 @@ class NudgeControl {
     this.starting = null; // a promise while Python starts and the graph's cell runs
     this.asked = new Map(); // leaf -> the value last asked for, until Python has answered it
     this.requests = new Requests((request) => this.send(request));
-    this.view = makeView(this, box, first);
+    this.view = makeView(this, box);
   }
 
   /** The graph, as Python's answers take it: its output, and its inputs' names if not labels. */
@@ -349,7 +354,7 @@ function say(view, text) {
   view.status.hidden = text === "";
 }
 
-function makeView(control, box, first) {
+function makeView(control, box) {
   const { settings } = control;
   const view = {
     box,
@@ -368,7 +373,8 @@ function makeView(control, box, first) {
     figure: element("figure", "mg-nudge-figure"),
     drawing: element("div", "mg-nudge-drawing"),
     caption: element("figcaption", "mg-nudge-caption"),
-    lead: element("p", "mg-nudge-lead", leadText(settings, first)),
+    lead: element("p", "mg-nudge-lead", leadText(settings)),
+    how: settings.teach ? null : element("details", "mg-nudge-how"),
     mark: element("p", "mg-nudge-mark", "This output is from before your nudges: the graph now is in "
       + "the nudge panel below."),
   };
@@ -385,8 +391,11 @@ function makeView(control, box, first) {
   }
   view.buttons.append(view.step, view.backward, view.reset);
   view.figure.append(view.drawing, view.caption);
+  if (view.how) {
+    view.how.append(element("summary", "", "How to nudge"), element("p", "", howText(settings)));
+  }
   view.panel.append(
-    view.lead, view.status, view.kept, view.start, view.rows, view.readout, view.buttons, view.figure,
+    ...[view.lead, view.how].filter(Boolean), view.status, view.kept, view.start, view.rows, view.readout, view.buttons, view.figure,
   );
   box.append(view.panel);
   control.cell.el.append(view.mark);
@@ -492,8 +501,7 @@ function draw(control, answer) {
  */
 export function setUpNudges(session, actions) {
   for (const box of session.root.querySelectorAll("div.mg-nudge")) {
-    const first = session.nudges.length === 0;
-    const control = new NudgeControl(session, actions, box, JSON.parse(box.dataset.nudge), first);
+    const control = new NudgeControl(session, actions, box, JSON.parse(box.dataset.nudge));
     if (control.cell !== null) session.nudges.push(control);
   }
   const byRoot = () => new Map(session.nudges.map((control) => [control.settings.root, control]));

@@ -317,9 +317,11 @@ class Nudge:
         bends = sorted(_bends(self.root, moved))
         names = " and ".join(self._names[x] for x in moved)
         if not bends:
+            move = "moves" if len(moved) == 1 else "move"
             return (
                 f"The prediction is exact: no operation between {names} and the output "
-                "bends, so the output is a straight line in them, for a nudge of any size."
+                f"bends, so the output changes in a straight line as {names} {move}, for a "
+                "nudge of any size."
             )
         if round(difference, DECIMALS) == 0:
             return (

@@ -378,6 +378,9 @@ const SCRATCH_LEAD =
 const SCRATCH_NAMES =
   "It sees the names of the cells shown above, as the last of them left them (a later " +
   "cell can give a name a new value): not those of the solutions or of the page's hidden cells.";
+// The same, in one line: the book's first scratch cell says it in full (the build decides
+// which: the manifest's teachScratch), the same words on every page would be boilerplate.
+const SCRATCH_BRIEF = "Runs after this page's cells, and sees the names of the cells shown above.";
 
 /**
  * The scratch cell: an empty cell of the reader's at the end of the article, a region
@@ -397,12 +400,10 @@ function setUpScratch(session, article, actions) {
   codeView.append(pre);
   input.append(codeView);
   el.append(input);
-  region.append(
-    heading,
-    element("p", "runner-scratch-lead", SCRATCH_LEAD),
-    element("p", "runner-scratch-names", SCRATCH_NAMES),
-    el,
-  );
+  const teach = Boolean(session.manifest.teachScratch);
+  region.append(heading);
+  if (teach) region.append(element("p", "runner-scratch-lead", SCRATCH_LEAD));
+  region.append(element("p", "runner-scratch-names", teach ? SCRATCH_NAMES : SCRATCH_BRIEF), el);
   article.append(region);
   const scratch = new Cell({
     el, input, index: null, number: null, source: "", codeView, buildOutput: null, scratch: true,

@@ -84,7 +84,19 @@ def test_a_graph_straight_in_the_nudged_input_is_predicted_exactly_at_any_size()
     c = a * b + b**2
     reply = Nudge(c).set("a", 5.0)
     assert reply.difference == pytest.approx(0.0)
-    assert reply.why.startswith("The prediction is exact: no operation between a and the output")
+    assert reply.why == (
+        "The prediction is exact: no operation between a and the output bends, so the output "
+        "changes in a straight line as a moves, for a nudge of any size."
+    )
+
+
+def test_an_exact_prediction_names_the_inputs_moved_in_plain_words() -> None:
+    a, b, c = Value(2.0, label="a"), Value(-3.0, label="b"), Value(10.0, label="c")
+    nudge = Nudge(a + b + c)
+    nudge.set("a", 2.5)
+    reply = nudge.set("c", 9.0)
+    assert "a straight line as a and c move, for a nudge of any size" in reply.why
+    assert "in them" not in reply.why
 
 
 def test_the_forward_pass_again_is_the_engines_and_the_gradients_are_backwards() -> None:

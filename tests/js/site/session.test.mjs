@@ -88,6 +88,21 @@ test("Run runs what the cell needs first, then the hidden cells after it: the pr
   assert.deepEqual(session.records.timings.runs.slice(3).map((r) => r.code), [1, 2]);
 });
 
+test("the scratch cell's words are whole on the book's first scratch cell and one line elsewhere", async () => {
+  const said = async (teachScratch) => {
+    const { window } = await openPage(pageHTML(CELLS, { prose: PROSE, teachScratch }));
+    const region = window.document.querySelector("section.runner-scratch");
+    return [...region.querySelectorAll("p")].map((p) => p.textContent);
+  };
+  const whole = await said(true);
+  assert.equal(whole.length, 2);
+  assert.match(whole[0], /^Runs in this page's Python, after the page's cells/);
+  assert.match(whole[1], /^It sees the names of the cells shown above, as the last of them left them/);
+  assert.deepEqual(await said(false), [
+    "Runs after this page's cells, and sees the names of the cells shown above.",
+  ]);
+});
+
 test("an edit makes what followed from the old code stale, and the claims follow the new run", async () => {
   const { window, session } = await openPage(HTML);
   assert.equal(await run(session, 2), "done");

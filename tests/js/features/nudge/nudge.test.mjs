@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 
 import {
-  captionText, change, dragValue, keptOf, keptText, keyValue, leadText, readout, Requests, roundTo,
+  captionText, change, dragValue, howText, keptOf, keptText, keyValue, leadText, readout, Requests, roundTo,
   shown, spoken,
 } from "../../../../docs/_features/nudge/nudge.js";
 
@@ -119,18 +119,18 @@ describe("the readout", () => {
     assert.equal(change(-0.0005), "−0.0005");
   });
 
-  test("the lead says how to nudge, by how much, and what the step is for", () => {
-    const lead = leadText({ root: "o", step: 0.001 });
+  test("the teaching lead says how to nudge, by how much, and what the step is for", () => {
+    const lead = leadText({ root: "o", step: 0.001, teach: true });
+    assert.equal(lead, howText({ root: "o", step: 0.001 }));
     assert.match(lead, /^Nudge an input and watch o: drag its number sideways/);
     assert.match(lead, /each press moves it by 0\.001; with Shift, 0\.01\)/);
     assert.match(lead, /"Take a gradient step" moves the input against its gradient, so that o goes down; /);
     assert.match(lead, /press "backward\(\) again" between steps to follow the slope, as training does\.$/);
   });
 
-  test("a later panel's lead names its output and step, and points to the first for the rest", () => {
-  assert.equal(leadText({ root: "L", step: 0.01 }, false),
-    "Nudge an input and watch L, as with the first nudge panel on this page "
-    + "(an arrow key moves an input by 0.01).");
+  test("every other panel's lead is one line that names its output", () => {
+  assert.equal(leadText({ root: "L", step: 0.01, teach: false }), "Nudge an input and watch L follow its gradient.");
+  assert.equal(leadText({ root: "L", step: 0.01 }), "Nudge an input and watch L follow its gradient.");
 });
 
 test("the drawing's caption says whose gradients it shows, and where they belong", () => {
@@ -227,7 +227,7 @@ const NUDGE_HTML = pageHTML([
   prose: `<p>o is <span class="pasted-text" data-glue-key="total" data-glue-format=".1f">-6000.0</span>.</p>
 <div class="mg-nudge" data-nudge='${JSON.stringify({
     root: "o", leaves: ["x", "w"], step: 0.001, rate: 0.1,
-  })}'><p>On the book's site, this graph can be nudged.</p></div>`,
+  })}'><p>On the book's web pages, with JavaScript on, this graph can be nudged.</p></div>`,
 });
 
 /** Resolves once `holds()` is true (checked after each turn of the event loop). */
@@ -299,18 +299,26 @@ const TWO_NUDGES_HTML = pageHTML([
   { source: "o = 2 * -3" },
   { source: "L = o * 2" },
 ], {
-  prose: ["o", "L"].map((root) => `<div class="mg-nudge" data-nudge='${JSON.stringify({
-    root, leaves: ["x", "w"], step: 0.001, rate: 0.1,
-  })}'><p>On the book's site, this graph can be nudged.</p></div>`).join("\n"),
+  prose: [["o", true], ["L", false]].map(([root, teach]) => `<div class="mg-nudge" data-nudge='${JSON.stringify({
+    root, leaves: ["x", "w"], step: 0.001, rate: 0.1, teach,
+  })}'><p>On the book's web pages, with JavaScript on, this graph can be nudged.</p></div>`).join("\n"),
 });
 
-test("a page says how to nudge once, above its first panel", async () => {
+test("the nudge instructions are taught once: the panel the build marks says them in full, the others fold them", async () => {
   const { answers } = fakeNudges();
   const { window, session } = await openPage(TWO_NUDGES_HTML, { answers });
   await until(() => session.nudges.length === 2);
-  const leads = [...window.document.querySelectorAll(".mg-nudge-lead")].map((p) => p.textContent);
-  assert.equal(leads[0], leadText({ root: "o", step: 0.001 }));
-  assert.match(leads[1], /^Nudge an input and watch L, as with the first nudge panel on this page/);
+  const panels = [...window.document.querySelectorAll(".mg-nudge-control")];
+  const leads = panels.map((panel) => panel.querySelector(".mg-nudge-lead").textContent);
+  assert.equal(leads[0], howText({ root: "o", step: 0.001 }));
+  assert.equal(leads[1], "Nudge an input and watch L follow its gradient.");
+  assert.equal(panels[0].querySelector("details.mg-nudge-how"), null);
+  const how = panels[1].querySelector("details.mg-nudge-how");
+  assert.ok(!how.open);
+  assert.equal(how.querySelector("summary").textContent, "How to nudge");
+  assert.equal(how.querySelector("p").textContent, howText({ root: "L", step: 0.001 }));
+  // The panel's words come first in it, the one line before the folded instructions.
+  assert.equal(panels[1].firstElementChild, panels[1].querySelector(".mg-nudge-lead"));
 });
 
 const IDENTITY_HTML = pageHTML([
@@ -326,7 +334,7 @@ const IDENTITY_HTML = pageHTML([
 <span class="mg-claim" data-claim-key="by_hand"><span class="mg-claim-holds">By hand: do/dw = x</span></span>.</p>
 <div class="mg-nudge" data-nudge='${JSON.stringify({
     root: "o", leaves: ["x", "w"], step: 0.001, rate: 0.1,
-  })}'><p>On the book's site, this graph can be nudged.</p></div>`,
+  })}'><p>On the book's web pages, with JavaScript on, this graph can be nudged.</p></div>`,
 });
 
 test("a nudge makes the prose's numbers out of date, but not a claim that holds for any input", { timeout: 20_000 }, async () => {
