@@ -212,8 +212,12 @@ import { BESIDE_GAP_PX, croppedHeight, frameScale, wordsBelow, wordsBeside } fro
    * adds to), as one box in the window (null if none is shown).
    */
   function activeBox(frame, selector = "g.node.mg-active") {
-    const boxes = Array.from(frame.querySelectorAll(selector), (g) => g.getBoundingClientRect())
-      .filter((b) => b.width > 0);
+    return nodesBox(Array.from(frame.querySelectorAll(selector)));
+  }
+
+  /** Some nodes of a drawing, as one box in the window (null if none is shown). */
+  function nodesBox(nodes) {
+    const boxes = nodes.map((g) => g.getBoundingClientRect()).filter((b) => b.width > 0);
     if (!boxes.length) return null;
     return {
       top: Math.min(...boxes.map((b) => b.top)),
@@ -348,8 +352,9 @@ import { BESIDE_GAP_PX, croppedHeight, frameScale, wordsBelow, wordsBeside } fro
    * shows only as much of the drawing as the window leaves it (croppedHeight), and
    * scrolls up and down, so that the step's words are read with the drawing and the
    * stepper fits the window.  The view keeps where the previous step had scrolled it
-   * (`scrolledTo`), and scrolls only as far as the step's nodes (the one at work and
-   * those its rule adds to) need to be in it.
+   * (`scrolledTo`), and scrolls only as far as the step's nodes (namedNodes: the one at
+   * work and those its rule adds to, or the output) need to be in it: where they are in
+   * view already, the drawing keeps still.
    */
   function cropToWindow(stepper, view, scrolledTo) {
     const room = window.innerHeight - stuckTop() - 8;
@@ -363,12 +368,31 @@ import { BESIDE_GAP_PX, croppedHeight, frameScale, wordsBelow, wordsBeside } fro
     view.style.maxHeight = `${height}px`;
     if (scrolledTo !== null) view.scrollTop = scrolledTo;
     const shown = view.getBoundingClientRect();
-    const step = activeBox(view, "g.node.mg-active, g.node.mg-receiving");
+    const step = nodesBox(namedNodes(stepper, view));
     const work = step && step.bottom - step.top <= shown.height - 8 ? step : activeBox(view);
     if (work) {
       if (work.top < shown.top) view.scrollTop -= shown.top - work.top + 4;
       else if (work.bottom > shown.bottom) view.scrollTop += work.bottom - shown.bottom + 4;
     }
+  }
+
+  /**
+   * The nodes of a view's drawing that its step names: the node at work and those its
+   * rule adds to; at a step with none (before backward(), and Done) the output, the
+   * node at work at the step that seeds its grad, the stepper's first with one.  The
+   * frames share one layout: a node is the same one at the same place in each.
+   */
+  function namedNodes(stepper, view) {
+    const nodes = Array.from(view.querySelectorAll("g.node"));
+    const named = nodes.filter((g) => g.matches(".mg-active, .mg-receiving"));
+    if (named.length) return named;
+    const frame = view.closest(".mg-stepper-frame");
+    const seed = stepper.querySelector(":scope > .mg-stepper-frame g.node.mg-active")?.closest(".mg-stepper-frame");
+    if (!seed) return named;
+    const k = Array.from(frame.querySelectorAll("svg.micrograd-graph")).indexOf(view.firstElementChild);
+    const drawing = seed.querySelectorAll("svg.micrograd-graph")[k];
+    if (!drawing) return named;
+    return Array.from(drawing.querySelectorAll("g.node")).flatMap((g, n) => (g.matches(".mg-active") && nodes[n] ? [nodes[n]] : []));
   }
 
   /** The width of a frame's content (CSS px): the row its drawings and words share. */
