@@ -986,6 +986,46 @@ def test_on_a_phone_a_cropped_drawing_shows_the_steps_nodes_and_moves_only_for_t
     assert not problems, f"{stepper_page}:\n" + "\n".join(problems)
 
 
+#: A stepper's place in the window: its top, and where its content (its buttons to the
+#: bottom of its current frame: no padding, no border) begins and ends.
+STEPPER_PLACE_JS = """
+(stepper) => {
+  const controls = stepper.querySelector(':scope > .mg-stepper-controls').getBoundingClientRect();
+  const frame = stepper.querySelector(':scope > .mg-stepper-frame.mg-current').getBoundingClientRect();
+  return {top: stepper.getBoundingClientRect().top,
+          content: [Math.min(controls.top, frame.top), Math.max(controls.bottom, frame.bottom)]};
+}
+"""
+
+
+@pytest.mark.parametrize("stepper_page", STEPPER_PAGES)
+def test_on_a_laptop_a_stepper_whose_content_is_in_the_window_keeps_still_while_stepping(
+    browser: Any, server: str, stepper_page: str
+) -> None:
+    """The reader scrolls a stepper up until its content (buttons, drawings, words) is
+    whole in the window, at its bottom edge, its last padding and border below it (as
+    a browser brings it into view), and steps on: the stepper does not move."""
+    for laptop in fresh_page(browser, "laptop"):
+        open_page(laptop, server, stepper_page)
+        steppers = laptop.locator(".mg-stepper.mg-ready")
+        for k in range(steppers.count()):
+            stepper = steppers.nth(k)
+            stepper.scroll_into_view_if_needed()
+            height = laptop.evaluate("innerHeight")
+            bottom = stepper.evaluate(STEPPER_PLACE_JS)["content"][1]
+            laptop.evaluate("(by) => window.scrollBy({top: by, behavior: 'instant'})", bottom - height + 1)
+            place = stepper.evaluate(STEPPER_PLACE_JS)
+            assert place["content"][1] <= height, place
+            if place["content"][0] < 60:
+                continue  # taller than the window: stepping scrolls it to the node at work
+            seen = [place]
+            for _ in range(3):
+                stepper.locator(".mg-stepper-next").click()
+                seen.append(stepper.evaluate(STEPPER_PLACE_JS))
+            tops = [round(place["top"], 1) for place in seen]
+            assert len(set(tops)) == 1, f"{stepper_page} stepper {k} moves: {tops}"
+
+
 #: Where a stepper's buttons are against each shown drawing (the part its view shows).
 BAR_OVER_DRAWING_JS = """
 (stepper) => {

@@ -132,6 +132,17 @@ import { BESIDE_GAP_PX, croppedHeight, frameScale, wordsBelow, wordsBeside } fro
     return bottom;
   }
 
+  /**
+   * Where a browser brings an element it scrolls into view (focus, a link to it): below
+   * the page's scroll padding (the theme's, for its header), or the header's bottom if
+   * lower.  A stepper fitted below it is whole in the window there, and stepping need not
+   * move it.
+   */
+  function broughtTop() {
+    const padding = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop);
+    return Math.max(stuckTop(), Number.isFinite(padding) ? padding : 0);
+  }
+
   /** Each drawing of a frame sits in a view that can scroll it sideways, should it need to. */
   function wrapDrawings(frame) {
     for (const svg of frame.querySelectorAll("svg.micrograd-graph")) {
@@ -315,7 +326,7 @@ import { BESIDE_GAP_PX, croppedHeight, frameScale, wordsBelow, wordsBeside } fro
       const label = labelPx(svg);
       const room = beside ? row : view.getBoundingClientRect().width;
       // The window's height left for this drawing, with the stepper's top below the header.
-      const free = window.innerHeight - stuckTop() - (view.getBoundingClientRect().top - box.top) - under - 8;
+      const free = window.innerHeight - broughtTop() - (view.getBoundingClientRect().top - box.top) - under - 8;
       const screen = window.innerWidth;
       const shape = { width, height, label, room, free, screen, beside: beside ? views.length : 0 };
       const { scale, sideways } = frameScale(shape);
@@ -456,7 +467,8 @@ import { BESIDE_GAP_PX, croppedHeight, frameScale, wordsBelow, wordsBeside } fro
   }
 
   /**
-   * Scroll the window (not smoothly) so that the whole stepper is in view, if it is not;
+   * Scroll the window (not smoothly) so that the whole stepper is in view, if its content
+   * (its buttons and its current frame) is not;
    * a stepper taller than the window, its top below the header, then as far on as the
    * node at work needs to be in view below the buttons, unless its words lie below its
    * drawing (`below`): the drawing, right under the buttons, then keeps that place at
@@ -465,7 +477,11 @@ import { BESIDE_GAP_PX, croppedHeight, frameScale, wordsBelow, wordsBeside } fro
   function keepInView(stepper, frame, below) {
     const box = stepper.getBoundingClientRect();
     const top = stuckTop();
-    if (box.top < top || box.bottom > window.innerHeight) {
+    // What the reader reads (the buttons, the frame), not the stepper's padding and
+    // border: a stepper whose content the window holds keeps still while stepping.
+    const controls = stepper.querySelector(":scope > .mg-stepper-controls").getBoundingClientRect();
+    const shown = frame.getBoundingClientRect();
+    if (Math.min(controls.top, shown.top) < top || Math.max(controls.bottom, shown.bottom) > window.innerHeight) {
       window.scrollBy({ top: box.top - top - 4, behavior: "instant" });
     }
     if (below) return;
