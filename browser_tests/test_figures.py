@@ -979,7 +979,8 @@ def test_on_a_phone_a_cropped_drawing_shows_the_steps_nodes_and_moves_only_for_t
                 if not all(shown[0] <= a and b <= shown[1] for a, b in step["nodes"]):
                     problems.append(f"stepper {k}, step {n + 1}: nodes out of view {step}")
                 if n and step["scrolled"] != seen[n - 1]["scrolled"]:
-                    was = (seen[n - 1]["scrolled"] - 1, seen[n - 1]["scrolled"] + step["height"] + 1)
+                    before = seen[n - 1]["scrolled"]
+                    was = (before - 1, before + step["height"] + 1)
                     if all(was[0] <= a and b <= was[1] for a, b in step["nodes"]):
                         problems.append(f"stepper {k}, step {n + 1}: moved for nothing {step}")
     assert cropped, f"{stepper_page}: no stepper's drawing is cropped on a phone"
@@ -991,7 +992,8 @@ def test_on_a_phone_a_cropped_drawing_shows_the_steps_nodes_and_moves_only_for_t
 STEPPER_PLACE_JS = """
 (stepper) => {
   const controls = stepper.querySelector(':scope > .mg-stepper-controls').getBoundingClientRect();
-  const frame = stepper.querySelector(':scope > .mg-stepper-frame.mg-current').getBoundingClientRect();
+  const frame = stepper.querySelector(':scope > .mg-stepper-frame.mg-current')
+    .getBoundingClientRect();
   return {top: stepper.getBoundingClientRect().top,
           content: [Math.min(controls.top, frame.top), Math.max(controls.bottom, frame.bottom)]};
 }
@@ -1013,7 +1015,8 @@ def test_on_a_laptop_a_stepper_whose_content_is_in_the_window_keeps_still_while_
             stepper.scroll_into_view_if_needed()
             height = laptop.evaluate("innerHeight")
             bottom = stepper.evaluate(STEPPER_PLACE_JS)["content"][1]
-            laptop.evaluate("(by) => window.scrollBy({top: by, behavior: 'instant'})", bottom - height + 1)
+            by = bottom - height + 1
+            laptop.evaluate("(by) => window.scrollBy({top: by, behavior: 'instant'})", by)
             place = stepper.evaluate(STEPPER_PLACE_JS)
             assert place["content"][1] <= height, place
             if place["content"][0] < 60:
