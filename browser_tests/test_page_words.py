@@ -65,7 +65,7 @@ def false_and_unmarked(tab: Tab) -> list[str]:
         state = prose.get(f"claim:{span['key']}", {"value": None, "from": "build", "stale": False})
         verdict, marked = state["value"], bool(span["marks"])
         if state["stale"] or state["from"] == "earlier-run":
-            said = ("out of date", "earlier")  # its own mark, or a later claim's for both
+            said = ("out of date", "earlier", "not re-run")  # its own, or a later one for both
             if not marked and not any(w in m for m in span["later"] for w in said):
                 wrong.append(f"{span['key']}: out of date, unmarked")
         elif verdict is None:
