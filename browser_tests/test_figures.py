@@ -919,6 +919,116 @@ def test_on_a_phone_a_steppers_drawing_and_its_words_are_read_together_at_any_st
         assert place["label"] >= MIN_GRAPH_LABEL_PX, (where, step, place)
 
 
+#: Each step of a stepper's cropped drawing (a phone's): how far its view is scrolled,
+#: how tall it is, and where the nodes the step names lie in the drawing (CSS px from
+#: its top): the node at work and those its rule adds to, and where there are none (the
+#: first step and Done) the output, the node set to 1 at the step after the first.
+CROPPED_STEP_JS = """
+(stepper) => {
+  const frames = Array.from(stepper.querySelectorAll(':scope > .mg-stepper-frame'));
+  const frame = stepper.querySelector(':scope > .mg-stepper-frame.mg-current');
+  const view = Array.from(frame.querySelectorAll('.mg-stepper-view'))
+    .find((v) => v.getClientRects().length > 0);
+  const svg = view.querySelector('svg.micrograd-graph');
+  const nodes = Array.from(svg.querySelectorAll('g.node'));
+  let named = nodes.filter((g) => g.matches('.mg-active, .mg-receiving'));
+  if (!named.length) {
+    const seed = Array.from(frames[1].querySelectorAll('svg.micrograd-graph'))
+      .find((s) => s.querySelectorAll('g.node').length === nodes.length);
+    const all = Array.from(seed.querySelectorAll('g.node'));
+    named = all.flatMap((g, k) => g.matches('.mg-active') ? [nodes[k]] : []);
+  }
+  const top = svg.getBoundingClientRect().top;
+  return {
+    cropped: view.classList.contains('mg-cropped'),
+    scrolled: view.scrollTop,
+    height: view.clientHeight,
+    nodes: named.map((g) => { const b = g.getBoundingClientRect();
+                              return [b.top - top, b.bottom - top]; }),
+  };
+}
+"""
+
+
+@pytest.mark.parametrize("stepper_page", STEPPER_PAGES)
+def test_on_a_phone_a_cropped_drawing_shows_the_steps_nodes_and_moves_only_for_them(
+    browser: Any, server: str, stepper_page: str
+) -> None:
+    """On a phone a stepper's drawing cropped to the window shows, at every step, every
+    node the step names (the node at work and those its rule adds to; at the first
+    step and at Done the output), and it scrolls from one step to the next only where
+    the next step's nodes are not already in view: no back and forth for nothing."""
+    problems = []
+    cropped = 0
+    for phone in fresh_page(browser, "phone"):
+        open_page(phone, server, stepper_page)
+        steppers = phone.locator(".mg-stepper.mg-ready")
+        for k in range(steppers.count()):
+            stepper = steppers.nth(k)
+            stepper.press("Home")
+            total = stepper.evaluate(STEPPER_STATE_JS)["total"]
+            seen = [stepper.evaluate(CROPPED_STEP_JS)]
+            for _ in range(total - 1):
+                stepper.locator(".mg-stepper-next").click()
+                seen.append(stepper.evaluate(CROPPED_STEP_JS))
+            if not any(step["cropped"] for step in seen):
+                continue  # whole in its view at every step
+            cropped += 1
+            for n, step in enumerate(seen):
+                shown = (step["scrolled"] - 1, step["scrolled"] + step["height"] + 1)
+                if not all(shown[0] <= a and b <= shown[1] for a, b in step["nodes"]):
+                    problems.append(f"stepper {k}, step {n + 1}: nodes out of view {step}")
+                if n and step["scrolled"] != seen[n - 1]["scrolled"]:
+                    before = seen[n - 1]["scrolled"]
+                    was = (before - 1, before + step["height"] + 1)
+                    if all(was[0] <= a and b <= was[1] for a, b in step["nodes"]):
+                        problems.append(f"stepper {k}, step {n + 1}: moved for nothing {step}")
+    assert cropped, f"{stepper_page}: no stepper's drawing is cropped on a phone"
+    assert not problems, f"{stepper_page}:\n" + "\n".join(problems)
+
+
+#: A stepper's place in the window: its top, and where its content (its buttons to the
+#: bottom of its current frame: no padding, no border) begins and ends.
+STEPPER_PLACE_JS = """
+(stepper) => {
+  const controls = stepper.querySelector(':scope > .mg-stepper-controls').getBoundingClientRect();
+  const frame = stepper.querySelector(':scope > .mg-stepper-frame.mg-current')
+    .getBoundingClientRect();
+  return {top: stepper.getBoundingClientRect().top,
+          content: [Math.min(controls.top, frame.top), Math.max(controls.bottom, frame.bottom)]};
+}
+"""
+
+
+@pytest.mark.parametrize("stepper_page", STEPPER_PAGES)
+def test_on_a_laptop_a_stepper_whose_content_is_in_the_window_keeps_still_while_stepping(
+    browser: Any, server: str, stepper_page: str
+) -> None:
+    """The reader scrolls a stepper up until its content (buttons, drawings, words) is
+    whole in the window, at its bottom edge, its last padding and border below it (as
+    a browser brings it into view), and steps on: the stepper does not move."""
+    for laptop in fresh_page(browser, "laptop"):
+        open_page(laptop, server, stepper_page)
+        steppers = laptop.locator(".mg-stepper.mg-ready")
+        for k in range(steppers.count()):
+            stepper = steppers.nth(k)
+            stepper.scroll_into_view_if_needed()
+            height = laptop.evaluate("innerHeight")
+            bottom = stepper.evaluate(STEPPER_PLACE_JS)["content"][1]
+            by = bottom - height + 1
+            laptop.evaluate("(by) => window.scrollBy({top: by, behavior: 'instant'})", by)
+            place = stepper.evaluate(STEPPER_PLACE_JS)
+            assert place["content"][1] <= height, place
+            if place["content"][0] < 60:
+                continue  # taller than the window: stepping scrolls it to the node at work
+            seen = [place]
+            for _ in range(3):
+                stepper.locator(".mg-stepper-next").click()
+                seen.append(stepper.evaluate(STEPPER_PLACE_JS))
+            tops = [round(place["top"], 1) for place in seen]
+            assert len(set(tops)) == 1, f"{stepper_page} stepper {k} moves: {tops}"
+
+
 #: Where a stepper's buttons are against each shown drawing (the part its view shows).
 BAR_OVER_DRAWING_JS = """
 (stepper) => {

@@ -19,8 +19,16 @@ import pytest
 from accessibility import audit, check, describe, unacceptable
 from runner_tab import DONE, PAGE_TIMEOUT_MS, Tab, Walk, cell_with, edit, run, wait_saved
 
-#: What every claim span of the page shows: its key, which wording, its marks.
-CLAIMS_JS = """() => Array.from(document.querySelectorAll('span.mg-claim[data-claim-key]'), (s) => {
+#: What every claim span of the page shows: its key, which wording, its marks, and those
+#: of the claims after it in its paragraph (claims of one paragraph that carry one mark
+#: share it, after the last of them: claims.js).
+CLAIMS_JS = """() => {
+const all = Array.from(document.querySelectorAll('span.mg-claim[data-claim-key]'));
+const block = (el) => el.parentElement
+  .closest('p, li, dt, dd, td, th, figcaption, blockquote, div');
+const marksOf = (el) => Array.from(el.querySelectorAll(':scope > .mg-claim-mark'),
+  (m) => m.textContent);
+return all.map((s, k) => {
   const holds = s.querySelector(':scope > .mg-claim-holds');
   const fails = s.querySelector(':scope > .mg-claim-fails');
   const visible = (el) => el !== null && !el.hidden && el.getClientRects().length > 0;
@@ -29,10 +37,12 @@ CLAIMS_JS = """() => Array.from(document.querySelectorAll('span.mg-claim[data-cl
     holdsShown: visible(holds),
     failsShown: visible(fails),
     hasFails: fails !== null,
-    marks: Array.from(s.querySelectorAll(':scope > .mg-claim-mark'), (m) => m.textContent),
+    marks: marksOf(s),
+    later: all.slice(k + 1).filter((o) => block(o) === block(s)).flatMap(marksOf),
     shown: s.dataset.shown || 'build',
   };
-})"""
+});
+}"""
 
 #: Every glued number of the page: its key, what it shows, and how it is marked.
 NUMBERS_JS = """() => Array.from(document.querySelectorAll('span.pasted-text[data-glue-key]'),
@@ -55,7 +65,8 @@ def false_and_unmarked(tab: Tab) -> list[str]:
         state = prose.get(f"claim:{span['key']}", {"value": None, "from": "build", "stale": False})
         verdict, marked = state["value"], bool(span["marks"])
         if state["stale"] or state["from"] == "earlier-run":
-            if not marked:
+            said = ("out of date", "earlier", "not re-run")  # its own, or a later one for both
+            if not marked and not any(w in m for m in span["later"] for w in said):
                 wrong.append(f"{span['key']}: out of date, unmarked")
         elif verdict is None:
             if not span["holdsShown"] or span["failsShown"]:

@@ -132,6 +132,17 @@ import { BESIDE_GAP_PX, croppedHeight, frameScale, wordsBelow, wordsBeside } fro
     return bottom;
   }
 
+  /**
+   * Where a browser brings an element it scrolls into view (focus, a link to it): below
+   * the page's scroll padding (the theme's, for its header), or the header's bottom if
+   * lower.  A stepper fitted below it is whole in the window there, and stepping need not
+   * move it.
+   */
+  function broughtTop() {
+    const padding = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop);
+    return Math.max(stuckTop(), Number.isFinite(padding) ? padding : 0);
+  }
+
   /** Each drawing of a frame sits in a view that can scroll it sideways, should it need to. */
   function wrapDrawings(frame) {
     for (const svg of frame.querySelectorAll("svg.micrograd-graph")) {
@@ -212,8 +223,12 @@ import { BESIDE_GAP_PX, croppedHeight, frameScale, wordsBelow, wordsBeside } fro
    * adds to), as one box in the window (null if none is shown).
    */
   function activeBox(frame, selector = "g.node.mg-active") {
-    const boxes = Array.from(frame.querySelectorAll(selector), (g) => g.getBoundingClientRect())
-      .filter((b) => b.width > 0);
+    return nodesBox(Array.from(frame.querySelectorAll(selector)));
+  }
+
+  /** Some nodes of a drawing, as one box in the window (null if none is shown). */
+  function nodesBox(nodes) {
+    const boxes = nodes.map((g) => g.getBoundingClientRect()).filter((b) => b.width > 0);
     if (!boxes.length) return null;
     return {
       top: Math.min(...boxes.map((b) => b.top)),
@@ -311,7 +326,7 @@ import { BESIDE_GAP_PX, croppedHeight, frameScale, wordsBelow, wordsBeside } fro
       const label = labelPx(svg);
       const room = beside ? row : view.getBoundingClientRect().width;
       // The window's height left for this drawing, with the stepper's top below the header.
-      const free = window.innerHeight - stuckTop() - (view.getBoundingClientRect().top - box.top) - under - 8;
+      const free = window.innerHeight - broughtTop() - (view.getBoundingClientRect().top - box.top) - under - 8;
       const screen = window.innerWidth;
       const shape = { width, height, label, room, free, screen, beside: beside ? views.length : 0 };
       const { scale, sideways } = frameScale(shape);
@@ -348,8 +363,9 @@ import { BESIDE_GAP_PX, croppedHeight, frameScale, wordsBelow, wordsBeside } fro
    * shows only as much of the drawing as the window leaves it (croppedHeight), and
    * scrolls up and down, so that the step's words are read with the drawing and the
    * stepper fits the window.  The view keeps where the previous step had scrolled it
-   * (`scrolledTo`), and scrolls only as far as the step's nodes (the one at work and
-   * those its rule adds to) need to be in it.
+   * (`scrolledTo`), and scrolls only as far as the step's nodes (namedNodes: the one at
+   * work and those its rule adds to, or the output) need to be in it: where they are in
+   * view already, the drawing keeps still.
    */
   function cropToWindow(stepper, view, scrolledTo) {
     const room = window.innerHeight - stuckTop() - 8;
@@ -363,12 +379,31 @@ import { BESIDE_GAP_PX, croppedHeight, frameScale, wordsBelow, wordsBeside } fro
     view.style.maxHeight = `${height}px`;
     if (scrolledTo !== null) view.scrollTop = scrolledTo;
     const shown = view.getBoundingClientRect();
-    const step = activeBox(view, "g.node.mg-active, g.node.mg-receiving");
+    const step = nodesBox(namedNodes(stepper, view));
     const work = step && step.bottom - step.top <= shown.height - 8 ? step : activeBox(view);
     if (work) {
       if (work.top < shown.top) view.scrollTop -= shown.top - work.top + 4;
       else if (work.bottom > shown.bottom) view.scrollTop += work.bottom - shown.bottom + 4;
     }
+  }
+
+  /**
+   * The nodes of a view's drawing that its step names: the node at work and those its
+   * rule adds to; at a step with none (before backward(), and Done) the output, the
+   * node at work at the step that seeds its grad, the stepper's first with one.  The
+   * frames share one layout: a node is the same one at the same place in each.
+   */
+  function namedNodes(stepper, view) {
+    const nodes = Array.from(view.querySelectorAll("g.node"));
+    const named = nodes.filter((g) => g.matches(".mg-active, .mg-receiving"));
+    if (named.length) return named;
+    const frame = view.closest(".mg-stepper-frame");
+    const seed = stepper.querySelector(":scope > .mg-stepper-frame g.node.mg-active")?.closest(".mg-stepper-frame");
+    if (!seed) return named;
+    const k = Array.from(frame.querySelectorAll("svg.micrograd-graph")).indexOf(view.firstElementChild);
+    const drawing = seed.querySelectorAll("svg.micrograd-graph")[k];
+    if (!drawing) return named;
+    return Array.from(drawing.querySelectorAll("g.node")).flatMap((g, n) => (g.matches(".mg-active") && nodes[n] ? [nodes[n]] : []));
   }
 
   /** The width of a frame's content (CSS px): the row its drawings and words share. */
@@ -432,7 +467,8 @@ import { BESIDE_GAP_PX, croppedHeight, frameScale, wordsBelow, wordsBeside } fro
   }
 
   /**
-   * Scroll the window (not smoothly) so that the whole stepper is in view, if it is not;
+   * Scroll the window (not smoothly) so that the whole stepper is in view, if its content
+   * (its buttons and its current frame) is not;
    * a stepper taller than the window, its top below the header, then as far on as the
    * node at work needs to be in view below the buttons, unless its words lie below its
    * drawing (`below`): the drawing, right under the buttons, then keeps that place at
@@ -441,7 +477,11 @@ import { BESIDE_GAP_PX, croppedHeight, frameScale, wordsBelow, wordsBeside } fro
   function keepInView(stepper, frame, below) {
     const box = stepper.getBoundingClientRect();
     const top = stuckTop();
-    if (box.top < top || box.bottom > window.innerHeight) {
+    // What the reader reads (the buttons, the frame), not the stepper's padding and
+    // border: a stepper whose content the window holds keeps still while stepping.
+    const controls = stepper.querySelector(":scope > .mg-stepper-controls").getBoundingClientRect();
+    const shown = frame.getBoundingClientRect();
+    if (Math.min(controls.top, shown.top) < top || Math.max(controls.bottom, shown.bottom) > window.innerHeight) {
       window.scrollBy({ top: box.top - top - 4, behavior: "instant" });
     }
     if (below) return;

@@ -329,6 +329,19 @@ def test_the_cells_a_reader_sees_need_none_of_the_hidden_ones(page: str) -> None
 
 
 @in_page_group("index")
+def test_the_pytorch_page_prints_each_difference_its_prose_states() -> None:
+    """The prose says how closely micrograd agrees with PyTorch, in glued numbers: each
+    difference is printed, as the prose shows it, by a cell whose output the reader
+    sees, so that the reader can check the sentence against the page."""
+    cells = code_cells("pytorch")
+    shown = "".join(c.source for c in cells if not {"remove-cell", "remove-output"} & set(c.tags))
+    variables = dict(re.findall(r'glue\("(pt_\w+_diff)", (\w+)', "".join(c.source for c in cells)))
+    said = re.findall(r"\{glue:text\}`(pt_\w+_diff):(\.\d+e)`", prose("pytorch"))
+    assert len(said) == 3, said
+    unprinted = [key for key, form in said if f"{{{variables[key]}:{form}}}" not in shown]
+    assert not unprinted, f"no cell the reader sees prints these differences: {unprinted}"
+
+
 def test_start_page_taste_gradients() -> None:
     g = glued("index")
     assert g["taste_c"] == 2.0 * -3.0 + (-3.0) ** 2

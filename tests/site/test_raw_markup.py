@@ -147,6 +147,8 @@ GLUED = {"x": "2.5", "claim:k": "{'holds': True, 'about': 'x = 2.5'}"}
 GOOD = "The value {claim}``k: is {glue:text}`x:.1f`, as built || is {glue:text}`x:.2f` ``."
 #: The same with the claim's closing backticks right after the number's.
 CUT = "The value {claim}``k: is {glue:text}`x:.1f```."
+#: A wording with math in it: its words for a screen reader keep the math's TeX.
+MATHS = "The root {claim}``k: is {math}`\\sqrt{2}` times {glue:text}`x:.1f` || is not ``."
 #: A glue role with no closing backtick: no role, and nothing but the page check notices.
 UNCLOSED = "Plain prose pastes {glue:text}`x:.1f here."
 
@@ -165,8 +167,8 @@ def tiny_site(
         'exclude_patterns = ["_build"]\n'
     )
     (source / "conf.py").write_text(conf, encoding="utf-8")
-    (source / "index.md").write_text("# Tiny\n\n```{toctree}\ngood\ncut\nunclosed\n```\n")
-    for name, text in {"good": GOOD, "cut": CUT, "unclosed": UNCLOSED}.items():
+    (source / "index.md").write_text("# Tiny\n\n```{toctree}\ngood\ncut\nunclosed\nmaths\n```\n")
+    for name, text in {"good": GOOD, "cut": CUT, "unclosed": UNCLOSED, "maths": MATHS}.items():
         (source / f"{name}.ipynb").write_text(notebook(text, GLUED), encoding="utf-8")
     # No colour: CI=true makes Sphinx colour its warnings, and the test reads them as text.
     build = [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "--no-color", "-b", "html"]
@@ -191,6 +193,16 @@ def test_a_claim_whose_wordings_end_with_glued_numbers_shows_them(
     fails = html[html.index('class="mg-claim-fails"') :]
     assert 'data-glue-key="x">2.5</span>, as built' in holds
     assert 'data-glue-key="x">2.50</span></span></span>.' in fails
+
+
+def test_a_claims_shown_wording_is_written_in_words_with_its_maths_tex(
+    tiny_site: tuple[subprocess.CompletedProcess[str], Path],
+) -> None:
+    """The wording the build shows, as text a screen reader reads where the reader's run
+    glues another wording's number (glue.js): typeset math has no such text, its TeX has."""
+    _, source = tiny_site
+    html = (source / "_build" / "maths.html").read_text(encoding="utf-8")
+    assert 'data-claim-words="is \\sqrt{2} times 2.5"' in html
 
 
 def test_a_claim_cut_short_by_its_last_backtick_and_an_unclosed_role_fail_the_build(

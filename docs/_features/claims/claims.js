@@ -54,6 +54,17 @@ export function claimView(state, hasOther) {
   };
 }
 
+/**
+ * The marks a paragraph's claims carry ({block, words} each, in the page's order; words:
+ * a claim's mark, claimView's, null: none): one mark per paragraph for each thing said,
+ * after the last claim that has it.  Two claims out of date in one paragraph say so
+ * once, at the end of the second: twice, mid-sentence, the mark reads as noise.
+ */
+export function sharedMarks(claims) {
+  return claims.map(({ block, words }, k) => (words !== null
+    && claims.slice(k + 1).some((later) => later.block === block && later.words === words) ? null : words));
+}
+
 // -- the add-on -----------------------------------------------------------------------------------
 // A sentence whose truth depends on a value is a claim: a page's hidden cell
 // states it as code (claim(key, holds, about): runtime.py), and the build
@@ -73,30 +84,43 @@ export function claimView(state, hasOther) {
 
 const GLUE_PREFIX = "claim:"; // what the runner's events name a claim by (runtime.py)
 
-function renderClaims(spans, key, state) {
+// The paragraph (or list item, cell of a table...) a claim's sentence lies in.
+const blockOf = (span) => span.parentElement.closest("p, li, dt, dd, td, th, figcaption, blockquote, div");
+
+/** Each claim's mark (marks: span -> its words, null: none), one per paragraph (sharedMarks). */
+function placeMarks(spans, marks) {
+  const shared = sharedMarks(spans.map((span) => ({ block: blockOf(span), words: marks.get(span) ?? null })));
+  spans.forEach((span, k) => {
+    for (const old of span.querySelectorAll(":scope > .mg-claim-mark")) old.remove();
+    if (shared[k] !== null) span.append(element("span", "mg-claim-mark", ` [${shared[k]}]`));
+  });
+}
+
+function renderClaims(spans, marks, key, state) {
   for (const span of spans) {
     if (GLUE_PREFIX + span.dataset.claimKey !== key) continue;
     const holds = span.querySelector(":scope > .mg-claim-holds");
     const fails = span.querySelector(":scope > .mg-claim-fails");
-    for (const old of span.querySelectorAll(":scope > .mg-claim-mark")) old.remove();
     const view = claimView(state, fails !== null);
     // Only what changes is touched, so that the build's own span stays byte for byte.
     if (holds.hidden !== view.switched) holds.hidden = view.switched;
     if (fails && fails.hidden === view.switched) fails.hidden = !view.switched;
-    if (view.words !== null) span.append(element("span", "mg-claim-mark", ` [${view.words}]`));
+    marks.set(span, view.words);
     span.classList.toggle("mg-claim-yours", view.yours);
     span.classList.toggle("mg-claim-broken", view.broken);
     span.classList.toggle("mg-claim-stale", view.stale);
     if (view.shown !== null) span.dataset.shown = view.shown;
     else delete span.dataset.shown; // the build's, as the build wrote it
   }
+  placeMarks(spans, marks);
 }
 
 /** Follow the claims of the page (under session.root), once (the first Run, or a reload). */
 export const install = (session) => installOnce(session, "claims", () => {
   const spans = Array.from(session.root.querySelectorAll("span.mg-claim[data-claim-key]"));
   const keys = new Set(spans.map((span) => GLUE_PREFIX + span.dataset.claimKey));
-  const claims = proseOf(session).followKeys((key) => keys.has(key), (key, state) => renderClaims(spans, key, state));
+  const marks = new Map(); // span -> its mark's words (claimView), before placeMarks shares them
+  const claims = proseOf(session).followKeys((key) => keys.has(key), (key, state) => renderClaims(spans, marks, key, state));
   // The claim as runtime.py sent it ({holds, otherwise, about}), whole: what it means is
   // Python's to say, and the views above and steppers.js read it as sent.
   registerAddon(session, "claim", ({ key, ...claim }) => {

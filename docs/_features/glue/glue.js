@@ -23,19 +23,22 @@ import {
  * number a run left as it was would hide the few it changed.  shownWording: where
  * the number sits in a claim's other wording, which the build hid, the wording the
  * build showed in its place (its own value there, a fragment of a sentence the
- * build never showed, would tell the reader nothing); undefined elsewhere.
+ * build never showed, would tell the reader nothing); null where another number of
+ * that wording quotes it already (once is enough to hear); undefined elsewhere.
  */
 export function glueView(state, buildText, theirs, shownWording = undefined) {
   const build = shownWording === undefined ? `the build's value: ${buildText}`
-    : `the build's words here: "${shownWording}"`;
+    : shownWording === null ? null : `the build's words here: "${shownWording}"`;
+  const and = (words) => (build === null ? `${words}.` : `${words} (${build}).`);
   let words = null;
   if (state.stale && state.notRerun) {
     words = notRerunNote(state.notRerun);
   } else if (state.stale) {
     const whose = state.value === null ? "From the build" : "From an earlier run of yours";
-    words = `${whose}; your changes above make it out of date (${build}).`;
+    words = and(`${whose}; your changes above make it out of date`);
   } else if (state.value !== null && theirs !== buildText) {
     if (theirs === undefined) words = "From the build: your run's value cannot be shown here.";
+    else if (build === null) words = state.from === "run" ? "Your run's value." : "From an earlier Python session of yours.";
     else words = state.from === "run" ? `Your run's value; ${build}.`
       : `From an earlier Python session of yours; ${build}.`;
   }
@@ -64,18 +67,30 @@ const buildText = (built, span) => {
 };
 
 // The wording the build showed where a span sits in a claim's other wording (the
-// claims add-on's markup, claims.js), as the build wrote it; undefined elsewhere.
+// claims add-on's markup, claims.js), as the build wrote it: in its words, its math
+// as the build's TeX (data-claim-words, directive.py), since the math typeset on the
+// page has no text a screen reader reads right; undefined elsewhere.
 export function shownWordingOf(span) {
-  const other = span.closest(".mg-claim-fails");
-  const shown = other?.parentElement.querySelector(":scope > .mg-claim-holds");
-  return shown ? shown.textContent.replace(/\s+/g, " ").trim() : undefined;
+  const claim = span.closest(".mg-claim-fails")?.parentElement;
+  const shown = claim?.querySelector(":scope > .mg-claim-holds");
+  if (!shown) return undefined;
+  return claim.dataset.claimWords ?? shown.textContent.replace(/\s+/g, " ").trim();
 }
 
-function renderGlue(spans, built, wordings, key, state) {
+// A claim's other wording quotes the build's words once: at the first of its numbers
+// that has a note (`quoting`: wording's element -> that number's span).
+function renderGlue(spans, built, wordings, quoting, key, state) {
   for (const span of spans) {
     if (span.dataset.glueKey !== key) continue;
     const theirs = state.value === null ? undefined : state.value[span.dataset.glueFormat];
-    const view = glueView(state, buildText(built, span), theirs, wordings.get(span));
+    let view = glueView(state, buildText(built, span), theirs, wordings.get(span));
+    const wording = span.closest(".mg-claim-fails");
+    if (wording && view.words !== null) {
+      const other = quoting.get(wording);
+      if (other && other !== span && other.dataset.shown !== undefined) {
+        view = glueView(state, buildText(built, span), theirs, null);
+      } else quoting.set(wording, span);
+    } else if (wording && quoting.get(wording) === span) quoting.delete(wording);
     span.classList.remove("mg-glue-yours", "mg-glue-stale");
     delete span.dataset.shown;
     if (view.words === null) {
@@ -93,8 +108,9 @@ export const install = (session) => installOnce(session, "glue", () => {
   const spans = Array.from(session.root.querySelectorAll("span.pasted-text[data-glue-key]"));
   const built = new Map(spans.map((span) => [span, span.innerHTML])); // as the build wrote them
   const wordings = new Map(spans.map((span) => [span, shownWordingOf(span)]));
+  const quoting = new Map();
   const keys = new Set(spans.map((span) => span.dataset.glueKey));
-  const glued = proseOf(session).followKeys((key) => keys.has(key), (key, state) => renderGlue(spans, built, wordings, key, state));
+  const glued = proseOf(session).followKeys((key) => keys.has(key), (key, state) => renderGlue(spans, built, wordings, quoting, key, state));
   registerAddon(session, "glue", ({ key, texts }) => {
     if (keys.has(key)) glued.set(key, texts);
   });

@@ -616,7 +616,29 @@ function onValue(p, view, glued) {
   state.runs[view.key] = { ...kept, judged: true, text: result.text };
   changedState(p.session);
   renderAll(p);
-  announce(`${result.text} ${view.why.textContent.trim()} ${scoreLine(p)}`);
+  afterThisRun(() => announce(`${result.text} ${whyWords(view)} ${scoreLine(p)}`));
+}
+
+/**
+ * Call `say` once the cell now running is done (micrograd:run-done), not if Python ends
+ * first: a prompt's why holds numbers its cell may glue after the prompt's own (the
+ * neuron's x2, after w2's gradient), which are the run's only then.
+ */
+function afterThisRun(say) {
+  const done = () => {
+    document.removeEventListener("micrograd:restart", ended);
+    say();
+  };
+  const ended = () => document.removeEventListener("micrograd:run-done", done);
+  document.addEventListener("micrograd:run-done", done, { once: true });
+  document.addEventListener("micrograd:restart", ended, { once: true });
+}
+
+/** A prompt's why as the page shows it: its glued numbers without their notes. */
+function whyWords(view) {
+  const copy = view.why.cloneNode(true);
+  copy.querySelectorAll(".mg-glue-note").forEach((note) => note.remove());
+  return copy.textContent.replace(/\s+/g, " ").trim();
 }
 
 /** A number prompt's field: "Your prediction [    ]". */

@@ -434,3 +434,33 @@ test("Check runs the exercise's cell, asks the worker's checks, and keeps the pr
   assert.match(window.document.querySelector(".mg-track-progress").textContent, /0 of 1 steps done/);
   assert.equal(cell.code, "d = a + 1");
 });
+
+// A prompt whose why holds a number its cell glues after the prompt's own (the neuron's
+// x2, glued after w2's gradient): the run judges the prediction at the prompt's number.
+const WHY_CELLS = [
+  { source: "a = 1" },
+  { source: "b = a + 1\nprint(b)" },
+  { source: "glue(\"total\", b * 2)\nglue(\"bee\", b)", hidden: true, glue: ["total", "bee"] },
+];
+const WHY_PAGE = pageHTML(WHY_CELLS, {
+  prose: `<p>The total is <span class="pasted-text" data-glue-key="total" data-glue-format=".1f">4.0</span>.</p>
+<div class="mg-predict-run" data-key="total" data-format=".1f" data-close="0.5" data-exact="0.0005">
+<p class="mg-predict-run-question">What total will your run give?</p>
+<div class="mg-predict-run-why"><p>b is <span class="pasted-text" data-glue-key="bee" data-glue-format=".1f">2.0</span>,
+and the total twice that.</p></div></div>`,
+});
+
+test("what the page says of a judged prediction is its why with the run's numbers", async () => {
+  const { window, session } = await openPage(WHY_PAGE);
+  await type(session, 0, "a = 4");
+  const form = window.document.querySelector(".mg-predict-run form");
+  form.querySelector("input").value = "10";
+  form.requestSubmit();
+  assert.equal(await run(session, 1), "done");
+  await idle(session);
+  const why = window.document.querySelector(".mg-predict-run-why span.pasted-text");
+  assert.equal(why.firstChild.textContent, "5.0"); // the page shows the run's b
+  const said = window.document.querySelector(".runner-announcer").textContent;
+  assert.match(said, /b is 5\.0/, said);
+  assert.doesNotMatch(said, /out of date|build's value|2\.0/, said);
+});

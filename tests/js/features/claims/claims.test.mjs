@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
-import { claimMark, claimView } from "../../../../docs/_features/claims/claims.js";
+import { claimMark, claimView, sharedMarks } from "../../../../docs/_features/claims/claims.js";
 
 const BUILD = { value: null, from: "build", stale: false };
 
@@ -62,4 +62,18 @@ test("a stale claim keeps its wording, marked out of date", () => {
   assert.equal(view.switched, true);
   assert.equal(view.words, "from an earlier run of yours: your changes above make it out of date");
   assert.equal(view.shown, "stale");
+});
+
+test("claims of one paragraph out of date carry one mark, after the last of them", () => {
+  const stale = claimMark({ ...BUILD, stale: true });
+  const broken = "not true of your run";
+  // The neuron's "... cross it over. After all 8 frames the graph is the one drawn
+  // at the top of the page.": two claims of one paragraph, both out of date.
+  assert.deepEqual(sharedMarks([{ block: "p1", words: stale }, { block: "p1", words: stale }]),
+    [null, stale]);
+  // Another paragraph's, or another mark, keeps its own.
+  assert.deepEqual(sharedMarks([
+    { block: "p1", words: stale }, { block: "p2", words: stale },
+    { block: "p2", words: broken }, { block: "p2", words: null },
+  ]), [stale, stale, broken, null]);
 });
