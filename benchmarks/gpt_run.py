@@ -62,9 +62,14 @@ def run_in_turns(python: str, engine: Path, steps: int) -> dict[str, dict[str, A
             for side in SIDES:
                 commands[side] = [python, str(CASES), side, "--engine", str(engine)]
                 commands[side] += ["--steps", str(steps)]
+                # a session of its own: a paused child in the caller's process group would be
+                # sent SIGHUP if that group were orphaned (a job started in the background)
                 with open(Path(folder, side), "w") as out:  # the child keeps its own handle
                     processes[side] = subprocess.Popen(
-                        commands[side], stdout=out, stderr=subprocess.STDOUT
+                        commands[side],
+                        stdout=out,
+                        stderr=subprocess.STDOUT,
+                        start_new_session=True,
                     )
                 os.kill(processes[side].pid, signal.SIGSTOP)
             waiting = list(SIDES)
