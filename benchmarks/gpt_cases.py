@@ -2,7 +2,8 @@
 
 Three sides train the same model (one layer, 16-dim embeddings, 4 heads,
 block 16, seed 42) on makemore's names for the same steps, and print one
-JSON object on their last line of output:
+JSON object on their last line of output, with the median CPU seconds of a
+step (this process's ``time.process_time``; the wall clock's median too):
 
 * ``microgpt``: microgpt's model as published (strands-microgpt 0.1.0's
   ``engine.py``, loaded by path), with its own ``Value``;
@@ -50,7 +51,7 @@ def train_microgpt(engine: types.ModuleType, docs: list[str], steps: int) -> Any
     """microgpt's own loop, timed: each step's end is stamped by its callback."""
     tokenizer = engine.Tokenizer.from_docs(docs)
     model = engine.MicroGPT(vocab_size=tokenizer.vocab_size)
-    stamps = [time.perf_counter()]
+    stamps = [clock()]
     losses = model.train_on_docs(
         list(docs), tokenizer, num_steps=steps, log_every=0, callback=lambda *_: stamp(stamps)
     )
@@ -63,13 +64,18 @@ def train_book(docs: list[str], steps: int) -> Any:
 
     tokenizer = Tokenizer(docs)
     model = GPT(tokenizer.vocab_size)
-    stamps = [time.perf_counter()]
+    stamps = [clock()]
     losses = train(model, tokenizer, docs, steps, callback=lambda *_: stamp(stamps))
     return losses, stamps
 
 
-def stamp(stamps: list[float]) -> None:
-    stamps.append(time.perf_counter())
+def clock() -> tuple[float, float]:
+    """This process's CPU seconds so far, and the wall clock's."""
+    return time.process_time(), time.perf_counter()
+
+
+def stamp(stamps: list[tuple[float, float]]) -> None:
+    stamps.append(clock())
 
 
 def run(side: str, engine_path: Path, steps: int) -> dict[str, Any]:
@@ -85,11 +91,15 @@ def run(side: str, engine_path: Path, steps: int) -> dict[str, Any]:
         if side == "microgpt_our_value":
             engine.Value = micrograd.engine.Value  # its code, unchanged, on our Value
         losses, stamps = train_microgpt(engine, docs, steps)
-    durations = [b - a for a, b in itertools.pairwise(stamps)]
+    cpu = [b[0] - a[0] for a, b in itertools.pairwise(stamps)]
+    wall = [b[1] - a[1] for a, b in itertools.pairwise(stamps)]
     return {
         "side": side,
         "steps": steps,
-        "seconds_per_step": statistics.median(durations),
+        # CPU time: what the step cost, without the time the process waited for a core
+        # (or was paused by gpt_run.py while another side ran)
+        "seconds_per_step": statistics.median(cpu),
+        "wall_seconds_per_step": statistics.median(wall),
         "losses": [float(loss) for loss in losses],
         "python": sys.version.split()[0],
     }

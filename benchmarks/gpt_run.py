@@ -1,9 +1,12 @@
 """The GPT benchmark: microgpt's own code against this package's ``Value`` and GPT.
 
 Three sides train the same model on the same names for the same steps (see
-``gpt_cases.py``), one process per run, alternating (microgpt, microgpt with
-our ``Value``, the book's GPT, then again) so that a slow spell of the
-machine hits all three; each number is the median of the runs' median step.
+``gpt_cases.py``), one process each, all three started together and taking
+turns: one runs for a slice of half a second while the other two are paused
+(``SIGSTOP``), so that every stretch of a shared machine's load, however long
+the run, falls on all three alike.  A step is timed in its process's CPU
+seconds, which a pause (or a wait for a busy core) does not count; each
+number is the median of the runs' median step.
 
 * microgpt's model as published, with our ``Value`` dropped in for its own,
   against microgpt's own ``Value``: the engine alone;
@@ -27,9 +30,11 @@ import datetime
 import json
 import os
 import platform
+import signal
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -45,15 +50,50 @@ TARGET_OUR_VALUE_SPEEDUP = 4.0
 TARGET_BOOK_SPEEDUP = 10.0
 #: The most any side's loss may differ from microgpt's, at any step.
 TARGET_LOSS_DIFFERENCE = 1e-9
+#: Wall-clock seconds a side runs before the next side's turn.
+TURN = 0.5
 
 
-def run_case(python: str, side: str, engine: Path, steps: int) -> dict[str, Any]:
-    """One training run of ``side`` in a fresh process: its JSON result."""
-    command = [python, str(CASES), side, "--engine", str(engine), "--steps", str(steps)]
-    done = subprocess.run(command, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise RuntimeError(f"{' '.join(command)} failed:\n{done.stderr}")
-    return json.loads(done.stdout.strip().splitlines()[-1])  # type: ignore[no-any-return]
+def run_in_turns(python: str, engine: Path, steps: int) -> dict[str, dict[str, Any]]:
+    """One training run of every side, each in a fresh process, taking turns: their results."""
+    with tempfile.TemporaryDirectory() as folder:
+        commands, processes = {}, {}
+        try:
+            for side in SIDES:
+                commands[side] = [python, str(CASES), side, "--engine", str(engine)]
+                commands[side] += ["--steps", str(steps)]
+                # a session of its own: a paused child in the caller's process group would be
+                # sent SIGHUP if that group were orphaned (a job started in the background)
+                with open(Path(folder, side), "w") as out:  # the child keeps its own handle
+                    processes[side] = subprocess.Popen(
+                        commands[side],
+                        stdout=out,
+                        stderr=subprocess.STDOUT,
+                        start_new_session=True,
+                    )
+                os.kill(processes[side].pid, signal.SIGSTOP)
+            waiting = list(SIDES)
+            while waiting:
+                for side in list(waiting):
+                    os.kill(processes[side].pid, signal.SIGCONT)
+                    try:
+                        processes[side].wait(timeout=TURN)
+                        waiting.remove(side)
+                    except subprocess.TimeoutExpired:
+                        os.kill(processes[side].pid, signal.SIGSTOP)
+        finally:
+            for process in processes.values():
+                if process.poll() is None:  # interrupted: a paused child would wait for ever
+                    process.kill()
+                    process.wait()
+        results = {}
+        for side in SIDES:
+            output = Path(folder, side).read_text(encoding="utf-8")
+            if processes[side].returncode != 0:
+                code = processes[side].returncode
+                raise RuntimeError(f"{' '.join(commands[side])} failed ({code}):\n{output}")
+            results[side] = json.loads(output.strip().splitlines()[-1])
+        return results
 
 
 def summary(results: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
@@ -105,13 +145,18 @@ def main(argv: list[str] | None = None) -> int:
     began = time.perf_counter()
     results: dict[str, list[dict[str, Any]]] = {side: [] for side in SIDES}
     for round_ in range(args.runs):
-        for side in SIDES:
-            start = time.perf_counter()
-            results[side].append(run_case(args.ours, side, engine, args.steps))
-            took = time.perf_counter() - start
-            print(f"  [{round_ + 1}/{args.runs}] {side:18}: {took:.1f} s", flush=True)
+        start = time.perf_counter()
+        for side, result in run_in_turns(args.ours, engine, args.steps).items():
+            results[side].append(result)
+        took = time.perf_counter() - start
+        print(f"  [{round_ + 1}/{args.runs}] the three sides in turns: {took:.1f} s", flush=True)
     report = summary(results)
-    report["settings"] = {"steps": args.steps, "runs": args.runs, "engine": str(engine)}
+    report["settings"] = {
+        "steps": args.steps,
+        "runs": args.runs,
+        "turn_seconds": TURN,
+        "engine": str(engine),
+    }
     report["machine"] = {
         "python": results["book"][-1]["python"],
         "platform": platform.platform(),
@@ -122,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     report["date"] = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
 
     for side, seconds in report["seconds_per_step"].items():
-        print(f"{side:18} {seconds * 1e3:8.1f} ms a step")
+        print(f"{side:18} {seconds * 1e3:8.1f} ms of CPU a step")
     for name, verdict in report["verdicts"].items():
         mark = "met" if verdict["met"] else "NOT met"
         print(f"{name:26} {verdict['value']:.4g} (target {verdict['target']:g}): {mark}")

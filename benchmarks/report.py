@@ -409,7 +409,7 @@ def gpt_lines(gpt: dict[str, Any]) -> list[str]:
     }
     lines = [
         f"{names[side]:<38} {seconds * 1e3:7.1f} ms a step, {seconds * steps:6.1f} s"
-        f" for {steps} steps"
+        f" for {steps} steps (CPU)"
         for side, seconds in gpt["seconds_per_step"].items()
     ]
     lines.append("")
@@ -437,8 +437,12 @@ def gpt_markdown(gpt: dict[str, Any]) -> str:
         f" average {m['load_average'][0]:.1f}): microgpt's model (strands-microgpt 0.1.0,"
         " its `engine.py`) as published, the same code with this package's `Value` put in"
         " the place of its own, and this package's GPT, each training the same model on the"
-        " same names, one process per run, alternating; medians of each run's median"
-        " step. The speed-ups are microgpt's own time a step over each side's.\n\n"
+        " same names, one process each, the three taking turns of"
+        f" {settings['turn_seconds']:g} s (the others paused) so that the shared"
+        " machine's load falls on all three alike; a step is timed in its process's CPU"
+        " seconds, which a pause or a wait for a busy core does not count; medians of each"
+        " run's median step. The speed-ups are microgpt's own time a step over each"
+        " side's.\n\n"
         "```text\n" + "\n".join(gpt_lines(gpt)) + "\n```\n"
     )
 

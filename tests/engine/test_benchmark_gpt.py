@@ -8,6 +8,7 @@ tests run only what needs this package.
 from __future__ import annotations
 
 import importlib.util
+import sys
 import types
 from pathlib import Path
 from typing import Any
@@ -65,3 +66,48 @@ def test_the_books_side_trains_and_times_its_steps(monkeypatch: pytest.MonkeyPat
     assert (result["side"], result["steps"], len(result["losses"])) == ("book", 2, 2)
     assert result["seconds_per_step"] > 0
     assert all(2.0 < loss < 4.0 for loss in result["losses"])
+
+
+# A side of the benchmark that works for longer than a turn (so it is paused and resumed),
+# then prints its result; or, as FAILING_CASE, fails on the book's side.
+WORKING_CASE = """
+import json, sys, time
+start = time.process_time()
+while time.process_time() - start < 0.3:
+    pass
+print(json.dumps({"side": sys.argv[1], "argv": sys.argv[2:]}))
+"""
+FAILING_CASE = """
+import sys
+if sys.argv[1] == "book":
+    sys.exit("the book's side failed")
+print("{}")
+"""
+
+
+def cases(monkeypatch: pytest.MonkeyPatch, folder: Path, code: str) -> types.ModuleType:
+    """gpt_run, with ``code`` for every side's process and short turns."""
+    gpt_run = load("gpt_run", monkeypatch)
+    case = folder / "case.py"
+    case.write_text(code, encoding="utf-8")
+    monkeypatch.setattr(gpt_run, "CASES", case)
+    monkeypatch.setattr(gpt_run, "TURN", 0.05)
+    return gpt_run
+
+
+def test_the_sides_take_turns_and_each_reports_its_result(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    gpt_run = cases(monkeypatch, tmp_path, WORKING_CASE)
+    results = gpt_run.run_in_turns(sys.executable, Path("engine.py"), 7)
+    assert list(results) == list(gpt_run.SIDES)
+    for side, result in results.items():
+        assert result == {"side": side, "argv": ["--engine", "engine.py", "--steps", "7"]}
+
+
+def test_a_side_that_fails_stops_the_run_with_its_output(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    gpt_run = cases(monkeypatch, tmp_path, FAILING_CASE)
+    with pytest.raises(RuntimeError, match="the book's side failed"):
+        gpt_run.run_in_turns(sys.executable, Path("engine.py"), 7)
