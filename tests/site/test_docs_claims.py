@@ -165,7 +165,7 @@ READ_LEAD_INS = {
     (
         "gpt-adam",
         "After {glue:text}`adam_steps` steps, Adam's is {glue:text}`adam_after:.4f`, and the "
-        "better SGD run, {glue:text}`adam_best_sgd`, reached {glue:text}`adam_best_sgd_after:.4f`:",
+        "better SGD run ({glue:text}`adam_best_sgd`) reached {glue:text}`adam_best_sgd_after:.4f`:",
     ),
 }
 
