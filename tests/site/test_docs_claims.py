@@ -1034,3 +1034,45 @@ def test_sampling_page_follows_the_temperatures_the_reader_tries() -> None:
         assert one.claims[key]["holds"] is False
         assert one.claims[key]["otherwise"] is False
         assert one.claims[key]["about"] == about
+
+
+@in_page_group("gpt-adam")
+@NO_COVER
+@ONE_PYTHON
+def test_adam_page_names_the_sgd_runs_by_their_rates_in_its_sentence() -> None:
+    # "the better SGD run (rate 0.1)": the run's name without "SGD, ", which the sentence says.
+    g = glued("gpt-adam")
+    assert (g["adam_best_sgd"], g["adam_slow_sgd"]) == ("rate 0.1", "rate 0.01")
+
+
+@in_page_group("gpt-attention")
+def test_attention_page_says_the_untrained_heads_differ_only_a_little() -> None:
+    run = run_page("gpt-attention")
+    per_head = run.namespace["per_head"]
+    gap = max(
+        abs(a - b)
+        for h in per_head
+        for k in per_head
+        for row_h, row_k in zip(h, k, strict=True)
+        for a, b in zip(row_h, row_k, strict=True)
+    )
+    assert run.glued["att_heads_gap"] == pytest.approx(gap)
+    assert 0 < gap < run.namespace["HEADS_ALIKE"]
+    assert run.claims["att_heads_differ_little"]["holds"]
+
+
+@in_page_group("gpt-training")
+@NO_COVER
+@ONE_PYTHON
+def test_training_page_says_the_losses_its_charts_start_from() -> None:
+    # Each sentence's first loss is a mean over 20 names, as the chart's points are, and the
+    # benchmark's chart starts where its sentence does.
+    run = run_page("gpt-training")
+    g = run.glued
+    log = run.namespace["log"]
+    assert g["train_window"] == 20
+    assert g["train_first"] == log.rows[19].loss
+    full = run.namespace["full"]
+    assert g["full_first"] == pytest.approx(sum(full[:20]) / 20)
+    (chart,) = g["full_chart"].charts
+    assert chart.marks[0]["y"][0] == pytest.approx(g["full_first"])
