@@ -3,8 +3,8 @@
 The directives run here under plain docutils with MyST's parser, as the build
 parses a page (the book's roles aside, but for a glued number, which a question
 may paste: its name stands for it); an error of the directive is a system
-message of level 3, which the build, run with ``-W``, fails on.  The book's own prompts are read the same way, and as
-the download reads them (``fill_prompts``).
+message of level 3, which the build, run with ``-W``, fails on.  The book's own
+prompts are read the same way, and as the download reads them (``fill_prompts``).
 """
 
 from __future__ import annotations
