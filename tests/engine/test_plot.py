@@ -324,6 +324,27 @@ def test_the_training_chart_without_accuracy_draws_only_the_loss_on_a_given_axis
     assert ax.get_ylim() == (0.0, 1.05)
 
 
+def test_a_loss_drawn_alone_that_stays_far_from_zero_gets_an_axis_that_fits_it() -> None:
+    log = TrainingLog()
+    for step, loss in enumerate([3.4, 3.0, 2.6, 2.4, 2.2]):
+        log.record(step, loss)
+    bottom, top = training_chart(log).limits("y")
+    assert (bottom, top) == pytest.approx((2.2 - 0.06, 3.4 + 0.06))
+    log.record(5, 1.6)  # below half the highest: the axis starts at 0 again
+    assert training_chart(log).limits("y") == (0.0, 3.4 * 1.05)
+    accuracy = TrainingLog()
+    for step, loss in enumerate([3.4, 2.2]):
+        accuracy.record(step, loss, accuracy=0.5)
+    assert training_chart(accuracy).limits("y") == (0.0, 3.4 * 1.05)  # accuracy needs 0 to 1
+
+
+def test_a_flat_loss_drawn_alone_gets_an_axis_around_it() -> None:
+    log = TrainingLog()
+    log.record(0, 2.0)
+    log.record(1, 2.0)
+    assert training_chart(log).limits("y") == pytest.approx((1.9, 2.1))
+
+
 def test_the_training_chart_starts_at_a_negative_loss_and_ignores_infinite_ones() -> None:
     log = TrainingLog()
     log.record(0, float("inf"))

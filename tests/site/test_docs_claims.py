@@ -165,7 +165,7 @@ READ_LEAD_INS = {
     (
         "gpt-adam",
         "After {glue:text}`adam_steps` steps, Adam's is {glue:text}`adam_after:.4f`, and the "
-        "better SGD run, {glue:text}`adam_best_sgd`, reached {glue:text}`adam_best_sgd_after:.4f`:",
+        "better SGD run ({glue:text}`adam_best_sgd`) reached {glue:text}`adam_best_sgd_after:.4f`:",
     ),
 }
 
@@ -1009,3 +1009,101 @@ def test_attention_page_watches_the_models_own_weights_and_leaves_it_as_it_was(
             assert o == pytest.approx(
                 sum(w * v[j].data for w, v in zip(weights, values, strict=True))
             )
+
+
+#: The pages a reader reads before the training page asks for the model's parameter count.
+BEFORE_THE_PARAMETER_PROMPT = PAGE_PARAMS[: NOTEBOOK_PAGES.index("gpt-training")]
+
+
+@pytest.mark.parametrize("page", BEFORE_THE_PARAMETER_PROMPT)
+def test_no_page_before_the_training_page_gives_its_parameter_count_away(page: str) -> None:
+    # The training page's predict prompt asks for the count: nothing read before it says it.
+    from micrograd.gpt import GPT
+
+    count = len(GPT(27).parameters())
+    run = run_page(page)
+    said = re.compile(rf"(?<![\d,.]){count:,}(?![\d,])|(?<![\d.]){count}(?!\d)")
+    assert not said.search(run.stdout), f"{page}.md prints {count}"
+    assert count not in run.glued.values(), f"{page}.md glues {count}"
+
+
+@in_page_group("gpt-sampling")
+@NO_COVER
+@ONE_PYTHON
+def test_sampling_page_follows_the_temperatures_the_reader_tries() -> None:
+    # The page invites other temperatures: the hidden cells follow the cells' own, and the
+    # claim about 0.1, which the edited cell no longer draws at, is marked, not crashed.
+    run = execute_page(
+        "gpt-sampling",
+        [
+            ("steps = 300", "steps = 30"),
+            ("for temperature in (0.1, 0.5, 1.0, 2.0):", "for temperature in (0.5, 2.0):"),
+            ("for temperature in (0.1, 2.0):", "for temperature in (0.5, 2.0):"),
+        ],
+    )
+    g = run.glued
+    assert (g["samp_cold_t"], g["samp_hot_t"]) == (0.5, 2.0)
+    assert re.fullmatch(r"\d\.\d{3} at 2, \d\.\d{3} at 0\.5", g["samp_top_list"])
+    assert run.claims["samp_cold_repeats"] == {
+        "holds": False,
+        "otherwise": False,
+        "about": "your cell draws no names at 0.1",
+        "anyInput": False,
+    }
+    one = execute_page(
+        "gpt-sampling",
+        [
+            ("steps = 300", "steps = 30"),
+            ("for temperature in (0.1, 0.5, 1.0, 2.0):", "for temperature in (0.5,):"),
+            ("for temperature in (0.1, 2.0):", "for temperature in (0.5,):"),
+        ],
+    )
+    for key, about in [
+        ("samp_cold_sharpens", "your cell tries one temperature only"),
+        ("samp_cold_more_real", "your cell draws at one temperature only"),
+    ]:
+        assert one.claims[key]["holds"] is False
+        assert one.claims[key]["otherwise"] is False
+        assert one.claims[key]["about"] == about
+
+
+@in_page_group("gpt-adam")
+@NO_COVER
+@ONE_PYTHON
+def test_adam_page_names_the_sgd_runs_by_their_rates_in_its_sentence() -> None:
+    # "the better SGD run (rate 0.1)": the run's name without "SGD, ", which the sentence says.
+    g = glued("gpt-adam")
+    assert (g["adam_best_sgd"], g["adam_slow_sgd"]) == ("rate 0.1", "rate 0.01")
+
+
+@in_page_group("gpt-attention")
+def test_attention_page_says_the_untrained_heads_differ_only_a_little() -> None:
+    run = run_page("gpt-attention")
+    per_head = run.namespace["per_head"]
+    gap = max(
+        abs(a - b)
+        for h in per_head
+        for k in per_head
+        for row_h, row_k in zip(h, k, strict=True)
+        for a, b in zip(row_h, row_k, strict=True)
+    )
+    assert run.glued["att_heads_gap"] == pytest.approx(gap)
+    assert 0 < gap < run.namespace["HEADS_ALIKE"]
+    assert run.claims["att_heads_differ_little"]["holds"]
+
+
+@in_page_group("gpt-training")
+@NO_COVER
+@ONE_PYTHON
+def test_training_page_says_the_losses_its_charts_start_from() -> None:
+    # Each sentence's first loss is a mean over 20 names, as the chart's points are, and the
+    # benchmark's chart starts where its sentence does.
+    run = run_page("gpt-training")
+    g = run.glued
+    log = run.namespace["log"]
+    assert g["train_window"] == 20
+    assert g["train_first"] == log.rows[19].loss
+    full = run.namespace["full"]
+    assert g["full_first"] == pytest.approx(sum(full[:20]) / 20)
+    first = run.namespace["full_log"].rows[0]  # the chart's first point
+    assert (first.step, first.loss) == (20, g["full_first"])

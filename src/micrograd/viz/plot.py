@@ -285,8 +285,11 @@ def training_chart(log: TrainingLog, title: str | None = None) -> Chart:
 
     Both usually live between 0 and 1 (a loss can start above 1), so one
     y axis serves both: from 0 (or the lowest loss, if negative) to 5 %
-    above the highest loss or 1.  A spike (a loss more than
-    :data:`SPIKE_FACTOR` times the loss's usual level, three times its
+    above the highest loss or 1.  A loss drawn alone that stays far from 0
+    (its lowest above :data:`FIT_BELOW` of its highest: a language model's
+    falling from 3.4 to 2.2, say) would be a flat line at the top of such an
+    axis: its axis fits the curve instead, 5 % of its span beyond each end.
+    A spike (a loss more than :data:`SPIKE_FACTOR` times the loss's usual level, three times its
     upper quartile or 1, whichever is more) would squash the rest of the
     curve flat: the axis then stops at that usual level, the curve is clipped
     there, and the title says so, with the peak's loss and step.
@@ -325,13 +328,20 @@ def training_chart(log: TrainingLog, title: str | None = None) -> Chart:
         clipped = f"loss clipped at {usual:.3g}: it peaks at {peak.loss:.4g}, step {peak.step}"
         title = clipped if title is None else f"{title}\n({clipped})"
         top = usual
+    y_range = (min(0.0, *finite) if finite else 0.0, top * 1.05)
+    if finite and not acc_points:
+        high = min(top, max(finite))
+        low = min(finite)
+        if low > FIT_BELOW * high:
+            margin = (high - low) * 0.05 or high * 0.05
+            y_range = (low - margin, high + margin)
     chart = Chart(
         title=title,
         x_label="step",
         y_label="loss, accuracy" if acc_points else "loss",
         integer_x=True,
         grid=True,
-        y_range=(min(0.0, *finite) if finite else 0.0, top * 1.05),
+        y_range=y_range,
     )
     chart.line(log.column("step"), log.column("loss"), label="loss", colour=LOSS_COLOUR)
     if acc_points:
@@ -346,6 +356,9 @@ def training_chart(log: TrainingLog, title: str | None = None) -> Chart:
 
 #: How far above the loss's usual level a spike may reach before the axis clips it.
 SPIKE_FACTOR = 10.0
+#: A loss drawn alone gets an axis that fits it, not one from 0, when its lowest value is
+#: above this share of its highest: from 0, it would be a nearly flat line.
+FIT_BELOW = 0.5
 
 
 def _usual_level(losses: list[float]) -> float:
