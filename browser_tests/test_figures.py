@@ -626,6 +626,27 @@ def test_the_stepper_works_from_the_keyboard(laptop: Any, server: str, stepper_p
     assert stepper.evaluate(STEPPER_STATE_JS)["shown"] == [1]
 
 
+@pytest.mark.parametrize("stepper_page", STEPPER_PAGES)
+def test_the_arrow_keys_still_step_after_next_is_clicked_to_the_last_frame(
+    laptop: Any, server: str, stepper_page: str
+) -> None:
+    # Next, disabled on the last frame while it has the focus, must not drop the focus to
+    # the page: the arrow keys would stop stepping until the reader clicks the stepper again.
+    open_page(laptop, server, stepper_page)
+    stepper = laptop.locator(".mg-stepper").first
+    total = stepper.evaluate(STEPPER_STATE_JS)["total"]
+    next_button = stepper.locator(".mg-stepper-next")
+    for _ in range(total - 1):
+        next_button.focus()
+        laptop.keyboard.press("Enter")
+    assert stepper.evaluate(STEPPER_STATE_JS)["shown"] == [total - 1]
+    assert stepper.evaluate("(s) => s.contains(document.activeElement)"), (
+        "the focus left the stepper: " + laptop.evaluate("document.activeElement.tagName")
+    )
+    laptop.keyboard.press("ArrowLeft")
+    assert stepper.evaluate(STEPPER_STATE_JS)["shown"] == [total - 2]
+
+
 @pytest.mark.parametrize(
     ("stepper_page", "after_backward"),
     [

@@ -514,8 +514,14 @@ import { BESIDE_GAP_PX, croppedHeight, frameScale, wordsBelow, wordsBeside } fro
       const scrolledTo = cropped ? cropped.scrollTop : null;
       current = Math.max(0, Math.min(frames.length - 1, index));
       frames.forEach((frame, k) => frame.classList.toggle("mg-current", k === current));
+      const focused = document.activeElement;
       previous.disabled = current === 0;
       next.disabled = current === frames.length - 1;
+      // A button disabled while it has the focus drops it to the page, and the arrow
+      // keys with it: the stepper keeps it.
+      if ((focused === previous || focused === next) && focused.disabled) {
+        stepper.focus({ preventScroll: true });
+      }
       status.textContent = `Step ${current + 1} of ${frames.length}`;
       stepper.dataset.current = String(current);
       fitFrame(stepper, frames[current], layout, scrolledTo);
