@@ -368,7 +368,10 @@ def test_predict_mode_keeps_the_drawing_in_place_while_the_reader_answers_and_st
     # In the stepper, where it was with Predict off; in the window, where it was when
     # Predict came on (the first step may scroll the stepper under the header).
     assert len({round(place["inner"]) for _, place in seen}) == 1, f"the drawing moves: {seen}"
-    assert len({round(place["top"]) for _, place in seen[1:]}) == 1, f"the drawing moves: {seen}"
+    # A move a reader would see: a sub-pixel shift of the layout (a question's box rounding
+    # the column's height) is none.
+    tops = [place["top"] for _, place in seen[1:]]
+    assert max(tops) - min(tops) <= 1.0, f"the drawing moves: {seen}"
     for when, place in seen:
         assert place["label"] >= 11.0, (when, place)
         assert place["top"] < place["height"] - 100, (when, place)

@@ -478,6 +478,8 @@ function draw(control, answer) {
   view.readout.hidden = !running;
   view.buttons.hidden = !running;
   view.figure.hidden = !running;
+  // The folded instructions are for nudging: until then they are no stop on the way.
+  if (view.how) view.how.hidden = !running;
   // Its space stays, so that the panel below never moves under the reader's pointer.
   view.mark.classList.toggle("mg-nudge-mark-on", running && (answer.moved || answer.rebased));
   if (!running) return;

@@ -315,6 +315,7 @@ test("the nudge instructions are taught once: the panel the build marks says the
   assert.equal(panels[0].querySelector("details.mg-nudge-how"), null);
   const how = panels[1].querySelector("details.mg-nudge-how");
   assert.ok(!how.open);
+  assert.ok(how.hidden, "the folded instructions wait for the nudging to start");
   assert.equal(how.querySelector("summary").textContent, "How to nudge");
   assert.equal(how.querySelector("p").textContent, howText({ root: "L", step: 0.001 }));
   // The panel's words come first in it, the one line before the folded instructions.
