@@ -517,11 +517,9 @@ import { BESIDE_GAP_PX, croppedHeight, frameScale, wordsBelow, wordsBeside } fro
       const focused = document.activeElement;
       previous.disabled = current === 0;
       next.disabled = current === frames.length - 1;
-      // A button disabled while it has the focus drops it to the page, and the arrow
-      // keys with it: the stepper keeps it.
-      if ((focused === previous || focused === next) && focused.disabled) {
-        stepper.focus({ preventScroll: true });
-      }
+      // Next, disabled on the last frame while it has the focus, would drop it to the
+      // page, and the arrow keys with it: Previous takes it.
+      if (focused === next && next.disabled) previous.focus({ preventScroll: true });
       status.textContent = `Step ${current + 1} of ${frames.length}`;
       stepper.dataset.current = String(current);
       fitFrame(stepper, frames[current], layout, scrolledTo);
