@@ -96,23 +96,6 @@ class Case:
     name: str = "A hidden case"
 
 
-def example_case(code: str, prints: str) -> Case:
-    """The step's visible example: ``code``, which must print exactly ``prints``."""
-
-    def run(namespace: Namespace) -> str | None:
-        printed = io.StringIO()
-        with contextlib.redirect_stdout(printed):
-            run_code(code, reader_scope(namespace))
-        if printed.getvalue() == prints:
-            return None
-        return (
-            f"The example printed\n{_indent(printed.getvalue())}\n"
-            f"where it should print\n{_indent(prints)}"
-        )
-
-    return Case(code, run, name="The example")
-
-
 @dataclass(frozen=True)
 class Finding:
     """What a mistake's detector saw: the code that shows it, and the numbers its message says.
@@ -260,7 +243,7 @@ class Mistake:
         cls, step: str, id: str, detector: Callable[[Namespace], Finding | None] | None = None
     ) -> Mistake:
         """The mistake ``id`` of ``step``, as its wrong file's header says it."""
-        fields, _ = read_header(step_file(step, f"wrong/{id.replace('-', '_')}.py"))
+        fields, _ = read_header(step_file(step, _wrong_file(id)))
         parts = tuple(part.strip() for part in fields["In"].split(","))
         says = tuple(
             (key.removeprefix("Says").removeprefix(" if "), text)
@@ -272,7 +255,7 @@ class Mistake:
     @property
     def wrong_file(self) -> str:
         """The wrong solution's file name in the step's folder (``wrong/no_seed.py``)."""
-        return f"wrong/{self.id.replace('-', '_')}.py"
+        return _wrong_file(self.id)
 
     @property
     def wrong(self) -> str:
@@ -311,6 +294,10 @@ class Mistake:
         """The mistake for the page: its title and why as written (inline Markdown), as HTML
         to insert, and as plain text to say (:mod:`book_runtime.inline_markup`)."""
         return {"id": self.id, **_marked("title", self.title), **_marked("why", self.why)}
+
+
+def _wrong_file(mistake: str) -> str:
+    return f"wrong/{mistake.replace('-', '_')}.py"
 
 
 def _marked(key: str, text: str) -> dict[str, str]:
@@ -413,8 +400,21 @@ class Exercise:
 
     @property
     def example(self) -> Case:
-        """The step's visible example: ``example.py``, and what it prints."""
-        return example_case(step_file(self.id, "example.py"), self.prints)
+        """The step's visible example: ``example.py``, which must print exactly :attr:`prints`."""
+        code = step_file(self.id, "example.py")
+
+        def run(namespace: Namespace) -> str | None:
+            printed = io.StringIO()
+            with contextlib.redirect_stdout(printed):
+                run_code(code, reader_scope(namespace))
+            if printed.getvalue() == self.prints:
+                return None
+            return (
+                f"The example printed\n{_indent(printed.getvalue())}\n"
+                f"where it should print\n{_indent(self.prints)}"
+            )
+
+        return Case(code, run, name="The example")
 
     @property
     def starter(self) -> str:
@@ -624,10 +624,7 @@ class Guard:
         _put_back(self._limit)
         enabled, thresholds = self._collector
         gc.set_threshold(*thresholds)
-        if enabled:
-            gc.enable()
-        else:
-            gc.disable()
+        (gc.enable if enabled else gc.disable)()
 
 
 def _put_back(limit: int) -> None:

@@ -309,18 +309,13 @@ def _a_value(names: Namespace) -> Any:
     return names["Value"](1.0)
 
 
-def _grad_and_rule(names: Namespace) -> tuple[Any, Any]:
-    a = _a_value(names)
-    return a.grad, a._backward
-
-
 def value_with_grad(namespace: Namespace) -> str | None:
     """None when the reader's Value has step 2's grad and _backward, else a not-done message.
 
     Making a Value may itself raise (a starter's ``__init__``): that
     exception goes up to the check, which says which part is the starter's.
     """
-    if probe(_grad_and_rule, namespace) is not None:
+    if probe(lambda names: (_a_value(names).grad, _a_value(names)._backward), namespace):
         return None
     error = probe_error(_a_value, namespace)
     if error is not None:
