@@ -7,6 +7,7 @@ micrograd's network of the same shape holding the reader's own weights.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from typing import Any
@@ -283,15 +284,9 @@ def _probes(kind: str) -> list[Case]:
     called = f"print(model({_inputs(x, False)}))"
     found += [_probe(f"{kind}.__call__", net, called, call_problem) for net in nets]
     if kind == "Neuron":
-        net = nets[0]
-        values = _inputs(x, True)
-        found.append(
-            Case(
-                net.code(SEED, f"x = {values}\nout = model(x)\nout.backward()\nprint(x[0].grad)"),
-                lambda names: call_problem(net, names, value_inputs=True),
-                part="Neuron.__call__",
-            )
-        )
+        backward = f"x = {_inputs(x, True)}\nout = model(x)\nout.backward()\nprint(x[0].grad)"
+        with_values = functools.partial(call_problem, value_inputs=True)
+        found.append(_probe("Neuron.__call__", nets[0], backward, with_values))
     return found
 
 

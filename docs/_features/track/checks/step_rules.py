@@ -95,6 +95,10 @@ class RuleCase:
     def held(self, name: str) -> float:
         return self.held_a if name == "a" else self.held_b
 
+    def case(self, **options: Any) -> Case:
+        """This rule's probe as a case: its code, and :func:`problem` of it."""
+        return Case(self.code, functools.partial(problem, self), **options)
+
     @property
     def code(self) -> str:
         """The probe as code the reader can paste (their own Value's names)."""
@@ -264,13 +268,12 @@ PROBES = (
         for rule in RULES
         if rule.forward
     ),
-    *(Case(r.code, functools.partial(problem, r), r.part, r.needs) for r in RULES),
+    *(rule.case(part=rule.part, needs=rule.needs) for rule in RULES),
 )
 
 #: Step 3's probes of the operations the track does not ask for, where the reader wrote them.
 OPTIONAL_PROBES = tuple(
-    Case(r.code, functools.partial(problem, r), r.part, applies=readers_own(r.part))
-    for r in OPTIONAL_RULES
+    rule.case(part=rule.part, applies=readers_own(rule.part)) for rule in OPTIONAL_RULES
 )
 
 
@@ -283,7 +286,7 @@ def _cases(rng: random.Random) -> list[Case]:
         for _ in range(2)
         for rule in RULES
     ]
-    return [Case(rule.code, functools.partial(problem, rule), needs=rule.needs) for rule in others]
+    return [rule.case(needs=rule.needs) for rule in others]
 
 
 # -- the known mistakes ------------------------------------------------------------------------
