@@ -226,7 +226,7 @@ class Mistake:
     the same numbers on the same input: it is this mistake.  Where the numbers
     alone cannot tell the mistake, ``detector(namespace)`` runs small probes of
     its own on the reader's code (functions of the reader's names, see
-    :func:`probe`) and returns a :class:`Finding`, or None (also when a probe
+    :func:`attempt`) and returns a :class:`Finding`, or None (also when a probe
     raises).
     """
 
@@ -487,12 +487,14 @@ def reader_scope(namespace: Namespace) -> dict[str, Any]:
     return scope
 
 
-def probe(look: Callable[[Namespace], T], namespace: Namespace) -> T | None:
-    """Run a detector's probe on the reader's names: what it returns, or None if their code raised.
+def attempt(look: Callable[[Namespace], T], namespace: Namespace) -> T | None:
+    """Try ``look`` on the reader's names: what it returns, or None if their code raised.
 
-    A probe is a function of the reader's namespace (it reads the reader's
-    classes from it, ``names["Value"]``, and keeps what it makes to itself);
-    what it returns is never None, so that None says the reader's code raised.
+    ``look`` is a detector's small experiment (not a step's probe, which is a
+    :class:`Case`): a function of the reader's namespace that reads the
+    reader's classes from it, ``names["Value"]``, and keeps what it makes to
+    itself; what it returns is never None, so that None says the reader's code
+    raised.
     """
     try:
         return look(namespace)
@@ -500,8 +502,10 @@ def probe(look: Callable[[Namespace], T], namespace: Namespace) -> T | None:
         return None
 
 
-def probe_error(look: Callable[[Namespace], object], namespace: Namespace) -> BaseException | None:
-    """The exception the reader's code raised running the probe ``look``, or None if it ran."""
+def attempt_error(
+    look: Callable[[Namespace], object], namespace: Namespace
+) -> BaseException | None:
+    """The exception the reader's code raised trying ``look`` (see :func:`attempt`), or None."""
     try:
         look(namespace)
     except READER_ERRORS as error:

@@ -30,10 +30,10 @@ from .core import READER_ERRORS
 from .core import Case
 from .core import Failure
 from .core import Namespace
+from .core import attempt
+from .core import attempt_error
 from .core import defined
 from .core import locate
-from .core import probe
-from .core import probe_error
 from .core import reader_scope
 from .core import run_code
 from .core import same
@@ -315,9 +315,9 @@ def value_with_grad(namespace: Namespace) -> str | None:
     Making a Value may itself raise (a starter's ``__init__``): that
     exception goes up to the check, which says which part is the starter's.
     """
-    if probe(lambda names: (_a_value(names).grad, _a_value(names)._backward), namespace):
+    if attempt(lambda names: (_a_value(names).grad, _a_value(names)._backward), namespace):
         return None
-    error = probe_error(_a_value, namespace)
+    error = attempt_error(_a_value, namespace)
     if error is not None:
         raise error
     return (

@@ -20,8 +20,8 @@ from .core import Failure
 from .core import Finding
 from .core import Mistake
 from .core import Namespace
+from .core import attempt
 from .core import first_difference
-from .core import probe
 from .core import reader_scope
 from .core import run_code
 from .core import same
@@ -117,7 +117,7 @@ def _cases(rng: random.Random) -> tuple[Case, ...]:
 
 
 def _drawn_differently(namespace: Namespace) -> Finding | None:
-    mine = probe(readers_page_weights, namespace)
+    mine = attempt(readers_page_weights, namespace)
     page = list(page_weights())
     if mine is None or len(mine) != len(page) or same(mine, page):
         return None

@@ -21,8 +21,8 @@ from .core import Failure
 from .core import Finding
 from .core import Mistake
 from .core import Namespace
-from .core import probe
-from .core import probe_error
+from .core import attempt
+from .core import attempt_error
 from .core import same
 from .core import show
 from .core import starter_part
@@ -298,7 +298,7 @@ def _cases(rng: random.Random) -> list[Case]:
 
 def _seen(rule: RuleCase, namespace: Namespace) -> dict[str, float] | None:
     """Each input's gradient after the reader's rule (None if the reader's code raised)."""
-    seen = probe(lambda names: run_rule(rule, names["Value"]), namespace)
+    seen = attempt(lambda names: run_rule(rule, names["Value"]), namespace)
     if seen is None:
         return None
     grads = {}
@@ -389,7 +389,7 @@ def _written(namespace: Namespace) -> frozenset[str]:
     for part, (method, look) in _OPTIONAL.items():
         if not hasattr(value, method):
             continue
-        error = probe_error(look, namespace)
+        error = attempt_error(look, namespace)
         if error is None or starter_part(error) is None:
             written.add(part)
     return frozenset(written)

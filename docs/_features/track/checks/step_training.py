@@ -20,7 +20,7 @@ from .core import Exercise
 from .core import Finding
 from .core import Mistake
 from .core import Namespace
-from .core import probe
+from .core import attempt
 from .core import reader_scope
 from .core import run_code
 from .core import same
@@ -141,7 +141,7 @@ class _Watched:
 
 def _train_probe(namespace: Namespace, steps: int) -> _Watched | None:
     """Train the reader's page network for ``steps``, counting its calls of zero_grad()."""
-    made = probe(_page_problem, namespace)
+    made = attempt(_page_problem, namespace)
     if made is None:
         return None
     model, xs, ys = made
@@ -203,7 +203,7 @@ def _backward_fills_grads(namespace: Namespace) -> bool:
         loss.backward()
         return any(p.grad != 0 for p in model.parameters())
 
-    return bool(probe(look, namespace))
+    return bool(attempt(look, namespace))
 
 
 def _zero_after_backward(namespace: Namespace) -> Finding | None:
