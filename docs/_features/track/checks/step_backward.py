@@ -443,17 +443,16 @@ def _ready(namespace: Namespace) -> str | None:
     return value_with_grad(namespace)
 
 
-def exercise() -> Exercise:
-    """Step 3."""
-    return Exercise(
-        STEP,
-        "backward()",
-        HINTS,
-        "-8.0 6.0 -4.0 -2.0 4.0\n",  # what example.py prints
-        tuple(case.hidden() for case in _cases(random.Random(1003))),
-        MISTAKES,
-        _ready,
-        builds_on=("value", "rules"),
-        probes=PROBES,
-        parts=PARTS,
-    )
+#: The track's step 3.
+EXERCISE = Exercise(
+    STEP,
+    "backward()",
+    HINTS,
+    "-8.0 6.0 -4.0 -2.0 4.0\n",  # what example.py prints
+    tuple(case.hidden() for case in _cases(random.Random(1003))),
+    MISTAKES,
+    _ready,
+    builds_on=("value", "rules"),
+    probes=PROBES,
+    parts=PARTS,
+)

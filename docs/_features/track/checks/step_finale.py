@@ -173,18 +173,17 @@ def _ready(namespace: Namespace) -> str | None:
     return None
 
 
-def exercise() -> Exercise:
-    """Step 6."""
-    return Exercise(
-        STEP,
-        "The book's numbers",
-        HINTS,
-        # what example.py prints
-        "o = 0.7071\ndo/dx1 = -1.5000, do/dw1 = 1.0000\ndo/dx2 = 0.5000, do/dw2 = 0.0000\n",
-        _cases(random.Random(1006)),
-        MISTAKES,
-        _ready,
-        builds_on=("value", "rules", "backward", "nn", "training"),
-        probes=PROBES,
-        parts=PARTS,
-    )
+#: The track's step 6.
+EXERCISE = Exercise(
+    STEP,
+    "The book's numbers",
+    HINTS,
+    # what example.py prints
+    "o = 0.7071\ndo/dx1 = -1.5000, do/dw1 = 1.0000\ndo/dx2 = 0.5000, do/dw2 = 0.0000\n",
+    _cases(random.Random(1006)),
+    MISTAKES,
+    _ready,
+    builds_on=("value", "rules", "backward", "nn", "training"),
+    probes=PROBES,
+    parts=PARTS,
+)

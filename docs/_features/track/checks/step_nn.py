@@ -502,17 +502,16 @@ def _ready(namespace: Namespace) -> str | None:
     return None
 
 
-def exercise() -> Exercise:
-    """Step 4."""
-    return Exercise(
-        STEP,
-        "Neuron, Layer, MLP",
-        HINTS,
-        "41\nValue True\n",  # what example.py prints
-        _cases(random.Random(1004)),
-        MISTAKES,
-        _ready,
-        builds_on=("value", "rules", "backward"),
-        probes=PROBES,
-        parts=PARTS,
-    )
+#: The track's step 4.
+EXERCISE = Exercise(
+    STEP,
+    "Neuron, Layer, MLP",
+    HINTS,
+    "41\nValue True\n",  # what example.py prints
+    _cases(random.Random(1004)),
+    MISTAKES,
+    _ready,
+    builds_on=("value", "rules", "backward"),
+    probes=PROBES,
+    parts=PARTS,
+)

@@ -401,20 +401,18 @@ def _unfinished(written: frozenset[str]) -> str | None:
     return "Write one of exp and __pow__ (both are still the starter's)."
 
 
-def exercise() -> Exercise:
-    """Step 2."""
-    rng = random.Random(1002)
-    return Exercise(
-        STEP,
-        "The backward rules",
-        HINTS,
-        "-3.0 2.0\n",  # what example.py prints
-        tuple(_cases(rng)),
-        MISTAKES,
-        _ready,
-        written=_written,
-        unfinished=_unfinished,
-        builds_on=("value",),
-        probes=PROBES,
-        parts=PARTS,
-    )
+#: The track's step 2.
+EXERCISE = Exercise(
+    STEP,
+    "The backward rules",
+    HINTS,
+    "-3.0 2.0\n",  # what example.py prints
+    tuple(_cases(random.Random(1002))),
+    MISTAKES,
+    _ready,
+    written=_written,
+    unfinished=_unfinished,
+    builds_on=("value",),
+    probes=PROBES,
+    parts=PARTS,
+)

@@ -329,17 +329,16 @@ def _ready(namespace: Namespace) -> str | None:
     return None
 
 
-def exercise() -> Exercise:
-    """Step 5."""
-    return Exercise(
-        STEP,
-        "Training",
-        HINTS,
-        "20 True\n",  # what example.py prints
-        _cases(random.Random(1005)),
-        MISTAKES,
-        _ready,
-        builds_on=("value", "rules", "backward", "nn"),
-        probes=PROBES,
-        parts=PARTS,
-    )
+#: The track's step 5.
+EXERCISE = Exercise(
+    STEP,
+    "Training",
+    HINTS,
+    "20 True\n",  # what example.py prints
+    _cases(random.Random(1005)),
+    MISTAKES,
+    _ready,
+    builds_on=("value", "rules", "backward", "nn"),
+    probes=PROBES,
+    parts=PARTS,
+)

@@ -298,17 +298,15 @@ def _ready(namespace: Namespace) -> str | None:
     return None
 
 
-def exercise() -> Exercise:
-    """Step 1."""
-    rng = random.Random(1001)
-    return Exercise(
-        STEP,
-        "The Value",
-        HINTS,
-        "4.0 + 2\n4.0 3.0\n",  # what example.py prints
-        tuple(case.hidden() for case in _cases(rng)),
-        MISTAKES,
-        _ready,
-        probes=PROBES,
-        parts=PARTS,
-    )
+#: The track's step 1.
+EXERCISE = Exercise(
+    STEP,
+    "The Value",
+    HINTS,
+    "4.0 + 2\n4.0 3.0\n",  # what example.py prints
+    tuple(case.hidden() for case in _cases(random.Random(1001))),
+    MISTAKES,
+    _ready,
+    probes=PROBES,
+    parts=PARTS,
+)
