@@ -1,4 +1,4 @@
-"""The book's in-browser kernel (book_runtime.kernel, .live_charts), run in CPython.
+"""The book's in-browser kernel (book_runtime.kernel, the charts' live chart), run in CPython.
 
 The library knows nothing of the reader's browser: there, the book's kernel
 decides how a value is shown, by its type, as a notebook kernel's display
@@ -194,8 +194,8 @@ def test_the_neuron_pages_solution_leaves_the_scratch_cell_the_pages_neuron(
 
 @pytest.fixture
 def live(kernel: ModuleType) -> Iterator[ModuleType]:
-    """book_runtime.live_charts, the add-on the kernel imports when it starts."""
-    module = importlib.import_module("book_runtime.live_charts")
+    """The charts' runtime (the live chart), an add-on the kernel imports when it starts."""
+    module = importlib.import_module("book_runtime.features.charts.runtime")
     assert module.live_charts in kernel.CELL_CONTEXTS, "the kernel imports its add-ons"
     yield module
     kernel.CELL_CONTEXTS.remove(module.live_charts)

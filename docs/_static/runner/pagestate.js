@@ -154,27 +154,36 @@ const keyOf = (session) => `${PREFIX}${session.path}`;
 /** What a saved state must match to be brought back (versionOf). */
 const version = (session) => versionOf(session.manifestText, session.settings.wheels);
 
-/** What the prose shows (its glued numbers, glue.js, and claims, claims.js), set up once. */
+/**
+ * What the prose shows (the session's Prose, outputs.js), with the features that keep
+ * state in it (the registry's prose), set up once.
+ */
 function loadProse(session) {
   const page = session.pageState;
-  if (page.prose === null) {
-    const addOns = [import("../../_features/glue/glue.js"), import("../../_features/claims/claims.js")];
-    page.prose = Promise.all([import("./outputs.js"), ...addOns]).then(([outputs, ...shown]) => {
-      for (const addOn of shown) addOn.install(session);
-      return outputs.proseOf(session);
-    });
+  if (page.proseLoaded === null) {
+    const features = session.registry.filter((f) => f.prose);
+    page.proseLoaded = Promise.all([import("./outputs.js"), ...features.map((f) => f.page())])
+      .then(([outputs, ...modules]) => {
+        for (const module of modules) module.install(session);
+        outputs.proseOf(session);
+      });
   }
-  return page.prose;
+  return page.proseLoaded.then(() => session.prose);
 }
 
 /**
  * The module that draws a run's output box and the runner's notes (outputs.js),
- * with its renderers, charts' among them.
+ * with its renderers, and those of the features that load with a Run (a chart's).
  */
-const renderers = (session) => import("./outputs.js").then((outputs) => {
-  outputs.install(session);
-  return outputs;
-});
+const renderers = (session) => {
+  const features = session.registry.filter((f) => f.loads === "run");
+  return Promise.all([import("./outputs.js"), ...features.map((f) => f.page())])
+    .then(([outputs, ...modules]) => {
+      outputs.install(session);
+      for (const module of modules) module.install(session);
+      return outputs;
+    });
+};
 
 /**
  * An add-on keeps state of its own with the page's (the exercises' progress, say):
@@ -225,7 +234,8 @@ export const allSaved = (session) => session.pageState.timer === null && !sessio
 
 async function write(session) {
   const page = session.pageState;
-  const proseStates = page.prose === null ? {} : (await page.prose).snapshot();
+  if (page.proseLoaded !== null) await page.proseLoaded;
+  const proseStates = session.prose === null ? {} : session.prose.snapshot();
   const addonStates = addonSnapshots(page);
   const kept = changed(session) || Object.keys(proseStates).length > 0 || Object.keys(addonStates).length > 0;
   showBar(page, kept);
@@ -350,7 +360,8 @@ async function resetPage(session) {
   if (queue !== null) (await queue).endPython(session);
   for (const cell of sessionCells(session)) resetCell(cell);
   for (const cell of session.buildOnlyCells) setBuildOnlyNote(cell, null);
-  if (page.prose !== null) (await page.prose).resetAll();
+  if (page.proseLoaded !== null) await page.proseLoaded;
+  if (session.prose !== null) session.prose.resetAll();
   page.savedAddons = {};
   for (const handlers of page.addons.values()) handlers.reset();
   try {
@@ -420,7 +431,7 @@ export async function setUpPageState(session, { machinery, openEditor, restart }
   for (const event of ["run-done", "reset", "restart", "stale", "edit", "prose"]) {
     document.addEventListener(`micrograd:${event}`, () => soon(session));
   }
-  // The add-ons that keep the prose's state load with the first Run; save what they keep.
+  // The features that keep the prose's state load with the first Run; save what they keep.
   document.addEventListener("micrograd:run-start", () => loadProse(session), { once: true });
   const saved = read(session);
   if (saved !== null) await bringBack(session, saved, openEditor);

@@ -35,6 +35,12 @@ const REPLIES = Object.freeze([TO_PAGE.analysis, TO_PAGE.answer, TO_PAGE.script]
 export const isStarted = (session) => session.ready !== null;
 
 /**
+ * What the worker is told of each feature's Python in it (the registry's worker):
+ * [{name, answers, stepperMarkup}], as data (the worker imports no feature).
+ */
+export const workerSides = (registry) => registry.filter((f) => f.worker).map((f) => ({ name: f.name, ...f.worker }));
+
+/**
  * Start a worker (session.makeWorker).  onMessage(message) hears what the worker
  * says about runs; a failure of the runtime is session.teardown("crashed",
  * details), once.  glueFormats: {key: [format spec, ...]}, the formats the page
@@ -89,7 +95,9 @@ export function startSession(session, onMessage, glueFormats) {
         event.preventDefault();
         fail(event.message || "the worker could not start");
       });
-      thisWorker.postMessage({ type: TO_WORKER.start, ...settings, glueFormats });
+      thisWorker.postMessage({
+        type: TO_WORKER.start, ...settings, glueFormats, features: workerSides(session.registry),
+      });
     });
   })();
   session.ready = ready;

@@ -1,4 +1,4 @@
-"""The training curve while a cell trains: an add-on of the in-browser kernel (kernel.py).
+"""The training curve while a cell trains: the charts' add-on of the in-browser kernel.
 
 While a cell runs, every :class:`~micrograd.training_log.TrainingLog` it
 records to is sent to the page as it grows: its figure
@@ -7,7 +7,7 @@ records to is sent to the page as it grows: its figure
 ``"live-chart"`` (``{figure, points}``: the description and the number of rows)
 after the log's first row, then at most every :data:`LIVE_INTERVAL` seconds,
 and once more when the cell ends if rows came after the last one sent.  The
-page (outputs.js) draws it under the cell.
+page (charts.js) draws it under the cell.
 
 The library records rows and knows nothing of a page: this add-on sees each
 row by wrapping ``TrainingLog.record`` for as long as the cell runs, and puts
