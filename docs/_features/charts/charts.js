@@ -14,8 +14,10 @@
 // every TrainingLog the cell records to as the add-on message "live-chart": after
 // the first row, then at most four times a second, and once more when the cell
 // ends.  The cell's live chart, under its Run bar, is drawn again with each
-// one, so the loss curve grows as the run goes.  records.liveCharts keeps each
-// drawing ({cell, at: performance.now(), points}), for the browser tests.  What this keeps while the
+// one, so the loss curve grows as the run goes; once the run's own output shows
+// a chart (the cell displays its figure), that chart is the one the cell shows,
+// and the live one goes.  records.liveCharts keeps each drawing ({cell, at:
+// performance.now(), points}), for the browser tests.  What this keeps while the
 // page is open is the session's (session.features, under "charts").
 
 import {
@@ -224,7 +226,20 @@ async function drawFigure(charts, data, room) {
 /** The room a chart has in the element it goes into: its width, less the figure's padding. */
 const room = (container) => container.clientWidth - PADDING_PX;
 
-async function show(charts, box, data) {
+/** Whether the cell's run shows a chart of its own (a display of the chart MIME type). */
+const showsChart = (cell) => cell.shown.some((item) => item.kind === "display" && MIME_TYPES.chart in item.bundle);
+
+/** The cell's live chart goes: what it previewed, the run's own chart, is shown now. */
+function dropLive(charts, cell) {
+  charts.pending.delete(cell);
+  const at = cell.shown.findIndex((kept) => kept.kind === "addon" && kept.name === "live-chart");
+  if (at >= 0) cell.shown.splice(at, 1);
+  const live = cell.box && cell.box.body.querySelector(":scope > .runner-live-chart");
+  if (live) live.remove();
+}
+
+async function show(charts, box, data, cell) {
+  if (cell) dropLive(charts, cell);
   box.classList.add("runner-chart");
   box.textContent = "Drawing the chart…";
   try {
@@ -255,6 +270,7 @@ async function drawLive(charts, cell) {
       const { figure, points, restored } = pending.get(cell);
       pending.delete(cell);
       if (cell.shows !== "run") return; // a Reset or a new Python took the run's output away
+      if (showsChart(cell)) return; // the run's own chart is shown: the live one is over
       const box = liveBox(cell);
       const drawn = await drawFigure(charts, figure, room(box.firstElementChild));
       if (!box.isConnected) return; // a new run or a Reset emptied the output meanwhile
@@ -266,7 +282,7 @@ async function drawLive(charts, cell) {
     }
   } catch (error) {
     const failed = element("pre", "runner-error", `Could not draw: ${error.message || error}`);
-    if (cell.shows === "run") liveBox(cell).replaceChildren(failed);
+    if (cell.shows === "run" && !showsChart(cell)) liveBox(cell).replaceChildren(failed);
   } finally {
     drawing.delete(cell);
   }
@@ -287,9 +303,10 @@ export const install = (session) => installOnce(session, "charts", () => {
     drawing: new Set(), // cells whose live chart is being drawn
   };
   session.features.set("charts", charts);
-  registerOutput(session, MIME_TYPES.chart, (box, data) => show(charts, box, data));
+  registerOutput(session, MIME_TYPES.chart, (box, data, output) => show(charts, box, data, output.cell));
   registerAddon(session, "live-chart", ({ figure, points }, run) => {
     if (!run.cell) return; // a hidden cell's training shows no chart
+    if (showsChart(run.cell)) return; // the run's own chart is shown already
     // The newest drawing is what the output box shows, in the place of the first.
     const item = { kind: "addon", name: "live-chart", fields: { figure, points } };
     const at = run.cell.shown.findIndex((kept) => kept.kind === "addon" && kept.name === "live-chart");
