@@ -172,16 +172,16 @@ function loadProse(session) {
 }
 
 /**
- * The module that draws a run's output box and the runner's notes (outputs.js),
- * with its renderers, and those of the features that load with a Run (a chart's).
+ * The module that shows a saved run again (renderers.js), with its renderers and
+ * those of the features that load with a Run (a chart's).
  */
 const renderers = (session) => {
   const features = session.registry.filter((f) => f.loads === "run");
-  return Promise.all([import("./outputs.js"), ...features.map((f) => f.page())])
-    .then(([outputs, ...modules]) => {
-      outputs.install(session);
+  return Promise.all([import("./renderers.js"), ...features.map((f) => f.page())])
+    .then(([shown, ...modules]) => {
+      shown.install(session);
       for (const module of modules) module.install(session);
-      return outputs;
+      return shown;
     });
 };
 
@@ -300,20 +300,9 @@ export function savedStates(session) {
 
 /** Show a saved run again in the cell's output box, item by item, by what showed each. */
 async function showRun(session, cell, run) {
-  const outputs = await renderers(session);
+  const shown = await renderers(session);
   startOutput(cell);
-  const context = {
-    cell, code: cell.entry ? cell.entry.code : null, restored: true,
-    display: (index) => outputs.displayBox(cell, index),
-  };
-  for (const item of run.shown) {
-    if (outputs.showAgain(session, cell, item)) continue;
-    if (item.kind === "note") outputs.showNote(cell, item);
-    else if (item.kind === "crash") outputs.showCrashNote(cell, item, session.pageState.hooks.restart);
-    else if (item.kind === "addon" && outputs.addonHandler(session, item.name)) {
-      outputs.addonHandler(session, item.name)(item.fields, context);
-    }
-  }
+  for (const item of run.shown) shown.showAgain(session, cell, item, session.pageState.hooks.restart);
   restoredRun(cell, run);
 }
 

@@ -3,10 +3,11 @@
 // replies (an add-on's question among them), and the routing of its messages
 // about runs to the cells they belong to.  Loaded by the first Run.
 
-import {
-  addDisplay, addLayout, addLayoutError, addStream, addonHandler, displayBox,
-} from "./outputs.js";
+import { addonHandler } from "./outputs.js";
 import { TO_PAGE, TO_WORKER } from "./protocol.js";
+import {
+  addDisplay, addLayout, addLayoutError, addStream, displayBox,
+} from "./renderers.js";
 import { Status, first, mark } from "./session.js";
 
 // -- the worker's lifecycle -----------------------------------------------------------------------

@@ -65,12 +65,14 @@
 //                requests to the worker, the routing of its messages about runs
 //   protocol.js  the worker protocol: every message type, with its shape (the
 //                page's modules and the worker's import it)
-//   outputs.js   what a run shows in a cell: the extension API for add-on modules
-//                (output renderers, add-on messages, the micrograd:* events on
-//                document), output rendering and the built-in renderers (a
-//                stepper's too), the notes a run leaves, in words; what the
+//   outputs.js   the extension API for add-on modules (output renderers, add-on
+//                messages, the micrograd:* events on document), and what the
 //                prose shows of the reader's run: each glued value's and claim's
 //                state (the Prose)
+//   renderers.js what a run shows in a cell: output rendering and the built-in
+//                renderers (a stepper's too), and a saved output shown again
+//   words.js     what a run says, in words: a cell's name, the notes a run
+//                leaves, what an output that stays the build's says
 //   editor.js    the editor (CodeMirror 6, loaded on the first Edit or Run)
 //   registry.js  (docs/_features/) the features the core takes part of: the one list
 //   charts.js    (docs/_features/charts/) charts drawn in the browser: a figure a
@@ -136,8 +138,8 @@ import { setUpPairs } from "./steppers.js";
 // What the first Run loads (a page nobody runs loads none of it): the run queue,
 // with the page's flow, the worker's lifecycle and output rendering; then the
 // features the registry says load with it (docs/_features/registry.js, loads:
-// "run"), which register through outputs.js.
-const RUN_MODULES = Object.freeze([() => import("./queue.js"), () => import("./outputs.js")]);
+// "run"), which register through outputs.js; renderers.js draws what runs show.
+const RUN_MODULES = Object.freeze([() => import("./queue.js"), () => import("./renderers.js")]);
 
 /**
  * The reader's actions on the session's cells (Run, Edit, Stop, Reset, Restart).
@@ -153,9 +155,9 @@ function makeActions(session) {
       const features = session.registry.filter((f) => f.loads === "run");
       const loads = [...RUN_MODULES, ...features.map((f) => f.page)];
       loading = Promise.all(loads.map((load) => load())).then((modules) => {
-        const [queue, outputs, ...featureModules] = modules;
+        const [queue, renderers, ...featureModules] = modules;
         queue.install(session);
-        outputs.install(session);
+        renderers.install(session);
         for (const module of featureModules) module.install(session, actions);
         mark(session.records, "modules");
         return queue;

@@ -111,7 +111,7 @@ function registerBuiltIns(w) {
 // under the stepper MIME type (mime_types.json).  Once the cell has run, each
 // DOT source is laid out with viz.js, and micrograd.viz.stepper.html_from_json
 // (the function that assembles the build's stepper from dot's SVG) makes the
-// stepper's HTML from them (outputs.js shows it), followed by what the features
+// stepper's HTML from them (renderers.js shows it), followed by what the features
 // add to a stepper (their stepperMarkup: runtime.markup(the stepper's JSON), as
 // the build's kernel adds it).
 
