@@ -82,6 +82,9 @@ REPR_METHODS = (
 #: What every cell runs inside: each add-on's factory of a context manager, entered
 #: in order after the cell's outputs go to it and before its code runs.
 CELL_CONTEXTS: list[Callable[[], AbstractContextManager[object]]] = []
+#: What runs before the running cell shows an object (:func:`display`): each add-on's
+#: function, in order (a live chart is brought up to date before the figure it previews).
+BEFORE_DISPLAY: list[Callable[[], None]] = []
 
 #: The book's MIME types, by what they are (mime_types.json; :func:`start` sets them).
 MIME_TYPES: dict[str, str] = {}
@@ -171,6 +174,8 @@ def display(*objs: object) -> None:
     """Show each object in the running cell (``IPython.display.display``)."""
     for obj in objs:
         if _out is not None:
+            for before in BEFORE_DISPLAY:
+                before()
             _out.display(json.dumps(mimebundle(obj)))
 
 
