@@ -75,6 +75,9 @@
 //                leaves, what an output that stays the build's says
 //   editor.js    the editor (CodeMirror 6, loaded on the first Edit or Run)
 //   registry.js  (docs/_features/) the features the core takes part of: the one list
+//   feature.js   (docs/_features/<name>/) what the core needs from a feature: its
+//                page module and when it loads, its Python in the worker, what it
+//                records (data, read through the registry)
 //   charts.js    (docs/_features/charts/) charts drawn in the browser: a figure a
 //                cell shows, and a training cell's live chart
 //   glue.js      (docs/_features/glue/) the numbers in the prose that follow the
