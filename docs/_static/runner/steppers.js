@@ -285,7 +285,7 @@ export const answerKey = (stepper, frame, input) => `${stepper}/${frame}/${input
 const DATA = "script.mg-predict-data";
 
 /**
- * The page's predictions (session.predictions), as data: what is saved (state), and
+ * The page's predictions (session.features, under "predict"), as data: what is saved (state), and
  * the steppers and prompts set up.
  */
 const newPredictions = (session) => ({
@@ -732,7 +732,7 @@ export function setUpPredictions(session) {
   const p = newPredictions(session);
   const { root } = session;
   const { state, steppers } = p;
-  session.predictions = p;
+  session.features.set("predict", p);
   const scores = root.querySelector("#mg-prediction-scores");
   if (scores) showScores(session, scores);
   // Each stepper's Predict switch and each prompt's form, once it nears the viewport.

@@ -274,7 +274,7 @@ test("a prediction kept before a run is judged by the run's number, and counts i
   const judged = next("prose", (detail) => detail.key === "total");
   assert.equal(await run(session, 1), "done");
   await judged;
-  assert.equal(session.predictions.state.answers["run/total"], "right");
+  assert.equal(session.features.get("predict").state.answers["run/total"], "right");
   assert.equal(box.querySelector(".mg-predict-run-why").hidden, false);
   assert.match(box.querySelector(".mg-predict-score").textContent, /Your predictions on this page: 1 judged, 1 right/);
   await saved(session);
@@ -332,8 +332,8 @@ test("a run that gives the prompt's answer, without a prediction, shows what wai
   assert.equal(await run(session, 1), "done");
   await given;
   assert.deepEqual(waiting(window), SHOWN);
-  assert.deepEqual(session.predictions.state.seen, ["total"]);
-  assert.deepEqual(session.predictions.state.answers, {}); // nothing to judge: no prediction
+  assert.deepEqual(session.features.get("predict").state.seen, ["total"]);
+  assert.deepEqual(session.features.get("predict").state.answers, {}); // nothing to judge: no prediction
   await saved(session);
   const again = await openPage(WITHHELD, { storage });
   await again.session.restored;
@@ -344,7 +344,7 @@ test("the reader may see what waits for the answer without predicting: Show", as
   const { window, session } = await openPage(WITHHELD);
   window.document.querySelector(".mg-after-predict-show").click();
   assert.deepEqual(waiting(window), SHOWN);
-  assert.deepEqual(session.predictions.state.seen, ["total"]);
+  assert.deepEqual(session.features.get("predict").state.seen, ["total"]);
 });
 
 test("predict mode in a stepper asks before a rule's step, judges, then shows the step", async () => {
@@ -368,7 +368,7 @@ test("predict mode in a stepper asks before a rule's step, judges, then shows th
   assert.equal(toggle.getAttribute("aria-pressed"), "false");
   const before = refits;
   toggle.click();
-  assert.equal(session.predictions.state.on, true);
+  assert.equal(session.features.get("predict").state.on, true);
   // The question's place opened: the stepper lays its drawings out again, once.
   assert.equal(refits, before + 1);
   const step = new window.CustomEvent("mg-stepper-step", { cancelable: true, detail: { from: 1, to: 2 } });
@@ -383,8 +383,8 @@ test("predict mode in a stepper asks before a rule's step, judges, then shows th
   form.requestSubmit();
   assert.deepEqual(shown, [2]);
   assert.equal(form.hidden, true);
-  assert.deepEqual(Object.values(session.predictions.state.answers), asks.map(() => "right"));
-  assert.deepEqual(session.predictions.state.revealed, { st: [2] });
+  assert.deepEqual(Object.values(session.features.get("predict").state.answers), asks.map(() => "right"));
+  assert.deepEqual(session.features.get("predict").state.revealed, { st: [2] });
 });
 
 // An exercise page: one exercise cell, checked by the worker's "Python".
@@ -404,7 +404,7 @@ test("Check runs the exercise's cell, asks the worker's checks, and keeps the pr
       : { status: "failed", message: `d is ${namespace.d}, not ${namespace.a * 2}.`, case: "a = 1\nd" }),
   };
   const { window, session } = await openPage(pageHTML(cells, { track: TRACK }), { answers });
-  await until(() => session.track);
+  await until(() => session.features.get("track"));
   const cell = session.cells[1];
   const check = cell.controls.bar.querySelector(".runner-check");
   const panel = cell.el.querySelector(".mg-exercise");
