@@ -2,8 +2,8 @@
 // runner core (runner.js, pagestate.js, python.js, session.js, worker.js) takes
 // part of, each as its folder's feature.js declares it.  Adding a feature is its
 // folder (its feature.js among it) and one line here; the core names none
-// (tests/js/site/feature_registry.test.mjs).  The Python side's one list is
-// book_runtime.features.NAMES (docs/_features/__init__.py).
+// (tests/js/site/feature_registry.test.mjs).  The Python side finds the same
+// features by their folders (book_runtime.features.names(), docs/_features/__init__.py).
 //
 // A feature's declaration, all but name optional:
 //   name      its folder's name: the key of the state it keeps (session.features)
