@@ -5,6 +5,8 @@ in every test session) is not a dependency of the package.  Only its ``engine.py
 is loaded, by path: the package's ``__init__``, which imports an agents framework,
 never runs.  The tests are marked ``microgpt``: a run that selects them where the
 package is missing stops before any test runs (conftest.py), so they are never skipped.
+The training runs, pure Python whose arithmetic is the same on every Python, run on one
+(``one_python``); the weights and one document's loss on each.
 """
 
 from __future__ import annotations
@@ -60,6 +62,16 @@ def docs() -> list[str]:
     return names()
 
 
+@pytest.fixture(scope="module")
+def microgpts_own_losses(docs: list[str]) -> list[float]:
+    """microgpt's losses over STEPS steps, with its own Value (the slowest run here: once)."""
+    state = random.getstate()
+    try:
+        return microgpt_losses(load_engine(), docs, STEPS)
+    finally:
+        random.setstate(state)
+
+
 def microgpt_model(engine: types.ModuleType, docs: list[str]) -> tuple[Any, Any]:
     """microgpt's model at its defaults (seed 42), and its tokenizer of ``docs``."""
     tokenizer = engine.Tokenizer.from_docs(docs)
@@ -97,16 +109,22 @@ def test_our_gpt_draws_microgpts_weights_and_gives_its_loss_on_a_document(
     assert ours.loss(tokenizer.encode(document)).data == pytest.approx(their_loss, abs=TOLERANCE)
 
 
-def test_our_gpt_trains_to_microgpts_losses_step_by_step(docs: list[str]) -> None:
-    expected = microgpt_losses(load_engine(), docs, STEPS)
+@pytest.mark.one_python
+def test_our_gpt_trains_to_microgpts_losses_step_by_step(
+    docs: list[str], microgpts_own_losses: list[float]
+) -> None:
+    expected = microgpts_own_losses
     tokenizer = Tokenizer(docs)
     losses = train(GPT(tokenizer.vocab_size), tokenizer, docs, STEPS)
     assert losses == pytest.approx(expected, abs=TOLERANCE)
     assert len(set(losses)) == STEPS  # four documents, four different losses
 
 
-def test_microgpts_model_on_our_value_gives_its_own_losses(docs: list[str]) -> None:
-    expected = microgpt_losses(load_engine(), docs, STEPS)
+@pytest.mark.one_python
+def test_microgpts_model_on_our_value_gives_its_own_losses(
+    docs: list[str], microgpts_own_losses: list[float]
+) -> None:
+    expected = microgpts_own_losses
     engine = load_engine()
     engine.Value = micrograd.engine.Value  # its code, unchanged, on our Value
     model, _ = microgpt_model(engine, docs)
