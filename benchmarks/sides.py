@@ -53,7 +53,8 @@ def package_at(revision: str, folder: Path) -> str:
     return environment(folder, *DEPENDENCIES, force=(str(source),))
 
 
-#: microgpt's model as published on PyPI (MIT); only its engine.py is used.
+#: microgpt's model as published on PyPI (MIT); only its engine.py is used.  The tests
+#: compare with pyproject.toml's ``microgpt`` group, the same pin (test_microgpt.py checks).
 MICROGPT = "strands-microgpt==0.1.0"
 
 

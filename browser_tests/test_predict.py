@@ -220,6 +220,22 @@ def test_nothing_below_a_prompt_gives_its_answer_before_the_reader_answers(tab: 
     assert not tab.errors, tab.errors
 
 
+def test_prose_sections_below_a_claim_prompt_waits_for_the_prompt_it_names(tab: Tab) -> None:
+    tab.open("gpt-softmax.html")
+    page = tab.page
+    page.wait_for_selector("div.mg-predict-run form")  # steppers.js has set the prompts up
+    prompt = page.locator("div.mg-predict-choice[data-key='claim:sm_a_grad_negative']")
+    section = page.locator("section#the-rule-of-the-pair")
+    gradient = re.compile(r"a\.grad is -0\.\d{4}")  # the sign that answers the prompt
+    assert not gradient.search(section.inner_text())
+    assert section.locator(".mg-after-predict-waiting:visible").count() == 1
+    prompt.locator("input[value=falls]").check()
+    prompt.locator("button", has_text="Keep").click()
+    assert gradient.search(section.inner_text())
+    assert section.locator(".mg-after-predict-waiting:visible").count() == 0
+    assert not tab.errors, tab.errors
+
+
 #: Every "Predict, then run" prompt of the page as a reader sees it before any run: the
 #: question's visible text and whole text, what the box shows of the rest, and its sizes.
 PROMPTS_SEEN_JS = """

@@ -12,12 +12,14 @@ fewer examples show.  ``dev`` explores new random examples on every run, with
 more of them; choose it with ``HYPOTHESIS_PROFILE=dev python -m nox -s tests``
 (a profile set so is used on every Python).
 
-PyTorch tests
--------------
+PyTorch and microgpt tests
+--------------------------
 Tests marked ``torch`` compare with PyTorch.  nox runs them in one test
 session and deselects them (``-m "not torch"``) in the others; they are never
-skipped.  A run that selects them where torch is not installed stops before
-any test runs, with an error that says so.
+skipped.  Tests marked ``microgpt`` compare with microgpt's model as published
+(strands-microgpt), which every test session installs.  A run that selects
+either where its package is not installed stops before any test runs, with an
+error that says so.
 
 Tests marked ``slow`` and ``no_cover``
 --------------------------------------
@@ -77,22 +79,33 @@ settings.register_profile(
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
 
 
+#: The tests' markers for what the package does not depend on: (the module, how to get it).
+NEEDED = {
+    "torch": ("torch", "Install torch==2.13.0 (nox -s tests-3.11 does)"),
+    "microgpt": (
+        "strands_microgpt",
+        "Install pyproject.toml's microgpt group with --no-deps (every nox tests session does)",
+    ),
+}
+
+
 @pytest.hookimpl(trylast=True)  # after -m has deselected what it deselects
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """Put the tests marked ``slow`` first; stop a run that needs torch where it is missing.
+    """Put the tests marked ``slow`` first; stop a run that needs a package where it is missing.
 
     pytest-xdist hands out the tests in this order (after the groups that share
     a page run), so a slow test starts early, beside the others, instead of
     being the last one the run waits for.  The sort keeps the order otherwise.
     """
     items.sort(key=lambda item: item.get_closest_marker("slow") is None)
-    selected = [item.nodeid for item in items if item.get_closest_marker("torch")]
-    if selected and importlib.util.find_spec("torch") is None:
-        raise pytest.UsageError(
-            f"{len(selected)} selected tests need torch, which is not installed "
-            f"(first: {selected[0]}). Install torch==2.13.0 (nox -s tests-3.11 does), "
-            'or deselect them with -m "not torch".'
-        )
+    for marker, (module, install) in NEEDED.items():
+        selected = [item.nodeid for item in items if item.get_closest_marker(marker)]
+        if selected and importlib.util.find_spec(module) is None:
+            raise pytest.UsageError(
+                f"{len(selected)} selected tests need {module}, which is not installed "
+                f"(first: {selected[0]}). {install}, "
+                f'or deselect them with -m "not {marker}".'
+            )
 
 
 @pytest.hookimpl(wrapper=True, trylast=True)  # inside pytest-cov's own pause for no_cover

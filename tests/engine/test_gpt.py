@@ -1,7 +1,7 @@
 """Tests for micrograd.gpt: PyTorch's float64 numbers for the same weights, and bad input.
 
 The comparison with microgpt's own code (strands-microgpt, not a dependency
-of the project) is in benchmarks/gpt.py, which checks the losses it times.
+of the package) is in test_microgpt.py.
 """
 
 from __future__ import annotations

@@ -150,10 +150,11 @@ PROMPT = re.compile(
 )
 
 
-#: Prose a page holds back until its prompt is answered (docs/_features/predict/spoilers.py):
-#: a notebook, as paper, shows it where it stands.
+#: Prose a page holds back until its prompt (the one above, or the one it names) is answered
+#: (docs/_features/predict/spoilers.py): a notebook, as paper, shows it where it stands.
 AFTER_PREDICT = re.compile(
-    r"^(?P<fence>`{3,})\{after-predict\}[ \t]*\n(?P<body>(?:.*\n)*?)(?P=fence)[ \t]*$",
+    r"^(?P<fence>`{3,})\{after-predict\}(?:[ \t]+\S+)?[ \t]*\n"
+    r"(?P<body>(?:.*\n)*?)(?P=fence)[ \t]*$",
     re.MULTILINE,
 )
 

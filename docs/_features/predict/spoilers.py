@@ -2,15 +2,21 @@
 
 A predict-then-run prompt (:mod:`.directive`) asks for a number, or a claim's
 wording, before the reader runs; the page must not show it below the question
-meanwhile.  What the reader reads on to is the prompt's part of the page: from
-the prompt to the next heading.  There, the build reads what is shown
-(:func:`spoilers`):
+meanwhile.  A reader may read on to the page's end without answering, so the
+build reads everything below the prompt, in its section and in those after it,
+for what names the answer (:func:`spoilers`):
 
 * a number pasted from the prompt's own key, in any format;
-* any text, a cell's output among it (printed, HTML, a picture's alt text), that
-  holds the answer as the prompt's explanation pastes it (``1.0``; the same
-  number written with more decimals, ``1.0000``, too);
-* a claim's sentence, for a prompt that asks about that claim.
+* a claim's sentence, for a prompt that asks about that claim;
+* for a prompt about a claim, a number its explanation pastes as the claim's
+  evidence (``a.grad`` is -0.3410: the loss falls), unless the page showed it
+  above the prompt.
+
+Up to the next heading, the prompt's part of the page, it also reads any text, a
+cell's output among it (printed, HTML, a picture's alt text), that holds the
+answer as the prompt's explanation pastes it (``1.0``; the same number written
+with more decimals, ``1.0000``, too).  Further down, the same digits are most
+often another quantity (a count, another graph's ``0.0000``).
 
 Each is a warning (an error under ``-W``) that names the page and the element,
 unless the page holds it back until the reader answers:
@@ -22,8 +28,15 @@ unless the page holds it back until the reader answers:
       {glue:text}`acc_wrong_twice:.1f` instead of {glue:text}`acc_twice:.1f`: ...
       ```
 
-Either belongs to the prompt above it in its part of the page (one that has
-none fails the build).  The build gives each an id, and the prompt's box the
+Either belongs to the prompt above it in its section (one that has none fails
+the build).  Prose further down, in a later section, names its prompt::
+
+      ```{after-predict} sm_a_grad_negative
+      `a.grad` is {glue:text}`sm_da:.4f` ...
+      ```
+
+(the prompt's key, without ``claim:``; one that names no prompt above it fails
+the build).  The build gives each an id, and the prompt's box the
 list of them (``data-withholds``, JSON ``[{"id", "kind"}]``, ``kind`` being
 ``"output"`` or ``"prose"``); the page's script (the runner's steppers.js)
 hides them, each behind a neutral line, until the reader keeps a prediction,
@@ -65,15 +78,21 @@ _NOT_SHOWN = re.compile(r"<(script|style)\b.*?</\1\s*>", re.S | re.I)
 _TAG = re.compile(r"<[^>]*>")
 #: At most this many characters of an element are quoted.
 QUOTE = 80
+#: The attribute of ``{after-predict} KEY``'s box that names its prompt.
+PROMPT_ATTRIBUTE = "after_prompt"
 
 
 class AfterPredict(SphinxDirective):
-    """``{after-predict}``: prose the page shows once the prompt above it is answered."""
+    """``{after-predict} [KEY]``: prose the page shows once a prompt is answered: the one
+    above it in its section, or the one named ``KEY`` (above it, anywhere on the page)."""
 
     has_content = True
+    optional_arguments = 1
 
     def run(self) -> list[nodes.Node]:
         box = nodes.container(classes=[PROSE_CLASS])
+        if self.arguments:
+            box[PROMPT_ATTRIBUTE] = self.arguments[0]
         self.set_source_info(box)
         self.state.nested_parse(self.content, self.content_offset, box)
         return [box]
@@ -85,17 +104,46 @@ class AfterPredict(SphinxDirective):
 @dataclass(frozen=True)
 class Answer:
     """A prompt's answer as the build has it: its key, and the number as its explanation pastes it
-    (``number``: None for a prompt about a claim)."""
+    (``number``: None for a prompt about a claim); ``evidence``: the keys of the numbers a claim
+    prompt's explanation pastes, which the page had not shown above the prompt."""
 
     key: str
     number: str | None
+    evidence: frozenset[str] = frozenset()
+
+
+def _explanation(prompt: predict_run) -> Iterator[nodes.container]:
+    for node in prompt.findall(nodes.container):
+        if "mg-predict-run-why" in node["classes"]:
+            yield node
+
+
+def _pasted_above(prompt: predict_run) -> set[str]:
+    """The keys of the numbers the page shows above ``prompt`` (outside prompts' explanations)."""
+    shown: set[str] = set()
+    page = [prompt, *_ancestors(prompt)][-1]
+    for node in page.findall(nodes.Element):
+        if node is prompt:
+            return shown
+        if isinstance(node, glued_number) and not any(
+            isinstance(a, predict_run) for a in _ancestors(node)
+        ):
+            shown.add(node["glue_key"])
+    return shown
+
+
+def _ancestors(node: nodes.Node) -> Iterator[nodes.Node]:
+    while node.parent is not None:
+        node = node.parent
+        yield node
 
 
 def answer_of(prompt: predict_run) -> Answer:
     """The answer of ``prompt``: a number prompt's number is the one its explanation pastes."""
     key = prompt["key"]
     if key.startswith(CLAIM_PREFIX):
-        return Answer(key, None)
+        pasted = {n["glue_key"] for why in _explanation(prompt) for n in why.findall(glued_number)}
+        return Answer(key, None, frozenset(pasted - _pasted_above(prompt)))
     for pasted in prompt.findall(glued_number):
         if pasted["glue_key"] == key and pasted["glue_format"] == prompt["format"]:
             return Answer(key, pasted.astext().strip())
@@ -150,11 +198,13 @@ def _hidden(node: nodes.Node) -> bool:
     return isinstance(node, nodes.raw) and "html" not in node.get("format", "").split()
 
 
-def region(prompt: predict_run) -> Iterator[nodes.Node]:
-    """What follows ``prompt`` in its part of the page, outermost first, up to the next heading.
+def region(prompt: predict_run) -> Iterator[tuple[nodes.Node, bool]]:
+    """What follows ``prompt`` on its page, outermost first, to the page's end; each with
+    whether it is in the prompt's part of the page (before the next heading).
 
     A node the page withholds or hides is given, and what it holds is not.
     """
+    in_part = True
     todo: list[nodes.Node] = []
     node: nodes.Node = prompt
     while node.parent is not None:  # the prompt's next siblings, then its parents' ones
@@ -163,9 +213,8 @@ def region(prompt: predict_run) -> Iterator[nodes.Node]:
         node = parent
     while todo:
         node = todo.pop(0)
-        if isinstance(node, nodes.section | nodes.title):
-            return
-        yield node
+        in_part = in_part and not isinstance(node, nodes.section | nodes.title)
+        yield node, in_part
         opaque = _withholds(node) or _hidden(node) or isinstance(node, nodes.raw)
         if not opaque and isinstance(node, nodes.Element):  # a raw node is read as a whole
             todo[:0] = list(node.children)
@@ -208,7 +257,7 @@ def _what(node: nodes.Node) -> str:
 
 
 def spoilers(prompt: predict_run) -> list[tuple[nodes.Node, str]]:
-    """What shows ``prompt``'s answer in its part of the page before the reader answers.
+    """What shows ``prompt``'s answer below it on its page before the reader answers.
 
     Returns
     -------
@@ -223,14 +272,18 @@ def spoilers(prompt: predict_run) -> list[tuple[nodes.Node, str]]:
         what = _what(node)
         found.setdefault(what, (node, f"{what} {shows}"))
 
-    for node in region(prompt):
+    for node, in_part in region(prompt):
         if _withholds(node) or _hidden(node):
             continue
         if isinstance(node, glued_number) and node["glue_key"] == answer.key:
             spoiled(node, f"pastes {answer.key}")
+        elif isinstance(node, glued_number) and node["glue_key"] in answer.evidence:
+            spoiled(node, f"pastes {node['glue_key']}, which its explanation gives as evidence")
         elif isinstance(node, claim_node) and CLAIM_PREFIX + node["key"] == answer.key:
             spoiled(node, f"says the claim {node['key']!r} it asks about")
-        elif answer.number is not None and holds_number(_shown_text(node), answer.number):
+        elif (
+            in_part and answer.number is not None and holds_number(_shown_text(node), answer.number)
+        ):
             spoiled(node, f"shows {answer.number}")
     return list(found.values())
 
@@ -243,30 +296,37 @@ def _withheld_id(key: str, n: int) -> str:
 
 
 def withhold(doctree: nodes.document) -> list[tuple[nodes.Node, str]]:
-    """Give what a page withholds to the prompt above it (ids, and the prompt's ``withholds``).
+    """Give what a page withholds to its prompt (ids, and the prompt's ``withholds``): the one
+    it names, else the one above it in its section.
 
     Returns
     -------
     list of (node, str)
-        What withholds with no prompt above it in its part of the page, and why that fails.
+        What withholds with no such prompt above it, and why that fails.
     """
     problems = []
     prompt: predict_run | None = None
+    above: dict[str, predict_run] = {}  # every prompt so far, by its key without claim:
     for node in doctree.findall(nodes.Element):
         if isinstance(node, nodes.section):
             prompt = None
         elif isinstance(node, predict_run):
             prompt = node
             node["withholds"] = []
+            above[node["key"].removeprefix(CLAIM_PREFIX)] = node
         elif _withholds(node):
             kind = "output" if _is_output(node) else "prose"
-            if prompt is None:
+            named = node.get(PROMPT_ATTRIBUTE)
+            waits_for = above.get(named) if named else prompt
+            if waits_for is None:
                 what = f"a cell tagged {TAG}" if kind == "output" else f"{{{TAG}}}"
-                problems.append((node, f"{what} has no predict prompt above it in its section"))
+                where = f"named {named!r}" if named else "above it in its section"
+                why = f"{what} has no predict prompt {where}"
+                problems.append((node, why + (" above it on the page" if named else "")))
                 continue
-            ident = _withheld_id(prompt["key"], len(prompt["withholds"]))
+            ident = _withheld_id(waits_for["key"], len(waits_for["withholds"]))
             node["ids"].append(ident)
-            prompt["withholds"].append({"id": ident, "kind": kind})
+            waits_for["withholds"].append({"id": ident, "kind": kind})
     return problems
 
 
@@ -282,7 +342,7 @@ def problems(doctree: nodes.document) -> list[tuple[nodes.Node, str]]:
                     node,
                     f"{name} {key}: its answer shows before the reader answers: {said}. "
                     f"Hold it back until the prompt is answered (a code cell: the tag "
-                    f"{TAG}; prose: {{{TAG}}}), or move it after the next heading",
+                    f"{TAG}; prose: {{{TAG}}}, or {{{TAG}}} {key} further down the page)",
                 )
             )
     return found

@@ -11,10 +11,11 @@
 //     name that k depends on, the cells above k that define or change what it
 //     depends on, again, in page order: k then starts from the state the page
 //     defines.
-//   - staleCells(page, history): the cells whose shown output (the build's, or
-//     an earlier run's) was computed from values that are no longer the ones
+//   - staleCells(page, history, blocked): the cells whose shown output (the build's,
+//     or an earlier run's) was computed from values that are no longer the ones
 //     the page's flow gives them: a name an edited run changed, or one whose
-//     value differs from the one the output was computed from.
+//     value differs from the one the output was computed from; or from a run of a
+//     cell that was stopped (or crashed) part way, and shows what it did until then.
 //   - notRerun(page, history): the outputs that stay the build's (build-only
 //     cells, and the hidden cells computed from them) while a shown cell they
 //     depend on is one the reader changed.
@@ -340,11 +341,15 @@ export function changedOutside(history, k, changed) {
 /**
  * The codes of the cells whose shown output (the build's or a run's) is stale: computed
  * from values that are no longer the page's, or (a hidden cell) from a name the reader's
- * edits took away.
+ * edits took away, or, not run since, from a cell it needs whose last run ended part way
+ * (`blocked`: code -> "stopped" | "crashed"), which shows that partial run now.
  */
-export function staleCells(page, history) {
+export function staleCells(page, history, blocked = new Map()) {
   const stale = new Set(); // found so far, in page order: a cell may rebind what it reads
   const isStale = (c) => {
+    // Its numbers are from a whole run of a cell that now shows a run cut short (the
+    // training page's chart of the steps before Stop, under sentences of all of them).
+    if (!history.lastRun.has(c.code) && c.needs.some((d) => blocked.has(d))) return true;
     // A cell that reads a name the reader's edits took away: a hidden one cannot run,
     // and what it showed (the build's numbers, or an earlier run's) no longer follows
     // from the page; nor does a visible one's build output, until it runs.

@@ -107,6 +107,7 @@ export function restart(session) {
       addNote(noted, "runner-stopped", stoppedText(interrupted));
       announce(`${nameOf(interrupted)}: stopped`);
     }
+    refreshStale(session); // what was computed from a whole run of it no longer matches it
   }
   for (const cell of sessionCells(session)) if (cell !== noted) clear(session, cell);
   start(session);
@@ -457,7 +458,7 @@ export class Flow {
 
   /** The codes of the cells whose shown output is stale (staleCells). */
   staleCells() {
-    return staleCells(this.page(), this.history);
+    return staleCells(this.page(), this.history, this.blocked);
   }
 
   /** The outputs that stay the build's, out of date (notRerun). */

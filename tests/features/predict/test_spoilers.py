@@ -130,9 +130,37 @@ def test_the_code_of_a_cell_and_its_prompts_explanation_are_not_read() -> None:
     assert messages(page(prompt(), cell("a = Value(1.0)"))) == []
 
 
-def test_what_follows_the_next_heading_is_not_the_prompts_part_of_the_page() -> None:
+def test_the_answers_key_pasted_after_the_next_heading_gives_it_away_too() -> None:
     sentence = nodes.paragraph("", "", pasted("wrong", "1.0"))
-    assert messages(page(prompt(), then=(cell("print(a.grad)", printed("1.0\n")), sentence))) == []
+    [message] = messages(page(prompt(), then=(sentence,)))
+    assert "the paragraph '1.0' pastes wrong" in message
+
+
+def test_the_same_digits_after_the_next_heading_are_another_quantity() -> None:
+    assert messages(page(prompt(), then=(cell("print(x.data)", printed("1.0\n")),))) == []
+
+
+def test_a_claim_prompts_claim_said_after_the_next_heading_gives_it_away() -> None:
+    sentence = nodes.paragraph("", "", nodes.Text("The loss "), said("rises", "rises", "falls"))
+    [message] = messages(page(claim_prompt(), then=(sentence,)))
+    assert "says the claim 'rises' it asks about" in message
+
+
+def test_a_number_a_claim_prompts_explanation_gives_as_evidence_gives_it_away_below() -> None:
+    box = claim_prompt()
+    box.children[-1] += nodes.paragraph("", "", pasted("grad", "-0.3410", ".4f"))
+    later = nodes.paragraph("", "", nodes.Text("a.grad is "), pasted("grad", "-0.3410", ".4f"))
+    [message] = messages(page(box, then=(later,)))
+    assert message.startswith("predict-claim rises: its answer shows")
+    assert "pastes grad, which its explanation gives as evidence" in message
+
+
+def test_evidence_the_page_showed_above_the_claim_prompt_gives_nothing_away() -> None:
+    box = claim_prompt()
+    box.children[-1] += nodes.paragraph("", "", pasted("grad", "-0.3410", ".4f"))
+    before = nodes.paragraph("", "", pasted("grad", "-0.3410", ".4f"))
+    after = nodes.paragraph("", "", pasted("grad", "-0.3410", ".4f"))
+    assert messages(page(before, box, then=(after,))) == []
 
 
 def test_a_claim_prompts_claim_said_below_it_gives_it_away_its_other_wording_does_not() -> None:
@@ -159,6 +187,33 @@ def test_an_output_and_prose_held_back_until_the_answer_give_nothing_away() -> N
     assert output["ids"] == ["mg-after-predict-wrong-0"]
 
 
+def test_prose_in_a_later_section_waits_for_the_prompt_it_names() -> None:
+    held = after_predict(nodes.paragraph("", "", pasted("wrong", "1.0")))
+    held["after_prompt"] = "wrong"
+    box = prompt()
+    document = page(box, prompt("other"), then=(held,))
+    assert problems(document) == []
+    assert box["withholds"] == [{"id": "mg-after-predict-wrong-0", "kind": "prose"}]
+    assert held["ids"] == ["mg-after-predict-wrong-0"]
+
+
+def test_a_claim_prompt_is_named_by_its_claims_key() -> None:
+    held = after_predict(nodes.paragraph("", "", said("rises", "rises", "falls")))
+    held["after_prompt"] = "rises"
+    box = claim_prompt()
+    assert problems(page(box, then=(held,))) == []
+    assert box["withholds"] == [{"id": "mg-after-predict-claim-rises-0", "kind": "prose"}]
+
+
+def test_prose_that_names_no_prompt_above_it_fails_the_build() -> None:
+    held = after_predict(nodes.paragraph("", "Nothing to wait for."))
+    held["after_prompt"] = "wrong"
+    found = withhold(page(held, then=(prompt(),)))
+    assert [message for _, message in found] == [
+        "{after-predict} has no predict prompt named 'wrong' above it on the page"
+    ]
+
+
 def test_what_is_held_back_with_no_prompt_above_it_in_its_section_fails_the_build() -> None:
     held = after_predict(nodes.paragraph("", "Nothing to wait for."))
     found = withhold(page(held, then=(prompt(),)))
@@ -172,6 +227,8 @@ def test_what_is_held_back_with_no_prompt_above_it_in_its_section_fails_the_buil
     ]
 
 
-def test_a_downloaded_notebook_shows_held_back_prose_where_it_stands() -> None:
-    markdown = "Above.\n\n```{after-predict}\nIt is {glue:text}`wrong:.1f`.\n```\n\nBelow.\n"
+@pytest.mark.parametrize("named", ["", " wrong"])
+def test_a_downloaded_notebook_shows_held_back_prose_where_it_stands(named: str) -> None:
+    fence = "```{after-predict}" + named
+    markdown = f"Above.\n\n{fence}\nIt is {{glue:text}}`wrong:.1f`.\n```\n\nBelow.\n"
     assert fill_prompts(markdown) == "Above.\n\nIt is {glue:text}`wrong:.1f`.\n\n\nBelow.\n"

@@ -142,6 +142,18 @@ describe("skipped, raised and crashed cells", () => {
 });
 
 describe("stale outputs", () => {
+  test("after a Stop part way, what needs the stopped cell is stale until it runs again", () => {
+    const page = asBuilt(chain());
+    const history = planner.newHistory(); // the fresh Python after the Stop
+    const blocked = new Map([[1, "stopped"]]); // y = x + 1 shows what it did before the Stop
+    assert.deepEqual(planner.staleCells(page, history, blocked), [2, 4]);
+    assert.deepEqual(planner.staleCells(page, history, new Map([[1, "crashed"]])), [2, 4]);
+    assert.deepEqual(planner.staleCells(page, history), [], "nothing stopped: nothing stale");
+    runPlan(page, history, 1, { 0: ["x"], 1: ["y"] }); // it runs to its end, and cell 2 follows
+    blocked.delete(1);
+    assert.deepEqual(planner.staleCells(page, history, blocked), []);
+  });
+
   test("nothing is stale while every run starts from the page's values", () => {
     const page = asBuilt(chain());
     const history = planner.newHistory();
