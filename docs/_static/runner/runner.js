@@ -25,8 +25,8 @@
 //
 // The modules, one responsibility each (ES modules; a feature's add-on lives in
 // the feature's folder, docs/_features/<name>/, imported by its path; only
-// runner.js, session.js, cells.js, pagestate.js and steppers.js load with the
-// page, the rest at the first Run, or when a reload brings back what the reader
+// runner.js, session.js, cells.js, pagestate.js, steppers.js and predict.js load
+// with the page, the rest at the first Run, or when a reload brings back what the reader
 // changed; track.js with a page that has exercises, nudge.js with one that
 // has a nudgeable graph):
 //   runner.js    this entry point: the Session, the reader's actions on the
@@ -47,9 +47,10 @@
 //                data, saved as it changes, brought back on reload, and Reset
 //                page; the page bar and the skip link
 //   steppers.js  what the page does with its steppers: a pair's layout from the
-//                column's width (and the prose's words for its sides), predict
-//                mode and the prompts in the prose (judged against the questions'
-//                data), the page's score and the start page's scores
+//                column's width (and the prose's words for its sides)
+//   predict.js   (docs/_features/predict/) predict mode and the prompts in the
+//                prose (judged against the questions' data), the page's score and
+//                the start page's scores
 //   queue.js     the run machinery: the run queue (what runs, in which order;
 //                Stop, Restart, Reset), the page's flow (the build's manifest bound
 //                to the page's cells by data-micrograd-cell, Python's analysis of
@@ -83,8 +84,8 @@
 //                (DOT, Markdown, a stepper) and the add-ons' answers (the checks)
 //   runtime-cache.js  the service worker that keeps the runtime for a later start
 // (session.js, and the pure parts of cells.js, pagestate.js, steppers.js,
-// queue.js, glue.js, claims.js and track.js, touch no DOM when called: tests/js/ runs
-// them in Node, and drives the rest on a page in happy-dom.)
+// predict.js, queue.js, glue.js, claims.js and track.js, touch no DOM when called:
+// tests/js/ runs them in Node, and drives the rest on a page in happy-dom.)
 //
 // The test API (window.microgradTest): the one small surface the browser tests
 // (browser_tests/) read and drive the runner through.  A cell is named by its
@@ -124,7 +125,8 @@ import { allSaved, setUpPageState } from "./pagestate.js";
 import {
   Session, mark, now, readSettings,
 } from "./session.js";
-import { setUpPairs, setUpPredictions } from "./steppers.js";
+import { setUpPredictions } from "../../_features/predict/predict.js";
+import { setUpPairs } from "./steppers.js";
 
 // What the first Run loads (a page nobody runs loads none of it): the run queue,
 // with the page's flow, the worker's lifecycle and output rendering, and the

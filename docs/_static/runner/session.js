@@ -194,7 +194,7 @@ export class Session {
       saving: false, // a save under way (it waits for the prose's state)
     };
     this.prose = null; // the Prose (outputs.js), once something needs it
-    this.predictions = null; // steppers.js Predictions
+    this.predictions = null; // predict.js Predictions (docs/_features/predict/)
     this.pairs = { layout: null, chosen: new Map() }; // steppers.js
     this.track = null; // track.js's Track, on a page with exercises
     this.charts = null; // the live charts (outputs.js)
