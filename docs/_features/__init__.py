@@ -21,7 +21,7 @@ import importlib
 from dataclasses import dataclass
 
 #: Every feature, by its folder's name: the one list.  A kernel add-on starts in this order.
-NAMES = ("claims", "glue", "nudge", "predict", "track")
+NAMES = ("claims", "glue", "nudge", "predict", "steppers", "track")
 
 
 @dataclass(frozen=True)

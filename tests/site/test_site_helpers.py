@@ -493,7 +493,6 @@ def test_the_page_loads_only_the_runners_page_side_modules_before_a_run(
         "session.js",
         "cells.js",
         "pagestate.js",
-        "steppers.js",
         "predict.js",
     }
 

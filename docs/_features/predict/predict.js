@@ -1,8 +1,8 @@
 // Predict, then see: predict mode in every stepper, the prompts in the prose that ask
 // for a run's number (or which wording of a claim it makes true), judged against the
 // questions' data; the page's score, and the start page's scores.  Loaded with the
-// page (runner.js); the steppers it asks in are the runner's (steppers.js), and it
-// drives them through their controllers' methods.
+// page (runner.js); the steppers it asks in are set up by their own module
+// (docs/_features/steppers/), and it drives each through its controller's methods.
 
 import { announce, element, whenNear } from "../../_static/runner/cells.js";
 import { changedState, keepState, savedStates } from "../../_static/runner/pagestate.js";
@@ -165,7 +165,7 @@ export const answerKey = (stepper, frame, input) => `${stepper}/${frame}/${input
 // made them from the stepper's numbers, at build time or in the worker).  Each
 // stepper gets a Predict switch; the switch is one for the page, off by
 // default.  With it on, a step forward to a frame in which a rule runs is held
-// back (micrograd-figures.js's cancelable "mg-stepper-step"): the stepper asks
+// back (the stepper's controller, holdSteps): the stepper asks
 // for the grad each input of the rule will hold, judges the answers
 // (judge, above), explains them by the rule and the numbers, and then
 // shows the frame.  Answers are kept with the page's state (pagestate.js):
@@ -227,7 +227,7 @@ function render(p, view) {
   view.score.textContent = scoreLine(p);
   if (state.on) holdSlot(view);
   // The drawings sized once for the window the question's place leaves them.
-  if (changed) view.stepper.refit();
+  if (changed) view.control.refit();
 }
 
 /**
@@ -337,7 +337,7 @@ function done(p, view, frame) {
   view.form.hidden = true;
   changedState(p.session);
   renderAll(p);
-  view.stepper.goTo(frame);
+  view.control.goTo(frame);
   const next = view.stepper.querySelector(".mg-stepper-next");
   (next && !next.disabled ? next : view.stepper).focus({ preventScroll: true });
 }
@@ -379,10 +379,11 @@ function toggle(p) {
     : "Predict off: the stepper shows each step at once.");
 }
 
-function makeView(p, stepper, data) {
+function makeView(p, control, data) {
+  const stepper = control.element;
   const controls = stepper.querySelector(":scope > .mg-stepper-controls");
   const view = {
-    stepper, data, id: stepper.id, pending: null, inputs: [],
+    stepper, control, data, id: stepper.id, pending: null, inputs: [],
     toggle: element("button", "mg-predict-switch", "Predict"),
     box: element("div", "mg-predict"),
     slot: element("div", "mg-predict-slot"),
@@ -415,23 +416,24 @@ function makeView(p, stepper, data) {
   view.box.append(view.slot, view.score);
   controls.append(view.toggle);
   controls.after(view.box);
-  stepper.addEventListener("mg-stepper-step", (event) => {
-    if (!p.state.on) return;
-    const { from, to } = event.detail;
+  control.holdSteps((from, to) => {
+    if (!p.state.on) return false;
     const frame = frameToAsk(data.frames, revealedOf(p, view.id), from, to);
-    if (frame === null) return;
-    event.preventDefault();
+    if (frame === null) return false;
     ask(view, frame);
+    return true;
   });
   return view;
 }
 
-function setUpStepper(p, stepper) {
+/** A stepper's controller (docs/_features/steppers/) gets predict mode, if it has questions. */
+function setUpStepper(p, control) {
+  const stepper = control.element;
   const script = stepper.nextElementSibling;
-  if (p.steppers.has(stepper) || !script || !script.matches(DATA) || !stepper.goTo) return;
+  if (p.steppers.has(stepper) || !script || !script.matches(DATA)) return;
   const data = JSON.parse(script.textContent);
   if (!data.frames.some(Boolean)) return;
-  const view = makeView(p, stepper, data);
+  const view = makeView(p, control, data);
   p.steppers.set(stepper, view);
   render(p, view);
 }
@@ -632,11 +634,12 @@ export function setUpPredictions(session) {
   const scores = root.querySelector("#mg-prediction-scores");
   if (scores) showScores(session, scores);
   // Each stepper's Predict switch and each prompt's form, once it nears the viewport.
-  const stepperNear = (stepper) => whenNear(session, stepper, () => setUpStepper(p, stepper));
-  root.querySelectorAll(".mg-stepper.mg-ready").forEach(stepperNear);
-  document.addEventListener("mg-stepper-ready", (event) => stepperNear(event.target));
+  // (The steppers' module tells of each stepper it sets up, those a run shows too.)
+  const stepperNear = (control) => whenNear(session, control.element, () => setUpStepper(p, control));
+  session.steppers.controllers.forEach(stepperNear);
+  session.steppers.listeners.push(stepperNear);
   // A new width: each open question's place held again, once the steppers are laid out
-  // for it (micrograd-figures.js, on the same event, a moment before).
+  // for it (steppers.js, on the same event, a moment before).
   let resized = null;
   window.addEventListener("resize", () => {
     clearTimeout(resized);

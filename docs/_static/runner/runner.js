@@ -25,10 +25,10 @@
 //
 // The modules, one responsibility each (ES modules; a feature's add-on lives in
 // the feature's folder, docs/_features/<name>/, imported by its path; only
-// runner.js, session.js, cells.js, pagestate.js, steppers.js and predict.js load
-// with the page, the rest at the first Run, or when a reload brings back what the reader
-// changed; track.js with a page that has exercises, nudge.js with one that
-// has a nudgeable graph):
+// runner.js, session.js, cells.js, pagestate.js and predict.js load with the page,
+// the rest at the first Run, or when a reload brings back what the reader changed;
+// steppers.js with a page that has a stepper, track.js with one that has exercises,
+// nudge.js with one that has a nudgeable graph):
 //   runner.js    this entry point: the Session, the reader's actions on the
 //                cells, and the small API the browser tests drive the runner
 //                through (window.microgradTest, below)
@@ -46,7 +46,9 @@
 //   pagestate.js the page's state as one thing: what is saved of each cell, as
 //                data, saved as it changes, brought back on reload, and Reset
 //                page; the page bar and the skip link
-//   steppers.js  what the page does with its steppers: a pair's layout from the
+//   steppers.js  (docs/_features/steppers/) the steppers' front end: each
+//                stepper's controller (its frame, its drawings fitted to the
+//                window, the whole graph on a phone), a pair's layout from the
 //                column's width (and the prose's words for its sides)
 //   predict.js   (docs/_features/predict/) predict mode and the prompts in the
 //                prose (judged against the questions' data), the page's score and
@@ -126,7 +128,6 @@ import {
   Session, mark, now, readSettings,
 } from "./session.js";
 import { setUpPredictions } from "../../_features/predict/predict.js";
-import { setUpPairs } from "./steppers.js";
 
 // What the first Run loads (a page nobody runs loads none of it): the run queue,
 // with the page's flow, the worker's lifecycle and output rendering, and the
@@ -199,7 +200,6 @@ export function startRunner({
   });
   const actions = makeActions(session);
   setUpCells(session, actions);
-  setUpPairs(session);
   setUpPredictions(session);
   setUpCopy(session, {
     readerScript: (code, hooks) =>
@@ -210,6 +210,10 @@ export function startRunner({
     openEditor: (cell) => import("./editor.js").then((editor) => editor.openEditor(session, cell, actions.run)),
     restart: actions.restart,
   });
+  // A page with a stepper steps it before any Run (a run's steppers: outputs.js).
+  if (page.querySelector(".mg-stepper")) {
+    import("../../_features/steppers/steppers.js").then((steppers) => steppers.setUpSteppers(session, page));
+  }
   // A page with a nudgeable graph shows its control before any Run, once a graph nears.
   let nudges = null;
   const setUpNudges = () => {

@@ -196,6 +196,9 @@ export class Session {
     this.prose = null; // the Prose (outputs.js), once something needs it
     this.predictions = null; // predict.js Predictions (docs/_features/predict/)
     this.pairs = { layout: null, chosen: new Map() }; // steppers.js
+    // The steppers (docs/_features/steppers/): each element's controller, who hears of a
+    // new one (predict.js), and whether the page's set-up of them is done.
+    this.steppers = { controllers: new Map(), listeners: [], started: false };
     this.track = null; // track.js's Track, on a page with exercises
     this.charts = null; // the live charts (outputs.js)
     this.nudges = []; // nudge.js's controls, one per nudgeable graph
