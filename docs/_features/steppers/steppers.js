@@ -203,29 +203,49 @@ const SCROLLS = Object.freeze({
   }),
   cropped: Object.freeze({
     name: "The drawing, taller than the window: scroll it up and down",
-    note: "\u2195 Scroll the drawing above to see all of it",
+    note: "\u2195 Scroll the drawing above, or see the",
   }),
+  // Not a scrolling view: the whole drawing, smaller, as the reader asked.
+  whole: Object.freeze({ note: "The drawing, smaller, whole:" }),
 });
 
 /** A view that scrolls its drawing (`how`: sideways, cropped, or null) is a region the
  * keyboard can scroll, named by its drawing. */
-function markScrolling(view, how) {
+function markScrolling(view, how, wholeSwitch = null) {
   const note = view.parentElement.querySelector(":scope > .mg-stepper-scroll-note");
   if (note) {
     note.hidden = !how;
-    if (how) note.textContent = SCROLLS[how].note;
-    if (how === "cropped" && note.nextElementSibling === view) view.after(note);
+    if (how) sayInNote(note, SCROLLS[how].note, how === "sideways" ? null : wholeSwitch);
+    if (how !== "sideways" && how && note.nextElementSibling === view) view.after(note);
     if (how === "sideways" && note.previousElementSibling === view) view.before(note);
   }
   view.classList.toggle("mg-sideways", how === "sideways");
   view.classList.toggle("mg-cropped", how === "cropped");
-  if (how) {
+  if (how === "sideways" || how === "cropped") {
     view.setAttribute("role", "region");
     view.setAttribute("tabindex", "0");
     view.setAttribute("aria-label", how === "cropped" ? `${whose(view)}: ${SCROLLS[how].name}` : SCROLLS[how].name);
   } else if (view.hasAttribute("role")) {
     ["role", "tabindex", "aria-label"].forEach((name) => view.removeAttribute(name));
   }
+}
+
+/**
+ * A note's words, and the stepper's "Whole graph" switch after them where a phone crops
+ * the drawing (`wholeSwitch`, else none): the words are the eye's (the region's name
+ * says them to a screen reader), the switch is everyone's.
+ */
+function sayInNote(note, words, wholeSwitch) {
+  if (!wholeSwitch) {
+    note.textContent = words;
+    note.setAttribute("aria-hidden", "true");
+    return;
+  }
+  const said = note.ownerDocument.createElement("span");
+  said.setAttribute("aria-hidden", "true");
+  said.textContent = words;
+  note.removeAttribute("aria-hidden");
+  note.replaceChildren(said, " ", wholeSwitch);
 }
 
 /** Whose drawing a view shows, in the build's words: its stepper's name, and its
@@ -315,7 +335,7 @@ function shareSize(frames, current) {
  * view, the node at work in the middle.  `layout` says where the words lie
  * (layOutWords).
  */
-function fitFrame(stepper, frame, { beside, below, whole }, scrolledTo = null) {
+function fitFrame(stepper, frame, { beside, below, whole, wholeSwitch }, scrolledTo = null) {
   const views = Array.from(frame.querySelectorAll(".mg-stepper-view")).filter((v) => v.getClientRects().length);
   if (!views.length) return;
   views.forEach((view) => {
@@ -374,7 +394,7 @@ function fitFrame(stepper, frame, { beside, below, whole }, scrolledTo = null) {
     });
   }
   if (views.length === 1 && !views[0].classList.contains("mg-sideways")) {
-    cropToWindow(stepper, views[0], scrolledTo, whole);
+    cropToWindow(stepper, views[0], scrolledTo, { whole, wholeSwitch });
   }
 }
 
@@ -388,19 +408,20 @@ function fitFrame(stepper, frame, { beside, below, whole }, scrolledTo = null) {
  * work and those its rule adds to, or the output) need to be in it: where they are in
  * view already, the drawing keeps still.
  */
-function cropToWindow(stepper, view, scrolledTo, whole) {
+function cropToWindow(stepper, view, scrolledTo, { whole, wholeSwitch }) {
   const room = window.innerHeight - stuckTop() - 8;
   const drawn = view.getBoundingClientRect().height;
   const over = stepper.getBoundingClientRect().height - room;
   if (croppedHeight({ drawn, over, screen: window.innerWidth }) === null) return;
-  if (whole) {
-    fitWhole(view, croppedHeight({ drawn, over, screen: window.innerWidth }));
-    return;
-  }
-  markScrolling(view, "cropped"); // its note takes room too: measured again
+  // Its note, with the switch, takes room too: measured again.
+  markScrolling(view, whole ? "whole" : "cropped", wholeSwitch);
   const height = croppedHeight({
     drawn, over: stepper.getBoundingClientRect().height - room, screen: window.innerWidth,
   });
+  if (whole) {
+    fitWhole(view, height);
+    return;
+  }
   view.style.maxHeight = `${height}px`;
   if (scrolledTo !== null) view.scrollTop = scrolledTo;
   const shown = view.getBoundingClientRect();
@@ -563,7 +584,6 @@ export class Stepper {
     element.addEventListener("keydown", (event) => this.onKey(event));
     this.wholeSwitch = wholeSwitch(element.ownerDocument);
     this.wholeSwitch.addEventListener("click", () => this.showWhole(!this.layout.whole));
-    controls.append(this.wholeSwitch);
     element.tabIndex = 0;
     controls.hidden = false;
     element.classList.add("mg-ready");
@@ -600,7 +620,7 @@ export class Stepper {
     if (focused === next && next.disabled) previous.focus({ preventScroll: true });
     this.status.textContent = `Step ${this.current + 1} of ${frames.length}`;
     element.dataset.current = String(this.current);
-    fitFrame(element, frames[this.current], this.layout, scrolledTo);
+    fitFrame(element, frames[this.current], { ...this.layout, wholeSwitch: this.wholeSwitch }, scrolledTo);
     stickCaption(element);
     if (announce) {
       if (this.live) this.live.textContent = captionOf(frames[this.current]);
@@ -630,9 +650,12 @@ export class Stepper {
 
   /** Show the whole graph (or the readable, cropped one) where a phone crops it. */
   showWhole(whole) {
+    const focused = this.element.ownerDocument.activeElement === this.wholeSwitch;
     this.layout.whole = whole;
     this.wholeSwitch.setAttribute("aria-pressed", String(whole));
     this.refit();
+    // Laying out again puts the switch in the note anew: it keeps the reader's focus.
+    if (focused) this.wholeSwitch.focus({ preventScroll: true });
   }
 
   /** Lay the drawings out again: the window, or what the stepper shows, changed. */
@@ -648,11 +671,8 @@ export class Stepper {
     const frame = frames[this.current];
     const { beside, below } = layOutWords(element, frame);
     this.layout = { beside, below, whole: this.layout.whole };
-    // The switch is offered where the words lie under the drawing (a phone), whose
-    // drawing the window may crop.
-    this.wholeSwitch.hidden = !below;
     holdCaptions(frames, frame, beside);
-    fitFrame(element, frame, this.layout);
+    fitFrame(element, frame, { ...this.layout, wholeSwitch: this.wholeSwitch });
     if (beside) {
       shareSize(frames, frame);
       holdCaptions(frames, frame, beside);
@@ -660,7 +680,10 @@ export class Stepper {
   }
 }
 
-/** The "Whole graph" switch of a stepper's bar. */
+/**
+ * The "Whole graph" switch of a stepper: in the note under a drawing a phone crops
+ * (cropToWindow puts it there), nowhere else.
+ */
 function wholeSwitch(page) {
   const button = page.createElement("button");
   button.type = "button";
@@ -668,7 +691,6 @@ function wholeSwitch(page) {
   button.textContent = "Whole graph";
   button.title = "Fit the whole graph in the window, smaller, while you step";
   button.setAttribute("aria-pressed", "false");
-  button.hidden = true;
   return button;
 }
 
