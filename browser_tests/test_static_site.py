@@ -126,7 +126,8 @@ def test_code_cells_and_code_blocks_name_their_language(html: Path, content_page
 
 
 def test_exercise_solutions_hide_under_show_solution(html: Path, content_page_path: str) -> None:
-    """A solution's toggle says what it hides, not myst-nb's "Show code cell content"."""
+    """A solution's toggle says what it hides, not myst-nb's "Show code cell content", and
+    which cell it is, so that the cell numbers a reader sees do not skip one there."""
     body = article(parse(html, content_page_path))
     headings = body.find_all(["h2", "h3"])
     exercises = next((h for h in headings if h.get_text().startswith("Exercise")), None)
@@ -135,10 +136,14 @@ def test_exercise_solutions_hide_under_show_solution(html: Path, content_page_pa
         assert not toggles, f"{content_page_path}: a hidden cell on a page without exercises"
         return
     assert toggles, f"{content_page_path}: exercises without a hidden solution"
+    # Its number: its place among the cells that show their code (the runner's "Cell n").
+    numbered = [cell for cell in body.select("div.cell") if cell.select_one("div.cell_input")]
     for summary in toggles:
+        number = numbered.index(summary.find_parent("div", class_="cell")) + 1
         shown = summary.select_one(".collapsed").get_text(strip=True)
         hidden = summary.select_one(".expanded").get_text(strip=True)
-        assert (shown, hidden) == ("Show solution", "Hide solution"), content_page_path
+        expected = (f"Show solution (cell {number})", f"Hide solution (cell {number})")
+        assert (shown, hidden) == expected, content_page_path
         assert "# Solution" in summary.find_parent("details").get_text()
 
 

@@ -21,6 +21,7 @@ SOURCE = ROOT / "src" / "micrograd"
 
 # docs/_ext holds the book's own Sphinx extensions and helpers.
 sys.path.insert(0, str(DOCS / "_ext"))
+from book_runtime import features
 from book_runtime.snippets import install_command
 from repository_links import repository_url
 from repository_links import theme_options as _repository_options
@@ -95,28 +96,9 @@ extensions = [
     "accessible_names",
     # The whole book as one PDF in every page's download menu (nox -s pdf prints it).
     "book_pdf",
-    # Each number pasted by {glue:text} names its key and format, so that the
-    # page can show the reader's own value there after a run in the browser (its
-    # folder: docs/_features/glue).
-    "book_runtime.features.glue.directive",
-    # A sentence whose truth depends on a value is a claim, checked at build time
-    # and shown in the wording true of the reader's run in the browser (its
-    # folder: docs/_features/claims).
-    "book_runtime.features.claims.directive",
-    # "Build your own micrograd": each exercise cell's title, hints and solution
-    # (book_runtime.features.track.checks) for the page's Check button, with no Python needed
-    # (its folder: docs/_features/track).
-    "book_runtime.features.track.directive",
-    # The printed book ends with the steppers' predict questions and their answers.
-    "book_runtime.features.predict.answers",
-    # A prompt in the prose asks for the number a run will give, before the run.
-    "book_runtime.features.predict.directive",
-    # Nothing below a prompt gives its answer away before the reader answers: the build
-    # fails on what does, unless the page holds it back until then.
-    "book_runtime.features.predict.spoilers",
-    # A small graph whose inputs the reader nudges, to watch its output move by
-    # the gradient times the nudge (its folder: docs/_features/nudge).
-    "book_runtime.features.nudge.directive",
+    # The reader-facing features' extensions (docs/_features, one folder each: glue,
+    # claims, predict, nudge, track...), as each folder's __init__.py declares them.
+    *features.sphinx_extensions(),
     # A role or code span the parser did not take as one is printed as it was
     # written, and nothing warns: the built pages are read for it.
     "raw_markup",

@@ -50,10 +50,10 @@ KERNEL_MODULES = ("IPython", "IPython.display", "myst_nb")
 RUNTIME_MODULES = (
     "cell_names",
     "kernel",
+    "features.charts.runtime",
     "features.claims.runtime",
     "features.glue.runtime",
     "features.track.runtime",
-    "live_charts",
 )
 
 

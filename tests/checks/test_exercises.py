@@ -37,8 +37,8 @@ from book_runtime.features.track.checks import (
 from book_runtime.features.track.checks.core import (
     CASE_FILE,
     Guard,
-    probe,
-    probe_error,
+    attempt,
+    attempt_error,
     run_code,
 )
 from book_runtime.features.track.checks.engine_cases import micrograd_scope
@@ -231,11 +231,11 @@ def test_a_probe_is_a_function_of_the_readers_names() -> None:
     def make(names: Any) -> Any:
         return names["Value"](2.0)
 
-    assert probe(make, {"Value": float}) == 2.0
-    assert probe(make, {"Value": Broken}) is None, "a probe that trips recognises nothing"
-    assert probe(make, {}) is None
-    assert probe_error(make, {"Value": float}) is None
-    error = probe_error(make, {"Value": Broken})
+    assert attempt(make, {"Value": float}) == 2.0
+    assert attempt(make, {"Value": Broken}) is None, "a probe that trips recognises nothing"
+    assert attempt(make, {}) is None
+    assert attempt_error(make, {"Value": float}) is None
+    error = attempt_error(make, {"Value": Broken})
     assert isinstance(error, ValueError)
     assert str(error) == "the reader's bug"
 
@@ -243,7 +243,7 @@ def test_a_probe_is_a_function_of_the_readers_names() -> None:
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):  # the reader stopping the check goes through
-        probe(stopped, {})
+        attempt(stopped, {})
 
 
 def _shown_and_probed() -> list[tuple[str, str, Any]]:

@@ -595,7 +595,18 @@ def test_a_pair_of_two_graphs_keeps_each_sides_own_layout() -> None:
     short = BackwardStepper(Value(1.0, label="x") * 2)
     long = BackwardStepper(worked_example())
     data = StepperPair(short, long).to_json()
-    assert data["frames"][0]["sides"][1]["dot"] == long.frames[0].dot.source
+    titled = long.frames[0].dot.copy()
+    titled.attr(label="right", labelloc="t", fontcolor="#1f2328", fontsize="14")
+    assert data["frames"][0]["sides"][1]["dot"] == titled.source  # its title added, only
+
+
+def test_each_side_of_a_pair_is_drawn_under_its_title() -> None:
+    pair = StepperPair(BackwardStepper(worked_example()), BackwardStepper(worked_example()))
+    svg = pair._repr_html_()
+    for k, frame in enumerate(pair.to_json()["frames"]):
+        for title, side in zip(("left", "right"), frame["sides"], strict=True):
+            assert f"label={title} labelloc=t" in side["dot"], k
+    assert svg.count(">right</text>") == len(pair.to_json()["frames"])
 
 
 def test_a_pair_of_unequal_length_keeps_the_shorter_ones_last_frame() -> None:

@@ -62,7 +62,7 @@ def test_no_core_file_names_a_feature_in_its_code() -> None:
     """The kernel and the build's runner extension ask the registry; adding a feature touches
     its folder and the registry's one list, and none of these."""
     names = tuple(feature.name for feature in features.registry())
-    assert names == features.NAMES
+    assert names == features.names()
     found = [
         f"{path.name}: {said}"
         for path in CORE
@@ -80,8 +80,19 @@ def test_a_core_file_that_names_a_feature_is_caught() -> None:
 
 def test_every_feature_folder_declares_what_the_core_needs() -> None:
     folders = sorted(p.name for p in FEATURES.iterdir() if (p / "__init__.py").is_file())
-    assert folders == sorted(features.NAMES)
+    assert folders == list(features.names())
     for feature in features.registry():
         runtime, page_module = FEATURES / feature.name / "runtime.py", feature.page_module
         assert runtime.is_file() or not feature.kernel_addon, feature
         assert (FEATURES / feature.name / page_module).is_file() or not feature.with_its_page
+
+
+def test_the_features_sphinx_extensions_are_their_folders_modules() -> None:
+    """docs/conf.py takes each feature's extensions from its declaration, so a new
+    feature's directive needs no line there."""
+    for name in features.sphinx_extensions():
+        feature, module = name.removeprefix("book_runtime.features.").split(".")
+        assert (FEATURES / feature / f"{module}.py").is_file(), name
+    conf = (FEATURES.parent / "conf.py").read_text(encoding="utf-8")
+    assert "*features.sphinx_extensions()" in conf
+    assert "book_runtime.features." not in conf

@@ -2,12 +2,17 @@
 // the page's HTML as the build writes it (cells, glued numbers, claims, prompts,
 // the runner's settings and the cell manifest) in a happy-dom window, and a fake
 // worker whose "Python" is a few lines of JavaScript: it runs `name = expression`,
-// print(...), glue(...), claim(...), raise, and the calls hang() (a run that never
-// ends until Stop) and crash() (the runtime dies), and it answers the page's
+// print(...), glue(...), claim(...), raise, live_chart(points) and show_chart() (a
+// training cell's live chart, and its own chart), and the calls hang() (a run that
+// never ends until Stop) and crash() (the runtime dies), and it answers the page's
 // requests (an analysis of edited code, a script, an exercise's check).
 import { Window } from "happy-dom";
 
+import MIME_TYPES from "../../docs/_static/runner/mime_types.json" with { type: "json" };
 import { cell as manifestCell } from "./page.mjs";
+
+/** A chart's description (micrograd.viz.chart's Figure.to_json), with no chart in it. */
+const FIGURE = Object.freeze({ size: [5, 3], charts: [] });
 
 const RUNNER = new URL("../../docs/_static/runner/", import.meta.url);
 
@@ -120,6 +125,7 @@ function facts(source) {
 }
 const KEYWORDS = Object.freeze([
   "print", "glue", "claim", "hang", "crash", "raise", "ValueError", "True", "False", "None",
+  "live_chart", "show_chart",
 ]);
 
 /**
@@ -240,6 +246,16 @@ class FakePython {
       if (match) {
         const holds = Boolean(this.value(match[2]));
         post({ type: "addon", name: "claim", fields: { key: match[1], holds, otherwise: !holds, about: "the total" } });
+        continue;
+      }
+      match = line.match(/^live_chart\((\d+)\)$/);
+      if (match) {
+        // What the charts' kernel add-on sends while a cell trains: the log's chart so far.
+        post({ type: "addon", name: "live-chart", fields: { figure: FIGURE, points: Number(match[1]) } });
+        continue;
+      }
+      if (line.trim() === "show_chart()") {
+        post({ type: "display", index: 0, bundle: { [MIME_TYPES.chart]: JSON.stringify(FIGURE), "text/plain": "<Figure>" } });
         continue;
       }
       match = line.match(/^display\((.*)\)$/);

@@ -5,9 +5,11 @@
 import * as planner from "../../docs/_static/runner/planner.js";
 
 /** A cell's dependency facts (cell_names.py's shape). */
-export function names({ defines = [], uses = [], changes = [] } = {}) {
+export function names({
+  defines = [], uses = [], changes = [], methodCalls = [], imported = {},
+} = {}) {
   return {
-    defines, uses, changes, method_calls: [], calls: {}, functions: {}, imports: [],
+    defines, uses, changes, method_calls: methodCalls, calls: {}, functions: {}, imports: [], imported,
   };
 }
 
@@ -18,7 +20,7 @@ export function names({ defines = [], uses = [], changes = [] } = {}) {
  */
 export function cell(source, {
   defines = [], uses = [], changes = [], watches = null, needs = [], hidden = false,
-  apart = hidden, buildOnly = false, glue = [], anyInput = [],
+  apart = hidden, buildOnly = false, glue = [], anyInput = [], methodCalls = [], imported = {},
 } = {}) {
   return {
     source,
@@ -27,7 +29,9 @@ export function cell(source, {
     buildOnly,
     glue,
     anyInput,
-    names: names({ defines, uses, changes }),
+    names: names({
+      defines, uses, changes, methodCalls, imported,
+    }),
     watches: watches || [...defines, ...changes],
     needs,
   };

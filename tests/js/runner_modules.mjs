@@ -1,5 +1,6 @@
 // The runner's modules as the tests read them: its own (docs/_static/runner/*.js)
-// and the features' add-ons (docs/_features/<name>/<name>.js), each named by its
+// the features' registry (docs/_features/registry.js) and their modules
+// (docs/_features/<name>/*.js), each named by its
 // path from the runner's folder, as runner.js imports it.
 import { readdirSync } from "node:fs";
 import { dirname, join, relative } from "node:path";
@@ -9,7 +10,7 @@ const DOCS = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "docs");
 export const RUNNER = join(DOCS, "_static", "runner");
 export const FEATURES = join(DOCS, "_features");
 
-/** The runner's modules and the features' add-ons: paths from the runner's folder. */
+/** The runner's modules, the features' registry and modules: paths from the runner's folder. */
 export function runnerModules(folder = RUNNER, features = FEATURES) {
   const own = readdirSync(folder).filter((name) => name.endsWith(".js"));
   const addOns = readdirSync(features, { withFileTypes: true })
@@ -17,5 +18,7 @@ export function runnerModules(folder = RUNNER, features = FEATURES) {
     .flatMap((entry) => readdirSync(join(features, entry.name))
       .filter((name) => name.endsWith(".js"))
       .map((name) => relative(folder, join(features, entry.name, name))));
-  return [...own, ...addOns.sort()];
+  const registry = readdirSync(features).filter((name) => name.endsWith(".js"))
+    .map((name) => relative(folder, join(features, name)));
+  return [...own, ...registry, ...addOns.sort()];
 }

@@ -1,4 +1,4 @@
-"""The book's in-browser kernel (book_runtime.kernel, .live_charts), run in CPython.
+"""The book's in-browser kernel (book_runtime.kernel, the charts' live chart), run in CPython.
 
 The library knows nothing of the reader's browser: there, the book's kernel
 decides how a value is shown, by its type, as a notebook kernel's display
@@ -13,15 +13,17 @@ tested beside their features, tests/features/, with the same kernel
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import sys
 from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 import pytest
-from browser_kernel import MIME_TYPES, run
+from browser_kernel import MIME_TYPES, Page, run
 from pages import code_cells, run_page
 
 from micrograd import MLP, Value
@@ -194,8 +196,8 @@ def test_the_neuron_pages_solution_leaves_the_scratch_cell_the_pages_neuron(
 
 @pytest.fixture
 def live(kernel: ModuleType) -> Iterator[ModuleType]:
-    """book_runtime.live_charts, the add-on the kernel imports when it starts."""
-    module = importlib.import_module("book_runtime.live_charts")
+    """The charts' runtime (the live chart), an add-on the kernel imports when it starts."""
+    module = importlib.import_module("book_runtime.features.charts.runtime")
     assert module.live_charts in kernel.CELL_CONTEXTS, "the kernel imports its add-ons"
     yield module
     kernel.CELL_CONTEXTS.remove(module.live_charts)
@@ -220,6 +222,46 @@ def test_a_training_cell_sends_its_live_chart_first_at_the_first_row_and_last_at
     log = kernel.NAMESPACE["log"]
     expected = plot.plot_training(log).to_json()  # what the build's plot_training draws
     assert charts[-1]["figure"] == json.loads(json.dumps(expected))
+
+
+class _InOrder(Page):
+    """A page that also keeps what it received, in order.
+
+    Each as ``("display", mime types)`` or ``("addon", name, fields)``.
+    """
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.received: list[tuple[Any, ...]] = []
+
+    def display(self, bundle: str) -> None:
+        super().display(bundle)
+        self.received.append(("display", tuple(json.loads(bundle))))
+
+    def addon(self, name: str, fields: str) -> None:
+        super().addon(name, fields)
+        self.received.append(("addon", name, json.loads(fields)))
+
+
+def test_a_training_cell_that_shows_its_chart_sends_the_whole_live_chart_before_it(
+    kernel: ModuleType, live: ModuleType
+) -> None:
+    # The page draws the live chart until the run's own chart comes: its last drawing
+    # holds every row, sent before the figure, and nothing of the log follows the figure.
+    kernel.NAMESPACE["TrainingLog"] = TrainingLog
+    kernel.NAMESPACE["plot_training"] = plot.plot_training
+    page = _InOrder()
+    streams = (kernel._CellStream("stdout"), kernel._CellStream("stderr"))
+    with contextlib.redirect_stdout(streams[0]), contextlib.redirect_stderr(streams[1]):
+        found = kernel.run_cell(TRAINING + "plot_training(log)", "<cell 1>", page, "[]", False)
+    assert json.loads(found)["ok"]
+    kinds = [event[0] for event in page.received]
+    shown = kinds.index("display")
+    assert MIME_TYPES["chart"] in page.received[shown][1]
+    before = [event for event in page.received[:shown] if event[:2] == ("addon", "live-chart")]
+    assert before[-1][2]["points"] == 5
+    assert "addon" not in kinds[shown:], "no live chart after the run's own"
+    assert kernel.BEFORE_DISPLAY == [], "the cell's catch-up goes with the cell"
 
 
 def test_after_a_cell_even_one_that_raises_the_library_is_as_it_was(

@@ -82,3 +82,15 @@ def test_code_that_does_not_parse_reports_its_error_and_nothing_else(source: str
     found = facts(source)
     assert list(found) == ["error"]
     assert "line" in found["error"]
+
+
+def test_names_bound_by_imports_alone_say_what_they_import() -> None:
+    imports = "import random\nimport os.path\nfrom micrograd import Value as V\nimport math\n"
+    assert facts(imports)["imported"]["math"] == "math"
+    # Bound some other way too: what it holds depends on the code, not on the import.
+    found = facts(imports + "math = 1")
+    assert found["imported"] == {"V": "micrograd:Value", "os": "os", "random": "random"}
+
+
+def test_a_relative_import_keeps_its_dots() -> None:
+    assert facts("from ..engine import Value")["imported"] == {"Value": "..engine:Value"}

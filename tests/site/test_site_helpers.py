@@ -494,6 +494,8 @@ def test_the_page_loads_only_the_runners_page_side_modules_before_a_run(
         "cells.js",
         "pagestate.js",
         "predict.js",
+        "registry.js",  # the features' one list, and each one's declaration
+        "feature.js",
     }
 
 
@@ -509,8 +511,9 @@ def test_every_file_of_the_runner_is_loaded_by_the_page_or_the_worker(
         loaded |= sources_in(worker, loaded_files(worker, entry, static_only=False))
     bundled = {Path(path).name for path in loaded if not path.startswith("node_modules/")}
     shipped = {path.name for path in RUNNER.iterdir() if path.suffix in (".js", ".json")}
-    shipped |= {path.name for path in FEATURES.glob("*/*.js")}  # the features' add-ons
-    # The site's figure modules the steppers' add-on shares with its zoom script.
+    shipped |= {path.name for path in FEATURES.glob("*/*.js")}  # the features' modules
+    shipped |= {path.name for path in FEATURES.glob("*.js")}  # their registry
+    # The site's figure modules the steppers' module shares with its zoom script.
     shipped |= {"micrograd-figure-scale.js", "micrograd-zoom.js"}
     assert shipped == bundled, f"shipped, loaded by nothing: {sorted(shipped - bundled)}"
     # The runner's Python is the runtime package, shipped as a wheel (docs/_runtime).
@@ -555,13 +558,17 @@ def test_the_worker_imports_modules_of_the_runtime_wheel_by_their_names(
         for file in files
         for module in re.findall(r'pyimport\((?:\w+, )?"(book_runtime[\w.]*)"\)', file.read_text())
     }
-    assert imported >= {
-        "book_runtime.kernel",
-        "book_runtime.snippets",
-        "book_runtime.features.track.runtime",
-    }
+    assert imported >= {"book_runtime.kernel", "book_runtime.snippets"}
     for module in imported:
         assert f"{module.replace('.', '/')}.py" in shipped, module
+    # A feature's Python in the worker is its runtime, named after the feature whose
+    # declaration (its feature.js, in the registry) says it has a worker side.
+    assert "`book_runtime.features.${name}.runtime`" in (RUNNER / "worker.js").read_text()
+    declared = features.glob("*/feature.js")
+    with_worker = [path.parent.name for path in declared if "worker:" in path.read_text()]
+    assert "track" in with_worker
+    for feature in with_worker:
+        assert f"book_runtime/features/{feature}/runtime.py" in shipped, feature
 
 
 def test_the_licences_shipped_are_those_of_the_npm_packages_in_the_bundle(
@@ -703,22 +710,24 @@ def test_each_module_of_the_runner_opens_with_what_it_is_for() -> None:
 
 def test_the_runner_is_a_few_modules_each_named_with_its_job_in_the_entry_point() -> None:
     # One module a responsibility (the queue with its flow and planner, the cells with
-    # their outputs' boxes, one per feature...), each listed in runner.js's opening
-    # comment with what it does.  A feature's add-on, in its folder, is one of them.
-    add_ons = [path.name for path in FEATURES.glob("*/*.js")]
-    assert "nudge.js" in add_ons
-    modules = sorted([*(path.name for path in RUNNER.glob("*.js")), *add_ons])
+    # their outputs' boxes...), each listed in runner.js's opening comment with what it
+    # does, and the features' registry.  A feature's modules are its folder's, which the
+    # registry lists: adding a feature adds none here (the opening may name some).
+    own = sorted({*(path.name for path in RUNNER.glob("*.js")), "registry.js"})
     # The page's modules; the worker and the runtime cache's service worker are entry
-    # points of their own.
-    page_modules = set(modules) - {"worker.js", "runtime-cache.js"}
-    assert len(page_modules) <= 16, sorted(page_modules)
+    # points of their own, the registry is data.
+    page_modules = set(own) - {"worker.js", "runtime-cache.js", "registry.js"}
+    assert len(page_modules) <= 13, sorted(page_modules)
     opening = []
     for line in (RUNNER / "runner.js").read_text(encoding="utf-8").splitlines():
         if not line.startswith("//"):
             break
         opening.append(line)
     listed = {match for line in opening for match in re.findall(r"^//   ([\w-]+\.js) ", line)}
-    assert listed == set(modules), set(modules) ^ listed
+    assert set(own) <= listed, set(own) - listed
+    features = {path.name for path in FEATURES.glob("*/*.js")}
+    assert "nudge.js" in features
+    assert listed <= set(own) | features, listed - set(own) - features
 
 
 # -- the runtime's wheel, and the pages that name it -------------------------------------------

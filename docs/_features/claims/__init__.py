@@ -14,4 +14,4 @@ claim is about.
 from .. import Feature
 
 #: What the core needs from this feature (the registry, book_runtime.features).
-FEATURE = Feature("claims", kernel_addon=True)
+FEATURE = Feature("claims", kernel_addon=True, sphinx=("directive",))

@@ -6,9 +6,8 @@
 // Run (or a reload that brings the prose's state back).
 
 import { element } from "../../_static/runner/cells.js";
-import {
-  installOnce, notRerunWords, proseOf, registerAddon,
-} from "../../_static/runner/outputs.js";
+import { installOnce, proseOf, registerAddon } from "../../_static/runner/outputs.js";
+import { notRerunWords } from "../../_static/runner/words.js";
 
 // -- the words of a state -------------------------------------------------------------------------
 // What a claim of a state ({value, from, stale, notRerun}) says, and how it is marked.

@@ -13,4 +13,4 @@ for a screen reader and on hover.
 from .. import Feature
 
 #: What the core needs from this feature (the registry, book_runtime.features).
-FEATURE = Feature("glue", kernel_addon=True)
+FEATURE = Feature("glue", kernel_addon=True, sphinx=("directive",))

@@ -11,4 +11,4 @@ beside ``grad × Δx``, and the gradient step.
 from .. import Feature
 
 #: What the core needs from this feature (the registry, book_runtime.features).
-FEATURE = Feature("nudge", with_its_page=True)
+FEATURE = Feature("nudge", with_its_page=True, sphinx=("directive",))

@@ -208,7 +208,7 @@ function cellAbove(session, el) {
 /**
  * One graph's control: its settings (the build's: root, leaves, step, rate), the
  * graph cell, Python's last answer, what a reload kept, and its view.  The session
- * keeps its controls (session.nudges).
+ * keeps its controls (session.features, under "nudge").
  */
 class NudgeControl {
   constructor(session, actions, box, settings) {
@@ -502,11 +502,13 @@ function draw(control, answer) {
  * state kept with the page's.  actions: the runner's (run).
  */
 export function setUpNudges(session, actions) {
+  const controls = [];
+  session.features.set("nudge", controls);
   for (const box of session.root.querySelectorAll("div.mg-nudge")) {
     const control = new NudgeControl(session, actions, box, JSON.parse(box.dataset.nudge));
-    if (control.cell !== null) session.nudges.push(control);
+    if (control.cell !== null) controls.push(control);
   }
-  const byRoot = () => new Map(session.nudges.map((control) => [control.settings.root, control]));
+  const byRoot = () => new Map(controls.map((control) => [control.settings.root, control]));
   keepState(session, "nudge", {
     snapshot() {
       const kept = [...byRoot()].map(([root, control]) => [root, control.snapshot()])
@@ -522,20 +524,20 @@ export function setUpNudges(session, actions) {
       }
     },
     reset() {
-      for (const control of session.nudges) control.reset();
+      for (const control of controls) control.reset();
     },
   });
   session.onTeardown(() => {
-    for (const control of session.nudges) control.ended();
+    for (const control of controls) control.ended();
   });
   document.addEventListener("micrograd:reset", (event) => {
-    for (const control of session.nudges) {
+    for (const control of controls) {
       if (event.detail.cells.includes(control.cell.index)) control.reset();
     }
   });
   // The graph's cell ran again: its graph is new, and nudges start from it.
   document.addEventListener("micrograd:run-done", (event) => {
-    for (const control of session.nudges) {
+    for (const control of controls) {
       if (event.detail.cell !== control.cell.index || control.answer === null) continue;
       if (control.answer.moved || control.answer.rebased) {
         say(control.view, `${control.cell.label} ran again: its graph is new, and your nudges `
@@ -544,5 +546,8 @@ export function setUpNudges(session, actions) {
       control.ask("state");
     }
   });
-  for (const control of session.nudges) draw(control, null);
+  for (const control of controls) draw(control, null);
 }
+
+/** The feature's set-up, as the runner calls it (the registry, ../registry.js). */
+export const install = setUpNudges;

@@ -17,4 +17,4 @@ folder's ``predict.js``; ``predict.css`` styles it.
 from .. import Feature
 
 #: What the core needs from this feature (the registry, book_runtime.features).
-FEATURE = Feature("predict")
+FEATURE = Feature("predict", sphinx=("answers", "directive", "spoilers"))

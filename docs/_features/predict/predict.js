@@ -6,6 +6,7 @@
 
 import { announce, element, whenNear } from "../../_static/runner/cells.js";
 import { changedState, keepState, savedStates } from "../../_static/runner/pagestate.js";
+import { steppersOf } from "../steppers/state.js";
 
 // -- judging a prediction -------------------------------------------------------------------------
 // Predict, then see: the reader's answers judged against a stepper's questions.
@@ -181,7 +182,7 @@ export const answerKey = (stepper, frame, input) => `${stepper}/${frame}/${input
 const DATA = "script.mg-predict-data";
 
 /**
- * The page's predictions (session.predictions), as data: what is saved (state), and
+ * The page's predictions (session.features, under "predict"), as data: what is saved (state), and
  * the steppers and prompts set up.
  */
 const newPredictions = (session) => ({
@@ -630,14 +631,15 @@ export function setUpPredictions(session) {
   const p = newPredictions(session);
   const { root } = session;
   const { state, steppers } = p;
-  session.predictions = p;
+  session.features.set("predict", p);
   const scores = root.querySelector("#mg-prediction-scores");
   if (scores) showScores(session, scores);
   // Each stepper's Predict switch and each prompt's form, once it nears the viewport.
   // (The steppers' module tells of each stepper it sets up, those a run shows too.)
   const stepperNear = (control) => whenNear(session, control.element, () => setUpStepper(p, control));
-  session.steppers.controllers.forEach(stepperNear);
-  session.steppers.listeners.push(stepperNear);
+  const controllers = steppersOf(session);
+  controllers.controllers.forEach(stepperNear);
+  controllers.listeners.push(stepperNear);
   // A new width: each open question's place held again, once the steppers are laid out
   // for it (steppers.js, on the same event, a moment before).
   let resized = null;

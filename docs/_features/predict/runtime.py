@@ -143,8 +143,8 @@ def _ask(step: dict[str, Any], k: int) -> dict[str, Any]:
             "swapped",
             before + share["data"] * grad,
             f"That uses `{x}`'s own value, {number(share['data'])}. In `{step['formula']}`, "
-            f"the gradient that reaches `{x}` is the *other* input's value, "
-            f"`{other['name']}` = {number(other['data'])}, times {_grad(node)}.",
+            f"the local derivative with respect to `{x}` is the *other* input, "
+            f"`{other['name']}`.",
         )
     mistake(
         "forgot-out-grad",

@@ -13,7 +13,7 @@
 // at a time, follows the column's width, and the prose's words for its sides with it.
 //
 // Each stepper's state is its controller (Stepper), held by the session
-// (session.steppers: each element's controller, and who hears of a new one: predict
+// (steppersOf(session): each element's controller, and who hears of a new one: predict
 // mode holds a step back through the controller's holdSteps, and makes it later with
 // goTo).  Loaded with a page that has a stepper (runner.js), or by the run that shows
 // one (outputs.js); without JavaScript the build's frames show one under the other.
@@ -24,6 +24,7 @@ import {
   BESIDE_GAP_PX, croppedHeight, frameScale, wordsBelow, wordsBeside,
 } from "../../_static/micrograd-figure-scale.js";
 import { markZoomable, naturalSize } from "../../_static/micrograd-zoom.js";
+import { steppersOf } from "./state.js";
 
 // -- a stepper pair's layout, as data -------------------------------------------------------------
 // A stepper pair's layout (micrograd.viz.stepper.StepperPair): its two steppers side
@@ -94,7 +95,7 @@ function renderPair(session, stepper) {
     }
   }
   // Its drawings fitted to what it shows.
-  session.steppers.controllers.get(stepper)?.refit();
+  steppersOf(session).controllers.get(stepper)?.refit();
 }
 
 function renderPairs(session, article) {
@@ -696,6 +697,11 @@ function wholeSwitch(page) {
 
 // -- the page's steppers ----------------------------------------------------------------------------
 
+/** Set up the page's steppers (the registry's install: with a page that has one). */
+export function install(session) {
+  setUpIn(session, session.root);
+}
+
 function debounce(callback, wait) {
   let timer = null;
   return () => {
@@ -706,7 +712,7 @@ function debounce(callback, wait) {
 
 /** What the page does once, with its first stepper: the pairs' layout, the window's size. */
 function start(session) {
-  const { steppers } = session;
+  const steppers = steppersOf(session);
   steppers.started = true;
   setUpPairs(session);
   const refit = () => steppers.controllers.forEach((stepper) => stepper.refit());
@@ -718,8 +724,8 @@ function start(session) {
  * Set up every stepper in `root` not set up yet (the page's, or those a run shows):
  * each gets its controller, held by the session, and who listens hears of it.
  */
-export function setUpSteppers(session, root) {
-  const { steppers } = session;
+export function setUpIn(session, root) {
+  const steppers = steppersOf(session);
   if (!steppers.started) start(session);
   for (const element of root.querySelectorAll(".mg-stepper:not(.mg-ready)")) {
     const parts = [":scope > .mg-stepper-frame", ":scope > .mg-stepper-controls"];

@@ -13,4 +13,4 @@ reader's code.
 from .. import Feature
 
 #: What the core needs from this feature (the registry, book_runtime.features).
-FEATURE = Feature("track", kernel_addon=True, with_its_page=True)
+FEATURE = Feature("track", kernel_addon=True, with_its_page=True, sphinx=("directive",))

@@ -181,7 +181,7 @@ export function progressView(progress, order) {
 // The exercises' titles, hints and solutions come from the build
 // (directive.py writes them into the page), so that hints and solutions
 // need no Python.  records.checks keeps each check's time, for the tests.  What
-// this keeps while the page is open is the session's (session.track).
+// this keeps while the page is open is the session's (session.features, under "track").
 
 const exerciseOf = (t, cell) => {
   const tag = Array.from(cell.el.classList).find((c) => c.startsWith("tag_exercise-"));
@@ -204,7 +204,7 @@ export function setUpExercises(session, data, actions) {
     cellSteps: {},
     panels: new Map(), // exercise id -> its panel's parts
   };
-  session.track = t;
+  session.features.set("track", t);
   const { cellSteps } = t;
   const above = []; // the exercise cells above
   for (const cell of session.cells) {
@@ -235,6 +235,10 @@ export function setUpExercises(session, data, actions) {
   showProgress(t);
 }
 
+/** The feature's set-up, as the runner calls it (the registry): the page's exercises' data. */
+export const install = (session, actions) => setUpExercises(
+  session, JSON.parse(session.root.querySelector("#micrograd-track").textContent), actions);
+
 // -- checking --------------------------------------------------------------------------------
 
 async function checkCell(t, cell, exercise) {
@@ -263,7 +267,7 @@ async function resultOf(t, cell, exercise) {
   if (state !== "done") return { status: "raised", message: NOT_RUN[state] };
   const { ask } = await import("../../_static/runner/python.js");
   try {
-    return await ask(t.session, "exercises", "check", { exercise: exercise.id, cells: t.cellSteps });
+    return await ask(t.session, "track", "check", { exercise: exercise.id, cells: t.cellSteps });
   } catch (error) {
     return { status: "raised", message: `The checks could not run: ${error.message}` };
   }

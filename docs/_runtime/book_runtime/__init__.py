@@ -9,7 +9,8 @@ tests.  Standard library and ``micrograd`` only:
 * :mod:`.snippets`: which cells a cell needs, and the cell as a script that runs by itself;
 * :mod:`.output_kinds`: what kind an output is (a drawing, a figure, a stepper...);
 * :mod:`.inline_markup`: the runner's texts' inline Markdown, as HTML and as plain words;
-* the kernel's add-ons (:func:`.kernel.addons`): :mod:`.live_charts`, the track's
+* the kernel's add-ons (:func:`.kernel.addons`): the charts' live training curve,
+  :mod:`book_runtime.features.charts.runtime`, the track's
   Check, :mod:`book_runtime.features.track.runtime`, ``claim``, a sentence's truth
   as a value, for the build and the browser, :mod:`book_runtime.features.claims.runtime`,
   and ``myst_nb.glue``, with a glued value's text as myst-nb writes it,

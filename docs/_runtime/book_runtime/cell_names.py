@@ -45,6 +45,9 @@ class _Scope(ast.NodeVisitor):
         self.method_calls: dict[str, None] = {}
         self.calls: dict[str, list[str]] = {}
         self.imports: dict[str, None] = {}  # names bound to modules (``import x``)
+        # name -> what the scope's imports bind it to ("module:attribute"), or None when
+        # the scope also binds it some other way (then its value depends on the code)
+        self.imported: dict[str, str | None] = {}
         self.globals: set[str] = set()  # ``global x`` in a function
         self.functions: dict[str, list[str]] = {}  # defined here -> globals a call changes
         self.deferred: list[ast.AST] = []  # function and class bodies, read later
@@ -55,9 +58,12 @@ class _Scope(ast.NodeVisitor):
         if name not in self.bound or name in self.globals:
             self.uses.setdefault(name)
 
-    def bind(self, name: str) -> None:
+    def bind(self, name: str, imported: str | None = None) -> None:
+        """Note a binding of ``name``; ``imported``: what an import binds it to."""
         self.bound.add(name)
         self.defines.setdefault(name)
+        same = imported is not None and self.imported.get(name, imported) == imported
+        self.imported[name] = imported if same else None
 
     def change(self, node: ast.AST) -> None:
         name = _base_name(node)
@@ -144,13 +150,14 @@ class _Scope(ast.NodeVisitor):
     def visit_Import(self, node: ast.Import) -> None:
         for alias in node.names:
             name = alias.asname or alias.name.split(".")[0]
-            self.bind(name)
+            self.bind(name, alias.name if alias.asname else name)
             self.imports.setdefault(name)
 
     def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
         for alias in node.names:
             if alias.name != "*":
-                self.bind(alias.asname or alias.name)
+                module = "." * node.level + (node.module or "")
+                self.bind(alias.asname or alias.name, f"{module}:{alias.name}")
 
     def visit_Global(self, node: ast.Global) -> None:
         self.globals.update(node.names)
@@ -318,7 +325,9 @@ def cell_names(source: str) -> dict[str, Any]:
         ``method_calls``: names whose methods it calls; ``calls``: function
         name -> names passed to it; ``functions``: function the cell defines
         -> globals a call of it may change; ``imports``: names bound to
-        modules.  IPython magics are left out.  A cell that does not parse
+        modules; ``imported``: name -> what the cell's imports bind it to
+        (``"module:attribute"``, or the module's name), for the names the cell
+        binds by imports alone.  IPython magics are left out.  A cell that does not parse
         has ``error`` set and nothing else is known about it.
     """
     try:
@@ -337,4 +346,5 @@ def cell_names(source: str) -> dict[str, Any]:
         "calls": {name: passed for name, passed in sorted(scope.calls.items()) if passed},
         "functions": scope.functions,
         "imports": sorted(scope.imports),
+        "imported": {name: how for name, how in sorted(scope.imported.items()) if how},
     }

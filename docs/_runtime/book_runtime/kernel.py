@@ -39,7 +39,7 @@ An add-on sends the page a message of its own while a cell runs with
 :func:`post_message` (the page hands it to the handler registered for that
 name: outputs.js's ``registerAddon``), and can wrap every cell in a context
 manager of its own by appending its factory to :data:`CELL_CONTEXTS`
-(live_charts.py draws the training curve that way).
+(the charts' runtime draws the training curve that way).
 
 For the runner's view of the page's flow, :func:`run_cell` also reports which
 of the names it was asked to watch the cell actually changed (rebound, or
@@ -82,9 +82,9 @@ REPR_METHODS = (
 #: What every cell runs inside: each add-on's factory of a context manager, entered
 #: in order after the cell's outputs go to it and before its code runs.
 CELL_CONTEXTS: list[Callable[[], AbstractContextManager[object]]] = []
-#: The kernel's own add-ons, imported once it has started (:func:`start`), after the
-#: features' (:func:`addons`).
-OWN_ADDONS = ("book_runtime.live_charts",)
+#: What runs before the running cell shows an object (:func:`display`): each add-on's
+#: function, in order (a live chart is brought up to date before the figure it previews).
+BEFORE_DISPLAY: list[Callable[[], None]] = []
 
 #: The book's MIME types, by what they are (mime_types.json; :func:`start` sets them).
 MIME_TYPES: dict[str, str] = {}
@@ -174,6 +174,8 @@ def display(*objs: object) -> None:
     """Show each object in the running cell (``IPython.display.display``)."""
     for obj in objs:
         if _out is not None:
+            for before in BEFORE_DISPLAY:
+                before()
             _out.display(json.dumps(mimebundle(obj)))
 
 
@@ -388,7 +390,7 @@ def addons() -> tuple[str, ...]:
 
     Each adds to the kernel (a :data:`CELL_CONTEXTS` factory, a function the page's
     add-on asks for, a name the hidden cells start with): the runtime of each feature
-    the registry (``book_runtime.features``) says is one, then the kernel's own.  One
+    the registry (``book_runtime.features``) says is one.  One
     that changes what the cells start with does it in a ``start()`` of its own, which
     :func:`start` calls: the build imports such a module too, where importing it must
     change nothing.  Named as strings: a feature's runtime is ``book_runtime.features``
@@ -397,7 +399,7 @@ def addons() -> tuple[str, ...]:
     """
     features = importlib.import_module("book_runtime.features")
     found = [feature.runtime for feature in features.registry() if feature.kernel_addon]
-    return (*found, *OWN_ADDONS)
+    return tuple(found)
 
 
 def starting_names() -> str:

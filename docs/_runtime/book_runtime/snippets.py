@@ -100,6 +100,7 @@ _EMPTY: dict[str, Any] = {
     "calls": {},
     "functions": {},
     "imports": [],
+    "imported": {},
 }
 
 

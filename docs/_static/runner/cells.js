@@ -704,7 +704,7 @@ export function outputBody(cell) {
   return cell.box ? cell.box.body : startOutput(cell);
 }
 
-/** Record one thing the run showed (outputs.js renders it). */
+/** Record one thing the run showed (renderers.js renders it). */
 export function recordOutput(cell, output) {
   cell.outputs.push(output);
 }

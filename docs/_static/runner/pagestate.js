@@ -154,27 +154,36 @@ const keyOf = (session) => `${PREFIX}${session.path}`;
 /** What a saved state must match to be brought back (versionOf). */
 const version = (session) => versionOf(session.manifestText, session.settings.wheels);
 
-/** What the prose shows (its glued numbers, glue.js, and claims, claims.js), set up once. */
+/**
+ * What the prose shows (the session's Prose, outputs.js), with the features that keep
+ * state in it (the registry's prose), set up once.
+ */
 function loadProse(session) {
   const page = session.pageState;
-  if (page.prose === null) {
-    const addOns = [import("../../_features/glue/glue.js"), import("../../_features/claims/claims.js")];
-    page.prose = Promise.all([import("./outputs.js"), ...addOns]).then(([outputs, ...shown]) => {
-      for (const addOn of shown) addOn.install(session);
-      return outputs.proseOf(session);
-    });
+  if (page.proseLoaded === null) {
+    const features = session.registry.filter((f) => f.prose);
+    page.proseLoaded = Promise.all([import("./outputs.js"), ...features.map((f) => f.page())])
+      .then(([outputs, ...modules]) => {
+        for (const module of modules) module.install(session);
+        outputs.proseOf(session);
+      });
   }
-  return page.prose;
+  return page.proseLoaded.then(() => session.prose);
 }
 
 /**
- * The module that draws a run's output box and the runner's notes (outputs.js),
- * with its renderers, charts' among them.
+ * The module that shows a saved run again (renderers.js), with its renderers and
+ * those of the features that load with a Run (a chart's).
  */
-const renderers = (session) => import("./outputs.js").then((outputs) => {
-  outputs.install(session);
-  return outputs;
-});
+const renderers = (session) => {
+  const features = session.registry.filter((f) => f.loads === "run");
+  return Promise.all([import("./renderers.js"), ...features.map((f) => f.page())])
+    .then(([shown, ...modules]) => {
+      shown.install(session);
+      for (const module of modules) module.install(session);
+      return shown;
+    });
+};
 
 /**
  * An add-on keeps state of its own with the page's (the exercises' progress, say):
@@ -225,7 +234,8 @@ export const allSaved = (session) => session.pageState.timer === null && !sessio
 
 async function write(session) {
   const page = session.pageState;
-  const proseStates = page.prose === null ? {} : (await page.prose).snapshot();
+  if (page.proseLoaded !== null) await page.proseLoaded;
+  const proseStates = session.prose === null ? {} : session.prose.snapshot();
   const addonStates = addonSnapshots(page);
   const kept = changed(session) || Object.keys(proseStates).length > 0 || Object.keys(addonStates).length > 0;
   showBar(page, kept);
@@ -290,20 +300,9 @@ export function savedStates(session) {
 
 /** Show a saved run again in the cell's output box, item by item, by what showed each. */
 async function showRun(session, cell, run) {
-  const outputs = await renderers(session);
+  const shown = await renderers(session);
   startOutput(cell);
-  const context = {
-    cell, code: cell.entry ? cell.entry.code : null, restored: true,
-    display: (index) => outputs.displayBox(cell, index),
-  };
-  for (const item of run.shown) {
-    if (outputs.showAgain(session, cell, item)) continue;
-    if (item.kind === "note") outputs.showNote(cell, item);
-    else if (item.kind === "crash") outputs.showCrashNote(cell, item, session.pageState.hooks.restart);
-    else if (item.kind === "addon" && outputs.addonHandler(session, item.name)) {
-      outputs.addonHandler(session, item.name)(item.fields, context);
-    }
-  }
+  for (const item of run.shown) shown.showAgain(session, cell, item, session.pageState.hooks.restart);
   restoredRun(cell, run);
 }
 
@@ -350,7 +349,8 @@ async function resetPage(session) {
   if (queue !== null) (await queue).endPython(session);
   for (const cell of sessionCells(session)) resetCell(cell);
   for (const cell of session.buildOnlyCells) setBuildOnlyNote(cell, null);
-  if (page.prose !== null) (await page.prose).resetAll();
+  if (page.proseLoaded !== null) await page.proseLoaded;
+  if (session.prose !== null) session.prose.resetAll();
   page.savedAddons = {};
   for (const handlers of page.addons.values()) handlers.reset();
   try {
@@ -420,7 +420,7 @@ export async function setUpPageState(session, { machinery, openEditor, restart }
   for (const event of ["run-done", "reset", "restart", "stale", "edit", "prose"]) {
     document.addEventListener(`micrograd:${event}`, () => soon(session));
   }
-  // The add-ons that keep the prose's state load with the first Run; save what they keep.
+  // The features that keep the prose's state load with the first Run; save what they keep.
   document.addEventListener("micrograd:run-start", () => loadProse(session), { once: true });
   const saved = read(session);
   if (saved !== null) await bringBack(session, saved, openEditor);

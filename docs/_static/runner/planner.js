@@ -37,6 +37,7 @@ export const EMPTY = Object.freeze({
   calls: Object.freeze({}),
   functions: Object.freeze({}),
   imports: Object.freeze([]),
+  imported: Object.freeze({}),
 });
 
 const usable = (names) => (names && !names.error ? names : EMPTY);
@@ -307,8 +308,20 @@ export function afterRun(page, history, k, changed, ok) {
   for (const name of changed) {
     history.lastChange.set(name, { code: k, seq: sequence });
     if (!history.versions.has(name)) history.versions.set(name, new Map());
-    history.versions.get(name).set(k, version);
+    history.versions.get(name).set(k, importedAsOnPage(page.cells[k], name) ? 0 : version);
   }
+}
+
+/**
+ * Whether cell c binds `name` by the very import the page's version of it does, and
+ * nothing else: an import gives the same object whatever the run started from, so the
+ * name holds the page's value even after an edited run (unless the cell calls a method
+ * of it or changes it: `random.seed(...)` changes what the module gives).
+ */
+function importedAsOnPage(c, name) {
+  const now = c.facts.imported?.[name];
+  return now !== undefined && now === c.pageNames?.imported?.[name]
+    && !c.facts.method_calls.includes(name) && !c.facts.changes.includes(name);
 }
 
 /**

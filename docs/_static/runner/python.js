@@ -3,10 +3,11 @@
 // replies (an add-on's question among them), and the routing of its messages
 // about runs to the cells they belong to.  Loaded by the first Run.
 
-import {
-  addDisplay, addLayout, addLayoutError, addStream, addonHandler, displayBox,
-} from "./outputs.js";
+import { addonHandler } from "./outputs.js";
 import { TO_PAGE, TO_WORKER } from "./protocol.js";
+import {
+  addDisplay, addLayout, addLayoutError, addStream, displayBox,
+} from "./renderers.js";
 import { Status, first, mark } from "./session.js";
 
 // -- the worker's lifecycle -----------------------------------------------------------------------
@@ -33,6 +34,12 @@ const REPLIES = Object.freeze([TO_PAGE.analysis, TO_PAGE.answer, TO_PAGE.script]
 
 /** Whether a session is starting or running. */
 export const isStarted = (session) => session.ready !== null;
+
+/**
+ * What the worker is told of each feature's Python in it (the registry's worker):
+ * [{name, answers, stepperMarkup}], as data (the worker imports no feature).
+ */
+export const workerSides = (registry) => registry.filter((f) => f.worker).map((f) => ({ name: f.name, ...f.worker }));
 
 /**
  * Start a worker (session.makeWorker).  onMessage(message) hears what the worker
@@ -89,7 +96,9 @@ export function startSession(session, onMessage, glueFormats) {
         event.preventDefault();
         fail(event.message || "the worker could not start");
       });
-      thisWorker.postMessage({ type: TO_WORKER.start, ...settings, glueFormats });
+      thisWorker.postMessage({
+        type: TO_WORKER.start, ...settings, glueFormats, features: workerSides(session.registry),
+      });
     });
   })();
   session.ready = ready;

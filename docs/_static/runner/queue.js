@@ -11,10 +11,7 @@ import {
   sessionCells, setBuildOnlyNote, setStale, setState, startOutput,
 } from "./cells.js";
 import { openEditor } from "./editor.js";
-import {
-  addCrashNote, addNote, addTraceback, capital, emit, hiddenErrorNote, leftOutText, nameOf, rerunText,
-  notRerunNote, showNote, shownAt, stoppedText,
-} from "./outputs.js";
+import { emit } from "./outputs.js";
 import {
   analyse, isStarted, keepRuntime, onMessage, requestScript, runningEntry, startRun, startSession,
   startingText,
@@ -23,9 +20,14 @@ import {
   afterRun, afterThePage, analysisRequest, beforeRun, changedOutside, forget, isAnalysed, needs,
   newHistory, notRerun, pageOf, planFor, staleCells, staleKeys,
 } from "./planner.js";
+import { addTraceback } from "./renderers.js";
 import {
   Status, first, mark, now,
 } from "./session.js";
+import {
+  addCrashNote, addNote, capital, hiddenErrorNote, leftOutText, nameOf, notRerunNote, rerunText,
+  showNote, shownAt, stoppedText,
+} from "./words.js";
 
 // -- the run queue --------------------------------------------------------------------------------
 // The run queue.  Run on a cell runs, in page order, what the page's flow says

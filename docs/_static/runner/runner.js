@@ -16,19 +16,22 @@
 // The page's one Session (session.js) is made here at start-up, from what the
 // page gives it: its manifest, its root element, a worker factory and storage.
 // It owns all of the session's state (the Python's status, generation and
-// queue, the run history and analysis, stale marks, notes, prompts,
-// predictions, pending requests); teardown is one method of it.  The modules
+// queue, the run history and analysis, stale marks, notes, prompts, pending
+// requests, each feature's state under its name); teardown is one method of it.  The modules
 // export functions and classes, each given the session, and read and link
 // nothing when imported: only constants live at module level
 // (tests/js/site/module_state.test.mjs fails otherwise; tests/js/site/session.test.mjs
 // drives a real Session in Node, with a fake worker).
 //
-// The modules, one responsibility each (ES modules; a feature's add-on lives in
-// the feature's folder, docs/_features/<name>/, imported by its path; only
-// runner.js, session.js, cells.js, pagestate.js and predict.js load with the page,
-// the rest at the first Run, or when a reload brings back what the reader changed;
-// steppers.js with a page that has a stepper, track.js with one that has exercises,
-// nudge.js with one that has a nudgeable graph):
+// The modules, one responsibility each (ES modules; a feature lives in its
+// folder, docs/_features/<name>/, and the registry, docs/_features/registry.js,
+// lists what each declares in its feature.js: its page module, imported by its
+// path, when that loads, its Python in the worker, what it records; the core
+// reads the registry and names no feature.  Only runner.js, session.js,
+// cells.js, pagestate.js, predict.js and the registry load with the page, the
+// rest at the first Run, or when a reload brings back what the reader changed;
+// a feature's module with the first Run or with a page that has what it serves,
+// as it declares):
 //   runner.js    this entry point: the Session, the reader's actions on the
 //                cells, and the small API the browser tests drive the runner
 //                through (window.microgradTest, below)
@@ -46,13 +49,6 @@
 //   pagestate.js the page's state as one thing: what is saved of each cell, as
 //                data, saved as it changes, brought back on reload, and Reset
 //                page; the page bar and the skip link
-//   steppers.js  (docs/_features/steppers/) the steppers' front end: each
-//                stepper's controller (its frame, its drawings fitted to the
-//                window, the whole graph on a phone), a pair's layout from the
-//                column's width (and the prose's words for its sides)
-//   predict.js   (docs/_features/predict/) predict mode and the prompts in the
-//                prose (judged against the questions' data), the page's score and
-//                the start page's scores
 //   queue.js     the run machinery: the run queue (what runs, in which order;
 //                Stop, Restart, Reset), the page's flow (the build's manifest bound
 //                to the page's cells by data-micrograd-cell, Python's analysis of
@@ -65,29 +61,44 @@
 //                requests to the worker, the routing of its messages about runs
 //   protocol.js  the worker protocol: every message type, with its shape (the
 //                page's modules and the worker's import it)
-//   outputs.js   what a run shows in a cell: the extension API for add-on modules
-//                (output renderers, add-on messages, the micrograd:* events on
-//                document), output rendering and the built-in renderers (a
-//                stepper's too, and charts drawn in the browser: a training
-//                cell's live chart), the notes a run leaves, in words; what the
+//   outputs.js   the extension API for add-on modules (output renderers, add-on
+//                messages, the micrograd:* events on document), and what the
 //                prose shows of the reader's run: each glued value's and claim's
 //                state (the Prose)
+//   renderers.js what a run shows in a cell: output rendering and the built-in
+//                renderers (a stepper's too), and a saved output shown again
+//   words.js     what a run says, in words: a cell's name, the notes a run
+//                leaves, what an output that stays the build's says
 //   editor.js    the editor (CodeMirror 6, loaded on the first Edit or Run)
+//   registry.js  (docs/_features/) the features the core takes part of: the one list
+//   feature.js   (docs/_features/<name>/) what the core needs from a feature: its
+//                page module and when it loads, its Python in the worker, what it
+//                records (data, read through the registry)
+//   charts.js    (docs/_features/charts/) charts drawn in the browser: a figure a
+//                cell shows, and a training cell's live chart
 //   glue.js      (docs/_features/glue/) the numbers in the prose that follow the
 //                reader's run: the reader's, marked, with the build's in words
 //   claims.js    (docs/_features/claims/) the sentences that follow the reader's
 //                run: a claim's wording true of it, or marked, in words
 //   track.js     (docs/_features/track/) the exercises' progress (data) and
 //                their panels, Check, hints
+//   predict.js   (docs/_features/predict/) predict mode and the prompts in the
+//                prose (judged against the questions' data), the page's score and
+//                the start page's scores
+//   steppers.js  (docs/_features/steppers/) the steppers' front end: each
+//                stepper's controller (its frame, its drawings fitted to the
+//                window, the whole graph on a phone), a pair's layout from the
+//                column's width (and the prose's words for its sides)
 //   nudge.js     (docs/_features/nudge/) the Nudge control on a page's small graphs:
 //                an input moved by drag, keys or typing, and the output's change
 //                beside grad × Δx (Python's)
 //   worker.js    the worker side: Pyodide, the kernel, the post-cell layout steps
-//                (DOT, Markdown, a stepper) and the add-ons' answers (the checks)
+//                (DOT, Markdown, a stepper) and the features' answers (their
+//                Python's, as the registry lists them)
 //   runtime-cache.js  the service worker that keeps the runtime for a later start
 // (session.js, and the pure parts of cells.js, pagestate.js, steppers.js,
-// predict.js, queue.js, glue.js, claims.js and track.js, touch no DOM when called:
-// tests/js/ runs them in Node, and drives the rest on a page in happy-dom.)
+// predict.js, queue.js, glue.js, claims.js and track.js, touch no DOM when called: tests/js/ runs
+// them in Node, and drives the rest on a page in happy-dom.)
 //
 // The test API (window.microgradTest): the one small surface the browser tests
 // (browser_tests/) read and drive the runner through.  A cell is named by its
@@ -106,7 +117,7 @@
 //   log()                what the runtime wrote to its console
 //   saved()              whether every change so far is saved: no save of the page's
 //                        state waits or is under way (pagestate.js)
-//   liveCharts()         each drawing of a live training chart (outputs.js)
+//   liveCharts()         each drawing of a live training chart (charts.js)
 //   nudges()             each nudge answered (nudge.js): {question, milliseconds,
 //                        out, reply (Python's numbers)}
 //   checks()             each Check of an exercise (track.js): {exercise, status,
@@ -120,6 +131,7 @@
 //                        code), once a Run has loaded the flow; null before, and while
 //                        the reader's code is not analysed
 
+import { FEATURES } from "../../_features/registry.js";
 import {
   setUpAll, setUpCells, setUpCopy, whenNear,
 } from "./cells.js";
@@ -127,19 +139,12 @@ import { allSaved, setUpPageState } from "./pagestate.js";
 import {
   Session, mark, now, readSettings,
 } from "./session.js";
-import { setUpPredictions } from "../../_features/predict/predict.js";
 
 // What the first Run loads (a page nobody runs loads none of it): the run queue,
-// with the page's flow, the worker's lifecycle and output rendering, and the
-// add-on modules, which register through outputs.js (each module's install(session)).
-// Add-on modules are listed here, each as an import() of its literal path, which
-// the bundler (docs/_ext/bundle.py) follows to make it a chunk of its own.
-const RUN_MODULES = Object.freeze([
-  () => import("./queue.js"),
-  () => import("./outputs.js"),
-  () => import("../../_features/glue/glue.js"),
-  () => import("../../_features/claims/claims.js"),
-]);
+// with the page's flow, the worker's lifecycle and output rendering; then the
+// features the registry says load with it (docs/_features/registry.js, loads:
+// "run"), which register through outputs.js; renderers.js draws what runs show.
+const RUN_MODULES = Object.freeze([() => import("./queue.js"), () => import("./renderers.js")]);
 
 /**
  * The reader's actions on the session's cells (Run, Edit, Stop, Reset, Restart).
@@ -152,9 +157,13 @@ function makeActions(session) {
     if (loading === null) {
       // A run may run any cell of the page, and mark any stale: every cell has its bar.
       setUpAll(session);
-      loading = Promise.all(RUN_MODULES.map((load) => load())).then((modules) => {
-        for (const module of modules) module.install(session);
-        const [queue] = modules;
+      const features = session.registry.filter((f) => f.loads === "run");
+      const loads = [...RUN_MODULES, ...features.map((f) => f.page)];
+      loading = Promise.all(loads.map((load) => load())).then((modules) => {
+        const [queue, renderers, ...featureModules] = modules;
+        queue.install(session);
+        renderers.install(session);
+        for (const module of featureModules) module.install(session, actions);
         mark(session.records, "modules");
         return queue;
       });
@@ -181,6 +190,29 @@ function makeActions(session) {
 }
 
 /**
+ * The features that load with their page (the registry's loads: "page"), on a page
+ * that has what they serve (where), before any Run: set up at once when their code
+ * is the page's (setUp), else their module loaded at once, or once the first
+ * element of theirs nears the viewport (near).
+ */
+function setUpFeatures(session, actions) {
+  for (const feature of session.registry.filter((f) => f.loads === "page")) {
+    if (feature.setUp) {
+      feature.setUp(session, actions);
+      continue;
+    }
+    const found = feature.where ? [...session.root.querySelectorAll(feature.where)] : [session.root];
+    if (found.length === 0) continue;
+    let loading = null;
+    const load = () => {
+      loading ||= feature.page().then((module) => module.install(session, actions));
+    };
+    if (feature.near) for (const el of found) whenNear(session, el, load);
+    else load();
+  }
+}
+
+/**
  * Set the runner up on a page: its one session, made from what the page gives
  * (the manifest, the root element, a worker factory, storage), and each cell's
  * bar, each as it nears the viewport (cells.js whenNear).  Returns the session.
@@ -197,10 +229,10 @@ export function startRunner({
     storage,
     settings: readSettings(page.getElementById("micrograd-runner"), base),
     path,
+    registry: FEATURES,
   });
   const actions = makeActions(session);
   setUpCells(session, actions);
-  setUpPredictions(session);
   setUpCopy(session, {
     readerScript: (code, hooks) =>
       actions.machinery().then((queue) => queue.readerScript(session, code, hooks)),
@@ -210,22 +242,7 @@ export function startRunner({
     openEditor: (cell) => import("./editor.js").then((editor) => editor.openEditor(session, cell, actions.run)),
     restart: actions.restart,
   });
-  // A page with a stepper steps it before any Run (a run's steppers: outputs.js).
-  if (page.querySelector(".mg-stepper")) {
-    import("../../_features/steppers/steppers.js").then((steppers) => steppers.setUpSteppers(session, page));
-  }
-  // A page with a nudgeable graph shows its control before any Run, once a graph nears.
-  let nudges = null;
-  const setUpNudges = () => {
-    nudges ||= import("../../_features/nudge/nudge.js").then((nudge) => nudge.setUpNudges(session, actions));
-  };
-  for (const box of page.querySelectorAll("div.mg-nudge")) whenNear(session, box, setUpNudges);
-  // A page with exercises shows their Check, hints and progress before any Run.
-  const track = page.getElementById("micrograd-track");
-  if (track) {
-    import("../../_features/track/track.js").then((exercises) =>
-      exercises.setUpExercises(session, JSON.parse(track.textContent), actions));
-  }
+  setUpFeatures(session, actions);
   session.records.timings.setUpMilliseconds = now() - started;
   return session;
 }
@@ -299,9 +316,9 @@ export function testApi(session) {
     setUp: () => session.lazy.waiting.size === 0,
     timings: () => records.timings,
     log: () => records.log,
-    liveCharts: () => records.liveCharts,
-    checks: () => records.checks,
-    nudges: () => records.nudges,
+    // What each feature records (the registry's records: liveCharts, checks, nudges).
+    ...Object.fromEntries(session.registry.filter((f) => f.records)
+      .map(({ records: name }) => [name, () => records[name]])),
     prose: () => import("./outputs.js").then((outputs) => outputs.proseOf(session).snapshot()),
     saved: () => allSaved(session),
     // (a Run has loaded the page's flow: it links each cell to its entry)

@@ -4,8 +4,8 @@
 // of what the reader asked to run, and the one teardown every ending goes through
 // (Stop, Restart, Reset page, a crash, the first Run after a crash); and every
 // other thing the runner keeps while the page is open (the run history, the
-// analysis, stale marks, notes, prompts, predictions, pending requests), which the
-// modules that act on it read and change.  The modules hold no state of their
+// analysis, stale marks, notes, prompts, pending requests, and each feature's
+// state under its name), which the modules that act on it read and change.  The modules hold no state of their
 // own: each function is given the session.  Also here: the page's settings for
 // the runner (the build wrote them on the runner's <script> element) and what
 // the runner records of its work.  No DOM, no worker: Node's tests drive it.
@@ -43,10 +43,12 @@ export function readSettings(script, base) {
  * run ({cell, code, seconds, ok}), and the phases of the first start (mark below);
  * setUpMilliseconds: what the runner spent setting the page up at load (its start,
  * then its first screen: cells.js whenNear), in milliseconds, and firstScreen: how
- * many parts (elements) the first screen set up, and how many waited then; log: what the runtime wrote to its console ({level, text}); liveCharts: each
- * drawing of a live chart (outputs.js); checks: each exercise's Check (track.js).
+ * many parts (elements) the first screen set up, and how many waited then; log:
+ * what the runtime wrote to its console ({level, text}); and a list of each name
+ * in `lists`, which the features record into (the registry's records: each
+ * feature's own, docs/_features/registry.js).
  */
-export const newRecords = () => ({
+export const newRecords = (lists = []) => ({
   timings: {
     clicked: null,
     ready: null,
@@ -58,11 +60,7 @@ export const newRecords = () => ({
     phases: {},
   },
   log: [],
-  liveCharts: [],
-  checks: [],
-  // Each nudge answered (nudge.js): {question, milliseconds from the gesture to the answer
-  // drawn, out, reply (Python's numbers, book_runtime.features.nudge.runtime.Reply)}.
-  nudges: [],
+  ...Object.fromEntries(lists.map((name) => [name, []])),
 });
 
 export const now = () => performance.now();
@@ -92,8 +90,8 @@ export function first(records, what) {
 // run, and the one teardown every ending goes through (Stop, Restart, Reset page,
 // a crash, the first Run after a crash); and every other thing the runner keeps
 // while the page is open (the run history, the analysis, stale marks, notes,
-// prompts, predictions, pending requests), which the modules that act on it
-// read and change here.  The modules hold no state of their own: each function
+// prompts, pending requests, each feature's state), which the modules that act
+// on it read and change here.  The modules hold no state of their own: each function
 // is given the session.  No DOM, no worker: Node's tests drive it as it is.
 //
 // The status moves along
@@ -134,6 +132,7 @@ export const allowed = (from, to) => NEXT[from].includes(to);
 export class Session {
   constructor({
     manifest = null, root = null, makeWorker = null, storage = null, settings = null, path = "/",
+    registry = [],
   } = {}) {
     // What the page gave it.
     this.manifestText = manifest || "";
@@ -143,7 +142,12 @@ export class Session {
     this.storage = storage;
     this.settings = settings;
     this.path = path; // the page's address (its saved state is kept under it)
-    this.records = newRecords(); // what the runner did (newRecords)
+    // The features the runner takes part of, as the registry declares them
+    // (docs/_features/registry.js: runner.js gives it), and the state each keeps
+    // while the page is open, under its name (made by the feature: its own data).
+    this.registry = registry;
+    this.features = new Map(); // a feature's name -> its state
+    this.records = newRecords(registry.filter((f) => f.records).map((f) => f.records));
 
     // The page's Python: its status, its generation, the run in the worker, the queue.
     this.status = Status.off;
@@ -187,21 +191,14 @@ export class Session {
       addons: new Map(), // an add-on's name -> {snapshot(), restore(saved), reset()}
       hooks: null, // {machinery(), restart()}: the queue module (null before a Run), Restart
       savedAddons: {}, // what a reload brought back for add-ons not registered yet
-      prose: null, // the Prose (outputs.js; a promise), once something on the page needs it
+      proseLoaded: null, // a promise: the features that keep the prose's state are set up
       bar: null, // the page bar's parts
       refused: false, // the storage refused a write: said once
       timer: null, // a save waiting to start
       saving: false, // a save under way (it waits for the prose's state)
     };
     this.prose = null; // the Prose (outputs.js), once something needs it
-    this.predictions = null; // predict.js Predictions (docs/_features/predict/)
-    this.pairs = { layout: null, chosen: new Map() }; // steppers.js
-    // The steppers (docs/_features/steppers/): each element's controller, who hears of a
-    // new one (predict.js), and whether the page's set-up of them is done.
-    this.steppers = { controllers: new Map(), listeners: [], started: false };
-    this.track = null; // track.js's Track, on a page with exercises
-    this.charts = null; // the live charts (outputs.js)
-    this.nudges = []; // nudge.js's controls, one per nudgeable graph
+    this.pairs = { layout: null, chosen: new Map() }; // the steppers' pairs (steppers.js)
   }
 
   /** Move to status `to`; a move the status machine does not allow throws. */

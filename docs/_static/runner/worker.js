@@ -29,16 +29,17 @@ import { TO_PAGE, TO_WORKER } from "./protocol.js";
 //     ready to lay out DOT, and pyimport(w, name) a module of the worker's
 //     Python.  An add-on registers here (below); w is the worker's state.
 //
-// registerAnswer(w, addon, question, answer)
+// registerAnswer(w, addon, answer)
 //     An add-on's page side may ask its worker side a question (python.js's ask):
-//     answer(fields, settings) returns (or resolves to) the answer's fields.  The
+//     answer(question, fields, settings) returns (or resolves to) the answer's
+//     fields (a question it does not answer throws).  The
 //     worker answers between runs, never during one, so an answer sees the page's
 //     namespace as the last run left it.
 
 /** The worker's state: one per worker, and so one per page's Python. */
 const newWorker = () => ({
   layouts: [], // [mime, layout]
-  answers: new Map(), // "addon:question" -> answer
+  answers: new Map(), // add-on -> answer
   modules: new Map(), // path -> promise of the imported module
   viz: null, // a promise of viz.js, ready (viz)
   python: null, // its Pyodide, once loaded
@@ -52,13 +53,8 @@ function registerLayout(w, mime, layout) {
   w.layouts.push([mime, layout]);
 }
 
-function registerAnswer(w, addon, question, answer) {
-  w.answers.set(`${addon}:${question}`, answer);
-}
-
-/** What answers an add-on's question, or null. */
-function answerFor(w, addon, question) {
-  return w.answers.get(`${addon}:${question}`) || null;
+function registerAnswer(w, addon, answer) {
+  w.answers.set(addon, answer);
 }
 
 /** The layout steps for a display output's bundle: [[mime, layout], ...]. */
@@ -115,10 +111,12 @@ function registerBuiltIns(w) {
 // under the stepper MIME type (mime_types.json).  Once the cell has run, each
 // DOT source is laid out with viz.js, and micrograd.viz.stepper.html_from_json
 // (the function that assembles the build's stepper from dot's SVG) makes the
-// stepper's HTML from them (outputs.js shows it), followed by the questions predict mode
-// asks (book_runtime.features.predict.runtime.markup, as the build's kernel adds them).
+// stepper's HTML from them (renderers.js shows it), followed by what the features
+// add to a stepper (their stepperMarkup: runtime.markup(the stepper's JSON), as
+// the build's kernel adds it).
 
-function registerSteppers(w) {
+function registerSteppers(w, features) {
+  const markups = features.filter((f) => f.stepperMarkup).map((f) => runtimeOf(f.name));
   registerLayout(w, MIME_TYPES.stepper, async (data, bundle, settings) => {
     const stepper = JSON.parse(data);
     const layout = await viz(w, settings);
@@ -128,22 +126,32 @@ function registerSteppers(w) {
         svgs.push(layout.renderString(side.dot, { format: "svg", engine: "dot" }));
       }
     }
-    return pyimport(w, "micrograd.viz.stepper").html_from_json(data, svgs) +
-      pyimport(w, "book_runtime.features.predict.runtime").markup(data);
+    const added = markups.map((module) => pyimport(w, module).markup(data));
+    return [pyimport(w, "micrograd.viz.stepper").html_from_json(data, svgs), ...added].join("");
   });
 }
 
-// -- the exercises' checks ------------------------------------------------------------------------
-// The exercises' checks, on the worker's side: an add-on of the runner's worker
-// (registerAnswer).  The page's track.js asks "exercises:check"
-// {exercise, cells} once the reader's cell has run (cells: each exercise cell's file name
-// and its step); the kernel's add-on exercises.py
-// checks the page's namespace with the book's checks (book_runtime.features.track.checks, in the
-// same wheel) and gives the result as JSON.
+// -- the features' answers ------------------------------------------------------------------------
+// A feature's page side asks its Python in the worker (python.js's ask): a feature
+// the registry says answers (docs/_features/registry.js, its worker's answers; the
+// page's start message gives them) answers each question with its runtime's
+// answer(question, fields as JSON), which returns the answer as JSON (and raises
+// for a question it does not answer): the exercises' Check, a nudge.  A "dot" field of the answer (a graph as it is now)
+// is laid out here with viz.js, as a drawing a cell shows is, and sent as "svg".
 
-function registerChecks(w) {
-  registerAnswer(w, "exercises", "check", ({ exercise, cells }) =>
-    JSON.parse(pyimport(w, "book_runtime.features.track.runtime").check(exercise, JSON.stringify(cells || {}))));
+/** A feature's Python in the worker: its runtime module (book_runtime.features). */
+const runtimeOf = (name) => `book_runtime.features.${name}.runtime`;
+
+function registerFeatures(w, features) {
+  for (const { name } of features.filter((f) => f.answers)) {
+    registerAnswer(w, name, async (question, fields, settings) => {
+      const reply = JSON.parse(pyimport(w, runtimeOf(name)).answer(question, JSON.stringify(fields)));
+      if (!("dot" in reply)) return reply;
+      const { dot, ...rest } = reply;
+      w.drawings += 1;
+      return { ...rest, svg: await drawing(w, dot, settings, `${name}-${w.drawings}-`) };
+    });
+  }
 }
 
 // -- the worker -----------------------------------------------------------------------------------
@@ -199,6 +207,8 @@ const wallClock = () => performance.timeOrigin + performance.now();
 
 async function start(w, message) {
   w.settings = message;
+  registerSteppers(w, message.features);
+  registerFeatures(w, message.features);
   const phases = { workerStarted: wallClock() };
   const base = new URL(message.base);
   const indexURL = new URL(message.pyodide, base).href;
@@ -267,35 +277,17 @@ async function run(w, {
   post({ type: TO_PAGE.done, run: id, ok: result.ok, error: result.error });
 }
 
-// -- a nudge ---------------------------------------------------------------------------------------
-// The Nudge control, on the worker's side: an add-on of the runner's worker
-// (registerAnswer).  The page's control asks "nudge:state", "nudge:backward" and
-// "nudge:reset" {root}, "nudge:set" {root, leaf, value}, "nudge:step" {root, leaf,
-// rate} and "nudge:restore" {root, base, now};
-// book_runtime.features.nudge.runtime computes every number of the answer and the graph as it is
-// now (DOT), which is laid out here with viz.js, as a drawing a cell shows is.
-
-function registerNudge(w) {
-  for (const question of ["state", "set", "step", "backward", "reset", "restore"]) {
-    registerAnswer(w, "nudge", question, async (fields, settings) => {
-      const reply = JSON.parse(pyimport(w, "book_runtime.features.nudge.runtime").answer(question, JSON.stringify(fields)));
-      const { dot, ...numbers } = reply;
-      return { ...numbers, svg: await drawing(w, dot, settings, `nudge-${fields.root}-`) };
-    });
-  }
-}
-
 /** An add-on's question, answered by what its worker side registered (registerAnswer). */
 async function ask(w, {
   request, addon, question, fields,
 }) {
-  const answer = answerFor(w, addon, question);
-  if (answer === null) {
+  const answer = w.answers.get(addon);
+  if (!answer) {
     post({ type: TO_PAGE.answer, request, fields: null, error: `no answer to ${addon}:${question}` });
     return;
   }
   try {
-    post({ type: TO_PAGE.answer, request, fields: await answer(fields, w.settings), error: null });
+    post({ type: TO_PAGE.answer, request, fields: await answer(question, fields, w.settings), error: null });
   } catch (error) {
     post({ type: TO_PAGE.answer, request, fields: null, error: errorText(error) });
   }
@@ -323,9 +315,6 @@ function script(w, {
 function startWorker(scope) {
   const w = newWorker();
   registerBuiltIns(w);
-  registerSteppers(w);
-  registerChecks(w);
-  registerNudge(w);
   for (const level of ["error", "warn"]) {
     scope.console[level] = (...args) => post({ type: TO_PAGE.console, level, text: args.map(String).join(" ") });
   }

@@ -60,7 +60,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from micrograd.engine import Value, topological_order
-from micrograd.viz.draw import draw_dot, grad_field_width
+from micrograd.viz.draw import _INK, draw_dot, grad_field_width
 from micrograd.viz.labels import dot_names, format_number, formula, name_of, operand
 from micrograd.viz.paths import local_derivatives
 from micrograd.viz.svg import inline_svg, render_svg
@@ -75,6 +75,7 @@ MAX_STEPPER_NODES = 40
 _CURRENT_FILL = "#ffd33d"  # the node whose rule runs: yellow
 _RECEIVING = "#bc4c00"  # the inputs it passes a gradient to: an orange outline
 _RECEIVING_FILL = "#fff1e5"
+_TITLE_SIZE = 14  # a pair side's title above its graph, a little over the boxes' 12
 #: SVG classes of the node at work and of the inputs it passes to (the page keeps them in view).
 ACTIVE_CLASS = "mg-active"
 RECEIVING_CLASS = "mg-receiving"
@@ -735,8 +736,8 @@ class StepperPair(Stepper):
             {
                 "note": self._note(k),
                 "sides": [
-                    _frame_json(s.frames[min(k, len(s.frames) - 1)], self._widths)
-                    for s in (self.left, self.right)
+                    _frame_json(s.frames[min(k, len(s.frames) - 1)], self._widths, title)
+                    for s, title in zip((self.left, self.right), self.titles, strict=True)
                 ],
             }
             for k in range(total)
@@ -744,18 +745,23 @@ class StepperPair(Stepper):
         return {"label": self.label, "titles": list(self.titles), "frames": frames}
 
 
-def _frame_json(frame: Frame, widths: dict[str, float] | None = None) -> dict[str, Any]:
+def _frame_json(
+    frame: Frame, widths: dict[str, float] | None = None, title: str | None = None
+) -> dict[str, Any]:
     """A frame as data: its caption, its DOT source, and what its rule did (None if none ran).
 
     ``widths`` (points, by a box's name): each box drawn at least that wide (a pair's
-    shared layout); the frame itself is left as it is.
+    shared layout); ``title``: drawn above the graph (a pair's side, which the reader
+    tells from the other by it); the frame itself is left as it is.
     """
     step = frame.step.to_json() if frame.step is not None else None
     dot = frame.dot
-    if widths is not None:
+    if widths is not None or title is not None:
         dot = dot.copy()
-        for name, width in widths.items():
-            dot.node(name, width=_inches(width))
+    for name, width in (widths or {}).items():
+        dot.node(name, width=_inches(width))
+    if title is not None:
+        dot.attr(label=title, labelloc="t", fontcolor=_INK, fontsize=str(_TITLE_SIZE))
     return {
         "caption": frame.caption,
         "sums": list(frame.sums),

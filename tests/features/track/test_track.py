@@ -104,3 +104,19 @@ def test_an_exercise_cell_holds_its_starter_file_without_the_files_last_newline(
     assert starter.endswith("\n")
     assert loaded == cell.replace(":load: %s\n", starter.rstrip("\n") + "\n")
     assert heard == [str(file)]
+
+
+def test_the_workers_question_check_is_the_check_of_its_fields(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The runner's worker asks each feature's runtime answer(question, fields as JSON).
+    from book_runtime import kernel
+    from book_runtime.features.track import runtime
+
+    monkeypatch.setattr(kernel, "NAMESPACE", {})
+    cells = {"<cell 1>": "value"}
+    asked = runtime.answer("check", json.dumps({"exercise": "value", "cells": cells}))
+    assert asked == runtime.check("value", json.dumps(cells))
+    assert runtime.answer("check", json.dumps({"exercise": "value"})) == runtime.check("value")
+    with pytest.raises(ValueError, match="no question 'hint'"):
+        runtime.answer("hint", "{}")

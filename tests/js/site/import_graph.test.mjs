@@ -69,9 +69,12 @@ test("the reader finds import edges of every kind", () => {
   const graph = importGraph();
   assert.ok(graph.get("queue.js").includes("session.js")); // import {...} from
   assert.ok(graph.get("runner.js").includes("queue.js")); // a module the first Run loads
-  assert.ok(graph.get("pagestate.js").includes("../../_features/glue/glue.js")); // import()
-  const nudge = "../../_features/nudge/nudge.js"; // a feature's add-on, both ways
-  assert.ok(graph.get("runner.js").includes(nudge));
+  const registry = "../../_features/registry.js"; // the features' one list
+  assert.ok(graph.get("runner.js").includes(registry));
+  assert.ok(graph.get(registry).includes("../../_features/glue/feature.js"));
+  assert.ok(graph.get("../../_features/glue/feature.js").includes("../../_features/glue/glue.js")); // import()
+  const nudge = "../../_features/nudge/nudge.js"; // a feature's module, both ways
+  assert.ok(graph.get("../../_features/nudge/feature.js").includes(nudge));
   assert.ok(graph.get(nudge).includes("cells.js") && graph.get(nudge).includes("python.js"));
 });
 

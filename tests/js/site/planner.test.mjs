@@ -367,6 +367,42 @@ describe("the reader's edits: Python's analysis", () => {
   });
 });
 
+describe("a name an edited cell binds by the page's own import", () => {
+  // from micrograd import Value; x = Value(1.0) | y = Value(2.0) | print(x)
+  const page = (first, facts) => entries(
+    cell(first, facts),
+    cell("y = Value(2.0)", { defines: ["y"], uses: ["Value"], needs: [0] }),
+    cell("print(x)", { uses: ["print", "x"], needs: [0] }),
+  );
+  const afterEdit = (list, edit, changed) => {
+    const history = planner.newHistory();
+    const sources = list.map((c) => c.source);
+    sources[0] = edit;
+    const analysis = { sources, cells: list.map((c) => ({ names: c.names, watches: c.watches, needs: c.needs })) };
+    const edited = planner.pageOf(list, sources, analysis);
+    runPlan(edited, history, 0, { 0: changed });
+    return planner.staleCells(edited, history);
+  };
+
+  test("keeps the page's value: what reads only it stays as built", () => {
+    const list = page("from micrograd import Value\nx = Value(1.0)", {
+      defines: ["Value", "x"], imported: { Value: "micrograd:Value" },
+    });
+    // A first run binds both anew (the kernel reports both changed).
+    const stale = afterEdit(list, "from micrograd import Value\nx = Value(5.0)", ["Value", "x"]);
+    assert.deepEqual(stale, [2]);
+  });
+
+  test("a module whose method the edited cell calls holds the reader's state", () => {
+    const list = page("import random\nrandom.seed(1)\nx = random.random()", {
+      defines: ["random", "x"], methodCalls: ["random"], imported: { random: "random" },
+    });
+    list[1] = { ...list[1], source: "y = random.random()", names: names({ defines: ["y"], uses: ["random"] }) };
+    const stale = afterEdit(list, "import random\nrandom.seed(2)\nx = random.random()", ["random", "x"]);
+    assert.deepEqual(stale, [1, 2]);
+  });
+});
+
 describe("a real page: the neuron's manifest, as the build wrote it", () => {
   const manifest = JSON.parse(readFileSync(new URL("../neuron.manifest.json", import.meta.url), "utf-8"));
   const list = entries(...manifest.cells);
@@ -401,6 +437,23 @@ describe("a real page: the neuron's manifest, as the build wrote it", () => {
     assert.ok(!stale.includes(exp));
     const glues = (key) => list.findIndex((c) => c.glue.includes(key));
     assert.ok(stale.includes(glues("neuron_dw2")) && stale.includes(glues("claim:neuron_exp_agrees")));
+  });
+
+  test("a first run of the edited first neuron leaves the cells that only import as built", () => {
+    // A fresh Python binds every name of the first cell anew (the kernel reports them all),
+    // Value and draw_dot too: the same objects the page's imports give.
+    const sources = list.map((c) => c.source);
+    sources[1] = sources[1].replace("x2 = Value(0.0", "x2 = Value(1.0");
+    const analysis = { sources, cells: list.map((c) => ({ names: c.names, watches: c.watches, needs: c.needs })) };
+    const edited = planner.pageOf(list, sources, analysis);
+    const history = planner.newHistory();
+    const plan = planner.planFor(edited, history, 1, { kernelNames });
+    for (const code of [...plan.steps, 1, ...plan.followers]) ran(edited, history, code, [...list[code].watches]);
+    const stale = planner.staleCells(edited, history);
+    const exp = list.findIndex((c) => c.source.includes("o2 = e_minus_1 / e_plus_1"));
+    const solution = list.findIndex((c) => c.source.startsWith("# Solution 1"));
+    assert.ok(!stale.includes(exp) && !stale.includes(solution), `stale: ${stale}`);
+    assert.ok(stale.includes(list.findIndex((c) => c.source.includes("BackwardStepper(o)"))));
   });
 
   test("an edit of the first neuron leaves the tanh-from-exp graph's own numbers plain", () => {

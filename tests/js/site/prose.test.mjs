@@ -7,7 +7,8 @@ import { test } from "node:test";
 
 import { claimView } from "../../../docs/_features/claims/claims.js";
 import { glueView } from "../../../docs/_features/glue/glue.js";
-import { Prose, notRerunNote, notRerunWords } from "../../../docs/_static/runner/outputs.js";
+import { Prose } from "../../../docs/_static/runner/outputs.js";
+import { notRerunNote, notRerunWords } from "../../../docs/_static/runner/words.js";
 
 // A Prose follows the runner's events on document (read when a Prose is made).
 globalThis.document = new EventTarget();

@@ -11,6 +11,7 @@ import { test } from "node:test";
 import {
   idle, next, openPage, outputOf, pageHTML, runner, saved, settled, stepperHTML,
 } from "../fake_page.mjs";
+import { steppersOf } from "../../../docs/_features/steppers/state.js";
 
 // The page: a shown cell, a cell that reads it, the hidden cell after that one
 // (it glues a number and states a claim in the prose), and a cell below.
@@ -274,7 +275,7 @@ test("a prediction kept before a run is judged by the run's number, and counts i
   const judged = next("prose", (detail) => detail.key === "total");
   assert.equal(await run(session, 1), "done");
   await judged;
-  assert.equal(session.predictions.state.answers["run/total"], "right");
+  assert.equal(session.features.get("predict").state.answers["run/total"], "right");
   assert.equal(box.querySelector(".mg-predict-run-why").hidden, false);
   assert.match(box.querySelector(".mg-predict-score").textContent, /Your predictions on this page: 1 judged, 1 right/);
   await saved(session);
@@ -332,8 +333,8 @@ test("a run that gives the prompt's answer, without a prediction, shows what wai
   assert.equal(await run(session, 1), "done");
   await given;
   assert.deepEqual(waiting(window), SHOWN);
-  assert.deepEqual(session.predictions.state.seen, ["total"]);
-  assert.deepEqual(session.predictions.state.answers, {}); // nothing to judge: no prediction
+  assert.deepEqual(session.features.get("predict").state.seen, ["total"]);
+  assert.deepEqual(session.features.get("predict").state.answers, {}); // nothing to judge: no prediction
   await saved(session);
   const again = await openPage(WITHHELD, { storage });
   await again.session.restored;
@@ -344,7 +345,7 @@ test("the reader may see what waits for the answer without predicting: Show", as
   const { window, session } = await openPage(WITHHELD);
   window.document.querySelector(".mg-after-predict-show").click();
   assert.deepEqual(waiting(window), SHOWN);
-  assert.deepEqual(session.predictions.state.seen, ["total"]);
+  assert.deepEqual(session.features.get("predict").state.seen, ["total"]);
 });
 
 test("predict mode in a stepper asks before a rule's step, judges, then shows the step", async () => {
@@ -355,8 +356,8 @@ test("predict mode in a stepper asks before a rule's step, judges, then shows th
   const { window, session } = await openPage(pageHTML(CELLS, { prose: stepper }));
   // The steppers' module loads with a page that has one, and sets it up: its controller.
   const element = window.document.getElementById("st");
-  await until(() => session.steppers.controllers.has(element));
-  const control = session.steppers.controllers.get(element);
+  await until(() => steppersOf(session).controllers.has(element));
+  const control = steppersOf(session).controllers.get(element);
   let refits = 0;
   const refit = control.refit.bind(control);
   control.refit = () => {
@@ -369,7 +370,7 @@ test("predict mode in a stepper asks before a rule's step, judges, then shows th
   assert.equal(toggle.getAttribute("aria-pressed"), "false");
   const before = refits;
   toggle.click();
-  assert.equal(session.predictions.state.on, true);
+  assert.equal(session.features.get("predict").state.on, true);
   // The question's place opened: the stepper lays its drawings out again, once.
   assert.equal(refits, before + 1);
   // The reader steps to the first frame whose rule runs: predict holds the step and asks.
@@ -387,8 +388,8 @@ test("predict mode in a stepper asks before a rule's step, judges, then shows th
   assert.equal(control.current, 2);
   assert.equal(element.dataset.current, "2");
   assert.equal(form.hidden, true);
-  assert.deepEqual(Object.values(session.predictions.state.answers), asks.map(() => "right"));
-  assert.deepEqual(session.predictions.state.revealed, { st: [2] });
+  assert.deepEqual(Object.values(session.features.get("predict").state.answers), asks.map(() => "right"));
+  assert.deepEqual(session.features.get("predict").state.revealed, { st: [2] });
   // A frame already revealed is not asked again: the step goes through.
   control.goTo(1);
   element.querySelector(".mg-stepper-next").click();
@@ -412,7 +413,7 @@ test("Check runs the exercise's cell, asks the worker's checks, and keeps the pr
       : { status: "failed", message: `d is ${namespace.d}, not ${namespace.a * 2}.`, case: "a = 1\nd" }),
   };
   const { window, session } = await openPage(pageHTML(cells, { track: TRACK }), { answers });
-  await until(() => session.track);
+  await until(() => session.features.get("track"));
   const cell = session.cells[1];
   const check = cell.controls.bar.querySelector(".runner-check");
   const panel = cell.el.querySelector(".mg-exercise");

@@ -40,12 +40,12 @@ __all__ = [
 EXERCISES: dict[str, Exercise] = {
     step.id: step
     for step in (
-        step_value.exercise(),
-        step_rules.exercise(),
-        step_backward.exercise(),
-        step_nn.exercise(),
-        step_training.exercise(),
-        step_finale.exercise(),
+        step_value.EXERCISE,
+        step_rules.EXERCISE,
+        step_backward.EXERCISE,
+        step_nn.EXERCISE,
+        step_training.EXERCISE,
+        step_finale.EXERCISE,
     )
 }
 

@@ -96,23 +96,6 @@ class Case:
     name: str = "A hidden case"
 
 
-def example_case(code: str, prints: str) -> Case:
-    """The step's visible example: ``code``, which must print exactly ``prints``."""
-
-    def run(namespace: Namespace) -> str | None:
-        printed = io.StringIO()
-        with contextlib.redirect_stdout(printed):
-            run_code(code, reader_scope(namespace))
-        if printed.getvalue() == prints:
-            return None
-        return (
-            f"The example printed\n{_indent(printed.getvalue())}\n"
-            f"where it should print\n{_indent(prints)}"
-        )
-
-    return Case(code, run, name="The example")
-
-
 @dataclass(frozen=True)
 class Finding:
     """What a mistake's detector saw: the code that shows it, and the numbers its message says.
@@ -243,7 +226,7 @@ class Mistake:
     the same numbers on the same input: it is this mistake.  Where the numbers
     alone cannot tell the mistake, ``detector(namespace)`` runs small probes of
     its own on the reader's code (functions of the reader's names, see
-    :func:`probe`) and returns a :class:`Finding`, or None (also when a probe
+    :func:`attempt`) and returns a :class:`Finding`, or None (also when a probe
     raises).
     """
 
@@ -260,7 +243,7 @@ class Mistake:
         cls, step: str, id: str, detector: Callable[[Namespace], Finding | None] | None = None
     ) -> Mistake:
         """The mistake ``id`` of ``step``, as its wrong file's header says it."""
-        fields, _ = read_header(step_file(step, f"wrong/{id.replace('-', '_')}.py"))
+        fields, _ = read_header(step_file(step, _wrong_file(id)))
         parts = tuple(part.strip() for part in fields["In"].split(","))
         says = tuple(
             (key.removeprefix("Says").removeprefix(" if "), text)
@@ -272,7 +255,7 @@ class Mistake:
     @property
     def wrong_file(self) -> str:
         """The wrong solution's file name in the step's folder (``wrong/no_seed.py``)."""
-        return f"wrong/{self.id.replace('-', '_')}.py"
+        return _wrong_file(self.id)
 
     @property
     def wrong(self) -> str:
@@ -311,6 +294,10 @@ class Mistake:
         """The mistake for the page: its title and why as written (inline Markdown), as HTML
         to insert, and as plain text to say (:mod:`book_runtime.inline_markup`)."""
         return {"id": self.id, **_marked("title", self.title), **_marked("why", self.why)}
+
+
+def _wrong_file(mistake: str) -> str:
+    return f"wrong/{mistake.replace('-', '_')}.py"
 
 
 def _marked(key: str, text: str) -> dict[str, str]:
@@ -413,8 +400,21 @@ class Exercise:
 
     @property
     def example(self) -> Case:
-        """The step's visible example: ``example.py``, and what it prints."""
-        return example_case(step_file(self.id, "example.py"), self.prints)
+        """The step's visible example: ``example.py``, which must print exactly :attr:`prints`."""
+        code = step_file(self.id, "example.py")
+
+        def run(namespace: Namespace) -> str | None:
+            printed = io.StringIO()
+            with contextlib.redirect_stdout(printed):
+                run_code(code, reader_scope(namespace))
+            if printed.getvalue() == self.prints:
+                return None
+            return (
+                f"The example printed\n{_indent(printed.getvalue())}\n"
+                f"where it should print\n{_indent(self.prints)}"
+            )
+
+        return Case(code, run, name="The example")
 
     @property
     def starter(self) -> str:
@@ -487,12 +487,14 @@ def reader_scope(namespace: Namespace) -> dict[str, Any]:
     return scope
 
 
-def probe(look: Callable[[Namespace], T], namespace: Namespace) -> T | None:
-    """Run a detector's probe on the reader's names: what it returns, or None if their code raised.
+def attempt(look: Callable[[Namespace], T], namespace: Namespace) -> T | None:
+    """Try ``look`` on the reader's names: what it returns, or None if their code raised.
 
-    A probe is a function of the reader's namespace (it reads the reader's
-    classes from it, ``names["Value"]``, and keeps what it makes to itself);
-    what it returns is never None, so that None says the reader's code raised.
+    ``look`` is a detector's small experiment (not a step's probe, which is a
+    :class:`Case`): a function of the reader's namespace that reads the
+    reader's classes from it, ``names["Value"]``, and keeps what it makes to
+    itself; what it returns is never None, so that None says the reader's code
+    raised.
     """
     try:
         return look(namespace)
@@ -500,8 +502,10 @@ def probe(look: Callable[[Namespace], T], namespace: Namespace) -> T | None:
         return None
 
 
-def probe_error(look: Callable[[Namespace], object], namespace: Namespace) -> BaseException | None:
-    """The exception the reader's code raised running the probe ``look``, or None if it ran."""
+def attempt_error(
+    look: Callable[[Namespace], object], namespace: Namespace
+) -> BaseException | None:
+    """The exception the reader's code raised trying ``look`` (see :func:`attempt`), or None."""
     try:
         look(namespace)
     except READER_ERRORS as error:
@@ -624,10 +628,7 @@ class Guard:
         _put_back(self._limit)
         enabled, thresholds = self._collector
         gc.set_threshold(*thresholds)
-        if enabled:
-            gc.enable()
-        else:
-            gc.disable()
+        (gc.enable if enabled else gc.disable)()
 
 
 def _put_back(limit: int) -> None:

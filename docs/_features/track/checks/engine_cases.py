@@ -30,10 +30,10 @@ from .core import READER_ERRORS
 from .core import Case
 from .core import Failure
 from .core import Namespace
+from .core import attempt
+from .core import attempt_error
 from .core import defined
 from .core import locate
-from .core import probe
-from .core import probe_error
 from .core import reader_scope
 from .core import run_code
 from .core import same
@@ -309,20 +309,15 @@ def _a_value(names: Namespace) -> Any:
     return names["Value"](1.0)
 
 
-def _grad_and_rule(names: Namespace) -> tuple[Any, Any]:
-    a = _a_value(names)
-    return a.grad, a._backward
-
-
 def value_with_grad(namespace: Namespace) -> str | None:
     """None when the reader's Value has step 2's grad and _backward, else a not-done message.
 
     Making a Value may itself raise (a starter's ``__init__``): that
     exception goes up to the check, which says which part is the starter's.
     """
-    if probe(_grad_and_rule, namespace) is not None:
+    if attempt(lambda names: (_a_value(names).grad, _a_value(names)._backward), namespace):
         return None
-    error = probe_error(_a_value, namespace)
+    error = attempt_error(_a_value, namespace)
     if error is not None:
         raise error
     return (

@@ -23,9 +23,9 @@ from .core import Exercise
 from .core import Finding
 from .core import Mistake
 from .core import Namespace
+from .core import attempt
+from .core import attempt_error
 from .core import limit_put_back
-from .core import probe
-from .core import probe_error
 from .core import readers
 from .core import show
 from .core import stack_depth
@@ -230,7 +230,7 @@ def _watching(
     ("?": a node the graph does not name).  None when the reader's code raises first."""
 
     def detect(namespace: Namespace) -> Finding | None:
-        made = probe(lambda names: _built(graph, names), namespace)
+        made = attempt(lambda names: _built(graph, names), namespace)
         if made is None:
             return None
         runs: list[Any] = []
@@ -328,7 +328,7 @@ def _chain(names: Namespace) -> dict[str, Any]:
 
 def _recursive_sort(namespace: Namespace) -> Finding | None:
     with limit_put_back() as asked:
-        error = probe_error(_chain, namespace)
+        error = attempt_error(_chain, namespace)
     if not isinstance(error, RecursionError) or not _right_on_the_worked_example(namespace):
         return None  # a sort that recurses is right on a small graph: else it is another mistake
     if _raised(asked) is not None:
@@ -342,7 +342,7 @@ def _recursive_sort(namespace: Namespace) -> Finding | None:
 def _raises_limit(namespace: Namespace) -> Finding | None:
     """The recursion limit the reader's backward() asked for on the chain, if higher."""
     with limit_put_back() as asked:
-        probe(_chain, namespace)
+        attempt(_chain, namespace)
     limit = _raised(asked)
     if limit is None:
         return None
@@ -443,17 +443,16 @@ def _ready(namespace: Namespace) -> str | None:
     return value_with_grad(namespace)
 
 
-def exercise() -> Exercise:
-    """Step 3."""
-    return Exercise(
-        STEP,
-        "backward()",
-        HINTS,
-        "-8.0 6.0 -4.0 -2.0 4.0\n",  # what example.py prints
-        tuple(case.hidden() for case in _cases(random.Random(1003))),
-        MISTAKES,
-        _ready,
-        builds_on=("value", "rules"),
-        probes=PROBES,
-        parts=PARTS,
-    )
+#: The track's step 3.
+EXERCISE = Exercise(
+    STEP,
+    "backward()",
+    HINTS,
+    "-8.0 6.0 -4.0 -2.0 4.0\n",  # what example.py prints
+    tuple(case.hidden() for case in _cases(random.Random(1003))),
+    MISTAKES,
+    _ready,
+    builds_on=("value", "rules"),
+    probes=PROBES,
+    parts=PARTS,
+)

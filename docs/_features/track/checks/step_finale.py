@@ -20,8 +20,8 @@ from .core import Failure
 from .core import Finding
 from .core import Mistake
 from .core import Namespace
+from .core import attempt
 from .core import first_difference
-from .core import probe
 from .core import reader_scope
 from .core import run_code
 from .core import same
@@ -117,7 +117,7 @@ def _cases(rng: random.Random) -> tuple[Case, ...]:
 
 
 def _drawn_differently(namespace: Namespace) -> Finding | None:
-    mine = probe(readers_page_weights, namespace)
+    mine = attempt(readers_page_weights, namespace)
     page = list(page_weights())
     if mine is None or len(mine) != len(page) or same(mine, page):
         return None
@@ -173,18 +173,17 @@ def _ready(namespace: Namespace) -> str | None:
     return None
 
 
-def exercise() -> Exercise:
-    """Step 6."""
-    return Exercise(
-        STEP,
-        "The book's numbers",
-        HINTS,
-        # what example.py prints
-        "o = 0.7071\ndo/dx1 = -1.5000, do/dw1 = 1.0000\ndo/dx2 = 0.5000, do/dw2 = 0.0000\n",
-        _cases(random.Random(1006)),
-        MISTAKES,
-        _ready,
-        builds_on=("value", "rules", "backward", "nn", "training"),
-        probes=PROBES,
-        parts=PARTS,
-    )
+#: The track's step 6.
+EXERCISE = Exercise(
+    STEP,
+    "The book's numbers",
+    HINTS,
+    # what example.py prints
+    "o = 0.7071\ndo/dx1 = -1.5000, do/dw1 = 1.0000\ndo/dx2 = 0.5000, do/dw2 = 0.0000\n",
+    _cases(random.Random(1006)),
+    MISTAKES,
+    _ready,
+    builds_on=("value", "rules", "backward", "nn", "training"),
+    probes=PROBES,
+    parts=PARTS,
+)

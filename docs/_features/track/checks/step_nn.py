@@ -7,6 +7,7 @@ micrograd's network of the same shape holding the reader's own weights.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from typing import Any
@@ -19,9 +20,9 @@ from .core import Failure
 from .core import Finding
 from .core import Mistake
 from .core import Namespace
+from .core import attempt
+from .core import attempt_error
 from .core import first_difference
-from .core import probe
-from .core import probe_error
 from .core import same
 from .core import show
 from .engine_cases import as_float
@@ -283,15 +284,9 @@ def _probes(kind: str) -> list[Case]:
     called = f"print(model({_inputs(x, False)}))"
     found += [_probe(f"{kind}.__call__", net, called, call_problem) for net in nets]
     if kind == "Neuron":
-        net = nets[0]
-        values = _inputs(x, True)
-        found.append(
-            Case(
-                net.code(SEED, f"x = {values}\nout = model(x)\nout.backward()\nprint(x[0].grad)"),
-                lambda names: call_problem(net, names, value_inputs=True),
-                part="Neuron.__call__",
-            )
-        )
+        backward = f"x = {_inputs(x, True)}\nout = model(x)\nout.backward()\nprint(x[0].grad)"
+        with_values = functools.partial(call_problem, value_inputs=True)
+        found.append(_probe("Neuron.__call__", nets[0], backward, with_values))
     return found
 
 
@@ -411,7 +406,7 @@ def _model_parameters(names: Namespace) -> Any:
 
 
 def _no_bias(namespace: Namespace) -> Finding | None:
-    params = probe(_model_parameters, namespace)
+    params = attempt(_model_parameters, namespace)
     net = _MODEL_NET
     if params is None or len(params) != net.weight_count:
         return None
@@ -445,7 +440,7 @@ def _activations(net: Net, hidden: str, output: str) -> Callable[[Namespace], Fi
     where tanh in every neuron gives another output."""
 
     def detect(namespace: Namespace) -> Finding | None:
-        made = probe(_run(net, _X, 2), namespace)
+        made = attempt(_run(net, _X, 2), namespace)
         if made is None:
             return None
         model, out = made
@@ -469,12 +464,12 @@ _OUTPUT_ONE = Net("MLP", (2, 3, 1)).code(3, "out = model([0.5, -1.0])")
 
 
 def _one_neuron_layer(namespace: Namespace) -> Finding | None:
-    error = probe_error(_run(Net("MLP", (2, 1, 2)), [0.5, -1.0], 3), namespace)
+    error = attempt_error(_run(Net("MLP", (2, 1, 2)), [0.5, -1.0], 3), namespace)
     # Only a one-neuron hidden layer may raise: the same network two neurons wide must run.
-    wider = probe_error(_run(Net("MLP", (2, 2, 2)), [0.5, -1.0], 3), namespace)
+    wider = attempt_error(_run(Net("MLP", (2, 2, 2)), [0.5, -1.0], 3), namespace)
     if isinstance(error, TypeError) and wider is None:
         return Finding(_HIDDEN_ONE, fields={"error": error})
-    made = probe(_run(Net("MLP", (2, 3, 1)), [0.5, -1.0], 3), namespace)
+    made = attempt(_run(Net("MLP", (2, 3, 1)), [0.5, -1.0], 3), namespace)
     if made is None:
         return None
     _, out = made
@@ -507,17 +502,16 @@ def _ready(namespace: Namespace) -> str | None:
     return None
 
 
-def exercise() -> Exercise:
-    """Step 4."""
-    return Exercise(
-        STEP,
-        "Neuron, Layer, MLP",
-        HINTS,
-        "41\nValue True\n",  # what example.py prints
-        _cases(random.Random(1004)),
-        MISTAKES,
-        _ready,
-        builds_on=("value", "rules", "backward"),
-        probes=PROBES,
-        parts=PARTS,
-    )
+#: The track's step 4.
+EXERCISE = Exercise(
+    STEP,
+    "Neuron, Layer, MLP",
+    HINTS,
+    "41\nValue True\n",  # what example.py prints
+    _cases(random.Random(1004)),
+    MISTAKES,
+    _ready,
+    builds_on=("value", "rules", "backward"),
+    probes=PROBES,
+    parts=PARTS,
+)

@@ -21,8 +21,8 @@ from .core import Failure
 from .core import Finding
 from .core import Mistake
 from .core import Namespace
-from .core import probe
-from .core import probe_error
+from .core import attempt
+from .core import attempt_error
 from .core import same
 from .core import show
 from .core import starter_part
@@ -94,6 +94,10 @@ class RuleCase:
 
     def held(self, name: str) -> float:
         return self.held_a if name == "a" else self.held_b
+
+    def case(self, **options: Any) -> Case:
+        """This rule's probe as a case: its code, and :func:`problem` of it."""
+        return Case(self.code, functools.partial(problem, self), **options)
 
     @property
     def code(self) -> str:
@@ -264,13 +268,12 @@ PROBES = (
         for rule in RULES
         if rule.forward
     ),
-    *(Case(r.code, functools.partial(problem, r), r.part, r.needs) for r in RULES),
+    *(rule.case(part=rule.part, needs=rule.needs) for rule in RULES),
 )
 
 #: Step 3's probes of the operations the track does not ask for, where the reader wrote them.
 OPTIONAL_PROBES = tuple(
-    Case(r.code, functools.partial(problem, r), r.part, applies=readers_own(r.part))
-    for r in OPTIONAL_RULES
+    rule.case(part=rule.part, applies=readers_own(rule.part)) for rule in OPTIONAL_RULES
 )
 
 
@@ -283,7 +286,7 @@ def _cases(rng: random.Random) -> list[Case]:
         for _ in range(2)
         for rule in RULES
     ]
-    return [Case(rule.code, functools.partial(problem, rule), needs=rule.needs) for rule in others]
+    return [rule.case(needs=rule.needs) for rule in others]
 
 
 # -- the known mistakes ------------------------------------------------------------------------
@@ -295,7 +298,7 @@ def _cases(rng: random.Random) -> list[Case]:
 
 def _seen(rule: RuleCase, namespace: Namespace) -> dict[str, float] | None:
     """Each input's gradient after the reader's rule (None if the reader's code raised)."""
-    seen = probe(lambda names: run_rule(rule, names["Value"]), namespace)
+    seen = attempt(lambda names: run_rule(rule, names["Value"]), namespace)
     if seen is None:
         return None
     grads = {}
@@ -386,7 +389,7 @@ def _written(namespace: Namespace) -> frozenset[str]:
     for part, (method, look) in _OPTIONAL.items():
         if not hasattr(value, method):
             continue
-        error = probe_error(look, namespace)
+        error = attempt_error(look, namespace)
         if error is None or starter_part(error) is None:
             written.add(part)
     return frozenset(written)
@@ -398,20 +401,18 @@ def _unfinished(written: frozenset[str]) -> str | None:
     return "Write one of exp and __pow__ (both are still the starter's)."
 
 
-def exercise() -> Exercise:
-    """Step 2."""
-    rng = random.Random(1002)
-    return Exercise(
-        STEP,
-        "The backward rules",
-        HINTS,
-        "-3.0 2.0\n",  # what example.py prints
-        tuple(_cases(rng)),
-        MISTAKES,
-        _ready,
-        written=_written,
-        unfinished=_unfinished,
-        builds_on=("value",),
-        probes=PROBES,
-        parts=PARTS,
-    )
+#: The track's step 2.
+EXERCISE = Exercise(
+    STEP,
+    "The backward rules",
+    HINTS,
+    "-3.0 2.0\n",  # what example.py prints
+    tuple(_cases(random.Random(1002))),
+    MISTAKES,
+    _ready,
+    written=_written,
+    unfinished=_unfinished,
+    builds_on=("value",),
+    probes=PROBES,
+    parts=PARTS,
+)

@@ -20,7 +20,7 @@ from .core import Exercise
 from .core import Finding
 from .core import Mistake
 from .core import Namespace
-from .core import probe
+from .core import attempt
 from .core import reader_scope
 from .core import run_code
 from .core import same
@@ -134,14 +134,14 @@ class _Watched:
         """The reader's weights after training."""
         return [p.data for p in self.params]
 
-    def micrograds(self, steps: int, **how: Any) -> Run:
+    def micrograds_run(self, steps: int, **how: Any) -> Run:
         """micrograd's run of the page's loop (``how``: its mistake) from the same weights."""
         return train(PAGE_NET, self.start, XS, YS, steps, 0.1, **how)
 
 
 def _train_probe(namespace: Namespace, steps: int) -> _Watched | None:
     """Train the reader's page network for ``steps``, counting its calls of zero_grad()."""
-    made = probe(_page_problem, namespace)
+    made = attempt(_page_problem, namespace)
     if made is None:
         return None
     model, xs, ys = made
@@ -170,7 +170,7 @@ def _no_zero_grad(namespace: Namespace) -> Finding | None:
     seen = _train_probe(namespace, 2)
     if seen is None:
         return None
-    kept, right = seen.micrograds(2, reset=False), seen.micrograds(2)
+    kept, right = seen.micrograds_run(2, reset=False), seen.micrograds_run(2)
     grads = [p.grad for p in seen.params]
     if not same(grads, kept.grads) or same(kept.grads, right.grads):
         return None
@@ -184,7 +184,7 @@ def _sign_flipped(namespace: Namespace) -> Finding | None:
     seen = _train_probe(namespace, 1)
     if seen is None:
         return None
-    start, moved, up = seen.start, seen.moved, seen.micrograds(1, sign=1.0)
+    start, moved, up = seen.start, seen.moved, seen.micrograds_run(1, sign=1.0)
     if not same(moved, up.weights) or same(up.weights, start):
         return None
     longer = _train_probe(namespace, 5)
@@ -203,7 +203,7 @@ def _backward_fills_grads(namespace: Namespace) -> bool:
         loss.backward()
         return any(p.grad != 0 for p in model.parameters())
 
-    return bool(probe(look, namespace))
+    return bool(attempt(look, namespace))
 
 
 def _zero_after_backward(namespace: Namespace) -> Finding | None:
@@ -211,7 +211,7 @@ def _zero_after_backward(namespace: Namespace) -> Finding | None:
     if seen is None:
         return None
     moved, grads = seen.moved, [p.grad for p in seen.params]
-    right = seen.micrograds(2)
+    right = seen.micrograds_run(2)
     if not same(moved, seen.start) or any(g != 0 for g in grads) or same(right.weights, moved):
         return None
     if not seen.resets or not _backward_fills_grads(namespace):
@@ -226,7 +226,7 @@ def _biases_uphill(namespace: Namespace) -> Finding | None:
     if seen is None:
         return None
     net, moved = PAGE_NET, seen.moved
-    down, up = seen.micrograds(1), seen.micrograds(1, sign=1.0)
+    down, up = seen.micrograds_run(1), seen.micrograds_run(1, sign=1.0)
     biases = [i for i in range(len(moved)) if net.parameter_name(i).endswith("its bias")]
     for i, got in enumerate(moved):
         want = up.weights[i] if i in biases else down.weights[i]
@@ -329,17 +329,16 @@ def _ready(namespace: Namespace) -> str | None:
     return None
 
 
-def exercise() -> Exercise:
-    """Step 5."""
-    return Exercise(
-        STEP,
-        "Training",
-        HINTS,
-        "20 True\n",  # what example.py prints
-        _cases(random.Random(1005)),
-        MISTAKES,
-        _ready,
-        builds_on=("value", "rules", "backward", "nn"),
-        probes=PROBES,
-        parts=PARTS,
-    )
+#: The track's step 5.
+EXERCISE = Exercise(
+    STEP,
+    "Training",
+    HINTS,
+    "20 True\n",  # what example.py prints
+    _cases(random.Random(1005)),
+    MISTAKES,
+    _ready,
+    builds_on=("value", "rules", "backward", "nn"),
+    probes=PROBES,
+    parts=PARTS,
+)

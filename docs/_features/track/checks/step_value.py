@@ -11,9 +11,9 @@ from .core import Exercise
 from .core import Finding
 from .core import Mistake
 from .core import Namespace
+from .core import attempt
+from .core import attempt_error
 from .core import left_number
-from .core import probe
-from .core import probe_error
 from .engine_cases import EngineCase
 from .engine_cases import Look
 from .engine_cases import node_probe
@@ -166,7 +166,7 @@ def _init_keeps_children(namespace: Namespace) -> bool:
         a, b = names["Value"](2.0), names["Value"](-3.0)
         return a, b, list(names["Value"](-1.0, (a, b), "+")._prev)
 
-    kept = probe(made, namespace)
+    kept = attempt(made, namespace)
     if kept is None:  # an __init__ of other arguments: the operation is then the place
         return True
     a, b, prev = kept
@@ -174,7 +174,7 @@ def _init_keeps_children(namespace: Namespace) -> bool:
 
 
 def _inputs_not_recorded(namespace: Namespace) -> Finding | None:
-    made = probe(_two_values, namespace)
+    made = attempt(_two_values, namespace)
     if made is None:
         return None
     a, b, c = made
@@ -217,10 +217,10 @@ def _number_not_wrapped(namespace: Namespace) -> Finding | None:
         look = _operation(op)
         code = f"a = Value(2.0)\nc = a {op} 1.5"
         fields = {"op": op, "part": part, "method": part.split(".")[1]}
-        error = probe_error(look, namespace)
+        error = attempt_error(look, namespace)
         if isinstance(error, AttributeError) and "data" in str(error):
             return Finding(code, part, {**fields, "error": error})
-        made = probe(look, namespace)
+        made = attempt(look, namespace)
         if made is None:
             continue
         a, c = made
@@ -263,7 +263,7 @@ def _reflected(method: str, **fields: Any) -> Finding:
 def _no_reflected(namespace: Namespace) -> Finding | None:
     value = namespace.get("Value")
     for method, (_, _, look) in _REFLECTED.items():
-        error = probe_error(look, namespace)
+        error = attempt_error(look, namespace)
         if isinstance(error, TypeError) and getattr(value, method, None) is None:
             return _reflected(method, error=error)
     return None
@@ -271,7 +271,7 @@ def _no_reflected(namespace: Namespace) -> Finding | None:
 
 def _reflected_calls_itself(namespace: Namespace) -> Finding | None:
     for method, (_, _, look) in _REFLECTED.items():
-        if isinstance(probe_error(look, namespace), RecursionError):
+        if isinstance(attempt_error(look, namespace), RecursionError):
             return _reflected(method)
     return None
 
@@ -298,17 +298,15 @@ def _ready(namespace: Namespace) -> str | None:
     return None
 
 
-def exercise() -> Exercise:
-    """Step 1."""
-    rng = random.Random(1001)
-    return Exercise(
-        STEP,
-        "The Value",
-        HINTS,
-        "4.0 + 2\n4.0 3.0\n",  # what example.py prints
-        tuple(case.hidden() for case in _cases(rng)),
-        MISTAKES,
-        _ready,
-        probes=PROBES,
-        parts=PARTS,
-    )
+#: The track's step 1.
+EXERCISE = Exercise(
+    STEP,
+    "The Value",
+    HINTS,
+    "4.0 + 2\n4.0 3.0\n",  # what example.py prints
+    tuple(case.hidden() for case in _cases(random.Random(1001))),
+    MISTAKES,
+    _ready,
+    probes=PROBES,
+    parts=PARTS,
+)

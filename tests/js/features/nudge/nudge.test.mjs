@@ -244,9 +244,9 @@ const press = (window, el, key, shiftKey = false) =>
 test("the first nudge runs the graph's cell, then the keys nudge an input and Python's numbers show", { timeout: 20_000 }, async () => {
   const { answers, asked } = fakeNudges();
   const { window, session } = await openPage(NUDGE_HTML, { answers });
-  await until(() => session.nudges.length === 1);
+  await until(() => (session.features.get("nudge") || []).length === 1);
   const box = window.document.querySelector("div.mg-nudge");
-  const [control] = session.nudges;
+  const [control] = session.features.get("nudge");
   assert.equal(control.cell, session.cells[0]);
   assert.equal(box.querySelector(".mg-nudge-rows").hidden, true);
   box.querySelector(".mg-nudge-start").click();
@@ -307,7 +307,7 @@ const TWO_NUDGES_HTML = pageHTML([
 test("the nudge instructions are taught once: the panel the build marks says them in full, the others fold them", async () => {
   const { answers } = fakeNudges();
   const { window, session } = await openPage(TWO_NUDGES_HTML, { answers });
-  await until(() => session.nudges.length === 2);
+  await until(() => (session.features.get("nudge") || []).length === 2);
   const panels = [...window.document.querySelectorAll(".mg-nudge-control")];
   const leads = panels.map((panel) => panel.querySelector(".mg-nudge-lead").textContent);
   assert.equal(leads[0], howText({ root: "o", step: 0.001 }));
@@ -341,10 +341,10 @@ const IDENTITY_HTML = pageHTML([
 test("a nudge makes the prose's numbers out of date, but not a claim that holds for any input", { timeout: 20_000 }, async () => {
   const { answers } = fakeNudges();
   const { window, session } = await openPage(IDENTITY_HTML, { answers });
-  await until(() => session.nudges.length === 1);
+  await until(() => (session.features.get("nudge") || []).length === 1);
   const box = window.document.querySelector("div.mg-nudge");
   box.querySelector(".mg-nudge-start").click();
-  await until(() => session.nudges[0].answer !== null);
+  await until(() => session.features.get("nudge")[0].answer !== null);
   const identity = window.document.querySelector("span.mg-claim");
   await until(() => identity.dataset.shown === "yours");
   press(window, box.querySelector('[role="slider"][aria-label="w"]'), "ArrowUp");
@@ -358,10 +358,10 @@ test("a nudge makes the prose's numbers out of date, but not a claim that holds 
 test("a typed value is nudged to, and a typed word is named as no number", async () => {
   const { answers, asked } = fakeNudges();
   const { window, session } = await openPage(NUDGE_HTML, { answers });
-  await until(() => session.nudges.length === 1);
+  await until(() => (session.features.get("nudge") || []).length === 1);
   const box = window.document.querySelector("div.mg-nudge");
   box.querySelector(".mg-nudge-start").click();
-  await until(() => session.nudges[0].answer !== null);
+  await until(() => session.features.get("nudge")[0].answer !== null);
   const typed = box.querySelector('input[aria-label="Type a value for x"]');
   typed.value = "two";
   typed.dispatchEvent(new window.Event("change"));
@@ -376,10 +376,10 @@ test("a typed value is nudged to, and a typed word is named as no number", async
 test("a reload keeps the nudged value, and Resume nudges the graph back there", async () => {
   const first = fakeNudges();
   const opened = await openPage(NUDGE_HTML, { answers: first.answers });
-  await until(() => opened.session.nudges.length === 1);
+  await until(() => (opened.session.features.get("nudge") || []).length === 1);
   const box = opened.window.document.querySelector("div.mg-nudge");
   box.querySelector(".mg-nudge-start").click();
-  await until(() => opened.session.nudges[0].answer !== null);
+  await until(() => opened.session.features.get("nudge")[0].answer !== null);
   press(opened.window, box.querySelector('[role="slider"][aria-label="w"]'), "ArrowUp");
   await until(() => opened.session.records.nudges.length === 1);
   await idle(opened.session);
@@ -387,14 +387,14 @@ test("a reload keeps the nudged value, and Resume nudges the graph back there", 
 
   const second = fakeNudges();
   const again = await openPage(NUDGE_HTML, { answers: second.answers, storage: opened.storage });
-  await until(() => again.session.nudges.length === 1);
+  await until(() => (again.session.features.get("nudge") || []).length === 1);
   await again.session.restored;
   const kept = again.window.document.querySelector("div.mg-nudge");
   await until(() => !kept.querySelector(".mg-nudge-kept").hidden);
   assert.match(kept.querySelector(".mg-nudge-kept").textContent, /Kept from your last visit: w = −2\.9990\./);
   assert.match(kept.querySelector(".mg-nudge-start").textContent, /Resume nudging/);
   kept.querySelector(".mg-nudge-start").click();
-  await until(() => again.session.nudges[0].answer !== null);
+  await until(() => again.session.features.get("nudge")[0].answer !== null);
   assert.deepEqual(second.asked[0], ["restore", {
     root: "o", base: { x: 2, w: -3 }, now: { x: 2, w: -2.999 }, leaf: "w",
   }]);

@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 
+import { steppersOf } from "../../../../docs/_features/steppers/state.js";
 import { openPage, pageHTML, stepperHTML } from "../../fake_page.mjs";
 
 const CELLS = [{ source: "a = 1" }];
@@ -22,8 +23,8 @@ function until(holds) {
 async function pageWith(prose, ids) {
   const { window, session } = await openPage(pageHTML(CELLS, { prose }));
   const byId = (id) => window.document.getElementById(id);
-  await until(() => ids.every((id) => session.steppers.controllers.has(byId(id))));
-  return { window, session, control: (id) => session.steppers.controllers.get(byId(id)) };
+  await until(() => ids.every((id) => steppersOf(session).controllers.has(byId(id))));
+  return { window, session, control: (id) => steppersOf(session).controllers.get(byId(id)) };
 }
 
 const key = (window, element, name) =>
@@ -113,24 +114,24 @@ test("the whole graph switch is the stepper's state, and its pressed state says 
 
 test("each stepper is set up once, and a stepper shown later is set up and told of", async () => {
   const { window, session } = await pageWith(stepperHTML("one", 2), ["one"]);
-  const { setUpSteppers } = await import("../../../../docs/_features/steppers/steppers.js");
-  const first = session.steppers.controllers.get(window.document.getElementById("one"));
+  const { setUpIn } = await import("../../../../docs/_features/steppers/steppers.js");
+  const first = steppersOf(session).controllers.get(window.document.getElementById("one"));
   const told = [];
-  session.steppers.listeners.push((stepper) => told.push(stepper.element.id));
+  steppersOf(session).listeners.push((stepper) => told.push(stepper.element.id));
   // A run's output: the same HTML, set up in its box (outputs.js does so).
   const box = window.document.createElement("div");
   box.innerHTML = stepperHTML("two", 3);
   window.document.querySelector("article").append(box);
-  setUpSteppers(session, box);
-  setUpSteppers(session, window.document); // again: nothing new
+  setUpIn(session, box);
+  setUpIn(session, window.document); // again: nothing new
   assert.deepEqual(told, ["two"]);
-  assert.equal(session.steppers.controllers.size, 2);
-  assert.equal(session.steppers.controllers.get(window.document.getElementById("one")), first);
+  assert.equal(steppersOf(session).controllers.size, 2);
+  assert.equal(steppersOf(session).controllers.get(window.document.getElementById("one")), first);
   // One without frames (or controls) is no stepper: left as it is.
   const empty = window.document.createElement("div");
   empty.innerHTML = '<div class="mg-stepper" id="three"></div>';
-  setUpSteppers(session, empty);
-  assert.equal(session.steppers.controllers.size, 2);
+  setUpIn(session, empty);
+  assert.equal(steppersOf(session).controllers.size, 2);
 });
 
 test("a pair's switch shows the chosen side, and its stepper is fitted again", async () => {

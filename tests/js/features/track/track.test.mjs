@@ -209,7 +209,7 @@ const times = (text, part) => text.split(part).length - 1;
 
 test("a known mistake's headline is shown and said once, its why under the message", async () => {
   const { window, session } = await openPage(TRACK_HTML, { answers: { check: () => RECURSIVE_SORT } });
-  await until(() => session.track);
+  await until(() => session.features.get("track"));
   const result = await checked(session);
   const headline = "A recursive sort on a deep chain";
   assert.equal(times(result.textContent, headline), 1, result.textContent);
@@ -228,7 +228,7 @@ test("a reload shows a step's last result again: its pass, with the progress", a
       : { status: "failed", message: `d is ${namespace.d}, not ${namespace.a * 2}.` }),
   };
   const first = await openPage(TRACK_HTML, { answers });
-  await until(() => first.session.track);
+  await until(() => first.session.features.get("track"));
   const { session } = first;
   // The reader types the solution into the step's cell.
   const { openEditor } = await runner("editor.js");
@@ -241,7 +241,7 @@ test("a reload shows a step's last result again: its pass, with the progress", a
   await saved(session);
 
   const again = await openPage(TRACK_HTML, { answers, storage: first.storage });
-  await until(() => again.session.track);
+  await until(() => again.session.features.get("track"));
   await again.session.restored;
   const shown = again.session.cells[1].el.querySelector(".mg-exercise-result");
   assert.match(again.window.document.querySelector(".mg-track-progress").textContent, /1 of 1 steps done/);

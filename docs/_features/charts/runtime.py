@@ -1,4 +1,4 @@
-"""The training curve while a cell trains: an add-on of the in-browser kernel (kernel.py).
+"""The training curve while a cell trains: the charts' add-on of the in-browser kernel.
 
 While a cell runs, every :class:`~micrograd.training_log.TrainingLog` it
 records to is sent to the page as it grows: its figure
@@ -6,8 +6,10 @@ records to is sent to the page as it grows: its figure
 ``to_json()``) goes as the add-on message
 ``"live-chart"`` (``{figure, points}``: the description and the number of rows)
 after the log's first row, then at most every :data:`LIVE_INTERVAL` seconds,
-and once more when the cell ends if rows came after the last one sent.  The
-page (outputs.js) draws it under the cell.
+and once more, if rows came after the last one sent, before the cell shows
+anything (``kernel.BEFORE_DISPLAY``: the figure it previews comes after it) and
+when the cell ends.  The page (charts.js) draws it under the cell, until the
+run's own chart is shown.
 
 The library records rows and knows nothing of a page: this add-on sees each
 row by wrapping ``TrainingLog.record`` for as long as the cell runs, and puts
@@ -53,14 +55,19 @@ def live_charts() -> Iterator[None]:
         if last is None or time.monotonic() - last[1] >= LIVE_INTERVAL:
             send(log)
 
+    def catch_up() -> None:
+        for log, _, rows in list(sent.values()):
+            if rows != len(log.rows):
+                send(log)
+
     TrainingLog.record = recording  # type: ignore[method-assign, assignment]
+    kernel.BEFORE_DISPLAY.append(catch_up)
     try:
         yield
     finally:
         TrainingLog.record = record  # type: ignore[method-assign]
-        for log, _, rows in list(sent.values()):
-            if rows != len(log.rows):
-                send(log)
+        kernel.BEFORE_DISPLAY.remove(catch_up)
+        catch_up()
 
 
 kernel.CELL_CONTEXTS.append(live_charts)
