@@ -496,6 +496,7 @@ def test_the_page_loads_only_the_runners_page_side_modules_before_a_run(
         "predict.js",
         "registry.js",  # the features' one list, and each one's declaration
         "feature.js",
+        "state.js",  # the steppers' state, which predict's listener waits in
     }
 
 
