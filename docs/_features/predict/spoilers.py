@@ -7,6 +7,10 @@ build reads everything below the prompt, in its section and in those after it,
 for what names the answer (:func:`spoilers`):
 
 * a number pasted from the prompt's own key, in any format;
+* a number pasted from another key that is the answer, as near as the prompt's
+  ``close`` counts (the count of the model's parameters, pasted again as the
+  trained model's), unless the answer is 0, which many other quantities are
+  (another graph's gradient);
 * a claim's sentence, for a prompt that asks about that claim;
 * for a prompt about a claim, a number its explanation pastes as the claim's
   evidence (``a.grad`` is -0.3410: the loss falls), unless the page showed it
@@ -78,6 +82,8 @@ _NOT_SHOWN = re.compile(r"<(script|style)\b.*?</\1\s*>", re.S | re.I)
 _TAG = re.compile(r"<[^>]*>")
 #: At most this many characters of an element are quoted.
 QUOTE = 80
+#: How far apart two decimals written alike may be as floats (``0.95`` is 0.05 from ``1.0``).
+ROUNDING = 1e-9
 #: The attribute of ``{after-predict} KEY``'s box that names its prompt.
 PROMPT_ATTRIBUTE = "after_prompt"
 
@@ -110,6 +116,7 @@ class Answer:
     key: str
     number: str | None
     evidence: frozenset[str] = frozenset()
+    close: float = 0.0
 
 
 def _explanation(prompt: predict_run) -> Iterator[nodes.container]:
@@ -146,7 +153,7 @@ def answer_of(prompt: predict_run) -> Answer:
         return Answer(key, None, frozenset(pasted - _pasted_above(prompt)))
     for pasted in prompt.findall(glued_number):
         if pasted["glue_key"] == key and pasted["glue_format"] == prompt["format"]:
-            return Answer(key, pasted.astext().strip())
+            return Answer(key, pasted.astext().strip(), close=float(prompt["close"]))
     raise ValueError(f"the prompt {key!r} does not paste its number {key}:{prompt['format']}")
 
 
@@ -170,6 +177,25 @@ def holds_number(text: str, number: str) -> bool:
         if _decimals(said) >= places and _as_float(said) == want:
             return True
     return False
+
+
+def _pasted_value(text: str) -> float | None:
+    """The number a glued text says (``4,192``, ``-0.25``), or None for one that is none."""
+    try:
+        return _as_float(text.strip().replace(",", ""))
+    except ValueError:
+        return None
+
+
+def near_answer(text: str, answer: Answer) -> bool:
+    """Whether a pasted ``text`` is ``answer``'s number, as near as its prompt counts close.
+
+    An answer of 0 is never near: a 0 pasted elsewhere is most often another quantity.
+    """
+    said = _pasted_value(text)
+    if answer.number is None or said is None or _as_float(answer.number) == 0:
+        return False
+    return abs(said - _as_float(answer.number)) <= answer.close + ROUNDING
 
 
 def _is_cell(node: nodes.Node) -> bool:
@@ -279,6 +305,8 @@ def spoilers(prompt: predict_run) -> list[tuple[nodes.Node, str]]:
             spoiled(node, f"pastes {answer.key}")
         elif isinstance(node, glued_number) and node["glue_key"] in answer.evidence:
             spoiled(node, f"pastes {node['glue_key']}, which its explanation gives as evidence")
+        elif isinstance(node, glued_number) and near_answer(node.astext(), answer):
+            spoiled(node, f"pastes {node['glue_key']} = {node.astext().strip()}, the answer")
         elif isinstance(node, claim_node) and CLAIM_PREFIX + node["key"] == answer.key:
             spoiled(node, f"says the claim {node['key']!r} it asks about")
         elif (

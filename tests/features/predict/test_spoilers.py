@@ -14,7 +14,9 @@ from book_runtime.features.predict.directive import predict_run
 from book_runtime.features.predict.spoilers import (
     PROSE_CLASS,
     TAG,
+    answer_of,
     holds_number,
+    near_answer,
     problems,
     spoilers,
     withhold,
@@ -134,6 +136,21 @@ def test_the_answers_key_pasted_after_the_next_heading_gives_it_away_too() -> No
     sentence = nodes.paragraph("", "", pasted("wrong", "1.0"))
     [message] = messages(page(prompt(), then=(sentence,)))
     assert "the paragraph '1.0' pastes wrong" in message
+
+
+def test_another_keys_number_that_is_the_answer_gives_it_away_anywhere_below() -> None:
+    again = nodes.paragraph("", "", nodes.Text("It has "), pasted("trained", "1.03", ".2f"))
+    [message] = messages(page(prompt(), then=(again,)))
+    assert "the paragraph 'It has 1.03' pastes trained = 1.03, the answer" in message
+
+
+@pytest.mark.parametrize(("text", "gives"), [("0.95", True), ("1,0", False), ("0.9", False)])
+def test_another_keys_number_is_the_answer_as_near_as_the_prompt_counts_close(
+    text: str, gives: bool
+) -> None:
+    assert near_answer(text, answer_of(prompt())) is gives
+    assert not near_answer("1.0", answer_of(claim_prompt()))
+    assert not near_answer("0.0000", answer_of(prompt(answer="0.0")))  # many things are 0
 
 
 def test_the_same_digits_after_the_next_heading_are_another_quantity() -> None:
