@@ -16,6 +16,13 @@ for what names the answer (:func:`spoilers`):
   evidence (``a.grad`` is -0.3410: the loss falls), unless the page showed it
   above the prompt.
 
+For a number prompt, it also reads the pictures below it, to the page's end: a
+picture drawn by a cell that needs the run that answers the prompt (the cell that
+glues its key, or a cell below the prompt that that one needs, as Python's
+analysis of the page's cells says, :func:`book_runtime.snippets.runner_needs`)
+shows what the answer is drawn from (the heat map of the rows a loss reached,
+under a prompt that asks how many).
+
 Up to the next heading, the prompt's part of the page, it also reads any text, a
 cell's output among it (printed, HTML, a picture's alt text), that holds the
 answer as the prompt's explanation pastes it (``1.0``; the same number written
@@ -54,15 +61,18 @@ page as built, not of the edit; the guard reads for that number all the same.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from book_runtime.features.claims.directive import GLUE_PREFIX as CLAIM_PREFIX
 from book_runtime.features.claims.directive import claim_fails, claim_node
 from book_runtime.features.glue.directive import glued_number
 from book_runtime.features.predict.directive import predict_run
+from book_runtime.snippets import runner_needs
 from docutils import nodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
@@ -316,6 +326,73 @@ def spoilers(prompt: predict_run) -> list[tuple[nodes.Node, str]]:
     return list(found.values())
 
 
+# -- the pictures drawn from a prompt's answer ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cells:
+    """What the page's executed notebook says of its code cells: ``code``, each notebook
+    cell's place among the code cells (by the notebook's index, as a cell's node has it);
+    ``needs``, the code cells each one needs; ``glues``, the code cell that glues each key."""
+
+    code: dict[int, int]
+    needs: list[list[int]]
+    glues: dict[str, int]
+
+
+def cells_of(notebook: dict[str, Any]) -> Cells:
+    """:class:`Cells` of an executed notebook."""
+    code: dict[int, int] = {}
+    cells = []
+    glues: dict[str, int] = {}
+    for index, cell in enumerate(notebook.get("cells", [])):
+        if cell.get("cell_type") != "code":
+            continue
+        code[index] = len(cells)
+        tags = cell.get("metadata", {}).get("tags", [])
+        source = cell.get("source", "")
+        cells.append({"source": "".join(source), "buildOnly": "build-only" in tags})
+        for output in cell.get("outputs", []):
+            name = output.get("metadata", {}).get("scrapbook", {}).get("name")
+            if name is not None:
+                glues[name] = code[index]
+    return Cells(code, runner_needs(cells), glues)
+
+
+def _draws(node: nodes.Node) -> bool:
+    """Whether a cell's output shows a picture: an image, or HTML that draws (SVG, a canvas)."""
+    if isinstance(node, nodes.image):
+        return True
+    return isinstance(node, nodes.raw) and bool(re.search(r"<(svg|img|canvas)\b", node.astext()))
+
+
+def picture_spoilers(prompt: predict_run, cells: Cells) -> list[tuple[nodes.Node, str]]:
+    """The pictures below a number prompt drawn from the run that answers it, each with what
+    it is (see the module's docstring)."""
+    answer = answer_of(prompt)
+    if answer.number is None or answer.key not in cells.glues:
+        return []
+    below = [
+        node
+        for node, _ in region(prompt)
+        if isinstance(node, nodes.container) and node.get("cell_index") in cells.code
+    ]
+    if not below:
+        return []
+    first = cells.code[below[0]["cell_index"]]
+    glue = cells.glues[answer.key]
+    answering = {glue, *(d for d in cells.needs[glue] if d >= first)}
+    found = []
+    for node in below:
+        output = next((n for n in node.children if _is_output(n)), None)
+        k = cells.code[node["cell_index"]]
+        if output is None or _withholds(output) or not any(output.findall(_draws)):
+            continue
+        if k in answering or answering & set(cells.needs[k]):
+            found.append((output, f"{_what(output)} draws from the run that gives {answer.key}"))
+    return found
+
+
 # -- the prompts' parts of a page, and what waits in each ----------------------------------------
 
 
@@ -358,13 +435,15 @@ def withhold(doctree: nodes.document) -> list[tuple[nodes.Node, str]]:
     return problems
 
 
-def problems(doctree: nodes.document) -> list[tuple[nodes.Node, str]]:
-    """Every spoiler and misplaced ``after-predict`` of a page, each with its message."""
-    found = withhold(doctree)
+def problems(doctree: nodes.document, cells: Cells | None = None) -> list[tuple[nodes.Node, str]]:
+    """Every spoiler and misplaced ``after-predict`` of a page, each with its message;
+    with ``cells`` (the page's code cells), only the pictures drawn from an answer."""
+    found = withhold(doctree) if cells is None else []
     for prompt in doctree.findall(predict_run):
         name = "predict-claim" if prompt["key"].startswith(CLAIM_PREFIX) else "predict-run"
         key = prompt["key"].removeprefix(CLAIM_PREFIX)
-        for node, said in spoilers(prompt):
+        shown = spoilers(prompt) if cells is None else picture_spoilers(prompt, cells)
+        for node, said in shown:
             found.append(
                 (
                     node,
@@ -382,9 +461,28 @@ def _location(node: nodes.Node, docname: str) -> tuple[str, int | None]:
     return docname, node.line if node is not None else None
 
 
+def _cells(app: Any, docname: str) -> Cells | None:
+    """The page's code cells, from its executed notebook (None: the page is no notebook)."""
+    path = Path(app.outdir).parent / "jupyter_execute" / f"{docname}.ipynb"
+    if not path.is_file():
+        return None
+    return cells_of(json.loads(path.read_text(encoding="utf-8")))
+
+
 def _check(app: Any, doctree: nodes.document) -> None:
-    docname = app.env.docname
-    for node, message in problems(doctree):
+    _warn(app.env.docname, problems(doctree))
+
+
+def _check_pictures(app: Any, doctree: nodes.document, docname: str) -> None:
+    """The pictures drawn from an answer: once the page's executed notebook is written (it
+    is not yet when its doctree is read)."""
+    cells = _cells(app, docname)
+    if cells is not None:
+        _warn(docname, problems(doctree, cells))
+
+
+def _warn(docname: str, found: list[tuple[nodes.Node, str]]) -> None:
+    for node, message in found:
         logger.warning(
             message,
             location=_location(node, docname),
@@ -397,4 +495,5 @@ def setup(app: Any) -> dict[str, Any]:
     app.setup_extension("book_runtime.features.predict.directive")
     app.add_directive(TAG, AfterPredict)
     app.connect("doctree-read", _check)
+    app.connect("doctree-resolved", _check_pictures)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
