@@ -475,7 +475,10 @@ def _check(app: Any, doctree: nodes.document) -> None:
 
 def _check_pictures(app: Any, doctree: nodes.document, docname: str) -> None:
     """The pictures drawn from an answer: once the page's executed notebook is written (it
-    is not yet when its doctree is read)."""
+    is not yet when its doctree is read).  Only a builder that writes each page apart: one
+    that joins the pages (singlehtml, LaTeX) resolves them all under the root's name."""
+    if app.builder.name not in ("html", "dirhtml"):
+        return
     cells = _cells(app, docname)
     if cells is not None:
         _warn(docname, problems(doctree, cells))
