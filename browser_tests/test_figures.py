@@ -425,30 +425,24 @@ def test_clicking_a_shrunk_figure_opens_it_full_size(
     phone.wait_for_function("!document.querySelector('dialog.mg-lightbox')")
 
 
-def test_figures_and_steppers_added_later_are_set_up_too(phone: Any, server: str) -> None:
-    """A cell output replaced in the browser (say, by running the cell) gets the same care."""
+def test_figures_added_later_are_set_up_too(phone: Any, server: str) -> None:
+    """A cell output replaced in the browser (say, by running the cell) gets the same care:
+    a graph shown smaller than drawn opens full size.  (A stepper a run shows is set up by
+    the run itself: test_live_page.py, and tests/js/features/steppers in Node.)"""
     open_page(phone, server, "backward.html")
     phone.evaluate(
         """() => {
           const output = document.querySelector('.bd-article div.cell_output');
-          const stepper = document.querySelector('.mg-stepper').cloneNode(true);
-          stepper.id = 'added-stepper';
-          stepper.classList.remove('mg-ready');
-          stepper.querySelector('.mg-stepper-controls').hidden = true;
           // A graph the phone shows smaller than drawn (the first may just fit the column).
           const graph = document.querySelector('div.cell_output > svg.mg-zoomable').cloneNode(true);
           graph.id = 'added-graph';
           graph.classList.remove('mg-zoomable');
-          output.append(stepper, graph);
+          output.append(graph);
         }"""
     )
     phone.wait_for_function(
-        "document.querySelector('#added-stepper').classList.contains('mg-ready')"
-        " && document.querySelector('#added-graph').classList.contains('mg-zoomable')"
+        "document.querySelector('#added-graph').classList.contains('mg-zoomable')"
     )
-    added = phone.locator("#added-stepper")
-    added.locator(".mg-stepper-next").click()
-    assert added.evaluate(STEPPER_STATE_JS)["shown"] == [1]
 
 
 def test_a_figure_at_natural_size_does_not_open_on_click(laptop: Any, server: str) -> None:
@@ -1006,6 +1000,64 @@ def test_on_a_phone_a_cropped_drawing_shows_the_steps_nodes_and_moves_only_for_t
                         problems.append(f"stepper {k}, step {n + 1}: moved for nothing {step}")
     assert cropped, f"{stepper_page}: no stepper's drawing is cropped on a phone"
     assert not problems, f"{stepper_page}:\n" + "\n".join(problems)
+
+
+#: The current frame's drawing and its view, on the screen, and whether the view scrolls.
+WHOLE_DRAWING_JS = """
+(stepper) => {
+  const frame = stepper.querySelector(':scope > .mg-stepper-frame.mg-current');
+  const view = Array.from(frame.querySelectorAll('.mg-stepper-view'))
+    .find((v) => v.getClientRects().length > 0);
+  const box = (el) => { const b = el.getBoundingClientRect();
+                        return [b.left, b.top, b.right, b.bottom]; };
+  return {
+    drawing: box(view.querySelector('svg.micrograd-graph')),
+    view: box(view),
+    scrolls: view.scrollHeight - view.clientHeight,
+    height: innerHeight,
+  };
+}
+"""
+
+
+@pytest.mark.parametrize("stepper_page", STEPPER_PAGES)
+def test_on_a_phone_the_whole_graph_switch_shows_it_whole_and_still_at_every_step(
+    browser: Any, server: str, stepper_page: str
+) -> None:
+    """On a phone, whose window crops a stepper's drawing, the "Whole graph" switch under
+    it fits the whole drawing in the window: at every step its box is the same,
+    whole in its view, which scrolls nothing, and whole in the window; switched off,
+    the drawing is cropped again."""
+    for phone in fresh_page(browser, "phone"):
+        open_page(phone, server, stepper_page)
+        steppers = phone.locator(".mg-stepper.mg-ready")
+        offered = ".mg-stepper-frame.mg-current button.mg-stepper-whole"
+        cropped = [k for k in range(steppers.count()) if steppers.nth(k).locator(offered).count()]
+        assert cropped, f"{stepper_page}: no stepper's drawing is cropped on a phone"
+        stepper = steppers.nth(cropped[0])
+        stepper.press("Home")
+        switch = stepper.locator(offered)
+        assert switch.is_visible()
+        assert switch.get_attribute("aria-pressed") == "false"
+        assert stepper.evaluate(WHOLE_DRAWING_JS)["scrolls"] > 0, "not cropped: nothing to show"
+        switch.click()
+        assert switch.get_attribute("aria-pressed") == "true"
+        total = stepper.evaluate(STEPPER_STATE_JS)["total"]
+        seen = []
+        for step in range(total):
+            seen.append(stepper.evaluate(WHOLE_DRAWING_JS))
+            if step < total - 1:
+                stepper.locator(".mg-stepper-next").click()
+        switch.click()
+        assert switch.get_attribute("aria-pressed") == "false"
+        assert stepper.evaluate(WHOLE_DRAWING_JS)["scrolls"] > 0
+    boxes = {tuple(round(x) for x in step["drawing"]) for step in seen}
+    assert len(boxes) == 1, f"{stepper_page}: the drawing moves, {seen}"
+    for n, step in enumerate(seen, start=1):
+        top, bottom = step["drawing"][1], step["drawing"][3]
+        assert step["scrolls"] <= 1, (stepper_page, n, step)
+        assert top >= max(0, step["view"][1] - 0.5), (stepper_page, n, step)
+        assert bottom <= min(step["height"], step["view"][3]) + 0.5, (stepper_page, n, step)
 
 
 #: A stepper's place in the window: its top, and where its content (its buttons to the

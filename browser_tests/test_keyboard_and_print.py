@@ -203,7 +203,7 @@ INNER_SCROLL_JS = """() => {
     const name = `${el.tagName}.${el.className}`;
     if (el.scrollWidth > el.clientWidth + 1) found.push(`sideways: ${name}`);
     // A phone's drawing cropped to the window scrolls up and down in a named region
-    // the keyboard scrolls (micrograd-figures.js), the step's nodes in it: no other box.
+    // the keyboard scrolls (steppers.js), the step's nodes in it: no other box.
     const region = el.getAttribute('role') === 'region' && !!el.getAttribute('aria-label')
       && el.getAttribute('tabindex') === '0' && el.classList.contains('mg-cropped');
     if (el.closest('.mg-stepper-pair') && getComputedStyle(el).overflowY !== 'visible'

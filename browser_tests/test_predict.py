@@ -200,7 +200,7 @@ BELOW_PROMPT_JS = """
 def test_nothing_below_a_prompt_gives_its_answer_before_the_reader_answers(tab: Tab) -> None:
     tab.open("accumulate.html")
     page = tab.page
-    page.wait_for_selector("div.mg-predict-run form")  # steppers.js has set the prompts up
+    page.wait_for_selector("div.mg-predict-run form")  # predict.js has set the prompts up
     box = page.locator("div.mg-predict-run[data-key='acc_wrong_twice']")
     answer = re.compile(r"(?<![\d.])1\.0(?![\d])")  # what = gives here, as the page shows it
     before = box.evaluate(BELOW_PROMPT_JS)
@@ -290,7 +290,7 @@ def test_every_prompt_shows_its_whole_question_before_any_run(tab: Tab, html: Pa
     kinds = set()
     for page in pages:
         tab.open(page)
-        tab.page.wait_for_selector("div.mg-predict-run form")  # steppers.js has set them up
+        tab.page.wait_for_selector("div.mg-predict-run form")  # predict.js has set them up
         seen = tab.evaluate(PROMPTS_SEEN_JS)
         assert seen, page
         for prompt in seen:

@@ -79,8 +79,9 @@ BUDGET_SITE_BYTES = RUNTIME_BYTES_WITHOUT_EDITOR_AND_PLOTS + 3_000_000
 #: depend on how busy the machine is.
 PAGE_SIDE_BYTES_BUDGET = 62_000
 #: What an add-on that a page loads with itself when it has the add-on's feature (the
-#: neuron's nudgeable graph: nudge.js) may add to it, in bytes: a few kilobytes of the
-#: page's own code, never a library.  About 11 kB today.
+#: neuron's nudgeable graph: nudge.js; its stepper: steppers.js) may add to it, in
+#: bytes: a few kilobytes of the page's own code, never a library.  About 11 kB and
+#: 13 kB today.
 ADD_ON_BYTES_BUDGET = 16_000
 #: How many times the page is loaded with the runner, and as many without it.
 LOADS = 5
@@ -290,7 +291,10 @@ def test_before_the_first_run_the_page_fetches_only_the_runners_small_page_side(
     assert 'class="mg-nudge"' in (html / "neuron.html").read_text(encoding="utf-8")
     nudge = add_on_files("nudge.js")
     assert nudge, "the nudge control is in no file of its own"
-    page_side = sorted(runner_side | nudge)
+    # It has a stepper too: its page loads the steppers' front end with itself.
+    steppers = add_on_files("steppers.js")
+    assert steppers, "the steppers' front end is in no file of its own"
+    page_side = sorted(runner_side | nudge | steppers)
     with_runner, without, set_ups = [], [], []
     for _ in range(LOADS):
         seconds, fetched, set_up = load(without_runner=False)
@@ -304,14 +308,15 @@ def test_before_the_first_run_the_page_fetches_only_the_runners_small_page_side(
     def size(names: set[str]) -> int:
         return sum((html / "_static" / "runner" / name).stat().st_size for name in names)
 
-    page_bytes, nudge_bytes = size(runner_side), size(nudge)
+    page_bytes, nudge_bytes, stepper_bytes = size(runner_side), size(nudge), size(steppers)
     a, b = min(with_runner), min(without)
     report(
         capsys,
         f"neuron page load: fastest {a:.3f} s with the runner, {b:.3f} s without; medians "
         f"{statistics.median(with_runner):.3f} s and {statistics.median(without):.3f} s "
         f"({LOADS} loads each); runner.js set-up {statistics.median(set_ups):.1f} ms; "
-        f"{page_bytes:,} bytes of runner before a Run, and {nudge_bytes:,} of the nudge control",
+        f"{page_bytes:,} bytes of runner before a Run, {nudge_bytes:,} of the nudge control "
+        f"and {stepper_bytes:,} of the steppers",
     )
     # What the runner adds to a load is what it fetches and the time runner.js spends
     # setting up; both are held to a budget.  The two loads' wall times are reported,
@@ -320,6 +325,7 @@ def test_before_the_first_run_the_page_fetches_only_the_runners_small_page_side(
     # as one load can stall (a garbage collection, another process).
     assert page_bytes <= PAGE_SIDE_BYTES_BUDGET, page_bytes
     assert nudge_bytes <= ADD_ON_BYTES_BUDGET, nudge_bytes
+    assert stepper_bytes <= ADD_ON_BYTES_BUDGET, stepper_bytes
     assert statistics.median(set_ups) <= SET_UP_BUDGET_MILLISECONDS, set_ups
 
 

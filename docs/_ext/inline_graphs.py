@@ -9,7 +9,8 @@ arrow then shows its exact numbers on hover, and the image's alt text becomes
 the picture's accessible name.  Plots (matplotlib) stay images.
 
 It also adds the site's script and style sheet for figures
-(``micrograd-figures.js``/``.css``: full size on click, the backward stepper).
+(``micrograd-figures.js``/``.css``: full size on click; the steppers, styled here, are
+the runner's: ``docs/_features/steppers``).
 The result is the same bytes for the same notebook outputs: ids are numbered
 in page order.
 """

@@ -10,7 +10,7 @@ with the ``pair`` role, whose content says which::
 
 :data:`WORDS` is the one table of what each is called in each layout.  The role
 writes the words for side by side (a page without its scripts, paper) and keeps
-those for the switch with them, for the page's runner (docs/_static/runner/steppers.js),
+those for the switch with them, for the page's runner (docs/_features/steppers/steppers.js),
 which shows the words of the layout the pairs have.
 """
 

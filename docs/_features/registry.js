@@ -31,7 +31,8 @@ import { FEATURE as claims } from "./claims/feature.js";
 import { FEATURE as glue } from "./glue/feature.js";
 import { FEATURE as nudge } from "./nudge/feature.js";
 import { FEATURE as predict } from "./predict/feature.js";
+import { FEATURE as steppers } from "./steppers/feature.js";
 import { FEATURE as track } from "./track/feature.js";
 
 /** Every feature the runner takes part of: the one list. */
-export const FEATURES = Object.freeze([charts, claims, glue, nudge, predict, track]);
+export const FEATURES = Object.freeze([charts, claims, glue, nudge, predict, steppers, track]);

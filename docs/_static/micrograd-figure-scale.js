@@ -1,7 +1,7 @@
-// The size at which a stepper's frame is drawn (micrograd-figures.js shows it), and where
-// its words lie: the one place of those rules, as plain numbers in and out, so that Node
-// runs them as the page does (tests/site/test_graph_margins.py asks them how the book's graphs
-// are drawn on a phone and on a laptop).
+// The size at which a stepper's frame is drawn (docs/_features/steppers/steppers.js
+// shows it), and where its words lie: the one place of those rules, as plain numbers
+// in and out, so that Node runs them as the page does (tests/site/test_graph_margins.py
+// asks them how the book's graphs are drawn on a phone and on a laptop).
 
 // The smallest a stepper's labels may be drawn (CSS px) when it is scaled to fit a
 // wider screen's window: below this a frame keeps that size, whole, and the page

@@ -101,6 +101,7 @@ function useWindow(window, near = () => true) {
   globalThis.HTMLElement = window.HTMLElement;
   Object.defineProperty(globalThis, "navigator", { value: window.navigator, configurable: true, writable: true });
   globalThis.MutationObserver = window.MutationObserver;
+  globalThis.getComputedStyle = window.getComputedStyle.bind(window);
   globalThis.getSelection = window.getSelection.bind(window);
   globalThis.requestAnimationFrame = window.requestAnimationFrame.bind(window);
   globalThis.cancelAnimationFrame = window.cancelAnimationFrame.bind(window);
@@ -171,6 +172,25 @@ ${track ? `<div class="mg-track-progress"></div><script id="micrograd-track" typ
  data-start-files="pyodide/pyodide.mjs" data-build-only-tag="build-only"></script>
 <script id="micrograd-cells" type="application/json">${JSON.stringify(manifest)}</script>
 </body></html>`;
+}
+
+/**
+ * A stepper as the build writes it (micrograd.viz.stepper): its controls, its live
+ * region and `frames` frames, each a caption and a drawing of one node; `pair` makes
+ * it a pair's (the switch and the layout's words are the pair's own, not drawn here).
+ */
+export function stepperHTML(id, frames, { pair = false } = {}) {
+  const drawn = Array.from({ length: frames }, (_, k) => `<figure class="mg-stepper-frame" data-frame="${k}">
+<figcaption><span class="mg-stepper-number">Step ${k + 1} of ${frames}:</span> the words of step ${k + 1}.</figcaption>
+<svg width="100pt" height="50pt" viewBox="0 0 100 50" class="micrograd-graph" role="img" aria-label="Step ${k + 1}">
+<g class="node${k === 1 ? " mg-active" : ""}"><text font-size="14">a</text></g></svg></figure>`).join("\n");
+  return `<div class="mg-stepper${pair ? " mg-stepper-pair" : ""}" id="${id}" role="group" aria-label="backward() on L"
+ data-frames="${frames}"><div class="mg-stepper-controls" hidden>
+<button type="button" class="mg-stepper-prev">Previous</button>
+<span class="mg-stepper-status"></span>
+<button type="button" class="mg-stepper-next">Next</button></div>
+<p class="mg-stepper-live visually-hidden" aria-live="polite"></p>
+${drawn}</div>`;
 }
 
 /**

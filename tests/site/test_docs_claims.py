@@ -974,6 +974,44 @@ def test_embeddings_page_moves_only_the_rows_the_name_used() -> None:
     assert g["emb_loss_after"] < g["emb_loss_before"]
 
 
+def _shade_of(mesh: Any, row: int, column: int) -> tuple[float, ...]:
+    """The colour a heat map drew one square in (its rows as given, row by row)."""
+    mesh.update_scalarmappable()
+    columns = mesh.get_array().shape[1]
+    return tuple(mesh.get_facecolor()[row * columns + column])
+
+
+def _key_shades(axes: Any) -> list[tuple[float, ...]]:
+    return [tuple(handle.get_facecolor()) for handle in axes.get_legend().legend_handles]
+
+
+@in_page_group("gpt-embeddings")
+def test_embeddings_heat_maps_key_has_the_maps_own_shades() -> None:
+    """The key's lightest and darkest swatches are the map's white and its darkest square."""
+    ns = run_page("gpt-embeddings").namespace
+    sizes, mesh = ns["sizes"], ns["mesh"]
+    lightest, _, darkest = _key_shades(ns["axes"])
+    flat = [(size, r, c) for r, row in enumerate(sizes) for c, size in enumerate(row)]
+    assert lightest == _shade_of(mesh, *min(flat)[1:])
+    assert darkest == _shade_of(mesh, *max(flat)[1:])
+    assert lightest != darkest
+
+
+@in_page_group("gpt-attention")
+def test_attention_heat_maps_key_has_the_maps_own_shades() -> None:
+    """Weights 0, 0.5 and 1 in the key are the shades the map draws them in."""
+    import matplotlib.pyplot as plt
+
+    ns = run_page("gpt-attention").namespace
+    figure, axes = plt.subplots()
+    mesh = ns["draw"](axes, [[1.0], [0.5, 0.5], [0.0, 0.0, 1.0]], "test")
+    ns["key"](axes, mesh)
+    shades = _key_shades(axes)
+    plt.close(figure)
+    assert shades == [_shade_of(mesh, 2, 0), _shade_of(mesh, 1, 0), _shade_of(mesh, 0, 0)]
+    assert len(set(shades)) == 3
+
+
 @in_page_group("gpt-softmax")
 def test_softmax_page_checks_the_pairs_rule_against_the_engine() -> None:
     run = run_page("gpt-softmax")

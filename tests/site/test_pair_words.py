@@ -1,7 +1,7 @@
 """The prose's words about a stepper pair's sides: the ``pair`` role (docs/_ext/pair_words.py).
 
 The role writes the words for side by side and keeps those for the switch with them,
-for the page's runner, whose layouts (docs/_static/runner/steppers.js) it names.
+for the page's runner, whose layouts (docs/_features/steppers/steppers.js) it names.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from docutils.core import publish_doctree
 from docutils.parsers.rst import roles
 from pair_words import LAYOUTS, WORDS, _role, pair_words, words_attributes
 
-PAIR_LAYOUT_JS = Path(__file__).parents[2] / "docs" / "_static" / "runner" / "steppers.js"
+PAIR_LAYOUT_JS = Path(__file__).parents[2] / "docs" / "_features" / "steppers" / "steppers.js"
 
 
 @pytest.fixture

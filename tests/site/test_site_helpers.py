@@ -493,9 +493,10 @@ def test_the_page_loads_only_the_runners_page_side_modules_before_a_run(
         "session.js",
         "cells.js",
         "pagestate.js",
-        "steppers.js",
+        "predict.js",
         "registry.js",  # the features' one list, and each one's declaration
         "feature.js",
+        "state.js",  # the steppers' state, which predict's listener waits in
     }
 
 
@@ -513,6 +514,8 @@ def test_every_file_of_the_runner_is_loaded_by_the_page_or_the_worker(
     shipped = {path.name for path in RUNNER.iterdir() if path.suffix in (".js", ".json")}
     shipped |= {path.name for path in FEATURES.glob("*/*.js")}  # the features' modules
     shipped |= {path.name for path in FEATURES.glob("*.js")}  # their registry
+    # The site's figure modules the steppers' module shares with its zoom script.
+    shipped |= {"micrograd-figure-scale.js", "micrograd-zoom.js"}
     assert shipped == bundled, f"shipped, loaded by nothing: {sorted(shipped - bundled)}"
     # The runner's Python is the runtime package, shipped as a wheel (docs/_runtime).
     assert not list(RUNNER.glob("*.py"))

@@ -121,7 +121,7 @@ export const install = (session) => installOnce(session, "claims", () => {
   const marks = new Map(); // span -> its mark's words (claimView), before placeMarks shares them
   const claims = proseOf(session).followKeys((key) => keys.has(key), (key, state) => renderClaims(spans, marks, key, state));
   // The claim as runtime.py sent it ({holds, otherwise, about}), whole: what it means is
-  // Python's to say, and the views above and steppers.js read it as sent.
+  // Python's to say, and the views above and predict.js read it as sent.
   registerAddon(session, "claim", ({ key, ...claim }) => {
     if (keys.has(GLUE_PREFIX + key)) claims.set(GLUE_PREFIX + key, claim);
   });

@@ -11,7 +11,7 @@ prompts, :mod:`.spoilers` the build's check that nothing below a prompt gives
 its answer away before the reader answers (and the page's means of holding it
 back), and :mod:`.answers` the printed book's appendix of the questions and
 their answers.  The page's side (the switch, judging and the score) is in the
-runner's ``steppers.js``; ``predict.css`` styles it.
+folder's ``predict.js``; ``predict.css`` styles it.
 """
 
 from .. import Feature

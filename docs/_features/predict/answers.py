@@ -1,6 +1,6 @@
 """Sphinx extension: the printed book ends with the steppers' questions and their answers.
 
-On the site, predict mode (docs/_static/runner/steppers.js) asks the reader, in
+On the site, predict mode (docs/_features/predict/predict.js) asks the reader, in
 every backward stepper, for each gradient before its rule runs.  Paper cannot
 ask, so the book's PDF (the single-page build, browser_tests/print_book.py)
 prints the same questions after the last page, each with its answer and the

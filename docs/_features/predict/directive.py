@@ -23,7 +23,7 @@ explanation shown with the verdict, whose glued numbers follow the reader's
 run as all of the prose's do.  The question is a paragraph, not an option,
 because MyST reads an option as one line: a ``:question:`` that goes on over
 a second line would lose that line to the hidden explanation.  The build
-writes a box the page's script (docs/_static/runner/steppers.js) gives an
+writes a box the page's script (docs/_features/predict/predict.js) gives an
 answer field; it compares the reader's number with the run's and keeps the
 verdict in the page's score.  Without the script (paper, a page with scripts
 off) the box is the question and its explanation.  A body that does not paste

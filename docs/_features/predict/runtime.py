@@ -1,6 +1,6 @@
 """Predict, then see: the questions a stepper asks the reader before each rule runs.
 
-In predict mode (docs/_static/runner/steppers.js), a stepper stops before each
+In predict mode (docs/_features/predict/predict.js), a stepper stops before each
 frame in which a node's rule runs and asks, for each input of the rule, what
 its ``grad`` will be once the rule has run; then it shows the frame.  This
 module makes those questions from the stepper's data
@@ -27,7 +27,7 @@ that would give another number, each with its own words:
   run with the node's grad as ``backward()`` leaves it, where this order runs
   the rule before all of the node's users have added to it.
 
-The page compares the reader's number with these (steppers.js); the
+The page compares the reader's number with these (predict.js); the
 build and the browser's kernel both attach the questions to the stepper's
 HTML (:func:`markup`), so the page has the same data either way.  The texts
 are the runner's inline Markdown (code spans), with their HTML beside them

@@ -49,7 +49,7 @@ the build).  Prose further down, in a later section, names its prompt::
 (the prompt's key, without ``claim:``; one that names no prompt above it fails
 the build).  The build gives each an id, and the prompt's box the
 list of them (``data-withholds``, JSON ``[{"id", "kind"}]``, ``kind`` being
-``"output"`` or ``"prose"``); the page's script (the runner's steppers.js)
+``"output"`` or ``"prose"``); the page's script (the feature's predict.js)
 hides them, each behind a neutral line, until the reader keeps a prediction,
 runs the cell that gives the answer, or asks to see it.  On paper, and without
 the script, everything shows: a printed book has no reader to answer.

@@ -150,8 +150,8 @@ function registerBuiltIns(session) {
 //
 // A stepper a cell displays (the book's kernel shows it by its data, under the
 // stepper MIME type of mime_types.json) is laid out in the worker
-// (worker.js) and arrives as the same HTML the build makes;
-// micrograd-figures.js sets it up as it does the build's steppers.
+// (worker.js) and arrives as the same HTML the build makes; the steppers' module
+// (docs/_features/steppers/) sets it up as it does the build's steppers.
 
 /**
  * The renderers of the session, once (the first Run, or a reload that shows a
@@ -165,5 +165,13 @@ export const install = (session) => installOnce(session, "outputs", () => {
   registerOutput(session, MIME_TYPES.stepper, (box) => {
     box.classList.add("runner-stepper");
     box.textContent = "Laying out the stepper…";
+  }, (box, html) => {
+    box.innerHTML = html;
+    // A feature that loads with a page that has what it serves (the registry's where:
+    // the steppers') sets up what a run shows too (its module's setUpIn).
+    for (const feature of session.registry) {
+      if (feature.loads !== "page" || !feature.where || !box.querySelector(feature.where)) continue;
+      feature.page().then((module) => module.setUpIn?.(session, box));
+    }
   });
 });

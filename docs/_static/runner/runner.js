@@ -28,7 +28,7 @@
 // lists what each declares in its feature.js: its page module, imported by its
 // path, when that loads, its Python in the worker, what it records; the core
 // reads the registry and names no feature.  Only runner.js, session.js,
-// cells.js, pagestate.js, steppers.js and the registry load with the page, the
+// cells.js, pagestate.js, predict.js and the registry load with the page, the
 // rest at the first Run, or when a reload brings back what the reader changed;
 // a feature's module with the first Run or with a page that has what it serves,
 // as it declares):
@@ -49,10 +49,6 @@
 //   pagestate.js the page's state as one thing: what is saved of each cell, as
 //                data, saved as it changes, brought back on reload, and Reset
 //                page; the page bar and the skip link
-//   steppers.js  what the page does with its steppers: a pair's layout from the
-//                column's width (and the prose's words for its sides), predict
-//                mode and the prompts in the prose (judged against the questions'
-//                data), the page's score and the start page's scores
 //   queue.js     the run machinery: the run queue (what runs, in which order;
 //                Stop, Restart, Reset), the page's flow (the build's manifest bound
 //                to the page's cells by data-micrograd-cell, Python's analysis of
@@ -86,6 +82,13 @@
 //                run: a claim's wording true of it, or marked, in words
 //   track.js     (docs/_features/track/) the exercises' progress (data) and
 //                their panels, Check, hints
+//   predict.js   (docs/_features/predict/) predict mode and the prompts in the
+//                prose (judged against the questions' data), the page's score and
+//                the start page's scores
+//   steppers.js  (docs/_features/steppers/) the steppers' front end: each
+//                stepper's controller (its frame, its drawings fitted to the
+//                window, the whole graph on a phone), a pair's layout from the
+//                column's width (and the prose's words for its sides)
 //   nudge.js     (docs/_features/nudge/) the Nudge control on a page's small graphs:
 //                an input moved by drag, keys or typing, and the output's change
 //                beside grad × Δx (Python's)
@@ -94,7 +97,7 @@
 //                Python's, as the registry lists them)
 //   runtime-cache.js  the service worker that keeps the runtime for a later start
 // (session.js, and the pure parts of cells.js, pagestate.js, steppers.js,
-// queue.js, glue.js, claims.js and track.js, touch no DOM when called: tests/js/ runs
+// predict.js, queue.js, glue.js, claims.js and track.js, touch no DOM when called: tests/js/ runs
 // them in Node, and drives the rest on a page in happy-dom.)
 //
 // The test API (window.microgradTest): the one small surface the browser tests
@@ -136,7 +139,6 @@ import { allSaved, setUpPageState } from "./pagestate.js";
 import {
   Session, mark, now, readSettings,
 } from "./session.js";
-import { setUpPairs } from "./steppers.js";
 
 // What the first Run loads (a page nobody runs loads none of it): the run queue,
 // with the page's flow, the worker's lifecycle and output rendering; then the
@@ -231,7 +233,6 @@ export function startRunner({
   });
   const actions = makeActions(session);
   setUpCells(session, actions);
-  setUpPairs(session);
   setUpCopy(session, {
     readerScript: (code, hooks) =>
       actions.machinery().then((queue) => queue.readerScript(session, code, hooks)),

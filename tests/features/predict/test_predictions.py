@@ -2,7 +2,7 @@
 
 The stepper's data carries what each rule did (micrograd.viz.stepper.Step);
 book_runtime.features.predict.runtime makes the questions the page asks from it.  The page's
-answer checking (docs/_static/runner/steppers.js) is tested in Node on
+answer checking (docs/_features/predict/predict.js) is tested in Node on
 tests/js/predictions.fixture.json, which is the questions of :func:`reused_graph`:
 a test here keeps that file what this module makes.
 

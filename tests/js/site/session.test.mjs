@@ -9,8 +9,9 @@ import { readFileSync } from "node:fs";
 import { test } from "node:test";
 
 import {
-  idle, next, openPage, outputOf, pageHTML, runner, saved, settled,
+  idle, next, openPage, outputOf, pageHTML, runner, saved, settled, stepperHTML,
 } from "../fake_page.mjs";
+import { steppersOf } from "../../../docs/_features/steppers/state.js";
 
 // The page: a shown cell, a cell that reads it, the hidden cell after that one
 // (it glues a number and states a claim in the prose), and a cell below.
@@ -349,19 +350,20 @@ test("the reader may see what waits for the answer without predicting: Show", as
 
 test("predict mode in a stepper asks before a rule's step, judges, then shows the step", async () => {
   const data = readFileSync(new URL("../predictions.fixture.json", import.meta.url), "utf-8");
-  const stepper = `<div class="mg-stepper" id="st"><div class="mg-stepper-controls"></div></div>
+  const frames = JSON.parse(data).frames.length;
+  const stepper = `${stepperHTML("st", frames)}
 <script type="application/json" class="mg-predict-data">${data}</script>`;
   const { window, session } = await openPage(pageHTML(CELLS, { prose: stepper }));
-  // The figures' script sets a stepper up (its goTo and refit), then says so.
+  // The steppers' module loads with a page that has one, and sets it up: its controller.
   const element = window.document.getElementById("st");
-  const shown = [];
+  await until(() => steppersOf(session).controllers.has(element));
+  const control = steppersOf(session).controllers.get(element);
   let refits = 0;
-  element.goTo = (frame) => shown.push(frame);
-  element.refit = () => {
+  const refit = control.refit.bind(control);
+  control.refit = () => {
     refits += 1;
+    refit();
   };
-  element.classList.add("mg-ready");
-  element.dispatchEvent(new window.Event("mg-stepper-ready", { bubbles: true }));
   // Its Predict switch comes once the viewport reports it near (it is: the page is one screen).
   await until(() => element.querySelector(".mg-predict-switch"));
   const toggle = element.querySelector(".mg-predict-switch");
@@ -371,9 +373,10 @@ test("predict mode in a stepper asks before a rule's step, judges, then shows th
   assert.equal(session.features.get("predict").state.on, true);
   // The question's place opened: the stepper lays its drawings out again, once.
   assert.equal(refits, before + 1);
-  const step = new window.CustomEvent("mg-stepper-step", { cancelable: true, detail: { from: 1, to: 2 } });
-  element.dispatchEvent(step);
-  assert.equal(step.defaultPrevented, true);
+  // The reader steps to the first frame whose rule runs: predict holds the step and asks.
+  control.goTo(1);
+  element.querySelector(".mg-stepper-next").click();
+  assert.equal(control.current, 1);
   const form = element.parentElement.querySelector(".mg-predict-ask");
   assert.equal(form.hidden, false);
   const asks = JSON.parse(data).frames[2].asks;
@@ -381,10 +384,16 @@ test("predict mode in a stepper asks before a rule's step, judges, then shows th
     input.value = asks[k].answer;
   });
   form.requestSubmit();
-  assert.deepEqual(shown, [2]);
+  // Answered: the stepper shows the step it held.
+  assert.equal(control.current, 2);
+  assert.equal(element.dataset.current, "2");
   assert.equal(form.hidden, true);
   assert.deepEqual(Object.values(session.features.get("predict").state.answers), asks.map(() => "right"));
   assert.deepEqual(session.features.get("predict").state.revealed, { st: [2] });
+  // A frame already revealed is not asked again: the step goes through.
+  control.goTo(1);
+  element.querySelector(".mg-stepper-next").click();
+  assert.equal(control.current, 2);
 });
 
 // An exercise page: one exercise cell, checked by the worker's "Python".

@@ -1,4 +1,4 @@
-// Predict mode's answer checking (docs/_static/runner/steppers.js), on the
+// Predict mode's answer checking (docs/_features/predict/predict.js), on the
 // questions the page gets: predictions.fixture.json is what
 // book_runtime.features.predict.runtime makes of L = (a*b*a) * e
 // (tests/features/predict/test_predictions.py
@@ -10,7 +10,7 @@ import { test } from "node:test";
 import {
   answerKey, frameToAsk, judge, judgeChoice, judgeRun, longestVerdicts, readNumber, score, scoreText,
   shown,
-} from "../../../../docs/_static/runner/steppers.js";
+} from "../../../../docs/_features/predict/predict.js";
 
 const DATA = JSON.parse(readFileSync(new URL("../../predictions.fixture.json", import.meta.url), "utf8"));
 

@@ -11,7 +11,7 @@ import {
   pairWords,
   shownSides,
   switchState,
-} from "../../../docs/_static/runner/steppers.js";
+} from "../../../../docs/_features/steppers/steppers.js";
 
 // The article's column at 1366x768 and at 390x844 (CSS px), as the theme lays it out.
 const LAPTOP_COLUMN = 730;
