@@ -1106,6 +1106,10 @@ def test_sampling_page_follows_the_temperatures_the_reader_tries() -> None:
         "about": "your cell draws no names at 0.1",
         "anyInput": False,
     }
+    # microgpt's 0.5 is now the coldest the cell draws at, not between the two.
+    assert run.claims["samp_microgpt_between"]["holds"] is False
+    assert run.claims["samp_microgpt_between"]["about"] == "you drew at 0.5 and 2"
+    assert claimed("gpt-sampling")["samp_microgpt_between"]["holds"]  # the page as built
     one = execute_page(
         "gpt-sampling",
         [
