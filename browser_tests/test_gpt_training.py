@@ -136,3 +136,22 @@ def test_stop_ends_the_training_part_way_and_the_chart_keeps_what_it_drew(tab: T
     assert record
     assert [m for m in record if m["stale"]] == []
     run(tab, names)  # a fresh Python runs the page again
+
+
+def test_an_edit_of_the_steps_leaves_the_benchmarks_record_the_builds_and_current(
+    tab: Tab,
+) -> None:
+    # The record reads the benchmark's file only: no edit of the training makes it out of date.
+    tab.open(PAGE)
+    run(tab, cell_with(tab, "docs = names()"))
+    training = cell_with(tab, BUILT_STEPS)
+    edit(tab, training, (BUILT_STEPS, "steps = 20"))
+    run(tab, training)
+    the_run = tab.page.locator("section#the-run").evaluate(MARKED_JS)
+    assert the_run
+    assert [m for m in the_run if m["stale"]] == []  # the sentences follow the edited run
+    record = tab.page.locator("section#the-full-run")
+    assert record.evaluate(MARKED_JS)
+    assert [m for m in record.evaluate(MARKED_JS) if m["stale"]] == []
+    assert "not re-run" not in record.inner_text()
+    assert not tab.errors, tab.errors

@@ -102,6 +102,9 @@ class TrainingLog:
         row and flushes it, so an interrupted run keeps its earlier rows.
         The file is written afresh, header first, replacing any file there
         (its folder is created).
+    loss_label : str, optional
+        What the recorded loss is, as a chart's axis names it: ``"loss"``, or
+        ``"loss (mean of the last 20 names)"`` for a running mean.
 
     Attributes
     ----------
@@ -109,6 +112,15 @@ class TrainingLog:
         The recorded rows, oldest first.
     path : pathlib.Path or None
         The CSV file written as the run goes, if any.
+    loss_label : str
+        What the recorded loss is.
+
+    Raises
+    ------
+    TypeError
+        If ``loss_label`` is not a string.
+    ValueError
+        If ``loss_label`` is empty.
 
     Examples
     --------
@@ -123,7 +135,14 @@ class TrainingLog:
     0.25
     """
 
-    def __init__(self, path: str | os.PathLike[str] | None = None) -> None:
+    def __init__(
+        self, path: str | os.PathLike[str] | None = None, *, loss_label: str = "loss"
+    ) -> None:
+        if not isinstance(loss_label, str):
+            raise TypeError(f"loss_label must be a string, got {type(loss_label).__name__}")
+        if not loss_label.strip():
+            raise ValueError("loss_label must name the loss, got an empty string")
+        self.loss_label = loss_label
         self.rows: list[LogRow] = []
         self.path: Path | None = None if path is None else Path(path)
         if self.path is not None:

@@ -324,6 +324,14 @@ def test_the_training_chart_without_accuracy_draws_only_the_loss_on_a_given_axis
     assert ax.get_ylim() == (0.0, 1.05)
 
 
+def test_the_training_charts_loss_axis_says_what_the_log_recorded() -> None:
+    log = TrainingLog(loss_label="loss (mean of the last 20 names)")
+    log.record(0, 0.5)
+    assert training_chart(log).y_label == "loss (mean of the last 20 names)"
+    log.record(1, 0.25, accuracy=0.5)
+    assert training_chart(log).y_label == "loss (mean of the last 20 names), accuracy"
+
+
 def test_a_loss_drawn_alone_that_stays_far_from_zero_gets_an_axis_that_fits_it() -> None:
     log = TrainingLog()
     for step, loss in enumerate([3.4, 3.0, 2.6, 2.4, 2.2]):

@@ -38,6 +38,15 @@ def test_record_takes_values_from_value_objects() -> None:
     assert isinstance(log.rows[0].predictions[0], float)  # type: ignore[index]
 
 
+def test_a_log_says_what_its_loss_is() -> None:
+    assert TrainingLog().loss_label == "loss"
+    assert TrainingLog(loss_label="mean loss").loss_label == "mean loss"
+    with pytest.raises(TypeError, match="loss_label must be a string"):
+        TrainingLog(loss_label=None)  # type: ignore[arg-type]
+    with pytest.raises(ValueError, match="must name the loss"):
+        TrainingLog(loss_label=" ")
+
+
 def test_table_is_fixed_width() -> None:
     assert sample_log().table() == textwrap.dedent(
         """\

@@ -220,8 +220,10 @@ def test_a_training_cell_sends_its_live_chart_first_at_the_first_row_and_last_at
     assert charts[0]["points"] == 1
     assert charts[-1]["points"] == 5
     log = kernel.NAMESPACE["log"]
-    expected = plot.plot_training(log).to_json()  # what the build's plot_training draws
+    # what the build's plot_training draws, titled as the run goes on
+    expected = plot.plot_training(log, title="as it trains: step 4").to_json()
     assert charts[-1]["figure"] == json.loads(json.dumps(expected))
+    assert charts[0]["figure"]["charts"][0]["title"] == "as it trains: step 0"
 
 
 class _InOrder(Page):

@@ -325,6 +325,24 @@ def test_the_cells_a_reader_sees_need_none_of_the_hidden_ones(page: str) -> None
     assert not problems, f"{page}.md: visible cells use names only hidden cells define: {problems}"
 
 
+def test_the_training_pages_benchmark_record_needs_none_of_its_cells() -> None:
+    """The record of the full run reads the benchmark's file only: a reader's edit of the
+    training cell leaves it the build's without calling it out of date."""
+    from book_runtime.snippets import runner_needs
+
+    cells = [
+        {
+            "source": without_magics(c.source),
+            "hidden": "remove-cell" in c.tags,
+            "buildOnly": "build-only" in c.tags,
+        }
+        for c in code_cells("gpt-training")
+    ]
+    record = [k for k, c in enumerate(cells) if "RESULTS_GPT.json" in c["source"]]
+    assert len(record) == 1
+    assert runner_needs(cells)[record[0]] == []
+
+
 # -- the claims, page by page ----------------------------------------------------
 
 
@@ -1088,6 +1106,10 @@ def test_sampling_page_follows_the_temperatures_the_reader_tries() -> None:
         "about": "your cell draws no names at 0.1",
         "anyInput": False,
     }
+    # microgpt's 0.5 is now the coldest the cell draws at, not between the two.
+    assert run.claims["samp_microgpt_between"]["holds"] is False
+    assert run.claims["samp_microgpt_between"]["about"] == "you drew at 0.5 and 2"
+    assert claimed("gpt-sampling")["samp_microgpt_between"]["holds"]  # the page as built
     one = execute_page(
         "gpt-sampling",
         [

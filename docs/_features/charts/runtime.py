@@ -3,7 +3,8 @@
 While a cell runs, every :class:`~micrograd.training_log.TrainingLog` it
 records to is sent to the page as it grows: its figure
 (:func:`micrograd.viz.plot.plot_training`, the one the build draws, as its
-``to_json()``) goes as the add-on message
+``to_json()``, titled by :func:`live_title`: the cell's own title comes with its
+chart, at the end) goes as the add-on message
 ``"live-chart"`` (``{figure, points}``: the description and the number of rows)
 after the log's first row, then at most every :data:`LIVE_INTERVAL` seconds,
 and once more, if rows came after the last one sent, before the cell shows
@@ -33,6 +34,11 @@ from book_runtime import kernel
 LIVE_INTERVAL = 0.25
 
 
+def live_title(log: Any) -> str:
+    """The live chart's title: that the run is going on, and the step it has reached."""
+    return f"as it trains: step {log.rows[-1].step}"
+
+
 @contextmanager
 def live_charts() -> Iterator[None]:
     """While the block runs, send the chart of every training log that records a row."""
@@ -42,7 +48,7 @@ def live_charts() -> Iterator[None]:
     sent: dict[int, tuple[TrainingLog, float, int]] = {}  # id(log) -> (log, when, rows sent)
 
     def send(log: TrainingLog) -> None:
-        figure = plot_training(log).to_json()
+        figure = plot_training(log, title=live_title(log)).to_json()
         kernel.post_message("live-chart", figure=figure, points=len(log.rows))
         sent[id(log)] = (log, time.monotonic(), len(log.rows))
 

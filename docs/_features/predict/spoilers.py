@@ -7,10 +7,21 @@ build reads everything below the prompt, in its section and in those after it,
 for what names the answer (:func:`spoilers`):
 
 * a number pasted from the prompt's own key, in any format;
+* a number pasted from another key that is the answer, as near as the prompt's
+  ``close`` counts (the count of the model's parameters, pasted again as the
+  trained model's), unless the answer is 0, which many other quantities are
+  (another graph's gradient);
 * a claim's sentence, for a prompt that asks about that claim;
 * for a prompt about a claim, a number its explanation pastes as the claim's
   evidence (``a.grad`` is -0.3410: the loss falls), unless the page showed it
   above the prompt.
+
+For a number prompt, it also reads the pictures below it, to the page's end: a
+picture drawn by a cell that needs the run that answers the prompt (the cell that
+glues its key, or a cell below the prompt that that one needs, as Python's
+analysis of the page's cells says, :func:`book_runtime.snippets.runner_needs`)
+shows what the answer is drawn from (the heat map of the rows a loss reached,
+under a prompt that asks how many).
 
 Up to the next heading, the prompt's part of the page, it also reads any text, a
 cell's output among it (printed, HTML, a picture's alt text), that holds the
@@ -50,15 +61,18 @@ page as built, not of the edit; the guard reads for that number all the same.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from book_runtime.features.claims.directive import GLUE_PREFIX as CLAIM_PREFIX
 from book_runtime.features.claims.directive import claim_fails, claim_node
 from book_runtime.features.glue.directive import glued_number
 from book_runtime.features.predict.directive import predict_run
+from book_runtime.snippets import runner_needs
 from docutils import nodes
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
@@ -78,6 +92,8 @@ _NOT_SHOWN = re.compile(r"<(script|style)\b.*?</\1\s*>", re.S | re.I)
 _TAG = re.compile(r"<[^>]*>")
 #: At most this many characters of an element are quoted.
 QUOTE = 80
+#: How far apart two decimals written alike may be as floats (``0.95`` is 0.05 from ``1.0``).
+ROUNDING = 1e-9
 #: The attribute of ``{after-predict} KEY``'s box that names its prompt.
 PROMPT_ATTRIBUTE = "after_prompt"
 
@@ -110,6 +126,7 @@ class Answer:
     key: str
     number: str | None
     evidence: frozenset[str] = frozenset()
+    close: float = 0.0
 
 
 def _explanation(prompt: predict_run) -> Iterator[nodes.container]:
@@ -146,7 +163,7 @@ def answer_of(prompt: predict_run) -> Answer:
         return Answer(key, None, frozenset(pasted - _pasted_above(prompt)))
     for pasted in prompt.findall(glued_number):
         if pasted["glue_key"] == key and pasted["glue_format"] == prompt["format"]:
-            return Answer(key, pasted.astext().strip())
+            return Answer(key, pasted.astext().strip(), close=float(prompt["close"]))
     raise ValueError(f"the prompt {key!r} does not paste its number {key}:{prompt['format']}")
 
 
@@ -170,6 +187,25 @@ def holds_number(text: str, number: str) -> bool:
         if _decimals(said) >= places and _as_float(said) == want:
             return True
     return False
+
+
+def _pasted_value(text: str) -> float | None:
+    """The number a glued text says (``4,192``, ``-0.25``), or None for one that is none."""
+    try:
+        return _as_float(text.strip().replace(",", ""))
+    except ValueError:
+        return None
+
+
+def near_answer(text: str, answer: Answer) -> bool:
+    """Whether a pasted ``text`` is ``answer``'s number, as near as its prompt counts close.
+
+    An answer of 0 is never near: a 0 pasted elsewhere is most often another quantity.
+    """
+    said = _pasted_value(text)
+    if answer.number is None or said is None or _as_float(answer.number) == 0:
+        return False
+    return abs(said - _as_float(answer.number)) <= answer.close + ROUNDING
 
 
 def _is_cell(node: nodes.Node) -> bool:
@@ -279,6 +315,8 @@ def spoilers(prompt: predict_run) -> list[tuple[nodes.Node, str]]:
             spoiled(node, f"pastes {answer.key}")
         elif isinstance(node, glued_number) and node["glue_key"] in answer.evidence:
             spoiled(node, f"pastes {node['glue_key']}, which its explanation gives as evidence")
+        elif isinstance(node, glued_number) and near_answer(node.astext(), answer):
+            spoiled(node, f"pastes {node['glue_key']} = {node.astext().strip()}, the answer")
         elif isinstance(node, claim_node) and CLAIM_PREFIX + node["key"] == answer.key:
             spoiled(node, f"says the claim {node['key']!r} it asks about")
         elif (
@@ -286,6 +324,73 @@ def spoilers(prompt: predict_run) -> list[tuple[nodes.Node, str]]:
         ):
             spoiled(node, f"shows {answer.number}")
     return list(found.values())
+
+
+# -- the pictures drawn from a prompt's answer ---------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Cells:
+    """What the page's executed notebook says of its code cells: ``code``, each notebook
+    cell's place among the code cells (by the notebook's index, as a cell's node has it);
+    ``needs``, the code cells each one needs; ``glues``, the code cell that glues each key."""
+
+    code: dict[int, int]
+    needs: list[list[int]]
+    glues: dict[str, int]
+
+
+def cells_of(notebook: dict[str, Any]) -> Cells:
+    """:class:`Cells` of an executed notebook."""
+    code: dict[int, int] = {}
+    cells = []
+    glues: dict[str, int] = {}
+    for index, cell in enumerate(notebook.get("cells", [])):
+        if cell.get("cell_type") != "code":
+            continue
+        code[index] = len(cells)
+        tags = cell.get("metadata", {}).get("tags", [])
+        source = cell.get("source", "")
+        cells.append({"source": "".join(source), "buildOnly": "build-only" in tags})
+        for output in cell.get("outputs", []):
+            name = output.get("metadata", {}).get("scrapbook", {}).get("name")
+            if name is not None:
+                glues[name] = code[index]
+    return Cells(code, runner_needs(cells), glues)
+
+
+def _draws(node: nodes.Node) -> bool:
+    """Whether a cell's output shows a picture: an image, or HTML that draws (SVG, a canvas)."""
+    if isinstance(node, nodes.image):
+        return True
+    return isinstance(node, nodes.raw) and bool(re.search(r"<(svg|img|canvas)\b", node.astext()))
+
+
+def picture_spoilers(prompt: predict_run, cells: Cells) -> list[tuple[nodes.Node, str]]:
+    """The pictures below a number prompt drawn from the run that answers it, each with what
+    it is (see the module's docstring)."""
+    answer = answer_of(prompt)
+    if answer.number is None or answer.key not in cells.glues:
+        return []
+    below = [
+        node
+        for node, _ in region(prompt)
+        if isinstance(node, nodes.container) and node.get("cell_index") in cells.code
+    ]
+    if not below:
+        return []
+    first = cells.code[below[0]["cell_index"]]
+    glue = cells.glues[answer.key]
+    answering = {glue, *(d for d in cells.needs[glue] if d >= first)}
+    found = []
+    for node in below:
+        output = next((n for n in node.children if _is_output(n)), None)
+        k = cells.code[node["cell_index"]]
+        if output is None or _withholds(output) or not any(output.findall(_draws)):
+            continue
+        if k in answering or answering & set(cells.needs[k]):
+            found.append((output, f"{_what(output)} draws from the run that gives {answer.key}"))
+    return found
 
 
 # -- the prompts' parts of a page, and what waits in each ----------------------------------------
@@ -330,13 +435,15 @@ def withhold(doctree: nodes.document) -> list[tuple[nodes.Node, str]]:
     return problems
 
 
-def problems(doctree: nodes.document) -> list[tuple[nodes.Node, str]]:
-    """Every spoiler and misplaced ``after-predict`` of a page, each with its message."""
-    found = withhold(doctree)
+def problems(doctree: nodes.document, cells: Cells | None = None) -> list[tuple[nodes.Node, str]]:
+    """Every spoiler and misplaced ``after-predict`` of a page, each with its message;
+    with ``cells`` (the page's code cells), only the pictures drawn from an answer."""
+    found = withhold(doctree) if cells is None else []
     for prompt in doctree.findall(predict_run):
         name = "predict-claim" if prompt["key"].startswith(CLAIM_PREFIX) else "predict-run"
         key = prompt["key"].removeprefix(CLAIM_PREFIX)
-        for node, said in spoilers(prompt):
+        shown = spoilers(prompt) if cells is None else picture_spoilers(prompt, cells)
+        for node, said in shown:
             found.append(
                 (
                     node,
@@ -354,9 +461,31 @@ def _location(node: nodes.Node, docname: str) -> tuple[str, int | None]:
     return docname, node.line if node is not None else None
 
 
+def _cells(app: Any, docname: str) -> Cells | None:
+    """The page's code cells, from its executed notebook (None: the page is no notebook)."""
+    path = Path(app.outdir).parent / "jupyter_execute" / f"{docname}.ipynb"
+    if not path.is_file():
+        return None
+    return cells_of(json.loads(path.read_text(encoding="utf-8")))
+
+
 def _check(app: Any, doctree: nodes.document) -> None:
-    docname = app.env.docname
-    for node, message in problems(doctree):
+    _warn(app.env.docname, problems(doctree))
+
+
+def _check_pictures(app: Any, doctree: nodes.document, docname: str) -> None:
+    """The pictures drawn from an answer: once the page's executed notebook is written (it
+    is not yet when its doctree is read).  Only a builder that writes each page apart: one
+    that joins the pages (singlehtml, LaTeX) resolves them all under the root's name."""
+    if app.builder.name not in ("html", "dirhtml"):
+        return
+    cells = _cells(app, docname)
+    if cells is not None:
+        _warn(docname, problems(doctree, cells))
+
+
+def _warn(docname: str, found: list[tuple[nodes.Node, str]]) -> None:
+    for node, message in found:
         logger.warning(
             message,
             location=_location(node, docname),
@@ -369,4 +498,5 @@ def setup(app: Any) -> dict[str, Any]:
     app.setup_extension("book_runtime.features.predict.directive")
     app.add_directive(TAG, AfterPredict)
     app.connect("doctree-read", _check)
+    app.connect("doctree-resolved", _check_pictures)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

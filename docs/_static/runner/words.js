@@ -112,8 +112,11 @@ export function hiddenErrorNote(entry, error) {
 
 /** The note of a run that Stop (or Restart) ended. */
 export function stoppedText(entry) {
-  return `Stopped ${nameOf(entry)}. Python was restarted: the variables of earlier cells are ` +
-    "gone, and Run runs the cells above again (this one only if you run it or say so).";
+  const name = nameOf(entry);
+  const asked = `when a cell below needs it and you choose "Run ${name} again"`;
+  return `Stopped ${name}. Python was restarted: the variables of earlier cells are gone. ` +
+    `A Run runs the cells above again, but not ${name}: it runs again ` +
+    `${entry.cell ? `when you press its Run, or ${asked}` : `only ${asked}`}.`;
 }
 
 /**

@@ -305,7 +305,8 @@ def training_chart(log: TrainingLog, title: str | None = None) -> Chart:
     -------
     Chart
         With a ``"loss"`` line (:data:`LOSS_COLOUR`), an ``"accuracy"`` line
-        (:data:`ACCURACY_COLOUR`) if any row has an accuracy, axis labels,
+        (:data:`ACCURACY_COLOUR`) if any row has an accuracy, axis labels (the
+        loss's is the log's ``loss_label``),
         whole-number steps, a grid and a legend.
 
     Raises
@@ -338,7 +339,7 @@ def training_chart(log: TrainingLog, title: str | None = None) -> Chart:
     chart = Chart(
         title=title,
         x_label="step",
-        y_label="loss, accuracy" if acc_points else "loss",
+        y_label=f"{log.loss_label}, accuracy" if acc_points else log.loss_label,
         integer_x=True,
         grid=True,
         y_range=y_range,

@@ -14,7 +14,11 @@ from book_runtime.features.predict.directive import predict_run
 from book_runtime.features.predict.spoilers import (
     PROSE_CLASS,
     TAG,
+    answer_of,
+    cells_of,
     holds_number,
+    near_answer,
+    picture_spoilers,
     problems,
     spoilers,
     withhold,
@@ -134,6 +138,81 @@ def test_the_answers_key_pasted_after_the_next_heading_gives_it_away_too() -> No
     sentence = nodes.paragraph("", "", pasted("wrong", "1.0"))
     [message] = messages(page(prompt(), then=(sentence,)))
     assert "the paragraph '1.0' pastes wrong" in message
+
+
+def test_another_keys_number_that_is_the_answer_gives_it_away_anywhere_below() -> None:
+    again = nodes.paragraph("", "", nodes.Text("It has "), pasted("trained", "1.03", ".2f"))
+    [message] = messages(page(prompt(), then=(again,)))
+    assert "the paragraph 'It has 1.03' pastes trained = 1.03, the answer" in message
+
+
+@pytest.mark.parametrize(("text", "gives"), [("0.95", True), ("1,0", False), ("0.9", False)])
+def test_another_keys_number_is_the_answer_as_near_as_the_prompt_counts_close(
+    text: str, gives: bool
+) -> None:
+    assert near_answer(text, answer_of(prompt())) is gives
+    assert not near_answer("1.0", answer_of(claim_prompt()))
+    assert not near_answer("0.0000", answer_of(prompt(answer="0.0")))  # many things are 0
+
+
+def notebook(*sources: str, glues: dict[int, str]) -> dict:
+    """An executed notebook of code cells; ``glues``: the key each glue cell glued."""
+    cells = []
+    for k, source in enumerate(sources):
+        glued = {"metadata": {"scrapbook": {"name": glues[k]}}} if k in glues else None
+        cells.append({"cell_type": "code", "source": source, "outputs": [glued] if glued else []})
+    return {"cells": cells}
+
+
+def at(index: int, box: nodes.container) -> nodes.container:
+    box["cell_index"] = index
+    return box
+
+
+def drawn(code: str, tags: tuple[str, ...] = ()) -> nodes.container:
+    return cell(code, nodes.image(uri="map.svg", alt="a map"), tags=tags)
+
+
+def test_a_picture_drawn_from_the_run_that_answers_the_prompt_gives_it_away() -> None:
+    cells = cells_of(
+        notebook(
+            "x = 1",
+            "y = x + 1",
+            "glue('wrong', y)",
+            "draw(y)",
+            "draw(x)",
+            "draw(y)",
+            glues={2: "wrong"},
+        )
+    )
+    document = page(
+        at(0, cell("x = 1")),
+        prompt(),
+        at(1, cell("y = x + 1", printed("2\n"), tags=(TAG,))),
+        at(3, drawn("draw(y)")),  # needs the cell that answers: gives it away
+        at(4, drawn("draw(x)")),  # drawn from what the page showed above the prompt
+        at(5, drawn("draw(y)", tags=(TAG,))),  # held back until the answer
+    )
+    withhold(document)
+    [(node, said)] = picture_spoilers(document.next_node(predict_run), cells)
+    assert said == (
+        "the output of the cell that begins 'draw(y)' draws from the run that gives wrong"
+    )
+    assert node.parent["cell_index"] == 3
+    [message] = [m for _, m in problems(document, cells)]
+    assert message.startswith("predict-run wrong: its answer shows before the reader answers")
+
+
+def test_a_picture_is_read_for_a_number_prompt_whose_key_the_notebook_glues() -> None:
+    cells = cells_of(notebook("y = 2", "draw(y)", glues={}))
+    document = page(prompt(), at(0, cell("y = 2")), at(1, drawn("draw(y)")))
+    assert picture_spoilers(document.next_node(predict_run), cells) == []
+    assert (
+        picture_spoilers(
+            page(claim_prompt(), at(1, drawn("draw(y)"))).next_node(predict_run), cells
+        )
+        == []
+    )
 
 
 def test_the_same_digits_after_the_next_heading_are_another_quantity() -> None:

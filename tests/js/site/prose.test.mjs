@@ -8,7 +8,7 @@ import { test } from "node:test";
 import { claimView } from "../../../docs/_features/claims/claims.js";
 import { glueView } from "../../../docs/_features/glue/glue.js";
 import { Prose } from "../../../docs/_static/runner/outputs.js";
-import { notRerunNote, notRerunWords } from "../../../docs/_static/runner/words.js";
+import { notRerunNote, notRerunWords, stoppedText } from "../../../docs/_static/runner/words.js";
 
 // A Prose follows the runner's events on document (read when a Prose is made).
 globalThis.document = new EventTarget();
@@ -17,6 +17,16 @@ const BUILD = { value: null, from: "build", stale: false };
 const emit = (name, detail = {}) => globalThis.document.dispatchEvent(new CustomEvent(`micrograd:${name}`, { detail }));
 
 // -- what stays the build's, out of date ------------------------------------------------------
+
+test("a stopped cell's note says when it runs again: its own Run, or the answer to a cell below", () => {
+  const words = stoppedText({ cell: { name: "cell 3" } });
+  assert.match(words, /^Stopped cell 3\. Python was restarted/);
+  assert.match(words, /not cell 3: it runs again when you press its Run, or when a cell below needs it/);
+  assert.match(words, /you choose "Run cell 3 again"/);
+  assert.doesNotMatch(words, /say so/);
+  const hidden = stoppedText({ after: { cell: { name: "cell 2" } } });
+  assert.match(hidden, /it runs again only when a cell below needs it and you choose "Run the hidden cell/);
+});
 
 test("an output that stays the build's names the cells the reader changed", () => {
   assert.equal(notRerunWords([{ number: 5, edited: true }]),
