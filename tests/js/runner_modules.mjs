@@ -22,3 +22,12 @@ export function runnerModules(folder = RUNNER, features = FEATURES) {
     .map((name) => relative(folder, join(features, name)));
   return [...own, ...registry, ...addOns.sort()];
 }
+
+/** The code of a module without its comments (a string never holds a comment here). */
+export function code(text) {
+  return text
+    .replace(/\/\*[\s\S]*?\*\//g, "")
+    .split("\n")
+    .map((line) => line.replace(/(^|[^:"'\\])\/\/.*$/, "$1"))
+    .join("\n");
+}

@@ -8,19 +8,10 @@ import { join } from "node:path";
 import { test } from "node:test";
 
 import { FEATURES } from "../../../docs/_features/registry.js";
-import { FEATURES as FEATURE_FOLDERS, RUNNER } from "../runner_modules.mjs";
+import { FEATURES as FEATURE_FOLDERS, RUNNER, code } from "../runner_modules.mjs";
 
 /** The runner's core: the files that read the registry instead of naming a feature. */
 const CORE = Object.freeze(["runner.js", "session.js", "pagestate.js", "python.js", "worker.js"]);
-
-/** The code of a module without its comments (a string never holds a comment here). */
-function code(text) {
-  return text
-    .replace(/\/\*[\s\S]*?\*\//g, "")
-    .split("\n")
-    .map((line) => line.replace(/(^|[^:"'\\])\/\/.*$/, "$1"))
-    .join("\n");
-}
 
 /** Each line of `text`'s code that names a feature of `names` (as a word): "line n: ...". */
 export function namingAFeature(text, names) {

@@ -11,18 +11,11 @@ import { readFileSync } from "node:fs";
 import { dirname, join, relative, resolve } from "node:path";
 import { test } from "node:test";
 
-import { FEATURES, RUNNER, runnerModules } from "../runner_modules.mjs";
+import {
+  FEATURES, RUNNER, code, runnerModules,
+} from "../runner_modules.mjs";
 
 const ENTRY = "runner.js"; // the page's entry point: the test API is its own
-
-/** The code of a module without its comments (a string never holds a comment here). */
-function code(text) {
-  return text
-    .replace(/\/\*[\s\S]*?\*\//g, "")
-    .split("\n")
-    .map((line) => line.replace(/(^|[^:"'\\])\/\/.*$/, "$1"))
-    .join("\n");
-}
 
 /** The runner's modules each module imports, statically or not. */
 export function importGraph(folder = RUNNER, features = FEATURES) {
