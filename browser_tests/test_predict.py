@@ -354,6 +354,9 @@ def test_predict_mode_keeps_the_drawing_in_place_while_the_reader_answers_and_st
     tab.page.set_viewport_size(window)
     tab.open("backward.html")
     page = tab.page
+    # The page sets up its other parts while idle (the cells' bars, above the stepper too):
+    # measured once they are, a step's place is the stepper's doing alone.
+    page.wait_for_function("microgradTest.setUp()")
     stepper = page.locator(".mg-stepper.mg-ready:not(.mg-stepper-pair)").first
     stepper.focus()
     page.keyboard.press("Home")
