@@ -42,6 +42,9 @@ VIEWPORTS = {"laptop": (1366, 768), "phone": (390, 844)}
 #: A small phone's screen (CSS pixels): its column is too narrow for the neuron's
 #: stepper at 12 px, which scrolls sideways there.
 SMALL_PHONE = {"width": 320, "height": 568}
+#: A phone's window with less height (CSS pixels): a browser's bars take some of the
+#: screen.  The steppers' drawings, whole at 390x844, are cropped to it.
+SHORT_PHONE = {"width": 390, "height": 780}
 
 #: The smallest a label may be drawn, in CSS pixels: the graphs' 12 pt text at
 #: their natural size is 16 px, a plot's 10 pt tick labels 13.3 px.  (A graph
@@ -969,13 +972,14 @@ CROPPED_STEP_JS = """
 def test_on_a_phone_a_cropped_drawing_shows_the_steps_nodes_and_moves_only_for_them(
     browser: Any, server: str, stepper_page: str
 ) -> None:
-    """On a phone a stepper's drawing cropped to the window shows, at every step, every
-    node the step names (the node at work and those its rule adds to; at the first
+    """On a phone too short for it, a stepper's drawing cropped to the window shows, at
+    every step, every node the step names (the node at work and those its rule adds to; at the first
     step and at Done the output), and it scrolls from one step to the next only where
     the next step's nodes are not already in view: no back and forth for nothing."""
     problems = []
     cropped = 0
     for phone in fresh_page(browser, "phone"):
+        phone.set_viewport_size(SHORT_PHONE)
         open_page(phone, server, stepper_page)
         steppers = phone.locator(".mg-stepper.mg-ready")
         for k in range(steppers.count()):
@@ -1002,6 +1006,36 @@ def test_on_a_phone_a_cropped_drawing_shows_the_steps_nodes_and_moves_only_for_t
     assert not problems, f"{stepper_page}:\n" + "\n".join(problems)
 
 
+@pytest.mark.parametrize("stepper_page", STEPPER_PAGES)
+def test_on_a_phone_every_steppers_drawing_is_whole_and_still_at_every_step(
+    browser: Any, server: str, stepper_page: str
+) -> None:
+    """At 390x844 every stepper, the pair's sides too, shows its whole drawing at every
+    step, its labels at 11 px or more: no view crops it, none scrolls, and nothing in it
+    pans from one step to the next (its words, a little smaller, leave it the room)."""
+    seen = []
+    for phone in fresh_page(browser, "phone"):
+        open_page(phone, server, stepper_page)
+        steppers = phone.locator(".mg-stepper.mg-ready")
+        assert steppers.count(), stepper_page
+        for k in range(steppers.count()):
+            stepper = steppers.nth(k)
+            stepper.press("Home")
+            total = stepper.evaluate(STEPPER_STATE_JS)["total"]
+            for step in range(total):
+                state = stepper.evaluate(CROPPED_STEP_JS) | stepper.evaluate(WHOLE_DRAWING_JS)
+                state |= {"label": stepper.evaluate(DRAWING_PLACE_JS)["label"]}
+                seen.append((k, step + 1, state))
+                if step < total - 1:
+                    stepper.locator(".mg-stepper-next").click()
+    for k, step, state in seen:
+        where = f"{stepper_page}, stepper {k}, step {step}: {state}"
+        assert not state["cropped"], where
+        assert state["scrolls"] <= 1, where
+        assert state["scrolled"] == 0, where
+        assert state["label"] >= MIN_GRAPH_LABEL_PX, where
+
+
 #: The current frame's drawing and its view, on the screen, and whether the view scrolls.
 WHOLE_DRAWING_JS = """
 (stepper) => {
@@ -1024,11 +1058,12 @@ WHOLE_DRAWING_JS = """
 def test_on_a_phone_the_whole_graph_switch_shows_it_whole_and_still_at_every_step(
     browser: Any, server: str, stepper_page: str
 ) -> None:
-    """On a phone, whose window crops a stepper's drawing, the "Whole graph" switch under
-    it fits the whole drawing in the window: at every step its box is the same,
+    """On a phone too short for a stepper's drawing, which its window crops, the "Whole
+    graph" switch under it fits the whole drawing in the window: at every step its box is the same,
     whole in its view, which scrolls nothing, and whole in the window; switched off,
     the drawing is cropped again."""
     for phone in fresh_page(browser, "phone"):
+        phone.set_viewport_size(SHORT_PHONE)
         open_page(phone, server, stepper_page)
         steppers = phone.locator(".mg-stepper.mg-ready")
         offered = ".mg-stepper-frame.mg-current button.mg-stepper-whole"

@@ -14,6 +14,12 @@ export const MIN_LABEL_PX = 9.5;
 // words under it (wordsBelow); too wide for the column at it, the drawing keeps it and
 // scrolls sideways in a labelled region.
 export const MIN_NARROW_LABEL_PX = 12;
+// The smallest a phone may draw a stepper's labels to show its drawing whole in the
+// window, its buttons and words with it: 11 px, read without a zoom.  A drawing the
+// window holds at this size or more is shown whole, and nothing in it moves from step
+// to step; one it does not keeps MIN_NARROW_LABEL_PX, and its view crops it
+// (croppedHeight) and scrolls to the step's nodes.
+export const MIN_WHOLE_LABEL_PX = 11;
 // A window narrower than this (CSS px) is a phone's: the theme's smallest breakpoint.
 export const PHONE_WIDTH_PX = 576;
 // The smallest a stepper's labels may be drawn beside its words (a laptop): 11 px, read
@@ -68,7 +74,9 @@ export function wordsBelow({ screen, pair }) {
  * at that size (CSS px); `room` is the view's width, `free` the window's height left
  * for the drawing, and `screen` the window's width.  The drawing fits the window's
  * height and the view's width, unless its labels would get smaller than MIN_LABEL_PX,
- * or on a phone MIN_NARROW_LABEL_PX: then it keeps that size, whole.  Where
+ * or on a phone MIN_NARROW_LABEL_PX: then it keeps that size, whole (a phone's
+ * window may crop it, croppedHeight), unless the window holds it whole with its labels
+ * at MIN_WHOLE_LABEL_PX or more: then it takes the window's height.  Where
  * the view is too narrow for the labels at MIN_NARROW_LABEL_PX, the drawing keeps that
  * size and scrolls sideways.  MIN_NARROW_LABEL_PX is kept with a hundredth more: not
  * below it once rounded.
@@ -90,8 +98,10 @@ export function frameScale({ width, height, label, room, free, screen, beside = 
   if (across * label < MIN_NARROW_LABEL_PX && across < 1 && label > MIN_NARROW_LABEL_PX) {
     return { scale: readable, sideways: true };
   }
-  const least = screen < PHONE_WIDTH_PX ? readable : MIN_LABEL_PX / label;
+  const phone = screen < PHONE_WIDTH_PX;
+  const least = phone ? readable : MIN_LABEL_PX / label;
   const fits = Math.min(across, Math.max(free, 0) / height);
+  if (phone && fits * label >= MIN_WHOLE_LABEL_PX + 0.01) return { scale: fits, sideways: false };
   return { scale: Math.max(fits, Math.min(across, least)), sideways: false };
 }
 
