@@ -317,10 +317,10 @@ class NudgeControl {
     if (this.requests.waiting === null) this.asked.clear();
     if (answer.reply !== null) this.leaf = answer.reply.leaf;
     // What read the graph's names is stale now; the prose follows the graph at each
-    // point where its data and gradients agree ("state" changes nothing).
+    // point where its data and gradients agree, as Python says ("state" changes nothing).
     if (question !== "state") {
       this.actions.machinery().then((queue) => queue.changedWithoutRun(
-        this.session, this.cell, answer.bound, !answer.moved,
+        this.session, this.cell, answer.bound, answer.settled,
       ));
     }
     draw(this, answer);

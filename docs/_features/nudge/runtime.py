@@ -389,18 +389,24 @@ def bound(namespace: dict[str, Any], nudge: Nudge) -> list[str]:
 
 
 def state(nudge: Nudge) -> dict[str, Any]:
-    """The graph as the control draws it: each leaf's value now, base and gradient, the output."""
+    """The graph as the control draws it: each leaf's value now, base and gradient, the output,
+    and whether the prose may follow it (``settled``)."""
     leaves = [
         {"name": name, "value": x.data, "base": nudge.base(x), "grad": nudge.grad(x)}
         for name, x in nudge.leaves.items()
     ]
+    moved = any(leaf["value"] != leaf["base"] for leaf in leaves)
     return {
         "out": nudge.root.data,
         "base_out": nudge.base(nudge.root),
         "leaves": leaves,
-        "moved": any(leaf["value"] != leaf["base"] for leaf in leaves),
+        "moved": moved,
         "rebased": nudge.rebased(),
         "page_grads": nudge.had_gradients,
+        # The graph's data and gradients belong to one point, so the prose may follow
+        # it: no input moved since backward() last ran, or the page never ran it (its
+        # grads are zero at any point, and a nudge keeps them so).
+        "settled": not moved or not nudge.had_gradients,
     }
 
 

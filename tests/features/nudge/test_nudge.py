@@ -11,7 +11,7 @@ import math
 from typing import Any
 
 import pytest
-from book_runtime.features.nudge.runtime import OPERATIONS, Nudge, gradients, replay
+from book_runtime.features.nudge.runtime import OPERATIONS, Nudge, gradients, replay, state
 
 from micrograd.engine import Value, new_node, topological_order
 
@@ -368,6 +368,24 @@ def test_backward_again_leaves_a_graph_built_without_backward_without_gradients(
     assert (a.grad, b.grad) == (0.0, 0.0)
     assert nudge.grad(b) == 3.0
     assert nudge.reply() is None
+
+
+def test_the_prose_follows_a_nudge_only_where_data_and_gradients_share_a_point() -> None:
+    """A graph its page ran backward() on is settled only until an input moves, and again
+    after backward() runs at the new point; one never run backward is settled at any
+    point: its grads are zero wherever its inputs are."""
+    o, _ = neuron()
+    ran = Nudge(o)
+    assert state(ran)["settled"]
+    ran.set("w1", -2.9)
+    assert not state(ran)["settled"]
+    ran.backward_again()
+    assert state(ran)["settled"]
+    a, b = Value(2.0, label="a"), Value(-3.0, label="b")
+    never = Nudge(a * b)
+    never.set("a", 3.0)
+    assert state(never)["moved"]
+    assert state(never)["settled"]
 
 
 def test_a_restored_nudge_is_compared_again_without_a_new_one() -> None:

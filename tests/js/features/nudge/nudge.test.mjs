@@ -161,7 +161,7 @@ test("the drawing's caption says whose gradients it shows, and where they belong
 // -- a control on a page, with the runner's real Session and a fake worker ------------------------
 
 /** The fake Python's nudges of o = x * w: the numbers book_runtime.features.nudge.runtime would give. */
-function fakeNudges() {
+function fakeNudges({ pageGrads = true } = {}) {
   const asked = [];
   const graph = { now: { x: 2, w: -3 }, base: { x: 2, w: -3 }, last: null };
   const answer = () => {
@@ -180,6 +180,7 @@ function fakeNudges() {
     return {
       out, base_out: graph.base.x * graph.base.w, leaves, reply, bound: ["o"],
       svg: `<svg><text>o ${out}</text></svg>`, moved, rebased: graph.base.w !== -3 || graph.base.x !== 2,
+      page_grads: pageGrads, settled: !moved || !pageGrads,
     };
   };
   const set = (namespace, leaf, value) => {
@@ -353,6 +354,18 @@ test("a nudge makes the prose's numbers out of date, but not a claim that holds 
   assert.equal(identity.dataset.shown, "yours");
   assert.equal(identity.querySelector(".mg-claim-mark"), null);
   assert.ok(!identity.classList.contains("mg-claim-stale"));
+});
+
+test("a graph its page never ran backward() on: the prose follows each nudge, never out of date", { timeout: 20_000 }, async () => {
+  const { answers } = fakeNudges({ pageGrads: false });
+  const { window, session } = await openPage(NUDGE_HTML, { answers });
+  await until(() => (session.features.get("nudge") || []).length === 1);
+  const box = window.document.querySelector("div.mg-nudge");
+  box.querySelector(".mg-nudge-start").click();
+  await until(() => session.features.get("nudge")[0].answer !== null);
+  press(window, box.querySelector('[role="slider"][aria-label="w"]'), "ArrowUp");
+  const total = window.document.querySelector("span.pasted-text");
+  await until(() => total.textContent.startsWith("-5998.0") && total.dataset.shown === "yours");
 });
 
 test("a typed value is nudged to, and a typed word is named as no number", async () => {
