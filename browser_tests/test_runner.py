@@ -350,6 +350,47 @@ def test_the_load_sets_up_the_first_screens_cells_and_the_rest_comes_after(tab: 
     assert not tab.errors, tab.errors
 
 
+#: Each runnable cell's bar's height with its margins, and that of the room the load keeps
+#: for it (a .runner-bar-room put where the bar is), as the page lays them out.
+BAR_AND_ROOM_JS = """() => Array.from(document.querySelectorAll('div.cell[data-runner-state]'))
+  .filter((cell) => cell.querySelector(':scope > .cell_input'))
+  .flatMap((cell) => {
+    const bar = cell.querySelector(':scope > .runner-bar');
+    if (!bar) return [];
+    const outer = (el) => { const style = getComputedStyle(el);
+      return el.getBoundingClientRect().height + parseFloat(style.marginTop)
+        + parseFloat(style.marginBottom); };
+    const room = document.createElement('div');
+    room.className = 'runner-bar-room';
+    bar.after(room);
+    const sizes = [outer(bar), outer(room)];
+    room.remove();
+    return [sizes];
+  })"""
+
+
+@pytest.mark.parametrize(("width", "height"), [(1366, 768), (390, 844)])
+def test_a_cells_bar_comes_into_the_room_the_load_kept_for_it(
+    tab: Tab, width: int, height: int
+) -> None:
+    """The load keeps each runnable cell's bar's room (the bar itself comes as the cell
+    nears the window): the bar is as tall as that room, so nothing below it moves."""
+    tab.page.set_viewport_size({"width": width, "height": height})
+    tab.open("neuron.html")
+    count = "document.querySelectorAll('div.cell[data-runner-state] > {}').length"
+    cells = tab.evaluate(count.format(".cell_input"))
+    assert cells >= 4
+    assert (
+        tab.evaluate(count.format(".runner-bar-room")) + tab.evaluate(count.format(".runner-bar"))
+        == cells
+    )
+    tab.page.wait_for_function("microgradTest.setUp()")
+    sizes = tab.evaluate(BAR_AND_ROOM_JS)
+    assert len(sizes) == cells
+    for bar, room in sizes:
+        assert bar == pytest.approx(room, abs=0.5), sizes
+
+
 # -- every page, every runnable cell -----------------------------------------------------------
 
 

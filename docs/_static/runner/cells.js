@@ -340,6 +340,8 @@ export function setUpCells(session, actions) {
     // tests find the runnable cells by it); render() keeps it.
     el.dataset.runnerState = cell.state;
     cells.push(cell);
+    // The bar's room, kept from the load: the page below does not move when it comes.
+    input.after(element("div", "runner-bar-room"));
     whenNear(session, el, () => makeCellBar(session, cell, actions));
   }
   if (cells.length > 0) setUpScratch(session, article, actions);
@@ -352,7 +354,9 @@ export function setUpCells(session, actions) {
  */
 function makeCellBar(session, cell, actions) {
   cell.controls = makeBar(cell, actions);
-  cell.input.after(cell.controls.bar);
+  const room = cell.input.nextElementSibling;
+  if (room && room.classList.contains("runner-bar-room")) room.replaceWith(cell.controls.bar);
+  else cell.input.after(cell.controls.bar);
   if (!cell.scratch) addTools(session, cell);
   render(cell);
 }
