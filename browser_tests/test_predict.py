@@ -337,6 +337,59 @@ DRAWING_JS = """
 """
 
 
+#: The nodes the question is about (the next frame's node at work and those its rule adds
+#: to, at the same place in the drawing shown), against the part of the drawing its view
+#: shows: their tops and bottoms, and the view's.
+QUESTION_NODES_JS = """
+(stepper) => {
+  const frames = Array.from(stepper.querySelectorAll(':scope > .mg-stepper-frame'));
+  const current = frames.findIndex((f) => f.classList.contains('mg-current'));
+  const svg = frames[current].querySelector('svg.micrograd-graph');
+  const nodes = Array.from(svg.querySelectorAll('g.node'));
+  const asked = Array.from(frames[current + 1].querySelectorAll('svg.micrograd-graph g.node'));
+  const view = svg.closest('.mg-stepper-view').getBoundingClientRect();
+  return {
+    view: [view.top, view.bottom],
+    nodes: asked.flatMap((g, k) => g.matches('.mg-active, .mg-receiving')
+      ? [[nodes[k].getBoundingClientRect().top, nodes[k].getBoundingClientRect().bottom]] : []),
+  };
+}
+"""
+
+
+def test_on_a_phone_predict_shows_the_nodes_its_question_is_about(tab: Tab) -> None:
+    """On a phone, Predict on crops the stepper's drawing to the window's height left by
+    the question: each question's nodes (the rule's node and the inputs it adds to) are
+    in the view, wherever the reader had scrolled it (here: to its top)."""
+    tab.page.set_viewport_size({"width": 390, "height": 844})
+    tab.open("backward.html")
+    tab.page.wait_for_function("microgradTest.setUp()")
+    stepper = tab.page.locator(".mg-stepper.mg-ready:not(.mg-stepper-pair)").first
+    stepper.locator(".mg-predict-switch").click()
+    stepper.focus()
+    tab.page.keyboard.press("Home")
+    seen = []
+    for _ in range(12):
+        stepper.evaluate(
+            "(s) => s.querySelectorAll('.mg-stepper-frame.mg-current .mg-stepper-view')"
+            ".forEach((v) => { v.scrollTop = 0; })"
+        )
+        stepper.locator(".mg-stepper-next").click()
+        if stepper.locator(".mg-predict-ask").is_visible():
+            seen.append(stepper.evaluate(QUESTION_NODES_JS))
+            stepper.locator(".mg-predict-show").click()
+            tab.page.wait_for_function(
+                "(f) => f.hidden", arg=stepper.locator(".mg-predict-ask").element_handle()
+            )
+        if stepper.locator(".mg-stepper-next").is_disabled():
+            break
+    assert len(seen) >= 3, seen
+    for n, place in enumerate(seen):
+        top, bottom = place["view"]
+        assert len(place["nodes"]) >= 2, (n, place)
+        assert all(a >= top - 0.5 and b <= bottom + 0.5 for a, b in place["nodes"]), (n, place)
+
+
 @pytest.mark.parametrize(
     "window",
     [{"width": 1366, "height": 768}, {"width": 390, "height": 844}],

@@ -317,6 +317,8 @@ function ask(view, frame) {
   fillQuestion(view, frame);
   view.feedback.replaceChildren();
   view.form.hidden = false;
+  // The question's nodes in view (a phone's cropped drawing scrolls to them).
+  view.control.showNodesOf(frame);
   view.inputs[0].focus();
   announce(`${question.lead.text} ${question.asks.map((item) => item.question.text).join(" ")}`);
 }

@@ -336,7 +336,7 @@ function shareSize(frames, current) {
  * view, the node at work in the middle.  `layout` says where the words lie
  * (layOutWords).
  */
-function fitFrame(stepper, frame, { beside, below, whole, wholeSwitch }, scrolledTo = null) {
+function fitFrame(stepper, frame, { beside, below, whole, wholeSwitch, asked = null }, scrolledTo = null) {
   const views = Array.from(frame.querySelectorAll(".mg-stepper-view")).filter((v) => v.getClientRects().length);
   if (!views.length) return;
   views.forEach((view) => {
@@ -395,7 +395,7 @@ function fitFrame(stepper, frame, { beside, below, whole, wholeSwitch }, scrolle
     });
   }
   if (views.length === 1 && !views[0].classList.contains("mg-sideways")) {
-    cropToWindow(stepper, views[0], scrolledTo, { whole, wholeSwitch });
+    cropToWindow(stepper, views[0], scrolledTo, { whole, wholeSwitch, asked });
   }
 }
 
@@ -409,7 +409,7 @@ function fitFrame(stepper, frame, { beside, below, whole, wholeSwitch }, scrolle
  * work and those its rule adds to, or the output) need to be in it: where they are in
  * view already, the drawing keeps still.
  */
-function cropToWindow(stepper, view, scrolledTo, { whole, wholeSwitch }) {
+function cropToWindow(stepper, view, scrolledTo, { whole, wholeSwitch, asked }) {
   const room = window.innerHeight - stuckTop() - 8;
   const drawn = view.getBoundingClientRect().height;
   const over = stepper.getBoundingClientRect().height - room;
@@ -426,7 +426,7 @@ function cropToWindow(stepper, view, scrolledTo, { whole, wholeSwitch }) {
   view.style.maxHeight = `${height}px`;
   if (scrolledTo !== null) view.scrollTop = scrolledTo;
   const shown = view.getBoundingClientRect();
-  const step = nodesBox(namedNodes(stepper, view));
+  const step = nodesBox(namedNodes(stepper, view, asked));
   const work = step && step.bottom - step.top <= shown.height - 8 ? step : activeBox(view);
   if (work) {
     if (work.top < shown.top) view.scrollTop -= shown.top - work.top + 4;
@@ -448,20 +448,26 @@ function fitWhole(view, height) {
 /**
  * The nodes of a view's drawing that its step names: the node at work and those its
  * rule adds to; at a step with none (before backward(), and Done) the output, the
- * node at work at the step that seeds its grad, the stepper's first with one.  The
- * frames share one layout: a node is the same one at the same place in each.
+ * node at work at the step that seeds its grad, the stepper's first with one.  With
+ * `asked` (a frame predict mode asks about, the stepper staying where it is), those
+ * that frame names instead: the question is about them.  The frames share one
+ * layout: a node is the same one at the same place in each.
  */
-function namedNodes(stepper, view) {
+function namedNodes(stepper, view, asked = null) {
   const nodes = Array.from(view.querySelectorAll("g.node"));
   const named = nodes.filter((g) => g.matches(".mg-active, .mg-receiving"));
-  if (named.length) return named;
   const frame = view.closest(".mg-stepper-frame");
-  const seed = stepper.querySelector(":scope > .mg-stepper-frame g.node.mg-active")?.closest(".mg-stepper-frame");
-  if (!seed) return named;
   const k = Array.from(frame.querySelectorAll("svg.micrograd-graph")).indexOf(view.firstElementChild);
-  const drawing = seed.querySelectorAll("svg.micrograd-graph")[k];
-  if (!drawing) return named;
-  return Array.from(drawing.querySelectorAll("g.node")).flatMap((g, n) => (g.matches(".mg-active") && nodes[n] ? [nodes[n]] : []));
+  // The same nodes of this view's drawing as those `selector` matches in another frame's.
+  const alike = (other, selector) => {
+    const drawing = other.querySelectorAll("svg.micrograd-graph")[k];
+    if (!drawing) return [];
+    return Array.from(drawing.querySelectorAll("g.node")).flatMap((g, n) => (g.matches(selector) && nodes[n] ? [nodes[n]] : []));
+  };
+  if (asked !== null) return alike(asked, ".mg-active, .mg-receiving");
+  if (named.length) return named;
+  const seed = stepper.querySelector(":scope > .mg-stepper-frame g.node.mg-active")?.closest(".mg-stepper-frame");
+  return seed ? alike(seed, ".mg-active") : named;
 }
 
 /** The width of a frame's content (CSS px): the row its drawings and words share. */
@@ -573,6 +579,7 @@ export class Stepper {
     // reader asked for the whole graph where a phone would crop it.
     this.layout = { beside: false, below: false, whole: false };
     this.hold = null; // (from, to) -> true when a step is held back (holdSteps)
+    this.asked = null; // the frame whose nodes are kept in view too (showNodesOf)
     this.wholeSwitch = null; // the "Whole graph" switch, once the frames are set up
   }
 
@@ -611,7 +618,9 @@ export class Stepper {
     // Where the reader, or the last step, scrolled a cropped drawing: the next keeps it.
     const cropped = frames[this.current].querySelector(".mg-stepper-view.mg-cropped");
     const scrolledTo = cropped ? cropped.scrollTop : null;
-    this.current = Math.max(0, Math.min(frames.length - 1, index));
+    const to = Math.max(0, Math.min(frames.length - 1, index));
+    if (to !== this.current) this.asked = null;
+    this.current = to;
     frames.forEach((frame, k) => frame.classList.toggle("mg-current", k === this.current));
     const focused = element.ownerDocument.activeElement;
     previous.disabled = this.current === 0;
@@ -621,7 +630,7 @@ export class Stepper {
     if (focused === next && next.disabled) previous.focus({ preventScroll: true });
     this.status.textContent = `Step ${this.current + 1} of ${frames.length}`;
     element.dataset.current = String(this.current);
-    fitFrame(element, frames[this.current], { ...this.layout, wholeSwitch: this.wholeSwitch }, scrolledTo);
+    fitFrame(element, frames[this.current], this.fitting(), scrolledTo);
     stickCaption(element);
     if (announce) {
       if (this.live) this.live.textContent = captionOf(frames[this.current]);
@@ -649,6 +658,21 @@ export class Stepper {
     this.hold = hold;
   }
 
+  /**
+   * Keep in view the nodes frame `index` names, not this step's: predict mode asks what
+   * its rule will give while the stepper stays where it is.
+   */
+  showNodesOf(index) {
+    this.asked = index;
+    this.show(this.current, false);
+  }
+
+  /** What fitFrame needs of the stepper's state. */
+  fitting() {
+    const asked = this.asked === null ? null : this.frames[this.asked];
+    return { ...this.layout, wholeSwitch: this.wholeSwitch, asked };
+  }
+
   /** Show the whole graph (or the readable, cropped one) where a phone crops it. */
   showWhole(whole) {
     const focused = this.element.ownerDocument.activeElement === this.wholeSwitch;
@@ -673,7 +697,7 @@ export class Stepper {
     const { beside, below } = layOutWords(element, frame);
     this.layout = { beside, below, whole: this.layout.whole };
     holdCaptions(frames, frame, beside);
-    fitFrame(element, frame, { ...this.layout, wholeSwitch: this.wholeSwitch });
+    fitFrame(element, frame, this.fitting());
     if (beside) {
       shareSize(frames, frame);
       holdCaptions(frames, frame, beside);
