@@ -7,10 +7,10 @@
 
 import { element } from "../../_static/runner/cells.js";
 import { installOnce, proseOf, registerAddon } from "../../_static/runner/outputs.js";
-import { notRerunWords } from "../../_static/runner/words.js";
+import { notRerunWords, rerunWords } from "../../_static/runner/words.js";
 
 // -- the words of a state -------------------------------------------------------------------------
-// What a claim of a state ({value, from, stale, notRerun}) says, and how it is marked.
+// What a claim of a state ({value, from, stale, notRerun, rerun}) says, and how it is marked.
 
 /** What a claim's mark says, in brackets, when it keeps its wording (null: no mark). */
 export function claimMark(state) {
@@ -18,7 +18,7 @@ export function claimMark(state) {
   if (stale && state.notRerun) return notRerunWords(state.notRerun);
   if (stale) {
     const whose = value === null ? "from the build" : "from an earlier run of yours";
-    return `${whose}: your changes above make it out of date`;
+    return `${whose}: your changes above make it out of date${rerunWords(state)}`;
   }
   if (value === null || value.holds) return from === "earlier-run" ? "from an earlier session of yours" : null;
   const broken = value.about ? `not true of your run: ${value.about}` : "not true of your run";

@@ -7,7 +7,7 @@
 
 import { element } from "../../_static/runner/cells.js";
 import { installOnce, proseOf, registerAddon } from "../../_static/runner/outputs.js";
-import { notRerunNote } from "../../_static/runner/words.js";
+import { notRerunNote, rerunWords } from "../../_static/runner/words.js";
 
 // -- the words of a state -------------------------------------------------------------------------
 // What a glued number of a state ({value, from, stale, notRerun}) says, and how it is marked.
@@ -34,7 +34,7 @@ export function glueView(state, buildText, theirs, shownWording = undefined) {
     words = notRerunNote(state.notRerun);
   } else if (state.stale) {
     const whose = state.value === null ? "From the build" : "From an earlier run of yours";
-    words = and(`${whose}; your changes above make it out of date`);
+    words = and(`${whose}; your changes above make it out of date${rerunWords(state)}`);
   } else if (state.value !== null && theirs !== buildText) {
     if (theirs === undefined) words = "From the build: your run's value cannot be shown here.";
     else if (build === null) words = state.from === "run" ? "Your run's value." : "From an earlier Python session of yours.";

@@ -113,19 +113,21 @@ export function emit(name, detail = {}) {
 // runner.js hands it to the browser tests), and a module of its own, shared by
 // the two, would be a page module more than the runner keeps to
 // (tests/site/test_site_helpers.py).  A key's state is
-//   {value, from, stale, notRerun}
+//   {value, from, stale, notRerun, rerun}
 // value: the reader's value (null: the build's); from: "run" (this Python
 // session) or "earlier-run" (a session that has ended, or a saved run brought
 // back on reload); stale: the cells it was computed from have changed since;
 // notRerun (only while stale, where it is so): it is the build's, computed from
 // a build-only cell, and these shown cells it depends on are the reader's
-// ([{number, edited}]: planner.notRerun).
+// ([{number, edited}]: planner.notRerun); rerun (only while stale, elsewhere): the
+// number of the shown cell whose Run brings it up to date.
 // It follows the runner's events as the cells' outputs do, so that a sentence
 // never says something the outputs around it no longer show:
 //   micrograd:restart  the reader's values are from an earlier session now
 //   micrograd:reset    {glue}: those keys are the build's again
-//   micrograd:stale    {glue, notRerun}: exactly these keys are stale (notRerun:
-//                      {key: cells} for those that stay the build's)
+//   micrograd:stale    {glue, notRerun, rerun}: exactly these keys are stale (notRerun:
+//                      {key: cells} for those that stay the build's; rerun:
+//                      {key: cell number} for the others)
 //
 // Each change is the event micrograd:prose {key, state} on document.
 // followKeys(owns, render) gives an add-on the keys it owns (owns(key)) and
@@ -153,10 +155,13 @@ export class Prose {
     document.addEventListener("micrograd:stale", (event) => {
       const stale = new Set(event.detail.glue || []);
       const notRerun = event.detail.notRerun || {};
+      const rerun = event.detail.rerun || {};
       for (const { states } of this.followers) {
         for (const [key, state] of states) if (state.stale && !stale.has(key)) this.update(key, { stale: false });
       }
-      for (const key of stale) this.update(key, { stale: true, notRerun: notRerun[key] || null });
+      for (const key of stale) {
+        this.update(key, { stale: true, notRerun: notRerun[key] || null, rerun: rerun[key] ?? null });
+      }
     });
   }
 
@@ -169,6 +174,7 @@ export class Prose {
     if (!owner) return;
     const state = { ...(owner.states.get(key) || BUILD), ...change };
     if (!state.stale || !state.notRerun) delete state.notRerun;
+    if (!state.stale || state.rerun == null) delete state.rerun;
     if (state.value === null && !state.stale) owner.states.delete(key);
     else owner.states.set(key, state);
     const shown = owner.states.get(key) || BUILD;

@@ -734,11 +734,21 @@ export function drawStale(session) {
   for (const code of notRerun.keys()) stale.add(code);
   const glueNotRerun = {};
   for (const [code, cells] of notRerun) for (const key of flow.codeCells[code].glue) glueNotRerun[key] = cells;
+  // The shown cell whose Run brings a stale key up to date: its own cell, or the shown
+  // cell that a hidden one follows (a Run runs the hidden cells after it).
+  const glueRerun = {};
+  for (const code of stale) {
+    if (notRerun.has(code)) continue;
+    const shown = flow.codeCells.slice(0, code + 1).findLast((entry) => entry.cell);
+    if (!shown) continue;
+    for (const key of staleKeys(flow.codeCells[code], false)) glueRerun[key] = shown.cell.number;
+  }
   const detail = {
     cells: [...stale].map((code) => flow.codeCells[code].cell).filter(Boolean).map((c) => c.index),
     code: [...stale].sort((a, b) => a - b),
     glue: [...stale].sort((a, b) => a - b).flatMap((code) => staleKeys(flow.codeCells[code], notRerun.has(code))),
     notRerun: glueNotRerun,
+    rerun: glueRerun,
   };
   const key = JSON.stringify(detail);
   if (key !== session.stale.shown) {

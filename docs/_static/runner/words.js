@@ -99,6 +99,11 @@ export function notRerunNote(notRerun) {
   return `${words[0].toUpperCase()}${words.slice(1)}.`;
 }
 
+/** After a stale key's words: which cell's Run brings it up to date (a state's rerun). */
+export function rerunWords(state) {
+  return state.rerun == null ? "" : `; run cell ${state.rerun} to update it`;
+}
+
 /** A hidden cell raised: the note that says so (the text keeps the build's numbers), as data. */
 export function hiddenErrorNote(entry, error) {
   return {

@@ -50,14 +50,15 @@ test("a claim and a number computed from such an output say so, not that a run u
   });
 });
 
-test("the stale event says which keys stay the build's; the mark goes when they are current", () => {
+test("the stale event says which keys stay the build's, which cell updates the others; the mark goes when they are current", () => {
   const keys = new Prose().followKeys((key) => key.startsWith("b:"), () => {});
   const cells = [{ number: 5, edited: true }];
-  emit("stale", { glue: ["b:grad", "b:other"], notRerun: { "b:grad": cells } });
+  emit("stale", { glue: ["b:grad", "b:other"], notRerun: { "b:grad": cells }, rerun: { "b:other": 3 } });
   assert.deepEqual(keys.state("b:grad"), { ...BUILD, stale: true, notRerun: cells });
-  assert.deepEqual(keys.state("b:other"), { ...BUILD, stale: true });
+  assert.deepEqual(keys.state("b:other"), { ...BUILD, stale: true, rerun: 3 });
   emit("stale", { glue: [] });
   assert.deepEqual(keys.state("b:grad"), BUILD);
+  assert.deepEqual(keys.state("b:other"), BUILD);
 });
 
 // -- each key's state, following the runner's events ------------------------------------------

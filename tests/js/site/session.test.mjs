@@ -114,9 +114,11 @@ test("an edit makes what followed from the old code stale, and the claims follow
   assert.ok(session.cells[0].editedMark);
   const stale = next("stale", (detail) => detail.code.includes(1));
   assert.equal(await run(session, 0), "done");
-  const { code, glue } = await stale;
+  const { code, glue, rerun } = await stale;
   assert.deepEqual(code, [1, 2, 3]);
   assert.deepEqual(glue, ["total", "claim:small"]);
+  // The shown cell whose Run brings each key up to date: the one the hidden cell follows.
+  assert.deepEqual(rerun, { total: 2, "claim:small": 2 });
   assert.equal(session.cells[1].stale, true);
   assert.equal(session.cells[1].box.label.textContent, "From an earlier run: run this cell to update it");
   assert.equal(glued(window).dataset.shown, "stale");

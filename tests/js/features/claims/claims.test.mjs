@@ -64,6 +64,11 @@ test("a stale claim keeps its wording, marked out of date", () => {
   assert.equal(view.shown, "stale");
 });
 
+test("a stale claim names the cell whose Run brings it up to date", () => {
+  assert.equal(claimView({ ...BUILD, stale: true, rerun: 2 }, true).words,
+    "from the build: your changes above make it out of date; run cell 2 to update it");
+});
+
 test("claims of one paragraph out of date carry one mark, after the last of them", () => {
   const stale = claimMark({ ...BUILD, stale: true });
   const broken = "not true of your run";

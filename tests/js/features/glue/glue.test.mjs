@@ -33,6 +33,12 @@ test("a glued number the run has no text for keeps the build's, marked", () => {
   });
 });
 
+test("a stale glued number names the cell whose Run brings it up to date", () => {
+  assert.equal(glueView({ ...BUILD, stale: true, rerun: 4 }, "0.0110", undefined).words,
+    "From the build; your changes above make it out of date; run cell 4 to update it "
+    + "(the build's value: 0.0110).");
+});
+
 test("a stale glued number says whose it is and that it is out of date", () => {
   assert.equal(glueView({ ...BUILD, stale: true }, "0.0110", undefined).words,
     "From the build; your changes above make it out of date (the build's value: 0.0110).");
