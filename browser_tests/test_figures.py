@@ -1006,34 +1006,57 @@ def test_on_a_phone_a_cropped_drawing_shows_the_steps_nodes_and_moves_only_for_t
     assert not problems, f"{stepper_page}:\n" + "\n".join(problems)
 
 
+#: The smallest label of the drawing a stepper shows now (CSS px): of the side shown.
+LABEL_JS = """
+(stepper) => {
+  const frame = stepper.querySelector(':scope > .mg-stepper-frame.mg-current');
+  const svg = Array.from(frame.querySelectorAll('svg.micrograd-graph'))
+    .find((s) => s.getClientRects().length > 0);
+  return Math.min(...Array.from(svg.querySelectorAll('text'),
+    (t) => parseFloat(t.getAttribute('font-size')) * t.getScreenCTM().a));
+}
+"""
+
+
 @pytest.mark.parametrize("stepper_page", STEPPER_PAGES)
 def test_on_a_phone_every_steppers_drawing_is_whole_and_still_at_every_step(
     browser: Any, server: str, stepper_page: str
 ) -> None:
-    """At 390x844 every stepper, the pair's sides too, shows its whole drawing at every
-    step, its labels at 11 px or more: no view crops it, none scrolls, and nothing in it
-    pans from one step to the next (its words, a little smaller, leave it the room)."""
+    """At 390x844 every stepper, each of the pair's two sides too, shows its whole drawing
+    at every step, its labels at 11 px or more: no view crops it, none scrolls, nothing
+    in it pans from one step to the next (its words, a little smaller, leave it the
+    room), and the pair's switch moves nothing: both sides' drawings have one box."""
     seen = []
     for phone in fresh_page(browser, "phone"):
         open_page(phone, server, stepper_page)
         steppers = phone.locator(".mg-stepper.mg-ready")
         assert steppers.count(), stepper_page
+        pairs = phone.locator(".mg-stepper-pair.mg-ready").count()
         for k in range(steppers.count()):
             stepper = steppers.nth(k)
-            stepper.press("Home")
-            total = stepper.evaluate(STEPPER_STATE_JS)["total"]
-            for step in range(total):
-                state = stepper.evaluate(CROPPED_STEP_JS) | stepper.evaluate(WHOLE_DRAWING_JS)
-                state |= {"label": stepper.evaluate(DRAWING_PLACE_JS)["label"]}
-                seen.append((k, step + 1, state))
-                if step < total - 1:
-                    stepper.locator(".mg-stepper-next").click()
-    for k, step, state in seen:
-        where = f"{stepper_page}, stepper {k}, step {step}: {state}"
+            switch = stepper.locator(".mg-stepper-switch button")
+            for side in range(max(1, switch.count())):
+                if switch.count():
+                    switch.nth(side).click()
+                stepper.press("Home")
+                total = stepper.evaluate(STEPPER_STATE_JS)["total"]
+                for step in range(total):
+                    state = stepper.evaluate(CROPPED_STEP_JS) | stepper.evaluate(WHOLE_DRAWING_JS)
+                    state |= {"label": stepper.evaluate(LABEL_JS)}
+                    seen.append((k, side, step + 1, state))
+                    if step < total - 1:
+                        stepper.locator(".mg-stepper-next").click()
+    sides = {side for _, side, _, _ in seen}
+    assert sides == ({0, 1} if pairs else {0}), f"{stepper_page}: sides {sides}, {pairs} pairs"
+    for k, side, step, state in seen:
+        where = f"{stepper_page}, stepper {k}, side {side}, step {step}: {state}"
         assert not state["cropped"], where
         assert state["scrolls"] <= 1, where
         assert state["scrolled"] == 0, where
         assert state["label"] >= MIN_GRAPH_LABEL_PX, where
+    for k in {k for k, _, _, _ in seen}:
+        boxes = {tuple(round(x) for x in s["drawing"]) for j, _, _, s in seen if j == k}
+        assert len(boxes) == 1, f"{stepper_page}, stepper {k}: the drawing moves, {boxes}"
 
 
 #: The current frame's drawing and its view, on the screen, and whether the view scrolls.

@@ -304,9 +304,15 @@ function holdCaptions(frames, current, beside) {
   const tallest = new Map();
   for (const frame of frames) {
     frame.classList.add("mg-current");
+    // A pair's side shown a side at a time (a phone's) is measured while hidden too:
+    // both sides' words hold one height, and the switch moves nothing.
+    const hidden = Array.from(frame.querySelectorAll(".mg-stepper-side"))
+      .filter((side) => getComputedStyle(side).display === "none");
+    hidden.forEach((side) => { side.style.display = "block"; });
     for (const [place, caption] of captionPlaces(frame, beside)) {
       tallest.set(place, Math.max(tallest.get(place) || 0, caption.getBoundingClientRect().height));
     }
+    hidden.forEach((side) => { side.style.display = ""; });
     frame.classList.toggle("mg-current", frame === current);
   }
   all.forEach(([place, caption]) => {
