@@ -591,10 +591,7 @@ export function ask(session, cell, blocked, why, edit) {
     const answer = (choice) => {
       prompt.remove();
       open.delete(cell);
-      if (choice === "stop") {
-        setState(cell, "stopped", "not run: stopped while it waited");
-        announce(`${cell.name}: stopped`);
-      }
+      if (choice === "stop") stopped(cell);
       resolve(choice);
     };
     open.set(cell, { prompt, answer });
