@@ -94,10 +94,7 @@ export function notRerunWords(notRerun) {
 }
 
 /** The same, as a sentence of its own (a cell's note, a glued number's words). */
-export function notRerunNote(notRerun) {
-  const words = notRerunWords(notRerun);
-  return `${words[0].toUpperCase()}${words.slice(1)}.`;
-}
+export const notRerunNote = (notRerun) => `${capital(notRerunWords(notRerun))}.`;
 
 /** A hidden cell raised: the note that says so (the text keeps the build's numbers), as data. */
 export function hiddenErrorNote(entry, error) {
