@@ -73,6 +73,7 @@ from book_runtime.features.predict.directive import predict_run
 from book_runtime.snippets import runner_needs
 from docutils import nodes
 from executed_notebooks import executed_notebook
+from executed_notebooks.scripts import code_cells
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
@@ -338,20 +339,16 @@ class Cells:
 def cells_of(notebook: dict[str, Any]) -> Cells:
     """:class:`Cells` of an executed notebook."""
     code: dict[int, int] = {}
-    cells = []
     glues: dict[str, int] = {}
     for index, cell in enumerate(notebook.get("cells", [])):
         if cell.get("cell_type") != "code":
             continue
-        code[index] = len(cells)
-        tags = cell.get("metadata", {}).get("tags", [])
-        source = cell.get("source", "")
-        cells.append({"source": "".join(source), "buildOnly": "build-only" in tags})
+        code[index] = len(code)
         for output in cell.get("outputs", []):
             name = output.get("metadata", {}).get("scrapbook", {}).get("name")
             if name is not None:
                 glues[name] = code[index]
-    return Cells(code, runner_needs(cells), glues)
+    return Cells(code, runner_needs(code_cells(notebook)), glues)
 
 
 def _draws(node: nodes.Node) -> bool:
