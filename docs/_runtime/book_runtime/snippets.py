@@ -610,11 +610,14 @@ def _body(
     pieces = []
     for code, code_text in parts:
         if len(parts) > 1:
-            what = f"cell {cell_number(cells, code)}"
-            what += "'s imports" if needed.get(code) is not None else ""
-            code_text = f"# -- {what} --\n{code_text}"
+            code_text = f"# -- {_taken(cells, code, needed.get(code))} --\n{code_text}"
         pieces.append(code_text)
     return "\n\n".join(pieces)
+
+
+def _taken(cells: Sequence[Cell], code: int, names: set[str] | None) -> str:
+    """What a script takes of cell ``code``: ``cell 3``, or ``cell 3's imports`` (``names``)."""
+    return f"cell {cell_number(cells, code)}" + ("" if names is None else "'s imports")
 
 
 def _header(
@@ -631,10 +634,7 @@ def _header(
     if page.get("url"):
         lines.append(f"# {page['url']}")
     version = "Your edited version, as a" if edited else "A"
-    taken = [
-        f"cell {cell_number(cells, code)}" + ("" if names is None else "'s imports")
-        for code, names in needed.items()
-    ]
+    taken = [_taken(cells, code, names) for code, names in needed.items()]
     error = cell_names(cells[k]["source"]).get("error")
     if error:
         lines.append(f"# Its code does not parse ({error}): what it needs is not known.")
