@@ -85,9 +85,6 @@ class _Prose(HTMLParser):
         elif tag in BLOCKS:
             self._open.append((tag, []))
 
-    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
-        pass  # <path/>, <br/>: no text, nothing opened
-
     def handle_endtag(self, tag: str) -> None:
         if tag in VOID:
             return

@@ -99,7 +99,7 @@ def requirements_metadata(pyproject: Path) -> str:
     the project's own extras (``examples = ["micrograd-book[all]", ...]``) gets
     what those need, spelled out, so that any installer reads it alike.
     """
-    project = _toml(pyproject)["project"]
+    project = read_toml(pyproject)["project"]
     extras: dict[str, list[str]] = project.get("optional-dependencies", {})
 
     def needs(extra: str, seen: tuple[str, ...] = ()) -> list[str]:
@@ -136,7 +136,8 @@ def package_files(folder: Path, prefix: str) -> dict[str, bytes]:
     }
 
 
-def _toml(path: Path) -> dict[str, Any]:
+def read_toml(path: Path) -> dict[str, Any]:
+    """The TOML file at ``path``, read with tomllib (tomli on Python 3.10)."""
     try:
         import tomllib
     except ModuleNotFoundError:  # Python 3.10, where the tests of the helpers run too
@@ -153,7 +154,7 @@ def package_data(folder: Path, package: str, pyproject: Path) -> dict[str, bytes
     ExtensionError
         If a pattern matches no file: the wheel would lack what the package reads.
     """
-    setuptools = _toml(pyproject).get("tool", {}).get("setuptools", {})
+    setuptools = read_toml(pyproject).get("tool", {}).get("setuptools", {})
     files = {}
     for pattern in setuptools.get("package-data", {}).get(package, []):
         found = sorted(path for path in folder.glob(pattern) if path.is_file())

@@ -30,7 +30,7 @@ from typing import Any
 from urllib.parse import urljoin
 
 from book_runtime import snippets
-from runtime_wheels import SITE_FOLDER
+from runtime_wheels import SITE_FOLDER, read_toml
 
 from .text import joined
 
@@ -81,9 +81,7 @@ def code_cells(notebook: dict[str, Any]) -> list[dict[str, Any]]:
 
 def pinned_requirements(pyproject: Path = ROOT / "pyproject.toml") -> dict[str, str]:
     """The pins of :data:`PINNED_GROUP`, by the module each installs (torch: torch==2.13.0)."""
-    import tomllib  # Python 3.11 or newer, as Sphinx is; the tests of the helpers run on 3.10 too
-
-    groups = tomllib.loads(pyproject.read_text(encoding="utf-8"))["dependency-groups"]
+    groups = read_toml(pyproject)["dependency-groups"]
     pins = {}
     for requirement in groups[PINNED_GROUP]:
         name = requirement.split("==")[0].strip()

@@ -21,6 +21,7 @@ import re
 from typing import Any
 
 from docutils import nodes
+from forward_refs import reading_order
 from sphinx.application import Sphinx
 
 #: A stepper's questions in a cell's HTML output.
@@ -58,20 +59,6 @@ def _merge(app: Sphinx, env: Any, docnames: Any, other: Any) -> None:
             mine[docname] = found
 
 
-def _reading_order(env: Any, root: str) -> list[str]:
-    order: list[str] = []
-
-    def walk(docname: str) -> None:
-        if docname in order:
-            return
-        order.append(docname)
-        for child in env.toctree_includes.get(docname, []):
-            walk(child)
-
-    walk(root)
-    return order
-
-
 def _html(text: str) -> nodes.raw:
     return nodes.raw("", text, format="html")
 
@@ -79,7 +66,7 @@ def _html(text: str) -> nodes.raw:
 def appendix(env: Any, root: str) -> nodes.section | None:
     """The appendix: for each page in reading order, each stepper's questions and answers."""
     store = env.__dict__.get("predict_questions", {})
-    pages = [doc for doc in _reading_order(env, root) if doc in store]
+    pages = [doc for doc in reading_order(env.toctree_includes, root) if doc in store]
     if not pages:
         return None
     section = nodes.section(ids=["predict-answers"], classes=["mg-predict-answers"])

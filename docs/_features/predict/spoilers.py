@@ -61,11 +61,9 @@ page as built, not of the edit; the guard reads for that number all the same.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from book_runtime.features.claims.directive import GLUE_PREFIX as CLAIM_PREFIX
@@ -74,6 +72,8 @@ from book_runtime.features.glue.directive import glued_number
 from book_runtime.features.predict.directive import predict_run
 from book_runtime.snippets import runner_needs
 from docutils import nodes
+from executed_notebooks import executed_notebook
+from executed_notebooks.scripts import code_cells
 from sphinx.util import logging
 from sphinx.util.docutils import SphinxDirective
 
@@ -208,10 +208,6 @@ def near_answer(text: str, answer: Answer) -> bool:
     return abs(said - _as_float(answer.number)) <= answer.close + ROUNDING
 
 
-def _is_cell(node: nodes.Node) -> bool:
-    return isinstance(node, nodes.container) and "cell" in node["classes"]
-
-
 def _is_output(node: nodes.Node) -> bool:
     return isinstance(node, nodes.container) and "cell_output" in node["classes"]
 
@@ -343,20 +339,16 @@ class Cells:
 def cells_of(notebook: dict[str, Any]) -> Cells:
     """:class:`Cells` of an executed notebook."""
     code: dict[int, int] = {}
-    cells = []
     glues: dict[str, int] = {}
     for index, cell in enumerate(notebook.get("cells", [])):
         if cell.get("cell_type") != "code":
             continue
-        code[index] = len(cells)
-        tags = cell.get("metadata", {}).get("tags", [])
-        source = cell.get("source", "")
-        cells.append({"source": "".join(source), "buildOnly": "build-only" in tags})
+        code[index] = len(code)
         for output in cell.get("outputs", []):
             name = output.get("metadata", {}).get("scrapbook", {}).get("name")
             if name is not None:
                 glues[name] = code[index]
-    return Cells(code, runner_needs(cells), glues)
+    return Cells(code, runner_needs(code_cells(notebook)), glues)
 
 
 def _draws(node: nodes.Node) -> bool:
@@ -461,14 +453,6 @@ def _location(node: nodes.Node, docname: str) -> tuple[str, int | None]:
     return docname, node.line if node is not None else None
 
 
-def _cells(app: Any, docname: str) -> Cells | None:
-    """The page's code cells, from its executed notebook (None: the page is no notebook)."""
-    path = Path(app.outdir).parent / "jupyter_execute" / f"{docname}.ipynb"
-    if not path.is_file():
-        return None
-    return cells_of(json.loads(path.read_text(encoding="utf-8")))
-
-
 def _check(app: Any, doctree: nodes.document) -> None:
     _warn(app.env.docname, problems(doctree))
 
@@ -479,9 +463,9 @@ def _check_pictures(app: Any, doctree: nodes.document, docname: str) -> None:
     that joins the pages (singlehtml, LaTeX) resolves them all under the root's name."""
     if app.builder.name not in ("html", "dirhtml"):
         return
-    cells = _cells(app, docname)
-    if cells is not None:
-        _warn(docname, problems(doctree, cells))
+    notebook = executed_notebook(app, docname)  # None: the page is no notebook
+    if notebook is not None:
+        _warn(docname, problems(doctree, cells_of(notebook)))
 
 
 def _warn(docname: str, found: list[tuple[nodes.Node, str]]) -> None:

@@ -144,6 +144,11 @@ def _formatter(obj: object) -> Callable[[Any], dict[str, str]] | None:
     return None
 
 
+def _without_metadata(found: object) -> object:
+    """What a repr method gave, without the metadata it may give beside it (``data, meta``)."""
+    return found[0] if isinstance(found, tuple) else found
+
+
 def mimebundle(obj: object) -> dict[str, str]:
     """What the page shows for ``obj``: ``{mime type: data}``."""
     book = _formatter(obj)
@@ -153,17 +158,13 @@ def mimebundle(obj: object) -> dict[str, str]:
     if not isinstance(obj, type):
         method = getattr(obj, "_repr_mimebundle_", None)
         if callable(method):
-            data = method(include=None, exclude=None)
-            if isinstance(data, tuple):
-                data = data[0]
+            data = _without_metadata(method(include=None, exclude=None))
             if isinstance(data, dict):
                 bundle.update({k: v for k, v in data.items() if isinstance(v, str)})
         for mime, name in REPR_METHODS:
             method = getattr(obj, name, None)
             if mime not in bundle and callable(method):
-                data = method()
-                if isinstance(data, tuple):
-                    data = data[0]
+                data = _without_metadata(method())
                 if isinstance(data, str):
                     bundle[mime] = data
     bundle.setdefault("text/plain", repr(obj))

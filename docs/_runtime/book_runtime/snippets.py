@@ -449,17 +449,24 @@ def imports_part(cell: Cell, names: set[str]) -> str:
         return ""
     text, tree = parsed
     for statement in tree.body:
-        if not isinstance(statement, (ast.Import, ast.ImportFrom)):
+        if isinstance(statement, (ast.Import, ast.ImportFrom)):
+            _keep_imports(text, statement, names.__contains__)
+        else:
             text.remove(statement)
-            continue
-        kept = [a for a in statement.names if _bound_by(a, statement) in names]
-        if not kept:
-            text.remove(statement)
-        elif len(kept) < len(statement.names):
-            trimmed = copy.copy(statement)
-            trimmed.names = kept
-            text.replace(statement, [ast.unparse(trimmed)])
     return text.text()
+
+
+def _keep_imports(
+    text: _Text, statement: ast.Import | ast.ImportFrom, keep: Callable[[str], bool]
+) -> None:
+    """Keep of an import only what binds the names ``keep`` picks (none: it goes)."""
+    kept = [alias for alias in statement.names if keep(_bound_by(alias, statement))]
+    if not kept:
+        text.remove(statement)
+    elif len(kept) < len(statement.names):
+        trimmed = copy.copy(statement)
+        trimmed.names = kept
+        text.replace(statement, [ast.unparse(trimmed)])
 
 
 def _bound_by(alias: ast.alias, statement: ast.Import | ast.ImportFrom) -> str:
@@ -555,15 +562,8 @@ def _drop_unused_import(text: _Text, tree: ast.Module, name: str, shown: ast.exp
     if uses:
         return
     for statement in tree.body:
-        if not isinstance(statement, ast.ImportFrom):
-            continue
-        kept = [alias for alias in statement.names if (alias.asname or alias.name) != name]
-        if len(kept) == len(statement.names):
-            continue
-        if kept:
-            text.replace(statement, [ast.unparse(ast.ImportFrom(statement.module, kept, 0))])
-        else:
-            text.remove(statement)
+        if isinstance(statement, ast.ImportFrom):
+            _keep_imports(text, statement, lambda bound: bound != name)
 
 
 # -- the script --------------------------------------------------------------------------------
@@ -610,11 +610,14 @@ def _body(
     pieces = []
     for code, code_text in parts:
         if len(parts) > 1:
-            what = f"cell {cell_number(cells, code)}"
-            what += "'s imports" if needed.get(code) is not None else ""
-            code_text = f"# -- {what} --\n{code_text}"
+            code_text = f"# -- {_taken(cells, code, needed.get(code))} --\n{code_text}"
         pieces.append(code_text)
     return "\n\n".join(pieces)
+
+
+def _taken(cells: Sequence[Cell], code: int, names: set[str] | None) -> str:
+    """What a script takes of cell ``code``: ``cell 3``, or ``cell 3's imports`` (``names``)."""
+    return f"cell {cell_number(cells, code)}" + ("" if names is None else "'s imports")
 
 
 def _header(
@@ -631,10 +634,7 @@ def _header(
     if page.get("url"):
         lines.append(f"# {page['url']}")
     version = "Your edited version, as a" if edited else "A"
-    taken = [
-        f"cell {cell_number(cells, code)}" + ("" if names is None else "'s imports")
-        for code, names in needed.items()
-    ]
+    taken = [_taken(cells, code, names) for code, names in needed.items()]
     error = cell_names(cells[k]["source"]).get("error")
     if error:
         lines.append(f"# Its code does not parse ({error}): what it needs is not known.")

@@ -194,10 +194,14 @@ const renderers = (session) => {
 export function keepState(session, name, handlers) {
   const page = session.pageState;
   page.addons.set(name, handlers);
-  if (name in page.savedAddons) {
-    handlers.restore(page.savedAddons[name]);
-    delete page.savedAddons[name];
-  }
+  restoreAddon(page, name, handlers);
+}
+
+/** Give an add-on what a reload brought back of its state, if anything, once. */
+function restoreAddon(page, name, handlers) {
+  if (!(name in page.savedAddons)) return;
+  handlers.restore(page.savedAddons[name]);
+  delete page.savedAddons[name];
 }
 
 /** An add-on's state changed: save it with the page's, soon. */
@@ -309,15 +313,12 @@ async function showRun(session, cell, run) {
 /** Bring one saved cell back (its plan: pagestate.js, restorePlan). */
 async function bringBackCell(session, cell, { code, codeGoes, run }, openEditor) {
   if (codeGoes !== null || run !== null) setUpNow(session, cell.el);
-  if (codeGoes === "editor") {
+  const intoEditor = async () => {
     await openEditor(cell);
     cell.editor.value = code;
-  } else if (codeGoes === "beside") {
-    attachSavedCode(cell, code, async () => {
-      await openEditor(cell);
-      cell.editor.value = code;
-    });
-  }
+  };
+  if (codeGoes === "editor") await intoEditor();
+  else if (codeGoes === "beside") attachSavedCode(cell, code, intoEditor);
   if (run !== null) await showRun(session, cell, run);
 }
 
@@ -330,12 +331,7 @@ async function bringBack(session, saved, openEditor) {
   if (plan.current && Object.keys(saved.prose).length) (await loadProse(session)).restore(saved.prose);
   // An add-on's state is its own to judge (an exercise passed stays passed): kept either way.
   page.savedAddons = { ...(saved.addons || {}) };
-  for (const [name, handlers] of page.addons) {
-    if (name in page.savedAddons) {
-      handlers.restore(page.savedAddons[name]);
-      delete page.savedAddons[name];
-    }
-  }
+  for (const [name, handlers] of page.addons) restoreAddon(page, name, handlers);
   showBar(page, true);
   say(page, restoredText(plan.current, cells.filter((cell) => cell.edited).map((cell) => cell.number)));
 }

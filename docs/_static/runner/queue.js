@@ -591,10 +591,7 @@ export function ask(session, cell, blocked, why, edit) {
     const answer = (choice) => {
       prompt.remove();
       open.delete(cell);
-      if (choice === "stop") {
-        setState(cell, "stopped", "not run: stopped while it waited");
-        announce(`${cell.name}: stopped`);
-      }
+      if (choice === "stop") stopped(cell);
       resolve(choice);
     };
     open.set(cell, { prompt, answer });
@@ -704,14 +701,12 @@ export function showCrash(session, details, {
  */
 export function refreshStale(session) {
   const { flow } = session;
-  session.stale.codes = flow.staleCells();
-  drawStale(session);
-  if (!flow.isAnalysed() && session.isUp()) {
-    flow.analyseEdits().then(() => {
-      session.stale.codes = flow.staleCells();
-      drawStale(session);
-    });
-  }
+  const redraw = () => {
+    session.stale.codes = flow.staleCells();
+    drawStale(session);
+  };
+  redraw();
+  if (!flow.isAnalysed() && session.isUp()) flow.analyseEdits().then(redraw);
 }
 
 /** Draw the marks of what is stale now (and tell the add-ons, when that changed). */

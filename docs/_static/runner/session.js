@@ -175,7 +175,6 @@ export class Session {
     // the first screen's set-up is still to come.
     this.lazy = { observer: null, waiting: new Map(), idle: null, firstScreen: true };
     this.flow = null; // the page's flow and run history (queue.js Flow)
-    this.queue = null; // the run queue (queue.js Queue), once a Run loads it
     this.alsoRead = new Map(); // Cell -> Cells whose page code what follows its run reads
     this.stale = { shown: "", codes: [] }; // the stale marks drawn, as sent (queue.js)
     this.pendingNotes = new Map(); // cell -> notes for its next output box (queue.js)

@@ -94,10 +94,7 @@ export function notRerunWords(notRerun) {
 }
 
 /** The same, as a sentence of its own (a cell's note, a glued number's words). */
-export function notRerunNote(notRerun) {
-  const words = notRerunWords(notRerun);
-  return `${words[0].toUpperCase()}${words.slice(1)}.`;
-}
+export const notRerunNote = (notRerun) => `${capital(notRerunWords(notRerun))}.`;
 
 /** After a stale key's words: which cell's Run brings it up to date (a state's rerun). */
 export function rerunWords(state) {

@@ -77,9 +77,11 @@ function viz(w, settings) {
 /**
  * A graph's DOT laid out as the build's drawings are: tooltips as <title>, the
  * graph's text alternative, class micrograd-graph (scaled to the column, full
- * size on click); its ids start with `prefix`.
+ * size on click); its ids start with `${owner}-${n}-`, n counting the worker's drawings.
  */
-async function drawing(w, dot, settings, prefix) {
+async function drawing(w, dot, settings, owner) {
+  w.drawings += 1;
+  const prefix = `${owner}-${w.drawings}-`;
   const laidOut = (await viz(w, settings)).renderString(dot, { format: "svg", engine: "dot" });
   return pyimport(w, "micrograd.viz.svg").inline_svg(laidOut, prefix);
 }
@@ -91,10 +93,7 @@ function pyimport(w, name) {
 
 /** The built-in layout steps: a drawing (DOT), Markdown. */
 function registerBuiltIns(w) {
-  registerLayout(w, MIME_TYPES.graphviz, (dot, bundle, settings) => {
-    w.drawings += 1;
-    return drawing(w, dot, settings, `runner-${w.drawings}-`);
-  });
+  registerLayout(w, MIME_TYPES.graphviz, (dot, bundle, settings) => drawing(w, dot, settings, "runner"));
   registerLayout(w, "text/markdown", async (text, bundle, settings) => {
     if ("text/html" in bundle || "image/svg+xml" in bundle) return null; // the page shows those
     const { marked } = await load(w, settings.marked, settings);
@@ -148,8 +147,7 @@ function registerFeatures(w, features) {
       const reply = JSON.parse(pyimport(w, runtimeOf(name)).answer(question, JSON.stringify(fields)));
       if (!("dot" in reply)) return reply;
       const { dot, ...rest } = reply;
-      w.drawings += 1;
-      return { ...rest, svg: await drawing(w, dot, settings, `${name}-${w.drawings}-`) };
+      return { ...rest, svg: await drawing(w, dot, settings, name) };
     });
   }
 }
