@@ -270,10 +270,13 @@ function renderPrompt(p, view) {
     held.classList.toggle("mg-withheld", !shown);
     line.hidden = shown;
   }
+  const judging = view.choices ? "the page tells you what your run says"
+    : "the page compares your number with the run's";
+  // Kept, the build's answer held back below is shown: the words say whose it is.
   view.status.textContent = !kept ? ""
     : kept.judged ? kept.text
-      : view.choices ? `Kept: ${kept.typed}. Now run it: the page tells you what your run says.`
-        : `Kept: ${kept.typed}. Now run it: the page compares your number with the run's.`;
+      : view.waiting.length ? `Kept: ${kept.typed}. The book's own run is shown below now; run the cell, and ${judging}.`
+        : `Kept: ${kept.typed}. Now run it: ${judging}.`;
   if (view.choices) {
     // (a choice being made, not kept yet, stays as the reader has it)
     const choosing = view.form.contains(document.activeElement);

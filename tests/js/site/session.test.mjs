@@ -315,6 +315,9 @@ test("what gives a prompt's answer away waits, behind a stand-in, until a predic
   form.querySelector("input").value = "4";
   form.requestSubmit();
   assert.deepEqual(waiting(window), SHOWN);
+  // The words say whose answer now shows, and that the reader's own run is still to judge.
+  assert.equal(window.document.querySelector(".mg-predict-run-status").textContent,
+    "Kept: 4. The book's own run is shown below now; run the cell, and the page compares your number with the run's.");
   // Reset page: the page as built, its answer waiting again.
   const { bar } = session.pageState;
   await saved(session);
