@@ -264,8 +264,10 @@ function holdSlot(view) {
 
 function renderPrompt(p, view) {
   const kept = p.state.runs[view.key];
-  view.why.hidden = !(kept && kept.judged);
   const shown = answerShown(p.state, view.key);
+  // Why the answer is what it is: with the answer, however the reader came to it (a
+  // judged prediction, a kept one, a run without one, or Show).
+  view.why.hidden = !((kept && kept.judged) || shown);
   for (const { held, line } of view.waiting) {
     held.classList.toggle("mg-withheld", !shown);
     line.hidden = shown;

@@ -332,12 +332,14 @@ test("what gives a prompt's answer away is held back at load, before the prompt 
   assert.deepEqual(waiting(window), HELD);
 });
 
-test("a run that gives the prompt's answer, without a prediction, shows what waited for it", async () => {
+test("a run that gives the prompt's answer, without a prediction, shows what waited for it and why", async () => {
   const { window, session, storage } = await openPage(WITHHELD);
   const given = next("prose", (detail) => detail.key === "total");
   assert.equal(await run(session, 1), "done");
   await given;
   assert.deepEqual(waiting(window), SHOWN);
+  // And why the answer is what it is, which a judged prediction shows.
+  assert.equal(window.document.querySelector(".mg-predict-run-why").hidden, false);
   assert.deepEqual(session.features.get("predict").state.seen, ["total"]);
   assert.deepEqual(session.features.get("predict").state.answers, {}); // nothing to judge: no prediction
   await saved(session);
