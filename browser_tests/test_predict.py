@@ -339,7 +339,8 @@ DRAWING_JS = """
 
 #: The nodes the question is about (the next frame's node at work and those its rule adds
 #: to, at the same place in the drawing shown), against the part of the drawing its view
-#: shows: their tops and bottoms, and the view's.
+#: shows: their tops and bottoms, and the view's; the bottom of the step's words, and the
+#: window's height.
 QUESTION_NODES_JS = """
 (stepper) => {
   const frames = Array.from(stepper.querySelectorAll(':scope > .mg-stepper-frame'));
@@ -348,8 +349,11 @@ QUESTION_NODES_JS = """
   const nodes = Array.from(svg.querySelectorAll('g.node'));
   const asked = Array.from(frames[current + 1].querySelectorAll('svg.micrograd-graph g.node'));
   const view = svg.closest('.mg-stepper-view').getBoundingClientRect();
+  const words = frames[current].querySelector(':scope > figcaption').getBoundingClientRect();
   return {
     view: [view.top, view.bottom],
+    words: words.bottom,
+    height: innerHeight,
     nodes: asked.flatMap((g, k) => g.matches('.mg-active, .mg-receiving')
       ? [[nodes[k].getBoundingClientRect().top, nodes[k].getBoundingClientRect().bottom]] : []),
   };
@@ -360,7 +364,8 @@ QUESTION_NODES_JS = """
 def test_on_a_phone_predict_shows_the_nodes_its_question_is_about(tab: Tab) -> None:
     """On a phone, Predict on crops the stepper's drawing to the window's height left by
     the question: each question's nodes (the rule's node and the inputs it adds to) are
-    in the view, wherever the reader had scrolled it (here: to its top)."""
+    in the view, wherever the reader had scrolled it (here: to its top), and the step's
+    words under the question end in the window."""
     tab.page.set_viewport_size({"width": 390, "height": 844})
     tab.open("backward.html")
     tab.page.wait_for_function("microgradTest.setUp()")
@@ -388,6 +393,7 @@ def test_on_a_phone_predict_shows_the_nodes_its_question_is_about(tab: Tab) -> N
         top, bottom = place["view"]
         assert len(place["nodes"]) >= 2, (n, place)
         assert all(a >= top - 0.5 and b <= bottom + 0.5 for a, b in place["nodes"]), (n, place)
+        assert place["words"] <= place["height"] + 0.5, (n, place)
 
 
 @pytest.mark.parametrize(
