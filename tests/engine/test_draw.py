@@ -241,6 +241,22 @@ def test_repeated_operand_draws_both_arrows() -> None:
     assert re.findall(r"n0 -> n1_op", source) == ["n0 -> n1_op", "n0 -> n1_op"]
 
 
+@pytest.mark.parametrize("rankdir", ["TB", "LR", "BT", "RL"])
+def test_a_value_used_twice_draws_two_arrows_apart(dot_program: str, rankdir: str) -> None:
+    # Two arrows from the same points lie on top of each other: the reader
+    # would see one path where the gradient takes two.
+    a = Value(3.0, label="a")
+    svg = draw_dot(a + a, rankdir=rankdir).pipe(format="svg", encoding="utf-8")
+    edges = re.findall(
+        r"<title>n0[:\w]*&#45;&gt;n1_op[:\w]*</title>\s*<g[^>]*><a[^>]*>\s*"
+        r"<path[^>]* d=\"M([-\d.]+),([-\d.]+)",
+        svg,
+    )
+    assert len(edges) == 2
+    (x1, y1), (x2, y2) = ((float(x), float(y)) for x, y in edges)
+    assert abs(x1 - x2) + abs(y1 - y2) > 30
+
+
 def test_node_with_children_but_no_op_name_gets_direct_arrows() -> None:
     a, b = Value(1.0, label="a"), Value(2.0, label="b")
     c = Value(3.0, (a, b), label="c")

@@ -319,14 +319,39 @@ def draw_dot(
         from_more = False
         # A node made with children but no _op name gets its arrows directly.
         target = names[node] + "_op" if node._op else names[node]
+        uses = dict.fromkeys(node._prev, 0)
         for child in node._prev:
             if child in kept:
                 into = f"{name_of(child)} -> {node._op or name_of(node)}"
-                dot.edge(names[child], target, tooltip=_value_tooltip(into, child, show_grad))
+                ports = _twin_ports(rankdir, uses[child]) if node._prev.count(child) == 2 else {}
+                uses[child] += 1
+                dot.edge(
+                    names[child],
+                    target,
+                    tooltip=_value_tooltip(into, child, show_grad),
+                    **ports,
+                )
             elif not from_more:
                 from_more = True
                 dot.edge("more", target, style="dashed")
     return dot
+
+
+# A value used twice by one operation (``a + a``) has two arrows into it.  Drawn
+# from the same points they lie on top of each other, and the reader sees one
+# path where the gradient takes two; each arrow leaves and enters on its own side.
+_TWIN_PORTS = {
+    "TB": (("sw", "nw"), ("se", "ne")),
+    "BT": (("nw", "sw"), ("ne", "se")),
+    "LR": (("ne", "nw"), ("se", "sw")),
+    "RL": (("nw", "ne"), ("sw", "se")),
+}
+
+
+def _twin_ports(rankdir: str, use: int) -> dict[str, str]:
+    """The tail and head ports of the ``use``-th (0 or 1) of two arrows from one value."""
+    tail, head = _TWIN_PORTS[rankdir][use]
+    return {"tailport": tail, "headport": head}
 
 
 def _dot_description(drawn: list[Value], total: int, show_grad: bool) -> str:
