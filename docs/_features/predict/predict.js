@@ -125,23 +125,29 @@ export function judgeChoice(predicted, claim, choices) {
   return { verdict: "wrong", text: `You predicted “${predicted}”; your run says “${actual}”.` };
 }
 
-/** The page's score from its answers ({key: verdict}): made, right and close. */
-export function score(answers) {
+/**
+ * The page's score from its answers ({key: verdict}): made, right and close; and
+ * kept, the prompts' predictions ({key: {judged}}) that wait for a run to judge them.
+ */
+export function score(answers, runs = {}) {
   const verdicts = Object.values(answers);
   return {
     made: verdicts.length,
     right: verdicts.filter((v) => v === "right").length,
     close: verdicts.filter((v) => v === "close").length,
+    kept: Object.values(runs).filter((run) => !run.judged).length,
   };
 }
 
 /**
  * "4 judged, 2 right, 1 close" (or "none judged yet"): a prediction counts once a run
- * (or the stepper's step) has judged it, not while it is only kept.
+ * (or the stepper's step) has judged it; one only kept is said to wait for its run, so
+ * that a Keep never reads as lost.
  */
-export function scoreText({ made, right, close }) {
-  if (made === 0) return "none judged yet";
-  return `${made} judged, ${right} right, ${close} close`;
+export function scoreText({ made, right, close, kept = 0 }) {
+  const judged = made === 0 ? "none judged yet" : `${made} judged, ${right} right, ${close} close`;
+  if (kept === 0) return judged;
+  return `${judged}; ${kept} kept, judged when ${kept === 1 ? "its cell runs" : "their cells run"}`;
 }
 
 /**
@@ -213,7 +219,7 @@ function pageTitle(session) {
 // -- what each stepper shows ----------------------------------------------------------------------
 
 function scoreLine(p) {
-  return `Your predictions on this page: ${scoreText(score(p.state.answers))}.`;
+  return `Your predictions on this page: ${scoreText(score(p.state.answers, p.state.runs))}.`;
 }
 
 function render(p, view) {
@@ -614,7 +620,10 @@ function setUpPrompt(p, box) {
 function showScores(session, box) {
   const pages = savedStates(session)
     .map(({ path, state: saved }) => ({ path, predict: saved.addons && saved.addons.predict }))
-    .filter(({ predict }) => predict && Object.keys(predict.answers || {}).length);
+    .filter(({ predict }) => {
+      const counts = predict && score(predict.answers || {}, predict.runs);
+      return counts && counts.made + counts.kept > 0;
+    });
   box.replaceChildren();
   if (!pages.length) {
     box.append(element("p", "", "You have made no predictions yet: turn on Predict in a stepper."));
@@ -625,7 +634,7 @@ function showScores(session, box) {
     const item = element("li");
     const link = element("a", "", predict.title || path);
     link.href = path;
-    item.append(link, `: ${scoreText(score(predict.answers))}.`);
+    item.append(link, `: ${scoreText(score(predict.answers, predict.runs))}.`);
     list.append(item);
   }
   box.append(list);

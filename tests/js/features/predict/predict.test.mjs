@@ -94,9 +94,19 @@ test("the score counts the predictions made, right and close", () => {
     [answerKey("s", 2, "b")]: "close",
     [answerKey("s", 3, "a")]: "wrong",
   };
-  assert.deepEqual(score(answers), { made: 3, right: 1, close: 1 });
+  assert.deepEqual(score(answers), { made: 3, right: 1, close: 1, kept: 0 });
   assert.equal(scoreText(score(answers)), "3 judged, 1 right, 1 close");
   assert.equal(scoreText(score({})), "none judged yet");
+});
+
+test("a prediction only kept is said to wait for its run, not left out of the score", () => {
+  const waiting = { p1: { typed: "1.0", judged: false } };
+  assert.equal(scoreText(score({}, waiting)), "none judged yet; 1 kept, judged when its cell runs");
+  const both = { ...waiting, p2: { typed: "2", judged: false }, p3: { typed: "3", judged: true } };
+  assert.equal(
+    scoreText(score({ p3: "right" }, both)),
+    "1 judged, 1 right, 0 close; 2 kept, judged when their cells run",
+  );
 });
 
 test("a prediction before a run is judged against the number the run shows", () => {
