@@ -62,7 +62,9 @@ def test_nudging_w1_by_keyboard_moves_o_by_the_gradient_times_the_nudge(tab: Tab
     control = tab.page.locator(CONTROL)
     # On screen, the panel's own lead, one line (the start page teaches how to nudge; here
     # it is folded under "How to nudge"); the build's sentence is for paper.
-    assert control.inner_text().startswith("Nudge an input and watch o follow its gradient.\n")
+    assert control.inner_text().startswith(
+        "Nudge an input and see how far o moves: about the input's gradient times the nudge.\n"
+    )
     assert not control.locator("details.mg-nudge-how").get_attribute("open")
     said = start_by_keyboard(tab)
     assert said == "Starting Python to nudge the graph: cell 1 runs first, to build the graph…"

@@ -184,7 +184,8 @@ export function howText({ root, step }) {
  */
 export function leadText(settings) {
   if (settings.teach) return howText(settings);
-  return `Nudge an input and watch ${settings.root} follow its gradient.`;
+  return `Nudge an input and see how far ${settings.root} moves: about the input's gradient `
+    + "times the nudge.";
 }
 
 /** The sentence that says what a reload brought back. */

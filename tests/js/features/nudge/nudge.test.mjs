@@ -13,6 +13,8 @@ import {
   idle, openPage, pageHTML, saved,
 } from "../../fake_page.mjs";
 
+const LEAD_L = "Nudge an input and see how far L moves: about the input's gradient times the nudge.";
+
 describe("keys", () => {
   test("the arrows move by one step, Shift by ten, Page keys by ten", () => {
     assert.equal(keyValue("ArrowUp", false, -3, 0.001), -2.999);
@@ -129,8 +131,8 @@ describe("the readout", () => {
   });
 
   test("every other panel's lead is one line that names its output", () => {
-  assert.equal(leadText({ root: "L", step: 0.01, teach: false }), "Nudge an input and watch L follow its gradient.");
-  assert.equal(leadText({ root: "L", step: 0.01 }), "Nudge an input and watch L follow its gradient.");
+  assert.equal(leadText({ root: "L", step: 0.01, teach: false }), LEAD_L);
+  assert.equal(leadText({ root: "L", step: 0.01 }), LEAD_L);
 });
 
 test("the drawing's caption says whose gradients it shows, and where they belong", () => {
@@ -312,7 +314,7 @@ test("the nudge instructions are taught once: the panel the build marks says the
   const panels = [...window.document.querySelectorAll(".mg-nudge-control")];
   const leads = panels.map((panel) => panel.querySelector(".mg-nudge-lead").textContent);
   assert.equal(leads[0], howText({ root: "o", step: 0.001 }));
-  assert.equal(leads[1], "Nudge an input and watch L follow its gradient.");
+  assert.equal(leads[1], LEAD_L);
   assert.equal(panels[0].querySelector("details.mg-nudge-how"), null);
   const how = panels[1].querySelector("details.mg-nudge-how");
   assert.ok(!how.open);
