@@ -396,6 +396,57 @@ def test_on_a_phone_predict_shows_the_nodes_its_question_is_about(tab: Tab) -> N
         assert place["words"] <= place["height"] + 0.5, (n, place)
 
 
+def test_on_a_laptop_predict_keeps_the_steps_words_and_its_question_in_the_window(
+    tab: Tab,
+) -> None:
+    """On a laptop, the neuron's stepper with Predict on (its tallest questions, two
+    inputs, and their verdicts beside the drawing): at every question and every step,
+    the step's words, right under the buttons, end in the window, and so does the
+    question being asked."""
+    tab.page.set_viewport_size({"width": 1366, "height": 768})
+    tab.open("neuron.html")
+    tab.page.wait_for_function("microgradTest.setUp()")
+    stepper = tab.page.locator(".mg-stepper.mg-ready").first
+    stepper.locator(".mg-predict-switch").click()
+    stepper.focus()
+    tab.page.keyboard.press("Home")
+    places = []
+    for step in range(12):
+        stepper.locator(".mg-stepper-next").click()
+        asking = stepper.locator(".mg-predict-ask").is_visible()
+        places.append((f"step {step}, asking {asking}", stepper.evaluate(WORDS_JS)))
+        if asking:
+            stepper.locator(".mg-predict-show").click()
+            tab.page.wait_for_function(
+                "(f) => f.hidden", arg=stepper.locator(".mg-predict-ask").element_handle()
+            )
+            places.append((f"step {step}, shown", stepper.evaluate(WORDS_JS)))
+        if stepper.locator(".mg-stepper-next").is_disabled():
+            break
+    assert sum("asking True" in when for when, _ in places) >= 3, places
+    for when, place in places:
+        assert place["beside"], (when, place)
+        assert place["words"] <= place["height"] + 0.5, (when, place)
+        if place["question"] is not None:
+            assert place["question"] <= place["height"] + 0.5, (when, place)
+
+
+#: The bottom of the current step's words, and of the question asked (null when none is),
+#: against the window's height; and whether the words lie beside the drawing.
+WORDS_JS = """
+(stepper) => {
+  const frame = stepper.querySelector(':scope > .mg-stepper-frame.mg-current');
+  const form = stepper.querySelector('.mg-predict-ask');
+  return {
+    beside: stepper.classList.contains('mg-words-beside'),
+    words: frame.querySelector(':scope > figcaption').getBoundingClientRect().bottom,
+    question: form.getClientRects().length ? form.getBoundingClientRect().bottom : null,
+    height: innerHeight,
+  };
+}
+"""
+
+
 @pytest.mark.parametrize(
     "window",
     [{"width": 1366, "height": 768}, {"width": 390, "height": 844}],
