@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import re
 import struct
 import sys
 from pathlib import Path
@@ -169,17 +170,22 @@ def test_a_figures_json_is_the_description_the_book_recorded(
 ) -> None:
     charts = [two_lines(), below_the_axes()]
     figure = Figure(charts, size=size)
-    expected = (5.0, 7.0) if size is None else (float(size[0]), float(size[1]))
+    expected = (3.5, 5.0) if size is None else (float(size[0]), float(size[1]))
     assert json.dumps(figure.to_json()) == old_figure_json(charts, expected)
 
 
-def test_the_default_size_is_five_inches_wide_and_taller_for_points() -> None:
-    assert Figure([two_lines()]).size == (5.0, 3.5)
-    assert Figure([two_lines(), two_lines()]).size == (5.0, 7.0)
+def test_the_default_size_fits_a_phones_column_and_is_taller_for_points() -> None:
+    assert Figure([two_lines()]).size == (3.5, 2.5)
+    assert Figure([two_lines(), two_lines()]).size == (3.5, 5.0)
     dots = Chart()
     dots.points([0, 1], [1, 0], ["#000000", "#ffffff"])
-    assert Figure([dots]).size == (5.0, 4.0)
-    assert Figure([dots, two_lines()]).size == (5.0, 8.0)
+    assert Figure([dots]).size == (3.5, 2.8)
+    assert Figure([dots, two_lines()]).size == (3.5, 5.6)
+    # As the build saves it (tight), it is no wider than a phone's column, 358 CSS px:
+    # a phone shows it at its own size, its labels not shrunk with it.
+    svg = Figure([two_lines()]).to_svg()
+    width_pt = float(re.search(r'<svg [^>]*width="([\d.]+)pt"', svg).group(1))
+    assert width_pt * 96 / 72 <= 358
 
 
 def test_a_figure_says_what_it_holds() -> None:
@@ -187,7 +193,7 @@ def test_a_figure_says_what_it_holds() -> None:
     figure = Figure(charts, size=(4.8, 5.6))
     assert figure.charts == tuple(charts)
     assert repr(figure) == "<Figure: 2 charts, 4.8 x 5.6 in>"
-    assert repr(Figure([two_lines()])) == "<Figure: 1 chart, 5.0 x 3.5 in>"
+    assert repr(Figure([two_lines()])) == "<Figure: 1 chart, 3.5 x 2.5 in>"
 
 
 @pytest.mark.parametrize(
@@ -216,7 +222,7 @@ def test_describing_a_figure_needs_no_matplotlib(monkeypatch: pytest.MonkeyPatch
     for name in ("matplotlib", "matplotlib.figure", "matplotlib.pyplot"):
         monkeypatch.setitem(sys.modules, name, None)
     figure = Figure([two_lines(), two_lines()])
-    assert figure.to_json()["size"] == [5.0, 7.0]
+    assert figure.to_json()["size"] == [3.5, 5.0]
     for draw_it in (figure.draw, figure.to_svg, lambda: figure.save("figure.svg")):
         with pytest.raises(ImportError, match=r"pip install matplotlib \(the plot extra"):
             draw_it()
@@ -241,7 +247,7 @@ def test_matplotlib_draws_what_the_description_says() -> None:
     assert [t.get_text() for t in ax.get_yticklabels()] == chart.to_json()["y_tick_labels"]
     assert (ax.get_title(), ax.get_xlabel(), ax.get_ylabel()) == ("loss", "step", "loss")
     assert [t.get_text() for t in ax.get_legend().get_texts()] == ["loss", "accuracy"]
-    assert drawn.get_size_inches().tolist() == [5.0, 3.5]
+    assert drawn.get_size_inches().tolist() == [3.5, 2.5]
     assert drawn.get_layout_engine() is not None
 
 

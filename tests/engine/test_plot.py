@@ -66,7 +66,9 @@ def point_colours(ax: object) -> list[str]:
 
 
 def legend_texts(ax: object) -> list[str]:
-    legend = ax.get_legend()  # type: ignore[attr-defined]
+    # in the axes, or below them (the figure's)
+    legends = [ax.get_legend(), *ax.figure.legends]  # type: ignore[attr-defined]
+    legend = next((found for found in legends if found is not None), None)
     assert legend is not None, "the plot has no legend"
     return [t.get_text() for t in legend.get_texts()]
 
@@ -104,10 +106,10 @@ def test_the_moons_chart_draws_on_a_given_axis() -> None:
     np.testing.assert_array_equal(scatter_of(ax).get_offsets(), X)
 
 
-def test_the_plots_are_figures_of_five_by_four_inches() -> None:
+def test_the_plots_are_figures_a_phones_column_wide() -> None:
     X, y = make_moons(n_samples=10)
     for figure in (plot_moons(X, y), plot_decision_boundary(Counting(), X, y, resolution=0.5)):
-        assert figure.size == (5.0, 4.0)
+        assert figure.size == (3.5, 2.8)
         assert len(figure.charts) == 1
     assert plot_moons(X, y).to_json()["charts"] == [moons_chart(X, y).to_json()]
 
@@ -295,7 +297,7 @@ def test_the_boundary_chart_is_the_grid_the_matplotlib_plot_draws() -> None:
 def test_plot_training_draws_loss_and_accuracy_on_one_axis() -> None:
     log = sample_log()
     figure = plot_training(log, title="run")
-    assert figure.size == (5.0, 3.5)
+    assert figure.size == (3.5, 2.5)
     ax = axes_of(figure)
     lines = {line.get_label(): line for line in ax.get_lines()}
     assert set(lines) == {"loss", "accuracy"}

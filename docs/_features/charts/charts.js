@@ -28,7 +28,7 @@ import { installOnce, registerAddon, registerOutput } from "../../_static/runner
 import { now } from "../../_static/runner/session.js";
 
 const SVG = "http://www.w3.org/2000/svg";
-const PX_PER_INCH = 96; // a figure 5 inches wide is 480 CSS px, as the build's picture
+const PX_PER_INCH = 96; // a figure 3.5 inches wide is 336 CSS px, as the build's picture
 const PX_PER_POINT = 96 / 72;
 const INK = "#1f2328";
 const FONT_PX = 13.33; // matplotlib's 10 pt labels

@@ -26,7 +26,7 @@ Examples
 >>> chart.limits("x"), chart.limits("y")
 ((-0.1, 2.1), (0.2125, 1.0375))
 >>> Figure([chart])
-<Figure: 1 chart, 5.0 x 3.5 in>
+<Figure: 1 chart, 3.5 x 2.5 in>
 >>> Figure([chart, chart], size=(4.8, 5.6)).to_json()["size"]
 [4.8, 5.6]
 """
@@ -435,11 +435,13 @@ def _legend_handles(entries: list[dict[str, Any]]) -> list[Any]:
 
 # -- figures ------------------------------------------------------------------------------------
 
-#: The width of a figure whose size is not given, in inches: it fits a phone's column.
-DEFAULT_WIDTH = 5.0
+#: The width of a figure whose size is not given, in inches: it fits a phone's column
+#: (358 CSS px at 390 px wide) at its own size, so that a phone shows its 10 pt labels
+#: at 13 px, not shrunk with the picture.
+DEFAULT_WIDTH = 3.5
 #: Its height per chart, in inches: taller for a chart of points (a plane, not a curve).
-DEFAULT_HEIGHT = 3.5
-DEFAULT_HEIGHT_WITH_POINTS = 4.0
+DEFAULT_HEIGHT = 2.5
+DEFAULT_HEIGHT_WITH_POINTS = 2.8
 #: The resolution of a saved PNG, in dots per inch.
 PNG_DPI = 100
 
@@ -471,7 +473,7 @@ def _checked_charts(charts: object) -> tuple[Chart, ...]:
 
 
 def _checked_size(size: object, charts: tuple[Chart, ...]) -> tuple[float, float]:
-    """``size`` as (width, height) in inches; by default 5 wide and 3.5 (or 4) high per chart."""
+    """``size`` as (width, height) in inches; by default 3.5 wide, 2.5 (or 2.8) high per chart."""
     if size is None:
         points = any(mark["kind"] == "points" for chart in charts for mark in chart.marks)
         per_chart = DEFAULT_HEIGHT_WITH_POINTS if points else DEFAULT_HEIGHT
@@ -499,8 +501,8 @@ class Figure:
     charts : list of Chart
         One or more charts, top to bottom.
     size : (float, float), optional
-        Width and height in inches; default 5 wide and 3.5 high per chart
-        (4 for a chart with points).
+        Width and height in inches; default 3.5 wide (a phone's column) and 2.5
+        high per chart (2.8 for a chart with points).
 
     Raises
     ------

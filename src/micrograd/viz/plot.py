@@ -238,7 +238,11 @@ def decision_boundary_chart(
     scores = [[_score(model, (a, b)) for a in xs] for b in ys]
     # Two regions, split at score 0.  With a single class the smaller label's colour is not used.
     above = CLASS_COLOURS[1 if len(classes) > 1 else 0]
-    chart = Chart(legend_columns=2, x_range=(xs[0], xs[-1]), y_range=(ys[0], ys[-1]))
+    # The legend below the plane: its four entries, two abreast, are wider than the axes of
+    # a figure a phone's column wide, and inside them they would cover the tick labels.
+    chart = Chart(
+        legend="below", legend_columns=2, x_range=(xs[0], xs[-1]), y_range=(ys[0], ys[-1])
+    )
     chart.regions(xs, ys, scores, below=CLASS_COLOURS[0], above=above)
     _points(chart, points, labels)
     alpha = chart.marks[0]["alpha"]  # a patch in the legend is shaded as the regions are
@@ -384,7 +388,7 @@ def plot_training(log: TrainingLog, title: str | None = None) -> Figure:
     Returns
     -------
     Figure
-        :func:`training_chart`, 5 by 3.5 inches.
+        :func:`training_chart`, 3.5 by 2.5 inches.
 
     Raises
     ------
