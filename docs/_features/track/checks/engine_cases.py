@@ -31,7 +31,6 @@ from .core import Case
 from .core import Failure
 from .core import Namespace
 from .core import attempt
-from .core import attempt_error
 from .core import defined
 from .core import locate
 from .core import reader_scope
@@ -236,11 +235,7 @@ def read(look: Look, scope: dict[str, Any]) -> Any:
     value = scope[name]
     for attribute in attributes:
         value = getattr(value, attribute)
-    if look.kind == "inputs":
-        return inputs_of(value, scope)
-    if look.kind != "value":
-        raise ValueError(f"a Look's kind is 'value' or 'inputs', not {look.kind!r}")
-    return value
+    return inputs_of(value, scope) if look.kind == "inputs" else value
 
 
 def inputs_of(node: Any, scope: dict[str, Any]) -> list[str]:
@@ -305,21 +300,15 @@ def readers_own(part: str) -> Callable[[Namespace], bool]:
     return applies
 
 
-def _a_value(names: Namespace) -> Any:
-    return names["Value"](1.0)
-
-
 def value_with_grad(namespace: Namespace) -> str | None:
     """None when the reader's Value has step 2's grad and _backward, else a not-done message.
 
     Making a Value may itself raise (a starter's ``__init__``): that
     exception goes up to the check, which says which part is the starter's.
     """
-    if attempt(lambda names: (_a_value(names).grad, _a_value(names)._backward), namespace):
+    value = namespace["Value"](1.0)
+    if attempt(lambda names: (value.grad, value._backward), namespace):
         return None
-    error = attempt_error(_a_value, namespace)
-    if error is not None:
-        raise error
     return (
         "Your Value has no grad or _backward yet: run the cell of step 2 "
         "(it starts `class Value(Value):`)."
