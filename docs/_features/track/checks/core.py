@@ -310,24 +310,22 @@ class Location:
     """Where a method of the reader's is defined: its cell's file name and line, and its step.
 
     ``step`` is the id of the step whose exercise cell holds it (None when
-    another cell does, or when the page named no cells); ``micrograd`` says
-    that the method is micrograd's own code, not the reader's.
+    another cell does, or when the page named no cells).
     """
 
     part: str
-    filename: str | None
-    line: int | None
+    filename: str
+    line: int
     step: str | None
-    micrograd: bool = False
 
     def words(self, exercises: Mapping[str, Exercise]) -> str:
         """``your `Value.__add__` (step 2's cell, line 12)``: the method, and where it is."""
         where = []
         if self.step is not None and self.step in exercises:
             where.append(f"step {list(exercises).index(self.step) + 1}'s cell")
-        elif self.filename is not None and self.filename.startswith("<"):
+        elif self.filename.startswith("<"):
             where.append(self.filename.strip("<>"))
-        if self.line is not None and where:
+        if where:
             where.append(f"line {self.line}")
         return f"your `{self.part}`" + (f" ({', '.join(where)})" if where else "")
 
@@ -353,13 +351,11 @@ def defined(namespace: Namespace, part: str) -> Any:
 
 def locate(namespace: Namespace, part: str, cells: Cells) -> Location | None:
     """Where ``part`` is defined (see :class:`Location`); None if it is no function of code."""
-    function = defined(namespace, part)
-    code = getattr(function, "__code__", None)
-    micrograd = is_micrograds_code(function)
+    code = getattr(defined(namespace, part), "__code__", None)
     if not isinstance(code, CodeType):
-        return Location(part, None, None, None, micrograd) if micrograd else None
+        return None
     filename = code.co_filename
-    return Location(part, filename, code.co_firstlineno, cells.get(filename), micrograd)
+    return Location(part, filename, code.co_firstlineno, cells.get(filename))
 
 
 def micrograds_own(namespace: Namespace, name: str) -> type | None:

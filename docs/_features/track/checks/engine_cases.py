@@ -21,6 +21,7 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import CodeType
 from typing import Any
 
 import micrograd
@@ -32,7 +33,7 @@ from .core import Failure
 from .core import Namespace
 from .core import attempt
 from .core import defined
-from .core import locate
+from .core import is_micrograds_code
 from .core import reader_scope
 from .core import run_code
 from .core import same
@@ -292,10 +293,8 @@ def readers_own(part: str) -> Callable[[Namespace], bool]:
 
     def applies(namespace: Namespace) -> bool:
         function = defined(namespace, part)
-        if function is None:
-            return False
-        where = locate(namespace, part, {})
-        return where is not None and not where.micrograd
+        code = getattr(function, "__code__", None)
+        return isinstance(code, CodeType) and not is_micrograds_code(function)
 
     return applies
 
