@@ -183,33 +183,22 @@ class Outcome:
         )
 
 
-#: The fields of a wrong file's header: ``# Mistake: <title>``, ``# Why: ...``...
-_HEADER = re.compile(r"# (Mistake|In|Why|Says(?: if [\w-]+)?): (.*)")
+#: A field of a wrong file's header: ``# Mistake: <title>``, ``# Why: ...``..., which goes on
+#: over the lines after it that begin ``#   ``.
+_FIELD = re.compile(r"# (Mistake|In|Why|Says(?: if [\w-]+)?): (.*(?:\n#   .*)*)\n")
 
 
 def read_header(text: str) -> tuple[dict[str, str], str]:
-    """A wrong file's header fields (a field goes on over lines that begin ``#   ``) and its code.
+    """A wrong file's header fields (each on one line) and its code.
 
     The code is what the mistake writes on top of the solution: the header and the blank lines
     after it left out, so that its lines are numbered in the cell as they were written.
     """
-    fields: dict[str, str] = {}
-    lines = text.splitlines(keepends=True)
-    key, count = None, 0
-    for line in lines:
-        found = _HEADER.fullmatch(line.rstrip("\n"))
-        if found is not None:
-            key = found[1]
-            fields[key] = found[2]
-        elif key is not None and line.startswith("#   "):
-            fields[key] += " " + line[4:].strip()
-        else:
-            break
-        count += 1
-    rest = lines[count:]
-    while count and rest and not rest[0].strip():
-        rest = rest[1:]
-    return fields, "".join(rest)
+    fields, end = {}, 0
+    while found := _FIELD.match(text, end):
+        fields[found[1]] = found[2].replace("\n#   ", " ")
+        end = found.end()
+    return fields, text[end:].lstrip("\n") if end else text
 
 
 @dataclass(frozen=True)
