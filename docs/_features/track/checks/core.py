@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import fields
 from dataclasses import replace
 from importlib import resources
 from types import CodeType
@@ -175,12 +176,7 @@ class Outcome:
 
     def same_as(self, other: Outcome | None) -> bool:
         """Whether ``other`` is the same failure of the same probe, with every number it saw."""
-        return (
-            other is not None
-            and other.probe is self.probe
-            and (other.raised, other.text, dict(other.fields))
-            == (self.raised, self.text, dict(self.fields))
-        )
+        return other == self
 
 
 #: A field of a wrong file's header: ``# Mistake: <title>``, ``# Why: ...``..., which goes on
@@ -438,17 +434,9 @@ class Result:
 
     def to_json(self) -> dict[str, Any]:
         """The result for the page; its message (inline Markdown) also as HTML and plain text."""
-        return {
-            "exercise": self.exercise,
-            "status": self.status,
-            **_marked("message", self.message),
-            "case": self.case,
-            "mistake": None if self.mistake is None else self.mistake.to_json(),
-            "traceback": self.traceback,
-            "checked": self.checked,
-            "part": self.part,
-            "step": self.step,
-        }
+        data = {name.name: getattr(self, name.name) for name in fields(self)}
+        mistake = None if self.mistake is None else self.mistake.to_json()
+        return {**data, **_marked("message", self.message), "mistake": mistake}
 
 
 # -- running the reader's code ----------------------------------------------------------------
@@ -707,11 +695,12 @@ def steps_probes(
     left out.  The last of ``steps`` is the one checked: a probe of an earlier step that takes
     long (``later=False``) is left out too."""
     for step in steps:
-        for method in step.probes:
-            if method.needs is not None and method.needs not in written[step.id]:
-                continue
-            if method.later or step is steps[-1]:
-                yield method
+        yield from (
+            method
+            for method in step.probes
+            if (method.needs is None or method.needs in written[step.id])
+            and (method.later or step is steps[-1])
+        )
 
 
 def outcome_of(method: Case | None, failure: str | BaseException | None) -> Outcome | None:
