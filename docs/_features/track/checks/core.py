@@ -890,18 +890,23 @@ class _Check:
         """The result of the first failure: what ``item`` (a probe, a case, or None: the code
         run before any case) said, or what the reader's code raised running it.
 
-        A known mistake is named first (a probe's, among the mistakes of its method), and a
-        case's failure put down to an earlier step that fails; else the failure is the
-        method's (a probe's, or the one the traceback or the step names).
+        A starter's method that raised is not done yet.  A known mistake is named first (a
+        probe's, among the mistakes of its method), and a case's failure put down to an earlier
+        step that fails; else the failure is the method's (a probe's, or the one the traceback
+        or the step names).
         """
         error = failure if isinstance(failure, BaseException) else None
         part = None if error is None else starter_part(error)
-        if error is not None and part is not None:
-            return self.unwritten(part, error, number)
+        if error is not None and part is not None:  # an earlier step's: write it there
+            said, holder = self.lead(part)
+            if holder is not None and holder != self.exercise.id:
+                message = f"{said} is still the starter's ({error}): write it there first."
+            else:
+                message = f"`{part}` is still the starter's ({error})."
+            return self.result(NOT_DONE, message, checked=number, part=part)
         tb = None if error is None else reader_traceback(error)
         probed = None if item is None else item.part
-        outcome = outcome_of(item, failure)
-        named = self.recognised(number, tb, probed, outcome)
+        named = self.recognised(number, tb, probed, outcome_of(item, failure))
         if named is None and probed is None and self.blame_earlier:
             named = self.earlier_failure(number)
         if named is not None:
@@ -912,15 +917,6 @@ class _Check:
         return self.result(
             status, message, case=code, traceback=tb, checked=number, part=part, step=step
         )
-
-    def unwritten(self, part: str, error: BaseException, number: int) -> Result:
-        """NOT_DONE: the starter's ``part`` raised ``error`` (an earlier step's: write it there)."""
-        said, holder = self.lead(part)
-        if holder is not None and holder != self.exercise.id:
-            message = f"{said} is still the starter's ({error}): write it there first."
-        else:
-            message = f"`{part}` is still the starter's ({error})."
-        return self.result(NOT_DONE, message, checked=number, part=part)
 
     def unexplained(
         self, item: Case | None, failure: str | BaseException, error: BaseException | None
@@ -995,17 +991,7 @@ class _Check:
         if not fits:
             return None
         *_, mistake, finding = min(fits, key=lambda fit: fit[:2])
-        return self.named(mistake, finding, number, tb, part)
-
-    def named(
-        self,
-        mistake: Mistake,
-        finding: Finding,
-        number: int,
-        tb: str | None,
-        probed: str | None = None,
-    ) -> Result:
-        part = finding.part or probed or mistake.parts[0]  # a mistake is made in a method
+        part = finding.part or part or mistake.parts[0]  # a mistake is made in a method
         lead, step = self.lead(part)
         return self.result(
             FAILED,
