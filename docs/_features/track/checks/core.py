@@ -562,13 +562,8 @@ def starter_part(error: BaseException) -> str | None:
     A starter's unwritten functions raise NotImplementedError; one raised in
     the reader's code means that part is still the starter's.
     """
-    if not isinstance(error, NotImplementedError):
-        return None
-    frames = readers(error)
-    if not frames:
-        return None
-    code = frames[-1]
-    return str(getattr(code, "co_qualname", code.co_name))
+    frames = readers(error) if isinstance(error, NotImplementedError) else []
+    return str(getattr(frames[-1], "co_qualname", frames[-1].co_name)) if frames else None
 
 
 # -- the interpreter as the caller had it ----------------------------------------------------
