@@ -253,8 +253,7 @@ def _grads(graph: Graph, scope: Namespace) -> dict[str, float]:
 
 def _raised(asked: list[int]) -> int | None:
     """The recursion limit above the usual that the reader's code set (see limit_put_back)."""
-    raised = [n for n in asked if n > RECURSION_LIMIT]
-    return max(raised) if raised else None
+    return max((n for n in asked if n > RECURSION_LIMIT), default=None)
 
 
 def _all_ones(made: dict[str, Any], root: str) -> bool:
