@@ -489,19 +489,19 @@ def attempt_error(
 # -- numbers in messages ---------------------------------------------------------------------
 
 
-def same(got: Any, want: Any, rel: float = 1e-9, abs_: float = 1e-12) -> bool:
+def same(got: Any, want: Any) -> bool:
     """Whether the reader's ``got`` is micrograd's ``want`` (floats: up to rounding)."""
     if isinstance(want, float):
         if isinstance(got, bool) or not isinstance(got, (int, float)):
             return False
         if math.isnan(want):
             return math.isnan(got)
-        return math.isclose(got, want, rel_tol=rel, abs_tol=abs_)
+        return math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-12)
     if isinstance(want, (list, tuple)):
         return (
             isinstance(got, (list, tuple))
             and len(got) == len(want)
-            and all(same(g, w, rel, abs_) for g, w in zip(got, want, strict=True))
+            and all(same(g, w) for g, w in zip(got, want, strict=True))
         )
     return bool(type(got) is type(want) and got == want)
 

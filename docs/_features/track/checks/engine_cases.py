@@ -66,7 +66,6 @@ class EngineCase:
     action: str
     looks: tuple[Look, ...]
     root: str | None = None
-    needs: str | None = None
     fields: tuple[tuple[str, Any], ...] = ()  # more numbers a failure names, for a template
     #: The case as a function of a scope's Value (its Values by name), where it is a probe: a
     #: probe runs as functions alone, never compiling source; ``code`` is what it shows.
@@ -86,11 +85,11 @@ class EngineCase:
         """
         shown = ", ".join(dict.fromkeys(_shown(look) for look in self.looks))
         code = f"{self.code}\nprint({shown})"
-        return Case(code, run or self.run, part, **{"needs": self.needs, **options})
+        return Case(code, run or self.run, part, **options)
 
     def hidden(self) -> Case:
         """This case as a hidden case of its step."""
-        return Case(self.code, self.run, needs=self.needs)
+        return Case(self.code, self.run)
 
     def _leaf_lines(self, leaves: dict[str, float]) -> list[str]:
         return [f"{name} = Value({value!r})" for name, value in leaves.items()]
