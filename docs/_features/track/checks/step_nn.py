@@ -361,8 +361,11 @@ PARTS = (
 )
 
 
-def _case(net: Net, seed: int, x: tuple[float, ...], value_inputs: bool = False) -> Case:
-    """A hidden case: the probe of ``__call__`` on another network, seed and input."""
+def _case(rng: random.Random, kind: str, sizes: tuple[int, ...], value_inputs: bool) -> Case:
+    """A hidden case: the probe of ``__call__`` on another network, and a seed and an input
+    drawn from ``rng``."""
+    net, seed = Net(kind, sizes), rng.randrange(1000)
+    x = tuple(number(rng, -2, 2) for _ in range(sizes[0]))
     out = "out" if net.layers[-1][1] == 1 else "sum(out)"
     then = f"out = model({_inputs(x, value_inputs)})\n{out}.backward()"
     return Case(net.code(seed, then), lambda names: call_problem(net, names, value_inputs, seed, x))
@@ -382,30 +385,15 @@ def _cases(rng: random.Random) -> tuple[Case, ...]:
         ("MLP", (4, 2, 3, 1), True),
         ("MLP", (1, 2, 1), False),
     ]
-    return tuple(
-        _case(
-            Net(kind, sizes),
-            rng.randrange(1000),
-            tuple(number(rng, -2, 2) for _ in range(sizes[0])),
-            value_inputs,
-        )
-        for kind, sizes, value_inputs in shapes
-    )
+    return tuple(_case(rng, kind, sizes, values) for kind, sizes, values in shapes)
 
 
 # -- the known mistakes ------------------------------------------------------------------------
 
-_MODEL_NET = Net("MLP", (3, 4, 4, 1))
-
-
-def _model_parameters(names: Namespace) -> Any:
-    """The parameters() of the reader's MLP(3, [4, 4, 1]), drawn after random.seed(1)."""
-    return _MODEL_NET.seeded(names, 1).parameters()
-
 
 def _no_bias(namespace: Namespace) -> Finding | None:
-    params = attempt(_model_parameters, namespace)
-    net = _MODEL_NET
+    net = Net("MLP", (3, 4, 4, 1))  # the page's network, drawn after random.seed(1)
+    params = attempt(lambda names: net.seeded(names, 1).parameters(), namespace)
     if params is None or len(params) != net.weight_count:
         return None
     counts = {"weights": net.weight_count, "biases": net.bias_count}
