@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import replace
 from typing import Any
+from typing import cast
 
 from .core import MICROGRAD
 from .core import Case
@@ -297,12 +298,8 @@ def _seen(rule: RuleCase, namespace: Namespace) -> dict[str, float] | None:
     seen = attempt(lambda names: run_rule(rule, names["Value"]), namespace)
     if seen is None:
         return None
-    grads = {}
-    for name, grad in seen.grads.items():
-        if isinstance(grad, bool) or not isinstance(grad, (int, float)):
-            return None
-        grads[name] = float(grad)
-    return grads
+    grads = {name: _number(grad) for name, grad in seen.grads.items()}
+    return None if None in grads.values() else cast(dict[str, float], grads)
 
 
 def _signature(
