@@ -130,6 +130,12 @@ class Graph:
         leaves = [f"{name} = Value({x!r})" for name, x in self.leaves]
         return "\n".join([*leaves, self.body, f"{self.root}.backward()"])
 
+    def run(self, names: Namespace) -> dict[str, Any]:
+        """The graph built with the given Value, then ``root.backward()``: its nodes by name."""
+        made = self.make(names)
+        made[self.root].backward()
+        return made
+
 
 WORKED = Graph(
     (("a", 2.0), ("b", -3.0), ("c", 10.0), ("f", -2.0)),
@@ -211,7 +217,7 @@ def _watching(
     ("?": a node the graph does not name).  None when the reader's code raises first."""
 
     def detect(namespace: Namespace) -> Finding | None:
-        made = attempt(lambda names: graph.make(names), namespace)
+        made = attempt(graph.make, namespace)
         if made is None:
             return None
         runs: list[Any] = []
@@ -239,16 +245,11 @@ def _watcher(node: Any, rule: Any, runs: list[Any]) -> Any:
 
 def _micrograd_grad(graph: Graph, leaf: str) -> float:
     """``leaf.grad`` after ``root.backward()`` on ``graph``, with micrograd."""
-    # Keyed apart from the graph's own answer as a case: this one is its nodes' gradients.
-    gradients = MICROGRAD.answer(("gradients", graph), lambda: _grads(graph, micrograd_scope()))
-    return gradients[leaf]
 
+    def grads() -> dict[str, float]:
+        return {name: float(node.grad) for name, node in graph.run(micrograd_scope()).items()}
 
-def _grads(graph: Graph, scope: Namespace) -> dict[str, float]:
-    """Each node's gradient after ``root.backward()`` on ``graph``, built with ``scope``'s Value."""
-    made = graph.make(scope)
-    made[graph.root].backward()
-    return {name: float(node.grad) for name, node in made.items()}
+    return MICROGRAD.answer(graph, grads)[leaf]
 
 
 def _raised(asked: list[int]) -> int | None:
@@ -299,16 +300,9 @@ def _visited_by_number(made: dict[str, Any], ran: list[str]) -> Finding | None:
     return Finding(TWINS.code + "\nprint(x.grad, y.grad)", fields=fields)
 
 
-def _chain(names: Namespace) -> dict[str, Any]:
-    """backward() on the chain of 5,000 links, on the given Value: x and y."""
-    made = _chain_links(names)
-    made["y"].backward()
-    return made
-
-
 def _recursive_sort(namespace: Namespace) -> Finding | None:
     with limit_put_back() as asked:
-        error = attempt_error(_chain, namespace)
+        error = attempt_error(CHAIN.run, namespace)
     if not isinstance(error, RecursionError) or not _right_on_the_worked_example(namespace):
         return None  # a sort that recurses is right on a small graph: else it is another mistake
     if _raised(asked) is not None:
@@ -322,7 +316,7 @@ def _recursive_sort(namespace: Namespace) -> Finding | None:
 def _raises_limit(namespace: Namespace) -> Finding | None:
     """The recursion limit the reader's backward() asked for on the chain, if higher."""
     with limit_put_back() as asked:
-        attempt(_chain, namespace)
+        attempt(CHAIN.run, namespace)
     limit = _raised(asked)
     if limit is None:
         return None
