@@ -290,31 +290,6 @@ def _marked(key: str, text: str) -> dict[str, str]:
     return {key: text, f"{key}_html": inline_html(text), f"{key}_text": inline_text(text)}
 
 
-@dataclass(frozen=True)
-class Location:
-    """Where a method of the reader's is defined: its cell's file name and line, and its step.
-
-    ``step`` is the id of the step whose exercise cell holds it (None when
-    another cell does, or when the page named no cells).
-    """
-
-    part: str
-    filename: str
-    line: int
-    step: str | None
-
-    def words(self, exercises: Mapping[str, Exercise]) -> str:
-        """``your `Value.__add__` (step 2's cell, line 12)``: the method, and where it is."""
-        where = []
-        if self.step is not None and self.step in exercises:
-            where.append(f"step {list(exercises).index(self.step) + 1}'s cell")
-        elif self.filename.startswith("<"):
-            where.append(self.filename.strip("<>"))
-        if where:
-            where.append(f"line {self.line}")
-        return f"your `{self.part}`" + (f" ({', '.join(where)})" if where else "")
-
-
 def defined(namespace: Namespace, part: str) -> Any:
     """The function that ``part`` (``"Value.__add__"`` or ``"train"``) is in ``namespace``, or None.
 
@@ -332,15 +307,6 @@ def defined(namespace: Namespace, part: str) -> Any:
     if isinstance(found, property):
         found = found.fget
     return found
-
-
-def locate(namespace: Namespace, part: str, cells: Cells) -> Location | None:
-    """Where ``part`` is defined (see :class:`Location`); None if it is no function of code."""
-    code = getattr(defined(namespace, part), "__code__", None)
-    if not isinstance(code, CodeType):
-        return None
-    filename = code.co_filename
-    return Location(part, filename, code.co_firstlineno, cells.get(filename))
 
 
 def micrograds_own(namespace: Namespace, name: str) -> type | None:
@@ -842,17 +808,25 @@ class _Check:
     # -- whose code it is --------------------------------------------------------------------
 
     def lead(self, part: str) -> tuple[str, str | None]:
-        """How a message about ``part`` begins, and the step whose code holds it."""
-        where = locate(self.namespace, part, self.cells)
-        if where is None:
+        """How a message about ``part`` begins, and the step whose cell holds it.
+
+        ``Your `Value.__add__` (step 2's cell, line 12)``: the method and where it is
+        defined, its step's cell, or another cell (``cell 7``), when it is a function of
+        code.  A method of another step's cell names that step first.
+        """
+        code = getattr(defined(self.namespace, part), "__code__", None)
+        if not isinstance(code, CodeType):
             return f"Your `{part}`", None
-        words = where.words(self.exercises)
-        if where.step is not None and where.step != self.exercise.id:
-            step = self.exercises.get(where.step)
-            title = f' "{step.title}"' if step is not None else ""
-            number = list(self.exercises).index(where.step) + 1
-            return f"This comes from step {number}{title}: {words}", where.step
-        return words[0].upper() + words[1:], where.step
+        filename, line = code.co_filename, code.co_firstlineno
+        steps, step = list(self.exercises), self.cells.get(filename)
+        if step is not None and step in self.exercises:
+            where = f" (step {steps.index(step) + 1}'s cell, line {line})"
+        else:
+            where = f" ({filename.strip('<>')}, line {line})" if filename.startswith("<") else ""
+        if step is not None and step != self.exercise.id:
+            number, title = steps.index(step) + 1, self.exercises[step].title
+            return f'This comes from step {number} "{title}": your `{part}`{where}', step
+        return f"Your `{part}`{where}", step
 
     def not_yours(self) -> Result | None:
         """A NOT_YOURS result if a class or function of these steps is micrograd's own."""
