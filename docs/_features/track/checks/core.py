@@ -30,6 +30,7 @@ from collections.abc import Mapping
 from collections.abc import Sequence
 from dataclasses import dataclass
 from dataclasses import field
+from dataclasses import fields
 from dataclasses import replace
 from importlib import resources
 from types import CodeType
@@ -175,41 +176,25 @@ class Outcome:
 
     def same_as(self, other: Outcome | None) -> bool:
         """Whether ``other`` is the same failure of the same probe, with every number it saw."""
-        return (
-            other is not None
-            and other.probe is self.probe
-            and (other.raised, other.text, dict(other.fields))
-            == (self.raised, self.text, dict(self.fields))
-        )
+        return other == self
 
 
-#: The fields of a wrong file's header: ``# Mistake: <title>``, ``# Why: ...``...
-_HEADER = re.compile(r"# (Mistake|In|Why|Says(?: if [\w-]+)?): (.*)")
+#: A field of a wrong file's header: ``# Mistake: <title>``, ``# Why: ...``..., which goes on
+#: over the lines after it that begin ``#   ``.
+_FIELD = re.compile(r"# (Mistake|In|Why|Says(?: if [\w-]+)?): (.*(?:\n#   .*)*)\n")
 
 
 def read_header(text: str) -> tuple[dict[str, str], str]:
-    """A wrong file's header fields (a field goes on over lines that begin ``#   ``) and its code.
+    """A wrong file's header fields (each on one line) and its code.
 
     The code is what the mistake writes on top of the solution: the header and the blank lines
     after it left out, so that its lines are numbered in the cell as they were written.
     """
-    fields: dict[str, str] = {}
-    lines = text.splitlines(keepends=True)
-    key, count = None, 0
-    for line in lines:
-        found = _HEADER.fullmatch(line.rstrip("\n"))
-        if found is not None:
-            key = found[1]
-            fields[key] = found[2]
-        elif key is not None and line.startswith("#   "):
-            fields[key] += " " + line[4:].strip()
-        else:
-            break
-        count += 1
-    rest = lines[count:]
-    while count and rest and not rest[0].strip():
-        rest = rest[1:]
-    return fields, "".join(rest)
+    fields, end = {}, 0
+    while found := _FIELD.match(text, end):
+        fields[found[1]] = found[2].replace("\n#   ", " ")
+        end = found.end()
+    return fields, text[end:].lstrip("\n") if end else text
 
 
 @dataclass(frozen=True)
@@ -305,33 +290,6 @@ def _marked(key: str, text: str) -> dict[str, str]:
     return {key: text, f"{key}_html": inline_html(text), f"{key}_text": inline_text(text)}
 
 
-@dataclass(frozen=True)
-class Location:
-    """Where a method of the reader's is defined: its cell's file name and line, and its step.
-
-    ``step`` is the id of the step whose exercise cell holds it (None when
-    another cell does, or when the page named no cells); ``micrograd`` says
-    that the method is micrograd's own code, not the reader's.
-    """
-
-    part: str
-    filename: str | None
-    line: int | None
-    step: str | None
-    micrograd: bool = False
-
-    def words(self, exercises: Mapping[str, Exercise]) -> str:
-        """``your `Value.__add__` (step 2's cell, line 12)``: the method, and where it is."""
-        where = []
-        if self.step is not None and self.step in exercises:
-            where.append(f"step {list(exercises).index(self.step) + 1}'s cell")
-        elif self.filename is not None and self.filename.startswith("<"):
-            where.append(self.filename.strip("<>"))
-        if self.line is not None and where:
-            where.append(f"line {self.line}")
-        return f"your `{self.part}`" + (f" ({', '.join(where)})" if where else "")
-
-
 def defined(namespace: Namespace, part: str) -> Any:
     """The function that ``part`` (``"Value.__add__"`` or ``"train"``) is in ``namespace``, or None.
 
@@ -349,17 +307,6 @@ def defined(namespace: Namespace, part: str) -> Any:
     if isinstance(found, property):
         found = found.fget
     return found
-
-
-def locate(namespace: Namespace, part: str, cells: Cells) -> Location | None:
-    """Where ``part`` is defined (see :class:`Location`); None if it is no function of code."""
-    function = defined(namespace, part)
-    code = getattr(function, "__code__", None)
-    micrograd = is_micrograds_code(function)
-    if not isinstance(code, CodeType):
-        return Location(part, None, None, None, micrograd) if micrograd else None
-    filename = code.co_filename
-    return Location(part, filename, code.co_firstlineno, cells.get(filename), micrograd)
 
 
 def micrograds_own(namespace: Namespace, name: str) -> type | None:
@@ -453,17 +400,9 @@ class Result:
 
     def to_json(self) -> dict[str, Any]:
         """The result for the page; its message (inline Markdown) also as HTML and plain text."""
-        return {
-            "exercise": self.exercise,
-            "status": self.status,
-            **_marked("message", self.message),
-            "case": self.case,
-            "mistake": None if self.mistake is None else self.mistake.to_json(),
-            "traceback": self.traceback,
-            "checked": self.checked,
-            "part": self.part,
-            "step": self.step,
-        }
+        data = {name.name: getattr(self, name.name) for name in fields(self)}
+        mistake = None if self.mistake is None else self.mistake.to_json()
+        return {**data, **_marked("message", self.message), "mistake": mistake}
 
 
 # -- running the reader's code ----------------------------------------------------------------
@@ -516,19 +455,19 @@ def attempt_error(
 # -- numbers in messages ---------------------------------------------------------------------
 
 
-def same(got: Any, want: Any, rel: float = 1e-9, abs_: float = 1e-12) -> bool:
+def same(got: Any, want: Any) -> bool:
     """Whether the reader's ``got`` is micrograd's ``want`` (floats: up to rounding)."""
     if isinstance(want, float):
         if isinstance(got, bool) or not isinstance(got, (int, float)):
             return False
         if math.isnan(want):
             return math.isnan(got)
-        return math.isclose(got, want, rel_tol=rel, abs_tol=abs_)
+        return math.isclose(got, want, rel_tol=1e-9, abs_tol=1e-12)
     if isinstance(want, (list, tuple)):
         return (
             isinstance(got, (list, tuple))
             and len(got) == len(want)
-            and all(same(g, w, rel, abs_) for g, w in zip(got, want, strict=True))
+            and all(same(g, w) for g, w in zip(got, want, strict=True))
         )
     return bool(type(got) is type(want) and got == want)
 
@@ -589,13 +528,8 @@ def starter_part(error: BaseException) -> str | None:
     A starter's unwritten functions raise NotImplementedError; one raised in
     the reader's code means that part is still the starter's.
     """
-    if not isinstance(error, NotImplementedError):
-        return None
-    frames = readers(error)
-    if not frames:
-        return None
-    code = frames[-1]
-    return str(getattr(code, "co_qualname", code.co_name))
+    frames = readers(error) if isinstance(error, NotImplementedError) else []
+    return str(getattr(frames[-1], "co_qualname", frames[-1].co_name)) if frames else None
 
 
 # -- the interpreter as the caller had it ----------------------------------------------------
@@ -722,11 +656,12 @@ def steps_probes(
     left out.  The last of ``steps`` is the one checked: a probe of an earlier step that takes
     long (``later=False``) is left out too."""
     for step in steps:
-        for method in step.probes:
-            if method.needs is not None and method.needs not in written[step.id]:
-                continue
-            if method.later or step is steps[-1]:
-                yield method
+        yield from (
+            method
+            for method in step.probes
+            if (method.needs is None or method.needs in written[step.id])
+            and (method.later or step is steps[-1])
+        )
 
 
 def outcome_of(method: Case | None, failure: str | BaseException | None) -> Outcome | None:
@@ -873,17 +808,25 @@ class _Check:
     # -- whose code it is --------------------------------------------------------------------
 
     def lead(self, part: str) -> tuple[str, str | None]:
-        """How a message about ``part`` begins, and the step whose code holds it."""
-        where = locate(self.namespace, part, self.cells)
-        if where is None:
+        """How a message about ``part`` begins, and the step whose cell holds it.
+
+        ``Your `Value.__add__` (step 2's cell, line 12)``: the method and where it is
+        defined, its step's cell, or another cell (``cell 7``), when it is a function of
+        code.  A method of another step's cell names that step first.
+        """
+        code = getattr(defined(self.namespace, part), "__code__", None)
+        if not isinstance(code, CodeType):
             return f"Your `{part}`", None
-        words = where.words(self.exercises)
-        if where.step is not None and where.step != self.exercise.id:
-            step = self.exercises.get(where.step)
-            title = f' "{step.title}"' if step is not None else ""
-            number = list(self.exercises).index(where.step) + 1
-            return f"This comes from step {number}{title}: {words}", where.step
-        return words[0].upper() + words[1:], where.step
+        filename, line = code.co_filename, code.co_firstlineno
+        steps, step = list(self.exercises), self.cells.get(filename)
+        if step is not None and step in self.exercises:
+            where = f" (step {steps.index(step) + 1}'s cell, line {line})"
+        else:
+            where = f" ({filename.strip('<>')}, line {line})" if filename.startswith("<") else ""
+        if step is not None and step != self.exercise.id:
+            number, title = steps.index(step) + 1, self.exercises[step].title
+            return f'This comes from step {number} "{title}": your `{part}`{where}', step
+        return f"Your `{part}`{where}", step
 
     def not_yours(self) -> Result | None:
         """A NOT_YOURS result if a class or function of these steps is micrograd's own."""
@@ -916,18 +859,23 @@ class _Check:
         """The result of the first failure: what ``item`` (a probe, a case, or None: the code
         run before any case) said, or what the reader's code raised running it.
 
-        A known mistake is named first (a probe's, among the mistakes of its method), and a
-        case's failure put down to an earlier step that fails; else the failure is the
-        method's (a probe's, or the one the traceback or the step names).
+        A starter's method that raised is not done yet.  A known mistake is named first (a
+        probe's, among the mistakes of its method), and a case's failure put down to an earlier
+        step that fails; else the failure is the method's (a probe's, or the one the traceback
+        or the step names).
         """
         error = failure if isinstance(failure, BaseException) else None
         part = None if error is None else starter_part(error)
-        if error is not None and part is not None:
-            return self.unwritten(part, error, number)
+        if error is not None and part is not None:  # an earlier step's: write it there
+            said, holder = self.lead(part)
+            if holder is not None and holder != self.exercise.id:
+                message = f"{said} is still the starter's ({error}): write it there first."
+            else:
+                message = f"`{part}` is still the starter's ({error})."
+            return self.result(NOT_DONE, message, checked=number, part=part)
         tb = None if error is None else reader_traceback(error)
         probed = None if item is None else item.part
-        outcome = outcome_of(item, failure)
-        named = self.recognised(number, tb, probed, outcome)
+        named = self.recognised(number, tb, probed, outcome_of(item, failure))
         if named is None and probed is None and self.blame_earlier:
             named = self.earlier_failure(number)
         if named is not None:
@@ -938,15 +886,6 @@ class _Check:
         return self.result(
             status, message, case=code, traceback=tb, checked=number, part=part, step=step
         )
-
-    def unwritten(self, part: str, error: BaseException, number: int) -> Result:
-        """NOT_DONE: the starter's ``part`` raised ``error`` (an earlier step's: write it there)."""
-        said, holder = self.lead(part)
-        if holder is not None and holder != self.exercise.id:
-            message = f"{said} is still the starter's ({error}): write it there first."
-        else:
-            message = f"`{part}` is still the starter's ({error})."
-        return self.result(NOT_DONE, message, checked=number, part=part)
 
     def unexplained(
         self, item: Case | None, failure: str | BaseException, error: BaseException | None
@@ -1021,17 +960,7 @@ class _Check:
         if not fits:
             return None
         *_, mistake, finding = min(fits, key=lambda fit: fit[:2])
-        return self.named(mistake, finding, number, tb, part)
-
-    def named(
-        self,
-        mistake: Mistake,
-        finding: Finding,
-        number: int,
-        tb: str | None,
-        probed: str | None = None,
-    ) -> Result:
-        part = finding.part or probed or mistake.parts[0]  # a mistake is made in a method
+        part = finding.part or part or mistake.parts[0]  # a mistake is made in a method
         lead, step = self.lead(part)
         return self.result(
             FAILED,

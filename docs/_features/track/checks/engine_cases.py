@@ -21,6 +21,7 @@ import random
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import CodeType
 from typing import Any
 
 import micrograd
@@ -31,9 +32,8 @@ from .core import Case
 from .core import Failure
 from .core import Namespace
 from .core import attempt
-from .core import attempt_error
 from .core import defined
-from .core import locate
+from .core import is_micrograds_code
 from .core import reader_scope
 from .core import run_code
 from .core import same
@@ -66,7 +66,6 @@ class EngineCase:
     action: str
     looks: tuple[Look, ...]
     root: str | None = None
-    needs: str | None = None
     fields: tuple[tuple[str, Any], ...] = ()  # more numbers a failure names, for a template
     #: The case as a function of a scope's Value (its Values by name), where it is a probe: a
     #: probe runs as functions alone, never compiling source; ``code`` is what it shows.
@@ -86,11 +85,11 @@ class EngineCase:
         """
         shown = ", ".join(dict.fromkeys(_shown(look) for look in self.looks))
         code = f"{self.code}\nprint({shown})"
-        return Case(code, run or self.run, part, **{"needs": self.needs, **options})
+        return Case(code, run or self.run, part, **options)
 
     def hidden(self) -> Case:
         """This case as a hidden case of its step."""
-        return Case(self.code, self.run, needs=self.needs)
+        return Case(self.code, self.run)
 
     def _leaf_lines(self, leaves: dict[str, float]) -> list[str]:
         return [f"{name} = Value({value!r})" for name, value in leaves.items()]
@@ -236,11 +235,7 @@ def read(look: Look, scope: dict[str, Any]) -> Any:
     value = scope[name]
     for attribute in attributes:
         value = getattr(value, attribute)
-    if look.kind == "inputs":
-        return inputs_of(value, scope)
-    if look.kind != "value":
-        raise ValueError(f"a Look's kind is 'value' or 'inputs', not {look.kind!r}")
-    return value
+    return inputs_of(value, scope) if look.kind == "inputs" else value
 
 
 def inputs_of(node: Any, scope: dict[str, Any]) -> list[str]:
@@ -297,16 +292,10 @@ def readers_own(part: str) -> Callable[[Namespace], bool]:
 
     def applies(namespace: Namespace) -> bool:
         function = defined(namespace, part)
-        if function is None:
-            return False
-        where = locate(namespace, part, {})
-        return where is not None and not where.micrograd
+        code = getattr(function, "__code__", None)
+        return isinstance(code, CodeType) and not is_micrograds_code(function)
 
     return applies
-
-
-def _a_value(names: Namespace) -> Any:
-    return names["Value"](1.0)
 
 
 def value_with_grad(namespace: Namespace) -> str | None:
@@ -315,11 +304,9 @@ def value_with_grad(namespace: Namespace) -> str | None:
     Making a Value may itself raise (a starter's ``__init__``): that
     exception goes up to the check, which says which part is the starter's.
     """
-    if attempt(lambda names: (_a_value(names).grad, _a_value(names)._backward), namespace):
+    value = namespace["Value"](1.0)
+    if attempt(lambda names: (value.grad, value._backward), namespace):
         return None
-    error = attempt_error(_a_value, namespace)
-    if error is not None:
-        raise error
     return (
         "Your Value has no grad or _backward yet: run the cell of step 2 "
         "(it starts `class Value(Value):`)."

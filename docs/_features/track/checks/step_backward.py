@@ -12,7 +12,8 @@ import random
 import sys
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .core import MICROGRAD
@@ -112,48 +113,52 @@ def _sounding_iter(inputs: Any) -> Any:
     return super(type(inputs), inputs).__iter__()
 
 
-def _graph(leaves: tuple[tuple[str, float], ...], body: str, root: str, make: Any) -> EngineCase:
-    """A graph that probes and detectors run ``root.backward()`` on: its code, then that call;
-    ``make`` builds the same graph from a scope's Value (its nodes by name, not yet run
-    backward), so it is no case to run as it is: :func:`_backward_probe` makes one of it."""
-    return EngineCase(
-        f"`{root}.backward()`", leaves, body, f"{root}.backward()", (), root, make=make
-    )
+@dataclass(frozen=True)
+class Graph:
+    """A graph that probes and detectors run ``root.backward()`` on: its leaves and its code,
+    and ``make``, which builds the same graph from a scope's Value (its nodes by name, not yet
+    run backward)."""
+
+    leaves: tuple[tuple[str, float], ...]
+    body: str
+    root: str
+    make: Callable[[Namespace], dict[str, Any]]
+
+    @property
+    def code(self) -> str:
+        """The graph as code the reader can paste, then ``root.backward()``."""
+        leaves = [f"{name} = Value({x!r})" for name, x in self.leaves]
+        return "\n".join([*leaves, self.body, f"{self.root}.backward()"])
+
+    def run(self, names: Namespace) -> dict[str, Any]:
+        """The graph built with the given Value, then ``root.backward()``: its nodes by name."""
+        made = self.make(names)
+        made[self.root].backward()
+        return made
 
 
-def _built(graph: EngineCase, scope: Namespace) -> dict[str, Any]:
-    """The nodes of ``graph`` (see _graph), built with ``scope``'s Value, not yet run backward."""
-    if graph.make is None:
-        raise ValueError(f"{graph.title} is no graph of _graph's: it builds no nodes")
-    return graph.make(scope)
-
-
-def _root(graph: EngineCase) -> str:
-    """The name of the node ``graph`` runs ``backward()`` on."""
-    if graph.root is None:
-        raise ValueError(f"{graph.title} is no graph of _graph's: it has no root")
-    return graph.root
-
-
-WORKED = _graph(
+WORKED = Graph(
     (("a", 2.0), ("b", -3.0), ("c", 10.0), ("f", -2.0)),
     "e = a * b\nd = e + c\nL = d * f",
     "L",
     _worked,
 )
-SHARED = _graph(
+SHARED = Graph(
     (("x", 2.0), ("y", -1.5)), "s = x * y\nt = s + 1.0\nu = s * 3.0\nout = t + u", "out", _shared
 )
-TWINS = _graph((("x", 1.5), ("y", 1.5)), "p = x * 2.0\nq = y * 2.0\nout = p * q", "out", _twins)
-CHAIN = _graph((("x", 0.5),), "y = x\nfor _ in range(5000):\n    y = y * 1.0001", "y", _chain_links)
+TWINS = Graph((("x", 1.5), ("y", 1.5)), "p = x * 2.0\nq = y * 2.0\nout = p * q", "out", _twins)
+CHAIN = Graph((("x", 0.5),), "y = x\nfor _ in range(5000):\n    y = y * 1.0001", "y", _chain_links)
 
 
 def _graph_case(
-    title: str, leaves: list[tuple[str, float]], body: str, root: str, names: list[str]
+    title: str, leaves: tuple[tuple[str, float], ...], body: str, names: Sequence[str]
 ) -> EngineCase:
-    looks = [Look(f"{name}.grad") for name in names]
-    looks.insert(0, Look(f"{root}.grad", "the seed: d(output)/d(output) = 1"))
-    return EngineCase(title, tuple(leaves), body, f"{root}.backward()", tuple(looks), root)
+    """A hidden case: ``root.backward()`` (the node of ``body``'s last line) gives the seed and
+    each of the nodes ``names`` micrograd's gradient."""
+    root = body.splitlines()[-1].split(" = ")[0]
+    looks = [Look(f"{root}.grad", "the seed: d(output)/d(output) = 1")]
+    looks += [Look(f"{name}.grad") for name in names]
+    return EngineCase(title, leaves, body, f"{root}.backward()", tuple(looks), root)
 
 
 def _random_graph(rng: random.Random) -> EngineCase:
@@ -166,42 +171,24 @@ def _random_graph(rng: random.Random) -> EngineCase:
         form = rng.choice([f"{x} + {y}", f"{x} * {y}", f"{x}.tanh()", f"{x} + {k}", f"{k} * {x}"])
         lines.append(f"n{i} = {form}")
         nodes.append(f"n{i}")
-    root = nodes[-1]
-    title = f"`{root}.backward()` on the case's graph ({len(lines)} operations)"
-    return _graph_case(title, leaves, "\n".join(lines), root, nodes[:-1])
+    title = f"`{nodes[-1]}.backward()` on the case's graph ({len(lines)} operations)"
+    return _graph_case(title, tuple(leaves), "\n".join(lines), nodes[:-1])
 
 
 def _cases(rng: random.Random) -> tuple[EngineCase, ...]:
     x, y = number(rng, -2, 2), number(rng, -2, 2)
+    twice = f"`c.backward()` with a = Value({short(x)}), b = a + a and c = b + b"
+    cubed = f"`c.backward()` with c = a * a * a, a = {short(y)}"
     return (
-        _graph_case(
-            "`L.backward()` on the worked example",
-            list(WORKED.leaves),
-            WORKED.body,
-            "L",
-            ["d", "f", "e", "c", "a", "b"],
-        ),
-        _graph_case(
-            f"`c.backward()` with a = Value({short(x)}), b = a + a and c = b + b",
-            [("a", x)],
-            "b = a + a\nc = b + b",
-            "c",
-            ["b", "a"],
-        ),
+        _graph_case("`L.backward()` on the worked example", WORKED.leaves, WORKED.body, "dfecab"),
+        _graph_case(twice, (("a", x),), "b = a + a\nc = b + b", "ba"),
         _graph_case(
             "`out.backward()`, where s is used by both t and u",
-            [("x", x), ("y", y)],
-            "s = x * y\nt = s + 1.0\nu = s * 3.0\nout = t + u",
-            "out",
-            ["t", "u", "s", "x", "y"],
+            (("x", x), ("y", y)),
+            SHARED.body,
+            "tusxy",
         ),
-        _graph_case(
-            f"`c.backward()` with c = a * a * a, a = {short(y)}",
-            [("a", y)],
-            "c = a * a * a",
-            "c",
-            ["a"],
-        ),
+        _graph_case(cubed, (("a", y),), "c = a * a * a", "a"),
         *(_random_graph(rng) for _ in range(6)),
     )
 
@@ -223,23 +210,23 @@ def _nodes(root: Any) -> list[Any]:
 
 
 def _watching(
-    graph: EngineCase, judge: Callable[[dict[str, Any], list[str]], Finding | None]
+    graph: Graph, judge: Callable[[dict[str, Any], list[str]], Finding | None]
 ) -> Callable[[Namespace], Finding | None]:
     """A detector: build ``graph`` and run its ``root.backward()``, every rule watched, then
     ``judge(nodes, ran)``: its nodes, and the names of the nodes whose rules ran, in order
     ("?": a node the graph does not name).  None when the reader's code raises first."""
 
     def detect(namespace: Namespace) -> Finding | None:
-        made = attempt(lambda names: _built(graph, names), namespace)
+        made = attempt(graph.make, namespace)
         if made is None:
             return None
         runs: list[Any] = []
-        for node in _nodes(made[_root(graph)]):
+        for node in _nodes(made[graph.root]):
             if node._prev:
                 node._backward = _watcher(node, node._backward, runs)
         try:
             with limit_put_back():
-                made[_root(graph)].backward()
+                made[graph.root].backward()
         except READER_ERRORS:
             return None
         by_id = {id(v): k for k, v in made.items() if not k.startswith("_")}
@@ -256,24 +243,18 @@ def _watcher(node: Any, rule: Any, runs: list[Any]) -> Any:
     return watched
 
 
-def _micrograd_grad(graph: EngineCase, leaf: str) -> float:
+def _micrograd_grad(graph: Graph, leaf: str) -> float:
     """``leaf.grad`` after ``root.backward()`` on ``graph``, with micrograd."""
-    # Keyed apart from the graph's own answer as a case: this one is its nodes' gradients.
-    gradients = MICROGRAD.answer(("gradients", graph), lambda: _grads(graph, micrograd_scope()))
-    return gradients[leaf]
 
+    def grads() -> dict[str, float]:
+        return {name: float(node.grad) for name, node in graph.run(micrograd_scope()).items()}
 
-def _grads(graph: EngineCase, scope: Namespace) -> dict[str, float]:
-    """Each node's gradient after ``root.backward()`` on ``graph``, built with ``scope``'s Value."""
-    made = _built(graph, scope)
-    made[_root(graph)].backward()
-    return {name: float(node.grad) for name, node in made.items()}
+    return MICROGRAD.answer(graph, grads)[leaf]
 
 
 def _raised(asked: list[int]) -> int | None:
     """The recursion limit above the usual that the reader's code set (see limit_put_back)."""
-    raised = [n for n in asked if n > RECURSION_LIMIT]
-    return max(raised) if raised else None
+    return max((n for n in asked if n > RECURSION_LIMIT), default=None)
 
 
 def _all_ones(made: dict[str, Any], root: str) -> bool:
@@ -319,16 +300,9 @@ def _visited_by_number(made: dict[str, Any], ran: list[str]) -> Finding | None:
     return Finding(TWINS.code + "\nprint(x.grad, y.grad)", fields=fields)
 
 
-def _chain(names: Namespace) -> dict[str, Any]:
-    """backward() on the chain of 5,000 links, on the given Value: x and y."""
-    made = _chain_links(names)
-    made["y"].backward()
-    return made
-
-
 def _recursive_sort(namespace: Namespace) -> Finding | None:
     with limit_put_back() as asked:
-        error = attempt_error(_chain, namespace)
+        error = attempt_error(CHAIN.run, namespace)
     if not isinstance(error, RecursionError) or not _right_on_the_worked_example(namespace):
         return None  # a sort that recurses is right on a small graph: else it is another mistake
     if _raised(asked) is not None:
@@ -342,7 +316,7 @@ def _recursive_sort(namespace: Namespace) -> Finding | None:
 def _raises_limit(namespace: Namespace) -> Finding | None:
     """The recursion limit the reader's backward() asked for on the chain, if higher."""
     with limit_put_back() as asked:
-        attempt(_chain, namespace)
+        attempt(CHAIN.run, namespace)
     limit = _raised(asked)
     if limit is None:
         return None
@@ -365,24 +339,22 @@ def _deepest_function(error: BaseException) -> str:
 # -- backward() alone ---------------------------------------------------------------------------
 
 
-def _backward_probe(graph: EngineCase, text: str, calls: int = 1, later: bool = True) -> Case:
+def _backward_probe(graph: Graph, text: str, calls: int = 1, later: bool = True) -> Case:
     """The probe: ``root.backward()``, ``calls`` times, on ``graph`` gives every Value
     micrograd's gradient, and asks for no higher recursion limit."""
-    root = _root(graph)
+    root = graph.root
 
     def make(scope: Namespace) -> dict[str, Any]:
-        made = _built(graph, scope)
+        made = graph.make(scope)
         for _ in range(calls):
             made[root].backward()
         return made
 
-    case = replace(
-        graph,
-        title=f"`{root}.backward()` on {text}",
-        action="\n".join([f"{root}.backward()"] * calls),
-        looks=tuple(Look(f"{name}.grad") for name in _built(graph, micrograd_scope())),
-        root=None,  # no central difference: the probe's message says the gradients alone
-        make=make,
+    looks = tuple(Look(f"{name}.grad") for name in graph.make(micrograd_scope()))
+    action = "\n".join([f"{root}.backward()"] * calls)
+    # No root, so no central difference: the probe's message says the gradients alone.
+    case = EngineCase(
+        f"`{root}.backward()` on {text}", graph.leaves, graph.body, action, looks, make=make
     )
 
     def run(names: Namespace) -> str | None:

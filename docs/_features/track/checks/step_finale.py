@@ -165,9 +165,7 @@ MISTAKES = (
 
 
 def _ready(namespace: Namespace) -> str | None:
-    if not callable(namespace.get("neuron")):
-        return "There is no `neuron` yet: run the cell of step 6."
-    for name, step in (("MLP", 4), ("train", 5)):
+    for name, step in (("neuron", 6), ("MLP", 4), ("train", 5)):
         if not callable(namespace.get(name)):
             return f"There is no `{name}` yet: run the cell of step {step}."
     return None

@@ -212,8 +212,7 @@ def call_problem(
     shape = _shape(out, want, names["Value"])
     if shape is not None:
         return f"{call} returned {shape}"
-    mine = [out] if not isinstance(want, list) else list(out)
-    theirs = [want] if not isinstance(want, list) else want
+    mine, theirs = (list(out), want) if isinstance(want, list) else ([out], [want])
     for i, (m, t) in enumerate(zip(mine, theirs, strict=True)):
         if not same(as_float(m.data), t.data):
             where = "out.data" if len(theirs) == 1 else f"out[{i}].data"
@@ -240,9 +239,8 @@ def call_problem(
 
 
 def _inputs(x: tuple[float, ...], value_inputs: bool) -> str:
-    if value_inputs:
-        return "[" + ", ".join(f"Value({short(v)})" for v in x) + "]"
-    return "[" + ", ".join(short(v) for v in x) + "]"
+    written = "Value({})" if value_inputs else "{}"
+    return "[" + ", ".join(written.format(short(v)) for v in x) + "]"
 
 
 def _shape(got: Any, want: Any, value: type) -> str | None:
@@ -363,8 +361,11 @@ PARTS = (
 )
 
 
-def _case(net: Net, seed: int, x: tuple[float, ...], value_inputs: bool = False) -> Case:
-    """A hidden case: the probe of ``__call__`` on another network, seed and input."""
+def _case(rng: random.Random, kind: str, sizes: tuple[int, ...], value_inputs: bool) -> Case:
+    """A hidden case: the probe of ``__call__`` on another network, and a seed and an input
+    drawn from ``rng``."""
+    net, seed = Net(kind, sizes), rng.randrange(1000)
+    x = tuple(number(rng, -2, 2) for _ in range(sizes[0]))
     out = "out" if net.layers[-1][1] == 1 else "sum(out)"
     then = f"out = model({_inputs(x, value_inputs)})\n{out}.backward()"
     return Case(net.code(seed, then), lambda names: call_problem(net, names, value_inputs, seed, x))
@@ -384,30 +385,15 @@ def _cases(rng: random.Random) -> tuple[Case, ...]:
         ("MLP", (4, 2, 3, 1), True),
         ("MLP", (1, 2, 1), False),
     ]
-    return tuple(
-        _case(
-            Net(kind, sizes),
-            rng.randrange(1000),
-            tuple(number(rng, -2, 2) for _ in range(sizes[0])),
-            value_inputs,
-        )
-        for kind, sizes, value_inputs in shapes
-    )
+    return tuple(_case(rng, kind, sizes, values) for kind, sizes, values in shapes)
 
 
 # -- the known mistakes ------------------------------------------------------------------------
 
-_MODEL_NET = Net("MLP", (3, 4, 4, 1))
-
-
-def _model_parameters(names: Namespace) -> Any:
-    """The parameters() of the reader's MLP(3, [4, 4, 1]), drawn after random.seed(1)."""
-    return _MODEL_NET.seeded(names, 1).parameters()
-
 
 def _no_bias(namespace: Namespace) -> Finding | None:
-    params = attempt(_model_parameters, namespace)
-    net = _MODEL_NET
+    net = Net("MLP", (3, 4, 4, 1))  # the page's network, drawn after random.seed(1)
+    params = attempt(lambda names: net.seeded(names, 1).parameters(), namespace)
     if params is None or len(params) != net.weight_count:
         return None
     counts = {"weights": net.weight_count, "biases": net.bias_count}
@@ -425,22 +411,19 @@ def _run(net: Net, x: list[float], seed: int) -> Callable[[Namespace], tuple[Any
     return look
 
 
-_X = [0.5, -1.0, 2.0]
-
-
 def _output_with(net: Net, weights: list[float], hidden: str, output: str) -> Any:
-    """The output on ``_X`` of micrograd's ``net`` holding ``weights``, with these activations."""
-    out = net.build(weights, hidden, output)(list(_X))
+    """The output on ``X`` of micrograd's ``net`` holding ``weights``, with these activations."""
+    out = net.build(weights, hidden, output)(list(X))
     return [o.data for o in out] if isinstance(out, list) else out.data
 
 
 def _activations(net: Net, hidden: str, output: str) -> Callable[[Namespace], Finding | None]:
-    """A detector: the reader's ``net`` gives on ``_X`` what micrograd's gives with these
+    """A detector: the reader's ``net`` gives on ``X`` what micrograd's gives with these
     activations (``"tanh"`` or ``"linear"``, of the hidden layers and of the output layer),
     where tanh in every neuron gives another output."""
 
     def detect(namespace: Namespace) -> Finding | None:
-        made = attempt(_run(net, _X, 2), namespace)
+        made = attempt(_run(net, list(X), 2), namespace)
         if made is None:
             return None
         model, out = made
@@ -452,8 +435,8 @@ def _activations(net: Net, hidden: str, output: str) -> Callable[[Namespace], Fi
         right = _output_with(net, weights, "tanh", "tanh")
         if not same(got, wrong) or same(wrong, right):
             return None
-        code = net.code(2, f"print(model({_X}))")
-        fields = {"model": net.constructor, "x": _X, "got": show(got), "right": show(right)}
+        code = net.code(2, f"print(model({list(X)}))")
+        fields = {"model": net.constructor, "x": list(X), "got": show(got), "right": show(right)}
         return Finding(code, fields=fields)
 
     return detect

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from dataclasses import replace
 from typing import Any
+from typing import cast
 
 from .core import MICROGRAD
 from .core import Case
@@ -80,7 +81,6 @@ class RuleCase:
     part: str
     text: str
     make: Callable[[Any, Any], Any]
-    inputs: tuple[str, ...]
     local: tuple[str, ...]
     needs: str | None = None
     composite: bool = False
@@ -91,6 +91,11 @@ class RuleCase:
     held_a: float = HELD_A
     held_b: float = HELD_B
     out_grad: float = OUT_GRAD
+
+    @property
+    def inputs(self) -> tuple[str, ...]:
+        """The leaves the node is made from: a, and b where the operation names it."""
+        return ("a", "b") if "b" in self.text else ("a",)
 
     def held(self, name: str) -> float:
         return self.held_a if name == "a" else self.held_b
@@ -217,34 +222,27 @@ def rule_fields(rule: RuleCase, grads: dict[str, Any]) -> dict[str, Any]:
 
 
 RULES = (
-    RuleCase("Value.__add__", "a + b", lambda a, b: a + b, ("a", "b"), ("1", "1")),
-    RuleCase("Value.__add__", "a + a", lambda a, b: a + a, ("a",), ("2 (a is both inputs)",)),
-    RuleCase("Value.__add__", "a + 2.0", lambda a, b: a + 2.0, ("a",), ("1",)),
-    RuleCase("Value.__mul__", "a * b", lambda a, b: a * b, ("a", "b"), ("b.data", "a.data")),
-    RuleCase("Value.__mul__", "a * a", lambda a, b: a * a, ("a",), ("2 * a.data",)),
-    RuleCase("Value.__mul__", "a * 3.0", lambda a, b: a * 3.0, ("a",), ("3.0",)),
-    RuleCase(
-        "Value.tanh", "a.tanh()", lambda a, b: a.tanh(), ("a",), ("(1 - c.data**2)",), forward=True
-    ),
-    RuleCase(
-        "Value.exp", "a.exp()", lambda a, b: a.exp(), ("a",), ("c.data",), "exp", forward=True
-    ),
-    RuleCase(
-        "Value.__pow__", "a**3", lambda a, b: a**3, ("a",), ("3 * a.data**2",), "pow", forward=True
-    ),
-    RuleCase("Value.__pow__", "a**-1", lambda a, b: a**-1, ("a",), ("-1 * a.data**-2",), "pow"),
+    RuleCase("Value.__add__", "a + b", lambda a, b: a + b, ("1", "1")),
+    RuleCase("Value.__add__", "a + a", lambda a, b: a + a, ("2 (a is both inputs)",)),
+    RuleCase("Value.__add__", "a + 2.0", lambda a, b: a + 2.0, ("1",)),
+    RuleCase("Value.__mul__", "a * b", lambda a, b: a * b, ("b.data", "a.data")),
+    RuleCase("Value.__mul__", "a * a", lambda a, b: a * a, ("2 * a.data",)),
+    RuleCase("Value.__mul__", "a * 3.0", lambda a, b: a * 3.0, ("3.0",)),
+    RuleCase("Value.tanh", "a.tanh()", lambda a, b: a.tanh(), ("(1 - c.data**2)",), forward=True),
+    RuleCase("Value.exp", "a.exp()", lambda a, b: a.exp(), ("c.data",), "exp", forward=True),
+    RuleCase("Value.__pow__", "a**3", lambda a, b: a**3, ("3 * a.data**2",), "pow", forward=True),
+    RuleCase("Value.__pow__", "a**-1", lambda a, b: a**-1, ("-1 * a.data**-2",), "pow"),
 )
 
 #: Rules of methods the step does not ask for, checked where the reader wrote them: both orders.
 OPTIONAL_RULES = (
-    RuleCase("Value.__neg__", "-a", lambda a, b: -a, ("a",), ("-1",), composite=True),
-    RuleCase("Value.__sub__", "a - b", lambda a, b: a - b, ("a", "b"), ("1", "-1"), composite=True),
-    RuleCase("Value.__rsub__", "2.0 - a", lambda a, b: 2.0 - a, ("a",), ("-1",), composite=True),
+    RuleCase("Value.__neg__", "-a", lambda a, b: -a, ("-1",), composite=True),
+    RuleCase("Value.__sub__", "a - b", lambda a, b: a - b, ("1", "-1"), composite=True),
+    RuleCase("Value.__rsub__", "2.0 - a", lambda a, b: 2.0 - a, ("-1",), composite=True),
     RuleCase(
         "Value.__truediv__",
         "a / b",
         lambda a, b: a / b,
-        ("a", "b"),
         ("1 / b.data", "-a.data / b.data**2"),
         composite=True,
     ),
@@ -252,7 +250,6 @@ OPTIONAL_RULES = (
         "Value.__rtruediv__",
         "2.0 / a",
         lambda a, b: 2.0 / a,
-        ("a",),
         ("-2.0 / a.data**2",),
         composite=True,
     ),
@@ -301,12 +298,8 @@ def _seen(rule: RuleCase, namespace: Namespace) -> dict[str, float] | None:
     seen = attempt(lambda names: run_rule(rule, names["Value"]), namespace)
     if seen is None:
         return None
-    grads = {}
-    for name, grad in seen.grads.items():
-        if isinstance(grad, bool) or not isinstance(grad, (int, float)):
-            return None
-        grads[name] = float(grad)
-    return grads
+    grads = {name: _number(grad) for name, grad in seen.grads.items()}
+    return None if None in grads.values() else cast(dict[str, float], grads)
 
 
 def _signature(

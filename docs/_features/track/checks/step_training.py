@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections.abc import Callable
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -166,24 +167,36 @@ def _train_probe(namespace: Namespace, steps: int) -> _Watched | None:
     return _Watched(start, params, losses, len(resets))
 
 
-def _no_zero_grad(namespace: Namespace) -> Finding | None:
-    seen = _train_probe(namespace, 2)
-    if seen is None:
-        return None
+def _trained(
+    steps: int, judge: Callable[[_Watched, Namespace], Finding | None]
+) -> Callable[[Namespace], Finding | None]:
+    """A detector: the reader's page network trained for ``steps`` by the reader's train,
+    watched, then ``judge(seen, namespace)``; None when the reader's code raises first."""
+
+    def detect(namespace: Namespace) -> Finding | None:
+        seen = _train_probe(namespace, steps)
+        return None if seen is None else judge(seen, namespace)
+
+    return detect
+
+
+def _trains(steps: int, then: str) -> str:
+    """A detector's code: the page's problem, trained for ``steps``, then ``then``."""
+    return f"{_PROBE}\nlosses = train(model, xs, ys, {steps}, 0.1)\n{then}"
+
+
+def _no_zero_grad(seen: _Watched, namespace: Namespace) -> Finding | None:
     kept, right = seen.micrograds_run(2, reset=False), seen.micrograds_run(2)
     grads = [p.grad for p in seen.params]
     if not same(grads, kept.grads) or same(kept.grads, right.grads):
         return None
     fields = {"grad": show(grads[0]), "first": show(right.first_grads[0])}
     fields["second"] = show(right.grads[0])
-    code = _PROBE + "\nlosses = train(model, xs, ys, 2, 0.1)\nprint(model.parameters()[0].grad)"
+    code = _trains(2, "print(model.parameters()[0].grad)")
     return Finding(code, fields=fields, says="called" if seen.resets else "")
 
 
-def _sign_flipped(namespace: Namespace) -> Finding | None:
-    seen = _train_probe(namespace, 1)
-    if seen is None:
-        return None
+def _sign_flipped(seen: _Watched, namespace: Namespace) -> Finding | None:
     start, moved, up = seen.start, seen.moved, seen.micrograds_run(1, sign=1.0)
     if not same(moved, up.weights) or same(up.weights, start):
         return None
@@ -191,7 +204,7 @@ def _sign_flipped(namespace: Namespace) -> Finding | None:
     losses = longer.losses if longer is not None else []
     fields = {"start": show(start[0]), "moved": show(moved[0]), "grad": show(up.first_grads[0])}
     fields["losses"] = ", ".join(f"{loss:.4f}" for loss in losses)
-    return Finding(_PROBE + "\nlosses = train(model, xs, ys, 5, 0.1)\nprint(losses)", fields=fields)
+    return Finding(_trains(5, "print(losses)"), fields=fields)
 
 
 def _backward_fills_grads(namespace: Namespace) -> bool:
@@ -206,10 +219,7 @@ def _backward_fills_grads(namespace: Namespace) -> bool:
     return bool(attempt(look, namespace))
 
 
-def _zero_after_backward(namespace: Namespace) -> Finding | None:
-    seen = _train_probe(namespace, 2)
-    if seen is None:
-        return None
+def _zero_after_backward(seen: _Watched, namespace: Namespace) -> Finding | None:
     moved, grads = seen.moved, [p.grad for p in seen.params]
     right = seen.micrograds_run(2)
     if not same(moved, seen.start) or any(g != 0 for g in grads) or same(right.weights, moved):
@@ -217,28 +227,21 @@ def _zero_after_backward(namespace: Namespace) -> Finding | None:
     if not seen.resets or not _backward_fills_grads(namespace):
         return None  # no reset at all, or a backward() that fills in nothing: not this mistake
     losses = ", ".join(f"{x:.4f}" for x in seen.losses)
-    code = _PROBE + "\nlosses = train(model, xs, ys, 2, 0.1)\nprint(losses)"
-    return Finding(code, fields={"losses": losses})
+    return Finding(_trains(2, "print(losses)"), fields={"losses": losses})
 
 
-def _biases_uphill(namespace: Namespace) -> Finding | None:
-    seen = _train_probe(namespace, 1)
-    if seen is None:
-        return None
+def _biases_uphill(seen: _Watched, namespace: Namespace) -> Finding | None:
     net, moved = PAGE_NET, seen.moved
     down, up = seen.micrograds_run(1), seen.micrograds_run(1, sign=1.0)
     biases = [i for i in range(len(moved)) if net.parameter_name(i).endswith("its bias")]
-    for i, got in enumerate(moved):
-        want = up.weights[i] if i in biases else down.weights[i]
-        if not same(got, want):
-            return None
-    if same(moved, down.weights):
+    want = [up.weights[i] if i in biases else w for i, w in enumerate(down.weights)]
+    if not same(moved, want) or same(moved, down.weights):
         return None
     i = biases[0]
     fields = {"bias": net.parameter_name(i), "start": show(seen.start[i]), "moved": show(moved[i])}
     fields["grad"] = show(up.first_grads[i])
     shows = "print([round(p.data, 4) for p in model.parameters()])"
-    return Finding(f"{_PROBE}\nlosses = train(model, xs, ys, 1, 0.1)\n{shows}", fields=fields)
+    return Finding(_trains(1, shows), fields=fields)
 
 
 @dataclass(frozen=True)
@@ -309,13 +312,13 @@ PROBES = (Case(_PROBE_RUN.code, _PROBE_RUN.problem, part="train"),)
 
 MISTAKES = (
     # A detector: the message counts train's calls of zero_grad() and sums two steps' gradients.
-    Mistake.known(STEP, "no-zero-grad", _no_zero_grad),
+    Mistake.known(STEP, "no-zero-grad", _trained(2, _no_zero_grad)),
     # A detector: the message follows one step's update and five steps' losses, not the probe's run.
-    Mistake.known(STEP, "sign-flipped", _sign_flipped),
+    Mistake.known(STEP, "sign-flipped", _trained(1, _sign_flipped)),
     # A detector: the message needs every gradient after train, and whether zero_grad was called.
-    Mistake.known(STEP, "zero-after-backward", _zero_after_backward),
+    Mistake.known(STEP, "zero-after-backward", _trained(2, _zero_after_backward)),
     # A detector: the message follows one step's update of a bias, not the probe's losses.
-    Mistake.known(STEP, "biases-uphill", _biases_uphill),
+    Mistake.known(STEP, "biases-uphill", _trained(1, _biases_uphill)),
 )
 
 
