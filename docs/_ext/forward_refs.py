@@ -205,9 +205,10 @@ def problems(
     for doc in story:
         for name in pages.get(doc, Page()).teaches:
             taught.setdefault(name, doc)
-    found = []
+    found: list[tuple[str, int, str]] = []
     for doc in story:
         page = pages.get(doc, Page())
+        here = f"this is page {place[doc] + 1}"
         said_later = set()
         for target, later, line, words in page.links:
             to = labels.get(target[1:], "") if target.startswith("#") else target
@@ -217,38 +218,28 @@ def problems(
             if later:
                 said_later.add(to)
             if ahead and not later:
-                found.append(
-                    (
-                        doc,
-                        line,
-                        f"the link {words!r} points ahead, to {to} (page {place[to] + 1}; this "
-                        f"is page {place[doc] + 1}): say so, {{later}}`[{words}]({to}.md)`, "
-                        "or point to what an earlier page has taught",
-                    )
+                wrong = (
+                    f"the link {words!r} points ahead, to {to} (page {place[to] + 1}; {here}): "
+                    f"say so, {{later}}`[{words}]({to}.md)`, or point to what an earlier page "
+                    "has taught"
                 )
+                found.append((doc, line, wrong))
             elif later and not ahead:
-                found.append(
-                    (
-                        doc,
-                        line,
-                        f"the link {words!r} says {to} is later in the book, but it is page "
-                        f"{place[to] + 1} and this is page {place[doc] + 1}: link it plainly",
-                    )
+                wrong = (
+                    f"the link {words!r} says {to} is later in the book, but it is page "
+                    f"{place[to] + 1} and {here}: link it plainly"
                 )
+                found.append((doc, line, wrong))
         for name, line in sorted(page.uses.items()):
             teacher = taught.get(name)
             if teacher is None or place[teacher] <= place[doc] or teacher in said_later:
                 continue
-            found.append(
-                (
-                    doc,
-                    line,
-                    f"it uses {name}, which the book teaches later, on {teacher} (page "
-                    f"{place[teacher] + 1}; this is page {place[doc] + 1}): use what this "
-                    f"or an earlier page has taught, or say where it is taught, "
-                    f"{{later}}`[...]({teacher}.md)`",
-                )
+            wrong = (
+                f"it uses {name}, which the book teaches later, on {teacher} (page "
+                f"{place[teacher] + 1}; {here}): use what this or an earlier page has taught, "
+                f"or say where it is taught, {{later}}`[...]({teacher}.md)`"
             )
+            found.append((doc, line, wrong))
     return found
 
 
