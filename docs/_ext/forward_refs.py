@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +51,8 @@ TAUGHT_MODULES = (
 )
 #: The class of the ``later`` role's words, and the attribute naming the page it points to.
 LATER = "mg-later"
+#: Where the build keeps what each page teaches, uses and links to (:func:`keep_per_page`).
+PAGES = "forward_refs"
 #: Tags with which a code cell's code is folded away: an exercise's solution.
 FOLDED = frozenset({"tag_hide-cell", "tag_hide-input"})
 #: ``from micrograd... import a, b``: the names on its line, or in its parentheses (which
@@ -269,20 +271,30 @@ def later_role(
     return [node], messages
 
 
-def _read(app: Sphinx, doctree: nodes.document) -> None:
-    store = app.env.__dict__.setdefault("forward_refs", {})
-    store[app.env.docname] = read_page(doctree, api_names())
+def keep_per_page(app: Sphinx, key: str, read: Callable[[nodes.document], Any]) -> None:
+    """Keep ``read(doctree)`` of each page the build reads, by docname, in the environment
+    under ``key`` (:func:`per_page`): a page read again replaces what was kept of it, a page
+    gone takes it away, and what a parallel reader kept is merged in."""
+
+    def on_read(app: Sphinx, doctree: nodes.document) -> None:
+        app.env.__dict__.setdefault(key, {})[app.env.docname] = read(doctree)
+
+    def purge(app: Sphinx, env: Any, docname: str) -> None:
+        env.__dict__.setdefault(key, {}).pop(docname, None)
+
+    def merge(app: Sphinx, env: Any, docnames: Any, other: Any) -> None:
+        theirs = other.__dict__.get(key, {})
+        env.__dict__.setdefault(key, {}).update((d, theirs[d]) for d in docnames if d in theirs)
+
+    app.connect("doctree-read", on_read)
+    app.connect("env-purge-doc", purge)
+    app.connect("env-merge-info", merge)
 
 
-def _purge(app: Sphinx, env: Any, docname: str) -> None:
-    env.__dict__.setdefault("forward_refs", {}).pop(docname, None)
-
-
-def _merge(app: Sphinx, env: Any, docnames: Any, other: Any) -> None:
-    mine = env.__dict__.setdefault("forward_refs", {})
-    for docname, page in other.__dict__.get("forward_refs", {}).items():
-        if docname in docnames:
-            mine[docname] = page
+def per_page(env: Any, key: str) -> dict[str, Any]:
+    """What :func:`keep_per_page` keeps under ``key``: docname -> what was read of the page."""
+    found: dict[str, Any] = env.__dict__.get(key, {})
+    return found
 
 
 def story_numbers(app: Sphinx) -> dict[str, int]:
@@ -298,9 +310,7 @@ def _story(app: Sphinx, env: Any) -> list[str]:
 
 def _check(app: Sphinx, env: Any) -> None:
     labels = {label: where[0] for label, where in env.get_domain("std").labels.items()}
-    for doc, line, message in problems(
-        env.__dict__.get("forward_refs", {}), _story(app, env), labels
-    ):
+    for doc, line, message in problems(per_page(env, PAGES), _story(app, env), labels):
         logger.warning(message, location=(doc, line), type="forward", subtype="reference")
 
 
@@ -316,9 +326,7 @@ def _number_later(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("book_reference_pages", [], "env", [list])
     app.add_role("later", later_role)
-    app.connect("doctree-read", _read)
-    app.connect("env-purge-doc", _purge)
-    app.connect("env-merge-info", _merge)
+    keep_per_page(app, PAGES, lambda doctree: read_page(doctree, api_names()))
     app.connect("env-check-consistency", _check)
     app.connect("doctree-resolved", _number_later)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}
