@@ -842,12 +842,15 @@ export function bringIntoView(el) {
  */
 export const EDITED_MARK = "Edited: your code, not the page's.";
 
+/** Cells' numbers as a sentence lists them: "3", "2 and 3", "1, 2 and 3". */
+export const listed = (numbers) => (numbers.length === 1 ? `${numbers[0]}`
+  : `${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)}`);
+
 /** What the live region says of the cells (their numbers) whose code is the reader's. */
 export function editedText(numbers) {
   if (numbers.length === 0) return "";
-  const listed = numbers.length === 1 ? `Cell ${numbers[0]} is`
-    : `Cells ${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)} are`;
-  return `${listed} edited: your code, not the page's.`;
+  const one = numbers.length === 1;
+  return `${one ? "Cell" : "Cells"} ${listed(numbers)} ${one ? "is" : "are"} edited: your code, not the page's.`;
 }
 
 /**
