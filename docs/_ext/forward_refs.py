@@ -121,15 +121,12 @@ def _line(node: nodes.Node) -> int:
 
 
 def _later(node: nodes.Node) -> bool:
-    return any(isinstance(up, nodes.inline) and LATER in up["classes"] for up in _ancestors(node))
-
-
-def _ancestors(node: nodes.Node) -> list[nodes.Node]:
-    found = []
+    """Whether ``node`` is inside the words of a ``later`` role."""
     while node is not None:
-        found.append(node)
+        if isinstance(node, nodes.inline) and LATER in node["classes"]:
+            return True
         node = node.parent
-    return found
+    return False
 
 
 def read_page(doctree: nodes.Node, api: frozenset[str]) -> Page:
