@@ -43,6 +43,7 @@ from book_runtime.output_kinds import output_kind
 from bundle import SOURCES, Bundle, BundleError, bundle, loaded_files
 from bundle import bundled_packages as bundled_package_names
 from executed_notebooks.scripts import BUILD_ONLY_TAG
+from layout_program import installed_version
 from runtime_wheels import SITE_FOLDER, graphviz_wheel, runtime_wheels
 from site_licences import LicenceError, as_shipped_licences, bundled_licences, notice
 from sphinx.application import Sphinx
@@ -144,12 +145,7 @@ def npm_packages(
     found: dict[str, tuple[str, Path]] = {}
     for name in names:
         folder = node_modules / name
-        manifest = folder / "package.json"
-        installed = (
-            json.loads(manifest.read_text(encoding="utf-8"))["version"]
-            if manifest.is_file()
-            else None
-        )
+        installed = installed_version(folder)
         if name not in locked or installed != locked[name]:
             raise ExtensionError(
                 f"the in-browser runner needs npm package {name} {locked.get(name, '?')} "

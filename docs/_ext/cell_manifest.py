@@ -62,8 +62,11 @@ from executed_notebooks.scripts import (
     code_cells,
     page_of,
 )
-from forward_refs import first_in_order, reading_order
+from forward_refs import first_in_order, keep_per_page, per_page, reading_order
 from myst_parser.parsers.docutils_ import depart_container_html, visit_container_html
+
+#: Where the build keeps, for each page, whether it runs in the browser (runs_in_the_browser).
+SCRATCH_PAGES = "runs_in_the_browser"
 
 
 def manifest(
@@ -127,10 +130,9 @@ def _add_manifest(
     for entry, fetched in zip(found["cells"], files, strict=True):
         entry["firstRunBytes"] = sum(fetched.values())
     record_first_run(app, pagename, files)
-    found["teachScratch"] = pagename == first_in_order(
-        app.env.__dict__.get("scratch_pages", set()),
-        reading_order(app.env.toctree_includes, app.config.root_doc),
-    )
+    scratch_pages = {doc for doc, runs in per_page(app.env, SCRATCH_PAGES).items() if runs}
+    order = reading_order(app.env.toctree_includes, app.config.root_doc)
+    found["teachScratch"] = pagename == first_in_order(scratch_pages, order)
     body = json.dumps(found, ensure_ascii=False, sort_keys=True)
     # "</" cannot end the script early once escaped; JSON reads "<\/" as "</".
     body = body.replace("</", "<\\/")
@@ -146,23 +148,6 @@ def runs_in_the_browser(doctree: nodes.document) -> bool:
         if any(part.get("nb_element") == "cell_code_source" for part in cell.children):
             return True
     return False
-
-
-def _read(app: Any, doctree: nodes.document) -> None:
-    pages = app.env.__dict__.setdefault("scratch_pages", set())
-    if runs_in_the_browser(doctree):
-        pages.add(app.env.docname)
-    else:
-        pages.discard(app.env.docname)
-
-
-def _purge(app: Any, env: Any, docname: str) -> None:
-    env.__dict__.setdefault("scratch_pages", set()).discard(docname)
-
-
-def _merge(app: Any, env: Any, docnames: Any, other: Any) -> None:
-    mine = env.__dict__.setdefault("scratch_pages", set())
-    mine.update(doc for doc in other.__dict__.get("scratch_pages", set()) if doc in docnames)
 
 
 #: The attribute of a shown cell's ``div.cell`` that holds its position in the manifest.
@@ -192,9 +177,7 @@ def _visit_container(translator: Any, node: nodes.container) -> None:
 
 def setup(app: Any) -> dict[str, Any]:
     on_notebook_pages(app, _add_manifest)
-    app.connect("doctree-read", _read)
-    app.connect("env-purge-doc", _purge)
-    app.connect("env-merge-info", _merge)
+    keep_per_page(app, SCRATCH_PAGES, runs_in_the_browser)
     app.connect("doctree-resolved", _number_cells)
     app.add_node(nodes.container, override=True, html=(_visit_container, depart_container_html))
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -51,6 +51,8 @@ TAUGHT_MODULES = (
 )
 #: The class of the ``later`` role's words, and the attribute naming the page it points to.
 LATER = "mg-later"
+#: Where the build keeps what each page teaches, uses and links to (:func:`keep_per_page`).
+PAGES = "forward_refs"
 #: Tags with which a code cell's code is folded away: an exercise's solution.
 FOLDED = frozenset({"tag_hide-cell", "tag_hide-input"})
 #: ``from micrograd... import a, b``: the names on its line, or in its parentheses (which
@@ -119,15 +121,12 @@ def _line(node: nodes.Node) -> int:
 
 
 def _later(node: nodes.Node) -> bool:
-    return any(isinstance(up, nodes.inline) and LATER in up["classes"] for up in _ancestors(node))
-
-
-def _ancestors(node: nodes.Node) -> list[nodes.Node]:
-    found = []
+    """Whether ``node`` is inside the words of a ``later`` role."""
     while node is not None:
-        found.append(node)
+        if isinstance(node, nodes.inline) and LATER in node["classes"]:
+            return True
         node = node.parent
-    return found
+    return False
 
 
 def read_page(doctree: nodes.Node, api: frozenset[str]) -> Page:
@@ -205,9 +204,10 @@ def problems(
     for doc in story:
         for name in pages.get(doc, Page()).teaches:
             taught.setdefault(name, doc)
-    found = []
+    found: list[tuple[str, int, str]] = []
     for doc in story:
         page = pages.get(doc, Page())
+        here = f"this is page {place[doc] + 1}"
         said_later = set()
         for target, later, line, words in page.links:
             to = labels.get(target[1:], "") if target.startswith("#") else target
@@ -217,38 +217,28 @@ def problems(
             if later:
                 said_later.add(to)
             if ahead and not later:
-                found.append(
-                    (
-                        doc,
-                        line,
-                        f"the link {words!r} points ahead, to {to} (page {place[to] + 1}; this "
-                        f"is page {place[doc] + 1}): say so, {{later}}`[{words}]({to}.md)`, "
-                        "or point to what an earlier page has taught",
-                    )
+                wrong = (
+                    f"the link {words!r} points ahead, to {to} (page {place[to] + 1}; {here}): "
+                    f"say so, {{later}}`[{words}]({to}.md)`, or point to what an earlier page "
+                    "has taught"
                 )
+                found.append((doc, line, wrong))
             elif later and not ahead:
-                found.append(
-                    (
-                        doc,
-                        line,
-                        f"the link {words!r} says {to} is later in the book, but it is page "
-                        f"{place[to] + 1} and this is page {place[doc] + 1}: link it plainly",
-                    )
+                wrong = (
+                    f"the link {words!r} says {to} is later in the book, but it is page "
+                    f"{place[to] + 1} and {here}: link it plainly"
                 )
+                found.append((doc, line, wrong))
         for name, line in sorted(page.uses.items()):
             teacher = taught.get(name)
             if teacher is None or place[teacher] <= place[doc] or teacher in said_later:
                 continue
-            found.append(
-                (
-                    doc,
-                    line,
-                    f"it uses {name}, which the book teaches later, on {teacher} (page "
-                    f"{place[teacher] + 1}; this is page {place[doc] + 1}): use what this "
-                    f"or an earlier page has taught, or say where it is taught, "
-                    f"{{later}}`[...]({teacher}.md)`",
-                )
+            wrong = (
+                f"it uses {name}, which the book teaches later, on {teacher} (page "
+                f"{place[teacher] + 1}; {here}): use what this or an earlier page has taught, "
+                f"or say where it is taught, {{later}}`[...]({teacher}.md)`"
             )
+            found.append((doc, line, wrong))
     return found
 
 
@@ -278,20 +268,30 @@ def later_role(
     return [node], messages
 
 
-def _read(app: Sphinx, doctree: nodes.document) -> None:
-    store = app.env.__dict__.setdefault("forward_refs", {})
-    store[app.env.docname] = read_page(doctree, api_names())
+def keep_per_page(app: Sphinx, key: str, read: Callable[[nodes.document], Any]) -> None:
+    """Keep ``read(doctree)`` of each page the build reads, by docname, in the environment
+    under ``key`` (:func:`per_page`): a page read again replaces what was kept of it, a page
+    gone takes it away, and what a parallel reader kept is merged in."""
+
+    def on_read(app: Sphinx, doctree: nodes.document) -> None:
+        app.env.__dict__.setdefault(key, {})[app.env.docname] = read(doctree)
+
+    def purge(app: Sphinx, env: Any, docname: str) -> None:
+        env.__dict__.setdefault(key, {}).pop(docname, None)
+
+    def merge(app: Sphinx, env: Any, docnames: Any, other: Any) -> None:
+        theirs = other.__dict__.get(key, {})
+        env.__dict__.setdefault(key, {}).update((d, theirs[d]) for d in docnames if d in theirs)
+
+    app.connect("doctree-read", on_read)
+    app.connect("env-purge-doc", purge)
+    app.connect("env-merge-info", merge)
 
 
-def _purge(app: Sphinx, env: Any, docname: str) -> None:
-    env.__dict__.setdefault("forward_refs", {}).pop(docname, None)
-
-
-def _merge(app: Sphinx, env: Any, docnames: Any, other: Any) -> None:
-    mine = env.__dict__.setdefault("forward_refs", {})
-    for docname, page in other.__dict__.get("forward_refs", {}).items():
-        if docname in docnames:
-            mine[docname] = page
+def per_page(env: Any, key: str) -> dict[str, Any]:
+    """What :func:`keep_per_page` keeps under ``key``: docname -> what was read of the page."""
+    found: dict[str, Any] = env.__dict__.get(key, {})
+    return found
 
 
 def story_numbers(app: Sphinx) -> dict[str, int]:
@@ -307,9 +307,7 @@ def _story(app: Sphinx, env: Any) -> list[str]:
 
 def _check(app: Sphinx, env: Any) -> None:
     labels = {label: where[0] for label, where in env.get_domain("std").labels.items()}
-    for doc, line, message in problems(
-        env.__dict__.get("forward_refs", {}), _story(app, env), labels
-    ):
+    for doc, line, message in problems(per_page(env, PAGES), _story(app, env), labels):
         logger.warning(message, location=(doc, line), type="forward", subtype="reference")
 
 
@@ -325,9 +323,7 @@ def _number_later(app: Sphinx, doctree: nodes.document, docname: str) -> None:
 def setup(app: Sphinx) -> dict[str, Any]:
     app.add_config_value("book_reference_pages", [], "env", [list])
     app.add_role("later", later_role)
-    app.connect("doctree-read", _read)
-    app.connect("env-purge-doc", _purge)
-    app.connect("env-merge-info", _merge)
+    keep_per_page(app, PAGES, lambda doctree: read_page(doctree, api_names()))
     app.connect("env-check-consistency", _check)
     app.connect("doctree-resolved", _number_later)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

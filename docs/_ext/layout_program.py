@@ -54,7 +54,7 @@ def package_folder(node_modules: Path) -> Path:
     folder = node_modules / PACKAGE
     lock = json.loads((node_modules.parent / "package-lock.json").read_text(encoding="utf-8"))
     locked = lock["packages"][f"node_modules/{PACKAGE}"]["version"]
-    installed = _installed_version(folder)
+    installed = installed_version(folder)
     if installed != locked:
         raise LayoutProgramError(
             f"the book lays out its graphs with {PACKAGE} {locked} (package-lock.json), "
@@ -64,7 +64,8 @@ def package_folder(node_modules: Path) -> Path:
     return folder
 
 
-def _installed_version(folder: Path) -> str | None:
+def installed_version(folder: Path) -> str | None:
+    """The version of the npm package installed in ``folder`` (None: none is)."""
     manifest = folder / "package.json"
     if not manifest.is_file():
         return None
@@ -92,7 +93,7 @@ def cache_key(node_modules: Path) -> str:
     digest = hashlib.sha256()
     for path in (folder / "dist" / "viz.js", COMMAND):
         digest.update(path.read_bytes() + b"\0")
-    return f"layout-viz-{_installed_version(folder)}-{digest.hexdigest()[:8]}"
+    return f"layout-viz-{installed_version(folder)}-{digest.hexdigest()[:8]}"
 
 
 def write_dot(directory: Path, node_modules: Path) -> Path:

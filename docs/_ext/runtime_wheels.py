@@ -243,14 +243,8 @@ def graphviz_wheel() -> tuple[str, bytes, str]:
             'pip install "micrograd-book[draw]"'
         ) from error
     version = dist.version
-    licence = next(
-        (
-            f.read_text(encoding="utf-8")
-            for f in dist.files or []
-            if f.name.upper().startswith(("LICENSE", "COPYING"))
-        ),
-        "",
-    )
+    found = [f for f in dist.files or [] if f.name.upper().startswith(("LICENSE", "COPYING"))]
+    licence = found[0].read_text(encoding="utf-8") if found else ""
     if not licence:
         raise ExtensionError(f"graphviz {version}: no licence file in its distribution")
     metadata = dist.read_text("METADATA") or ""

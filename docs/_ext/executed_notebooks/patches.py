@@ -59,17 +59,14 @@ PATCHES = (
         "d556bc58bd611257",
         "coalesce_streams(outputs) returns the outputs with each stream's pieces merged",
     ),
-    Patch(
-        "myst_nb.core.execute.cache",
-        "single_nb_execution",
-        "32fd759976a34074",
-        "single_nb_execution takes record_timing and passes it on to nbclient",
-    ),
-    Patch(
-        "myst_nb.core.execute.direct",
-        "single_nb_execution",
-        "32fd759976a34074",
-        "single_nb_execution takes record_timing and passes it on to nbclient",
+    *(
+        Patch(
+            f"myst_nb.core.execute.{mode}",  # the same function in both of myst-nb's modes
+            "single_nb_execution",
+            "32fd759976a34074",
+            "single_nb_execution takes record_timing and passes it on to nbclient",
+        )
+        for mode in ("cache", "direct")
     ),
     Patch(
         "jupyter_cache.cache.main",
@@ -162,11 +159,9 @@ def _replace(patch: Patch, wrap: Any) -> None:
 
 def apply() -> None:
     """Apply every patch of :data:`PATCHES` (each once, however often this is called)."""
-    streams, cached, direct, key = PATCHES
-    _replace(streams, _joined_first)
-    _replace(cached, _timed)
-    _replace(direct, _timed)
-    _replace(key, _keyed_without_times)
+    wrappers = (_joined_first, _timed, _timed, _keyed_without_times)
+    for patch, wrap in zip(PATCHES, wrappers, strict=True):
+        _replace(patch, wrap)
 
 
 def _joined_first(tidy: Any) -> Any:

@@ -81,12 +81,8 @@ def code_cells(notebook: dict[str, Any]) -> list[dict[str, Any]]:
 
 def pinned_requirements(pyproject: Path = ROOT / "pyproject.toml") -> dict[str, str]:
     """The pins of :data:`PINNED_GROUP`, by the module each installs (torch: torch==2.13.0)."""
-    groups = read_toml(pyproject)["dependency-groups"]
-    pins = {}
-    for requirement in groups[PINNED_GROUP]:
-        name = requirement.split("==")[0].strip()
-        pins[name.replace("-", "_")] = requirement
-    return pins
+    pins = read_toml(pyproject)["dependency-groups"][PINNED_GROUP]
+    return {pin.split("==")[0].strip().replace("-", "_"): pin for pin in pins}
 
 
 def page_of(app: Any, pagename: str) -> dict[str, Any]:

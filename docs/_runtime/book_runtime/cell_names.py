@@ -65,6 +65,11 @@ class _Scope(ast.NodeVisitor):
         same = imported is not None and self.imported.get(name, imported) == imported
         self.imported[name] = imported if same else None
 
+    def outside(self, name: str) -> bool:
+        """Whether ``name``, as this scope changes it, is the enclosing scope's: not bound here,
+        or declared ``global``."""
+        return name not in self.bound or name in self.globals
+
     def change(self, node: ast.AST) -> None:
         name = _base_name(node)
         if name is not None:
@@ -238,12 +243,8 @@ class _Scope(ast.NodeVisitor):
         for name in inner.uses:
             if not (later and name in self.bound):
                 self.read(name)
-        for name in inner.changes:
-            if name not in inner.bound or name in inner.globals:
-                self.changes.setdefault(name)
-        for name in inner.method_calls:
-            if name not in inner.bound or name in inner.globals:
-                self.method_calls.setdefault(name)
+        self.changes.update(dict.fromkeys(filter(inner.outside, inner.changes)))
+        self.method_calls.update(dict.fromkeys(filter(inner.outside, inner.method_calls)))
         for name in inner.globals & inner.bound:
             self.bind(name)
         for function, passed in inner.calls.items():
@@ -281,11 +282,7 @@ def _finish(scope: _Scope) -> None:
         inner = _body_scope(node)
         scope.absorb(inner, later=True)
         if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            outside = [
-                name
-                for name in {**inner.changes, **inner.method_calls}
-                if name not in inner.bound or name in inner.globals
-            ]
+            outside = filter(inner.outside, {**inner.changes, **inner.method_calls})
             scope.functions[node.name] = sorted(outside)
 
 

@@ -203,22 +203,13 @@ def _install_ipython_display() -> None:
         def __repr__(self) -> str:
             return f"<IPython.core.display.{type(self).__name__} object>"
 
-    class HTML(_Data):
-        def _repr_html_(self) -> str | None:
-            return self.data
-
-    class Markdown(_Data):
-        def _repr_markdown_(self) -> str | None:
-            return self.data
-
-    class SVG(_Data):
-        def _repr_svg_(self) -> str | None:
-            return self.data
-
     package = types.ModuleType("IPython", "What the in-browser runner offers of IPython.")
     module = types.ModuleType("IPython.display", "IPython.display's display, HTML, Markdown, SVG.")
-    for name, value in {"display": display, "HTML": HTML, "Markdown": Markdown, "SVG": SVG}.items():
-        setattr(module, name, value)
+    module.display = display  # type: ignore[attr-defined]
+    # Each shows its data by the rich repr of its kind (REPR_METHODS).
+    kinds = {"HTML": "_repr_html_", "Markdown": "_repr_markdown_", "SVG": "_repr_svg_"}
+    for name, method in kinds.items():
+        setattr(module, name, type(name, (_Data,), {method: lambda self: self.data}))
     package.display = module  # type: ignore[attr-defined]
     sys.modules.setdefault("IPython", package)
     sys.modules.setdefault("IPython.display", module)

@@ -650,11 +650,6 @@ def _header(
     return lines
 
 
-def _is_address(wheel: str) -> bool:
-    """Whether ``wheel`` is a whole address (``https://...``), not a path on the site."""
-    return "://" in wheel
-
-
 def install_source(repository: str | None, wheel: str | None = None) -> str:
     """Where :func:`install_command` installs micrograd-book from, in words that name it.
 
@@ -665,7 +660,7 @@ def install_source(repository: str | None, wheel: str | None = None) -> str:
     """
     if repository:
         return f"its repository, {repository}"
-    if wheel and _is_address(wheel):
+    if wheel and "://" in wheel:  # a whole address (https://...), not a path on the site
         return f"the wheel this site offers, {wheel}"
     if wheel:
         return f"the wheel this site offers, {wheel} (relative to this page's address)"

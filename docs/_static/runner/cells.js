@@ -457,43 +457,32 @@ export function setBuildOnlyNote(cell, words) {
 }
 
 function makeBar(cell, actions) {
-  const named = (b, label, title) => {
-    b.setAttribute("aria-label", label);
-    b.title = title;
-    return b;
-  };
   const controls = {
     bar: element("div", "runner-bar"),
-    run: named(
-      button("runner-run", "Run", () => actions.run(cell), "run"),
-      `Run ${cell.name}`,
-      cell.scratch ? "Run your code in your browser, after the page's cells (Shift+Enter)"
-        : "Run this cell in your browser, after the cells above it that it needs (Shift+Enter)",
-    ),
-    edit: named(
-      button("runner-edit", "Edit", () => actions.edit(cell), "edit"),
-      `Edit ${cell.name}`,
-      "Change this cell's code, then run it",
-    ),
-    stop: named(
-      button("runner-stop", "Stop", () => actions.stop(cell), "stop"),
-      `Stop ${cell.name}`,
-      "Stop: a running cell ends this page's Python (a fresh one starts); a waiting cell stays unrun",
-    ),
-    reset: named(
-      button("runner-reset", "Reset", () => actions.reset(cell), "reset"),
-      cell.scratch ? "Reset the scratch cell: empty again"
-        : `Reset ${cell.name} to the page's code and the build's output`,
-      cell.scratch ? "Empty the scratch cell: no code, no output"
-        : "Put back the page's code and the build's output",
-    ),
-    restart: named(
-      button("runner-restart", "Restart", () => actions.restart(), "restart"),
-      "Restart this page's Python",
-      "Restart this page's Python: every variable is forgotten",
-    ),
+    run: button("runner-run", "Run", () => actions.run(cell), "run"),
+    edit: button("runner-edit", "Edit", () => actions.edit(cell), "edit"),
+    stop: button("runner-stop", "Stop", () => actions.stop(cell), "stop"),
+    reset: button("runner-reset", "Reset", () => actions.reset(cell), "reset"),
+    restart: button("runner-restart", "Restart", () => actions.restart(), "restart"),
     status: element("span", "runner-status"),
   };
+  // Each button's name (what it does to which cell) and its tooltip.
+  const named = {
+    run: [`Run ${cell.name}`, cell.scratch
+      ? "Run your code in your browser, after the page's cells (Shift+Enter)"
+      : "Run this cell in your browser, after the cells above it that it needs (Shift+Enter)"],
+    edit: [`Edit ${cell.name}`, "Change this cell's code, then run it"],
+    stop: [`Stop ${cell.name}`,
+      "Stop: a running cell ends this page's Python (a fresh one starts); a waiting cell stays unrun"],
+    reset: cell.scratch ? ["Reset the scratch cell: empty again", "Empty the scratch cell: no code, no output"]
+      : [`Reset ${cell.name} to the page's code and the build's output`,
+        "Put back the page's code and the build's output"],
+    restart: ["Restart this page's Python", "Restart this page's Python: every variable is forgotten"],
+  };
+  for (const [key, [label, title]] of Object.entries(named)) {
+    controls[key].setAttribute("aria-label", label);
+    controls[key].title = title;
+  }
   const { bar, run, edit, stop, reset, restart, status } = controls;
   bar.append(run, edit, stop, reset, restart, status);
   makeToolbar(bar, cell.label, run);
@@ -853,12 +842,15 @@ export function bringIntoView(el) {
  */
 export const EDITED_MARK = "Edited: your code, not the page's.";
 
+/** Cells' numbers as a sentence lists them: "3", "2 and 3", "1, 2 and 3". */
+export const listed = (numbers) => (numbers.length === 1 ? `${numbers[0]}`
+  : `${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)}`);
+
 /** What the live region says of the cells (their numbers) whose code is the reader's. */
 export function editedText(numbers) {
   if (numbers.length === 0) return "";
-  const listed = numbers.length === 1 ? `Cell ${numbers[0]} is`
-    : `Cells ${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)} are`;
-  return `${listed} edited: your code, not the page's.`;
+  const one = numbers.length === 1;
+  return `${one ? "Cell" : "Cells"} ${listed(numbers)} ${one ? "is" : "are"} edited: your code, not the page's.`;
 }
 
 /**

@@ -248,40 +248,33 @@ export function requestScript(session, fields) {
   return request(session, { type: TO_WORKER.script, ...fields });
 }
 
+/**
+ * What each of the worker's messages about a run does: handle(session, message, run,
+ * cell), run the session's current run, cell its Cell (null for a hidden cell, whose
+ * outputs the page does not show).
+ */
+const RUN_MESSAGES = Object.freeze({
+  [TO_PAGE.stream]: (session, m, run, cell) => cell && addStream(session, cell, m.name, m.text),
+  [TO_PAGE.display]: (session, m, run, cell) => cell && addDisplay(session, cell, m.index, m.bundle),
+  [TO_PAGE.laidOut]: (session, m, run, cell) => cell && addLayout(session, cell, m.index, m.html),
+  [TO_PAGE.layoutFailed]: (session, m, run, cell) => cell && addLayoutError(cell, m.index, m.error),
+  [TO_PAGE.changed]: (session, m, run) => {
+    run.changed = m.names;
+  },
+  [TO_PAGE.done]: (session, m) => {
+    const { resolve, changed } = session.finishRun();
+    resolve({ ok: m.ok, error: m.error, changed });
+  },
+  [TO_PAGE.addon]: (session, m, run) => addonHandler(session, m.name)?.(m.fields, runContext(run.entry)),
+});
+
 /** What the worker says about runs (startSession hands over everything else). */
 export function onMessage(session, message) {
   const current = session.current;
   if (current === null || message.run !== current.id) return; // a run that has ended
-  const cell = current.entry.cell;
-  switch (message.type) {
-    case TO_PAGE.stream:
-      if (cell) addStream(session, cell, message.name, message.text);
-      break;
-    case TO_PAGE.display:
-      if (cell) addDisplay(session, cell, message.index, message.bundle);
-      break;
-    case TO_PAGE.laidOut:
-      if (cell) addLayout(session, cell, message.index, message.html);
-      break;
-    case TO_PAGE.layoutFailed:
-      if (cell) addLayoutError(cell, message.index, message.error);
-      break;
-    case TO_PAGE.changed:
-      current.changed = message.names;
-      break;
-    case TO_PAGE.done: {
-      const { resolve, changed } = session.finishRun();
-      resolve({ ok: message.ok, error: message.error, changed });
-      break;
-    }
-    case TO_PAGE.addon: {
-      const handle = addonHandler(session, message.name);
-      if (handle) handle(message.fields, runContext(current.entry));
-      break;
-    }
-    default:
-      throw new Error(`runner: the worker sent a message of no known type: ${message.type}`);
-  }
+  const handle = RUN_MESSAGES[message.type];
+  if (!handle) throw new Error(`runner: the worker sent a message of no known type: ${message.type}`);
+  handle(session, message, current, current.entry.cell);
 }
 
 /** What an add-on's handler learns about the run a message belongs to (outputs.js). */

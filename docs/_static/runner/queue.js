@@ -101,7 +101,7 @@ export function restart(session) {
   for (const entry of waited) if (entry.cell) clear(session, entry.cell);
   const noted = interrupted ? shownAt(interrupted) : null;
   if (interrupted) {
-    session.flow.block(interrupted, "stopped");
+    session.flow.blocked.set(interrupted.code, "stopped");
     if (noted) {
       setState(noted, "stopped", "stopped");
       addNote(noted, "runner-stopped", stoppedText(interrupted));
@@ -236,9 +236,9 @@ async function settleBlocked(session, target, over) {
       continue;
     }
     const edit = (cell) => openEditor(session, cell, (c) => run(session, c), { focus: true });
-    const answer = await ask(session, target.cell, blocked, flow.blockedWhy(blocked.code), edit);
+    const answer = await ask(session, target.cell, blocked, flow.blocked.get(blocked.code), edit);
     if (over()) return null;
-    if (answer === "run") flow.unblock(blocked.code);
+    if (answer === "run") flow.blocked.delete(blocked.code);
     else if (answer === "skip") flow.skip(blocked.code);
     else return null;
   }
@@ -320,7 +320,8 @@ export class Flow {
     this.scriptPage = manifest.page || null;
     /** The format specs the page shows each glued value in: {key: [spec, ...]} (the build's). */
     this.glueFormats = manifest.glueFormats || {};
-    this.blocked = new Map(); // code -> "crashed" | "stopped": runs again only when asked to
+    // code -> "crashed" | "stopped": runs again only when asked to (the queue's prompt, ask)
+    this.blocked = new Map();
     this.history = newHistory(); // what ran in this Python session
     this.analysis = null; // the worker's latest analysis: {sources, cells}
   }
@@ -474,20 +475,8 @@ export class Flow {
     return gone;
   }
 
-  block(c, why) {
-    this.blocked.set(c.code, why);
-  }
-
-  blockedWhy(code) {
-    return this.blocked.get(code);
-  }
-
   skip(code) {
     this.history.skipped.add(code);
-  }
-
-  unblock(code) {
-    this.blocked.delete(code);
   }
 }
 
@@ -676,7 +665,7 @@ export function showCrash(session, details, {
     }
   }
   for (const other of sessionCells(session)) if (other !== cell) endOfSession(other);
-  if (crashed) session.flow.block(crashed, "crashed");
+  if (crashed) session.flow.blocked.set(crashed.code, "crashed");
   if (cell) {
     setState(cell, "crashed", "crashed");
     const which = addCrashNote(cell, crashed, [details, ...recent].join("\n"), restart);

@@ -273,25 +273,16 @@ function start() {
 
 // -- the test API -----------------------------------------------------------------------------------
 
+/** What the test API gives of a cell (cell(i)): these fields, as the cell has them. */
+const SUMMARY = Object.freeze(["index", "number", "name", "source", "code", "edited", "state", "shows", "stale"]);
+/** And of each thing its run showed, besides its kind: these fields, or null. */
+const OUTPUT = Object.freeze(["name", "mime", "text", "data"]);
+
 function summary(cell) {
   return {
-    index: cell.index,
-    number: cell.number,
-    name: cell.name,
-    source: cell.source,
-    code: cell.code,
-    edited: cell.edited,
-    state: cell.state,
-    shows: cell.shows,
-    stale: cell.stale,
+    ...Object.fromEntries(SUMMARY.map((key) => [key, cell[key]])),
     hasEditor: cell.editor !== null,
-    outputs: cell.outputs.map((o) => ({
-      kind: o.kind,
-      name: o.name || null,
-      mime: o.mime || null,
-      text: o.text || null,
-      data: o.data || null,
-    })),
+    outputs: cell.outputs.map((o) => ({ kind: o.kind, ...Object.fromEntries(OUTPUT.map((k) => [k, o[k] || null])) })),
   };
 }
 

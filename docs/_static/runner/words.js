@@ -4,7 +4,9 @@
 // Stop, a crash), and what an output that stays the build's says.  The run
 // queue (queue.js) decides when; this module says it.
 
-import { button, element, outputBody, recordShown } from "./cells.js";
+import {
+  button, element, listed, outputBody, recordShown,
+} from "./cells.js";
 
 /** What the reader calls an entry of the flow: "cell 3", or "the hidden cell after cell 3". */
 export function nameOf(entry) {
@@ -79,12 +81,7 @@ function span(numbers) {
  * edited}] (edited: the reader edited it; else it ran from the reader's values).
  */
 export function notRerunWords(notRerun) {
-  const names = (list) => {
-    const numbers = list.map((c) => c.number);
-    const listed = numbers.length === 1 ? `${numbers[0]}`
-      : `${numbers.slice(0, -1).join(", ")} and ${numbers.at(-1)}`;
-    return `${numbers.length === 1 ? "cell" : "cells"} ${listed}`;
-  };
+  const names = (list) => `${list.length === 1 ? "cell" : "cells"} ${listed(list.map((c) => c.number))}`;
   const edited = notRerun.filter((c) => c.edited);
   const one = (edited.length || notRerun.length) === 1;
   const why = edited.length > 0
