@@ -381,10 +381,10 @@ function makeView(control, box) {
   };
   // The build's sentence is for paper (and a page without scripts): the panel says more.
   for (const paper of box.querySelectorAll(":scope > p")) paper.classList.add("mg-nudge-paper");
-  view.panel.setAttribute("role", "group");
-  view.panel.setAttribute("aria-label", `Nudge the inputs of ${settings.root}`);
-  view.rows.setAttribute("role", "group");
-  view.rows.setAttribute("aria-label", "The graph's inputs");
+  for (const [group, name] of [[view.panel, `Nudge the inputs of ${settings.root}`], [view.rows, "The graph's inputs"]]) {
+    group.setAttribute("role", "group");
+    group.setAttribute("aria-label", name);
+  }
   for (const name of settings.leaves) view.rows.append(makeRow(control, view, name));
   for (const line of ["out", "predicted", "difference", "why"]) {
     view.lines[line] = element("p", `mg-nudge-${line}`);
@@ -436,14 +436,12 @@ function makeRow(control, view, name) {
       showValue(view, name, value);
       control.ask("set", { leaf: name, value });
     };
-    const up = () => {
-      slider.removeEventListener("pointermove", move);
-      slider.removeEventListener("pointerup", up);
-      slider.removeEventListener("pointercancel", up);
-    };
-    slider.addEventListener("pointermove", move);
-    slider.addEventListener("pointerup", up);
-    slider.addEventListener("pointercancel", up);
+    // The drag's listeners go when it ends.
+    const drag = new AbortController();
+    const { signal } = drag;
+    slider.addEventListener("pointermove", move, { signal });
+    slider.addEventListener("pointerup", () => drag.abort(), { signal });
+    slider.addEventListener("pointercancel", () => drag.abort(), { signal });
   });
   typed.addEventListener("change", () => {
     const value = Number(typed.value.replace("−", "-"));
@@ -475,12 +473,10 @@ function draw(control, answer) {
   view.start.lastChild.textContent = control.kept ? "Resume nudging" : "Nudge the inputs";
   view.kept.hidden = running || control.kept === null;
   if (control.kept) view.kept.textContent = keptText(control.kept);
-  view.rows.hidden = !running;
-  view.readout.hidden = !running;
-  view.buttons.hidden = !running;
-  view.figure.hidden = !running;
   // The folded instructions are for nudging: until then they are no stop on the way.
-  if (view.how) view.how.hidden = !running;
+  for (const part of [view.rows, view.readout, view.buttons, view.figure, view.how]) {
+    if (part) part.hidden = !running;
+  }
   // Its space stays, so that the panel below never moves under the reader's pointer.
   view.mark.classList.toggle("mg-nudge-mark-on", running && (answer.moved || answer.rebased));
   if (!running) return;
