@@ -569,13 +569,10 @@ function numberField(view) {
 function choiceFields(view) {
   const group = element("fieldset", "mg-predict-choices");
   group.append(element("legend", "", "Your prediction"));
+  const name = `mg-predict-run-${view.key}`;
   view.radios = view.choices.map((choice, k) => {
     const label = element("label", "mg-predict-choice-label");
-    const radio = element("input");
-    radio.type = "radio";
-    radio.name = `mg-predict-run-${view.key}`;
-    radio.value = choice;
-    radio.id = `${radio.name}-${k}`;
+    const radio = Object.assign(element("input"), { type: "radio", name, value: choice, id: `${name}-${k}` });
     label.append(radio, ` ${choice}`);
     group.append(label, " ");
     return radio;
