@@ -93,20 +93,14 @@ function marks(Plot, chart) {
  * last samples; the chart's limits (the grid's) clip that half off.
  */
 function regionMarks(Plot, mark) {
-  const nx = mark.xs.length;
-  const ny = mark.ys.length;
-  const dx = (mark.xs[nx - 1] - mark.xs[0]) / (nx - 1);
-  const dy = (mark.ys[ny - 1] - mark.ys[0]) / (ny - 1);
-  const grid = {
-    x1: mark.xs[0] - dx / 2,
-    x2: mark.xs[nx - 1] + dx / 2,
-    y1: mark.ys[0] - dy / 2,
-    y2: mark.ys[ny - 1] + dy / 2,
-    width: nx,
-    height: ny,
-    thresholds: [0],
-    clip: true,
+  // The cells of one axis's samples: from half a step before the first to half after the last.
+  const cells = (values) => {
+    const half = (values[values.length - 1] - values[0]) / (values.length - 1) / 2;
+    return [values[0] - half, values[values.length - 1] + half];
   };
+  const [x1, x2] = cells(mark.xs);
+  const [y1, y2] = cells(mark.ys);
+  const grid = { x1, x2, y1, y2, width: mark.xs.length, height: mark.ys.length, thresholds: [0], clip: true };
   const scores = mark.scores.flat();
   const side = (colour) => ({ ...grid, fill: colour, fillOpacity: mark.alpha, stroke: "none" });
   // A contour at 0 encloses the values >= 0: "below" is where -score >= 0 (score <= 0),
@@ -229,10 +223,13 @@ const room = (container) => container.clientWidth - PADDING_PX;
 /** Whether the cell's run shows a chart of its own (a display of the chart MIME type). */
 const showsChart = (cell) => cell.shown.some((item) => item.kind === "display" && MIME_TYPES.chart in item.bundle);
 
+/** Where the cell's output keeps its live chart (-1: it has none). */
+const liveAt = (cell) => cell.shown.findIndex((kept) => kept.kind === "addon" && kept.name === "live-chart");
+
 /** The cell's live chart goes: what it previewed, the run's own chart, is shown now. */
 function dropLive(charts, cell) {
   charts.pending.delete(cell);
-  const at = cell.shown.findIndex((kept) => kept.kind === "addon" && kept.name === "live-chart");
+  const at = liveAt(cell);
   if (at >= 0) cell.shown.splice(at, 1);
   const live = cell.box && cell.box.body.querySelector(":scope > .runner-live-chart");
   if (live) live.remove();
@@ -308,9 +305,7 @@ export const install = (session) => installOnce(session, "charts", () => {
     if (!run.cell) return; // a hidden cell's training shows no chart
     if (showsChart(run.cell)) return; // the run's own chart is shown already
     // The newest drawing is what the output box shows, in the place of the first.
-    const item = { kind: "addon", name: "live-chart", fields: { figure, points } };
-    const at = run.cell.shown.findIndex((kept) => kept.kind === "addon" && kept.name === "live-chart");
-    recordShown(run.cell, item, at);
+    recordShown(run.cell, { kind: "addon", name: "live-chart", fields: { figure, points } }, liveAt(run.cell));
     charts.pending.set(run.cell, { figure, points, restored: Boolean(run.restored) }); // only the newest counts
     if (!charts.drawing.has(run.cell)) drawLive(charts, run.cell);
   });

@@ -218,16 +218,13 @@ def _role() -> Any:
             record = verdict("".join(data.data["text/plain"]))
             node = claim_node(self.rawtext, key=said.key)
             messages = []
-            holds = nodes.inline(classes=["mg-claim-holds"])
-            children, found = self.inliner.parse(said.holds, self.line, self.inliner, holds)
-            holds += children
-            node += holds
-            messages += found
+            wordings = [(said.holds, nodes.inline(classes=["mg-claim-holds"]))]
             if said.fails is not None:
-                fails = claim_fails()
-                children, found = self.inliner.parse(said.fails, self.line, self.inliner, fails)
-                fails += children
-                node += fails
+                wordings.append((said.fails, claim_fails()))
+            for words, box in wordings:
+                children, found = self.inliner.parse(words, self.line, self.inliner, box)
+                box += children
+                node += box
                 messages += found
             wrong = problem(said, record)
             if wrong is not None:

@@ -80,22 +80,17 @@ def claim(
     """
     if not isinstance(key, str) or not KEY.fullmatch(key):
         raise ValueError(f"a claim's key is a name such as 'loss_falls', got {key!r}")
-    if not isinstance(holds, bool):
-        raise TypeError(
-            f"claim {key!r}: holds must be a bool (a comparison), got {type(holds).__name__}"
-        )
-    if not isinstance(about, str):
-        raise TypeError(f"claim {key!r}: about must be a str, got {type(about).__name__}")
-    if not isinstance(otherwise, bool):
-        raise TypeError(
-            f"claim {key!r}: otherwise must be a bool (a comparison), "
-            f"got {type(otherwise).__name__}"
-        )
-    if not isinstance(any_input, bool):
-        raise TypeError(
-            f"claim {key!r}: any_input must be a bool (True for an identity), "
-            f"got {type(any_input).__name__}"
-        )
+    # Each argument's type, and what a value of it is in the page's code.
+    for name, value, kind, what in (
+        ("holds", holds, bool, " (a comparison)"),
+        ("about", about, str, ""),
+        ("otherwise", otherwise, bool, " (a comparison)"),
+        ("any_input", any_input, bool, " (True for an identity)"),
+    ):
+        if not isinstance(value, kind):
+            raise TypeError(
+                f"claim {key!r}: {name} must be a {kind.__name__}{what}, got {type(value).__name__}"
+            )
     send(key, {"holds": holds, "otherwise": otherwise, "about": about, "anyInput": any_input})
 
 

@@ -350,6 +350,9 @@ class NudgeControl {
   }
 }
 
+/** Set each of `attributes` (name -> value) on `el`. */
+const setAttributes = (el, attributes) => Object.entries(attributes).forEach(([name, value]) => el.setAttribute(name, value));
+
 function say(view, text) {
   view.status.textContent = text;
   view.status.hidden = text === "";
@@ -381,10 +384,8 @@ function makeView(control, box) {
   };
   // The build's sentence is for paper (and a page without scripts): the panel says more.
   for (const paper of box.querySelectorAll(":scope > p")) paper.classList.add("mg-nudge-paper");
-  view.panel.setAttribute("role", "group");
-  view.panel.setAttribute("aria-label", `Nudge the inputs of ${settings.root}`);
-  view.rows.setAttribute("role", "group");
-  view.rows.setAttribute("aria-label", "The graph's inputs");
+  setAttributes(view.panel, { role: "group", "aria-label": `Nudge the inputs of ${settings.root}` });
+  setAttributes(view.rows, { role: "group", "aria-label": "The graph's inputs" });
   for (const name of settings.leaves) view.rows.append(makeRow(control, view, name));
   for (const line of ["out", "predicted", "difference", "why"]) {
     view.lines[line] = element("p", `mg-nudge-${line}`);
@@ -409,22 +410,21 @@ function makeRow(control, view, name) {
   const label = element("span", "mg-nudge-name", name);
   const slider = element("span", "mg-nudge-value");
   slider.tabIndex = 0;
-  slider.setAttribute("role", "slider");
-  slider.setAttribute("aria-label", name);
-  slider.setAttribute("aria-valuemin", "-1000000");
-  slider.setAttribute("aria-valuemax", "1000000");
-  const typed = element("input", "mg-nudge-typed");
-  typed.type = "text";
-  typed.inputMode = "decimal";
+  setAttributes(slider, { role: "slider", "aria-label": name, "aria-valuemin": "-1000000", "aria-valuemax": "1000000" });
+  const typed = Object.assign(element("input", "mg-nudge-typed"), { type: "text", inputMode: "decimal" });
   typed.setAttribute("aria-label", `Type a value for ${name}`);
   const grad = element("span", "mg-nudge-grad");
+  // The reader's gesture asks for `value`: shown at once, and sent to Python.
+  const nudgeTo = (value) => {
+    showValue(view, name, value);
+    control.ask("set", { leaf: name, value });
+  };
   slider.addEventListener("keydown", (event) => {
     if (control.answer === null) return;
     const value = keyValue(event.key, event.shiftKey, control.value(name), step);
     if (value === null) return;
     event.preventDefault();
-    showValue(view, name, value);
-    control.ask("set", { leaf: name, value });
+    nudgeTo(value);
   });
   slider.addEventListener("pointerdown", (event) => {
     if (control.answer === null) return;
@@ -432,18 +432,14 @@ function makeRow(control, view, name) {
     slider.setPointerCapture(event.pointerId);
     const move = (moved) => {
       const value = dragValue(start.value, moved.clientX - start.x, moved.shiftKey, step);
-      if (value === control.value(name)) return;
-      showValue(view, name, value);
-      control.ask("set", { leaf: name, value });
+      if (value !== control.value(name)) nudgeTo(value);
     };
-    const up = () => {
-      slider.removeEventListener("pointermove", move);
-      slider.removeEventListener("pointerup", up);
-      slider.removeEventListener("pointercancel", up);
-    };
-    slider.addEventListener("pointermove", move);
-    slider.addEventListener("pointerup", up);
-    slider.addEventListener("pointercancel", up);
+    // The drag's listeners go when it ends.
+    const drag = new AbortController();
+    const { signal } = drag;
+    slider.addEventListener("pointermove", move, { signal });
+    slider.addEventListener("pointerup", () => drag.abort(), { signal });
+    slider.addEventListener("pointercancel", () => drag.abort(), { signal });
   });
   typed.addEventListener("change", () => {
     const value = Number(typed.value.replace("−", "-"));
@@ -475,12 +471,10 @@ function draw(control, answer) {
   view.start.lastChild.textContent = control.kept ? "Resume nudging" : "Nudge the inputs";
   view.kept.hidden = running || control.kept === null;
   if (control.kept) view.kept.textContent = keptText(control.kept);
-  view.rows.hidden = !running;
-  view.readout.hidden = !running;
-  view.buttons.hidden = !running;
-  view.figure.hidden = !running;
   // The folded instructions are for nudging: until then they are no stop on the way.
-  if (view.how) view.how.hidden = !running;
+  for (const part of [view.rows, view.readout, view.buttons, view.figure, view.how]) {
+    if (part) part.hidden = !running;
+  }
   // Its space stays, so that the panel below never moves under the reader's pointer.
   view.mark.classList.toggle("mg-nudge-mark-on", running && (answer.moved || answer.rebased));
   if (!running) return;

@@ -127,17 +127,30 @@ def prompt_problems(question: list[nodes.Node], explanation: list[nodes.Node]) -
 
 
 class _Prompt(SphinxDirective):
-    """What both prompts are: the question, then the explanation shown with the verdict."""
+    """What both prompts are: ``{<name>} <key>``, the question, then the explanation shown
+    with the verdict; each kind makes its node (:meth:`node`) from the key."""
 
-    def _no_question_option(self, name: str) -> None:
-        if "question" in self.options:
-            raise self.error(f"{name}: {QUESTION_IS_A_PARAGRAPH}")
+    required_arguments = 1
+    has_content = True
+    option_spec: ClassVar[dict[str, Any]] = {
+        "question": directives.unchanged,  # taken only to say where the question goes
+    }
+
+    def node(self, key: str, where: str) -> predict_run:
+        """The prompt's node, before its question and explanation (``where``: its name and
+        key, for a message)."""
+        raise NotImplementedError
 
     def _explanation(self) -> str:
         """The body after its question, as written."""
         return "\n".join(self.content[question_length(self.content) :])
 
-    def _prompt(self, node: predict_run, name: str) -> list[nodes.Node]:
+    def run(self) -> list[nodes.Node]:
+        key = self.arguments[0]
+        where = f"{self.name} {key}"
+        if "question" in self.options:
+            raise self.error(f"{where}: {QUESTION_IS_A_PARAGRAPH}")
+        node = self.node(key, where)
         asked = question_length(self.content)
         question = self.parse_text_to_nodes(self.content[:asked], offset=self.content_offset)
         explanation = self.parse_text_to_nodes(
@@ -145,7 +158,7 @@ class _Prompt(SphinxDirective):
         )
         problems = prompt_problems(question, explanation)
         if problems:
-            raise self.error(f"{name}: {'; '.join(problems)}")
+            raise self.error(f"{where}: {'; '.join(problems)}")
         question[0]["classes"].append("mg-predict-run-question")
         why = nodes.container(classes=["mg-predict-run-why"])
         why += explanation
@@ -157,29 +170,24 @@ class _Prompt(SphinxDirective):
 class PredictRun(_Prompt):
     """``{predict-run} <key>`` (see the module's docstring)."""
 
-    required_arguments = 1
-    has_content = True
     option_spec: ClassVar[dict[str, Any]] = {
+        **_Prompt.option_spec,
         "format": directives.unchanged_required,
         "close": _non_negative_number,
-        "question": directives.unchanged,  # taken only to say where the question goes
     }
 
-    def run(self) -> list[nodes.Node]:
-        key = self.arguments[0]
-        self._no_question_option(f"predict-run {key}")
+    def node(self, key: str, where: str) -> predict_run:
         missing = [name for name in ("format", "close") if name not in self.options]
         if missing:
-            raise self.error(f"predict-run {key}: needs :{': and :'.join(missing)}:")
+            raise self.error(f"{where}: needs :{': and :'.join(missing)}:")
         fmt = self.options["format"]
         pasted = re.compile(r"\{glue(?::text)?\}`" + re.escape(f"{key}:{fmt}") + "`")
         if not pasted.search(self._explanation()):
             raise self.error(
-                f"predict-run {key}: its explanation must paste the number it compares, "
+                f"{where}: its explanation must paste the number it compares, "
                 f"{{glue:text}}`{key}:{fmt}`"
             )
-        node = predict_run(key=key, format=fmt, close=self.options["close"])
-        return self._prompt(node, f"predict-run {key}")
+        return predict_run(key=key, format=fmt, close=self.options["close"])
 
 
 #: A wording a choice prompt offers: plain words (the Markdown's emphasis aside).
@@ -215,21 +223,12 @@ def claim_choices(key: str, body: str) -> list[str]:
 class PredictClaim(_Prompt):
     """``{predict-claim} <key>``: which wording of a claim a run will make true."""
 
-    required_arguments = 1
-    has_content = True
-    option_spec: ClassVar[dict[str, Any]] = {
-        "question": directives.unchanged,  # taken only to say where the question goes
-    }
-
-    def run(self) -> list[nodes.Node]:
-        key = self.arguments[0]
-        self._no_question_option(f"predict-claim {key}")
+    def node(self, key: str, where: str) -> predict_run:
         try:
             choices = claim_choices(key, self._explanation())
         except ValueError as error:
-            raise self.error(f"predict-claim {key}: {error}") from None
-        node = predict_run(key=CLAIM_PREFIX + key, choices=choices)
-        return self._prompt(node, f"predict-claim {key}")
+            raise self.error(f"{where}: {error}") from None
+        return predict_run(key=CLAIM_PREFIX + key, choices=choices)
 
 
 def _visit_html(translator: Any, node: predict_run) -> None:

@@ -187,20 +187,34 @@ export const answerKey = (stepper, frame, input) => `${stepper}/${frame}/${input
 
 const DATA = "script.mg-predict-data";
 
+/** What a page keeps of its predictions where none is made yet (and after Reset page). */
+const freshState = () => ({
+  on: false,
+  answers: {}, // answerKey -> "right" | "close" | "wrong"
+  revealed: {}, // stepper id -> frames shown (asked, or shown without an answer)
+  runs: {}, // a prompt's key -> {typed, judged, text}: the prediction kept before a run
+  // (typed: the number as typed, or the wording chosen)
+  seen: [], // the prompts whose answer a run (or the reader's Show) gave without a prediction
+});
+
+/** A button of `type` ("button" or "submit"). */
+const buttonOf = (className, text, type = "button") => Object.assign(element("button", className, text), { type });
+
+/** A field for a number, with the id its `label` names it by. */
+function numberInput(label, id) {
+  const input = element("input", "mg-predict-input");
+  Object.assign(input, { type: "text", inputMode: "decimal", autocomplete: "off", id });
+  label.htmlFor = id;
+  return input;
+}
+
 /**
  * The page's predictions (session.features, under "predict"), as data: what is saved (state), and
  * the steppers and prompts set up.
  */
 const newPredictions = (session) => ({
   session,
-  state: {
-    on: false,
-    answers: {}, // answerKey -> "right" | "close" | "wrong"
-    revealed: {}, // stepper id -> frames shown (asked, or shown without an answer)
-    runs: {}, // a prompt's key -> {typed, judged, text}: the prediction kept before a run
-    // (typed: the number as typed, or the wording chosen)
-    seen: [], // the prompts whose answer a run (or the reader's Show) gave without a prediction
-  },
+  state: freshState(),
   steppers: new Map(), // stepper element -> its view {data, id, box, form, ...}
   prompts: new Map(), // a prompt's key -> its view {key, format, close, box, ...}
 });
@@ -310,12 +324,7 @@ function fillQuestion(view, frame) {
     const row = element("p", "mg-predict-row");
     const label = element("label");
     label.innerHTML = item.question.html;
-    const input = element("input", "mg-predict-input");
-    input.type = "text";
-    input.inputMode = "decimal";
-    input.autocomplete = "off";
-    input.id = `${view.id}-predict-${frame}-${k}`;
-    label.htmlFor = input.id;
+    const input = numberInput(label, `${view.id}-predict-${frame}-${k}`);
     row.append(label, " ", input);
     view.fields.append(row);
     return input;
@@ -398,7 +407,7 @@ function makeView(p, control, data) {
   const controls = stepper.querySelector(":scope > .mg-stepper-controls");
   const view = {
     stepper, control, data, id: stepper.id, pending: null, inputs: [],
-    toggle: element("button", "mg-predict-switch", "Predict"),
+    toggle: buttonOf("mg-predict-switch", "Predict"),
     box: element("div", "mg-predict"),
     slot: element("div", "mg-predict-slot"),
     heldAt: null, // the slot's width its height was held at (holdSlot)
@@ -408,13 +417,10 @@ function makeView(p, control, data) {
     feedback: element("div", "mg-predict-feedback"),
     score: element("p", "mg-predict-score"),
   };
-  view.toggle.type = "button";
   view.toggle.title = "Predict each step's gradients before the stepper shows them";
   view.toggle.addEventListener("click", () => toggle(p));
-  const submit = element("button", "mg-predict-check", "Check");
-  submit.type = "submit";
-  const skip = element("button", "mg-predict-show", "Show me");
-  skip.type = "button";
+  const submit = buttonOf("mg-predict-check", "Check", "submit");
+  const skip = buttonOf("mg-predict-show", "Show me");
   skip.addEventListener("click", () => showMe(p, view));
   const buttons = element("p", "mg-predict-buttons");
   buttons.append(submit, " ", skip);
@@ -485,8 +491,7 @@ function waiting(p, view, box) {
     const held = document.getElementById(id);
     if (!held) return null;
     const line = element("p", "mg-after-predict-waiting", `${WAITING_WORDS[kind]} `);
-    const show = element("button", "mg-after-predict-show", "Show it");
-    show.type = "button";
+    const show = buttonOf("mg-after-predict-show", "Show it");
     show.addEventListener("click", () => {
       see(p, view);
       announce("Shown: the answer is no longer held back.");
@@ -556,12 +561,7 @@ function whyWords(view) {
 /** A number prompt's field: "Your prediction [    ]". */
 function numberField(view) {
   const label = element("label", "mg-predict-label", "Your prediction");
-  view.input = element("input", "mg-predict-input");
-  view.input.type = "text";
-  view.input.inputMode = "decimal";
-  view.input.autocomplete = "off";
-  view.input.id = `mg-predict-run-${view.key}`;
-  label.htmlFor = view.input.id;
+  view.input = numberInput(label, `mg-predict-run-${view.key}`);
   return [label, view.input];
 }
 
@@ -569,13 +569,10 @@ function numberField(view) {
 function choiceFields(view) {
   const group = element("fieldset", "mg-predict-choices");
   group.append(element("legend", "", "Your prediction"));
+  const name = `mg-predict-run-${view.key}`;
   view.radios = view.choices.map((choice, k) => {
     const label = element("label", "mg-predict-choice-label");
-    const radio = element("input");
-    radio.type = "radio";
-    radio.name = `mg-predict-run-${view.key}`;
-    radio.value = choice;
-    radio.id = `${radio.name}-${k}`;
+    const radio = Object.assign(element("input"), { type: "radio", name, value: choice, id: `${name}-${k}` });
     label.append(radio, ` ${choice}`);
     group.append(label, " ");
     return radio;
@@ -600,8 +597,7 @@ function setUpPrompt(p, box) {
     status: element("p", "mg-predict-run-status"),
     score: element("p", "mg-predict-score"),
   };
-  const submit = element("button", "mg-predict-check", "Keep");
-  submit.type = "submit";
+  const submit = buttonOf("mg-predict-check", "Keep", "submit");
   view.form.append(...(view.choices ? choiceFields(view) : numberField(view)), " ", submit);
   view.form.addEventListener("submit", (event) => {
     event.preventDefault();
@@ -677,23 +673,16 @@ export function setUpPredictions(session) {
   });
   keepState(session, "predict", {
     snapshot: () => {
-      const answered = Object.keys(state.answers).length > 0;
-      const seen = Object.keys(state.revealed).length > 0 || Object.keys(state.runs).length > 0
-        || state.seen.length > 0;
-      return state.on || answered || seen ? { ...state, title: pageTitle(session) } : null;
+      const made = [state.answers, state.revealed, state.runs, state.seen].some((kept) => Object.keys(kept).length);
+      return state.on || made ? { ...state, title: pageTitle(session) } : null;
     },
     restore: (saved) => {
-      state.on = Boolean(saved.on);
-      state.answers = { ...(saved.answers || {}) };
-      state.revealed = { ...(saved.revealed || {}) };
-      state.runs = { ...(saved.runs || {}) };
-      state.seen = [...(saved.seen || [])];
+      const fresh = freshState();
+      for (const field of Object.keys(fresh)) state[field] = structuredClone(saved[field] ?? fresh[field]);
       renderAll(p);
     },
     reset: () => {
-      Object.assign(state, {
-        on: false, answers: {}, revealed: {}, runs: {}, seen: [],
-      });
+      Object.assign(state, freshState());
       steppers.forEach((view) => view.feedback.replaceChildren());
       renderAll(p);
     },

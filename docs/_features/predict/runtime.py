@@ -39,6 +39,7 @@ from __future__ import annotations
 import html
 import json
 import math
+from collections.abc import Callable
 from typing import Any
 
 from book_runtime.inline_markup import inline_html, inline_text
@@ -68,35 +69,31 @@ def _grad(name: str) -> str:
     return f"`{operand(name)}.grad`"
 
 
+#: How a rule's local derivative for input ``k`` is made, in the rule's own terms, by the
+#: node's operation: from the inputs' names, the node's name and ``k``.
+_LOCAL_WORDS: dict[str, Callable[[list[str], str, int], str]] = {
+    "+": lambda names, node, k: "1",
+    "-": lambda names, node, k: "1" if k == 0 else "-1",
+    "*": lambda names, node, k: f"2·`{names[0]}`" if len(names) == 1 else f"`{names[1 - k]}`",
+    "/": lambda names, node, k: f"1/`{names[1]}`" if k == 0 else f"-`{names[0]}`/`{names[1]}`²",
+    "neg": lambda names, node, k: "-1",
+    "tanh": lambda names, node, k: f"1 - `{node}`²",
+    "exp": lambda names, node, k: f"`{node}` itself",
+    "log": lambda names, node, k: f"1/`{names[k]}`",
+    "sigmoid": lambda names, node, k: f"`{node}`·(1 - `{node}`)",
+    "ReLU": lambda names, node, k: f"1 where `{names[k]}` > 0, else 0",
+}
+
+
 def _local_words(step: dict[str, Any], k: int) -> str:
     """How the rule's local derivative for input ``k`` is made, in the rule's own terms."""
-    op, node, inputs = step["op"], step["node"], step["inputs"]
-    names = [share["name"] for share in inputs]
-    x = names[k]
-    if op == "+":
-        return "1"
-    if op == "-":
-        return "1" if k == 0 else "-1"
-    if op == "*":
-        return f"2·`{x}`" if len(inputs) == 1 else f"`{names[1 - k]}`"
-    if op == "/" and len(inputs) == 2:
-        return f"1/`{names[1]}`" if k == 0 else f"-`{names[0]}`/`{names[1]}`²"
-    if op == "neg":
-        return "-1"
+    op, names = step["op"], [share["name"] for share in step["inputs"]]
     if op.startswith("**"):
         exponent = op[2:]
-        return f"{exponent}·`{x}`^({exponent} - 1)"
-    if op == "tanh":
-        return f"1 - `{node}`²"
-    if op == "exp":
-        return f"`{node}` itself"
-    if op == "log":
-        return f"1/`{x}`"
-    if op == "sigmoid":
-        return f"`{node}`·(1 - `{node}`)"
-    if op == "ReLU":
-        return f"1 where `{x}` > 0, else 0"
-    return "the rule's local derivative"
+        return f"{exponent}·`{names[k]}`^({exponent} - 1)"
+    if op not in _LOCAL_WORDS or (op == "/" and len(names) != 2):
+        return "the rule's local derivative"
+    return _LOCAL_WORDS[op](names, step["node"], k)
 
 
 def _local_value(step: dict[str, Any], k: int, local: float) -> str:

@@ -129,12 +129,6 @@ class Answer:
     close: float = 0.0
 
 
-def _explanation(prompt: predict_run) -> Iterator[nodes.container]:
-    for node in prompt.findall(nodes.container):
-        if "mg-predict-run-why" in node["classes"]:
-            yield node
-
-
 def _pasted_above(prompt: predict_run) -> set[str]:
     """The keys of the numbers the page shows above ``prompt`` (outside prompts' explanations)."""
     shown: set[str] = set()
@@ -159,7 +153,12 @@ def answer_of(prompt: predict_run) -> Answer:
     """The answer of ``prompt``: a number prompt's number is the one its explanation pastes."""
     key = prompt["key"]
     if key.startswith(CLAIM_PREFIX):
-        pasted = {n["glue_key"] for why in _explanation(prompt) for n in why.findall(glued_number)}
+        pasted = {
+            n["glue_key"]
+            for why in prompt.findall(nodes.container)
+            if "mg-predict-run-why" in why["classes"]
+            for n in why.findall(glued_number)
+        }
         return Answer(key, None, frozenset(pasted - _pasted_above(prompt)))
     for pasted in prompt.findall(glued_number):
         if pasted["glue_key"] == key and pasted["glue_format"] == prompt["format"]:
@@ -182,11 +181,8 @@ def holds_number(text: str, number: str) -> bool:
     ``1.04``.
     """
     want, places = _as_float(number), _decimals(number)
-    for match in NUMBER.finditer(text):
-        said = match.group(0)
-        if _decimals(said) >= places and _as_float(said) == want:
-            return True
-    return False
+    said = (match.group(0) for match in NUMBER.finditer(text))
+    return any(_decimals(s) >= places and _as_float(s) == want for s in said)
 
 
 def _pasted_value(text: str) -> float | None:
@@ -435,15 +431,14 @@ def problems(doctree: nodes.document, cells: Cells | None = None) -> list[tuple[
         name = "predict-claim" if prompt["key"].startswith(CLAIM_PREFIX) else "predict-run"
         key = prompt["key"].removeprefix(CLAIM_PREFIX)
         shown = spoilers(prompt) if cells is None else picture_spoilers(prompt, cells)
-        for node, said in shown:
-            found.append(
-                (
-                    node,
-                    f"{name} {key}: its answer shows before the reader answers: {said}. "
-                    f"Hold it back until the prompt is answered (a code cell: the tag "
-                    f"{TAG}; prose: {{{TAG}}}, or {{{TAG}}} {key} further down the page)",
-                )
-            )
+        hold = (
+            f"Hold it back until the prompt is answered (a code cell: the tag {TAG}; prose: "
+            f"{{{TAG}}}, or {{{TAG}}} {key} further down the page)"
+        )
+        found += [
+            (node, f"{name} {key}: its answer shows before the reader answers: {said}. {hold}")
+            for node, said in shown
+        ]
     return found
 
 

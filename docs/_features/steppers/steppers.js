@@ -169,16 +169,13 @@ function broughtTop() {
 function wrapDrawings(frame) {
   for (const svg of frame.querySelectorAll("svg.micrograd-graph")) {
     if (!svg.parentElement.classList.contains("mg-stepper-view")) {
-      const view = document.createElement("div");
-      view.className = "mg-stepper-view";
+      const view = Object.assign(document.createElement("div"), { className: "mg-stepper-view" });
       svg.replaceWith(view);
       view.append(svg);
       // Above the drawing, what the region's name says to a screen reader, in words
       // the eye sees: the box it cuts at the edge is not the end of the drawing.
-      const note = document.createElement("p");
-      note.className = "mg-stepper-scroll-note";
+      const note = Object.assign(document.createElement("p"), { className: "mg-stepper-scroll-note", hidden: true });
       note.setAttribute("aria-hidden", "true");
-      note.hidden = true;
       view.before(note);
     }
   }
@@ -298,9 +295,7 @@ function captionPlaces(frame, beside) {
  */
 function holdCaptions(frames, current, beside) {
   const all = frames.flatMap((frame) => captionPlaces(frame, beside));
-  all.forEach(([, caption]) => {
-    caption.style.minHeight = "";
-  });
+  for (const [, caption] of all) caption.style.minHeight = "";
   const tallest = new Map();
   for (const frame of frames) {
     frame.classList.add("mg-current");
@@ -315,9 +310,7 @@ function holdCaptions(frames, current, beside) {
     hidden.forEach((side) => { side.style.display = ""; });
     frame.classList.toggle("mg-current", frame === current);
   }
-  all.forEach(([place, caption]) => {
-    caption.style.minHeight = `${tallest.get(place)}px`;
-  });
+  for (const [place, caption] of all) caption.style.minHeight = `${tallest.get(place)}px`;
 }
 
 /**
@@ -396,9 +389,7 @@ function fitFrame(stepper, frame, { beside, below, whole, wholeSwitch, asked = n
   // height above it would only push it down, below the window.  Under it, they push
   // nothing, and hold the page below the stepper in its place.
   if (!below && views.some((view) => view.classList.contains("mg-sideways"))) {
-    frame.querySelectorAll("figcaption").forEach((caption) => {
-      caption.style.minHeight = "";
-    });
+    for (const caption of frame.querySelectorAll("figcaption")) caption.style.minHeight = "";
   }
   if (views.length === 1 && !views[0].classList.contains("mg-sideways")) {
     cropToWindow(stepper, views[0], scrolledTo, { whole, wholeSwitch, asked });
@@ -608,12 +599,9 @@ export class Stepper {
 
   onKey(event) {
     const moves = { ArrowLeft: this.current - 1, ArrowRight: this.current + 1, Home: 0, End: this.frames.length - 1 };
-    if (!(event.key in moves) || event.altKey || event.ctrlKey || event.metaKey) {
-      return;
-    }
-    if (event.target.closest("input, textarea, select, .mg-sideways")) {
-      return; // the arrow keys move the caret there, or scroll a wide drawing
-    }
+    if (!(event.key in moves) || event.altKey || event.ctrlKey || event.metaKey) return;
+    // The arrow keys move the caret there, or scroll a wide drawing.
+    if (event.target.closest("input, textarea, select, .mg-sideways")) return;
     event.preventDefault();
     this.step(moves[event.key]);
   }
@@ -716,11 +704,10 @@ export class Stepper {
  * (cropToWindow puts it there), nowhere else.
  */
 function wholeSwitch(page) {
-  const button = page.createElement("button");
-  button.type = "button";
-  button.className = "mg-stepper-whole";
-  button.textContent = "Whole graph";
-  button.title = "Fit the whole graph in the window, smaller, while you step";
+  const button = Object.assign(page.createElement("button"), {
+    type: "button", className: "mg-stepper-whole", textContent: "Whole graph",
+    title: "Fit the whole graph in the window, smaller, while you step",
+  });
   button.setAttribute("aria-pressed", "false");
   return button;
 }

@@ -55,13 +55,12 @@ def _exercises() -> dict[str, Any]:
 
 def exercise_ids(notebook: dict[str, Any]) -> list[tuple[str, str]]:
     """``(id, code)`` of each exercise cell of an executed notebook, in page order."""
-    found = []
-    for cell in notebook.get("cells", []):
-        tags = cell.get("metadata", {}).get("tags", [])
-        for tag in tags:
-            if tag.startswith(TAG):
-                found.append((tag[len(TAG) :], joined(cell.get("source", ""))))
-    return found
+    return [
+        (tag.removeprefix(TAG), joined(cell.get("source", "")))
+        for cell in notebook.get("cells", [])
+        for tag in cell.get("metadata", {}).get("tags", [])
+        if tag.startswith(TAG)
+    ]
 
 
 def track_data(notebook: dict[str, Any], pagename: str) -> dict[str, Any] | None:

@@ -27,10 +27,14 @@ export const NOT_RUN = Object.freeze({
   crashed: "Python crashed while it ran your cell (the note above says more): press Check again.",
 });
 
-/** A progress where nothing is done yet. */
-export const freshProgress = () => ({
-  passed: new Set(), hints: new Map(), solutions: new Set(), checked: new Set(), results: new Map(),
+/** A progress's fields: each a Set of steps, or a Map of step -> what it keeps. */
+const FIELDS = Object.freeze({
+  passed: Set, hints: Map, solutions: Set, checked: Set, results: Map,
 });
+
+/** A progress where nothing is done yet. */
+export const freshProgress = () => Object.fromEntries(
+  Object.entries(FIELDS).map(([field, Kind]) => [field, new Kind()]));
 
 /**
  * A Check of step `id` ended with `result` (the checks', or one made on the page): it is
@@ -52,23 +56,14 @@ export function nextHint(progress, id) {
 
 /** Step `id` is as the book gives it again. */
 export function forget(progress, id) {
-  progress.passed.delete(id);
-  progress.hints.delete(id);
-  progress.solutions.delete(id);
-  progress.checked.delete(id);
-  progress.results.delete(id);
+  for (const field of Object.keys(FIELDS)) progress[field].delete(id);
 }
 
 /** The progress as JSON-able data, or null when there is nothing to keep. */
 export function progressSnapshot(progress) {
   if (!progress.checked.size && !progress.hints.size && !progress.solutions.size) return null;
-  return {
-    passed: [...progress.passed],
-    hints: Object.fromEntries(progress.hints),
-    solutions: [...progress.solutions],
-    checked: [...progress.checked],
-    results: Object.fromEntries(progress.results),
-  };
+  return Object.fromEntries(Object.entries(FIELDS).map(([field, Kind]) => [
+    field, Kind === Set ? [...progress[field]] : Object.fromEntries(progress[field])]));
 }
 
 /**
@@ -76,13 +71,9 @@ export function progressSnapshot(progress) {
  * A progress saved before results were kept brings back none.
  */
 export function restoredProgress(saved, known) {
-  return {
-    passed: new Set(saved.passed.filter(known)),
-    hints: new Map(Object.entries(saved.hints).filter(([id]) => known(id))),
-    solutions: new Set(saved.solutions.filter(known)),
-    checked: new Set(saved.checked.filter(known)),
-    results: new Map(Object.entries(saved.results || {}).filter(([id]) => known(id))),
-  };
+  return Object.fromEntries(Object.entries(FIELDS).map(([field, Kind]) => [field, Kind === Set
+    ? new Set((saved[field] || []).filter(known))
+    : new Map(Object.entries(saved[field] || {}).filter(([id]) => known(id)))]));
 }
 
 /**
@@ -401,27 +392,26 @@ function showSolution(panel, exercise, passed) {
 
 // -- resetting ---------------------------------------------------------------------------------
 
-function resetExercise(t, cell, exercise) {
-  resetCell(cell);
-  forget(t.progress, exercise.id);
-  const panel = t.panels.get(exercise.id);
+/** Step `id`'s progress forgotten, and its panel (if the page has it) without a result. */
+function forgetStep(t, id) {
+  forget(t.progress, id);
+  const panel = t.panels.get(id);
+  if (!panel) return;
   panel.result.replaceChildren();
   delete panel.result.dataset.status;
-  showExercise(t, exercise);
+  showExercise(t, t.exercises.get(id));
+}
+
+function resetExercise(t, cell, exercise) {
+  resetCell(cell);
+  forgetStep(t, exercise.id);
   showProgress(t);
   announce(`Step ${exercise.number} is as the book gives it again: its starter, no hints.`);
   changedState(t.session);
 }
 
 function resetAll(t) {
-  for (const id of t.order) {
-    forget(t.progress, id);
-    const panel = t.panels.get(id);
-    if (!panel) continue;
-    panel.result.replaceChildren();
-    delete panel.result.dataset.status;
-    showExercise(t, t.exercises.get(id));
-  }
+  for (const id of t.order) forgetStep(t, id);
   showProgress(t);
 }
 
@@ -435,21 +425,21 @@ function showProgress(t) {
   box.replaceChildren(element("p", "mg-track-count", text));
   const list = element("ol", "mg-track-steps");
   list.setAttribute("aria-label", "The steps, done or open");
+  // A link to step `id`'s section: `words` before its number and title, `after` them.
+  const link = (id, words, after = "") => {
+    const { number, title } = exercises.get(id);
+    const a = element("a", "", `${words} ${number}, ${title}${after}`);
+    a.href = `#${sectionOf(t, id)}`;
+    return a;
+  };
   for (const { id, state } of steps) {
-    const exercise = exercises.get(id);
     const item = element("li", `mg-track-step mg-track-${state}`);
     item.dataset.state = state;
-    const link = element("a", "", `Step ${exercise.number}, ${exercise.title}: ${state}`);
-    link.href = `#${sectionOf(t, id)}`;
-    item.append(link);
+    item.append(link(id, "Step", `: ${state}`));
     list.append(item);
   }
   box.append(list);
-  if (next !== null) {
-    const link = element("a", "", `Next: step ${exercises.get(next).number}, ${exercises.get(next).title}`);
-    link.href = `#${sectionOf(t, next)}`;
-    box.append(link);
-  }
+  if (next !== null) box.append(link(next, "Next: step"));
   if (offerReset) {
     box.append(button("mg-track-reset", "Reset all progress", () => {
       for (const cell of t.session.cells) if (exerciseOf(t, cell)) resetCell(cell);
