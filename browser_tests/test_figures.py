@@ -58,8 +58,9 @@ MIN_SIDEWAYS_LABEL_PX = 11.0
 #: or more).  A laptop's graphs too: a node's text is read, not glanced at.
 MIN_GRAPH_LABEL_PX = 11.0
 #: The smallest the backward page's pair draws its labels at 1366x768, whole in the
-#: window, its two sides' words beside it: their height bounds it (it was 11.0 px).
-MIN_LAPTOP_PAIR_LABEL_PX = 11.5
+#: window, its two sides' words beside it: their height bounds it (it was 11.0 px, then
+#: 11.8 with the words in body type).
+MIN_LAPTOP_PAIR_LABEL_PX = 12.8
 #: The smallest the neuron's and the backward page's steppers draw their labels at
 #: 1366x768, whole in the window: near a plain graph's 16 px (they were 11.4 px).
 MIN_LAPTOP_ONE_STEPPER_LABEL_PX = 14.0

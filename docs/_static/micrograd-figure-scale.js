@@ -30,10 +30,11 @@ export const MIN_BESIDE_LABEL_PX = 11;
 // ("q.grad += c × r.grad = 10.0000 × 1.0000 = 10.0000") on two lines.
 export const WORDS_MIN_PX = 240;
 // The share of the row the words beside the drawings keep, where the drawings would
-// take more at a larger size: a pair's two sides' words, one under the other, are then
-// no taller than a laptop's window leaves them (at 0.3 they were, at 1366x768), and
-// its drawings' text 11.8 px there (at 0.4, 11.0).
-export const WORDS_SHARE = 0.34;
+// take more at a larger size: a pair's two sides' words, one under the other in 14 px
+// type (micrograd-figures.css), are then no taller than a laptop's window leaves them
+// (at 0.26 they were, at 1366x768), and its drawings' text 13.0 px there (at 0.34 and
+// 16 px words, 11.8).
+export const WORDS_SHARE = 0.28;
 // The room between a drawing and the next, or the words, in that row (CSS px).
 export const BESIDE_GAP_PX = 12;
 
