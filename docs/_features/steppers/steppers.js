@@ -540,8 +540,11 @@ function keepInView(stepper, frame, below) {
   const top = stuckTop();
   // What the reader reads (the buttons, the frame), not the stepper's padding and
   // border: a stepper whose content the window holds keeps still while stepping.
+  // The frame's own parts, not its box: beside the drawing, the frame's grid spans the
+  // row of predict mode's question too, under the words, and a question's room below
+  // the window is no reason to move the drawing.
   const controls = stepper.querySelector(":scope > .mg-stepper-controls").getBoundingClientRect();
-  const shown = frame.getBoundingClientRect();
+  const shown = nodesBox(Array.from(frame.children)) || frame.getBoundingClientRect();
   if (Math.min(controls.top, shown.top) < top || Math.max(controls.bottom, shown.bottom) > window.innerHeight) {
     window.scrollBy({ top: box.top - top - 4, behavior: "instant" });
   }
