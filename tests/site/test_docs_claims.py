@@ -552,8 +552,8 @@ def test_accumulate_page_shows_the_overwriting_bug() -> None:
 @in_page_group("accumulate")
 @TORCH
 def test_accumulate_pytorch_box_checks_each_claim_against_torch() -> None:
-    """The box a PyTorch reader expects: leaf .grad accumulates there too, and why the
-    second pass there is a clean doubling."""
+    """The box a PyTorch reader expects: leaf .grad accumulates there too, why the second
+    pass there is a clean doubling, and who does the adding (its engine, not its rules)."""
     boxes = [c for c in prose("accumulate").split(":::{admonition}") if ":class: in-pytorch" in c]
     assert len(boxes) == 1
     keys = {parse(m["content"]).key for m in ROLE.finditer(boxes[0])}
@@ -562,6 +562,7 @@ def test_accumulate_pytorch_box_checks_each_claim_against_torch() -> None:
         "acc_pt_zero_grad",
         "acc_pt_micro_batches",
         "acc_pt_doubles",
+        "acc_pt_engine_adds",
     }
     claims = claimed("accumulate")
     assert all(claims[key]["holds"] for key in keys)
