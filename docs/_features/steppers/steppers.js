@@ -542,10 +542,13 @@ function keepInView(stepper, frame, below) {
   // border: a stepper whose content the window holds keeps still while stepping.
   // The frame's own parts, not its box: beside the drawing, the frame's grid spans the
   // row of predict mode's question too, under the words, and a question's room below
-  // the window is no reason to move the drawing.
+  // the window is no reason to move the drawing.  Words below the drawing (a phone):
+  // the stepper's top goes right under the header at every step, so that the drawing
+  // keeps one place in the window from step to step.
   const controls = stepper.querySelector(":scope > .mg-stepper-controls").getBoundingClientRect();
   const shown = nodesBox(Array.from(frame.children)) || frame.getBoundingClientRect();
-  if (Math.min(controls.top, shown.top) < top || Math.max(controls.bottom, shown.bottom) > window.innerHeight) {
+  const outside = Math.min(controls.top, shown.top) < top || Math.max(controls.bottom, shown.bottom) > window.innerHeight;
+  if (below || outside) {
     window.scrollBy({ top: box.top - top - 4, behavior: "instant" });
   }
   if (below) return;
