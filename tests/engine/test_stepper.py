@@ -375,6 +375,17 @@ def test_the_wrong_order_says_which_grads_end_wrong_and_what_backward_gives() ->
     assert {n.label: n.grad for n in topological_order(root)}["a"] == -3.0
 
 
+def test_the_wrong_order_says_when_a_share_arrives_after_its_nodes_rule_ran() -> None:
+    root = q_used_twice()
+    frames = backward_frames(root, order=breadth_first(root))
+    r_step = next(f for f in frames if f.node is not None and f.node.label == "r")
+    assert r_step.caption.endswith(
+        "; q's rule ran at an earlier step: this share never reaches its inputs."
+    )
+    right = backward_frames(q_used_twice())
+    assert not any("earlier step" in frame.caption for frame in right)
+
+
 def test_another_order_that_is_topological_ends_with_backwards_grads() -> None:
     root = worked_example()
     frames = backward_frames(root, order=list(reversed(topological_order(root))))

@@ -323,6 +323,7 @@ def _frames(root: Value, rankdir: str, max_nodes: int, order: Sequence[Value] | 
     # backward() leaves: each leaf it finishes, and the last frame, say which grads end wrong.
     leaves = _what_backward_leaves(root, graph)
     right = None if engine_order else leaves
+    ran_before: set[Value] = set()  # in another order, a rule may run before its node is done
     for k, node in enumerate(steps):
         if not _runs(node):
             continue  # a leaf: nothing to pass on, no frame
@@ -340,6 +341,9 @@ def _frames(root: Value, rankdir: str, max_nodes: int, order: Sequence[Value] | 
             _mark(dot, names[child], _RECEIVING_FILL, RECEIVING_CLASS, outline=_RECEIVING)
         final = [child for child in inputs if not child._prev and last_share.get(child) == k]
         caption = _caption(node, inputs, was, final)
+        if late := [child for child in inputs if child in ran_before]:
+            caption = caption[:-1] + _too_late(late)
+        ran_before.add(node)
         if right is not None and (wrong := _wrong(final, right)):
             caption = caption[:-1] + f", and wrong: {_against(wrong, right)}."
         step = None
@@ -453,6 +457,14 @@ def _last_shares(steps: list[Value]) -> dict[Value, int]:
                 if not child._prev:
                     last[child] = k
     return last
+
+
+def _too_late(late: list[Value]) -> str:
+    """What a step says of the inputs whose own rule ran at an earlier step."""
+    whose = " and ".join(f"{name_of(child)}'s" for child in late)
+    if len(late) == 1:
+        return f"; {whose} rule ran at an earlier step: this share never reaches its inputs."
+    return f"; {whose} rules ran at earlier steps: these shares never reach their inputs."
 
 
 def _caption(node: Value, inputs: list[Value], was: list[float], final: list[Value]) -> str:
