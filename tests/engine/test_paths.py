@@ -6,6 +6,7 @@ import html
 import math
 import re
 from collections.abc import Callable
+from xml.etree import ElementTree
 
 import pytest
 from graphs import ALL_OPS, Program, programs, run_engine
@@ -266,6 +267,20 @@ def test_the_drawing_is_laid_out_with_its_numbers(dot_program: None) -> None:
     texts = [html.unescape(text) for text in re.findall(r"<text[^>]*>([^<]*)</text>", svg)]
     for expected in ("-3.0000", "7.0000", "-6.0000", "sum of the 2 paths: -27.0000"):
         assert any(expected in text for text in texts), (expected, texts)
+
+
+def test_each_local_derivative_is_joined_to_its_own_arrow(dot_program: None) -> None:
+    # a's two arrows leave side by side, and their labels sit between them: each label
+    # is underlined and joined to its arrow by a line drawn in that arrow's group.
+    L, a = used_twice()
+    L.backward()
+    svg = render_svg(draw_paths(L, a))
+    svg_ns = "{http://www.w3.org/2000/svg}"
+    edges = [g for g in ElementTree.fromstring(svg).iter(f"{svg_ns}g") if g.get("class") == "edge"]
+    labelled = [edge for edge in edges if edge.find(f"{svg_ns}text") is not None]
+    assert len(labelled) == 4, len(edges)
+    for edge in labelled:
+        assert edge.find(f"{svg_ns}polyline") is not None, ElementTree.tostring(edge)
 
 
 def test_the_same_graph_gives_the_same_drawing() -> None:

@@ -393,6 +393,9 @@ def draw_paths(
                 names[child],
                 names[node],
                 label=" " + format_number(edge.local),
+                # Two arrows leaving one node put their labels side by side between
+                # them; a line from each label to its own arrow says which is whose.
+                decorate="true",
                 color=_PATH_COLOUR,
                 fontcolor=_PATH_COLOUR,
                 penwidth="2",
