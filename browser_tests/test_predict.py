@@ -166,7 +166,9 @@ def test_a_prediction_kept_before_a_run_is_judged_by_the_run_and_scored(tab: Tab
     box.locator("input").focus()
     page.keyboard.type("2")  # the number += gives: the misconception the page is about
     page.keyboard.press("Enter")
-    assert box.evaluate(PROMPT_JS)["status"].startswith("Kept: 2.")
+    kept = box.evaluate(PROMPT_JS)
+    assert kept["status"].startswith("Kept: 2."), kept
+    assert kept["why"] is None, kept  # worked out with the run's numbers, when it comes
     run(tab, cell_with(tab, "add_overwriting(a, a).backward()"))
     judged = box.evaluate(PROMPT_JS)
     assert judged["status"] == "You predicted 2; the run gave 1.0.", judged

@@ -285,9 +285,7 @@ function holdSlot(view) {
 function renderPrompt(p, view) {
   const kept = p.state.runs[view.key];
   const shown = answerShown(p.state, view.key);
-  // Why the answer is what it is: with the answer, however the reader came to it (a
-  // judged prediction, a kept one, a run without one, or Show).
-  view.why.hidden = !((kept && kept.judged) || shown);
+  view.why.hidden = !whyShown(p.state, view.key);
   for (const { held, line } of view.waiting) {
     held.classList.toggle("mg-withheld", !shown);
     line.hidden = shown;
@@ -469,6 +467,16 @@ const runKey = (key) => `run/${key}`;
  */
 export function answerShown(state, key) {
   return key in state.runs || state.seen.includes(key);
+}
+
+/**
+ * Whether a prompt's "why" (the answer worked out) shows: with the run's answer, however
+ * the reader came to it (a judged prediction, a run without one, or Show).  A kept
+ * prediction's why waits for its run: it is worked out in the build's numbers, which for a
+ * prompt about an edit ("edit x2, then run") are not the edit's.
+ */
+export function whyShown(state, key) {
+  return Boolean(state.runs[key]?.judged) || state.seen.includes(key);
 }
 
 /** The words that stand in for what waits for the prompt's answer, by its kind. */

@@ -9,7 +9,7 @@ import { test } from "node:test";
 
 import {
   answerKey, frameToAsk, judge, judgeChoice, judgeRun, longestVerdicts, readNumber, score, scoreText,
-  shown,
+  shown, whyShown,
 } from "../../../../docs/_features/predict/predict.js";
 
 const DATA = JSON.parse(readFileSync(new URL("../../predictions.fixture.json", import.meta.url), "utf8"));
@@ -156,4 +156,14 @@ test("a question's place is held for its longest verdict: every answer's fits in
       assert.ok(verdicts.some((v) => v.text === longest[k].text), ask.grad);
     });
   }
+});
+
+test("a kept prediction's worked answer waits for its run; a judged one, a run or Show shows it", () => {
+  const key = "run/neuron_dw2";
+  const state = (runs, seen = []) => ({ runs, seen });
+  assert.equal(whyShown(state({}), key), false);
+  assert.equal(whyShown(state({ [key]: { typed: "0.5", judged: false } }), key), false);
+  assert.equal(whyShown(state({ [key]: { typed: "0.5", judged: true, text: "" } }), key), true);
+  assert.equal(whyShown(state({}, [key]), key), true);
+  assert.equal(whyShown(state({ other: { typed: "1", judged: true } }), key), false);
 });
