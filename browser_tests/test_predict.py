@@ -167,8 +167,9 @@ def test_a_prediction_kept_before_a_run_is_judged_by_the_run_and_scored(tab: Tab
     page.keyboard.type("2")  # the number += gives: the misconception the page is about
     page.keyboard.press("Enter")
     kept = box.evaluate(PROMPT_JS)
-    assert kept["status"].startswith("Kept: 2."), kept
-    assert kept["why"] is None, kept  # worked out with the run's numbers, when it comes
+    assert kept["status"].startswith("Kept: 2. The book's own run is shown below now"), kept
+    # With the build's run shown, its worked answer too, in the build's numbers.
+    assert re.search(r"is left: 1\.0.*where \+=\s+gives 2\.0", kept["why"], re.S), kept
     run(tab, cell_with(tab, "add_overwriting(a, a).backward()"))
     judged = box.evaluate(PROMPT_JS)
     assert judged["status"] == "You predicted 2; the run gave 1.0.", judged
@@ -182,6 +183,21 @@ def test_a_prediction_kept_before_a_run_is_judged_by_the_run_and_scored(tab: Tab
     kept = page.locator("div.mg-predict-run[data-key='acc_wrong_twice']").evaluate(PROMPT_JS)
     assert kept["status"] == judged["status"], kept
     assert kept["score"] == judged["score"], kept
+
+
+def test_a_prompt_about_an_edit_keeps_its_worked_answer_for_the_readers_run(tab: Tab) -> None:
+    # The neuron's prompt asks about an edit (x2 = 1.0): worked out in the build's numbers
+    # (x2 = 0), its answer would read as 0 for the edit, so it waits for the run.
+    tab.open("neuron.html")
+    page = tab.page
+    box = page.locator("div.mg-predict-run[data-key='neuron_dw2']")
+    box.locator("input").focus()
+    page.keyboard.type("0.5")
+    page.keyboard.press("Enter")
+    kept = box.evaluate(PROMPT_JS)
+    assert kept["status"].startswith("Kept: 0.5. Now run it"), kept
+    assert kept["why"] is None, kept
+    assert not tab.errors, tab.errors
 
 
 #: What a reader sees below a prompt, up to the next heading: the text shown, and how many

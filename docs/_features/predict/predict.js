@@ -285,7 +285,7 @@ function holdSlot(view) {
 function renderPrompt(p, view) {
   const kept = p.state.runs[view.key];
   const shown = answerShown(p.state, view.key);
-  view.why.hidden = !whyShown(p.state, view.key);
+  view.why.hidden = !whyShown(p.state, view.key, view.waiting.length > 0);
   for (const { held, line } of view.waiting) {
     held.classList.toggle("mg-withheld", !shown);
     line.hidden = shown;
@@ -470,13 +470,16 @@ export function answerShown(state, key) {
 }
 
 /**
- * Whether a prompt's "why" (the answer worked out) shows: with the run's answer, however
- * the reader came to it (a judged prediction, a run without one, or Show).  A kept
- * prediction's why waits for its run: it is worked out in the build's numbers, which for a
- * prompt about an edit ("edit x2, then run") are not the edit's.
+ * Whether a prompt's "why" (the answer worked out, in the build's numbers until a run)
+ * shows: with the answer, however the reader came to it (a judged prediction, a run
+ * without one, or Show), and with a kept prediction where Keep shows the build's run
+ * (`showsBuildRun`: the prompt withholds its output or words).  A prompt that withholds
+ * nothing asks about a run of the reader's own ("edit x2, then run"): there the build's
+ * numbers are not the answer, and its why waits for the run.
  */
-export function whyShown(state, key) {
-  return Boolean(state.runs[key]?.judged) || state.seen.includes(key);
+export function whyShown(state, key, showsBuildRun) {
+  const kept = state.runs[key];
+  return Boolean(kept && (kept.judged || showsBuildRun)) || state.seen.includes(key);
 }
 
 /** The words that stand in for what waits for the prompt's answer, by its kind. */

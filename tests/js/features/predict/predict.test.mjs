@@ -158,12 +158,18 @@ test("a question's place is held for its longest verdict: every answer's fits in
   }
 });
 
-test("a kept prediction's worked answer waits for its run; a judged one, a run or Show shows it", () => {
+test("a kept prediction's worked answer shows with the build's run, or waits for the reader's", () => {
   const key = "run/neuron_dw2";
   const state = (runs, seen = []) => ({ runs, seen });
-  assert.equal(whyShown(state({}), key), false);
-  assert.equal(whyShown(state({ [key]: { typed: "0.5", judged: false } }), key), false);
-  assert.equal(whyShown(state({ [key]: { typed: "0.5", judged: true, text: "" } }), key), true);
-  assert.equal(whyShown(state({}, [key]), key), true);
-  assert.equal(whyShown(state({ other: { typed: "1", judged: true } }), key), false);
+  const kept = state({ [key]: { typed: "0.5", judged: false } });
+  // Keep shows the build's output below (Why +=): its worked answer comes with it.
+  assert.equal(whyShown(kept, key, true), true);
+  // The prompt is about an edit (the neuron's x2): the build's numbers are not its answer.
+  assert.equal(whyShown(kept, key, false), false);
+  for (const showsBuildRun of [true, false]) {
+    assert.equal(whyShown(state({}), key, showsBuildRun), false);
+    assert.equal(whyShown(state({ [key]: { typed: "0.5", judged: true, text: "" } }), key, showsBuildRun), true);
+    assert.equal(whyShown(state({}, [key]), key, showsBuildRun), true);
+    assert.equal(whyShown(state({ other: { typed: "1", judged: true } }), key, showsBuildRun), false);
+  }
 });
