@@ -188,7 +188,10 @@ def keep_falls_by_keyboard(tab: Tab) -> dict[str, Any]:
     tab.page.keyboard.press("Tab")  # to Keep
     tab.page.keyboard.press("Enter")
     status = prompt.locator(".mg-predict-run-status").text_content() or ""
-    return {"choices": choices, "answer waits": waits, "status": status}
+    # The question is about the reader's edit: the worked answer, in the build's run
+    # (a first rate of 1.0, and the loss rises), waits for the reader's.
+    still_waits = prompt.locator(".mg-predict-run-why").is_hidden()
+    return {"choices": choices, "answer waits": waits, "status": status, "still waits": still_waits}
 
 
 def judged(tab: Tab) -> dict[str, Any]:
@@ -262,6 +265,7 @@ def test_the_moons_at_30_steps_and_a_constant_rate_say_what_their_run_shows(
     assert kept["choices"] == ["rises", "falls"]
     assert kept["answer waits"]
     assert kept["status"].startswith("Kept: falls."), kept["status"]
+    assert kept["still waits"]
     trained = moons_30["trained"]
     assert trained["wrong"] == []
     verdicts = trained["decided"]  # the hidden cell after it

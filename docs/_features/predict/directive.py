@@ -7,6 +7,7 @@ prose declares a prompt next to the sentence that glues the number::
     ```{predict-run} neuron_dw2
     :format: .4f
     :close: 0.01
+    :edit:
 
     Predict, then run: edit the first cell to `x2 = Value(1.0, label="x2")`. Before you
     run it, what will `w2`'s gradient be?
@@ -17,7 +18,10 @@ prose declares a prompt next to the sentence that glues the number::
 
 The argument is the glued key whose value the run gives, ``format`` the
 format the body pastes it with (the number compared is that text, as the page
-shows it), ``close`` how near counts as close.  The body's first paragraph is
+shows it), ``close`` how near counts as close, and ``edit`` (a flag, for
+either kind of prompt) says that the question is about a run of the reader's
+edit, whose answer the build's numbers are not: its explanation, worked out
+in them, waits for that run.  The body's first paragraph is
 the question, which the reader sees before the run; the rest is the
 explanation shown with the verdict, whose glued numbers follow the reader's
 run as all of the prose's do.  The question is a paragraph, not an option,
@@ -134,6 +138,9 @@ class _Prompt(SphinxDirective):
     has_content = True
     option_spec: ClassVar[dict[str, Any]] = {
         "question": directives.unchanged,  # taken only to say where the question goes
+        # The question is about a run of the reader's own edit, not of the cell as the
+        # book wrote it: the build's numbers are not its answer.
+        "edit": directives.flag,
     }
 
     def node(self, key: str, where: str) -> predict_run:
@@ -151,6 +158,7 @@ class _Prompt(SphinxDirective):
         if "question" in self.options:
             raise self.error(f"{where}: {QUESTION_IS_A_PARAGRAPH}")
         node = self.node(key, where)
+        node["edit"] = "edit" in self.options
         asked = question_length(self.content)
         question = self.parse_text_to_nodes(self.content[:asked], offset=self.content_offset)
         explanation = self.parse_text_to_nodes(
@@ -241,6 +249,8 @@ def _visit_html(translator: Any, node: predict_run) -> None:
             f'data-format="{html.escape(node["format"])}" '
             f'data-close="{node["close"]!r}" data-exact="{EXACT!r}"'
         )
+    if node.get("edit"):
+        data += " data-edit"
     if node.get("withholds"):  # what waits for the answer (spoilers.py): the script hides it
         data += f' data-withholds="{html.escape(json.dumps(node["withholds"], sort_keys=True))}"'
     attributes = (

@@ -285,7 +285,7 @@ function holdSlot(view) {
 function renderPrompt(p, view) {
   const kept = p.state.runs[view.key];
   const shown = answerShown(p.state, view.key);
-  view.why.hidden = !whyShown(p.state, view.key, view.waiting.length > 0);
+  view.why.hidden = !whyShown(p.state, view.key, view.edit);
   for (const { held, line } of view.waiting) {
     held.classList.toggle("mg-withheld", !shown);
     line.hidden = shown;
@@ -472,14 +472,13 @@ export function answerShown(state, key) {
 /**
  * Whether a prompt's "why" (the answer worked out, in the build's numbers until a run)
  * shows: with the answer, however the reader came to it (a judged prediction, a run
- * without one, or Show), and with a kept prediction where Keep shows the build's run
- * (`showsBuildRun`: the prompt withholds its output or words).  A prompt that withholds
- * nothing asks about a run of the reader's own ("edit x2, then run"): there the build's
- * numbers are not the answer, and its why waits for the run.
+ * without one, or Show), and with a kept prediction, as what Keep shows of the book's
+ * run does, unless the prompt asks about the reader's edit (`aboutEdit`: "edit x2, then
+ * run"), whose answer the build's numbers are not: that why waits for the run.
  */
-export function whyShown(state, key, showsBuildRun) {
+export function whyShown(state, key, aboutEdit) {
   const kept = state.runs[key];
-  return Boolean(kept && (kept.judged || showsBuildRun)) || state.seen.includes(key);
+  return Boolean(kept && (kept.judged || !aboutEdit)) || state.seen.includes(key);
 }
 
 /** The words that stand in for what waits for the prompt's answer, by its kind. */
@@ -600,6 +599,7 @@ function setUpPrompt(p, box) {
     format: box.dataset.format, close: Number(box.dataset.close),
     exact: Number(box.dataset.exact),
     choices: box.dataset.choices ? JSON.parse(box.dataset.choices) : null,
+    edit: box.dataset.edit !== undefined, // the question is about the reader's edit
     why: box.querySelector(".mg-predict-run-why"),
     waiting: [], // what the page holds back until the answer: {held, line} each
     form: element("form", "mg-predict-run-form"),

@@ -95,6 +95,19 @@ def test_a_question_over_two_lines_of_the_body_is_shown_whole() -> None:
 
 
 @pytest.mark.parametrize("page", [NUMBER, CHOICE], ids=["number", "choice"])
+def test_a_prompt_about_the_readers_edit_says_so_to_the_page(page: str) -> None:
+    question = "\nPredict, then run: edit `x2`. What will it be?\n"
+    flagged = page.replace("}} dw2\n", "}} dw2\n:edit:\n").replace(
+        "}} rises\n", "}} rises\n:edit:\n"
+    )
+    for markdown, edit in [(page, False), (flagged, True)]:
+        doctree, errors = parsed(markdown.format(question=question))
+        assert errors == []
+        (prompt,) = doctree.findall(predict_run)
+        assert prompt["edit"] is edit
+
+
+@pytest.mark.parametrize("page", [NUMBER, CHOICE], ids=["number", "choice"])
 def test_a_question_option_over_two_lines_fails_the_build(page: str) -> None:
     # MyST reads an option as one line: the second would open the hidden explanation.
     planted = ":question: Predict, then run: edit `x2`.\n  Before you run it, what will it be?\n"

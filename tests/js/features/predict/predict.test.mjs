@@ -158,18 +158,18 @@ test("a question's place is held for its longest verdict: every answer's fits in
   }
 });
 
-test("a kept prediction's worked answer shows with the build's run, or waits for the reader's", () => {
+test("a kept prediction's worked answer shows at once, or waits for the run of the reader's edit", () => {
   const key = "run/neuron_dw2";
   const state = (runs, seen = []) => ({ runs, seen });
   const kept = state({ [key]: { typed: "0.5", judged: false } });
-  // Keep shows the build's output below (Why +=): its worked answer comes with it.
-  assert.equal(whyShown(kept, key, true), true);
-  // The prompt is about an edit (the neuron's x2): the build's numbers are not its answer.
-  assert.equal(whyShown(kept, key, false), false);
-  for (const showsBuildRun of [true, false]) {
-    assert.equal(whyShown(state({}), key, showsBuildRun), false);
-    assert.equal(whyShown(state({ [key]: { typed: "0.5", judged: true, text: "" } }), key, showsBuildRun), true);
-    assert.equal(whyShown(state({}, [key]), key, showsBuildRun), true);
-    assert.equal(whyShown(state({ other: { typed: "1", judged: true } }), key, showsBuildRun), false);
+  // About the cell as the book wrote it (Why +=): the build's numbers are its answer.
+  assert.equal(whyShown(kept, key, false), true);
+  // About the reader's edit (the neuron's x2, the moons' learning rate): they are not.
+  assert.equal(whyShown(kept, key, true), false);
+  for (const aboutEdit of [true, false]) {
+    assert.equal(whyShown(state({}), key, aboutEdit), false);
+    assert.equal(whyShown(state({ [key]: { typed: "0.5", judged: true, text: "" } }), key, aboutEdit), true);
+    assert.equal(whyShown(state({}, [key]), key, aboutEdit), true);
+    assert.equal(whyShown(state({ other: { typed: "1", judged: true } }), key, aboutEdit), false);
   }
 });
