@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 from accessibility import audit, check
 from conftest import CONTENT_PAGES
-from runner_tab import Tab, cell_with, run, wait_saved
+from runner_tab import Tab, cell_with, edit, run, wait_saved
 
 #: What the test types for each input's grad, by the input's name.  The neuron's
 #: gradients are the page's: x1 -1.5, w1 1.0, x2 0.5, w2 0.0, every sum's 0.5.
@@ -158,26 +158,30 @@ PROMPT_JS = """
 """
 
 
-def test_a_prediction_kept_before_a_run_is_judged_by_the_run_and_scored(tab: Tab) -> None:
+def test_a_prediction_about_the_cell_as_written_is_judged_by_the_books_run_at_once(
+    tab: Tab,
+) -> None:
     tab.open("accumulate.html")
     page = tab.page
     box = page.locator("div.mg-predict-run[data-key='acc_wrong_twice']")
-    assert box.evaluate(PROMPT_JS)["why"] is None  # the answer waits for the run
+    assert box.evaluate(PROMPT_JS)["why"] is None  # the answer waits for the prediction
     box.locator("input").focus()
     page.keyboard.type("2")  # the number += gives: the misconception the page is about
     page.keyboard.press("Enter")
-    kept = box.evaluate(PROMPT_JS)
-    assert kept["status"].startswith("Kept: 2. The book's own run is shown below now"), kept
-    # With the build's run shown, its worked answer too, in the build's numbers.
-    assert re.search(r"is left: 1\.0.*where \+=\s+gives 2\.0", kept["why"], re.S), kept
-    run(tab, cell_with(tab, "add_overwriting(a, a).backward()"))
     judged = box.evaluate(PROMPT_JS)
-    assert judged["status"] == "You predicted 2; the run gave 1.0.", judged
-    # With the run's numbers (each marked as the reader's, with the build's in words).
+    assert judged["status"] == "You predicted 2; the book's run gave 1.0.", judged
+    # With the verdict, the answer worked out, in the book's numbers.
     assert re.search(r"is left: 1\.0.*where \+=\s+gives 2\.0", judged["why"], re.S), judged
     assert judged["score"] == "Your predictions on this page: 1 judged, 0 right, 0 close.", judged
-    assert judged["said"].startswith(judged["status"]), judged
+    page.wait_for_function(
+        "(said) => document.querySelector('.runner-announcer')?.textContent.startsWith(said)",
+        arg=judged["status"],
+    )
     check(audit(page, "div.mg-predict-run"), "accumulate.html, a prediction judged")
+    # The reader's own run of the cell judges nothing again: the verdict was the book's run's.
+    run(tab, cell_with(tab, "add_overwriting(a, a).backward()"))
+    ran = box.evaluate(PROMPT_JS)
+    assert (ran["status"], ran["score"]) == (judged["status"], judged["score"]), ran
     wait_saved(page)
     page.reload(wait_until="networkidle")
     kept = page.locator("div.mg-predict-run[data-key='acc_wrong_twice']").evaluate(PROMPT_JS)
@@ -197,6 +201,14 @@ def test_a_prompt_about_an_edit_keeps_its_worked_answer_for_the_readers_run(tab:
     kept = box.evaluate(PROMPT_JS)
     assert kept["status"].startswith("Kept: 0.5. Now run it"), kept
     assert kept["why"] is None, kept
+    assert kept["score"].endswith("1 kept, judged when its cell runs."), kept
+    # The reader's run of the edit judges it, and the why comes, in the run's numbers.
+    first = cell_with(tab, 'x2 = Value(0.0, label="x2")')
+    edit(tab, first, ('x2 = Value(0.0, label="x2")', 'x2 = Value(1.0, label="x2")'))
+    run(tab, first)
+    judged = box.evaluate(PROMPT_JS)
+    assert judged["status"] == "You predicted 0.5; the run gave 0.0887.", judged
+    assert re.search(r"1\.0000.*× 0\.0887.*= 0\.0887", judged["why"], re.S), judged
     assert not tab.errors, tab.errors
 
 

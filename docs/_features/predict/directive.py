@@ -21,7 +21,9 @@ format the body pastes it with (the number compared is that text, as the page
 shows it), ``close`` how near counts as close, and ``edit`` (a flag, for
 either kind of prompt) says that the question is about a run of the reader's
 edit, whose answer the build's numbers are not: its explanation, worked out
-in them, waits for that run.  The body's first paragraph is
+in them, waits for that run.  Any other prompt is about the cell as the book
+wrote it, whose answer the book's own run gave: a prediction kept there is
+judged at once against it (the box's ``data-built``).  The body's first paragraph is
 the question, which the reader sees before the run; the rest is the
 explanation shown with the verdict, whose glued numbers follow the reader's
 run as all of the prose's do.  The question is a paragraph, not an option,
@@ -63,6 +65,7 @@ from typing import Any, ClassVar
 from book_runtime.features.claims.directive import GLUE_PREFIX as CLAIM_PREFIX
 from book_runtime.features.claims.directive import ROLE as CLAIM_ROLE
 from book_runtime.features.claims.directive import parse as parse_claim
+from book_runtime.features.glue.directive import glued_number
 from book_runtime.features.predict.runtime import EXACT
 from docutils import nodes
 from docutils.parsers.rst import directives
@@ -239,6 +242,17 @@ class PredictClaim(_Prompt):
         return predict_run(key=CLAIM_PREFIX + key, choices=choices)
 
 
+def built_answer(node: predict_run) -> str:
+    """The book's run's answer to a prompt: a choice prompt's first wording (its claim held in
+    the build, or the build failed), a number prompt's number as its explanation pastes it."""
+    if "choices" in node:
+        return node["choices"][0]
+    for pasted in node.findall(glued_number):
+        if pasted["glue_key"] == node["key"] and pasted["glue_format"] == node["format"]:
+            return pasted.astext().strip()
+    raise ValueError(f"the prompt {node['key']!r} does not paste {node['key']}:{node['format']}")
+
+
 def _visit_html(translator: Any, node: predict_run) -> None:
     if "choices" in node:
         kind = 'class="mg-predict-run mg-predict-choice"'
@@ -249,8 +263,8 @@ def _visit_html(translator: Any, node: predict_run) -> None:
             f'data-format="{html.escape(node["format"])}" '
             f'data-close="{node["close"]!r}" data-exact="{EXACT!r}"'
         )
-    if node.get("edit"):
-        data += " data-edit"
+    if not node.get("edit"):  # about the cell as the book wrote it: the book's run answers it
+        data += f' data-built="{html.escape(built_answer(node))}"'
     if node.get("withholds"):  # what waits for the answer (spoilers.py): the script hides it
         data += f' data-withholds="{html.escape(json.dumps(node["withholds"], sort_keys=True))}"'
     attributes = (

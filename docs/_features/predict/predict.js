@@ -85,44 +85,46 @@ export function longestVerdicts(asks, exact) {
 
 /**
  * Judge a prediction made before a run against the number the run gave (the
- * text the page shows it as).  `close` is the prompt's own tolerance.
+ * text the page shows it as).  `close` is the prompt's own tolerance; `whose`, whose
+ * run it was ("the run": the reader's; "the book's run").
  * Returns {verdict: "right" | "close" | "wrong", text}.
  */
-export function judgeRun(predicted, shownText, close, exact) {
+export function judgeRun(predicted, shownText, close, exact, whose = "the run") {
   const actual = readNumber(shownText);
   const typed = String(predicted);
   if (actual === null) return null;
   const off = Math.abs(readNumber(typed) - actual);
   if (off <= exact + 1e-9 * Math.abs(actual)) {
-    return { verdict: "right", text: `You predicted ${typed}, and the run gave ${shownText}: right.` };
+    return { verdict: "right", text: `You predicted ${typed}, and ${whose} gave ${shownText}: right.` };
   }
   if (off <= close) {
-    return { verdict: "close", text: `You predicted ${typed}; the run gave ${shownText}: close.` };
+    return { verdict: "close", text: `You predicted ${typed}; ${whose} gave ${shownText}: close.` };
   }
-  return { verdict: "wrong", text: `You predicted ${typed}; the run gave ${shownText}.` };
+  return { verdict: "wrong", text: `You predicted ${typed}; ${whose} gave ${shownText}.` };
 }
 
 /**
  * Judge a choice made before a run (one of the claim's wordings, `choices`: the
  * one true when the claim holds first) against the run's claim ({holds,
- * otherwise, about}: the claims' runtime.py; where neither wording is true, neither is right).
+ * otherwise, about}: the claims' runtime.py; where neither wording is true, neither is right);
+ * `whose`, whose run it was ("your run"; "the book's run").
  * Returns {verdict: "right" | "wrong", text}, or null for what is no choice.
  */
-export function judgeChoice(predicted, claim, choices) {
+export function judgeChoice(predicted, claim, choices, whose = "your run") {
   const { holds, otherwise, about } = claim || {};
   if (typeof holds !== "boolean" || !choices.includes(predicted)) return null;
   if (!holds && otherwise === false) {
     const what = about ? ` (${about})` : "";
     return {
       verdict: "wrong",
-      text: `You predicted “${predicted}”; in your run it neither ${choices[0]} nor ${choices[1]}${what}.`,
+      text: `You predicted “${predicted}”; in ${whose} it neither ${choices[0]} nor ${choices[1]}${what}.`,
     };
   }
   const actual = holds ? choices[0] : choices[1];
   if (predicted === actual) {
-    return { verdict: "right", text: `You predicted “${predicted}”, and your run says “${actual}”: right.` };
+    return { verdict: "right", text: `You predicted “${predicted}”, and ${whose} says “${actual}”: right.` };
   }
-  return { verdict: "wrong", text: `You predicted “${predicted}”; your run says “${actual}”.` };
+  return { verdict: "wrong", text: `You predicted “${predicted}”; ${whose} says “${actual}”.` };
 }
 
 /**
@@ -178,9 +180,11 @@ export const answerKey = (stepper, frame, input) => `${stepper}/${frame}/${input
 // shows the frame.  Answers are kept with the page's state (pagestate.js):
 // the switch, each answer's verdict and the frames already shown; Reset page
 // clears them.  A prompt in the prose (docs/_features/predict/directive.py) asks for the
-// number a run will give, or which wording of a claim the run makes true: the
-// prediction is kept, and when the run's glued value or claim arrives (the Prose's,
-// micrograd:prose) it is judged and explained, and counts in the same score.  What
+// number a run will give, or which wording of a claim the run makes true.  About the
+// cell as the book wrote it, the prediction is judged as it is kept, against the book's
+// own run (builtVerdict); about the reader's edit, it is kept, and when their run's
+// glued value or claim arrives (the Prose's, micrograd:prose) it is judged.  Either is
+// explained, and counts in the same score.  What
 // below a prompt gives its answer away (the build's list: docs/_features/predict/spoilers.py)
 // waits behind a stand-in until the reader keeps a prediction, a run gives the answer, or
 // the reader asks to see it.  The start page lists every page's score.
@@ -285,7 +289,7 @@ function holdSlot(view) {
 function renderPrompt(p, view) {
   const kept = p.state.runs[view.key];
   const shown = answerShown(p.state, view.key);
-  view.why.hidden = !whyShown(p.state, view.key, view.edit);
+  view.why.hidden = !whyShown(p.state, view.key);
   for (const { held, line } of view.waiting) {
     held.classList.toggle("mg-withheld", !shown);
     line.hidden = shown;
@@ -470,15 +474,14 @@ export function answerShown(state, key) {
 }
 
 /**
- * Whether a prompt's "why" (the answer worked out, in the build's numbers until a run)
- * shows: with the answer, however the reader came to it (a judged prediction, a run
- * without one, or Show), and with a kept prediction, as what Keep shows of the book's
- * run does, unless the prompt asks about the reader's edit (`aboutEdit`: "edit x2, then
- * run"), whose answer the build's numbers are not: that why waits for the run.
+ * Whether a prompt's "why" (the answer worked out) shows: with the answer, however the
+ * reader came to it (a judged prediction, a run without one, or Show).  A prediction
+ * about the cell as the book wrote it is judged as it is kept (builtVerdict); one about
+ * the reader's edit waits for their run, and its why with it: worked out in the build's
+ * numbers, it would read as the answer to the edit.
  */
-export function whyShown(state, key, aboutEdit) {
-  const kept = state.runs[key];
-  return Boolean(kept && (kept.judged || !aboutEdit)) || state.seen.includes(key);
+export function whyShown(state, key) {
+  return Boolean(state.runs[key]?.judged) || state.seen.includes(key);
 }
 
 /** The words that stand in for what waits for the prompt's answer, by its kind. */
@@ -522,10 +525,23 @@ function keep(p, view) {
     announce(view.status.textContent);
     return;
   }
-  p.state.runs[view.key] = { typed, judged: false, text: "" };
+  const result = builtVerdict(view, typed);
+  p.state.runs[view.key] = { typed, judged: result !== null, text: result ? result.text : "" };
+  if (result) p.state.answers[runKey(view.key)] = result.verdict;
   changedState(p.session);
   renderAll(p);
-  announce(view.status.textContent);
+  announce(result ? `${result.text} ${whyWords(view)} ${scoreLine(p)}` : view.status.textContent);
+}
+
+/**
+ * A prediction judged against the book's own run, the answer the build gave (`built`,
+ * the box's data-built): where the question is about the cell as the book wrote it.
+ * null where it is about the reader's edit, which only their run answers.
+ */
+export function builtVerdict({ built, choices, close, exact }, typed) {
+  if (built === undefined) return null;
+  return choices ? judgeChoice(typed, { holds: built === choices[0] }, choices, "the book's run")
+    : judgeRun(typed, built, close, exact, "the book's run");
 }
 
 /** A run gave the prompt's number: judge the prediction kept before it, once. */
@@ -599,7 +615,9 @@ function setUpPrompt(p, box) {
     format: box.dataset.format, close: Number(box.dataset.close),
     exact: Number(box.dataset.exact),
     choices: box.dataset.choices ? JSON.parse(box.dataset.choices) : null,
-    edit: box.dataset.edit !== undefined, // the question is about the reader's edit
+    // The book's run's answer, as the page shows it; none where the question is about the
+    // reader's edit (the directive's :edit:).
+    built: box.dataset.built,
     why: box.querySelector(".mg-predict-run-why"),
     waiting: [], // what the page holds back until the answer: {held, line} each
     form: element("form", "mg-predict-run-form"),

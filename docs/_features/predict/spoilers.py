@@ -69,7 +69,7 @@ from typing import Any
 from book_runtime.features.claims.directive import GLUE_PREFIX as CLAIM_PREFIX
 from book_runtime.features.claims.directive import claim_fails, claim_node
 from book_runtime.features.glue.directive import glued_number
-from book_runtime.features.predict.directive import predict_run
+from book_runtime.features.predict.directive import built_answer, predict_run
 from book_runtime.snippets import runner_needs
 from docutils import nodes
 from executed_notebooks import executed_notebook
@@ -160,10 +160,7 @@ def answer_of(prompt: predict_run) -> Answer:
             for n in why.findall(glued_number)
         }
         return Answer(key, None, frozenset(pasted - _pasted_above(prompt)))
-    for pasted in prompt.findall(glued_number):
-        if pasted["glue_key"] == key and pasted["glue_format"] == prompt["format"]:
-            return Answer(key, pasted.astext().strip(), close=float(prompt["close"]))
-    raise ValueError(f"the prompt {key!r} does not paste its number {key}:{prompt['format']}")
+    return Answer(key, built_answer(prompt), close=float(prompt["close"]))
 
 
 def _decimals(number: str) -> int:

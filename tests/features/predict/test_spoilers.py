@@ -7,10 +7,12 @@ cells and prose below it.
 
 from __future__ import annotations
 
+import types
+
 import pytest
 from book_runtime.features.claims.directive import claim_fails, claim_node
 from book_runtime.features.glue.directive import glued_number
-from book_runtime.features.predict.directive import predict_run
+from book_runtime.features.predict.directive import _visit_html, built_answer, predict_run
 from book_runtime.features.predict.spoilers import (
     PROSE_CLASS,
     TAG,
@@ -311,3 +313,21 @@ def test_a_downloaded_notebook_shows_held_back_prose_where_it_stands(named: str)
     fence = "```{after-predict}" + named
     markdown = f"Above.\n\n{fence}\nIt is {{glue:text}}`wrong:.1f`.\n```\n\nBelow.\n"
     assert fill_prompts(markdown) == "Above.\n\nIt is {glue:text}`wrong:.1f`.\n\n\nBelow.\n"
+
+
+def box_html(prompt: predict_run) -> str:
+    """The opening tag the build writes for a prompt's box."""
+    translator = types.SimpleNamespace(body=[])
+    _visit_html(translator, prompt)
+    return "".join(translator.body)
+
+
+def test_the_box_carries_the_books_answer_unless_the_question_is_about_an_edit() -> None:
+    number, choice = prompt(answer="1.0"), claim_prompt()
+    assert built_answer(number) == "1.0"  # as the explanation pastes it
+    assert built_answer(choice) == "rises"  # the claim held in the build, or it failed
+    assert 'data-built="1.0"' in box_html(number)
+    assert 'data-built="rises"' in box_html(choice)
+    for box in (number, choice):
+        box["edit"] = True  # the reader's edit: only their run answers it
+        assert "data-built" not in box_html(box)

@@ -9,7 +9,7 @@ import { test } from "node:test";
 
 import {
   answerKey, frameToAsk, judge, judgeChoice, judgeRun, longestVerdicts, readNumber, score, scoreText,
-  shown, whyShown,
+  builtVerdict, shown, whyShown,
 } from "../../../../docs/_features/predict/predict.js";
 
 const DATA = JSON.parse(readFileSync(new URL("../../predictions.fixture.json", import.meta.url), "utf8"));
@@ -158,18 +158,26 @@ test("a question's place is held for its longest verdict: every answer's fits in
   }
 });
 
-test("a kept prediction's worked answer shows at once, or waits for the run of the reader's edit", () => {
+test("a prediction's worked answer shows once it is judged, or the run or Show gave the answer", () => {
   const key = "run/neuron_dw2";
   const state = (runs, seen = []) => ({ runs, seen });
-  const kept = state({ [key]: { typed: "0.5", judged: false } });
-  // About the cell as the book wrote it (Why +=): the build's numbers are its answer.
-  assert.equal(whyShown(kept, key, false), true);
-  // About the reader's edit (the neuron's x2, the moons' learning rate): they are not.
-  assert.equal(whyShown(kept, key, true), false);
-  for (const aboutEdit of [true, false]) {
-    assert.equal(whyShown(state({}), key, aboutEdit), false);
-    assert.equal(whyShown(state({ [key]: { typed: "0.5", judged: true, text: "" } }), key, aboutEdit), true);
-    assert.equal(whyShown(state({}, [key]), key, aboutEdit), true);
-    assert.equal(whyShown(state({ other: { typed: "1", judged: true } }), key, aboutEdit), false);
-  }
+  // Kept for the reader's edit (the neuron's x2): the build's numbers are not its answer.
+  assert.equal(whyShown(state({ [key]: { typed: "0.5", judged: false } }), key), false);
+  assert.equal(whyShown(state({ [key]: { typed: "0.5", judged: true, text: "" } }), key), true);
+  assert.equal(whyShown(state({}, [key]), key), true);
+  assert.equal(whyShown(state({}), key), false);
+  assert.equal(whyShown(state({ other: { typed: "1", judged: true } }), key), false);
+});
+
+test("a prediction about the cell as written is judged by the book's run as it is kept", () => {
+  const number = { built: "1.0", choices: null, close: 0.05, exact: 5e-4 };
+  assert.deepEqual(builtVerdict(number, "2"), { verdict: "wrong", text: "You predicted 2; the book's run gave 1.0." });
+  assert.equal(builtVerdict(number, "1").text, "You predicted 1, and the book's run gave 1.0: right.");
+  const choice = { built: "stay the same", choices: ["stay the same", "change"] };
+  assert.deepEqual(builtVerdict(choice, "change"), {
+    verdict: "wrong", text: "You predicted “change”; the book's run says “stay the same”.",
+  });
+  assert.equal(builtVerdict(choice, "stay the same").verdict, "right");
+  // About the reader's edit: the box has no answer of the book's, and the run judges it.
+  assert.equal(builtVerdict({ ...number, built: undefined }, "2"), null);
 });
