@@ -172,6 +172,33 @@ def test_every_frame_of_a_stepper_made_in_the_browser_shows_controls_captions_an
     assert not walk.foreign, walk.foreign
 
 
+#: How a stepper draws its current frame: each shown drawing's width (CSS px), and whether a
+#: view crops it (a phone's window too short to hold it whole at a size to read).
+FIT_JS = """(stepper) => {
+  const views = Array.from(
+    stepper.querySelectorAll('.mg-stepper-frame.mg-current .mg-stepper-view'),
+  ).filter((view) => view.getClientRects().length);
+  const width = (view) => Math.round(view.firstElementChild.getBoundingClientRect().width);
+  return {widths: views.map(width),
+          cropped: views.some((view) => view.classList.contains('mg-cropped'))};
+}"""
+
+
+def test_on_a_phone_a_pair_made_in_the_browser_is_drawn_as_the_builds_is(tab: Tab) -> None:
+    # Under the output's side rule, the pair's words wrapped onto more lines, and the
+    # window no longer held its drawing whole: it was cropped in a box of its own.
+    tab.page.set_viewport_size({"width": 390, "height": 844})
+    tab.open("backward.html")
+    built = tab.page.locator(".mg-stepper-pair.mg-ready").first.evaluate(FIT_JS)
+    assert built["widths"], built
+    assert not built["cropped"], built
+    index = cell_with(tab, "StepperPair(")
+    run(tab, index)
+    made = browser_stepper(tab, index).evaluate(FIT_JS)
+    assert made == built
+    assert not tab.errors, tab.errors
+
+
 # -- numbers in the prose ---------------------------------------------------------------------
 
 SPANS_JS = """() => Array.from(document.querySelectorAll('span.pasted-text[data-glue-key]'),
