@@ -178,14 +178,15 @@ def test_a_prediction_about_the_cell_as_written_is_judged_by_the_books_run_at_on
         arg=judged["status"],
     )
     check(audit(page, "div.mg-predict-run"), "accumulate.html, a prediction judged")
-    # The reader's own run of the cell judges nothing again: the verdict was the book's run's.
+    # The reader's own run judges it again, in the words of what they see: their run.
     run(tab, cell_with(tab, "add_overwriting(a, a).backward()"))
     ran = box.evaluate(PROMPT_JS)
-    assert (ran["status"], ran["score"]) == (judged["status"], judged["score"]), ran
+    assert ran["status"] == "You predicted 2; the run gave 1.0.", ran
+    assert ran["score"] == judged["score"], ran
     wait_saved(page)
     page.reload(wait_until="networkidle")
     kept = page.locator("div.mg-predict-run[data-key='acc_wrong_twice']").evaluate(PROMPT_JS)
-    assert kept["status"] == judged["status"], kept
+    assert kept["status"] == ran["status"], kept
     assert kept["score"] == judged["score"], kept
 
 
@@ -195,6 +196,10 @@ def test_a_prompt_about_an_edit_keeps_its_worked_answer_for_the_readers_run(tab:
     tab.open("neuron.html")
     page = tab.page
     box = page.locator("div.mg-predict-run[data-key='neuron_dw2']")
+    # A run of the cell as the book wrote it gives the book's answer: not the edit's.
+    first = cell_with(tab, 'x2 = Value(0.0, label="x2")')
+    run(tab, first)
+    assert box.evaluate(PROMPT_JS)["why"] is None
     box.locator("input").focus()
     page.keyboard.type("0.5")
     page.keyboard.press("Enter")
@@ -202,8 +207,14 @@ def test_a_prompt_about_an_edit_keeps_its_worked_answer_for_the_readers_run(tab:
     assert kept["status"].startswith("Kept: 0.5. Now run it"), kept
     assert kept["why"] is None, kept
     assert kept["score"].endswith("1 kept, judged when its cell runs."), kept
+    run(tab, first)
+    unedited = box.evaluate(PROMPT_JS)
+    assert unedited["status"] == (
+        "Kept: 0.5. Your run gave the book's own answer, 0.0000: "
+        "make the edit the question asks for, then run it."
+    ), unedited
+    assert unedited["why"] is None, unedited
     # The reader's run of the edit judges it, and the why comes, in the run's numbers.
-    first = cell_with(tab, 'x2 = Value(0.0, label="x2")')
     edit(tab, first, ('x2 = Value(0.0, label="x2")', 'x2 = Value(1.0, label="x2")'))
     run(tab, first)
     judged = box.evaluate(PROMPT_JS)

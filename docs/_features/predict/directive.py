@@ -23,8 +23,9 @@ either kind of prompt) says that the question is about a run of the reader's
 edit, whose answer the build's numbers are not: its explanation, worked out
 in them, waits for that run.  Any other prompt is about the cell as the book
 wrote it, whose answer the book's own run gave: a prediction kept there is
-judged at once against it (the box's ``data-built``).  The body's first paragraph is
-the question, which the reader sees before the run; the rest is the
+judged at once against it (the box's ``data-built``).  A run that gives that
+same answer to a question about an edit answers nothing: the edit is not made.
+The body's first paragraph is the question, which the reader sees before the run; the rest is the
 explanation shown with the verdict, whose glued numbers follow the reader's
 run as all of the prose's do.  The question is a paragraph, not an option,
 because MyST reads an option as one line: a ``:question:`` that goes on over
@@ -263,8 +264,11 @@ def _visit_html(translator: Any, node: predict_run) -> None:
             f'data-format="{html.escape(node["format"])}" '
             f'data-close="{node["close"]!r}" data-exact="{EXACT!r}"'
         )
-    if not node.get("edit"):  # about the cell as the book wrote it: the book's run answers it
-        data += f' data-built="{html.escape(built_answer(node))}"'
+    # The book's run's answer: a prompt about the cell as the book wrote it is judged by it
+    # at once; one about the reader's edit waits for a run that gives another answer.
+    data += f' data-built="{html.escape(built_answer(node))}"'
+    if node.get("edit"):
+        data += " data-edit"
     if node.get("withholds"):  # what waits for the answer (spoilers.py): the script hides it
         data += f' data-withholds="{html.escape(json.dumps(node["withholds"], sort_keys=True))}"'
     attributes = (

@@ -182,8 +182,9 @@ export const answerKey = (stepper, frame, input) => `${stepper}/${frame}/${input
 // clears them.  A prompt in the prose (docs/_features/predict/directive.py) asks for the
 // number a run will give, or which wording of a claim the run makes true.  About the
 // cell as the book wrote it, the prediction is judged as it is kept, against the book's
-// own run (builtVerdict); about the reader's edit, it is kept, and when their run's
-// glued value or claim arrives (the Prose's, micrograd:prose) it is judged.  Either is
+// own run (builtVerdict), and judged again by the reader's run; about the reader's
+// edit, it is kept, and when their run's glued value or claim arrives (the Prose's,
+// micrograd:prose) with an answer other than the book's, it is judged.  Either is
 // explained, and counts in the same score.  What
 // below a prompt gives its answer away (the build's list: docs/_features/predict/spoilers.py)
 // waits behind a stand-in until the reader keeps a prediction, a run gives the answer, or
@@ -196,8 +197,9 @@ const freshState = () => ({
   on: false,
   answers: {}, // answerKey -> "right" | "close" | "wrong"
   revealed: {}, // stepper id -> frames shown (asked, or shown without an answer)
-  runs: {}, // a prompt's key -> {typed, judged, text}: the prediction kept before a run
-  // (typed: the number as typed, or the wording chosen)
+  runs: {}, // a prompt's key -> {typed, judged, text, by, asBuilt}: the prediction kept
+  // before a run (typed: the number as typed, or the wording chosen; by: "book" where the
+  // book's run judged it; asBuilt: a run of the cell as written left it waiting for the edit)
   seen: [], // the prompts whose answer a run (or the reader's Show) gave without a prediction
 });
 
@@ -286,6 +288,9 @@ function holdSlot(view) {
   view.heldAt = width;
 }
 
+/** The book's answer to a prompt as its words quote it: a wording in quotes, a number bare. */
+const quoted = (view) => (view.choices ? `“${view.built}”` : view.built);
+
 function renderPrompt(p, view) {
   const kept = p.state.runs[view.key];
   const shown = answerShown(p.state, view.key);
@@ -299,6 +304,7 @@ function renderPrompt(p, view) {
   // Kept, the build's answer held back below is shown: the words say whose it is.
   view.status.textContent = !kept ? ""
     : kept.judged ? kept.text
+      : kept.asBuilt ? `Kept: ${kept.typed}. Your run gave the book's own answer, ${quoted(view)}: make the edit the question asks for, then run it.`
       : view.waiting.length ? `Kept: ${kept.typed}. The book's own run is shown below now; run the cell, and ${judging}.`
         : `Kept: ${kept.typed}. Now run it: ${judging}.`;
   if (view.choices) {
@@ -525,8 +531,9 @@ function keep(p, view) {
     announce(view.status.textContent);
     return;
   }
-  const result = builtVerdict(view, typed);
-  p.state.runs[view.key] = { typed, judged: result !== null, text: result ? result.text : "" };
+  const result = view.edit ? null : builtVerdict(view, typed);
+  p.state.runs[view.key] = result ? { typed, judged: true, text: result.text, by: "book" }
+    : { typed, judged: false, text: "" };
   if (result) p.state.answers[runKey(view.key)] = result.verdict;
   changedState(p.session);
   renderAll(p);
@@ -535,28 +542,56 @@ function keep(p, view) {
 
 /**
  * A prediction judged against the book's own run, the answer the build gave (`built`,
- * the box's data-built): where the question is about the cell as the book wrote it.
- * null where it is about the reader's edit, which only their run answers.
+ * the box's data-built), for a question about the cell as the book wrote it.
  */
 export function builtVerdict({ built, choices, close, exact }, typed) {
-  if (built === undefined) return null;
   return choices ? judgeChoice(typed, { holds: built === choices[0] }, choices, "the book's run")
     : judgeRun(typed, built, close, exact, "the book's run");
 }
 
-/** A run gave the prompt's number: judge the prediction kept before it, once. */
+/**
+ * The answer a run's value gives a prompt, as the page shows it (the number in the
+ * prompt's format, or the wording the claim made true; null: neither wording).
+ */
+export function runAnswer({ choices, format }, value) {
+  if (!choices) return value[format] ?? null;
+  if (value.holds === true) return choices[0];
+  return value.holds === false && value.otherwise !== false ? choices[1] : null;
+}
+
+/**
+ * Whether a run answers the prompt: any run does, but for a question about the reader's
+ * edit, which a run giving the book's own answer (`built`: the cell as the book wrote
+ * it) does not.
+ */
+export function runAnswers(view, value) {
+  return !view.edit || runAnswer(view, value) !== view.built;
+}
+
+/**
+ * A run gave the prompt's number: judge the prediction kept before it, once (one the
+ * book's run judged as it was kept is judged again by the reader's, which they see).
+ */
 function onValue(p, view, glued) {
   const { state } = p;
   const kept = state.runs[view.key];
   if (glued.from !== "run" || glued.value === null) return;
+  if (!runAnswers(view, glued.value)) {
+    if (kept && !kept.judged && !kept.asBuilt) {
+      state.runs[view.key] = { ...kept, asBuilt: true };
+      changedState(p.session);
+      renderAll(p);
+    }
+    return;
+  }
   if (!kept) see(p, view); // the run has shown the answer: what waited for it shows too
-  if (!kept || kept.judged) return;
+  if (!kept || (kept.judged && kept.by !== "book")) return;
   const text = view.choices ? null : glued.value[view.format];
   const result = view.choices ? judgeChoice(kept.typed, glued.value, view.choices)
     : text === undefined ? null : judgeRun(kept.typed, text, view.close, view.exact);
   if (result === null) return;
   state.answers[runKey(view.key)] = result.verdict;
-  state.runs[view.key] = { ...kept, judged: true, text: result.text };
+  state.runs[view.key] = { typed: kept.typed, judged: true, text: result.text };
   changedState(p.session);
   renderAll(p);
   afterThisRun(() => announce(`${result.text} ${whyWords(view)} ${scoreLine(p)}`));
@@ -615,9 +650,10 @@ function setUpPrompt(p, box) {
     format: box.dataset.format, close: Number(box.dataset.close),
     exact: Number(box.dataset.exact),
     choices: box.dataset.choices ? JSON.parse(box.dataset.choices) : null,
-    // The book's run's answer, as the page shows it; none where the question is about the
-    // reader's edit (the directive's :edit:).
+    // The book's run's answer, as the page shows it, and whether the question is about the
+    // reader's edit (the directive's :edit:), which only their run answers.
     built: box.dataset.built,
+    edit: box.dataset.edit !== undefined,
     why: box.querySelector(".mg-predict-run-why"),
     waiting: [], // what the page holds back until the answer: {held, line} each
     form: element("form", "mg-predict-run-form"),

@@ -322,12 +322,14 @@ def box_html(prompt: predict_run) -> str:
     return "".join(translator.body)
 
 
-def test_the_box_carries_the_books_answer_unless_the_question_is_about_an_edit() -> None:
+def test_the_box_carries_the_books_answer_and_whether_its_question_is_about_an_edit() -> None:
     number, choice = prompt(answer="1.0"), claim_prompt()
     assert built_answer(number) == "1.0"  # as the explanation pastes it
     assert built_answer(choice) == "rises"  # the claim held in the build, or it failed
     assert 'data-built="1.0"' in box_html(number)
     assert 'data-built="rises"' in box_html(choice)
+    assert "data-edit" not in box_html(number)
     for box in (number, choice):
-        box["edit"] = True  # the reader's edit: only their run answers it
-        assert "data-built" not in box_html(box)
+        box["edit"] = True  # the reader's edit: a run that gives the book's answer did not make it
+        assert "data-edit" in box_html(box)
+        assert "data-built" in box_html(box)

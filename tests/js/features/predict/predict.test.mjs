@@ -9,7 +9,7 @@ import { test } from "node:test";
 
 import {
   answerKey, frameToAsk, judge, judgeChoice, judgeRun, longestVerdicts, readNumber, score, scoreText,
-  builtVerdict, shown, whyShown,
+  builtVerdict, runAnswer, runAnswers, shown, whyShown,
 } from "../../../../docs/_features/predict/predict.js";
 
 const DATA = JSON.parse(readFileSync(new URL("../../predictions.fixture.json", import.meta.url), "utf8"));
@@ -178,6 +178,17 @@ test("a prediction about the cell as written is judged by the book's run as it i
     verdict: "wrong", text: "You predicted “change”; the book's run says “stay the same”.",
   });
   assert.equal(builtVerdict(choice, "stay the same").verdict, "right");
-  // About the reader's edit: the box has no answer of the book's, and the run judges it.
-  assert.equal(builtVerdict({ ...number, built: undefined }, "2"), null);
+});
+
+test("a run that gives the book's own answer does not answer a question about an edit", () => {
+  const neuron = { built: "0.0000", choices: null, format: ".4f", edit: true };
+  assert.equal(runAnswer(neuron, { ".4f": "0.0887" }), "0.0887");
+  assert.equal(runAnswers(neuron, { ".4f": "0.0000" }), false); // the cell as written
+  assert.equal(runAnswers(neuron, { ".4f": "0.0887" }), true); // x2 = 1.0
+  assert.equal(runAnswers({ ...neuron, edit: false }, { ".4f": "0.0000" }), true);
+  const moons = { built: "rises", choices: ["rises", "falls"], edit: true };
+  assert.equal(runAnswers(moons, { holds: true, otherwise: true }), false);
+  assert.equal(runAnswers(moons, { holds: false, otherwise: true }), true); // falls
+  assert.equal(runAnswer(moons, { holds: false, otherwise: false }), null); // neither
+  assert.equal(runAnswers(moons, { holds: false, otherwise: false }), true);
 });
