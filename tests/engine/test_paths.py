@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import itertools
 import math
 import re
 from collections.abc import Callable
@@ -269,18 +270,47 @@ def test_the_drawing_is_laid_out_with_its_numbers(dot_program: None) -> None:
         assert any(expected in text for text in texts), (expected, texts)
 
 
-def test_each_local_derivative_is_joined_to_its_own_arrow(dot_program: None) -> None:
-    # a's two arrows leave side by side, and their labels sit between them: each label
-    # is underlined and joined to its arrow by a line drawn in that arrow's group.
+def _points(d: str) -> list[tuple[float, float]]:
+    """A path's points, its curves' control points among them: the line they join."""
+    numbers = [float(n) for n in re.findall(r"-?\d+(?:\.\d+)?", d)]
+    return list(zip(numbers[::2], numbers[1::2], strict=True))
+
+
+def _x_at(points: list[tuple[float, float]], y: float) -> float | None:
+    """Where the line through ``points`` crosses the height ``y`` (None: it does not)."""
+    for (x0, y0), (x1, y1) in itertools.pairwise(points):
+        if y0 != y1 and min(y0, y1) <= y <= max(y0, y1):
+            return x0 + (x1 - x0) * (y - y0) / (y1 - y0)
+    return None
+
+
+def test_each_local_derivative_sits_nearer_its_own_arrow_than_the_next(dot_program: None) -> None:
+    # a's two arrows leave side by side, and each label sits at its arrow's right: the
+    # first one's lies between them, where it must read as its own arrow's.
     L, a = used_twice()
     L.backward()
-    svg = render_svg(draw_paths(L, a))
-    svg_ns = "{http://www.w3.org/2000/svg}"
-    edges = [g for g in ElementTree.fromstring(svg).iter(f"{svg_ns}g") if g.get("class") == "edge"]
-    labelled = [edge for edge in edges if edge.find(f"{svg_ns}text") is not None]
-    assert len(labelled) == 4, len(edges)
-    for edge in labelled:
-        assert edge.find(f"{svg_ns}polyline") is not None, ElementTree.tostring(edge)
+    ns = "{http://www.w3.org/2000/svg}"
+    svg = ElementTree.fromstring(render_svg(draw_paths(L, a)))
+    edges = [g for g in svg.iter(f"{ns}g") if g.get("class") == "edge"]
+    lines = {id(edge): _points(next(edge.iter(f"{ns}path")).get("d", "")) for edge in edges}
+    labelled = 0
+    for edge in edges:
+        text = edge.find(f"{ns}text")
+        if text is None:
+            continue
+        labelled += 1
+        size = float(text.get("font-size", "0"))
+        width = 0.556 * size * len((text.text or "").strip())  # Helvetica's digits
+        left = float(text.get("x", "0")) - width / 2
+        middle = float(text.get("y", "0")) - size / 3
+        own = _x_at(lines[id(edge)], middle)
+        assert own is not None
+        assert own < left, text.text  # at its arrow's right
+        crossing = [_x_at(lines[id(other)], middle) for other in edges if other is not edge]
+        after = [x - (left + width) for x in crossing if x is not None and x > left]
+        if after:
+            assert min(after) >= 1.5 * (left - own), (text.text, left - own, min(after))
+    assert labelled == 4
 
 
 def test_the_same_graph_gives_the_same_drawing() -> None:

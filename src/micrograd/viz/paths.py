@@ -355,9 +355,12 @@ def draw_paths(
     others = {child for node in on_path for child in node._prev if child not in on_path}
 
     dot = _new_digraph(rankdir)
+    # Each arrow's label sits at its right.  Where two arrows leave one node, the first
+    # one's label lies between them: nodes 0.35 in apart leave a clear gap after it, so
+    # that it reads as its own arrow's, not the next one's.
     dot.attr(
         ranksep="0.3",
-        nodesep="0.15",
+        nodesep="0.35",
         comment=_escape(_description(paths, root, wrt)),
         label=_legend(paths, wrt),
         labelloc="b",
@@ -393,9 +396,6 @@ def draw_paths(
                 names[child],
                 names[node],
                 label=" " + format_number(edge.local),
-                # Two arrows leaving one node put their labels side by side between
-                # them; a line from each label to its own arrow says which is whose.
-                decorate="true",
                 color=_PATH_COLOUR,
                 fontcolor=_PATH_COLOUR,
                 penwidth="2",
