@@ -172,27 +172,39 @@ def test_every_frame_of_a_stepper_made_in_the_browser_shows_controls_captions_an
     assert not walk.foreign, walk.foreign
 
 
-#: How a stepper draws its current frame: each shown drawing's width (CSS px), and whether a
-#: view crops it (a phone's window too short to hold it whole at a size to read).
+#: How a stepper lays out its current frame: its width, its buttons' height (one row or
+#: two), each shown drawing's width (CSS px), and whether a view crops it (a phone's
+#: window too short to hold it whole at a size to read).
 FIT_JS = """(stepper) => {
   const views = Array.from(
     stepper.querySelectorAll('.mg-stepper-frame.mg-current .mg-stepper-view'),
   ).filter((view) => view.getClientRects().length);
   const width = (view) => Math.round(view.firstElementChild.getBoundingClientRect().width);
-  return {widths: views.map(width),
+  const controls = stepper.querySelector(':scope > .mg-stepper-controls');
+  return {width: Math.round(stepper.getBoundingClientRect().width),
+          controls: Math.round(controls.getBoundingClientRect().height),
+          widths: views.map(width),
           cropped: views.some((view) => view.classList.contains('mg-cropped'))};
 }"""
 
 
-def test_on_a_phone_a_pair_made_in_the_browser_is_drawn_as_the_builds_is(tab: Tab) -> None:
-    # Under the output's side rule, the pair's words wrapped onto more lines, and the
-    # window no longer held its drawing whole: it was cropped in a box of its own.
-    tab.page.set_viewport_size({"width": 390, "height": 844})
-    tab.open("backward.html")
-    built = tab.page.locator(".mg-stepper-pair.mg-ready").first.evaluate(FIT_JS)
+@pytest.mark.parametrize(
+    ("stepper_page", "code", "viewport"),
+    [("backward.html", "StepperPair(", "phone"), ("neuron.html", "BackwardStepper(o)", "laptop")],
+)
+def test_a_stepper_made_in_the_browser_is_laid_out_as_the_builds_is(
+    tab: Tab, stepper_page: str, code: str, viewport: str
+) -> None:
+    # Under the output's side rule, 15 px narrower: on a phone the pair's words wrapped onto
+    # more lines, and the window no longer held its drawing whole (it was cropped in a box
+    # of its own); on a laptop the neuron's buttons wrapped onto two rows.
+    width, height = VIEWPORTS[viewport]
+    tab.page.set_viewport_size({"width": width, "height": height})
+    tab.open(stepper_page)
+    index = cell_with(tab, code)
+    built = tab.cell(index).locator("div.cell_output .mg-stepper.mg-ready").evaluate(FIT_JS)
     assert built["widths"], built
     assert not built["cropped"], built
-    index = cell_with(tab, "StepperPair(")
     run(tab, index)
     made = browser_stepper(tab, index).evaluate(FIT_JS)
     assert made == built
