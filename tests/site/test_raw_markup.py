@@ -195,14 +195,15 @@ def test_a_claim_whose_wordings_end_with_glued_numbers_shows_them(
     assert 'data-glue-key="x">2.50</span></span></span>.' in fails
 
 
-def test_a_claims_shown_wording_is_written_in_words_with_its_maths_tex(
+def test_a_claims_shown_wording_is_written_in_words_with_its_maths_as_text(
     tiny_site: tuple[subprocess.CompletedProcess[str], Path],
 ) -> None:
-    """The wording the build shows, as text a screen reader reads where the reader's run
-    glues another wording's number (glue.js): typeset math has no such text, its TeX has."""
+    """The wording the build shows, as text a tooltip shows and a screen reader reads where
+    the reader's run glues another wording's number (glue.js): typeset math has no such
+    text, and its TeX is no words for a reader."""
     _, source = tiny_site
     html = (source / "_build" / "maths.html").read_text(encoding="utf-8")
-    assert 'data-claim-words="is \\sqrt{2} times 2.5"' in html
+    assert 'data-claim-words="is √2 times 2.5"' in html
 
 
 def test_a_claim_cut_short_by_its_last_backtick_and_an_unclosed_role_fail_the_build(

@@ -175,11 +175,36 @@ class claim_fails(nodes.inline):
     """The wording for a run that breaks the claim: hidden, until the reader's run does."""
 
 
+#: TeX in the book's sentences, and how it reads as text: names bare, symbols as symbols.
+_TEX_AS_TEXT = (
+    (re.compile(r"\\operatorname\{(\w+)\}"), r"\1"),
+    (re.compile(r"\\sqrt\{([^{}]*)\}"), r"√\1"),
+    (re.compile(r"\\partial\s*"), "∂"),
+    (re.compile(r"\\cdot"), "·"),
+    (re.compile(r"\\times"), "×"),
+    (re.compile(r"\^\{?2\}?"), "²"),
+    (re.compile(r"_\{?(\w+)\}?"), r"\1"),  # x_2 as the code names it, x2
+    (re.compile(r"\\([A-Za-z]+)"), r"\1"),  # \tanh, \exp: the function's name
+)
+
+
+def tex_as_text(tex: str) -> str:
+    """``tex``, a sentence's inline math, as plain text: ``\\operatorname{atanh}(1/\\sqrt{2})``
+    reads ``atanh(1/√2)``, ``x_2`` reads ``x2``, ``o^2`` reads ``o²``."""
+    for pattern, text in _TEX_AS_TEXT:
+        tex = pattern.sub(text, tex)
+    return tex.replace("{", "").replace("}", "")
+
+
 def _visit_claim(translator: Any, node: claim_node) -> None:
     # The wording shown, as text: where the reader's run shows the other wording, a
-    # glued number in it quotes it for a screen reader (glue.js); its math as TeX, which
-    # the typeset math on the page has no text for.
-    words = " ".join(node.children[0].astext().split())
+    # glued number in it quotes it, on hover and for a screen reader (glue.js); its math
+    # as plain text, which the typeset math on the page has none of.
+    text = "".join(
+        tex_as_text(piece.astext()) if isinstance(piece.parent, nodes.math) else piece.astext()
+        for piece in node.children[0].findall(nodes.Text)
+    )
+    words = " ".join(text.split())
     attributes = {
         "data-claim-key": node["key"],
         "data-claim-holds-at-build": "true",

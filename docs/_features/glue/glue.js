@@ -67,7 +67,7 @@ const buildText = (built, span) => {
 
 // The wording the build showed where a span sits in a claim's other wording (the
 // claims add-on's markup, claims.js), as the build wrote it: in its words, its math
-// as the build's TeX (data-claim-words, directive.py), since the math typeset on the
+// as text (data-claim-words, the claims' directive.py), since the math typeset on the
 // page has no text a screen reader reads right; undefined elsewhere.
 export function shownWordingOf(span) {
   const claim = span.closest(".mg-claim-fails")?.parentElement;

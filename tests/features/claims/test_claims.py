@@ -12,7 +12,14 @@ from typing import Any
 
 import pytest
 from book_runtime.features.claims import runtime as runtime_claims
-from book_runtime.features.claims.directive import ROLE, Said, parse, problem, verdict
+from book_runtime.features.claims.directive import (
+    ROLE,
+    Said,
+    parse,
+    problem,
+    tex_as_text,
+    verdict,
+)
 
 
 class Kernel:
@@ -158,3 +165,17 @@ def test_a_glued_claim_is_read_back_from_its_text() -> None:
         "holds": True,
         "about": "o = 0.7071",
     }
+
+
+@pytest.mark.parametrize(
+    ("tex", "text"),
+    [
+        (r"n = \operatorname{atanh}(1/\sqrt{2})", "n = atanh(1/√2)"),
+        (r"\partial o/\partial w_2 = x_2 \cdot \partial o/\partial n", "∂o/∂w2 = x2 · ∂o/∂n"),
+        (r"1 - o^2", "1 - o²"),
+        (r"w_{2}", "w2"),
+        (r"\tanh(n)", "tanh(n)"),
+    ],
+)
+def test_a_claims_math_reads_as_text_in_the_words_a_tooltip_shows(tex: str, text: str) -> None:
+    assert tex_as_text(tex) == text

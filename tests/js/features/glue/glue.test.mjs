@@ -109,16 +109,16 @@ test("a glued number outside a claim's other wording keeps the build's value", (
 test("a glued text in a claim's other wording quotes the build's words with their math", () => {
   // MathJax has typeset the math: its text is glyphs, the square root a drawing
   // ("atanh(1/2)" read aloud, where the page shows 1/sqrt(2)); the build wrote the
-  // wording with the math's TeX source.
+  // wording with its math as text (tex_as_text).
   const window = new Window();
   window.document.body.innerHTML = `<p><span class="mg-claim" data-claim-key="neuron_bias"`
-    + ` data-claim-words="lifts the sum to n = \\operatorname{atanh}(1/\\sqrt{2}) = 0.8814">`
+    + ` data-claim-words="lifts the sum to n = atanh(1/√2) = 0.8814">`
     + `<span class="mg-claim-holds">lifts the sum to <span class="math"><mjx-container>`
     + `n=atanh(1/2)=</mjx-container></span> 0.8814</span><span class="mg-claim-fails" hidden="">`
     + `lands on <span class="pasted-text" data-glue-key="neuron_n" data-glue-format=".4f">0.8814`
     + `</span></span></span></p>`;
   const span = window.document.querySelector("[data-glue-key='neuron_n']");
-  assert.equal(shownWordingOf(span), "lifts the sum to n = \\operatorname{atanh}(1/\\sqrt{2}) = 0.8814");
+  assert.equal(shownWordingOf(span), "lifts the sum to n = atanh(1/√2) = 0.8814");
   window.close();
 });
 
