@@ -244,6 +244,23 @@ ENDLESS_LOOP = "n = 0\nwhile True:\n    n += 1\n    if n == 100_000:\n        pr
 STILL_GOING = "still going"
 
 
+def click_where_it_is(locator: Any) -> None:
+    """Click ``locator`` as a reader does: with the mouse at its centre, where it is.
+
+    Playwright's own click scrolls the page when its check of what lies under the
+    pointer fails (as it can while the page is still laying out), which moves what a
+    test of places in the window measures.  A reader's click moves nothing: the element
+    must be in the window already.
+    """
+    box = locator.bounding_box()
+    assert box is not None, f"{locator} is not shown"
+    x, y = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    size = locator.page.viewport_size
+    assert 0 <= x <= size["width"], f"{locator} is out of the window: {box}"
+    assert 0 <= y <= size["height"], f"{locator} is out of the window: {box}"
+    locator.page.mouse.click(x, y)
+
+
 def wait_saved(page: Any) -> None:
     """Wait until the page's state holds every change so far (pagestate.js saves it soon after)."""
     page.wait_for_function("microgradTest.saved()")

@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 from accessibility import audit, check
 from conftest import CONTENT_PAGES
-from runner_tab import Tab, cell_with, edit, run, wait_saved
+from runner_tab import Tab, cell_with, click_where_it_is, edit, run, wait_saved
 
 #: What the test types for each input's grad, by the input's name.  The neuron's
 #: gradients are the page's: x1 -1.5, w1 1.0, x2 0.5, w2 0.0, every sum's 0.5.
@@ -420,10 +420,10 @@ def test_on_a_phone_predict_shows_the_nodes_its_question_is_about(tab: Tab) -> N
             "(s) => s.querySelectorAll('.mg-stepper-frame.mg-current .mg-stepper-view')"
             ".forEach((v) => { v.scrollTop = 0; })"
         )
-        stepper.locator(".mg-stepper-next").click()
+        click_where_it_is(stepper.locator(".mg-stepper-next"))
         if stepper.locator(".mg-predict-ask").is_visible():
             seen.append(stepper.evaluate(QUESTION_NODES_JS))
-            stepper.locator(".mg-predict-show").click()
+            click_where_it_is(stepper.locator(".mg-predict-show"))
             tab.page.wait_for_function(
                 "(f) => f.hidden", arg=stepper.locator(".mg-predict-ask").element_handle()
             )
@@ -453,11 +453,11 @@ def test_on_a_laptop_predict_keeps_the_steps_words_and_its_question_in_the_windo
     tab.page.keyboard.press("Home")
     places = []
     for step in range(12):
-        stepper.locator(".mg-stepper-next").click()
+        click_where_it_is(stepper.locator(".mg-stepper-next"))
         asking = stepper.locator(".mg-predict-ask").is_visible()
         places.append((f"step {step}, asking {asking}", stepper.evaluate(WORDS_JS)))
         if asking:
-            stepper.locator(".mg-predict-show").click()
+            click_where_it_is(stepper.locator(".mg-predict-show"))
             tab.page.wait_for_function(
                 "(f) => f.hidden", arg=stepper.locator(".mg-predict-ask").element_handle()
             )
@@ -518,16 +518,16 @@ def test_predict_mode_keeps_the_drawing_in_place_while_the_reader_answers_and_st
     seen.append(("predict on", stepper.evaluate(DRAWING_JS)))
     asked = 0
     for step in range(12):
-        stepper.locator(".mg-stepper-next").click()
+        click_where_it_is(stepper.locator(".mg-stepper-next"))
         if stepper.locator(".mg-predict-ask").is_visible():
             asked += 1
             seen.append((f"question {step}", stepper.evaluate(DRAWING_JS)))
             if asked % 2:
-                stepper.locator(".mg-predict-show").click()
+                click_where_it_is(stepper.locator(".mg-predict-show"))
             else:
                 stepper.locator(".mg-predict-input").first.fill("7")
                 stepper.locator(".mg-predict-input").last.fill("7")
-                stepper.locator(".mg-predict-check").click()
+                click_where_it_is(stepper.locator(".mg-predict-check"))
             page.wait_for_function(
                 "(f) => f.hidden", arg=stepper.locator(".mg-predict-ask").element_handle()
             )
